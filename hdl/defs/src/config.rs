@@ -1,0 +1,125 @@
+//! Build configuration of the unit and the named presets. Every field is set by every
+//! preset; the RTL generator, the model and the random co-simulation iterate over [`PRESETS`].
+
+use crate::impdef;
+
+/// Width of the saturating latency counters (PMSIDR.CountSize).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterWidth {
+    Bits12,
+    Bits16,
+}
+
+impl CounterWidth {
+    pub const fn bits(self) -> u32 {
+        match self {
+            CounterWidth::Bits12 => 12,
+            CounterWidth::Bits16 => 16,
+        }
+    }
+    /// Largest value a counter holds (it saturates there).
+    pub const fn max(self) -> u64 {
+        crate::low_mask(self.bits())
+    }
+}
+
+/// One configuration of the unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Preset name (used in module and file names: lowercase, digits and `_`).
+    pub name: &'static str,
+    /// What the preset is for.
+    pub desc: &'static str,
+    /// Dispatch group width W (slots per cycle), 1..=8.
+    pub dispatch_width: usize,
+    /// Latency counter width.
+    pub counter_width: CounterWidth,
+    /// PMSIDR.Interval code: the advertised recommended minimum interval.
+    pub interval_code: u8,
+}
+
+/// Largest dispatch width the interface supports.
+pub const MAX_DISPATCH_WIDTH: usize = 8;
+
+impl Config {
+    /// Checks the configuration; every constructor of RTL or model calls this.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(1..=MAX_DISPATCH_WIDTH).contains(&self.dispatch_width) {
+            return Err(format!("dispatch width {} is outside 1..={MAX_DISPATCH_WIDTH}", self.dispatch_width));
+        }
+        if impdef::min_interval_for_code(self.interval_code).is_none() {
+            return Err(format!("PMSIDR.Interval code {:#06b} is not an architected value", self.interval_code));
+        }
+        if self.name.is_empty() || !self.name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
+            return Err(format!("preset name {:?} must be lowercase letters, digits and '_'", self.name));
+        }
+        Ok(())
+    }
+    /// Recommended minimum sampling interval in operations.
+    pub fn min_interval(&self) -> u32 {
+        impdef::min_interval_for_code(self.interval_code).expect("validated interval code")
+    }
+    /// Smallest PMSIRR.INTERVAL field value the reload uses.
+    pub fn min_interval_field(&self) -> u64 {
+        u64::from(self.min_interval() >> 8)
+    }
+    /// Looks a preset up by name.
+    pub fn preset(name: &str) -> Option<&'static Config> {
+        PRESETS.iter().find(|c| c.name == name)
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        PRESETS[0]
+    }
+}
+
+/// The named presets. The first is the default.
+pub const PRESETS: &[Config] = &[
+    Config { name: "default", desc: "4-wide dispatch, 12-bit counters, minimum interval 1024", dispatch_width: 4, counter_width: CounterWidth::Bits12, interval_code: 0b0100 },
+    Config { name: "minimal", desc: "Scalar core (W=1), 12-bit counters: smallest area", dispatch_width: 1, counter_width: CounterWidth::Bits12, interval_code: 0b0100 },
+    Config { name: "w2", desc: "2-wide dispatch, 12-bit counters", dispatch_width: 2, counter_width: CounterWidth::Bits12, interval_code: 0b0100 },
+    Config { name: "c16", desc: "4-wide dispatch, 16-bit counters", dispatch_width: 4, counter_width: CounterWidth::Bits16, interval_code: 0b0100 },
+    Config { name: "wide", desc: "8-wide dispatch, 16-bit counters: a big out-of-order core", dispatch_width: 8, counter_width: CounterWidth::Bits16, interval_code: 0b0100 },
+    Config { name: "fastsim", desc: "2-wide, 12-bit, minimum interval 256: many samples in short simulations", dispatch_width: 2, counter_width: CounterWidth::Bits12, interval_code: 0b0000 },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_valid_and_uniquely_named() {
+        let mut names = std::collections::HashSet::new();
+        for c in PRESETS {
+            c.validate().unwrap();
+            assert!(names.insert(c.name));
+        }
+    }
+
+    #[test]
+    fn presets_cover_the_required_widths() {
+        for w in [1, 2, 4, 8] {
+            assert!(PRESETS.iter().any(|c| c.dispatch_width == w), "no preset with W={w}");
+        }
+        assert!(PRESETS.iter().any(|c| c.counter_width == CounterWidth::Bits12));
+        assert!(PRESETS.iter().any(|c| c.counter_width == CounterWidth::Bits16));
+        assert_eq!(Config::preset("fastsim").unwrap().min_interval(), 256);
+    }
+
+    #[test]
+    fn validate_rejects_out_of_range_configs() {
+        let mut c = PRESETS[0];
+        c.dispatch_width = 0;
+        assert!(c.validate().is_err());
+        c.dispatch_width = 9;
+        assert!(c.validate().is_err());
+        c = PRESETS[0];
+        c.interval_code = 1;
+        assert!(c.validate().is_err());
+        c = PRESETS[0];
+        c.name = "Bad-Name";
+        assert!(c.validate().is_err());
+    }
+}

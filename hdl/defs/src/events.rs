@@ -1,0 +1,77 @@
+//! Events packet bit numbers (perf `enum arm_spe_events`; Arm pseudocode `SPEEvent`).
+//! The same positions are used by PMSEVFR_EL1 and PMSNEVFR_EL1.
+
+pub const EXCEPTION_GEN: u32 = 0;
+pub const RETIRED: u32 = 1;
+pub const L1D_ACCESS: u32 = 2;
+pub const L1D_REFILL: u32 = 3;
+pub const TLB_ACCESS: u32 = 4;
+pub const TLB_WALK: u32 = 5;
+pub const NOT_TAKEN: u32 = 6;
+pub const MISPRED: u32 = 7;
+pub const LLC_ACCESS: u32 = 8;
+pub const LLC_MISS: u32 = 9;
+pub const REMOTE_ACCESS: u32 = 10;
+pub const ALIGNMENT: u32 = 11;
+
+/// Events this unit can set (bits 0..=11).
+pub const IMPLEMENTED_MASK: u64 = 0xFFF;
+/// Events that take part in PMSEVFR/PMSNEVFR filtering: every implemented bit except bit 0,
+/// which is never filterable. Bits 2, 4, 8, 9, 10 are IMPLEMENTATION DEFINED filterable
+/// before SPEv1p4; this unit makes them filterable.
+pub const FILTERABLE_MASK: u64 = IMPLEMENTED_MASK & !(1 << EXCEPTION_GEN);
+
+/// Names as perf prints them, for bits 0..=31 that it knows (None = IMPDEF/unknown).
+pub const fn name(bit: u32) -> Option<&'static str> {
+    Some(match bit {
+        0 => "EXCEPTION-GEN",
+        1 => "RETIRED",
+        2 => "L1D-ACCESS",
+        3 => "L1D-REFILL",
+        4 => "TLB-ACCESS",
+        5 => "TLB-REFILL",
+        6 => "NOT-TAKEN",
+        7 => "MISPRED",
+        8 => "LLC-ACCESS",
+        9 => "LLC-REFILL",
+        10 => "REMOTE-ACCESS",
+        11 => "ALIGNMENT",
+        16 => "TXN",
+        17 => "SVE-PARTIAL-PRED",
+        18 => "SVE-EMPTY-PRED",
+        19 => "L2D-ACCESS",
+        20 => "L2D-MISS",
+        21 => "HITM",
+        22 => "LFB",
+        23 => "SNOOPED",
+        24 => "STREAMING-SVE",
+        25 => "SMCU",
+        _ => return None,
+    })
+}
+
+/// `1 << bit` as u64.
+pub const fn bit(b: u32) -> u64 {
+    1u64 << b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn bit_zero_is_never_filterable() {
+        assert_eq!(FILTERABLE_MASK & 1, 0);
+        assert_eq!(FILTERABLE_MASK, 0xFFE);
+        // The PMSEVFR field covers exactly the filterable events.
+        assert_eq!(crate::regs::pmsevfr::FIELDS[0].mask(), FILTERABLE_MASK);
+    }
+    #[test]
+    fn every_implemented_event_has_a_perf_name() {
+        for b in 0..12 {
+            assert!(IMPLEMENTED_MASK & bit(b) != 0);
+            assert!(name(b).is_some());
+        }
+        assert_eq!(name(5), Some("TLB-REFILL"));
+        assert_eq!(name(12), None);
+    }
+}

@@ -1,0 +1,193 @@
+//! Implementation-defined choices, made once. Each is advertised in PMSIDR/PMBIDR where the
+//! architecture has a field for it, and listed in [`CHOICES`] and [`CONSTRAINED`] for the
+//! generated documentation.
+
+use crate::packet;
+
+/// Population: dispatched (speculative) micro-ops, so PMSIDR.ArchInst = 0.
+pub const ARCH_INST: bool = false;
+
+/// Record slot: 64 bytes. Every record occupies exactly one slot (PMSIDR.MaxSize = 6) and
+/// the buffer is written in 64-byte aligned slots (PMBIDR.Align = 6).
+pub const RECORD_SIZE_LOG2: u32 = 6;
+pub const RECORD_SIZE: usize = 1 << RECORD_SIZE_LOG2;
+
+/// Memory write port: 64-bit data beats, so one record is eight beats.
+pub const BEAT_BYTES: usize = 8;
+pub const BEATS_PER_RECORD: usize = RECORD_SIZE / BEAT_BYTES;
+/// Byte enables of every beat: records are whole slots, so all bytes are written.
+pub const BEAT_STRB: u8 = 0xFF;
+
+/// Payload size of the Events packet (bits 0..=11 are implemented; 2 bytes like Neoverse N1).
+pub const EVENTS_PAYLOAD: usize = 2;
+/// Payload size of the Data Source packet (the core's 8-bit data-source code).
+pub const DATA_SOURCE_PAYLOAD: usize = 1;
+
+/// Advertised recommended minimum interval code (PMSIDR.Interval) of the default presets.
+/// 0b0100 = 1024. Presets may choose another (see `Config::interval_code`).
+pub const PMSIDR_INTERVAL: u64 = 0b0100;
+
+/// Minimum interval for a PMSIDR.Interval code (reference §5.7); `None` for codes the
+/// architecture does not list.
+pub const fn min_interval_for_code(code: u8) -> Option<u32> {
+    Some(match code {
+        0b0000 => 256,
+        0b0010 => 512,
+        0b0011 => 768,
+        0b0100 => 1024,
+        0b0101 => 1536,
+        0b0110 => 2048,
+        0b0111 => 3072,
+        0b1000 => 4096,
+        _ => return None,
+    })
+}
+
+/// Architecture version advertised in ID_AA64DFR0_EL1.PMSVer (held by the core, not this
+/// unit): SPEv1p2, for discard mode and the inverted event filter (FnE).
+pub const PMSVER: u8 = 0b0011;
+
+/// Pseudo-random jitter source: a 16-bit Galois LFSR (right shift; when the bit shifted
+/// out is 1 the state is XORed with [`LFSR_TAPS`]). Polynomial x^16+x^14+x^13+x^11+1,
+/// maximal length (65535 states). It steps once every clock cycle outside reset, starting
+/// from [`LFSR_SEED`] after reset; a reload with PMSIRR.RND=1 takes the low 8 bits.
+pub const LFSR_BITS: u32 = 16;
+pub const LFSR_TAPS: u16 = 0xB400;
+pub const LFSR_SEED: u16 = 0xACE1;
+
+/// One LFSR step.
+pub const fn lfsr_step(s: u16) -> u16 {
+    let out = s & 1;
+    let shifted = s >> 1;
+    if out != 0 {
+        shifted ^ LFSR_TAPS
+    } else {
+        shifted
+    }
+}
+
+/// One packet's fixed place in the record slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub name: &'static str,
+    /// Byte offset of the header in the 64-byte record.
+    pub offset: usize,
+    /// Header plus payload bytes.
+    pub len: usize,
+    /// When the packet is present; when absent its bytes are Padding (0x00).
+    pub when: &'static str,
+}
+
+/// Packet order and placement (IMPLEMENTATION DEFINED): every packet has a **fixed offset**
+/// in the 64-byte record; a packet that is not collected leaves its bytes as Padding (0x00),
+/// which the architecture allows between packets. This makes the serializer a fixed wiring
+/// of fields to bytes. The record ends with Timestamp (TS collected) or End, never both,
+/// followed by padding to the slot end.
+pub mod layout {
+    use super::Slot;
+    use crate::packet;
+    pub const CONTEXT_EL1: Slot = Slot { name: "Context EL1", offset: 0, len: 1 + packet::CONTEXT_PAYLOAD, when: "CX collected for EL1 (PMSCR_EL1.CX, sample not at EL2 or in host)" };
+    pub const CONTEXT_EL2: Slot = Slot { name: "Context EL2", offset: 5, len: 1 + packet::CONTEXT_PAYLOAD, when: "PMSCR_EL2.CX" };
+    pub const LAT_TOTAL: Slot = Slot { name: "Counter TOT", offset: 10, len: 1 + packet::COUNTER_PAYLOAD, when: "always" };
+    pub const LAT_ISSUE: Slot = Slot { name: "Counter ISSUE", offset: 13, len: 1 + packet::COUNTER_PAYLOAD, when: "always" };
+    pub const LAT_XLAT: Slot = Slot { name: "Counter XLAT", offset: 16, len: 1 + packet::COUNTER_PAYLOAD, when: "translation started and done" };
+    pub const PC: Slot = Slot { name: "Address PC", offset: 19, len: 1 + packet::ADDRESS_PAYLOAD, when: "always" };
+    pub const TGT_OR_VA: Slot = Slot { name: "Address TGT / VA", offset: 28, len: 1 + packet::ADDRESS_PAYLOAD, when: "TGT: branch resolved; VA: translation started (a record never has both)" };
+    pub const PA: Slot = Slot { name: "Address PA", offset: 37, len: 1 + packet::ADDRESS_PAYLOAD, when: "translation done and PA collection enabled" };
+    pub const DATA_SOURCE: Slot = Slot { name: "Data Source", offset: 46, len: 1 + super::DATA_SOURCE_PAYLOAD, when: "load and memory access done" };
+    pub const OP_TYPE: Slot = Slot { name: "Operation Type", offset: 48, len: 1 + packet::OP_TYPE_PAYLOAD, when: "always" };
+    pub const EVENTS: Slot = Slot { name: "Events", offset: 50, len: 1 + super::EVENTS_PAYLOAD, when: "always" };
+    pub const END_OR_TS: Slot = Slot { name: "Timestamp / End", offset: 53, len: 1 + packet::TIMESTAMP_PAYLOAD, when: "Timestamp when TS collected, else End (1 byte)" };
+    pub const ALL: &[Slot] = &[CONTEXT_EL1, CONTEXT_EL2, LAT_TOTAL, LAT_ISSUE, LAT_XLAT, PC, TGT_OR_VA, PA, DATA_SOURCE, OP_TYPE, EVENTS, END_OR_TS];
+}
+
+/// "Common" data-source encoding that perf decodes for Neoverse-class MIDRs (reference
+/// §7.4). The unit passes the core's 8-bit code through unchanged; the stimulus uses these.
+pub mod data_source {
+    pub const L1D: u8 = 0x0;
+    pub const L2: u8 = 0x8;
+    pub const PEER_CORE: u8 = 0x9;
+    pub const LOCAL_CLUSTER: u8 = 0xa;
+    pub const SYSTEM_CACHE: u8 = 0xb;
+    pub const PEER_CLUSTER: u8 = 0xc;
+    pub const REMOTE: u8 = 0xd;
+    pub const DRAM: u8 = 0xe;
+}
+
+/// A documented choice: (topic, choice).
+pub type Choice = (&'static str, &'static str);
+
+/// Implementation-defined choices, for the generated docs.
+pub const CHOICES: &[Choice] = &[
+    ("Sample population", "Dispatched (speculative) micro-ops, counted in slot order within a dispatch group (PMSIDR.ArchInst = 0). Ops in AArch32 state, at EL3, at an EL whose enable is clear, with `prof_allowed` low, or while profiling is stopped (PMBLIMITR.E = 0 or PMBSR.S = 1) are not in the population."),
+    ("Random perturbation", "PMSIRR.RND = 1 replaces the low 8 bits of the reload value with the low 8 bits of a 16-bit Galois LFSR (taps 0xB400, seed 0xACE1 after reset) that steps every cycle. ECOUNT (FEAT_SPE_ERnd) is not implemented: PMSIDR.ERnd = 0."),
+    ("Recommended minimum interval", "PMSIDR.Interval per preset (0b0100 = 1024 by default)."),
+    ("What is \"in flight\"", "From the cycle after the tag until the record's last beat is accepted by memory, or the record is dropped by the filters, discard mode or a stopped buffer. A sample selected while one is in flight is a collision."),
+    ("Latency counters", "Total: cycles from the tag cycle to the completion report. Issue: to the issue report, or to completion if the op never issued. Translation: from the translation-start report to the translation-done report. All saturate at the counter width (12 or 16 bits, PMSIDR.CountSize)."),
+    ("Timestamp and context", "Captured in the tag cycle: the virtual or physical counter input per PCT, and CONTEXTIDR_EL1/EL2."),
+    ("Record slot and packet order", "64-byte records (PMSIDR.MaxSize = 6, PMBIDR.Align = 6); each packet at a fixed offset, absent packets left as Padding (see the record layout)."),
+    ("Events payload", "2 bytes (header 0x52); events 0..11 implemented."),
+    ("Data Source payload", "1 byte (header 0x43), the core's data-source code passed through; loads only (PMSIDR.LDS = 1)."),
+    ("Hook reports", "Accepted only while a sample is tracked (from the cycle after the tag to completion). Translation and memory reports apply to load/store ops, branch reports to branches; any other report is ignored and pulses `hook_stray`."),
+    ("Buffer ownership", "The buffer is owned by EL1 (MDCR_EL2.E2PB not implemented); PMBIDR.P = 0."),
+    ("Memory write port", "64-bit beats, eight per record, in increasing address order, all byte enables set. A beat completes when `wr_valid && wr_ready`; `wr_err` in that cycle reports an external abort for that beat."),
+    ("Security state", "Secure or Non-secure (`disp_ns`); Realm (NSE) is not implemented and NSE is recorded as 0."),
+];
+
+/// CONSTRAINED UNPREDICTABLE cases and the one behaviour this unit defines for each.
+pub const CONSTRAINED: &[Choice] = &[
+    ("PMSIRR.INTERVAL below the advertised minimum", "The reload uses the minimum (INTERVAL is treated as min_interval >> 8); the register reads back as written."),
+    ("PMSFCR.FT = 1 with B, LD and ST all 0", "The type filter passes every record (as if FT = 0)."),
+    ("PMSFCR.FL = 1 with MINLAT = 0", "Every record passes (total latency >= 0)."),
+    ("PMSFCR.FE = 1 with PMSEVFR = 0", "Every record passes the event filter (an empty AND)."),
+    ("The same event in PMSEVFR and PMSNEVFR (FE = FnE = 1)", "Both filters apply: a record with the event fails FnE, one without fails FE, so every record is dropped."),
+    ("PMBPTR not aligned to 64 bytes", "Bits 5:0 are treated as zero: the record is written to the aligned-down slot and PMBPTR is aligned after it."),
+    ("PMBLIMITR.FM = 01 or 11 (reserved)", "Behaves as fill mode (00)."),
+    ("PMSCR.PCT = 10 (reserved)", "Virtual timestamp (as 00). PCT = 11 gives the physical counter (no CNTPOFF input)."),
+    ("PMBPTR at or past LIMIT - 64 when a record is to be written", "Nothing is written; PMBSR gets S = 1, EC = BUF, BSC = full, DL = 1 (the record is lost)."),
+    ("Op class 3 (reserved) on the dispatch hook", "Recorded as class Other with payload 0x00."),
+];
+
+/// Sum of packet sizes never exceeds the record slot (also checked by a test).
+pub const MAX_RECORD_BYTES: usize = layout::END_OR_TS.offset + layout::END_OR_TS.len;
+
+const _: () = assert!(MAX_RECORD_BYTES <= RECORD_SIZE);
+const _: () = assert!(packet::TIMESTAMP_PAYLOAD == 8);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_slots_are_contiguous_and_fit_the_record() {
+        let mut next = 0;
+        for s in layout::ALL {
+            assert_eq!(s.offset, next, "{} does not follow the previous slot", s.name);
+            next = s.offset + s.len;
+        }
+        assert!(next <= RECORD_SIZE);
+    }
+
+    #[test]
+    fn lfsr_is_maximal_length() {
+        let mut s = LFSR_SEED;
+        let mut n = 0u32;
+        loop {
+            s = lfsr_step(s);
+            n += 1;
+            if s == LFSR_SEED {
+                break;
+            }
+            assert_ne!(s, 0);
+        }
+        assert_eq!(n, 65535);
+    }
+
+    #[test]
+    fn min_interval_codes_match_the_reference_table() {
+        assert_eq!(min_interval_for_code(0b0100), Some(1024));
+        assert_eq!(min_interval_for_code(0b0000), Some(256));
+        assert_eq!(min_interval_for_code(0b0001), None);
+        assert_eq!(min_interval_for_code(0b1001), None);
+    }
+}

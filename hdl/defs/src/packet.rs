@@ -1,0 +1,246 @@
+//! SPE packet encodings (Arm ARM shared pseudocode `SPEAddPacketToRecord`; Linux perf
+//! `arm-spe-pkt-decoder`). Header byte: `hi[7:6] SZ[5:4] lo[3:0]`, payload `1 << SZ` bytes,
+//! little-endian.
+
+/// Padding (no payload).
+pub const PAD: u8 = 0x00;
+/// End of record when no timestamp is collected (no payload).
+pub const END: u8 = 0x01;
+/// Timestamp: 8-byte payload, ends the record.
+pub const TIMESTAMP: u8 = 0x71;
+
+/// A header family recognised by `(byte & mask) == value`, in the decoder's match order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeaderPattern {
+    pub mask: u8,
+    pub value: u8,
+}
+
+impl HeaderPattern {
+    pub const fn matches(&self, byte: u8) -> bool {
+        (byte & self.mask) == self.value
+    }
+}
+
+/// Events packet: `01 SZ 0010` (any SZ).
+pub const EVENTS: HeaderPattern = HeaderPattern { mask: 0xCF, value: 0x42 };
+/// Data Source packet: `01 SZ 0011` (any SZ).
+pub const DATA_SOURCE: HeaderPattern = HeaderPattern { mask: 0xCF, value: 0x43 };
+/// Context packet: `01 10 01ii` (SZ must be 4 bytes).
+pub const CONTEXT: HeaderPattern = HeaderPattern { mask: 0xFC, value: 0x64 };
+/// Operation Type packet: `01 00 10cc` (SZ must be 1 byte).
+pub const OP_TYPE: HeaderPattern = HeaderPattern { mask: 0xFC, value: 0x48 };
+/// Extended-header prefix: `0010 00ii` carrying index bits 4:3.
+pub const EXTENDED: HeaderPattern = HeaderPattern { mask: 0xFC, value: 0x20 };
+/// Address packet: `10 11 0iii` (SZ must be 8 bytes).
+pub const ADDRESS: HeaderPattern = HeaderPattern { mask: 0xF8, value: 0xB0 };
+/// Counter packet: `10 01 1iii` (SZ must be 2 bytes).
+pub const COUNTER: HeaderPattern = HeaderPattern { mask: 0xF8, value: 0x98 };
+
+/// Mask of the SZ field in a header byte.
+pub const SZ_MASK: u8 = 0x30;
+/// Shift of the SZ field.
+pub const SZ_SHIFT: u32 = 4;
+
+/// Payload length of a short header: `1 << SZ`.
+pub const fn payload_len(header: u8) -> usize {
+    1usize << ((header & SZ_MASK) >> SZ_SHIFT)
+}
+
+/// SZ value for a payload of `len` bytes (1, 2, 4 or 8).
+pub const fn sz_for_len(len: usize) -> u8 {
+    match len {
+        1 => 0,
+        2 => 1,
+        4 => 2,
+        8 => 3,
+        _ => panic!("SPE payloads are 1, 2, 4 or 8 bytes"),
+    }
+}
+
+/// Fixed payload sizes the decoder insists on.
+pub const ADDRESS_PAYLOAD: usize = 8;
+pub const COUNTER_PAYLOAD: usize = 2;
+pub const CONTEXT_PAYLOAD: usize = 4;
+pub const OP_TYPE_PAYLOAD: usize = 1;
+pub const TIMESTAMP_PAYLOAD: usize = 8;
+
+/// Address packet indices.
+pub mod addr_index {
+    pub const PC: u8 = 0;
+    pub const BRANCH_TARGET: u8 = 1;
+    pub const DATA_VA: u8 = 2;
+    pub const DATA_PA: u8 = 3;
+    pub const PREV_BRANCH_TARGET: u8 = 4;
+    /// Names as perf prints them, by index.
+    pub const NAMES: [&str; 5] = ["PC", "TGT", "VA", "PA", "PBT"];
+}
+
+/// Counter packet indices.
+pub mod counter_index {
+    pub const TOTAL: u8 = 0;
+    pub const ISSUE: u8 = 1;
+    pub const TRANSLATION: u8 = 2;
+    /// Names as perf prints them, by index (other indices print with no name).
+    pub const NAMES: [&str; 3] = ["TOT", "ISSUE", "XLAT"];
+}
+
+/// Context packet indices.
+pub mod context_index {
+    pub const EL1: u8 = 0;
+    pub const EL2: u8 = 1;
+}
+
+/// Short header of an Address packet with index 0..=7.
+pub const fn address_header(index: u8) -> u8 {
+    ADDRESS.value | (index & 7)
+}
+/// Short header of a Counter packet with index 0..=7.
+pub const fn counter_header(index: u8) -> u8 {
+    COUNTER.value | (index & 7)
+}
+/// Header of a Context packet.
+pub const fn context_header(index: u8) -> u8 {
+    CONTEXT.value | (index & 3)
+}
+/// Header of an Operation Type packet for a class.
+pub const fn op_type_header(class: u8) -> u8 {
+    OP_TYPE.value | (class & 3)
+}
+/// Header of an Events packet with a payload of `len` bytes.
+pub const fn events_header(len: usize) -> u8 {
+    EVENTS.value | (sz_for_len(len) << SZ_SHIFT)
+}
+/// Header of a Data Source packet with a payload of `len` bytes.
+pub const fn data_source_header(len: usize) -> u8 {
+    DATA_SOURCE.value | (sz_for_len(len) << SZ_SHIFT)
+}
+
+/// Operation Type classes (`hdr[1:0]`).
+pub mod op_class {
+    pub const OTHER: u8 = 0;
+    pub const LD_ST_ATOMIC: u8 = 1;
+    pub const BRANCH: u8 = 2;
+    /// Undefined; perf rejects it. The unit records such ops as class OTHER, payload 0.
+    pub const RESERVED: u8 = 3;
+}
+
+/// Operation Type subclass (payload) bits and encodings.
+pub mod subclass {
+    /// Class OTHER: conditional (b0), FP (b1), SIMD (b2).
+    pub const OTHER_COND: u8 = 1 << 0;
+    pub const OTHER_FP: u8 = 1 << 1;
+    pub const OTHER_SIMD: u8 = 1 << 2;
+    /// Class OTHER subclasses must satisfy `(v & 0xF8) == 0` unless SVE/SME (not generated here).
+    pub const OTHER_PLAIN_MASK: u8 = 0xF8;
+
+    /// Class LD_ST_ATOMIC: b0 = store.
+    pub const LDST_ST: u8 = 1 << 0;
+    pub const LDST_GP: u8 = 0x00;
+    pub const LDST_SIMD_FP: u8 = 0x04;
+    pub const LDST_UNSPEC: u8 = 0x10;
+    pub const LDST_MTE_TAG: u8 = 0x14;
+    pub const LDST_MEMCPY: u8 = 0x20;
+    pub const LDST_MEMSET: u8 = 0x25;
+    pub const LDST_NV2_SYSREG: u8 = 0x30;
+    /// Extended encoding `000 AR EXCL AT 1 ST`: recognised by `(v & 0xE2) == 0x02`.
+    pub const LDST_EXT: u8 = 0x02;
+    pub const LDST_EXT_MASK: u8 = 0xE2;
+    pub const LDST_EXT_AT: u8 = 1 << 2;
+    pub const LDST_EXT_EXCL: u8 = 1 << 3;
+    pub const LDST_EXT_AR: u8 = 1 << 4;
+
+    /// Class BRANCH: conditional (b0), indirect (b1), GCS (b2), CR (b4:3).
+    pub const BR_COND: u8 = 1 << 0;
+    pub const BR_IND: u8 = 1 << 1;
+    pub const BR_GCS: u8 = 1 << 2;
+    pub const BR_CR_SHIFT: u32 = 3;
+
+    /// True when a load/store subclass is an atomic (extended encoding with AT set), which
+    /// counts as both a load and a store for the type filter.
+    pub const fn ldst_is_atomic(v: u8) -> bool {
+        (v & LDST_EXT_MASK) == LDST_EXT && (v & LDST_EXT_AT) != 0
+    }
+    /// True when a load/store subclass is a store (b0; MEMSET is always a store).
+    pub const fn ldst_is_store(v: u8) -> bool {
+        (v & LDST_ST) != 0
+    }
+}
+
+/// Layout of the 64-bit payload of an Address packet.
+pub mod addr_payload {
+    /// Bit 63: NS (instruction / branch addresses and PA).
+    pub const NS_SHIFT: u32 = 63;
+    /// Bits 62:61: exception level (instruction / branch addresses).
+    pub const EL_SHIFT: u32 = 61;
+    /// Bit 60: NSE (Realm; not implemented, always 0).
+    pub const NSE_SHIFT: u32 = 60;
+    /// Bits 55:0: the address.
+    pub const ADDR_BITS: u32 = 56;
+
+    /// Payload of a PC, branch-target or previous-branch-target address.
+    pub const fn instruction(va: u64, el: u8, ns: bool) -> u64 {
+        ((ns as u64) << NS_SHIFT) | (((el & 3) as u64) << EL_SHIFT) | (va & crate::low_mask(ADDR_BITS))
+    }
+    /// Payload of a data physical address (CH=0, PAT=0).
+    pub const fn physical(pa: u64, ns: bool) -> u64 {
+        ((ns as u64) << NS_SHIFT) | (pa & crate::low_mask(ADDR_BITS))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_match_the_reference_bytes() {
+        assert_eq!(address_header(addr_index::PC), 0xB0);
+        assert_eq!(address_header(addr_index::DATA_PA), 0xB3);
+        assert_eq!(counter_header(counter_index::TOTAL), 0x98);
+        assert_eq!(counter_header(counter_index::TRANSLATION), 0x9A);
+        assert_eq!(context_header(context_index::EL1), 0x64);
+        assert_eq!(context_header(context_index::EL2), 0x65);
+        assert_eq!(op_type_header(op_class::LD_ST_ATOMIC), 0x49);
+        assert_eq!(events_header(2), 0x52);
+        assert_eq!(events_header(8), 0x72);
+        assert_eq!(data_source_header(1), 0x43);
+        assert_eq!(data_source_header(2), 0x53);
+    }
+
+    #[test]
+    fn payload_length_follows_sz_for_every_header_byte() {
+        for h in 0..=255u8 {
+            assert_eq!(payload_len(h), 1 << ((h >> 4) & 3));
+        }
+        for len in [1, 2, 4, 8] {
+            assert_eq!(payload_len(events_header(len)), len);
+        }
+    }
+
+    #[test]
+    fn fixed_size_headers_carry_their_fixed_size() {
+        assert_eq!(payload_len(address_header(0)), ADDRESS_PAYLOAD);
+        assert_eq!(payload_len(counter_header(0)), COUNTER_PAYLOAD);
+        assert_eq!(payload_len(context_header(0)), CONTEXT_PAYLOAD);
+        assert_eq!(payload_len(op_type_header(0)), OP_TYPE_PAYLOAD);
+        assert_eq!(payload_len(TIMESTAMP), TIMESTAMP_PAYLOAD);
+    }
+
+    #[test]
+    fn instruction_address_payload_matches_the_worked_example() {
+        // Reference §7.1: PC 0xaaaad0001000, EL0, NS=1 -> 0x8000aaaad0001000.
+        assert_eq!(addr_payload::instruction(0xaaaa_d000_1000, 0, true), 0x8000_aaaa_d000_1000);
+        // Kernel variant: 0xffff800010203040 at EL1 NS -> top byte 0xa0.
+        assert_eq!(addr_payload::instruction(0xffff_8000_1020_3040, 1, true), 0xa0ff_8000_1020_3040);
+        assert_eq!(addr_payload::physical(0x8_8000_1238, true), 0x8000_0008_8000_1238);
+    }
+
+    #[test]
+    fn atomics_are_recognised_only_in_the_extended_encoding() {
+        assert!(subclass::ldst_is_atomic(0x06));
+        assert!(subclass::ldst_is_atomic(0x07));
+        assert!(!subclass::ldst_is_atomic(0x02));
+        assert!(!subclass::ldst_is_atomic(0x04)); // SIMD&FP load, not extended
+        assert!(subclass::ldst_is_store(subclass::LDST_MEMSET));
+    }
+}

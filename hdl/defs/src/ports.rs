@@ -1,0 +1,146 @@
+//! The integration surface of `spe_top`: every port, its direction, width, meaning and
+//! timing. The RTL top, the golden model's `Inputs`/`Outputs` and the generated port table
+//! all follow this list (same names, same order).
+//!
+//! Timing conventions (single clock `clk`, all inputs sampled at its rising edge):
+//! * **comb** outputs depend on the same cycle's inputs (Mealy), valid before the edge;
+//! * **reg** outputs depend only on state (registered);
+//! * every output except `reg_rdata` and `irq` is forced low while `reset` is high.
+
+/// Port direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    In,
+    Out,
+}
+
+/// Port width: fixed bits, or per dispatch slot (`W` copies of `bits`, slot 0 in the low bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    Bits(u32),
+    PerSlot(u32),
+}
+
+impl Width {
+    /// Total bits for dispatch width `w`.
+    pub const fn total(self, w: usize) -> u32 {
+        match self {
+            Width::Bits(b) => b,
+            Width::PerSlot(b) => b * w as u32,
+        }
+    }
+}
+
+/// One port.
+#[derive(Clone, Copy, Debug)]
+pub struct Port {
+    pub name: &'static str,
+    pub dir: Dir,
+    pub width: Width,
+    /// Hook or group the port belongs to.
+    pub group: &'static str,
+    pub meaning: &'static str,
+    pub timing: &'static str,
+}
+
+const fn p(name: &'static str, dir: Dir, width: Width, group: &'static str, meaning: &'static str, timing: &'static str) -> Port {
+    Port { name, dir, width, group, meaning, timing }
+}
+
+use Dir::{In, Out};
+use Width::{Bits, PerSlot};
+
+/// Every port of `spe_top` except `clk`.
+pub const PORTS: &[Port] = &[
+    p("reset", In, Bits(1), "clock/reset", "Synchronous active-high reset: state returns to reset values at the edge", "sampled at the edge"),
+    // Dispatch hook.
+    p("disp_valid", In, PerSlot(1), "dispatch", "Slot holds a dispatched micro-op (slots are in program order, slot 0 oldest)", "per cycle"),
+    p("disp_pc", In, PerSlot(64), "dispatch", "Virtual address of the op", "with disp_valid"),
+    p("disp_class", In, PerSlot(2), "dispatch", "Operation Type class: 0 other, 1 load/store/atomic, 2 branch", "with disp_valid"),
+    p("disp_subclass", In, PerSlot(8), "dispatch", "Operation Type payload (subclass bits as the packet encodes them)", "with disp_valid"),
+    p("disp_cond", In, PerSlot(1), "dispatch", "Op is conditional (enables the NOT-TAKEN event)", "with disp_valid"),
+    p("disp_el", In, Bits(2), "dispatch", "Exception level of the whole group", "per cycle"),
+    p("disp_ns", In, Bits(1), "dispatch", "Group is Non-secure", "per cycle"),
+    p("disp_host", In, Bits(1), "dispatch", "EL0 runs in the EL2 host (HCR_EL2.{E2H,TGE} = 11): EL2 controls apply", "per cycle"),
+    p("disp_aarch32", In, Bits(1), "dispatch", "Group is in AArch32 state: not in the population", "per cycle"),
+    p("prof_allowed", In, Bits(1), "dispatch", "Profiling allowed by EL3 policy (MDCR_EL3); low: not in the population", "per cycle"),
+    p("tag", Out, PerSlot(1), "dispatch", "One-hot (or zero): this slot's op is sampled; store the tag bit with the op", "comb"),
+    // Issue hook.
+    p("iss_valid", In, Bits(1), "issue", "The tagged op left its issue queue", "pulse, once"),
+    // Translation hook.
+    p("xl_start", In, Bits(1), "translation", "Translation of the tagged op's data address starts", "pulse, once"),
+    p("xl_va", In, Bits(64), "translation", "Data virtual address (recorded whole, with the tag byte)", "with xl_start"),
+    p("xl_done", In, Bits(1), "translation", "Translation done", "pulse, after or with xl_start"),
+    p("xl_pa", In, Bits(56), "translation", "Physical address", "with xl_done"),
+    p("xl_tlb_access", In, Bits(1), "translation", "Event TLB-ACCESS", "with xl_done"),
+    p("xl_tlb_walk", In, Bits(1), "translation", "Event TLB-REFILL (walk)", "with xl_done"),
+    // Memory hook.
+    p("mem_done", In, Bits(1), "memory", "Memory access of the tagged op done", "pulse, once"),
+    p("mem_source", In, Bits(8), "memory", "Data source code (Data Source packet payload; loads only)", "with mem_done"),
+    p("mem_l1d_access", In, Bits(1), "memory", "Event L1D-ACCESS", "with mem_done"),
+    p("mem_l1d_refill", In, Bits(1), "memory", "Event L1D-REFILL", "with mem_done"),
+    p("mem_llc_access", In, Bits(1), "memory", "Event LLC-ACCESS", "with mem_done"),
+    p("mem_llc_miss", In, Bits(1), "memory", "Event LLC-REFILL", "with mem_done"),
+    p("mem_remote", In, Bits(1), "memory", "Event REMOTE-ACCESS", "with mem_done"),
+    p("mem_misaligned", In, Bits(1), "memory", "Event ALIGNMENT", "with mem_done"),
+    // Branch hook.
+    p("br_done", In, Bits(1), "branch", "The tagged branch resolved", "pulse, once"),
+    p("br_target", In, Bits(64), "branch", "Branch target virtual address", "with br_done"),
+    p("br_taken", In, Bits(1), "branch", "Branch taken (a conditional branch not taken sets NOT-TAKEN)", "with br_done"),
+    p("br_mispred", In, Bits(1), "branch", "Event MISPRED", "with br_done"),
+    p("br_indirect", In, Bits(1), "branch", "Indirect branch (ORed into the op-type IND bit)", "with br_done"),
+    // Completion hook.
+    p("cpl_done", In, Bits(1), "completion", "The tagged op completed (retired or flushed); ends tracking", "pulse, once"),
+    p("cpl_retired", In, Bits(1), "completion", "Retired (event RETIRED); low: flushed", "with cpl_done"),
+    p("cpl_exception", In, Bits(1), "completion", "Op generated an exception (event EXCEPTION-GEN)", "with cpl_done"),
+    p("cpl_cond_fail", In, Bits(1), "completion", "Conditional non-branch op failed its condition (NOT-TAKEN)", "with cpl_done"),
+    p("hook_stray", Out, Bits(1), "hooks", "A hook report was ignored (nothing tracked, or not applicable to the tracked op)", "comb"),
+    // Context inputs.
+    p("ctx_el1", In, Bits(32), "context", "CONTEXTIDR_EL1", "sampled in the tag cycle"),
+    p("ctx_el2", In, Bits(32), "context", "CONTEXTIDR_EL2", "sampled in the tag cycle"),
+    p("cnt_virt", In, Bits(64), "context", "Virtual counter (CNTVCT)", "sampled in the tag cycle"),
+    p("cnt_phys", In, Bits(64), "context", "Physical counter (CNTPCT)", "sampled in the tag cycle"),
+    // Register port.
+    p("reg_en", In, Bits(1), "registers", "Register access this cycle", "per cycle"),
+    p("reg_we", In, Bits(1), "registers", "Access is a write", "with reg_en"),
+    p("reg_addr", In, Bits(5), "registers", "{op1 == 4, CRm[0], op2} of the system register", "with reg_en"),
+    p("reg_wdata", In, Bits(64), "registers", "Write data (RES0 bits dropped)", "with reg_we"),
+    p("reg_rdata", Out, Bits(64), "registers", "Value of the register at reg_addr (zero if none); reads have no side effects", "comb"),
+    // Memory write port.
+    p("wr_valid", Out, Bits(1), "memory port", "A record beat is offered", "reg"),
+    p("wr_addr", Out, Bits(64), "memory port", "Virtual address of the beat (8-byte aligned; the core translates it)", "reg, held until accepted"),
+    p("wr_data", Out, Bits(64), "memory port", "Eight record bytes, little-endian (byte at wr_addr in bits 7:0)", "reg, held until accepted"),
+    p("wr_strb", Out, Bits(8), "memory port", "Byte enables (all ones)", "reg"),
+    p("wr_ready", In, Bits(1), "memory port", "Memory accepts the beat (handshake: wr_valid && wr_ready)", "per cycle"),
+    p("wr_err", In, Bits(1), "memory port", "The accepted beat faulted (external abort)", "with the handshake"),
+    // Interrupt and PMU events.
+    p("irq", Out, Bits(1), "interrupt", "PMBIRQ: level, high while PMBSR.S = 1", "reg"),
+    p("pmu_sample_pop", Out, Bits(4), "pmu", "SAMPLE_POP: number of ops counted into the population this cycle", "comb"),
+    p("pmu_sample_feed", Out, Bits(1), "pmu", "SAMPLE_FEED: a sample completed and reaches the filters", "reg, pulse"),
+    p("pmu_sample_filtrate", Out, Bits(1), "pmu", "SAMPLE_FILTRATE: a sample passed the filters", "reg, pulse"),
+    p("pmu_sample_collision", Out, Bits(1), "pmu", "SAMPLE_COLLISION: a sample was selected while one was in flight", "comb"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn port_names_are_unique_verilog_safe_identifiers() {
+        let mut seen = std::collections::HashSet::new();
+        for port in PORTS {
+            assert!(seen.insert(port.name), "duplicate port {}", port.name);
+            assert!(port.name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'));
+            assert!(!port.name.contains("__"));
+        }
+    }
+
+    #[test]
+    fn register_address_port_is_as_wide_as_the_map() {
+        let a = PORTS.iter().find(|p| p.name == "reg_addr").unwrap();
+        assert_eq!(a.width, Width::Bits(crate::regs::PORT_ADDR_BITS));
+        let pop = PORTS.iter().find(|p| p.name == "pmu_sample_pop").unwrap();
+        // The count must hold MAX_DISPATCH_WIDTH.
+        assert!(1u32 << pop.width.total(1) > crate::config::MAX_DISPATCH_WIDTH as u32);
+    }
+}

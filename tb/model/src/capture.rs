@@ -1,0 +1,225 @@
+//! Capture / op tag and latency counters: holds the one sampled op from its tag cycle to its
+//! completion, merges the hook reports into it, and counts its latencies.
+//!
+//! Acceptance rules (documented in `spe_defs::impdef::CHOICES`):
+//! * reports are accepted from the cycle after the tag until (and including) completion;
+//! * each hook is accepted once; translation and memory reports only for load/store ops,
+//!   branch reports only for branches; a translation-done needs an earlier or same-cycle
+//!   start; anything else is ignored and reported as stray.
+//!
+//! Latencies (saturating at the counter width):
+//! * total = cycles from the tag cycle to the completion cycle;
+//! * issue = cycles from the tag cycle to the issue report, or total if it never issued;
+//! * translation = cycles from the start report to the done report.
+
+use crate::ports::Inputs;
+use crate::regs::Regs;
+use spe_defs::events as ev;
+use spe_defs::packet::{op_class, subclass};
+use spe_defs::regs::{pmscr, RegId};
+
+/// Which collections were enabled for the sample, decided in its tag cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Collect {
+    pub context_el1: bool,
+    pub context_el2: bool,
+    pub phys_addr: bool,
+    pub timestamp: bool,
+}
+
+/// The sampled op and everything reported about it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sample {
+    // Captured in the tag cycle.
+    pub pc: u64,
+    pub class: u8,
+    pub subclass: u8,
+    pub cond: bool,
+    pub el: u8,
+    pub ns: bool,
+    pub collect: Collect,
+    pub ctx_el1: u32,
+    pub ctx_el2: u32,
+    pub timestamp: u64,
+    // Latency counters.
+    pub lat_total: u64,
+    pub lat_issue: u64,
+    pub lat_xlat: u64,
+    pub issued: bool,
+    // Translation hook.
+    pub xl_started: bool,
+    pub xl_done: bool,
+    pub va: u64,
+    pub pa: u64,
+    pub tlb_access: bool,
+    pub tlb_walk: bool,
+    // Memory hook.
+    pub mem_done: bool,
+    pub data_source: u8,
+    pub mem_events: u64,
+    // Branch hook.
+    pub br_done: bool,
+    pub target: u64,
+    pub taken: bool,
+    pub mispred: bool,
+    pub indirect: bool,
+    // Completion hook.
+    pub retired: bool,
+    pub exception: bool,
+    pub cond_fail: bool,
+}
+
+/// True when the sample's EL uses the EL2 controls (EL2, or EL0 in the host).
+fn el2_regime(el: u8, host: bool) -> bool {
+    el == 2 || (el == 0 && host)
+}
+
+/// Physical timestamps for a PCT value: 01 physical, 11 physical minus CNTPOFF (no offset
+/// input, so physical); 00 virtual, 10 reserved (virtual).
+fn pct_physical(pmscr_value: u64) -> bool {
+    let pct = pmscr::PCT.get(pmscr_value);
+    pct == pmscr::PCT_PHYSICAL || pct == pmscr::PCT_OFFSET_PHYSICAL
+}
+
+impl Sample {
+    /// Captures the op in slot `slot` in its tag cycle.
+    pub fn tag(regs: &Regs, inp: &Inputs, slot: usize) -> Sample {
+        let s = &inp.disp[slot];
+        let el1 = regs.get(RegId::PmscrEl1);
+        let el2 = regs.get(RegId::PmscrEl2);
+        let hyp = el2_regime(inp.disp_el, inp.disp_host);
+        let collect = Collect {
+            context_el1: pmscr::CX.is_set(el1) && !hyp,
+            context_el2: pmscr::CX.is_set(el2),
+            phys_addr: if hyp { pmscr::PA.is_set(el2) } else { pmscr::PA.is_set(el1) && pmscr::PA.is_set(el2) },
+            timestamp: if hyp { pmscr::TS.is_set(el2) } else { pmscr::TS.is_set(el1) },
+        };
+        let physical = if hyp { pct_physical(el2) } else { pct_physical(el1) && pct_physical(el2) };
+        // Class 3 is reserved: recorded as Other with payload 0.
+        let (class, subclass) = if s.class & 3 == op_class::RESERVED { (op_class::OTHER, 0) } else { (s.class & 3, s.subclass) };
+        Sample {
+            pc: s.pc,
+            class,
+            subclass,
+            cond: s.cond,
+            el: inp.disp_el & 3,
+            ns: inp.disp_ns,
+            collect,
+            ctx_el1: inp.ctx_el1,
+            ctx_el2: inp.ctx_el2,
+            timestamp: if physical { inp.cnt_phys } else { inp.cnt_virt },
+            ..Sample::default()
+        }
+    }
+
+    pub fn is_load_store(&self) -> bool {
+        self.class == op_class::LD_ST_ATOMIC
+    }
+    pub fn is_branch(&self) -> bool {
+        self.class == op_class::BRANCH
+    }
+    /// Loads, and atomics (which count as both load and store).
+    pub fn is_load(&self) -> bool {
+        self.is_load_store() && (!subclass::ldst_is_store(self.subclass) || subclass::ldst_is_atomic(self.subclass))
+    }
+    /// Stores, and atomics.
+    pub fn is_store(&self) -> bool {
+        self.is_load_store() && (subclass::ldst_is_store(self.subclass) || subclass::ldst_is_atomic(self.subclass))
+    }
+
+    /// One tracking cycle: counts latencies and merges this cycle's hook reports.
+    /// Returns `(completed, stray)`.
+    pub fn track_cycle(&mut self, inp: &Inputs, counter_max: u64) -> (bool, bool) {
+        let sat = |v: u64| (v + 1).min(counter_max);
+        let mut stray = false;
+        self.lat_total = sat(self.lat_total);
+        if !self.issued {
+            self.lat_issue = sat(self.lat_issue);
+        }
+        // The translation counter runs from the start cycle (exclusive).
+        if self.xl_started && !self.xl_done {
+            self.lat_xlat = sat(self.lat_xlat);
+        }
+        if inp.iss_valid {
+            if self.issued {
+                stray = true;
+            } else {
+                self.issued = true;
+            }
+        }
+        if inp.xl_start {
+            if self.is_load_store() && !self.xl_started {
+                self.xl_started = true;
+                self.va = inp.xl_va;
+                self.lat_xlat = 0;
+            } else {
+                stray = true;
+            }
+        }
+        if inp.xl_done {
+            if self.is_load_store() && self.xl_started && !self.xl_done {
+                self.xl_done = true;
+                self.pa = inp.xl_pa & spe_defs::low_mask(spe_defs::packet::addr_payload::ADDR_BITS);
+                self.tlb_access = inp.xl_tlb_access;
+                self.tlb_walk = inp.xl_tlb_walk;
+            } else {
+                stray = true;
+            }
+        }
+        if inp.mem_done {
+            if self.is_load_store() && !self.mem_done {
+                self.mem_done = true;
+                self.data_source = inp.mem_source;
+                let on = |b: bool, bit: u32| if b { ev::bit(bit) } else { 0 };
+                self.mem_events = on(inp.mem_l1d_access, ev::L1D_ACCESS)
+                    | on(inp.mem_l1d_refill, ev::L1D_REFILL)
+                    | on(inp.mem_llc_access, ev::LLC_ACCESS)
+                    | on(inp.mem_llc_miss, ev::LLC_MISS)
+                    | on(inp.mem_remote, ev::REMOTE_ACCESS)
+                    | on(inp.mem_misaligned, ev::ALIGNMENT);
+            } else {
+                stray = true;
+            }
+        }
+        if inp.br_done {
+            if self.is_branch() && !self.br_done {
+                self.br_done = true;
+                self.target = inp.br_target;
+                self.taken = inp.br_taken;
+                self.mispred = inp.br_mispred;
+                self.indirect = inp.br_indirect;
+            } else {
+                stray = true;
+            }
+        }
+        if inp.cpl_done {
+            self.retired = inp.cpl_retired;
+            self.exception = inp.cpl_exception;
+            self.cond_fail = inp.cpl_cond_fail;
+        }
+        (inp.cpl_done, stray)
+    }
+
+    /// The Events packet payload of the completed sample.
+    pub fn events(&self) -> u64 {
+        let on = |b: bool, bit: u32| if b { ev::bit(bit) } else { 0 };
+        let not_taken = self.cond && ((self.br_done && !self.taken) || self.cond_fail);
+        on(self.exception, ev::EXCEPTION_GEN)
+            | on(self.retired, ev::RETIRED)
+            | on(self.xl_done && self.tlb_access, ev::TLB_ACCESS)
+            | on(self.xl_done && self.tlb_walk, ev::TLB_WALK)
+            | on(not_taken, ev::NOT_TAKEN)
+            | on(self.br_done && self.mispred, ev::MISPRED)
+            | self.mem_events
+    }
+
+    /// The Operation Type payload: the dispatch subclass, with the branch hook's indirect
+    /// flag ORed into the IND bit of a branch.
+    pub fn op_payload(&self) -> u8 {
+        if self.is_branch() && self.br_done && self.indirect {
+            self.subclass | subclass::BR_IND
+        } else {
+            self.subclass
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! Filter: decides whether a completed sample's record is kept (`SPEFilterBy*`, reference
+//! §5.4–5.6, §6.3). The EL enables and `prof_allowed` act earlier, on the population.
+//! CONSTRAINED UNPREDICTABLE cases follow `spe_defs::impdef::CONSTRAINED`.
+
+use crate::capture::Sample;
+use crate::regs::Regs;
+use spe_defs::regs::{pmsfcr, RegId};
+
+/// Why a record was dropped (first failing filter), or None when kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drop {
+    Type,
+    Events,
+    InvertedEvents,
+    Latency,
+}
+
+/// Applies every enabled filter; `Ok(())` keeps the record.
+pub fn apply(regs: &Regs, s: &Sample) -> Result<(), Drop> {
+    let events = s.events();
+    if regs.fcr(pmsfcr::FT) {
+        let (b, ld, st) = regs.type_filter_bits();
+        // FT with no type bit passes everything (documented choice).
+        let any_bit = b || ld || st;
+        let matches = (b && s.is_branch()) || (ld && s.is_load()) || (st && s.is_store());
+        if any_bit && !matches {
+            return Err(Drop::Type);
+        }
+    }
+    if regs.fcr(pmsfcr::FE) {
+        // Every selected event must be set (an empty selection passes).
+        let want = regs.get(RegId::Pmsevfr);
+        if events & want != want {
+            return Err(Drop::Events);
+        }
+    }
+    if regs.fcr(pmsfcr::FNE) {
+        // No selected event may be set.
+        if events & regs.get(RegId::Pmsnevfr) != 0 {
+            return Err(Drop::InvertedEvents);
+        }
+    }
+    if regs.fcr(pmsfcr::FL) && s.lat_total < regs.min_latency() {
+        return Err(Drop::Latency);
+    }
+    Ok(())
+}

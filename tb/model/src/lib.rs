@@ -1,0 +1,22 @@
+//! Golden behavioural model of the SPE sampling unit.
+//!
+//! Written from `shared/reference/spe-architecture.md` and `shared/DESIGN.md`, never from
+//! the RTL, so that the two can disagree when one of them is wrong. It has the same ports
+//! as `spe_top` ([`ports`]) and steps one clock cycle at a time ([`Model::step`]); the
+//! testbench compares every output every cycle.
+//!
+//! One module per hardware block: [`sampler`], [`capture`] (op tag, hook merge, latency
+//! counters), [`filter`], [`record`] (serializer), [`writer`] (buffer writer), [`regs`]
+//! (registers) and [`unit`] (the top).
+
+pub mod capture;
+pub mod filter;
+pub mod ports;
+pub mod record;
+pub mod regs;
+pub mod sampler;
+pub mod unit;
+pub mod writer;
+
+pub use ports::{Dut, Inputs, Outputs, Slot};
+pub use unit::{Model, Phase};

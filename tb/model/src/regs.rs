@@ -1,0 +1,119 @@
+//! Register file: values of every read/write register, port reads and writes with the
+//! RES0/read-only rules of `spe_defs::regs`, and named accessors for the fields the rest of
+//! the unit reads.
+
+use spe_defs::regs::{self, pmblimitr, pmbsr, pmscr, pmsfcr, pmsirr, pmslatfr, RegId};
+use spe_defs::Config;
+
+/// The register values, indexed by `RegId`. Read-only registers are not stored: their
+/// value comes from the configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Regs {
+    cfg: Config,
+    vals: [u64; REG_COUNT],
+}
+
+const REG_COUNT: usize = RegId::Pmbidr as usize + 1;
+
+impl Regs {
+    /// Reset values (every read/write register resets to zero).
+    pub fn new(cfg: &Config) -> Regs {
+        let mut vals = [0; REG_COUNT];
+        for def in regs::REGS {
+            vals[def.id as usize] = def.reset_value(cfg);
+        }
+        Regs { cfg: *cfg, vals }
+    }
+
+    /// Current value of a register.
+    pub fn get(&self, id: RegId) -> u64 {
+        self.vals[id as usize]
+    }
+
+    /// Hardware update of a read/write register (no masking: callers set only real fields).
+    pub fn set(&mut self, id: RegId, v: u64) {
+        debug_assert!(!regs::reg(id).read_only);
+        self.vals[id as usize] = v;
+    }
+
+    /// Value read at a port address (zero where there is no register).
+    pub fn read(&self, addr: u8) -> u64 {
+        regs::reg_at(addr).map_or(0, |def| self.get(def.id))
+    }
+
+    /// A port write: RES0 bits dropped; read-only registers and unmapped addresses ignore it.
+    pub fn write(&mut self, addr: u8, data: u64) {
+        if let Some(def) = regs::reg_at(addr) {
+            if !def.read_only {
+                self.vals[def.id as usize] = data & def.writable_mask(&self.cfg);
+            }
+        }
+    }
+
+    // ---- Field accessors used by the blocks ----
+
+    /// PMBLIMITR.E and not PMBSR.S: the buffer accepts records and sampling runs.
+    pub fn profiling_enabled(&self) -> bool {
+        pmblimitr::E.is_set(self.get(RegId::Pmblimitr)) && !pmbsr::S.is_set(self.get(RegId::Pmbsr))
+    }
+    /// Sampling enable for an op at `el`; `host` selects the EL2 controls for EL0.
+    pub fn el_enabled(&self, el: u8, host: bool) -> bool {
+        match el {
+            0 if host => pmscr::E0SPE.is_set(self.get(RegId::PmscrEl2)), // E0HSPE
+            0 => pmscr::E0SPE.is_set(self.get(RegId::PmscrEl1)),
+            1 => pmscr::E1SPE.is_set(self.get(RegId::PmscrEl1)),
+            2 => pmscr::E1SPE.is_set(self.get(RegId::PmscrEl2)), // E2SPE
+            _ => false,                               // never at EL3
+        }
+    }
+    /// PMSIRR.RND.
+    pub fn jitter(&self) -> bool {
+        pmsirr::RND.is_set(self.get(RegId::Pmsirr))
+    }
+    /// The reload value's bits 31:8, raised to the advertised minimum.
+    pub fn effective_interval(&self) -> u64 {
+        pmsirr::INTERVAL.get(self.get(RegId::Pmsirr)).max(self.cfg.min_interval_field())
+    }
+    /// PMSICR.COUNT.
+    pub fn count(&self) -> u32 {
+        self.get(RegId::Pmsicr) as u32
+    }
+    pub fn set_count(&mut self, c: u32) {
+        self.set(RegId::Pmsicr, u64::from(c));
+    }
+    /// A PMSFCR field.
+    pub fn fcr(&self, f: spe_defs::Field) -> bool {
+        f.is_set(self.get(RegId::Pmsfcr))
+    }
+    pub fn min_latency(&self) -> u64 {
+        pmslatfr::MINLAT_FIELD.get(self.get(RegId::Pmslatfr))
+    }
+    /// True in discard mode (FM = 10); the reserved values behave as fill.
+    pub fn discard(&self) -> bool {
+        pmblimitr::FM.get(self.get(RegId::Pmblimitr)) == pmblimitr::FM_DISCARD
+    }
+    /// The limit address (LIMIT << 12).
+    pub fn limit(&self) -> u64 {
+        self.get(RegId::Pmblimitr) & pmblimitr::LIMIT.mask()
+    }
+    /// Raises a management event (S = 1) with the given EC/syndrome bits, keeping COLL.
+    pub fn management_event(&mut self, ec: u64, mss: u64, ea: bool, dl: bool) {
+        let keep = self.get(RegId::Pmbsr) & pmbsr::COLL.mask();
+        let v = keep
+            | pmbsr::S.place(1)
+            | pmbsr::EC.place(ec)
+            | pmbsr::MSS.place(mss)
+            | pmbsr::EA.place(ea as u64)
+            | pmbsr::DL.place(dl as u64);
+        self.set(RegId::Pmbsr, v);
+    }
+    /// Sets the sticky collision flag.
+    pub fn set_collision(&mut self) {
+        let v = self.get(RegId::Pmbsr) | pmbsr::COLL.mask();
+        self.set(RegId::Pmbsr, v);
+    }
+    /// Type-filter bits (B, LD, ST).
+    pub fn type_filter_bits(&self) -> (bool, bool, bool) {
+        (self.fcr(pmsfcr::B), self.fcr(pmsfcr::LD), self.fcr(pmsfcr::ST))
+    }
+}

@@ -1,0 +1,65 @@
+//! Sampler: the population count over a dispatch group, the interval down-counter with the
+//! architecture's reload rule (`SPEToCollectSample`, reference §6.1, without ERnd), the
+//! LFSR jitter, and the selection of at most one slot per cycle.
+
+use crate::ports::Inputs;
+use crate::regs::Regs;
+use spe_defs::impdef;
+
+/// Result of counting one dispatch group.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SampleDecision {
+    /// Ops counted into the population (SAMPLE_POP).
+    pub pop: u8,
+    /// Slot whose op the counter selected, if any.
+    pub selected: Option<usize>,
+    /// The counter after the group.
+    pub next_count: u32,
+}
+
+/// True when the op in slot `i` is in the sample population this cycle.
+pub fn in_population(regs: &Regs, inp: &Inputs, i: usize) -> bool {
+    inp.disp[i].valid
+        && regs.profiling_enabled()
+        && inp.prof_allowed
+        && !inp.disp_aarch32
+        && regs.el_enabled(inp.disp_el, inp.disp_host)
+}
+
+/// The reload value: `INTERVAL << 8`, with the low byte from the LFSR when RND = 1.
+pub fn reload_value(regs: &Regs, lfsr: u16) -> u32 {
+    let base = (regs.effective_interval() << 8) as u32;
+    if regs.jitter() {
+        base | u32::from(lfsr & 0xFF)
+    } else {
+        base
+    }
+}
+
+/// Counts the group in slot (program) order. Per population op: a zero counter reloads
+/// (that op is not sampled); otherwise the counter decrements and the op that brings it to
+/// zero is selected. A second selection in one cycle cannot happen (the reload is at least
+/// 256) but would be ignored.
+pub fn count_group(regs: &Regs, inp: &Inputs, width: usize, lfsr: u16) -> SampleDecision {
+    let mut count = regs.count();
+    let mut d = SampleDecision::default();
+    for i in 0..width {
+        if !in_population(regs, inp, i) {
+            continue;
+        }
+        d.pop += 1;
+        if count == 0 {
+            count = reload_value(regs, lfsr);
+        } else {
+            count -= 1;
+            if count == 0 && d.selected.is_none() {
+                d.selected = Some(i);
+            }
+        }
+    }
+    d.next_count = count;
+    d
+}
+
+/// The jitter source after reset.
+pub const LFSR_RESET: u16 = impdef::LFSR_SEED;

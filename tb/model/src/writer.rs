@@ -1,0 +1,77 @@
+//! Buffer writer: writes a record as eight 64-bit beats at PMBPTR through the memory write
+//! port (valid/ready, error response), never at or past the limit; raises the buffer-full
+//! management event after a record that leaves no room for another, and the external-abort
+//! event on a write error (no further writes).
+
+use crate::record::Record;
+use crate::regs::Regs;
+use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
+use spe_defs::regs::{pmbsr, RegId};
+
+/// A record being written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Write {
+    pub record: Record,
+    /// Address of the record's first byte (64-byte aligned).
+    pub base: u64,
+    /// Next beat, 0..8.
+    pub beat: usize,
+}
+
+/// The aligned slot address PMBPTR designates (bits 5:0 ignored: documented choice).
+pub fn slot_base(ptr: u64) -> u64 {
+    ptr & !(RECORD_SIZE as u64 - 1)
+}
+
+/// True when a record at `base` would reach or pass the limit.
+pub fn past_limit(base: u64, limit: u64) -> bool {
+    u128::from(base) + RECORD_SIZE as u128 > u128::from(limit)
+}
+
+/// Starts writing `record` at PMBPTR, or raises buffer-full with data loss when there is
+/// no room (nothing is written then).
+pub fn start(regs: &mut Regs, record: Record) -> Option<Write> {
+    let base = slot_base(regs.get(RegId::Pmbptr));
+    if past_limit(base, regs.limit()) {
+        regs.management_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, false, true);
+        None
+    } else {
+        Some(Write { record, base, beat: 0 })
+    }
+}
+
+impl Write {
+    pub fn addr(&self) -> u64 {
+        self.base.wrapping_add((self.beat * BEAT_BYTES) as u64)
+    }
+    pub fn data(&self) -> u64 {
+        let o = self.beat * BEAT_BYTES;
+        u64::from_le_bytes(self.record[o..o + BEAT_BYTES].try_into().expect("8 bytes"))
+    }
+    pub const STRB: u8 = BEAT_STRB;
+
+    /// One cycle with the beat offered. Returns the write still in progress, or None when
+    /// the record is done or faulted (PMBPTR and PMBSR updated).
+    pub fn cycle(mut self, regs: &mut Regs, ready: bool, err: bool) -> Option<Write> {
+        if !ready {
+            return Some(self);
+        }
+        if err {
+            // External abort: stop with S, EA, DL; PMBPTR holds the faulting address.
+            regs.set(RegId::Pmbptr, self.addr());
+            regs.management_event(pmbsr::EC_FAULT_S1, pmbsr::FSC_EXTERNAL_ABORT, true, true);
+            return None;
+        }
+        self.beat += 1;
+        if self.beat < BEATS_PER_RECORD {
+            return Some(self);
+        }
+        let next = self.base.wrapping_add(RECORD_SIZE as u64);
+        regs.set(RegId::Pmbptr, next);
+        // SPEBufferIsFull: no room for another maximum-size record.
+        if past_limit(next, regs.limit()) {
+            regs.management_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, false, false);
+        }
+        None
+    }
+}

@@ -1,0 +1,204 @@
+//! Buffer writer: addresses, backpressure, limit, buffer-full, faults, misaligned PMBPTR.
+mod common;
+use common::*;
+use spe_defs::impdef::RECORD_SIZE;
+use spe_defs::packet::op_class;
+use spe_defs::regs::{pmblimitr, pmbsr, RegId};
+use spe_defs::Config;
+
+/// Takes one sample of latency 2 and returns the cycle its completion was reported in.
+fn one_sample(tb: &mut Tb) {
+    tb.sample_after(1);
+    tb.dispatch_until_tag(0x3000, op_class::OTHER, 0, 4);
+    tb.step();
+    tb.complete(true);
+}
+
+#[test]
+fn record_beats_go_to_increasing_addresses_at_pmbptr() {
+    let mut tb = Tb::new(&Config::default());
+    tb.enable(4, 0);
+    one_sample(&mut tb);
+    let mut beats = vec![];
+    for _ in 0..20 {
+        let out = tb.step();
+        if out.wr_valid {
+            beats.push(out.wr_addr);
+            assert_eq!(out.wr_strb, 0xFF);
+        }
+    }
+    let want: Vec<u64> = (0..8).map(|b| BASE + 8 * b).collect();
+    assert_eq!(beats, want);
+    assert_eq!(tb.read_reg(RegId::Pmbptr), BASE + RECORD_SIZE as u64);
+}
+
+#[test]
+fn backpressure_of_any_length_holds_the_beat_and_loses_nothing() {
+    let seed = seed("backpressure_of_any_length_holds_the_beat_and_loses_nothing");
+    let mut rng = Rng(seed);
+    let mut reference = Tb::new(&Config::default());
+    reference.enable(4, 0);
+    one_sample(&mut reference);
+    reference.steps(20);
+    let want = reference.record_at(BASE).unwrap();
+
+    let mut tb = Tb::new(&Config::default());
+    tb.enable(4, 0);
+    one_sample(&mut tb);
+    let mut held: Option<(u64, u64)> = None;
+    let mut cycles = 0;
+    while tb.record_at(BASE).is_none() {
+        // Long stalls mixed with short ones.
+        tb.inp.wr_ready = if rng.chance(0.05) { true } else { rng.chance(0.01) };
+        let stall_burst = rng.chance(0.01);
+        if stall_burst {
+            tb.inp.wr_ready = false;
+            for _ in 0..rng.below(5000) {
+                let out = tb.step();
+                assert!(out.wr_valid);
+                if let Some(h) = held { assert_eq!(h, (out.wr_addr, out.wr_data), "beat changed while stalled"); }
+                held = Some((out.wr_addr, out.wr_data));
+            }
+            continue;
+        }
+        let ready = tb.inp.wr_ready;
+        let out = tb.step();
+        if out.wr_valid {
+            if let Some(h) = held { assert_eq!(h, (out.wr_addr, out.wr_data), "beat changed while stalled"); }
+            held = if ready { None } else { Some((out.wr_addr, out.wr_data)) };
+        }
+        cycles += 1;
+        assert!(cycles < 10_000_000);
+    }
+    assert_eq!(tb.record_at(BASE).unwrap(), want);
+}
+
+#[test]
+fn buffer_full_sets_service_status_and_interrupt_and_stops_profiling() {
+    let mut tb = Tb::new(&Config::default());
+    tb.enable(4, 0);
+    // Room for exactly two records below the limit.
+    let limit = BASE + 0x1000;
+    tb.write_reg(RegId::Pmbptr, limit - 2 * RECORD_SIZE as u64);
+    tb.write_reg(RegId::Pmblimitr, limit | pmblimitr::E.place(1));
+    one_sample(&mut tb);
+    tb.steps(12);
+    assert!(!tb.step().irq, "room for one more record");
+    one_sample(&mut tb);
+    tb.steps(12);
+    let out = tb.step();
+    assert!(out.irq);
+    let bsr = tb.read_reg(RegId::Pmbsr);
+    assert!(pmbsr::S.is_set(bsr));
+    assert_eq!(pmbsr::EC.get(bsr), pmbsr::EC_BUF);
+    assert_eq!(pmbsr::BSC.get(bsr), pmbsr::BSC_FULL);
+    assert!(!pmbsr::DL.is_set(bsr), "nothing lost");
+    assert_eq!(tb.read_reg(RegId::Pmbptr), limit);
+    // Profiling stopped: no population.
+    tb.op(0, 0, op_class::OTHER, 0);
+    assert_eq!(tb.step().pmu_sample_pop, 0);
+    // Software clears PMBSR and rewinds: profiling resumes.
+    tb.write_reg(RegId::Pmbptr, BASE);
+    tb.write_reg(RegId::Pmbsr, 0);
+    assert!(!tb.step().irq);
+    tb.op(0, 0, op_class::OTHER, 0);
+    assert_eq!(tb.step().pmu_sample_pop, 1);
+}
+
+#[test]
+fn records_are_never_written_at_or_past_the_limit() {
+    let seed = seed("records_are_never_written_at_or_past_the_limit");
+    let mut rng = Rng(seed);
+    for _ in 0..200 {
+        let mut tb = Tb::new(&Config::default());
+        tb.enable(4, 0);
+        let limit = (rng.below(64) + 1) << 12;
+        let ptr = rng.below(limit + 0x200);
+        tb.write_reg(RegId::Pmbptr, ptr);
+        tb.write_reg(RegId::Pmblimitr, limit | pmblimitr::E.place(1));
+        for _ in 0..4 {
+            if tb.step().irq {
+                break; // buffer full: profiling stopped
+            }
+            one_sample(&mut tb);
+            tb.steps(12);
+        }
+        for (&a, _) in &tb.mem {
+            assert!(a + 8 <= limit, "beat at {a:#x} crosses limit {limit:#x} (ptr {ptr:#x})");
+        }
+        let bsr = tb.read_reg(RegId::Pmbsr);
+        if (ptr & !63) + 64 > limit {
+            assert!(tb.mem.is_empty());
+            assert!(pmbsr::S.is_set(bsr) && pmbsr::DL.is_set(bsr), "no room: buffer full with data loss");
+        }
+    }
+}
+
+#[test]
+fn memory_error_sets_s_ea_dl_and_stops_writes() {
+    for bad_beat in 0..8u64 {
+        let mut tb = Tb::new(&Config::default());
+        tb.enable(4, 0);
+        one_sample(&mut tb);
+        let mut accepted = 0;
+        loop {
+            tb.inp.wr_err = accepted == bad_beat;
+            let out = tb.step();
+            if out.wr_valid && out.wr_addr == BASE + 8 * bad_beat {
+                break;
+            }
+            if out.wr_valid {
+                accepted += 1;
+            }
+        }
+        tb.inp.wr_err = false;
+        // No further beats, ever.
+        for _ in 0..50 {
+            tb.op(0, 0, op_class::OTHER, 0);
+            let out = tb.step();
+            assert!(!out.wr_valid);
+            assert!(out.irq);
+        }
+        let bsr = tb.read_reg(RegId::Pmbsr);
+        assert!(pmbsr::S.is_set(bsr) && pmbsr::EA.is_set(bsr) && pmbsr::DL.is_set(bsr));
+        assert_eq!(pmbsr::EC.get(bsr), pmbsr::EC_FAULT_S1);
+        assert_eq!(pmbsr::FSC.get(bsr), pmbsr::FSC_EXTERNAL_ABORT);
+        assert_eq!(tb.read_reg(RegId::Pmbptr), BASE + 8 * bad_beat, "PMBPTR holds the faulting address");
+        assert_eq!(tb.mem.len() as u64, bad_beat);
+    }
+}
+
+#[test]
+fn misaligned_pmbptr_writes_the_aligned_down_slot() {
+    let mut tb = Tb::new(&Config::default());
+    tb.enable(4, 0);
+    tb.write_reg(RegId::Pmbptr, BASE + 0x47);
+    one_sample(&mut tb);
+    tb.steps(12);
+    assert!(tb.record_at(BASE + 0x40).is_some());
+    assert_eq!(tb.read_reg(RegId::Pmbptr), BASE + 0x80);
+}
+
+#[test]
+fn software_write_wins_over_a_hardware_update_in_the_same_cycle() {
+    let mut tb = Tb::new(&Config::default());
+    tb.enable(4, 0);
+    one_sample(&mut tb);
+    // Find the cycle of the last beat and write PMBPTR in it.
+    let mut n = 0;
+    loop {
+        if tb.m.regs().get(RegId::Pmbptr) != BASE {
+            panic!("missed the last beat");
+        }
+        if let spe_model::Phase::Writing(w) = tb.m.phase() {
+            if w.beat == 7 {
+                break;
+            }
+        }
+        tb.step();
+        n += 1;
+        assert!(n < 30);
+    }
+    tb.write_reg(RegId::Pmbptr, 0x5000);
+    assert_eq!(tb.read_reg(RegId::Pmbptr), 0x5000);
+}

@@ -1,0 +1,251 @@
+//! Sampler behaviour: population, interval reload rule, jitter, slot order, collisions.
+mod common;
+use common::*;
+use spe_defs::packet::op_class;
+use spe_defs::regs::{pmbsr, pmscr, pmsirr, RegId};
+use spe_defs::{Config, PRESETS};
+
+/// Independent reference of the reload rule (reference §6.1, no ERnd): the indices of the
+/// sampled ops in a stream of `n` population ops, starting from COUNT = `count`.
+fn reference_samples(mut count: u64, reload: u64, n: u64) -> Vec<u64> {
+    let mut out = vec![];
+    for op in 0..n {
+        if count == 0 {
+            count = reload;
+        } else {
+            count -= 1;
+            if count == 0 {
+                out.push(op);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn consecutive_samples_are_reload_plus_one_ops_apart() {
+    let mut tb = Tb::new(&Config::preset("minimal").unwrap());
+    tb.enable(4, 0);
+    let mut op_index = vec![];
+    let mut n = 0u64;
+    for _ in 0..5000 {
+        tb.op(0, 0x1000, op_class::OTHER, 0);
+        let out = tb.step();
+        if out.tag != 0 {
+            op_index.push(n);
+            // Complete the sample right away so the next is not a collision.
+            tb.complete(true);
+            tb.steps(12);
+        }
+        n += 1;
+    }
+    assert_eq!(op_index, reference_samples(0, 1024, n));
+    assert_eq!(op_index[1] - op_index[0], 1025);
+}
+
+#[test]
+fn interval_counting_follows_slot_order_at_every_width() {
+    // Random valid patterns; the op stream (in slot order) must be sampled exactly as the
+    // serial pseudocode says, whatever the width.
+    for cfg in PRESETS {
+        let seed = seed(&format!("interval_counting_follows_slot_order_{}", cfg.name));
+        let mut rng = Rng(seed);
+        let mut tb = Tb::new(cfg);
+        tb.enable(0, 0); // below the minimum: uses the preset's minimum
+        let reload = u64::from(cfg.min_interval());
+        let mut sampled = vec![];
+        let mut n = 0u64;
+        for _ in 0..20_000 {
+            let mut slots = vec![];
+            for i in 0..cfg.dispatch_width {
+                if rng.chance(0.7) {
+                    tb.op(i, 0x4000 + 4 * i as u64, op_class::OTHER, 0);
+                    slots.push(i);
+                }
+            }
+            let out = tb.step();
+            assert_eq!(u64::from(out.pmu_sample_pop), slots.len() as u64);
+            if out.tag != 0 {
+                let slot = out.tag.trailing_zeros() as usize;
+                let pos = slots.iter().position(|&s| s == slot).expect("tag on a valid slot");
+                sampled.push(n + pos as u64);
+                tb.complete(true);
+                tb.steps(12);
+            }
+            n += slots.len() as u64;
+        }
+        let expect = reference_samples(0, reload, n);
+        assert!(!expect.is_empty());
+        assert_eq!(sampled, expect, "preset {}", cfg.name);
+    }
+}
+
+#[test]
+fn jitter_perturbs_only_the_low_byte_of_the_reload() {
+    let mut tb = Tb::new(&Config::preset("minimal").unwrap());
+    tb.enable(4, 0);
+    tb.write_reg(RegId::Pmsirr, pmsirr::INTERVAL.place(4) | pmsirr::RND.place(1));
+    let mut last = None;
+    let mut gaps = std::collections::BTreeSet::new();
+    let mut n = 0u64;
+    while gaps.len() < 40 && n < 2_000_000 {
+        tb.op(0, 0x1000, op_class::OTHER, 0);
+        if tb.step().tag != 0 {
+            if let Some(l) = last {
+                let gap = n - l;
+                assert!((1025..=1025 + 255).contains(&gap), "gap {gap}");
+                gaps.insert(gap);
+            }
+            last = Some(n);
+            tb.complete(true);
+            tb.steps(12);
+        }
+        n += 1;
+    }
+    assert!(gaps.len() >= 40, "jitter must vary the interval: {gaps:?}");
+}
+
+#[test]
+fn interval_below_the_advertised_minimum_uses_the_minimum() {
+    for interval in [0u64, 1, 3] {
+        let mut tb = Tb::new(&Config::preset("minimal").unwrap());
+        tb.enable(interval, 0);
+        assert_eq!(pmsirr::INTERVAL.get(tb.read_reg(RegId::Pmsirr)), interval, "reads back as written");
+        let mut first = None;
+        for n in 0..3000u64 {
+            tb.op(0, 0, op_class::OTHER, 0);
+            if tb.step().tag != 0 {
+                first = Some(n);
+                break;
+            }
+        }
+        assert_eq!(first, Some(1024));
+    }
+}
+
+#[test]
+fn pmsicr_write_sets_the_counter_and_reads_back() {
+    let mut tb = Tb::new(&Config::preset("minimal").unwrap());
+    tb.enable(4, 0);
+    tb.sample_after(5);
+    assert_eq!(tb.read_reg(RegId::Pmsicr), 5);
+    let mut n = 0;
+    loop {
+        tb.op(0, 0, op_class::OTHER, 0);
+        n += 1;
+        if tb.step().tag != 0 {
+            break;
+        }
+    }
+    assert_eq!(n, 5);
+    assert_eq!(tb.read_reg(RegId::Pmsicr), 0);
+}
+
+#[test]
+fn a_selection_while_one_is_in_flight_is_a_collision_without_interrupt() {
+    let mut tb = Tb::new(&Config::preset("minimal").unwrap());
+    tb.enable(4, 0);
+    tb.sample_after(1);
+    tb.dispatch_until_tag(0x100, op_class::OTHER, 0, 10);
+    // Never complete: the next selection collides.
+    tb.sample_after(1);
+    tb.op(0, 0x104, op_class::OTHER, 0);
+    let out = tb.step();
+    assert_eq!(out.tag, 0, "no second op in flight");
+    assert!(out.pmu_sample_collision);
+    let bsr = tb.read_reg(RegId::Pmbsr);
+    assert!(pmbsr::COLL.is_set(bsr));
+    assert!(!pmbsr::S.is_set(bsr), "a collision is not a management event");
+    assert!(!tb.step().irq);
+}
+
+#[test]
+fn population_excludes_el3_aarch32_disallowed_and_disabled_levels() {
+    // Exhaustive over EL, host, AArch32, prof_allowed and the four EL enables.
+    let cfg = Config::preset("default").unwrap();
+    for bits in 0u32..(1 << 9) {
+        let el = (bits & 3) as u8;
+        let host = bits & 4 != 0;
+        let aarch32 = bits & 8 != 0;
+        let allowed = bits & 16 != 0;
+        let (e0, e1, e0h, e2) = (bits & 32 != 0, bits & 64 != 0, bits & 128 != 0, bits & 256 != 0);
+        let mut tb = Tb::new(cfg);
+        tb.enable(4, 0);
+        tb.write_reg(RegId::PmscrEl1, pmscr::E0SPE.place(e0 as u64) | pmscr::E1SPE.place(e1 as u64));
+        tb.write_reg(RegId::PmscrEl2, pmscr::E0SPE.place(e0h as u64) | pmscr::E1SPE.place(e2 as u64));
+        tb.inp.disp_el = el;
+        tb.inp.disp_host = host;
+        tb.inp.disp_aarch32 = aarch32;
+        tb.inp.prof_allowed = allowed;
+        for i in 0..cfg.dispatch_width {
+            tb.op(i, 0, op_class::OTHER, 0);
+        }
+        let pop = tb.step().pmu_sample_pop;
+        let enabled = match el {
+            0 => if host { e0h } else { e0 },
+            1 => e1,
+            2 => e2,
+            _ => false,
+        };
+        let expect = if enabled && allowed && !aarch32 { cfg.dispatch_width as u8 } else { 0 };
+        assert_eq!(pop, expect, "el={el} host={host} aarch32={aarch32} allowed={allowed} e0={e0} e1={e1} e0h={e0h} e2={e2}");
+    }
+}
+
+#[test]
+fn no_population_while_the_buffer_is_disabled_or_stopped() {
+    let cfg = Config::preset("w2").unwrap();
+    let mut tb = Tb::new(cfg);
+    tb.enable(4, 0);
+    tb.op(0, 0, op_class::OTHER, 0);
+    assert_eq!(tb.step().pmu_sample_pop, 1);
+    tb.write_reg(RegId::Pmbsr, pmbsr::S.place(1));
+    tb.op(0, 0, op_class::OTHER, 0);
+    let out = tb.step();
+    assert_eq!(out.pmu_sample_pop, 0, "S=1 stops profiling");
+    assert!(out.irq);
+    tb.write_reg(RegId::Pmbsr, 0);
+    tb.write_reg(RegId::Pmblimitr, 0);
+    tb.op(0, 0, op_class::OTHER, 0);
+    assert_eq!(tb.step().pmu_sample_pop, 0, "E=0 stops profiling");
+}
+
+#[test]
+fn only_valid_slots_below_the_configured_width_count() {
+    let cfg = Config::preset("w2").unwrap();
+    let mut tb = Tb::new(cfg);
+    tb.enable(4, 0);
+    for i in 0..8 {
+        tb.op(i, 0, op_class::OTHER, 0);
+    }
+    assert_eq!(tb.step().pmu_sample_pop, 2);
+}
+
+#[test]
+fn jitter_source_restarts_from_its_seed_after_reset() {
+    // Two units, one reset mid-run: after the reset both must tag identically when driven
+    // identically from their reset.
+    let cfg = Config::preset("minimal").unwrap();
+    let run = |tb: &mut Tb| {
+        tb.enable(4, 0);
+        tb.write_reg(RegId::Pmsirr, pmsirr::INTERVAL.place(4) | pmsirr::RND.place(1));
+        let mut v = vec![];
+        for n in 0..20_000u64 {
+            tb.op(0, 0, op_class::OTHER, 0);
+            if tb.step().tag != 0 {
+                v.push(n);
+                tb.complete(true);
+                tb.steps(12);
+            }
+        }
+        v
+    };
+    let mut a = Tb::new(cfg);
+    let first = run(&mut a);
+    let mut b = Tb::new(cfg);
+    b.steps(777);
+    b.inp.reset = true;
+    b.step();
+    let second = run(&mut b);
+    assert_eq!(first, second);
+}
