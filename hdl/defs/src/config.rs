@@ -45,13 +45,27 @@ impl Config {
     /// Checks the configuration; every constructor of RTL or model calls this.
     pub fn validate(&self) -> Result<(), String> {
         if !(1..=MAX_DISPATCH_WIDTH).contains(&self.dispatch_width) {
-            return Err(format!("dispatch width {} is outside 1..={MAX_DISPATCH_WIDTH}", self.dispatch_width));
+            return Err(format!(
+                "dispatch width {} is outside 1..={MAX_DISPATCH_WIDTH}",
+                self.dispatch_width
+            ));
         }
         if impdef::min_interval_for_code(self.interval_code).is_none() {
-            return Err(format!("PMSIDR.Interval code {:#06b} is not an architected value", self.interval_code));
+            return Err(format!(
+                "PMSIDR.Interval code {:#06b} is not an architected value",
+                self.interval_code
+            ));
         }
-        if self.name.is_empty() || !self.name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_') {
-            return Err(format!("preset name {:?} must be lowercase letters, digits and '_'", self.name));
+        if self.name.is_empty()
+            || !self
+                .name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+        {
+            return Err(format!(
+                "preset name {:?} must be lowercase letters, digits and '_'",
+                self.name
+            ));
         }
         Ok(())
     }
@@ -77,12 +91,48 @@ impl Default for Config {
 
 /// The named presets. The first is the default.
 pub const PRESETS: &[Config] = &[
-    Config { name: "default", desc: "4-wide dispatch, 12-bit counters, minimum interval 1024", dispatch_width: 4, counter_width: CounterWidth::Bits12, interval_code: 0b0100 },
-    Config { name: "minimal", desc: "Scalar core (W=1), 12-bit counters: smallest area", dispatch_width: 1, counter_width: CounterWidth::Bits12, interval_code: 0b0100 },
-    Config { name: "w2", desc: "2-wide dispatch, 12-bit counters", dispatch_width: 2, counter_width: CounterWidth::Bits12, interval_code: 0b0100 },
-    Config { name: "c16", desc: "4-wide dispatch, 16-bit counters", dispatch_width: 4, counter_width: CounterWidth::Bits16, interval_code: 0b0100 },
-    Config { name: "wide", desc: "8-wide dispatch, 16-bit counters: a big out-of-order core", dispatch_width: 8, counter_width: CounterWidth::Bits16, interval_code: 0b0100 },
-    Config { name: "fastsim", desc: "2-wide, 12-bit, minimum interval 256: many samples in short simulations", dispatch_width: 2, counter_width: CounterWidth::Bits12, interval_code: 0b0000 },
+    Config {
+        name: "default",
+        desc: "4-wide dispatch, 12-bit counters, minimum interval 1024",
+        dispatch_width: 4,
+        counter_width: CounterWidth::Bits12,
+        interval_code: 0b0100,
+    },
+    Config {
+        name: "minimal",
+        desc: "Scalar core (W=1), 12-bit counters: smallest area",
+        dispatch_width: 1,
+        counter_width: CounterWidth::Bits12,
+        interval_code: 0b0100,
+    },
+    Config {
+        name: "w2",
+        desc: "2-wide dispatch, 12-bit counters",
+        dispatch_width: 2,
+        counter_width: CounterWidth::Bits12,
+        interval_code: 0b0100,
+    },
+    Config {
+        name: "c16",
+        desc: "4-wide dispatch, 16-bit counters",
+        dispatch_width: 4,
+        counter_width: CounterWidth::Bits16,
+        interval_code: 0b0100,
+    },
+    Config {
+        name: "wide",
+        desc: "8-wide dispatch, 16-bit counters: a big out-of-order core",
+        dispatch_width: 8,
+        counter_width: CounterWidth::Bits16,
+        interval_code: 0b0100,
+    },
+    Config {
+        name: "fastsim",
+        desc: "2-wide, 12-bit, minimum interval 256: many samples in short simulations",
+        dispatch_width: 2,
+        counter_width: CounterWidth::Bits12,
+        interval_code: 0b0000,
+    },
 ];
 
 #[cfg(test)]
@@ -101,10 +151,17 @@ mod tests {
     #[test]
     fn presets_cover_the_required_widths() {
         for w in [1, 2, 4, 8] {
-            assert!(PRESETS.iter().any(|c| c.dispatch_width == w), "no preset with W={w}");
+            assert!(
+                PRESETS.iter().any(|c| c.dispatch_width == w),
+                "no preset with W={w}"
+            );
         }
-        assert!(PRESETS.iter().any(|c| c.counter_width == CounterWidth::Bits12));
-        assert!(PRESETS.iter().any(|c| c.counter_width == CounterWidth::Bits16));
+        assert!(PRESETS
+            .iter()
+            .any(|c| c.counter_width == CounterWidth::Bits12));
+        assert!(PRESETS
+            .iter()
+            .any(|c| c.counter_width == CounterWidth::Bits16));
         assert_eq!(Config::preset("fastsim").unwrap().min_interval(), 256);
     }
 

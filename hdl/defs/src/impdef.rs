@@ -86,19 +86,92 @@ pub struct Slot {
 pub mod layout {
     use super::Slot;
     use crate::packet;
-    pub const CONTEXT_EL1: Slot = Slot { name: "Context EL1", offset: 0, len: 1 + packet::CONTEXT_PAYLOAD, when: "CX collected for EL1 (PMSCR_EL1.CX, sample not at EL2 or in host)" };
-    pub const CONTEXT_EL2: Slot = Slot { name: "Context EL2", offset: 5, len: 1 + packet::CONTEXT_PAYLOAD, when: "PMSCR_EL2.CX" };
-    pub const LAT_TOTAL: Slot = Slot { name: "Counter TOT", offset: 10, len: 1 + packet::COUNTER_PAYLOAD, when: "always" };
-    pub const LAT_ISSUE: Slot = Slot { name: "Counter ISSUE", offset: 13, len: 1 + packet::COUNTER_PAYLOAD, when: "always" };
-    pub const LAT_XLAT: Slot = Slot { name: "Counter XLAT", offset: 16, len: 1 + packet::COUNTER_PAYLOAD, when: "translation started and done" };
-    pub const PC: Slot = Slot { name: "Address PC", offset: 19, len: 1 + packet::ADDRESS_PAYLOAD, when: "always" };
-    pub const TGT_OR_VA: Slot = Slot { name: "Address TGT / VA", offset: 28, len: 1 + packet::ADDRESS_PAYLOAD, when: "TGT: branch resolved; VA: translation started (a record never has both)" };
-    pub const PA: Slot = Slot { name: "Address PA", offset: 37, len: 1 + packet::ADDRESS_PAYLOAD, when: "translation done and PA collection enabled" };
-    pub const DATA_SOURCE: Slot = Slot { name: "Data Source", offset: 46, len: 1 + super::DATA_SOURCE_PAYLOAD, when: "load and memory access done" };
-    pub const OP_TYPE: Slot = Slot { name: "Operation Type", offset: 48, len: 1 + packet::OP_TYPE_PAYLOAD, when: "always" };
-    pub const EVENTS: Slot = Slot { name: "Events", offset: 50, len: 1 + super::EVENTS_PAYLOAD, when: "always" };
-    pub const END_OR_TS: Slot = Slot { name: "Timestamp / End", offset: 53, len: 1 + packet::TIMESTAMP_PAYLOAD, when: "Timestamp when TS collected, else End (1 byte)" };
-    pub const ALL: &[Slot] = &[CONTEXT_EL1, CONTEXT_EL2, LAT_TOTAL, LAT_ISSUE, LAT_XLAT, PC, TGT_OR_VA, PA, DATA_SOURCE, OP_TYPE, EVENTS, END_OR_TS];
+    pub const CONTEXT_EL1: Slot = Slot {
+        name: "Context EL1",
+        offset: 0,
+        len: 1 + packet::CONTEXT_PAYLOAD,
+        when: "CX collected for EL1 (PMSCR_EL1.CX, sample not at EL2 or in host)",
+    };
+    pub const CONTEXT_EL2: Slot = Slot {
+        name: "Context EL2",
+        offset: 5,
+        len: 1 + packet::CONTEXT_PAYLOAD,
+        when: "PMSCR_EL2.CX",
+    };
+    pub const LAT_TOTAL: Slot = Slot {
+        name: "Counter TOT",
+        offset: 10,
+        len: 1 + packet::COUNTER_PAYLOAD,
+        when: "always",
+    };
+    pub const LAT_ISSUE: Slot = Slot {
+        name: "Counter ISSUE",
+        offset: 13,
+        len: 1 + packet::COUNTER_PAYLOAD,
+        when: "always",
+    };
+    pub const LAT_XLAT: Slot = Slot {
+        name: "Counter XLAT",
+        offset: 16,
+        len: 1 + packet::COUNTER_PAYLOAD,
+        when: "translation started and done",
+    };
+    pub const PC: Slot = Slot {
+        name: "Address PC",
+        offset: 19,
+        len: 1 + packet::ADDRESS_PAYLOAD,
+        when: "always",
+    };
+    pub const TGT_OR_VA: Slot = Slot {
+        name: "Address TGT / VA",
+        offset: 28,
+        len: 1 + packet::ADDRESS_PAYLOAD,
+        when: "TGT: branch resolved; VA: translation started (a record never has both)",
+    };
+    pub const PA: Slot = Slot {
+        name: "Address PA",
+        offset: 37,
+        len: 1 + packet::ADDRESS_PAYLOAD,
+        when: "translation done and PA collection enabled",
+    };
+    pub const DATA_SOURCE: Slot = Slot {
+        name: "Data Source",
+        offset: 46,
+        len: 1 + super::DATA_SOURCE_PAYLOAD,
+        when: "load and memory access done",
+    };
+    pub const OP_TYPE: Slot = Slot {
+        name: "Operation Type",
+        offset: 48,
+        len: 1 + packet::OP_TYPE_PAYLOAD,
+        when: "always",
+    };
+    pub const EVENTS: Slot = Slot {
+        name: "Events",
+        offset: 50,
+        len: 1 + super::EVENTS_PAYLOAD,
+        when: "always",
+    };
+    pub const END_OR_TS: Slot = Slot {
+        name: "Timestamp / End",
+        offset: 53,
+        len: 1 + packet::TIMESTAMP_PAYLOAD,
+        when: "Timestamp when TS collected, else End (1 byte)",
+    };
+    pub const ALL: &[Slot] = &[
+        CONTEXT_EL1,
+        CONTEXT_EL2,
+        LAT_TOTAL,
+        LAT_ISSUE,
+        LAT_XLAT,
+        PC,
+        TGT_OR_VA,
+        PA,
+        DATA_SOURCE,
+        OP_TYPE,
+        EVENTS,
+        END_OR_TS,
+    ];
 }
 
 /// "Common" data-source encoding that perf decodes for Neoverse-class MIDRs (reference
@@ -162,7 +235,11 @@ mod tests {
     fn layout_slots_are_contiguous_and_fit_the_record() {
         let mut next = 0;
         for s in layout::ALL {
-            assert_eq!(s.offset, next, "{} does not follow the previous slot", s.name);
+            assert_eq!(
+                s.offset, next,
+                "{} does not follow the previous slot",
+                s.name
+            );
             next = s.offset + s.len;
         }
         assert!(next <= RECORD_SIZE);

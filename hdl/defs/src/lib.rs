@@ -17,6 +17,7 @@ pub mod impdef;
 pub mod packet;
 pub mod ports;
 pub mod regs;
+pub mod tables;
 
 pub use config::{Config, CounterWidth, PRESETS};
 
@@ -34,7 +35,12 @@ pub struct Field {
 
 impl Field {
     pub const fn new(name: &'static str, lsb: u32, width: u32, desc: &'static str) -> Field {
-        Field { name, lsb, width, desc }
+        Field {
+            name,
+            lsb,
+            width,
+            desc,
+        }
     }
     /// The field's bits in place, e.g. `0x0000_00C0` for bits 7:6.
     pub const fn mask(&self) -> u64 {

@@ -23,19 +23,40 @@ impl HeaderPattern {
 }
 
 /// Events packet: `01 SZ 0010` (any SZ).
-pub const EVENTS: HeaderPattern = HeaderPattern { mask: 0xCF, value: 0x42 };
+pub const EVENTS: HeaderPattern = HeaderPattern {
+    mask: 0xCF,
+    value: 0x42,
+};
 /// Data Source packet: `01 SZ 0011` (any SZ).
-pub const DATA_SOURCE: HeaderPattern = HeaderPattern { mask: 0xCF, value: 0x43 };
+pub const DATA_SOURCE: HeaderPattern = HeaderPattern {
+    mask: 0xCF,
+    value: 0x43,
+};
 /// Context packet: `01 10 01ii` (SZ must be 4 bytes).
-pub const CONTEXT: HeaderPattern = HeaderPattern { mask: 0xFC, value: 0x64 };
+pub const CONTEXT: HeaderPattern = HeaderPattern {
+    mask: 0xFC,
+    value: 0x64,
+};
 /// Operation Type packet: `01 00 10cc` (SZ must be 1 byte).
-pub const OP_TYPE: HeaderPattern = HeaderPattern { mask: 0xFC, value: 0x48 };
+pub const OP_TYPE: HeaderPattern = HeaderPattern {
+    mask: 0xFC,
+    value: 0x48,
+};
 /// Extended-header prefix: `0010 00ii` carrying index bits 4:3.
-pub const EXTENDED: HeaderPattern = HeaderPattern { mask: 0xFC, value: 0x20 };
+pub const EXTENDED: HeaderPattern = HeaderPattern {
+    mask: 0xFC,
+    value: 0x20,
+};
 /// Address packet: `10 11 0iii` (SZ must be 8 bytes).
-pub const ADDRESS: HeaderPattern = HeaderPattern { mask: 0xF8, value: 0xB0 };
+pub const ADDRESS: HeaderPattern = HeaderPattern {
+    mask: 0xF8,
+    value: 0xB0,
+};
 /// Counter packet: `10 01 1iii` (SZ must be 2 bytes).
-pub const COUNTER: HeaderPattern = HeaderPattern { mask: 0xF8, value: 0x98 };
+pub const COUNTER: HeaderPattern = HeaderPattern {
+    mask: 0xF8,
+    value: 0x98,
+};
 
 /// Mask of the SZ field in a header byte.
 pub const SZ_MASK: u8 = 0x30;
@@ -180,7 +201,9 @@ pub mod addr_payload {
 
     /// Payload of a PC, branch-target or previous-branch-target address.
     pub const fn instruction(va: u64, el: u8, ns: bool) -> u64 {
-        ((ns as u64) << NS_SHIFT) | (((el & 3) as u64) << EL_SHIFT) | (va & crate::low_mask(ADDR_BITS))
+        ((ns as u64) << NS_SHIFT)
+            | (((el & 3) as u64) << EL_SHIFT)
+            | (va & crate::low_mask(ADDR_BITS))
     }
     /// Payload of a data physical address (CH=0, PAT=0).
     pub const fn physical(pa: u64, ns: bool) -> u64 {
@@ -229,10 +252,19 @@ mod tests {
     #[test]
     fn instruction_address_payload_matches_the_worked_example() {
         // Reference §7.1: PC 0xaaaad0001000, EL0, NS=1 -> 0x8000aaaad0001000.
-        assert_eq!(addr_payload::instruction(0xaaaa_d000_1000, 0, true), 0x8000_aaaa_d000_1000);
+        assert_eq!(
+            addr_payload::instruction(0xaaaa_d000_1000, 0, true),
+            0x8000_aaaa_d000_1000
+        );
         // Kernel variant: 0xffff800010203040 at EL1 NS -> top byte 0xa0.
-        assert_eq!(addr_payload::instruction(0xffff_8000_1020_3040, 1, true), 0xa0ff_8000_1020_3040);
-        assert_eq!(addr_payload::physical(0x8_8000_1238, true), 0x8000_0008_8000_1238);
+        assert_eq!(
+            addr_payload::instruction(0xffff_8000_1020_3040, 1, true),
+            0xa0ff_8000_1020_3040
+        );
+        assert_eq!(
+            addr_payload::physical(0x8_8000_1238, true),
+            0x8000_0008_8000_1238
+        );
     }
 
     #[test]

@@ -70,7 +70,9 @@ impl RegDef {
         }
         match self.id {
             // MINLAT is as wide as the latency counters.
-            RegId::Pmslatfr => pmslatfr::MINLAT_FIELD.mask() & crate::low_mask(cfg.counter_width.bits()),
+            RegId::Pmslatfr => {
+                pmslatfr::MINLAT_FIELD.mask() & crate::low_mask(cfg.counter_width.bits())
+            }
             _ => self.fields.iter().fold(0, |m, f| m | f.mask()),
         }
     }
@@ -88,20 +90,60 @@ impl RegDef {
 /// in EL1 and E0HSPE/E2SPE in EL2).
 pub mod pmscr {
     use crate::Field;
-    pub const E0SPE: Field = Field::new("E0SPE", 0, 1, "Enable sampling at EL0 (E0HSPE in PMSCR_EL2: EL0 in host)");
-    pub const E1SPE: Field = Field::new("E1SPE", 1, 1, "Enable sampling at EL1 (E2SPE in PMSCR_EL2: EL2)");
+    pub const E0SPE: Field = Field::new(
+        "E0SPE",
+        0,
+        1,
+        "Enable sampling at EL0 (E0HSPE in PMSCR_EL2: EL0 in host)",
+    );
+    pub const E1SPE: Field = Field::new(
+        "E1SPE",
+        1,
+        1,
+        "Enable sampling at EL1 (E2SPE in PMSCR_EL2: EL2)",
+    );
     pub const CX: Field = Field::new("CX", 3, 1, "Collect CONTEXTIDR_ELx in a Context packet");
     pub const PA: Field = Field::new("PA", 4, 1, "Collect the data physical address");
-    pub const TS: Field = Field::new("TS", 5, 1, "Collect a timestamp (record ends with Timestamp instead of End)");
-    pub const PCT: Field = Field::new("PCT", 6, 2, "Timestamp counter: 00 virtual, 01 physical, 11 physical (offset), 10 reserved");
+    pub const TS: Field = Field::new(
+        "TS",
+        5,
+        1,
+        "Collect a timestamp (record ends with Timestamp instead of End)",
+    );
+    pub const PCT: Field = Field::new(
+        "PCT",
+        6,
+        2,
+        "Timestamp counter: 00 virtual, 01 physical, 11 physical (offset), 10 reserved",
+    );
     pub const FIELDS_EL1: &[Field] = &[E0SPE, E1SPE, CX, PA, TS, PCT];
     pub const FIELDS_EL2: &[Field] = &[
-        Field::new("E0HSPE", 0, 1, "Enable sampling at EL0 when EL0 runs in the EL2 host (`host` input)"),
+        Field::new(
+            "E0HSPE",
+            0,
+            1,
+            "Enable sampling at EL0 when EL0 runs in the EL2 host (`host` input)",
+        ),
         Field::new("E2SPE", 1, 1, "Enable sampling at EL2"),
-        Field::new("CX", 3, 1, "Collect CONTEXTIDR_EL2 in a Context packet (0x65)"),
-        Field::new("PA", 4, 1, "Allow (at EL1/EL0 guest) or enable (at EL2/host) physical address collection"),
+        Field::new(
+            "CX",
+            3,
+            1,
+            "Collect CONTEXTIDR_EL2 in a Context packet (0x65)",
+        ),
+        Field::new(
+            "PA",
+            4,
+            1,
+            "Allow (at EL1/EL0 guest) or enable (at EL2/host) physical address collection",
+        ),
         Field::new("TS", 5, 1, "Collect a timestamp at EL2 and in the host"),
-        Field::new("PCT", 6, 2, "EL2 timestamp control; a physical timestamp at EL1 needs PCT!=00 here too"),
+        Field::new(
+            "PCT",
+            6,
+            2,
+            "EL2 timestamp control; a physical timestamp at EL1 needs PCT!=00 here too",
+        ),
     ];
     /// PCT encodings.
     pub const PCT_VIRTUAL: u64 = 0b00;
@@ -113,7 +155,8 @@ pub mod pmscr {
 /// PMSICR_EL1: the interval counter.
 pub mod pmsicr {
     use crate::Field;
-    pub const COUNT: Field = Field::new("COUNT", 0, 32, "Current value of the interval down-counter");
+    pub const COUNT: Field =
+        Field::new("COUNT", 0, 32, "Current value of the interval down-counter");
     /// ECOUNT (FEAT_SPE_ERnd) is not implemented: bits 63:56 are RES0.
     pub const FIELDS: &[Field] = &[COUNT];
 }
@@ -121,8 +164,18 @@ pub mod pmsicr {
 /// PMSIRR_EL1: the interval reload.
 pub mod pmsirr {
     use crate::Field;
-    pub const RND: Field = Field::new("RND", 0, 1, "Add pseudo-random jitter (low 8 bits of the reload value)");
-    pub const INTERVAL: Field = Field::new("INTERVAL", 8, 24, "Reload value bits 31:8 (the period is INTERVAL << 8)");
+    pub const RND: Field = Field::new(
+        "RND",
+        0,
+        1,
+        "Add pseudo-random jitter (low 8 bits of the reload value)",
+    );
+    pub const INTERVAL: Field = Field::new(
+        "INTERVAL",
+        8,
+        24,
+        "Reload value bits 31:8 (the period is INTERVAL << 8)",
+    );
     pub const FIELDS: &[Field] = &[RND, INTERVAL];
 }
 
@@ -131,8 +184,18 @@ pub mod pmsfcr {
     use crate::Field;
     pub const FE: Field = Field::new("FE", 0, 1, "Enable the event filter (PMSEVFR_EL1)");
     pub const FT: Field = Field::new("FT", 1, 1, "Enable the type filter (B/LD/ST)");
-    pub const FL: Field = Field::new("FL", 2, 1, "Enable the minimum-latency filter (PMSLATFR_EL1)");
-    pub const FNE: Field = Field::new("FnE", 3, 1, "Enable the inverted event filter (PMSNEVFR_EL1)");
+    pub const FL: Field = Field::new(
+        "FL",
+        2,
+        1,
+        "Enable the minimum-latency filter (PMSLATFR_EL1)",
+    );
+    pub const FNE: Field = Field::new(
+        "FnE",
+        3,
+        1,
+        "Enable the inverted event filter (PMSNEVFR_EL1)",
+    );
     pub const B: Field = Field::new("B", 16, 1, "Type filter: keep branches");
     pub const LD: Field = Field::new("LD", 17, 1, "Type filter: keep loads (and atomics)");
     pub const ST: Field = Field::new("ST", 18, 1, "Type filter: keep stores (and atomics)");
@@ -153,7 +216,12 @@ pub mod pmsevfr {
 /// PMSLATFR_EL1: minimum latency. MINLAT is as wide as the latency counters (12 or 16 bits).
 pub mod pmslatfr {
     use crate::Field;
-    pub const MINLAT_FIELD: Field = Field::new("MINLAT", 0, 16, "Minimum total latency kept when FL=1 (bits above the counter width are RES0)");
+    pub const MINLAT_FIELD: Field = Field::new(
+        "MINLAT",
+        0,
+        16,
+        "Minimum total latency kept when FL=1 (bits above the counter width are RES0)",
+    );
     pub const FIELDS: &[Field] = &[MINLAT_FIELD];
 }
 
@@ -163,17 +231,39 @@ pub mod pmsidr {
     pub const FE: Field = Field::new("FE", 0, 1, "Event filter implemented");
     pub const FT: Field = Field::new("FT", 1, 1, "Type filter implemented");
     pub const FL: Field = Field::new("FL", 2, 1, "Latency filter implemented");
-    pub const ARCHINST: Field = Field::new("ArchInst", 3, 1, "Population is architectural instructions (0: micro-ops)");
+    pub const ARCHINST: Field = Field::new(
+        "ArchInst",
+        3,
+        1,
+        "Population is architectural instructions (0: micro-ops)",
+    );
     pub const LDS: Field = Field::new("LDS", 4, 1, "Loads carry a Data Source packet");
-    pub const ERND: Field = Field::new("ERnd", 5, 1, "Random interval uses ECOUNT (0: low-byte jitter)");
+    pub const ERND: Field = Field::new(
+        "ERnd",
+        5,
+        1,
+        "Random interval uses ECOUNT (0: low-byte jitter)",
+    );
     pub const FNE: Field = Field::new("FnE", 6, 1, "Inverted event filter implemented");
     pub const FDS: Field = Field::new("FDS", 7, 1, "Data-source filter implemented");
-    pub const INTERVAL: Field = Field::new("Interval", 8, 4, "Recommended minimum interval (0b0100 = 1024)");
+    pub const INTERVAL: Field = Field::new(
+        "Interval",
+        8,
+        4,
+        "Recommended minimum interval (0b0100 = 1024)",
+    );
     pub const MAXSIZE: Field = Field::new("MaxSize", 12, 4, "Largest record is 2^MaxSize bytes");
-    pub const COUNTSIZE: Field = Field::new("CountSize", 16, 4, "0b0010 12-bit saturating, 0b0011 16-bit saturating");
+    pub const COUNTSIZE: Field = Field::new(
+        "CountSize",
+        16,
+        4,
+        "0b0010 12-bit saturating, 0b0011 16-bit saturating",
+    );
     pub const FORMAT: Field = Field::new("Format", 20, 4, "Record format");
     pub const PBT: Field = Field::new("PBT", 24, 1, "Previous-branch-target packet implemented");
-    pub const FIELDS: &[Field] = &[FE, FT, FL, ARCHINST, LDS, ERND, FNE, FDS, INTERVAL, MAXSIZE, COUNTSIZE, FORMAT, PBT];
+    pub const FIELDS: &[Field] = &[
+        FE, FT, FL, ARCHINST, LDS, ERND, FNE, FDS, INTERVAL, MAXSIZE, COUNTSIZE, FORMAT, PBT,
+    ];
     /// CountSize encodings.
     pub const COUNTSIZE_12BIT: u64 = 0b0010;
     pub const COUNTSIZE_16BIT: u64 = 0b0011;
@@ -183,8 +273,18 @@ pub mod pmsidr {
 pub mod pmblimitr {
     use crate::Field;
     pub const E: Field = Field::new("E", 0, 1, "Profiling buffer enable");
-    pub const FM: Field = Field::new("FM", 1, 2, "Fill mode: 00 fill, 10 discard; 01/11 reserved (behave as fill)");
-    pub const LIMIT: Field = Field::new("LIMIT", 12, 52, "Buffer limit address bits 63:12 (the limit itself is never written)");
+    pub const FM: Field = Field::new(
+        "FM",
+        1,
+        2,
+        "Fill mode: 00 fill, 10 discard; 01/11 reserved (behave as fill)",
+    );
+    pub const LIMIT: Field = Field::new(
+        "LIMIT",
+        12,
+        52,
+        "Buffer limit address bits 63:12 (the limit itself is never written)",
+    );
     pub const FIELDS: &[Field] = &[E, FM, LIMIT];
     pub const FM_FILL: u64 = 0b00;
     pub const FM_DISCARD: u64 = 0b10;
@@ -193,21 +293,56 @@ pub mod pmblimitr {
 /// PMBPTR_EL1: buffer write pointer.
 pub mod pmbptr {
     use crate::Field;
-    pub const PTR: Field = Field::new("PTR", 0, 64, "Virtual address of the next record (should be aligned to 2^PMBIDR.Align)");
+    pub const PTR: Field = Field::new(
+        "PTR",
+        0,
+        64,
+        "Virtual address of the next record (should be aligned to 2^PMBIDR.Align)",
+    );
     pub const FIELDS: &[Field] = &[PTR];
 }
 
 /// PMBSR_EL1: buffer status / syndrome.
 pub mod pmbsr {
     use crate::Field;
-    pub const MSS: Field = Field::new("MSS", 0, 16, "Syndrome: BSC (EC=BUF) or FSC (EC=fault) in bits 5:0");
-    pub const BSC: Field = Field::new("BSC", 0, 6, "Buffer status code (EC=BUF): 000001 buffer full");
+    pub const MSS: Field = Field::new(
+        "MSS",
+        0,
+        16,
+        "Syndrome: BSC (EC=BUF) or FSC (EC=fault) in bits 5:0",
+    );
+    pub const BSC: Field = Field::new(
+        "BSC",
+        0,
+        6,
+        "Buffer status code (EC=BUF): 000001 buffer full",
+    );
     pub const FSC: Field = Field::new("FSC", 0, 6, "Fault status code (EC=data abort)");
-    pub const COLL: Field = Field::new("COLL", 16, 1, "A sample collided with one in flight (sticky)");
-    pub const S: Field = Field::new("S", 17, 1, "Service: a management event occurred; profiling stops, PMBIRQ asserted");
+    pub const COLL: Field = Field::new(
+        "COLL",
+        16,
+        1,
+        "A sample collided with one in flight (sticky)",
+    );
+    pub const S: Field = Field::new(
+        "S",
+        17,
+        1,
+        "Service: a management event occurred; profiling stops, PMBIRQ asserted",
+    );
     pub const EA: Field = Field::new("EA", 18, 1, "External abort on a buffer write");
-    pub const DL: Field = Field::new("DL", 19, 1, "Data loss: the last record may be partial or lost");
-    pub const EC: Field = Field::new("EC", 26, 6, "Event class: 000000 buffer management, 100100 stage-1 data abort");
+    pub const DL: Field = Field::new(
+        "DL",
+        19,
+        1,
+        "Data loss: the last record may be partial or lost",
+    );
+    pub const EC: Field = Field::new(
+        "EC",
+        26,
+        6,
+        "Event class: 000000 buffer management, 100100 stage-1 data abort",
+    );
     pub const FIELDS: &[Field] = &[MSS, COLL, S, EA, DL, EC];
     pub const EC_BUF: u64 = 0b000000;
     pub const EC_FAULT_S1: u64 = 0b100100;
@@ -219,33 +354,132 @@ pub mod pmbsr {
 /// PMBIDR_EL1: buffer ID (read-only).
 pub mod pmbidr {
     use crate::Field;
-    pub const ALIGN: Field = Field::new("Align", 0, 4, "Records and PMBPTR aligned to 2^Align bytes");
+    pub const ALIGN: Field =
+        Field::new("Align", 0, 4, "Records and PMBPTR aligned to 2^Align bytes");
     pub const P: Field = Field::new("P", 4, 1, "Buffer owned by a higher EL (0: usable)");
     pub const F: Field = Field::new("F", 5, 1, "Hardware flag updates (0: not implemented)");
-    pub const EA: Field = Field::new("EA", 8, 4, "External abort handling (0: not described; reported in PMBSR)");
+    pub const EA: Field = Field::new(
+        "EA",
+        8,
+        4,
+        "External abort handling (0: not described; reported in PMBSR)",
+    );
     pub const FIELDS: &[Field] = &[ALIGN, P, F, EA];
 }
 
 /// Every register of the unit, in port-address order.
 pub const REGS: &[RegDef] = &[
-    RegDef { id: RegId::Pmblimitr, name: "PMBLIMITR_EL1", enc: (3, 0, 9, 10, 0), read_only: false, fields: pmblimitr::FIELDS, desc: "Buffer limit, enable and fill mode" },
-    RegDef { id: RegId::Pmbptr, name: "PMBPTR_EL1", enc: (3, 0, 9, 10, 1), read_only: false, fields: pmbptr::FIELDS, desc: "Buffer write pointer" },
-    RegDef { id: RegId::Pmbsr, name: "PMBSR_EL1", enc: (3, 0, 9, 10, 3), read_only: false, fields: pmbsr::FIELDS, desc: "Buffer status and syndrome" },
-    RegDef { id: RegId::Pmbidr, name: "PMBIDR_EL1", enc: (3, 0, 9, 10, 7), read_only: true, fields: pmbidr::FIELDS, desc: "Buffer ID (read-only)" },
-    RegDef { id: RegId::PmscrEl1, name: "PMSCR_EL1", enc: (3, 0, 9, 9, 0), read_only: false, fields: pmscr::FIELDS_EL1, desc: "Sampling control, EL1" },
-    RegDef { id: RegId::Pmsnevfr, name: "PMSNEVFR_EL1", enc: (3, 0, 9, 9, 1), read_only: false, fields: pmsevfr::FIELDS, desc: "Inverted event filter" },
-    RegDef { id: RegId::Pmsicr, name: "PMSICR_EL1", enc: (3, 0, 9, 9, 2), read_only: false, fields: pmsicr::FIELDS, desc: "Interval counter" },
-    RegDef { id: RegId::Pmsirr, name: "PMSIRR_EL1", enc: (3, 0, 9, 9, 3), read_only: false, fields: pmsirr::FIELDS, desc: "Interval reload" },
-    RegDef { id: RegId::Pmsfcr, name: "PMSFCR_EL1", enc: (3, 0, 9, 9, 4), read_only: false, fields: pmsfcr::FIELDS, desc: "Filter control" },
-    RegDef { id: RegId::Pmsevfr, name: "PMSEVFR_EL1", enc: (3, 0, 9, 9, 5), read_only: false, fields: pmsevfr::FIELDS, desc: "Event filter" },
-    RegDef { id: RegId::Pmslatfr, name: "PMSLATFR_EL1", enc: (3, 0, 9, 9, 6), read_only: false, fields: pmslatfr::FIELDS, desc: "Minimum latency filter" },
-    RegDef { id: RegId::Pmsidr, name: "PMSIDR_EL1", enc: (3, 0, 9, 9, 7), read_only: true, fields: pmsidr::FIELDS, desc: "Sampling ID (read-only)" },
-    RegDef { id: RegId::PmscrEl2, name: "PMSCR_EL2", enc: (3, 4, 9, 9, 0), read_only: false, fields: pmscr::FIELDS_EL2, desc: "Sampling control, EL2" },
+    RegDef {
+        id: RegId::Pmblimitr,
+        name: "PMBLIMITR_EL1",
+        enc: (3, 0, 9, 10, 0),
+        read_only: false,
+        fields: pmblimitr::FIELDS,
+        desc: "Buffer limit, enable and fill mode",
+    },
+    RegDef {
+        id: RegId::Pmbptr,
+        name: "PMBPTR_EL1",
+        enc: (3, 0, 9, 10, 1),
+        read_only: false,
+        fields: pmbptr::FIELDS,
+        desc: "Buffer write pointer",
+    },
+    RegDef {
+        id: RegId::Pmbsr,
+        name: "PMBSR_EL1",
+        enc: (3, 0, 9, 10, 3),
+        read_only: false,
+        fields: pmbsr::FIELDS,
+        desc: "Buffer status and syndrome",
+    },
+    RegDef {
+        id: RegId::Pmbidr,
+        name: "PMBIDR_EL1",
+        enc: (3, 0, 9, 10, 7),
+        read_only: true,
+        fields: pmbidr::FIELDS,
+        desc: "Buffer ID (read-only)",
+    },
+    RegDef {
+        id: RegId::PmscrEl1,
+        name: "PMSCR_EL1",
+        enc: (3, 0, 9, 9, 0),
+        read_only: false,
+        fields: pmscr::FIELDS_EL1,
+        desc: "Sampling control, EL1",
+    },
+    RegDef {
+        id: RegId::Pmsnevfr,
+        name: "PMSNEVFR_EL1",
+        enc: (3, 0, 9, 9, 1),
+        read_only: false,
+        fields: pmsevfr::FIELDS,
+        desc: "Inverted event filter",
+    },
+    RegDef {
+        id: RegId::Pmsicr,
+        name: "PMSICR_EL1",
+        enc: (3, 0, 9, 9, 2),
+        read_only: false,
+        fields: pmsicr::FIELDS,
+        desc: "Interval counter",
+    },
+    RegDef {
+        id: RegId::Pmsirr,
+        name: "PMSIRR_EL1",
+        enc: (3, 0, 9, 9, 3),
+        read_only: false,
+        fields: pmsirr::FIELDS,
+        desc: "Interval reload",
+    },
+    RegDef {
+        id: RegId::Pmsfcr,
+        name: "PMSFCR_EL1",
+        enc: (3, 0, 9, 9, 4),
+        read_only: false,
+        fields: pmsfcr::FIELDS,
+        desc: "Filter control",
+    },
+    RegDef {
+        id: RegId::Pmsevfr,
+        name: "PMSEVFR_EL1",
+        enc: (3, 0, 9, 9, 5),
+        read_only: false,
+        fields: pmsevfr::FIELDS,
+        desc: "Event filter",
+    },
+    RegDef {
+        id: RegId::Pmslatfr,
+        name: "PMSLATFR_EL1",
+        enc: (3, 0, 9, 9, 6),
+        read_only: false,
+        fields: pmslatfr::FIELDS,
+        desc: "Minimum latency filter",
+    },
+    RegDef {
+        id: RegId::Pmsidr,
+        name: "PMSIDR_EL1",
+        enc: (3, 0, 9, 9, 7),
+        read_only: true,
+        fields: pmsidr::FIELDS,
+        desc: "Sampling ID (read-only)",
+    },
+    RegDef {
+        id: RegId::PmscrEl2,
+        name: "PMSCR_EL2",
+        enc: (3, 4, 9, 9, 0),
+        read_only: false,
+        fields: pmscr::FIELDS_EL2,
+        desc: "Sampling control, EL2",
+    },
 ];
 
 /// The description of a register.
 pub fn reg(id: RegId) -> &'static RegDef {
-    REGS.iter().find(|r| r.id == id).expect("every RegId is in REGS")
+    REGS.iter()
+        .find(|r| r.id == id)
+        .expect("every RegId is in REGS")
 }
 
 /// The register at a port address, if any.
@@ -289,7 +523,12 @@ mod tests {
     fn port_addresses_are_unique_and_follow_the_encoding() {
         let mut seen = std::collections::HashSet::new();
         for r in REGS {
-            assert!(seen.insert(r.addr()), "{} shares address {}", r.name, r.addr());
+            assert!(
+                seen.insert(r.addr()),
+                "{} shares address {}",
+                r.name,
+                r.addr()
+            );
             assert!(u32::from(r.addr()) < (1 << PORT_ADDR_BITS));
             assert_eq!(r.enc.0, 3);
             assert_eq!(r.enc.2, 9);
@@ -322,11 +561,17 @@ mod tests {
         assert_eq!(reg(RegId::Pmsicr).writable_mask(cfg), 0xFFFF_FFFF);
         assert_eq!(reg(RegId::Pmsfcr).writable_mask(cfg), 0x7_000F);
         assert_eq!(reg(RegId::Pmsevfr).writable_mask(cfg), 0xFFE);
-        assert_eq!(reg(RegId::Pmblimitr).writable_mask(cfg), 0xFFFF_FFFF_FFFF_F007);
+        assert_eq!(
+            reg(RegId::Pmblimitr).writable_mask(cfg),
+            0xFFFF_FFFF_FFFF_F007
+        );
         assert_eq!(reg(RegId::Pmbsr).writable_mask(cfg), 0xFC0F_FFFF);
         assert_eq!(reg(RegId::Pmsidr).writable_mask(cfg), 0);
         for c in PRESETS {
-            assert_eq!(reg(RegId::Pmslatfr).writable_mask(c), crate::low_mask(c.counter_width.bits()));
+            assert_eq!(
+                reg(RegId::Pmslatfr).writable_mask(c),
+                crate::low_mask(c.counter_width.bits())
+            );
         }
     }
 
@@ -338,7 +583,14 @@ mod tests {
             assert_eq!(pmsidr::MAXSIZE.get(idr), 6);
             assert_eq!(pmsidr::ARCHINST.get(idr), 0);
             let cs = pmsidr::COUNTSIZE.get(idr);
-            assert_eq!(cs, if c.counter_width.bits() == 12 { 0b0010 } else { 0b0011 });
+            assert_eq!(
+                cs,
+                if c.counter_width.bits() == 12 {
+                    0b0010
+                } else {
+                    0b0011
+                }
+            );
             assert_eq!(pmbidr::ALIGN.get(read_only_value(RegId::Pmbidr, c)), 6);
         }
     }

@@ -91,12 +91,28 @@ impl Sample {
         let collect = Collect {
             context_el1: pmscr::CX.is_set(el1) && !hyp,
             context_el2: pmscr::CX.is_set(el2),
-            phys_addr: if hyp { pmscr::PA.is_set(el2) } else { pmscr::PA.is_set(el1) && pmscr::PA.is_set(el2) },
-            timestamp: if hyp { pmscr::TS.is_set(el2) } else { pmscr::TS.is_set(el1) },
+            phys_addr: if hyp {
+                pmscr::PA.is_set(el2)
+            } else {
+                pmscr::PA.is_set(el1) && pmscr::PA.is_set(el2)
+            },
+            timestamp: if hyp {
+                pmscr::TS.is_set(el2)
+            } else {
+                pmscr::TS.is_set(el1)
+            },
         };
-        let physical = if hyp { pct_physical(el2) } else { pct_physical(el1) && pct_physical(el2) };
+        let physical = if hyp {
+            pct_physical(el2)
+        } else {
+            pct_physical(el1) && pct_physical(el2)
+        };
         // Class 3 is reserved: recorded as Other with payload 0.
-        let (class, subclass) = if s.class & 3 == op_class::RESERVED { (op_class::OTHER, 0) } else { (s.class & 3, s.subclass) };
+        let (class, subclass) = if s.class & 3 == op_class::RESERVED {
+            (op_class::OTHER, 0)
+        } else {
+            (s.class & 3, s.subclass)
+        };
         Sample {
             pc: s.pc,
             class,
@@ -120,11 +136,13 @@ impl Sample {
     }
     /// Loads, and atomics (which count as both load and store).
     pub fn is_load(&self) -> bool {
-        self.is_load_store() && (!subclass::ldst_is_store(self.subclass) || subclass::ldst_is_atomic(self.subclass))
+        self.is_load_store()
+            && (!subclass::ldst_is_store(self.subclass) || subclass::ldst_is_atomic(self.subclass))
     }
     /// Stores, and atomics.
     pub fn is_store(&self) -> bool {
-        self.is_load_store() && (subclass::ldst_is_store(self.subclass) || subclass::ldst_is_atomic(self.subclass))
+        self.is_load_store()
+            && (subclass::ldst_is_store(self.subclass) || subclass::ldst_is_atomic(self.subclass))
     }
 
     /// One tracking cycle: counts latencies and merges this cycle's hook reports.

@@ -86,7 +86,12 @@ impl Inputs {
     }
     /// True when any hook report is present.
     pub fn any_hook(&self) -> bool {
-        self.iss_valid || self.xl_start || self.xl_done || self.mem_done || self.br_done || self.cpl_done
+        self.iss_valid
+            || self.xl_start
+            || self.xl_done
+            || self.mem_done
+            || self.br_done
+            || self.cpl_done
     }
 }
 

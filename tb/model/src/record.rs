@@ -11,7 +11,7 @@ pub type Record = [u8; RECORD_SIZE];
 
 /// Writes `header` and the low `len` bytes of `payload` (little-endian) at the slot's offset.
 fn put(rec: &mut Record, slot: Slot, header: u8, payload: u64, len: usize) {
-    debug_assert!(1 + len <= slot.len);
+    debug_assert!(len < slot.len, "header plus payload must fit the slot");
     rec[slot.offset] = header;
     rec[slot.offset + 1..slot.offset + 1 + len].copy_from_slice(&payload.to_le_bytes()[..len]);
 }
@@ -20,35 +20,113 @@ fn put(rec: &mut Record, slot: Slot, header: u8, payload: u64, len: usize) {
 pub fn encode(s: &Sample) -> Record {
     let mut r = [packet::PAD; RECORD_SIZE];
     if s.collect.context_el1 {
-        put(&mut r, layout::CONTEXT_EL1, packet::context_header(context_index::EL1), u64::from(s.ctx_el1), packet::CONTEXT_PAYLOAD);
+        put(
+            &mut r,
+            layout::CONTEXT_EL1,
+            packet::context_header(context_index::EL1),
+            u64::from(s.ctx_el1),
+            packet::CONTEXT_PAYLOAD,
+        );
     }
     if s.collect.context_el2 {
-        put(&mut r, layout::CONTEXT_EL2, packet::context_header(context_index::EL2), u64::from(s.ctx_el2), packet::CONTEXT_PAYLOAD);
+        put(
+            &mut r,
+            layout::CONTEXT_EL2,
+            packet::context_header(context_index::EL2),
+            u64::from(s.ctx_el2),
+            packet::CONTEXT_PAYLOAD,
+        );
     }
-    put(&mut r, layout::LAT_TOTAL, packet::counter_header(counter_index::TOTAL), s.lat_total, packet::COUNTER_PAYLOAD);
-    put(&mut r, layout::LAT_ISSUE, packet::counter_header(counter_index::ISSUE), s.lat_issue, packet::COUNTER_PAYLOAD);
+    put(
+        &mut r,
+        layout::LAT_TOTAL,
+        packet::counter_header(counter_index::TOTAL),
+        s.lat_total,
+        packet::COUNTER_PAYLOAD,
+    );
+    put(
+        &mut r,
+        layout::LAT_ISSUE,
+        packet::counter_header(counter_index::ISSUE),
+        s.lat_issue,
+        packet::COUNTER_PAYLOAD,
+    );
     if s.xl_done {
-        put(&mut r, layout::LAT_XLAT, packet::counter_header(counter_index::TRANSLATION), s.lat_xlat, packet::COUNTER_PAYLOAD);
+        put(
+            &mut r,
+            layout::LAT_XLAT,
+            packet::counter_header(counter_index::TRANSLATION),
+            s.lat_xlat,
+            packet::COUNTER_PAYLOAD,
+        );
     }
     let pc = addr_payload::instruction(s.pc, s.el, s.ns);
-    put(&mut r, layout::PC, packet::address_header(addr_index::PC), pc, packet::ADDRESS_PAYLOAD);
+    put(
+        &mut r,
+        layout::PC,
+        packet::address_header(addr_index::PC),
+        pc,
+        packet::ADDRESS_PAYLOAD,
+    );
     if s.br_done {
         let tgt = addr_payload::instruction(s.target, s.el, s.ns);
-        put(&mut r, layout::TGT_OR_VA, packet::address_header(addr_index::BRANCH_TARGET), tgt, packet::ADDRESS_PAYLOAD);
+        put(
+            &mut r,
+            layout::TGT_OR_VA,
+            packet::address_header(addr_index::BRANCH_TARGET),
+            tgt,
+            packet::ADDRESS_PAYLOAD,
+        );
     } else if s.xl_started {
-        put(&mut r, layout::TGT_OR_VA, packet::address_header(addr_index::DATA_VA), s.va, packet::ADDRESS_PAYLOAD);
+        put(
+            &mut r,
+            layout::TGT_OR_VA,
+            packet::address_header(addr_index::DATA_VA),
+            s.va,
+            packet::ADDRESS_PAYLOAD,
+        );
     }
     if s.xl_done && s.collect.phys_addr {
         let pa = addr_payload::physical(s.pa, s.ns);
-        put(&mut r, layout::PA, packet::address_header(addr_index::DATA_PA), pa, packet::ADDRESS_PAYLOAD);
+        put(
+            &mut r,
+            layout::PA,
+            packet::address_header(addr_index::DATA_PA),
+            pa,
+            packet::ADDRESS_PAYLOAD,
+        );
     }
     if s.is_load() && s.mem_done {
-        put(&mut r, layout::DATA_SOURCE, packet::data_source_header(impdef::DATA_SOURCE_PAYLOAD), u64::from(s.data_source), impdef::DATA_SOURCE_PAYLOAD);
+        put(
+            &mut r,
+            layout::DATA_SOURCE,
+            packet::data_source_header(impdef::DATA_SOURCE_PAYLOAD),
+            u64::from(s.data_source),
+            impdef::DATA_SOURCE_PAYLOAD,
+        );
     }
-    put(&mut r, layout::OP_TYPE, packet::op_type_header(s.class), u64::from(s.op_payload()), packet::OP_TYPE_PAYLOAD);
-    put(&mut r, layout::EVENTS, packet::events_header(impdef::EVENTS_PAYLOAD), s.events(), impdef::EVENTS_PAYLOAD);
+    put(
+        &mut r,
+        layout::OP_TYPE,
+        packet::op_type_header(s.class),
+        u64::from(s.op_payload()),
+        packet::OP_TYPE_PAYLOAD,
+    );
+    put(
+        &mut r,
+        layout::EVENTS,
+        packet::events_header(impdef::EVENTS_PAYLOAD),
+        s.events(),
+        impdef::EVENTS_PAYLOAD,
+    );
     if s.collect.timestamp {
-        put(&mut r, layout::END_OR_TS, packet::TIMESTAMP, s.timestamp, packet::TIMESTAMP_PAYLOAD);
+        put(
+            &mut r,
+            layout::END_OR_TS,
+            packet::TIMESTAMP,
+            s.timestamp,
+            packet::TIMESTAMP_PAYLOAD,
+        );
     } else {
         r[layout::END_OR_TS.offset] = packet::END;
     }

@@ -63,7 +63,7 @@ impl Regs {
             0 => pmscr::E0SPE.is_set(self.get(RegId::PmscrEl1)),
             1 => pmscr::E1SPE.is_set(self.get(RegId::PmscrEl1)),
             2 => pmscr::E1SPE.is_set(self.get(RegId::PmscrEl2)), // E2SPE
-            _ => false,                               // never at EL3
+            _ => false,                                          // never at EL3
         }
     }
     /// PMSIRR.RND.
@@ -72,7 +72,9 @@ impl Regs {
     }
     /// The reload value's bits 31:8, raised to the advertised minimum.
     pub fn effective_interval(&self) -> u64 {
-        pmsirr::INTERVAL.get(self.get(RegId::Pmsirr)).max(self.cfg.min_interval_field())
+        pmsirr::INTERVAL
+            .get(self.get(RegId::Pmsirr))
+            .max(self.cfg.min_interval_field())
     }
     /// PMSICR.COUNT.
     pub fn count(&self) -> u32 {
@@ -114,6 +116,10 @@ impl Regs {
     }
     /// Type-filter bits (B, LD, ST).
     pub fn type_filter_bits(&self) -> (bool, bool, bool) {
-        (self.fcr(pmsfcr::B), self.fcr(pmsfcr::LD), self.fcr(pmsfcr::ST))
+        (
+            self.fcr(pmsfcr::B),
+            self.fcr(pmsfcr::LD),
+            self.fcr(pmsfcr::ST),
+        )
     }
 }

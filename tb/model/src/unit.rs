@@ -46,7 +46,12 @@ impl Model {
         if let Err(e) = cfg.validate() {
             panic!("invalid SPE configuration: {e}");
         }
-        Model { cfg: *cfg, regs: Regs::new(cfg), lfsr: LFSR_RESET, phase: Phase::Idle }
+        Model {
+            cfg: *cfg,
+            regs: Regs::new(cfg),
+            lfsr: LFSR_RESET,
+            phase: Phase::Idle,
+        }
     }
 
     pub fn config(&self) -> &Config {

@@ -36,7 +36,11 @@ pub fn start(regs: &mut Regs, record: Record) -> Option<Write> {
         regs.management_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, false, true);
         None
     } else {
-        Some(Write { record, base, beat: 0 })
+        Some(Write {
+            record,
+            base,
+            beat: 0,
+        })
     }
 }
 

@@ -49,14 +49,20 @@ fn backpressure_of_any_length_holds_the_beat_and_loses_nothing() {
     let mut cycles = 0;
     while tb.record_at(BASE).is_none() {
         // Long stalls mixed with short ones.
-        tb.inp.wr_ready = if rng.chance(0.05) { true } else { rng.chance(0.01) };
+        tb.inp.wr_ready = if rng.chance(0.05) {
+            true
+        } else {
+            rng.chance(0.01)
+        };
         let stall_burst = rng.chance(0.01);
         if stall_burst {
             tb.inp.wr_ready = false;
             for _ in 0..rng.below(5000) {
                 let out = tb.step();
                 assert!(out.wr_valid);
-                if let Some(h) = held { assert_eq!(h, (out.wr_addr, out.wr_data), "beat changed while stalled"); }
+                if let Some(h) = held {
+                    assert_eq!(h, (out.wr_addr, out.wr_data), "beat changed while stalled");
+                }
                 held = Some((out.wr_addr, out.wr_data));
             }
             continue;
@@ -64,8 +70,14 @@ fn backpressure_of_any_length_holds_the_beat_and_loses_nothing() {
         let ready = tb.inp.wr_ready;
         let out = tb.step();
         if out.wr_valid {
-            if let Some(h) = held { assert_eq!(h, (out.wr_addr, out.wr_data), "beat changed while stalled"); }
-            held = if ready { None } else { Some((out.wr_addr, out.wr_data)) };
+            if let Some(h) = held {
+                assert_eq!(h, (out.wr_addr, out.wr_data), "beat changed while stalled");
+            }
+            held = if ready {
+                None
+            } else {
+                Some((out.wr_addr, out.wr_data))
+            };
         }
         cycles += 1;
         assert!(cycles < 10_000_000);
@@ -123,13 +135,19 @@ fn records_are_never_written_at_or_past_the_limit() {
             one_sample(&mut tb);
             tb.steps(12);
         }
-        for (&a, _) in &tb.mem {
-            assert!(a + 8 <= limit, "beat at {a:#x} crosses limit {limit:#x} (ptr {ptr:#x})");
+        for &a in tb.mem.keys() {
+            assert!(
+                a + 8 <= limit,
+                "beat at {a:#x} crosses limit {limit:#x} (ptr {ptr:#x})"
+            );
         }
         let bsr = tb.read_reg(RegId::Pmbsr);
         if (ptr & !63) + 64 > limit {
             assert!(tb.mem.is_empty());
-            assert!(pmbsr::S.is_set(bsr) && pmbsr::DL.is_set(bsr), "no room: buffer full with data loss");
+            assert!(
+                pmbsr::S.is_set(bsr) && pmbsr::DL.is_set(bsr),
+                "no room: buffer full with data loss"
+            );
         }
     }
 }
@@ -163,7 +181,11 @@ fn memory_error_sets_s_ea_dl_and_stops_writes() {
         assert!(pmbsr::S.is_set(bsr) && pmbsr::EA.is_set(bsr) && pmbsr::DL.is_set(bsr));
         assert_eq!(pmbsr::EC.get(bsr), pmbsr::EC_FAULT_S1);
         assert_eq!(pmbsr::FSC.get(bsr), pmbsr::FSC_EXTERNAL_ABORT);
-        assert_eq!(tb.read_reg(RegId::Pmbptr), BASE + 8 * bad_beat, "PMBPTR holds the faulting address");
+        assert_eq!(
+            tb.read_reg(RegId::Pmbptr),
+            BASE + 8 * bad_beat,
+            "PMBPTR holds the faulting address"
+        );
         assert_eq!(tb.mem.len() as u64, bad_beat);
     }
 }

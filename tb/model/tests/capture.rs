@@ -8,7 +8,10 @@ use spe_defs::{events as ev, Config};
 
 /// Runs one sampled op through: tag, then the scripted hooks at cycle offsets after the tag,
 /// then waits for its record; returns the record bytes.
-fn sample_with(tb: &mut Tb, class: u8, sub: u8, script: &[(u64, &dyn Fn(&mut spe_model::Inputs))]) -> Vec<u8> {
+/// A hook report scripted `k` cycles after the tag cycle.
+type Script<'a> = [(u64, &'a dyn Fn(&mut spe_model::Inputs))];
+
+fn sample_with(tb: &mut Tb, class: u8, sub: u8, script: &Script) -> Vec<u8> {
     let before = tb.m.regs().get(RegId::Pmbptr);
     tb.sample_after(1);
     let t = tb.dispatch_until_tag(0xaaaa_d000_1000, class, sub, 4);
@@ -37,12 +40,26 @@ fn u64_at(r: &[u8], o: usize) -> u64 {
 fn total_issue_and_translation_latencies_count_cycles_between_reports() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
-    let rec = sample_with(&mut tb, op_class::LD_ST_ATOMIC, subclass::LDST_GP, &[
-        (4, &|i| i.iss_valid = true),
-        (6, &|i| { i.xl_start = true; i.xl_va = 0xffff_e000_1238; }),
-        (9, &|i| { i.xl_done = true; i.xl_pa = 0x8_8000_1238; }),
-        (42, &|i| { i.cpl_done = true; i.cpl_retired = true; }),
-    ]);
+    let rec = sample_with(
+        &mut tb,
+        op_class::LD_ST_ATOMIC,
+        subclass::LDST_GP,
+        &[
+            (4, &|i| i.iss_valid = true),
+            (6, &|i| {
+                i.xl_start = true;
+                i.xl_va = 0xffff_e000_1238;
+            }),
+            (9, &|i| {
+                i.xl_done = true;
+                i.xl_pa = 0x8_8000_1238;
+            }),
+            (42, &|i| {
+                i.cpl_done = true;
+                i.cpl_retired = true;
+            }),
+        ],
+    );
     assert_eq!(rec[layout::LAT_TOTAL.offset], 0x98);
     assert_eq!(u16_at(&rec, layout::LAT_TOTAL.offset + 1), 42);
     assert_eq!(rec[layout::LAT_ISSUE.offset], 0x99);
@@ -55,10 +72,20 @@ fn total_issue_and_translation_latencies_count_cycles_between_reports() {
 fn translation_start_and_done_in_one_cycle_is_zero_latency() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
-    let rec = sample_with(&mut tb, op_class::LD_ST_ATOMIC, 0, &[
-        (2, &|i| { i.xl_start = true; i.xl_done = true; }),
-        (3, &|i| { i.cpl_done = true; }),
-    ]);
+    let rec = sample_with(
+        &mut tb,
+        op_class::LD_ST_ATOMIC,
+        0,
+        &[
+            (2, &|i| {
+                i.xl_start = true;
+                i.xl_done = true;
+            }),
+            (3, &|i| {
+                i.cpl_done = true;
+            }),
+        ],
+    );
     assert_eq!(u16_at(&rec, layout::LAT_XLAT.offset + 1), 0);
 }
 
@@ -69,7 +96,11 @@ fn issue_latency_equals_total_when_the_op_never_issued() {
     let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(17, &|i| i.cpl_done = true)]);
     assert_eq!(u16_at(&rec, layout::LAT_TOTAL.offset + 1), 17);
     assert_eq!(u16_at(&rec, layout::LAT_ISSUE.offset + 1), 17);
-    assert_eq!(rec[layout::LAT_XLAT.offset], packet::PAD, "no translation, no XLAT counter");
+    assert_eq!(
+        rec[layout::LAT_XLAT.offset],
+        packet::PAD,
+        "no translation, no XLAT counter"
+    );
 }
 
 #[test]
@@ -80,7 +111,12 @@ fn latency_counters_saturate_at_the_counter_width() {
         let mut tb = Tb::new(cfg);
         tb.enable(4, 0);
         let wait = max + 100;
-        let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(wait, &|i| i.cpl_done = true)]);
+        let rec = sample_with(
+            &mut tb,
+            op_class::OTHER,
+            0,
+            &[(wait, &|i| i.cpl_done = true)],
+        );
         assert_eq!(u16_at(&rec, layout::LAT_TOTAL.offset + 1), max, "{name}");
         assert_eq!(u16_at(&rec, layout::LAT_ISSUE.offset + 1), max, "{name}");
     }
@@ -93,28 +129,54 @@ fn physical_address_only_when_collection_is_enabled() {
         let mut tb = Tb::new(&Config::default());
         tb.enable(4, pmscr::PA.place(pa1 as u64));
         tb.write_reg(RegId::PmscrEl2, pmscr::PA.place(pa2 as u64));
-        let rec = sample_with(&mut tb, op_class::LD_ST_ATOMIC, 0, &[
-            (1, &|i| { i.xl_start = true; i.xl_va = 0x1238; }),
-            (2, &|i| { i.xl_done = true; i.xl_pa = 0x8_8000_1238; }),
-            (3, &|i| i.cpl_done = true),
-        ]);
+        let rec = sample_with(
+            &mut tb,
+            op_class::LD_ST_ATOMIC,
+            0,
+            &[
+                (1, &|i| {
+                    i.xl_start = true;
+                    i.xl_va = 0x1238;
+                }),
+                (2, &|i| {
+                    i.xl_done = true;
+                    i.xl_pa = 0x8_8000_1238;
+                }),
+                (3, &|i| i.cpl_done = true),
+            ],
+        );
         let has_pa = rec[layout::PA.offset] == 0xb3;
         assert_eq!(has_pa, pa1 && pa2, "PMSCR_EL1.PA={pa1} PMSCR_EL2.PA={pa2}");
         assert_eq!(rec[layout::TGT_OR_VA.offset], 0xb2, "VA is always recorded");
         if has_pa {
-            assert_eq!(u64_at(&rec, layout::PA.offset + 1), 0x8000_0008_8000_1238, "NS=1, CH=0, PAT=0");
+            assert_eq!(
+                u64_at(&rec, layout::PA.offset + 1),
+                0x8000_0008_8000_1238,
+                "NS=1, CH=0, PAT=0"
+            );
         } else {
-            assert!(rec[layout::PA.offset..layout::PA.offset + layout::PA.len].iter().all(|&b| b == 0));
+            assert!(rec[layout::PA.offset..layout::PA.offset + layout::PA.len]
+                .iter()
+                .all(|&b| b == 0));
         }
     }
 }
 
 #[test]
 fn context_packets_only_when_cx_is_set() {
-    for (cx1, cx2, el) in [(false, false, 0u8), (true, false, 0), (false, true, 0), (true, true, 1), (true, true, 2)] {
+    for (cx1, cx2, el) in [
+        (false, false, 0u8),
+        (true, false, 0),
+        (false, true, 0),
+        (true, true, 1),
+        (true, true, 2),
+    ] {
         let mut tb = Tb::new(&Config::default());
         tb.enable(4, pmscr::CX.place(cx1 as u64));
-        tb.write_reg(RegId::PmscrEl2, pmscr::CX.place(cx2 as u64) | pmscr::E1SPE.place(1));
+        tb.write_reg(
+            RegId::PmscrEl2,
+            pmscr::CX.place(cx2 as u64) | pmscr::E1SPE.place(1),
+        );
         tb.inp.disp_el = el;
         tb.inp.ctx_el1 = 1234;
         tb.inp.ctx_el2 = 99;
@@ -124,7 +186,11 @@ fn context_packets_only_when_cx_is_set() {
         assert_eq!(c1, cx1 && el != 2, "CONTEXTIDR_EL1 is not collected at EL2");
         assert_eq!(c2, cx2);
         if c1 {
-            assert_eq!(&rec[0..5], &[0x64, 0xd2, 0x04, 0x00, 0x00], "reference §7.1 context bytes");
+            assert_eq!(
+                &rec[0..5],
+                &[0x64, 0xd2, 0x04, 0x00, 0x00],
+                "reference §7.1 context bytes"
+            );
         }
     }
 }
@@ -132,18 +198,27 @@ fn context_packets_only_when_cx_is_set() {
 #[test]
 fn timestamp_is_virtual_or_physical_per_pct_and_ends_the_record() {
     // (PMSCR_EL1.PCT, PMSCR_EL2.PCT) → physical?
-    for (p1, p2, phys) in [(0, 1, false), (1, 1, true), (1, 0, false), (3, 3, true), (2, 1, false)] {
+    for (p1, p2, phys) in [
+        (0, 1, false),
+        (1, 1, true),
+        (1, 0, false),
+        (3, 3, true),
+        (2, 1, false),
+    ] {
         let mut tb = Tb::new(&Config::default());
         tb.enable(4, pmscr::TS.place(1) | pmscr::PCT.place(p1));
         tb.write_reg(RegId::PmscrEl2, pmscr::PCT.place(p2));
-        tb.inp.cnt_virt = 0x1420_b31f_a5;
+        tb.inp.cnt_virt = 0x0014_20b3_1fa5;
         tb.inp.cnt_phys = 0x9999_0000;
         let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl_done = true)]);
         let o = layout::END_OR_TS.offset;
         assert_eq!(rec[o], packet::TIMESTAMP);
-        let want = if phys { 0x9999_0000 } else { 0x1420_b31f_a5 };
+        let want = if phys { 0x9999_0000 } else { 0x0014_20b3_1fa5 };
         assert_eq!(u64_at(&rec, o + 1), want, "PCT {p1}/{p2}");
-        assert!(rec[o + 9..].iter().all(|&b| b == 0), "only padding after the terminator");
+        assert!(
+            rec[o + 9..].iter().all(|&b| b == 0),
+            "only padding after the terminator"
+        );
     }
 }
 
@@ -164,7 +239,13 @@ fn branch_record_has_target_events_and_indirect_bit() {
     tb.inp.disp[0].cond = true;
     let rec = {
         tb.sample_after(1);
-        tb.inp.disp[0] = spe_model::Slot { valid: true, pc: 0xaaaa_d000_1234, class: op_class::BRANCH, subclass: subclass::BR_COND, cond: true };
+        tb.inp.disp[0] = spe_model::Slot {
+            valid: true,
+            pc: 0xaaaa_d000_1234,
+            class: op_class::BRANCH,
+            subclass: subclass::BR_COND,
+            cond: true,
+        };
         let out = tb.step();
         assert_ne!(out.tag, 0);
         tb.inp.br_done = true;
@@ -180,28 +261,79 @@ fn branch_record_has_target_events_and_indirect_bit() {
         tb.record_at(BASE).unwrap()
     };
     // Reference §7.2 byte patterns for PC and TGT.
-    assert_eq!(&rec[layout::PC.offset..layout::PC.offset + 9], &[0xb0, 0x34, 0x12, 0x00, 0xd0, 0xaa, 0xaa, 0x00, 0x80]);
-    assert_eq!(&rec[layout::TGT_OR_VA.offset..layout::TGT_OR_VA.offset + 9], &[0xb1, 0x00, 0x13, 0x00, 0xd0, 0xaa, 0xaa, 0x00, 0x80]);
-    assert_eq!(&rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2], &[0x4a, subclass::BR_COND | subclass::BR_IND]);
+    assert_eq!(
+        &rec[layout::PC.offset..layout::PC.offset + 9],
+        &[0xb0, 0x34, 0x12, 0x00, 0xd0, 0xaa, 0xaa, 0x00, 0x80]
+    );
+    assert_eq!(
+        &rec[layout::TGT_OR_VA.offset..layout::TGT_OR_VA.offset + 9],
+        &[0xb1, 0x00, 0x13, 0x00, 0xd0, 0xaa, 0xaa, 0x00, 0x80]
+    );
+    assert_eq!(
+        &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],
+        &[0x4a, subclass::BR_COND | subclass::BR_IND]
+    );
     let events = u16_at(&rec, layout::EVENTS.offset + 1);
-    assert_eq!(events, ev::bit(ev::RETIRED) | ev::bit(ev::MISPRED) | ev::bit(ev::NOT_TAKEN));
-    assert_eq!(rec[layout::DATA_SOURCE.offset], 0, "branches carry no data source");
+    assert_eq!(
+        events,
+        ev::bit(ev::RETIRED) | ev::bit(ev::MISPRED) | ev::bit(ev::NOT_TAKEN)
+    );
+    assert_eq!(
+        rec[layout::DATA_SOURCE.offset],
+        0,
+        "branches carry no data source"
+    );
 }
 
 #[test]
 fn load_record_carries_data_source_and_memory_events() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
-    let rec = sample_with(&mut tb, op_class::LD_ST_ATOMIC, subclass::LDST_GP, &[
-        (1, &|i| { i.xl_start = true; i.xl_va = 0x1000; }),
-        (2, &|i| { i.xl_done = true; i.xl_tlb_access = true; i.xl_tlb_walk = true; }),
-        (5, &|i| { i.mem_done = true; i.mem_source = 8; i.mem_l1d_access = true; i.mem_l1d_refill = true; i.mem_llc_access = true; i.mem_misaligned = true; }),
-        (6, &|i| { i.cpl_done = true; i.cpl_retired = true; i.cpl_exception = true; }),
-    ]);
-    assert_eq!(&rec[layout::DATA_SOURCE.offset..layout::DATA_SOURCE.offset + 2], &[0x43, 0x08]);
-    let want = [ev::EXCEPTION_GEN, ev::RETIRED, ev::TLB_ACCESS, ev::TLB_WALK, ev::L1D_ACCESS, ev::L1D_REFILL, ev::LLC_ACCESS, ev::ALIGNMENT]
-        .iter()
-        .fold(0, |m, &b| m | ev::bit(b));
+    let rec = sample_with(
+        &mut tb,
+        op_class::LD_ST_ATOMIC,
+        subclass::LDST_GP,
+        &[
+            (1, &|i| {
+                i.xl_start = true;
+                i.xl_va = 0x1000;
+            }),
+            (2, &|i| {
+                i.xl_done = true;
+                i.xl_tlb_access = true;
+                i.xl_tlb_walk = true;
+            }),
+            (5, &|i| {
+                i.mem_done = true;
+                i.mem_source = 8;
+                i.mem_l1d_access = true;
+                i.mem_l1d_refill = true;
+                i.mem_llc_access = true;
+                i.mem_misaligned = true;
+            }),
+            (6, &|i| {
+                i.cpl_done = true;
+                i.cpl_retired = true;
+                i.cpl_exception = true;
+            }),
+        ],
+    );
+    assert_eq!(
+        &rec[layout::DATA_SOURCE.offset..layout::DATA_SOURCE.offset + 2],
+        &[0x43, 0x08]
+    );
+    let want = [
+        ev::EXCEPTION_GEN,
+        ev::RETIRED,
+        ev::TLB_ACCESS,
+        ev::TLB_WALK,
+        ev::L1D_ACCESS,
+        ev::L1D_REFILL,
+        ev::LLC_ACCESS,
+        ev::ALIGNMENT,
+    ]
+    .iter()
+    .fold(0, |m, &b| m | ev::bit(b));
     assert_eq!(u16_at(&rec, layout::EVENTS.offset + 1), want);
 }
 
@@ -209,10 +341,18 @@ fn load_record_carries_data_source_and_memory_events() {
 fn stores_carry_no_data_source() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
-    let rec = sample_with(&mut tb, op_class::LD_ST_ATOMIC, subclass::LDST_GP | subclass::LDST_ST, &[
-        (1, &|i| { i.mem_done = true; i.mem_source = 8; }),
-        (2, &|i| i.cpl_done = true),
-    ]);
+    let rec = sample_with(
+        &mut tb,
+        op_class::LD_ST_ATOMIC,
+        subclass::LDST_GP | subclass::LDST_ST,
+        &[
+            (1, &|i| {
+                i.mem_done = true;
+                i.mem_source = 8;
+            }),
+            (2, &|i| i.cpl_done = true),
+        ],
+    );
     assert_eq!(rec[layout::DATA_SOURCE.offset], 0);
 }
 
@@ -227,11 +367,17 @@ fn hook_reports_with_nothing_in_flight_or_for_the_wrong_class_are_stray() {
     tb.inp.cpl_done = true;
     let out = tb.step();
     assert_ne!(out.tag, 0);
-    assert!(out.hook_stray, "reports in the tag cycle are not for the tagged op");
+    assert!(
+        out.hook_stray,
+        "reports in the tag cycle are not for the tagged op"
+    );
     tb.inp.br_done = true;
     assert!(tb.step().hook_stray, "branch report for a non-branch");
     tb.inp.xl_done = true;
-    assert!(tb.step().hook_stray, "translation report for a non-load/store");
+    assert!(
+        tb.step().hook_stray,
+        "translation report for a non-load/store"
+    );
     tb.inp.iss_valid = true;
     assert!(!tb.step().hook_stray);
     tb.inp.iss_valid = true;
@@ -246,8 +392,16 @@ fn hook_reports_with_nothing_in_flight_or_for_the_wrong_class_are_stray() {
 fn reserved_op_class_is_recorded_as_other() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
-    let rec = sample_with(&mut tb, op_class::RESERVED, 0x55, &[(1, &|i| i.cpl_done = true)]);
-    assert_eq!(&rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2], &[0x48, 0x00]);
+    let rec = sample_with(
+        &mut tb,
+        op_class::RESERVED,
+        0x55,
+        &[(1, &|i| i.cpl_done = true)],
+    );
+    assert_eq!(
+        &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],
+        &[0x48, 0x00]
+    );
 }
 
 #[test]
@@ -262,5 +416,8 @@ fn kernel_pc_encodes_el_and_ns_in_the_top_byte() {
     tb.steps(12);
     let rec = tb.record_at(BASE).unwrap();
     // Reference §7.1 kernel-PC variant.
-    assert_eq!(&rec[layout::PC.offset..layout::PC.offset + 9], &[0xb0, 0x40, 0x30, 0x20, 0x10, 0x00, 0x80, 0xff, 0xa0]);
+    assert_eq!(
+        &rec[layout::PC.offset..layout::PC.offset + 9],
+        &[0xb0, 0x40, 0x30, 0x20, 0x10, 0x00, 0x80, 0xff, 0xa0]
+    );
 }

@@ -6,7 +6,13 @@ use spe_defs::regs::{pmblimitr, pmsfcr, RegId};
 use spe_defs::{events as ev, Config};
 
 /// What one sample does: (fed, kept by the filters, record written).
-fn outcome(setup: &dyn Fn(&mut Tb), class: u8, sub: u8, hooks: &dyn Fn(&mut spe_model::Inputs), latency: u64) -> (bool, bool, bool) {
+fn outcome(
+    setup: &dyn Fn(&mut Tb),
+    class: u8,
+    sub: u8,
+    hooks: &dyn Fn(&mut spe_model::Inputs),
+    latency: u64,
+) -> (bool, bool, bool) {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
     setup(&mut tb);
@@ -18,7 +24,11 @@ fn outcome(setup: &dyn Fn(&mut Tb), class: u8, sub: u8, hooks: &dyn Fn(&mut spe_
     tb.inp.cpl_retired = true;
     tb.step();
     tb.steps(12);
-    (tb.feeds == 1, tb.filtrates == 1, tb.record_at(BASE).is_some())
+    (
+        tb.feeds == 1,
+        tb.filtrates == 1,
+        tb.record_at(BASE).is_some(),
+    )
 }
 
 fn none(_: &mut spe_model::Inputs) {}
@@ -26,15 +36,30 @@ fn none(_: &mut spe_model::Inputs) {}
 #[test]
 fn type_filter_keeps_only_selected_classes() {
     let load = (op_class::LD_ST_ATOMIC, subclass::LDST_GP);
-    let store = (op_class::LD_ST_ATOMIC, subclass::LDST_GP | subclass::LDST_ST);
-    let atomic = (op_class::LD_ST_ATOMIC, subclass::LDST_EXT | subclass::LDST_EXT_AT);
+    let store = (
+        op_class::LD_ST_ATOMIC,
+        subclass::LDST_GP | subclass::LDST_ST,
+    );
+    let atomic = (
+        op_class::LD_ST_ATOMIC,
+        subclass::LDST_EXT | subclass::LDST_EXT_AT,
+    );
     let branch = (op_class::BRANCH, 0);
     let other = (op_class::OTHER, 0);
     for bits in 1u64..8 {
         let (b, ld, st) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
-        let fcr = pmsfcr::FT.place(1) | pmsfcr::B.place(b as u64) | pmsfcr::LD.place(ld as u64) | pmsfcr::ST.place(st as u64);
+        let fcr = pmsfcr::FT.place(1)
+            | pmsfcr::B.place(b as u64)
+            | pmsfcr::LD.place(ld as u64)
+            | pmsfcr::ST.place(st as u64);
         let set = move |tb: &mut Tb| tb.write_reg(RegId::Pmsfcr, fcr);
-        for (what, (c, s), keep) in [("load", load, ld), ("store", store, st), ("atomic", atomic, ld || st), ("branch", branch, b), ("other", other, false)] {
+        for (what, (c, s), keep) in [
+            ("load", load, ld),
+            ("store", store, st),
+            ("atomic", atomic, ld || st),
+            ("branch", branch, b),
+            ("other", other, false),
+        ] {
             let (fed, kept, written) = outcome(&set, c, s, &none, 3);
             assert!(fed);
             assert_eq!(kept, keep, "{what} with B={b} LD={ld} ST={st}");
@@ -46,7 +71,10 @@ fn type_filter_keeps_only_selected_classes() {
 #[test]
 fn type_filter_with_no_type_bit_passes_everything() {
     let set = |tb: &mut Tb| tb.write_reg(RegId::Pmsfcr, pmsfcr::FT.place(1));
-    assert_eq!(outcome(&set, op_class::OTHER, 0, &none, 3), (true, true, true));
+    assert_eq!(
+        outcome(&set, op_class::OTHER, 0, &none, 3),
+        (true, true, true)
+    );
 }
 
 #[test]
@@ -56,9 +84,18 @@ fn event_filter_requires_every_selected_event() {
         tb.write_reg(RegId::Pmsevfr, want);
         tb.write_reg(RegId::Pmsfcr, pmsfcr::FE.place(1));
     };
-    let refill = |i: &mut spe_model::Inputs| { i.mem_done = true; i.mem_l1d_refill = true; };
-    assert!(outcome(&set, op_class::LD_ST_ATOMIC, 0, &refill, 3).1, "retired + refill kept");
-    assert!(!outcome(&set, op_class::LD_ST_ATOMIC, 0, &none, 3).1, "no refill dropped");
+    let refill = |i: &mut spe_model::Inputs| {
+        i.mem_done = true;
+        i.mem_l1d_refill = true;
+    };
+    assert!(
+        outcome(&set, op_class::LD_ST_ATOMIC, 0, &refill, 3).1,
+        "retired + refill kept"
+    );
+    assert!(
+        !outcome(&set, op_class::LD_ST_ATOMIC, 0, &none, 3).1,
+        "no refill dropped"
+    );
 }
 
 #[test]
@@ -70,10 +107,16 @@ fn event_filter_with_empty_selection_passes_everything() {
 #[test]
 fn inverted_event_filter_drops_records_with_any_selected_event() {
     let set = |tb: &mut Tb| {
-        tb.write_reg(RegId::Pmsnevfr, ev::bit(ev::L1D_REFILL) | ev::bit(ev::TLB_WALK));
+        tb.write_reg(
+            RegId::Pmsnevfr,
+            ev::bit(ev::L1D_REFILL) | ev::bit(ev::TLB_WALK),
+        );
         tb.write_reg(RegId::Pmsfcr, pmsfcr::FNE.place(1));
     };
-    let refill = |i: &mut spe_model::Inputs| { i.mem_done = true; i.mem_l1d_refill = true; };
+    let refill = |i: &mut spe_model::Inputs| {
+        i.mem_done = true;
+        i.mem_l1d_refill = true;
+    };
     assert!(!outcome(&set, op_class::LD_ST_ATOMIC, 0, &refill, 3).1);
     assert!(outcome(&set, op_class::LD_ST_ATOMIC, 0, &none, 3).1);
 }
@@ -85,17 +128,30 @@ fn the_same_event_in_both_filters_drops_every_record() {
         tb.write_reg(RegId::Pmsnevfr, ev::bit(ev::RETIRED));
         tb.write_reg(RegId::Pmsfcr, pmsfcr::FE.place(1) | pmsfcr::FNE.place(1));
     };
-    assert_eq!(outcome(&set, op_class::OTHER, 0, &none, 3), (true, false, false));
+    assert_eq!(
+        outcome(&set, op_class::OTHER, 0, &none, 3),
+        (true, false, false)
+    );
 }
 
 #[test]
 fn filter_drops_records_below_min_latency() {
-    for (minlat, latency, keep) in [(10, 9, false), (10, 10, true), (10, 11, true), (0, 1, true), (0xFFF, 5000, true)] {
+    for (minlat, latency, keep) in [
+        (10, 9, false),
+        (10, 10, true),
+        (10, 11, true),
+        (0, 1, true),
+        (0xFFF, 5000, true),
+    ] {
         let set = move |tb: &mut Tb| {
             tb.write_reg(RegId::Pmslatfr, minlat);
             tb.write_reg(RegId::Pmsfcr, pmsfcr::FL.place(1));
         };
-        assert_eq!(outcome(&set, op_class::OTHER, 0, &none, latency).1, keep, "MINLAT {minlat} latency {latency}");
+        assert_eq!(
+            outcome(&set, op_class::OTHER, 0, &none, latency).1,
+            keep,
+            "MINLAT {minlat} latency {latency}"
+        );
     }
 }
 
@@ -110,14 +166,31 @@ fn bit_zero_cannot_be_selected_in_either_event_filter() {
 
 #[test]
 fn discard_mode_counts_filtrate_but_writes_nothing() {
-    let set = |tb: &mut Tb| tb.write_reg(RegId::Pmblimitr, (BASE + SIZE) | pmblimitr::E.place(1) | pmblimitr::FM.place(pmblimitr::FM_DISCARD));
-    assert_eq!(outcome(&set, op_class::OTHER, 0, &none, 3), (true, true, false));
+    let set = |tb: &mut Tb| {
+        tb.write_reg(
+            RegId::Pmblimitr,
+            (BASE + SIZE) | pmblimitr::E.place(1) | pmblimitr::FM.place(pmblimitr::FM_DISCARD),
+        )
+    };
+    assert_eq!(
+        outcome(&set, op_class::OTHER, 0, &none, 3),
+        (true, true, false)
+    );
 }
 
 #[test]
 fn reserved_fill_modes_behave_as_fill() {
     for fm in [0b01, 0b11] {
-        let set = move |tb: &mut Tb| tb.write_reg(RegId::Pmblimitr, (BASE + SIZE) | pmblimitr::E.place(1) | pmblimitr::FM.place(fm));
-        assert_eq!(outcome(&set, op_class::OTHER, 0, &none, 3), (true, true, true), "FM={fm:#b}");
+        let set = move |tb: &mut Tb| {
+            tb.write_reg(
+                RegId::Pmblimitr,
+                (BASE + SIZE) | pmblimitr::E.place(1) | pmblimitr::FM.place(fm),
+            )
+        };
+        assert_eq!(
+            outcome(&set, op_class::OTHER, 0, &none, 3),
+            (true, true, true),
+            "FM={fm:#b}"
+        );
     }
 }

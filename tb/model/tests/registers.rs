@@ -27,7 +27,13 @@ fn every_port_address_reads_masked_writes_and_ignores_read_only() {
                         assert_eq!(got, before);
                         assert_eq!(got, regs::read_only_value(d.id, cfg), "{}", d.name);
                     }
-                    Some(d) => assert_eq!(got, pattern & d.writable_mask(cfg), "{} ({})", d.name, cfg.name),
+                    Some(d) => assert_eq!(
+                        got,
+                        pattern & d.writable_mask(cfg),
+                        "{} ({})",
+                        d.name,
+                        cfg.name
+                    ),
                 }
             }
         }
@@ -50,7 +56,10 @@ fn reads_have_no_side_effects() {
     tb.enable(4, 0);
     tb.write_reg(RegId::Pmbsr, spe_defs::regs::pmbsr::COLL.place(1));
     for _ in 0..3 {
-        assert_eq!(tb.read_reg(RegId::Pmbsr), spe_defs::regs::pmbsr::COLL.place(1));
+        assert_eq!(
+            tb.read_reg(RegId::Pmbsr),
+            spe_defs::regs::pmbsr::COLL.place(1)
+        );
     }
 }
 
@@ -71,7 +80,12 @@ fn reset_in_any_phase_returns_to_a_clean_state() {
                 tb.inp.cpl_done = true;
                 let out = tb.step();
                 assert_eq!(out.tag, 0);
-                assert!(!out.wr_valid && !out.pmu_sample_feed && !out.hook_stray && out.pmu_sample_pop == 0);
+                assert!(
+                    !out.wr_valid
+                        && !out.pmu_sample_feed
+                        && !out.hook_stray
+                        && out.pmu_sample_pop == 0
+                );
                 break;
             }
             match n {
@@ -82,7 +96,15 @@ fn reset_in_any_phase_returns_to_a_clean_state() {
             tb.step();
             n += 1;
         }
-        assert_eq!(tb.m.regs(), fresh.regs(), "registers after reset at cycle {k}");
-        assert_eq!(tb.m.phase(), fresh.phase(), "phase after reset at cycle {k}");
+        assert_eq!(
+            tb.m.regs(),
+            fresh.regs(),
+            "registers after reset at cycle {k}"
+        );
+        assert_eq!(
+            tb.m.phase(),
+            fresh.phase(),
+            "phase after reset at cycle {k}"
+        );
     }
 }

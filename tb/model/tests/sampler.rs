@@ -24,7 +24,7 @@ fn reference_samples(mut count: u64, reload: u64, n: u64) -> Vec<u64> {
 
 #[test]
 fn consecutive_samples_are_reload_plus_one_ops_apart() {
-    let mut tb = Tb::new(&Config::preset("minimal").unwrap());
+    let mut tb = Tb::new(Config::preset("minimal").unwrap());
     tb.enable(4, 0);
     let mut op_index = vec![];
     let mut n = 0u64;
@@ -48,7 +48,10 @@ fn interval_counting_follows_slot_order_at_every_width() {
     // Random valid patterns; the op stream (in slot order) must be sampled exactly as the
     // serial pseudocode says, whatever the width.
     for cfg in PRESETS {
-        let seed = seed(&format!("interval_counting_follows_slot_order_{}", cfg.name));
+        let seed = seed(&format!(
+            "interval_counting_follows_slot_order_{}",
+            cfg.name
+        ));
         let mut rng = Rng(seed);
         let mut tb = Tb::new(cfg);
         tb.enable(0, 0); // below the minimum: uses the preset's minimum
@@ -67,7 +70,10 @@ fn interval_counting_follows_slot_order_at_every_width() {
             assert_eq!(u64::from(out.pmu_sample_pop), slots.len() as u64);
             if out.tag != 0 {
                 let slot = out.tag.trailing_zeros() as usize;
-                let pos = slots.iter().position(|&s| s == slot).expect("tag on a valid slot");
+                let pos = slots
+                    .iter()
+                    .position(|&s| s == slot)
+                    .expect("tag on a valid slot");
                 sampled.push(n + pos as u64);
                 tb.complete(true);
                 tb.steps(12);
@@ -82,9 +88,12 @@ fn interval_counting_follows_slot_order_at_every_width() {
 
 #[test]
 fn jitter_perturbs_only_the_low_byte_of_the_reload() {
-    let mut tb = Tb::new(&Config::preset("minimal").unwrap());
+    let mut tb = Tb::new(Config::preset("minimal").unwrap());
     tb.enable(4, 0);
-    tb.write_reg(RegId::Pmsirr, pmsirr::INTERVAL.place(4) | pmsirr::RND.place(1));
+    tb.write_reg(
+        RegId::Pmsirr,
+        pmsirr::INTERVAL.place(4) | pmsirr::RND.place(1),
+    );
     let mut last = None;
     let mut gaps = std::collections::BTreeSet::new();
     let mut n = 0u64;
@@ -108,9 +117,13 @@ fn jitter_perturbs_only_the_low_byte_of_the_reload() {
 #[test]
 fn interval_below_the_advertised_minimum_uses_the_minimum() {
     for interval in [0u64, 1, 3] {
-        let mut tb = Tb::new(&Config::preset("minimal").unwrap());
+        let mut tb = Tb::new(Config::preset("minimal").unwrap());
         tb.enable(interval, 0);
-        assert_eq!(pmsirr::INTERVAL.get(tb.read_reg(RegId::Pmsirr)), interval, "reads back as written");
+        assert_eq!(
+            pmsirr::INTERVAL.get(tb.read_reg(RegId::Pmsirr)),
+            interval,
+            "reads back as written"
+        );
         let mut first = None;
         for n in 0..3000u64 {
             tb.op(0, 0, op_class::OTHER, 0);
@@ -125,7 +138,7 @@ fn interval_below_the_advertised_minimum_uses_the_minimum() {
 
 #[test]
 fn pmsicr_write_sets_the_counter_and_reads_back() {
-    let mut tb = Tb::new(&Config::preset("minimal").unwrap());
+    let mut tb = Tb::new(Config::preset("minimal").unwrap());
     tb.enable(4, 0);
     tb.sample_after(5);
     assert_eq!(tb.read_reg(RegId::Pmsicr), 5);
@@ -143,7 +156,7 @@ fn pmsicr_write_sets_the_counter_and_reads_back() {
 
 #[test]
 fn a_selection_while_one_is_in_flight_is_a_collision_without_interrupt() {
-    let mut tb = Tb::new(&Config::preset("minimal").unwrap());
+    let mut tb = Tb::new(Config::preset("minimal").unwrap());
     tb.enable(4, 0);
     tb.sample_after(1);
     tb.dispatch_until_tag(0x100, op_class::OTHER, 0, 10);
@@ -155,7 +168,10 @@ fn a_selection_while_one_is_in_flight_is_a_collision_without_interrupt() {
     assert!(out.pmu_sample_collision);
     let bsr = tb.read_reg(RegId::Pmbsr);
     assert!(pmbsr::COLL.is_set(bsr));
-    assert!(!pmbsr::S.is_set(bsr), "a collision is not a management event");
+    assert!(
+        !pmbsr::S.is_set(bsr),
+        "a collision is not a management event"
+    );
     assert!(!tb.step().irq);
 }
 
@@ -168,11 +184,22 @@ fn population_excludes_el3_aarch32_disallowed_and_disabled_levels() {
         let host = bits & 4 != 0;
         let aarch32 = bits & 8 != 0;
         let allowed = bits & 16 != 0;
-        let (e0, e1, e0h, e2) = (bits & 32 != 0, bits & 64 != 0, bits & 128 != 0, bits & 256 != 0);
+        let (e0, e1, e0h, e2) = (
+            bits & 32 != 0,
+            bits & 64 != 0,
+            bits & 128 != 0,
+            bits & 256 != 0,
+        );
         let mut tb = Tb::new(cfg);
         tb.enable(4, 0);
-        tb.write_reg(RegId::PmscrEl1, pmscr::E0SPE.place(e0 as u64) | pmscr::E1SPE.place(e1 as u64));
-        tb.write_reg(RegId::PmscrEl2, pmscr::E0SPE.place(e0h as u64) | pmscr::E1SPE.place(e2 as u64));
+        tb.write_reg(
+            RegId::PmscrEl1,
+            pmscr::E0SPE.place(e0 as u64) | pmscr::E1SPE.place(e1 as u64),
+        );
+        tb.write_reg(
+            RegId::PmscrEl2,
+            pmscr::E0SPE.place(e0h as u64) | pmscr::E1SPE.place(e2 as u64),
+        );
         tb.inp.disp_el = el;
         tb.inp.disp_host = host;
         tb.inp.disp_aarch32 = aarch32;
@@ -182,12 +209,22 @@ fn population_excludes_el3_aarch32_disallowed_and_disabled_levels() {
         }
         let pop = tb.step().pmu_sample_pop;
         let enabled = match el {
-            0 => if host { e0h } else { e0 },
+            0 => {
+                if host {
+                    e0h
+                } else {
+                    e0
+                }
+            }
             1 => e1,
             2 => e2,
             _ => false,
         };
-        let expect = if enabled && allowed && !aarch32 { cfg.dispatch_width as u8 } else { 0 };
+        let expect = if enabled && allowed && !aarch32 {
+            cfg.dispatch_width as u8
+        } else {
+            0
+        };
         assert_eq!(pop, expect, "el={el} host={host} aarch32={aarch32} allowed={allowed} e0={e0} e1={e1} e0h={e0h} e2={e2}");
     }
 }
@@ -228,7 +265,10 @@ fn jitter_source_restarts_from_its_seed_after_reset() {
     let cfg = Config::preset("minimal").unwrap();
     let run = |tb: &mut Tb| {
         tb.enable(4, 0);
-        tb.write_reg(RegId::Pmsirr, pmsirr::INTERVAL.place(4) | pmsirr::RND.place(1));
+        tb.write_reg(
+            RegId::Pmsirr,
+            pmsirr::INTERVAL.place(4) | pmsirr::RND.place(1),
+        );
         let mut v = vec![];
         for n in 0..20_000u64 {
             tb.op(0, 0, op_class::OTHER, 0);

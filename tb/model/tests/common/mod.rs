@@ -30,8 +30,24 @@ pub fn addr(id: RegId) -> u8 {
 
 impl Tb {
     pub fn new(cfg: &Config) -> Tb {
-        let inp = Inputs { prof_allowed: true, disp_ns: true, wr_ready: true, ..Inputs::default() };
-        Tb { m: Model::new(cfg), cfg: *cfg, inp, cycle: 0, mem: BTreeMap::new(), tags: vec![], collisions: 0, feeds: 0, filtrates: 0, strays: 0 }
+        let inp = Inputs {
+            prof_allowed: true,
+            disp_ns: true,
+            wr_ready: true,
+            ..Inputs::default()
+        };
+        Tb {
+            m: Model::new(cfg),
+            cfg: *cfg,
+            inp,
+            cycle: 0,
+            mem: BTreeMap::new(),
+            tags: vec![],
+            collisions: 0,
+            feeds: 0,
+            filtrates: 0,
+            strays: 0,
+        }
     }
 
     /// One cycle with the current inputs; pulses (hooks, register access, dispatch) are
@@ -40,10 +56,15 @@ impl Tb {
         let out = self.m.step(&self.inp);
         if out.tag != 0 {
             assert_eq!(out.tag.count_ones(), 1, "tag must be one-hot");
-            self.tags.push((self.cycle, out.tag.trailing_zeros() as usize));
+            self.tags
+                .push((self.cycle, out.tag.trailing_zeros() as usize));
         }
         if out.wr_valid && self.inp.wr_ready && !self.inp.wr_err {
-            assert!(self.mem.insert(out.wr_addr, out.wr_data).is_none(), "beat written twice at {:#x}", out.wr_addr);
+            assert!(
+                self.mem.insert(out.wr_addr, out.wr_data).is_none(),
+                "beat written twice at {:#x}",
+                out.wr_addr
+            );
         }
         self.collisions += out.pmu_sample_collision as u64;
         self.feeds += out.pmu_sample_feed as u64;
@@ -86,13 +107,25 @@ impl Tb {
         self.write_reg(RegId::Pmsirr, interval << 8);
         self.write_reg(RegId::Pmbptr, BASE);
         self.write_reg(RegId::Pmblimitr, (BASE + SIZE) | pmblimitr::E.place(1));
-        self.write_reg(RegId::PmscrEl2, pmscr::PA.place(1) | pmscr::PCT.place(pmscr::PCT_PHYSICAL));
-        self.write_reg(RegId::PmscrEl1, pmscr::E0SPE.place(1) | pmscr::E1SPE.place(1) | pmscr_extra);
+        self.write_reg(
+            RegId::PmscrEl2,
+            pmscr::PA.place(1) | pmscr::PCT.place(pmscr::PCT_PHYSICAL),
+        );
+        self.write_reg(
+            RegId::PmscrEl1,
+            pmscr::E0SPE.place(1) | pmscr::E1SPE.place(1) | pmscr_extra,
+        );
     }
 
     /// Sets slot `i` of the next cycle's dispatch group.
     pub fn op(&mut self, i: usize, pc: u64, class: u8, subclass: u8) {
-        self.inp.disp[i] = Slot { valid: true, pc, class, subclass, cond: false };
+        self.inp.disp[i] = Slot {
+            valid: true,
+            pc,
+            class,
+            subclass,
+            cond: false,
+        };
     }
 
     /// Dispatches one op per cycle (slot 0) of the given class until one is tagged;
@@ -152,8 +185,13 @@ impl Rng {
 pub fn seed(test: &str) -> u64 {
     let s = match std::env::var("SPE_MODEL_SEED") {
         Ok(v) => v.parse().expect("SPE_MODEL_SEED must be an integer"),
-        Err(_) => test.bytes().fold(0xC0FFEE_u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))),
+        Err(_) => test.bytes().fold(0xC0FFEE_u64, |h, b| {
+            h.wrapping_mul(31).wrapping_add(u64::from(b))
+        }),
     };
-    eprintln!("seed={s} replay: SPE_MODEL_SEED={s} cargo test -p spe-model --test {} -- {test}", env!("CARGO_CRATE_NAME"));
+    eprintln!(
+        "seed={s} replay: SPE_MODEL_SEED={s} cargo test -p spe-model --test {} -- {test}",
+        env!("CARGO_CRATE_NAME")
+    );
     s
 }

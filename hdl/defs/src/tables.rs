@@ -1,0 +1,169 @@
+//! Renders the integration tables (presets, ports, register map, record layout, events,
+//! implementation-defined choices) as Markdown, from the definitions alone. `spe docs`
+//! writes the result to `gen/spe_tables.md`; a test fails when that file is stale.
+
+use crate::config::PRESETS;
+use crate::ports::{Dir, Width, PORTS};
+use crate::regs::{self, REGS};
+use crate::{events, impdef};
+use std::fmt::Write;
+
+/// Banner on every generated file.
+pub const BANNER: &str = "Generated from hdl/defs by `spe docs` - do not edit; regenerate instead.";
+
+fn width_text(w: Width) -> String {
+    match w {
+        Width::Bits(b) => b.to_string(),
+        Width::PerSlot(1) => "W".to_string(),
+        Width::PerSlot(b) => format!("W x {b}"),
+    }
+}
+
+/// The whole document.
+pub fn markdown() -> String {
+    let mut s = String::new();
+    render(&mut s).expect("writing to a String cannot fail");
+    s
+}
+
+fn render(s: &mut String) -> std::fmt::Result {
+    writeln!(s, "<!-- {BANNER} -->")?;
+    writeln!(s, "# SPE unit: integration tables\n")?;
+    writeln!(s, "## Presets\n")?;
+    writeln!(
+        s,
+        "| preset | W | counters | min interval | PMSIDR_EL1 | purpose |"
+    )?;
+    writeln!(s, "|---|---|---|---|---|---|")?;
+    for c in PRESETS {
+        let idr = regs::read_only_value(regs::RegId::Pmsidr, c);
+        writeln!(
+            s,
+            "| `{}` | {} | {}-bit | {} | `{:#x}` | {} |",
+            c.name,
+            c.dispatch_width,
+            c.counter_width.bits(),
+            c.min_interval(),
+            idr,
+            c.desc
+        )?;
+    }
+
+    writeln!(s, "\n## Ports of `spe_top`\n")?;
+    writeln!(s, "Single clock `clk` (rising edge). `W` is the preset's dispatch width; per-slot ports pack slot 0 in the low bits. ")?;
+    writeln!(s, "**comb**: depends on the same cycle's inputs; **reg**: registered. Every output except `reg_rdata` and `irq` is low while `reset` is high.\n")?;
+    writeln!(s, "| port | dir | width | hook | meaning | timing |")?;
+    writeln!(s, "|---|---|---|---|---|---|")?;
+    for p in PORTS {
+        let dir = if p.dir == Dir::In { "in" } else { "out" };
+        writeln!(
+            s,
+            "| `{}` | {} | {} | {} | {} | {} |",
+            p.name,
+            dir,
+            width_text(p.width),
+            p.group,
+            p.meaning,
+            p.timing
+        )?;
+    }
+
+    writeln!(s, "\n## Register map\n")?;
+    writeln!(s, "Port address = `{{op1 == 4, CRm[0], op2}}`. Unmapped addresses read zero and ignore writes; RES0 bits read zero; read-only registers ignore writes; a port write in the same cycle as a hardware update wins. Writable masks and ID values below are for the `default` preset (PMSLATFR's mask follows the counter width, PMSIDR.CountSize/Interval the preset).\n")?;
+    writeln!(
+        s,
+        "| register | op0,op1,CRn,CRm,op2 | port addr | access | reset | writable mask | purpose |"
+    )?;
+    writeln!(s, "|---|---|---|---|---|---|---|")?;
+    let cfg = &PRESETS[0];
+    for r in REGS {
+        let (a, b, c, d, e) = r.enc;
+        let access = if r.read_only { "RO" } else { "RW" };
+        writeln!(
+            s,
+            "| {} | {a},{b},{c},{d},{e} | `{:#04x}` | {access} | `{:#x}` | `{:#x}` | {} |",
+            r.name,
+            r.addr(),
+            r.reset_value(cfg),
+            r.writable_mask(cfg),
+            r.desc
+        )?;
+    }
+    for r in REGS {
+        writeln!(s, "\n### {}\n", r.name)?;
+        writeln!(s, "| bits | field | meaning |")?;
+        writeln!(s, "|---|---|---|")?;
+        for f in r.fields {
+            let bits = if f.width == 1 {
+                f.lsb.to_string()
+            } else {
+                format!("{}:{}", f.lsb + f.width - 1, f.lsb)
+            };
+            writeln!(s, "| {bits} | {} | {} |", f.name, f.desc)?;
+        }
+    }
+
+    writeln!(
+        s,
+        "\n## Record layout ({} bytes, fixed offsets)\n",
+        impdef::RECORD_SIZE
+    )?;
+    writeln!(
+        s,
+        "Absent packets leave their bytes as Padding (`0x00`). Bytes {}..{} are always padding.\n",
+        impdef::MAX_RECORD_BYTES,
+        impdef::RECORD_SIZE - 1
+    )?;
+    writeln!(s, "| offset | bytes | packet | present when |")?;
+    writeln!(s, "|---|---|---|---|")?;
+    for slot in impdef::layout::ALL {
+        writeln!(
+            s,
+            "| {} | {} | {} | {} |",
+            slot.offset, slot.len, slot.name, slot.when
+        )?;
+    }
+
+    writeln!(s, "\n## Events packet bits\n")?;
+    writeln!(s, "| bit | perf name | filterable |")?;
+    writeln!(s, "|---|---|---|")?;
+    for b in 0..64 {
+        if events::IMPLEMENTED_MASK & events::bit(b) != 0 {
+            let f = if events::FILTERABLE_MASK & events::bit(b) != 0 {
+                "yes"
+            } else {
+                "no"
+            };
+            writeln!(s, "| {b} | {} | {f} |", events::name(b).unwrap_or("IMPDEF"))?;
+        }
+    }
+
+    writeln!(s, "\n## Implementation-defined choices\n")?;
+    for (topic, choice) in impdef::CHOICES {
+        writeln!(s, "- **{topic}.** {choice}")?;
+    }
+    writeln!(s, "\n## CONSTRAINED UNPREDICTABLE cases\n")?;
+    writeln!(s, "| case | behaviour of this unit |")?;
+    writeln!(s, "|---|---|")?;
+    for (case, choice) in impdef::CONSTRAINED {
+        writeln!(s, "| {case} | {choice} |")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn tables_name_every_register_port_and_layout_slot() {
+        let md = super::markdown();
+        for r in crate::regs::REGS {
+            assert!(md.contains(r.name));
+        }
+        for p in crate::ports::PORTS {
+            assert!(md.contains(&format!("`{}`", p.name)));
+        }
+        for s in crate::impdef::layout::ALL {
+            assert!(md.contains(s.name));
+        }
+    }
+}
