@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The main job: build the `spe` tool, run the `loop` workload through the golden model with
+# perf's default settings plus jitter, and decode the buffer it wrote.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$(repo_root)"
+command -v cargo >/dev/null || { echo "error: cargo (Rust toolchain) is required" >&2; exit 1; }
+
+step cargo build --release --quiet --bin spe
+mkdir -p out
+step target/release/spe sim --workload loop --cycles 2000000 --interval 1024 --jitter --ts --cx --out out/loop.bin
+echo
+echo "==> target/release/spe decode out/loop.bin | head -40"
+target/release/spe decode out/loop.bin | head -40 || true
+step target/release/spe decode out/loop.bin --summary

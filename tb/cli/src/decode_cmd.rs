@@ -1,0 +1,107 @@
+//! `spe decode`: prints an SPE buffer the way `perf report -D` does, plus a line per record,
+//! and checks it: bad or truncated packets, abandoned records, an unterminated tail, and
+//! (with `--check-slots`) the record rules of the reference §7.5 for every 64-byte slot.
+
+use clap::Args;
+use spe_decode::{check_record_rules, decode, dump, record_summary};
+use spe_defs::impdef::RECORD_SIZE;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct DecodeArgs {
+    /// The raw SPE buffer (as written by `spe sim --out`, or perf's AUX data).
+    file: PathBuf,
+    /// Print only the totals (no packet dump, no per-record lines).
+    #[arg(long)]
+    summary: bool,
+    /// Print nothing but errors and the totals line.
+    #[arg(long)]
+    quiet: bool,
+    /// Also check every 64-byte slot against the record rules (this unit's record format).
+    #[arg(long)]
+    check_slots: bool,
+    /// Fail unless exactly N records decode.
+    #[arg(long, value_name = "N")]
+    expect_records: Option<usize>,
+}
+
+pub fn run(a: DecodeArgs) -> Result<ExitCode, String> {
+    let buf =
+        std::fs::read(&a.file).map_err(|e| format!("cannot read {}: {e}", a.file.display()))?;
+    let d = decode(&buf);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let io = crate::output_error;
+    if !a.summary && !a.quiet {
+        out.write_all(dump(&buf).as_bytes()).map_err(io)?;
+        writeln!(out).map_err(io)?;
+        for (i, r) in d.records.iter().enumerate() {
+            writeln!(out, "{}", record_summary(i, r)).map_err(io)?;
+        }
+    }
+    let mut problems = Vec::new();
+    for &o in &d.bad_offsets {
+        problems.push(format!("bad packet at offset {o:#x}"));
+    }
+    for &o in &d.truncated_offsets {
+        problems.push(format!("truncated packet at offset {o:#x}"));
+    }
+    for ab in &d.abandoned {
+        problems.push(format!(
+            "record at {:#x} abandoned at {:#x} ({:?})",
+            ab.start, ab.at, ab.cause
+        ));
+    }
+    if let Some(t) = &d.unterminated_tail {
+        problems.push(format!(
+            "bytes {:#x}..{:#x} are not terminated by Timestamp or End",
+            t.start, t.end
+        ));
+    }
+    if a.check_slots {
+        if buf.len() % RECORD_SIZE != 0 {
+            problems.push(format!(
+                "buffer size {} is not a whole number of {RECORD_SIZE}-byte slots",
+                buf.len()
+            ));
+        }
+        for (i, slot) in buf.chunks_exact(RECORD_SIZE).enumerate() {
+            for p in check_record_rules(slot) {
+                problems.push(format!("slot {i} at {:#x}: {p}", i * RECORD_SIZE));
+            }
+        }
+    }
+    if let Some(n) = a.expect_records {
+        if n != d.records.len() {
+            problems.push(format!("expected {n} records, decoded {}", d.records.len()));
+        }
+    }
+    writeln!(
+        out,
+        "{} bytes, {} packets, {} records, {} bad, {} truncated, {} abandoned",
+        buf.len(),
+        d.packets.len(),
+        d.records.len(),
+        d.bad_offsets.len(),
+        d.truncated_offsets.len(),
+        d.abandoned.len()
+    )
+    .map_err(io)?;
+    const SHOWN: usize = 20;
+    for p in problems.iter().take(SHOWN) {
+        eprintln!("spe decode: {p}");
+    }
+    if problems.len() > SHOWN {
+        eprintln!(
+            "spe decode: ... and {} more problems",
+            problems.len() - SHOWN
+        );
+    }
+    Ok(if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

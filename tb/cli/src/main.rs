@@ -1,0 +1,60 @@
+//! `spe`: the command line of the SPE sampling unit project.
+//!
+//! * `spe sim`    — run a workload through the unit and write the buffer it filled;
+//! * `spe decode` — print every packet of a buffer, perf-dump style, and a line per record;
+//! * `spe docs`   — write (or check) the generated integration tables in `gen/`.
+//!
+//! Errors are reported as one clear line and a non-zero exit status, never a panic.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod decode_cmd;
+mod docs_cmd;
+mod sim_cmd;
+
+#[derive(Parser)]
+#[command(
+    name = "spe",
+    version,
+    about = "Open Arm SPE sampling unit: simulate, decode, generate"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a workload through the unit and write the buffer the software driver drained.
+    Sim(Box<sim_cmd::SimArgs>),
+    /// Decode an SPE buffer: every packet (perf-dump style) and one line per record.
+    Decode(decode_cmd::DecodeArgs),
+    /// Write the generated integration tables (gen/spe_tables.md), or check they are current.
+    Docs(docs_cmd::DocsArgs),
+}
+
+/// Maps a stdout write error to a message. A closed pipe (`spe decode f | head`) is not an
+/// error for a command-line tool: exit quietly with success.
+pub fn output_error(e: std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    format!("writing output: {e}")
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Sim(a) => sim_cmd::run(*a),
+        Command::Decode(a) => decode_cmd::run(a),
+        Command::Docs(a) => docs_cmd::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("spe: error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

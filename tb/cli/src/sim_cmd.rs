@@ -1,0 +1,337 @@
+//! `spe sim`: runs a workload through the unit (the golden model today) with a software
+//! driver that programs it like the Linux driver and drains the buffer on every interrupt;
+//! writes the drained bytes and prints a summary.
+
+use clap::{Args, ValueEnum};
+use spe_defs::Config;
+use spe_model::{Dut, Model};
+use spe_stim::{MemoryProfile, Program, RunResult, SampleSettings, Stats, Workload};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Which implementation of the unit runs the workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Backend {
+    /// The golden behavioural model (tb/model).
+    Model,
+}
+
+/// Exception levels to sample at (perf's exclude_user / exclude_kernel).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Els {
+    User,
+    Kernel,
+    All,
+}
+
+#[derive(Args)]
+pub struct SimArgs {
+    /// Named workload (loop, mix, memory, branchy, modes).
+    #[arg(long, default_value = "loop", conflicts_with = "trace")]
+    workload: String,
+    /// Replay a micro-op trace file instead of a named workload (docs/trace-format.md).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+    /// Clock cycles to simulate (the final drain adds a few).
+    #[arg(long, default_value_t = 1_000_000)]
+    cycles: u64,
+    /// Configuration preset (default, minimal, w2, c16, wide, fastsim).
+    #[arg(long, default_value = "default")]
+    preset: String,
+    /// Implementation to run.
+    #[arg(long, value_enum, default_value_t = Backend::Model)]
+    backend: Backend,
+    /// Sampling period in ops, as perf's -c (PMSIRR.INTERVAL = period >> 8). Default: the
+    /// preset's minimum interval.
+    #[arg(long, value_name = "OPS")]
+    interval: Option<u64>,
+    /// Random jitter on the interval (PMSIRR.RND).
+    #[arg(long)]
+    jitter: bool,
+    /// Collect timestamps (PMSCR.TS; on by default, as perf does).
+    #[arg(long, overrides_with = "no_ts")]
+    ts: bool,
+    /// Do not collect timestamps: records end with End.
+    #[arg(long)]
+    no_ts: bool,
+    /// Physical instead of virtual timestamps (PMSCR.PCT = 01).
+    #[arg(long)]
+    pct_physical: bool,
+    /// Collect CONTEXTIDR (PMSCR.CX; on by default, as perf does for root).
+    #[arg(long, overrides_with = "no_cx")]
+    cx: bool,
+    /// Do not collect CONTEXTIDR.
+    #[arg(long)]
+    no_cx: bool,
+    /// Collect data physical addresses (PMSCR.PA).
+    #[arg(long)]
+    pa: bool,
+    /// Exception levels to sample.
+    #[arg(long, value_enum, default_value_t = Els::All)]
+    el: Els,
+    /// The kernel runs at EL2 (VHE host): PMSCR_EL2 controls sampling.
+    #[arg(long)]
+    host: bool,
+    /// Keep only these types: comma-separated b, ld, st (PMSFCR.FT with B/LD/ST).
+    #[arg(long, value_name = "TYPES", value_delimiter = ',')]
+    filter_type: Vec<String>,
+    /// Keep only records with all these events set (PMSEVFR; hex or decimal).
+    #[arg(long, value_name = "MASK", value_parser = parse_u64)]
+    event_filter: Option<u64>,
+    /// Drop records with any of these events set (PMSNEVFR; hex or decimal).
+    #[arg(long, value_name = "MASK", value_parser = parse_u64)]
+    inv_event_filter: Option<u64>,
+    /// Drop records with total latency below N cycles (PMSLATFR.MINLAT).
+    #[arg(long, value_name = "N")]
+    min_latency: Option<u64>,
+    /// Discard mode: sample and filter, write nothing (PMBLIMITR.FM = 10).
+    #[arg(long)]
+    discard: bool,
+    /// Buffer size in bytes, a multiple of 4096 (default 4 MiB, perf's AUX default).
+    #[arg(long, value_name = "BYTES", value_parser = parse_u64)]
+    buffer_size: Option<u64>,
+    /// Memory backpressure: ready, random:P, or stalls:P:MIN:MAX.
+    #[arg(long, default_value = "ready")]
+    backpressure: String,
+    /// Memory write errors: none, beat:N, or random:P.
+    #[arg(long, default_value = "none")]
+    mem_errors: String,
+    /// Seed of every random choice of the run.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write the drained buffer bytes here.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Also write the summary as JSON here.
+    #[arg(long, value_name = "FILE")]
+    summary_json: Option<PathBuf>,
+    /// Print the N PCs with the most population ops: ground-truth share against sample share.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    per_pc: usize,
+    /// No progress lines.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Parses `0x…` hex or decimal.
+fn parse_u64(s: &str) -> Result<u64, String> {
+    let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(&h.replace('_', ""), 16),
+        None => s.replace('_', "").parse(),
+    };
+    r.map_err(|e| format!("{s:?} is not a number: {e}"))
+}
+
+/// The software settings the options ask for, starting from perf's defaults.
+fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
+    let mut s = SampleSettings::perf_default(cfg);
+    if let Some(i) = a.interval {
+        if i % 256 != 0 {
+            return Err(format!(
+                "--interval {i} is not a multiple of 256 (PMSIRR.INTERVAL holds period bits 31:8)"
+            ));
+        }
+        s.interval = i;
+    }
+    s.jitter = a.jitter;
+    s.ts = !a.no_ts;
+    s.cx = !a.no_cx;
+    s.pct = a.pct_physical;
+    s.pa = a.pa;
+    s.host = a.host;
+    (s.user, s.kernel) = match a.el {
+        Els::User => (true, false),
+        Els::Kernel => (false, true),
+        Els::All => (true, true),
+    };
+    for t in &a.filter_type {
+        match t.trim().to_ascii_lowercase().as_str() {
+            "b" | "branch" => s.branch_filter = true,
+            "ld" | "load" => s.load_filter = true,
+            "st" | "store" => s.store_filter = true,
+            other => {
+                return Err(format!(
+                    "--filter-type: unknown type {other:?} (expected b, ld, st)"
+                ))
+            }
+        }
+    }
+    let filterable = spe_defs::events::FILTERABLE_MASK;
+    for (name, v) in [
+        ("--event-filter", a.event_filter),
+        ("--inv-event-filter", a.inv_event_filter),
+    ] {
+        if let Some(v) = v {
+            if v & !filterable != 0 {
+                return Err(format!(
+                    "{name} {v:#x}: only events {filterable:#x} can be filtered on"
+                ));
+            }
+        }
+    }
+    s.event_filter = a.event_filter.unwrap_or(0);
+    s.inv_event_filter = a.inv_event_filter.unwrap_or(0);
+    if let Some(m) = a.min_latency {
+        if m > cfg.counter_width.max() {
+            return Err(format!(
+                "--min-latency {m} exceeds the {}-bit counters of preset {}",
+                cfg.counter_width.bits(),
+                cfg.name
+            ));
+        }
+        s.min_latency = m;
+    }
+    s.discard = a.discard;
+    if let Some(b) = a.buffer_size {
+        s.buffer_size = b;
+    }
+    s.validate()?;
+    Ok(s)
+}
+
+fn json_summary(st: &Stats, seed: u64) -> String {
+    let fields: [(&str, u64); 16] = [
+        ("cycles", st.cycles),
+        ("ops_dispatched", st.ops_dispatched),
+        ("population", st.population),
+        ("samples", st.samples),
+        ("collisions", st.collisions),
+        ("sample_feed", st.sample_feed),
+        ("sample_filtrate", st.sample_filtrate),
+        ("filter_drops", st.filter_drops),
+        ("records_written", st.records_written),
+        ("bytes_drained", st.bytes_drained),
+        ("management_events", st.management_events),
+        ("stray_reports", st.stray_reports),
+        ("protocol_violations", st.protocol_violations),
+        ("tag_anomalies", st.tag_anomalies),
+        ("drain_timed_out", u64::from(st.drain_timed_out)),
+        ("seed", seed),
+    ];
+    let body: Vec<String> = fields
+        .iter()
+        .map(|(k, v)| format!("  \"{k}\": {v}"))
+        .collect();
+    format!("{{\n{}\n}}\n", body.join(",\n"))
+}
+
+pub fn run(a: SimArgs) -> Result<ExitCode, String> {
+    let cfg = Config::preset(&a.preset).ok_or_else(|| {
+        let names: Vec<_> = spe_defs::PRESETS.iter().map(|c| c.name).collect();
+        format!(
+            "unknown preset {:?}; valid presets: {}",
+            a.preset,
+            names.join(", ")
+        )
+    })?;
+    let workload = match &a.trace {
+        Some(path) => Workload::from_program(Program::Trace(spe_stim::trace::load(path)?)),
+        None => Workload::by_name(&a.workload)?,
+    };
+    let settings = settings(&a, cfg)?;
+    let memory = MemoryProfile {
+        backpressure: MemoryProfile::parse_backpressure(&a.backpressure)?,
+        errors: MemoryProfile::parse_errors(&a.mem_errors)?,
+    };
+    let mut dut: Box<dyn Dut> = match a.backend {
+        Backend::Model => Box::new(Model::new(cfg)),
+    };
+    let started = Instant::now();
+    let total = a.cycles;
+    let quiet = a.quiet;
+    let mut progress = |cycle: u64, st: &Stats| {
+        if quiet {
+            return;
+        }
+        let secs = started.elapsed().as_secs_f64().max(1e-9);
+        let pct = (cycle as f64 * 100.0 / total.max(1) as f64).min(100.0);
+        eprintln!(
+            "spe sim: {cycle} / {total} cycles ({pct:.0}%), {} samples, {} records, {:.2} Mcycles/s",
+            st.samples,
+            st.records_written,
+            cycle as f64 / secs / 1e6
+        );
+    };
+    let result: RunResult = spe_stim::run(
+        dut.as_mut(),
+        cfg,
+        &workload,
+        &settings,
+        &memory,
+        a.cycles,
+        a.seed,
+        &mut progress,
+    )?;
+    let st = &result.stats;
+    if let Some(path) = &a.out {
+        std::fs::write(path, &result.aux)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &a.summary_json {
+        std::fs::write(path, json_summary(st, result.seed))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let mut out = std::io::stdout().lock();
+    let io = crate::output_error;
+    writeln!(
+        out,
+        "workload {} on preset {} ({:?} backend), seed {}",
+        workload.name, cfg.name, a.backend, result.seed
+    )
+    .map_err(io)?;
+    writeln!(out, "{st}").map_err(io)?;
+    if let Some(path) = &a.out {
+        writeln!(
+            out,
+            "wrote {} bytes ({} records) to {}",
+            result.aux.len(),
+            st.records_written,
+            path.display()
+        )
+        .map_err(io)?;
+    }
+    if a.per_pc > 0 {
+        let pop: u64 = st.ground_truth.values().sum();
+        let samples: u64 = st.samples_per_pc.values().sum();
+        let mut hot: Vec<_> = st.ground_truth.iter().collect();
+        hot.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
+        writeln!(
+            out,
+            "{:>18}  {:>12} {:>7}  {:>9} {:>7}",
+            "pc", "population", "share", "samples", "share"
+        )
+        .map_err(io)?;
+        for (pc, n) in hot.into_iter().take(a.per_pc) {
+            let k = st.samples_per_pc.get(pc).copied().unwrap_or(0);
+            let share = |x: u64, of: u64| 100.0 * x as f64 / of.max(1) as f64;
+            writeln!(
+                out,
+                "{pc:#18x}  {n:>12} {:>6.2}%  {k:>9} {:>6.2}%",
+                share(*n, pop),
+                share(k, samples)
+            )
+            .map_err(io)?;
+        }
+    }
+    // Anything that breaks the unit's contract makes the run fail.
+    let mut failed = false;
+    for v in result.violations.iter().take(10) {
+        eprintln!("spe sim: memory protocol violation: {v}");
+        failed = true;
+    }
+    for an in result.anomalies.iter().take(10) {
+        eprintln!("spe sim: tag anomaly: {an}");
+        failed = true;
+    }
+    if st.drain_timed_out {
+        eprintln!("spe sim: the unit did not go quiet at the end of the run");
+        failed = true;
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,642 @@
+//! The core model: turns a program into dispatch groups cycle by cycle, reacts to the
+//! unit's tag, and reports what happens to the tagged op through the hooks with realistic
+//! timing.
+//!
+//! Timing model (one `drive` + `observe` per clock cycle):
+//! * **Dispatch**: up to W ops per cycle in program order, all of one processor state
+//!   (an EL/state change starts a new group). A group ends after a taken branch (fetch
+//!   break), a redirecting op or a context switch. Front-end bubbles, partial groups, a
+//!   full reorder buffer and the refill penalty after a flush leave slots or whole cycles
+//!   empty.
+//! * **Per op**, fixed at dispatch cycle D: issue at D + issue latency (>= 1); a load/store
+//!   starts translation the cycle after issue, finishes it `xlat_lat` later (0: same cycle)
+//!   and its memory access `mem_lat` after that; a branch resolves `exec_lat` after issue;
+//!   completion is in order (not before any older op) and strictly after every other report.
+//! * **Flushes**: a mispredicted branch flushes younger ops the cycle after it resolves; an
+//!   exception the cycle after it completes. Younger ops dispatched before that (the wrong
+//!   path) complete at the flush with retired = 0, and lose every report not yet made.
+//!
+//! Only the tagged op's reports reach the unit: the tag (seen in `observe` for cycle T)
+//! selects the slot, and its reports start at T + 1. Per-PC ground truth attributes each
+//! cycle's `pmu_sample_pop` to that cycle's valid slots in slot order.
+
+use crate::program::Program;
+use crate::rng::Rng;
+use crate::uop::{MicroOp, Mode};
+use crate::walker::Walker;
+use spe_defs::config::Config;
+use spe_defs::packet::op_class;
+use spe_model::{Inputs, Outputs, Slot};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+/// Physical addresses are 56 bits on the translation hook.
+const PA_MASK: u64 = (1 << 56) - 1;
+/// Anomaly messages kept (all are counted).
+const MAX_ANOMALY_MESSAGES: usize = 16;
+
+/// Behaviour of the core. Ranges are inclusive `(min, max)`; rates are probabilities.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CoreParams {
+    /// Reorder-buffer entries: dispatch stalls while this many ops are incomplete.
+    pub rob_size: usize,
+    /// Per-cycle probability that a front-end bubble (I-cache miss, fetch stall) starts.
+    pub bubble_rate: f64,
+    pub bubble_len: (u32, u32),
+    /// Per-cycle probability that fewer than W ops dispatch (rename limits).
+    pub partial_group_rate: f64,
+    /// Cycles from dispatch to issue.
+    pub issue_lat: (u32, u32),
+    /// Probability that an op waits much longer to issue (operand from a cache miss).
+    pub long_issue_rate: f64,
+    pub long_issue_lat: (u32, u32),
+    /// Empty cycles after a flush before the correct path dispatches.
+    pub redirect_penalty: u32,
+    /// Per-op probability that a user load/store faults or an op traps (needs kernel code).
+    pub exception_rate: f64,
+    /// Probability that a conditional select fails its condition.
+    pub cond_fail_rate: f64,
+    /// Probability that a load/store is misaligned.
+    pub misaligned_rate: f64,
+    /// Per-op probability of an interrupt or system call into the kernel (needs kernel code).
+    pub kernel_rate: f64,
+    /// Ops per kernel stretch.
+    pub kernel_len: (u32, u32),
+    /// Probability that a kernel stretch switches process (new CONTEXTIDR_EL1).
+    pub ctx_switch_rate: f64,
+    /// Per-op probability that user code enters an AArch32 stretch.
+    pub aarch32_rate: f64,
+    pub aarch32_len: (u32, u32),
+    /// Per-op probability of a stretch with profiling disallowed by EL3.
+    pub noprof_rate: f64,
+    pub noprof_len: (u32, u32),
+    /// Per-cycle probability of a stray hook report while no op is tagged (robustness).
+    pub stray_rate: f64,
+    /// Run in Secure state (NS = 0).
+    pub secure: bool,
+    /// VHE host: user code has `host` set and the kernel runs at EL2.
+    pub vhe_host: bool,
+    /// Virtual counter at cycle 0 (it advances by one per cycle).
+    pub counter_start: u64,
+    /// Physical counter = virtual counter + this.
+    pub counter_offset: u64,
+    /// Initial CONTEXTIDR_EL1 (a process id).
+    pub pid: u32,
+    /// CONTEXTIDR_EL2 (constant).
+    pub ctx_el2: u32,
+    /// Fraction of user pages on the remote node.
+    pub remote_fraction: f64,
+    /// Probability that an L2 miss is served by a peer core or cluster.
+    pub peer_rate: f64,
+}
+
+impl Default for CoreParams {
+    fn default() -> Self {
+        CoreParams {
+            rob_size: 128,
+            bubble_rate: 0.02,
+            bubble_len: (1, 8),
+            partial_group_rate: 0.15,
+            issue_lat: (1, 3),
+            long_issue_rate: 0.1,
+            long_issue_lat: (5, 60),
+            redirect_penalty: 4,
+            exception_rate: 0.0,
+            cond_fail_rate: 0.3,
+            misaligned_rate: 0.0,
+            kernel_rate: 0.0,
+            kernel_len: (100, 1000),
+            ctx_switch_rate: 0.2,
+            aarch32_rate: 0.0,
+            aarch32_len: (200, 2000),
+            noprof_rate: 0.0,
+            noprof_len: (200, 2000),
+            stray_rate: 0.0,
+            secure: false,
+            vhe_host: false,
+            counter_start: 0x14_20B3_1FA5,
+            counter_offset: 0x1000_0000,
+            pid: 1234,
+            ctx_el2: 7,
+            remote_fraction: 0.0,
+            peer_rate: 0.01,
+        }
+    }
+}
+
+impl CoreParams {
+    pub fn validate(&self) -> Result<(), String> {
+        let rates = [
+            ("bubble_rate", self.bubble_rate),
+            ("partial_group_rate", self.partial_group_rate),
+            ("long_issue_rate", self.long_issue_rate),
+            ("exception_rate", self.exception_rate),
+            ("cond_fail_rate", self.cond_fail_rate),
+            ("misaligned_rate", self.misaligned_rate),
+            ("kernel_rate", self.kernel_rate),
+            ("ctx_switch_rate", self.ctx_switch_rate),
+            ("aarch32_rate", self.aarch32_rate),
+            ("noprof_rate", self.noprof_rate),
+            ("stray_rate", self.stray_rate),
+            ("remote_fraction", self.remote_fraction),
+            ("peer_rate", self.peer_rate),
+        ];
+        for (name, r) in rates {
+            if !(0.0..=1.0).contains(&r) {
+                return Err(format!("core parameter {name} = {r} is not a probability"));
+            }
+        }
+        let ranges = [
+            ("bubble_len", self.bubble_len),
+            ("issue_lat", self.issue_lat),
+            ("long_issue_lat", self.long_issue_lat),
+            ("kernel_len", self.kernel_len),
+            ("aarch32_len", self.aarch32_len),
+            ("noprof_len", self.noprof_len),
+        ];
+        for (name, (lo, hi)) in ranges {
+            if lo > hi {
+                return Err(format!(
+                    "core parameter {name} = ({lo}, {hi}) has min above max"
+                ));
+            }
+        }
+        if self.rob_size == 0 {
+            return Err("core parameter rob_size must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// Event counts of the core.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CoreCounters {
+    /// Ops dispatched (valid slots).
+    pub dispatched: u64,
+    /// Sum of `pmu_sample_pop`.
+    pub population: u64,
+    /// Tags received.
+    pub samples: u64,
+    /// Wrong-path ops dispatched.
+    pub wrong_path: u64,
+    /// Mispredicted branches dispatched (correct path).
+    pub mispredicts: u64,
+    /// Exceptions dispatched (correct path).
+    pub exceptions: u64,
+    /// Stray hook reports injected.
+    pub stray_injected: u64,
+    /// Tags that broke the contract (not one-hot, empty slot, while one is in flight) and
+    /// population counts above the dispatched ops.
+    pub anomalies: u64,
+}
+
+/// Where the ops come from.
+enum Source {
+    Walk(Box<Walker>),
+    Replay { ops: Vec<MicroOp>, next: usize },
+}
+
+/// Hook timetable of one dispatched op (absolute cycles; `None`: no such report).
+#[derive(Clone, Debug)]
+struct Sched {
+    op: MicroOp,
+    issue: Option<u64>,
+    xl_start: Option<u64>,
+    xl_done: Option<u64>,
+    mem_done: Option<u64>,
+    br_done: Option<u64>,
+    complete: u64,
+}
+
+impl Sched {
+    fn others_pending(&self) -> bool {
+        self.issue.is_some()
+            || self.xl_start.is_some()
+            || self.xl_done.is_some()
+            || self.mem_done.is_some()
+            || self.br_done.is_some()
+    }
+}
+
+/// The core model.
+pub struct Core {
+    width: usize,
+    params: CoreParams,
+    source: Source,
+    rng: Rng,
+    /// Next op, fetched but not dispatched yet (ROB full or state change).
+    pending: Option<MicroOp>,
+    /// Completion cycles of ops in the reorder buffer.
+    rob: BinaryHeap<Reverse<u64>>,
+    /// Completion cycle of the youngest correct-path op (in-order completion).
+    last_commit: u64,
+    /// Cycle at which the pending redirect flushes younger ops.
+    flush_at: Option<u64>,
+    /// No dispatch before this cycle (bubble or flush refill).
+    resume_at: u64,
+    /// Processor state of the current (or last) group.
+    mode: Mode,
+    ctx_el1: u32,
+    /// This cycle's dispatched slots, until `observe`.
+    group: Vec<Option<Sched>>,
+    tracked: Option<Sched>,
+    counters: CoreCounters,
+    ground_truth: HashMap<u64, u64>,
+    sampled: HashMap<u64, u64>,
+    anomalies: Vec<String>,
+    recording: Option<Vec<MicroOp>>,
+}
+
+impl Core {
+    /// A core of `cfg.dispatch_width` slots running `program`; `seed` fixes every random
+    /// decision.
+    pub fn new(
+        cfg: &Config,
+        program: Program,
+        params: CoreParams,
+        seed: u64,
+    ) -> Result<Core, String> {
+        cfg.validate()?;
+        params.validate()?;
+        program.validate()?;
+        let source = match program {
+            Program::Code(c) => {
+                Source::Walk(Box::new(Walker::new(c, params, Rng::derive(seed, 1))))
+            }
+            Program::Trace(t) => Source::Replay {
+                ops: t.ops,
+                next: 0,
+            },
+        };
+        let mut mode = Mode::at(0);
+        mode.ns = !params.secure;
+        mode.host = params.vhe_host;
+        Ok(Core {
+            width: cfg.dispatch_width,
+            params,
+            source,
+            rng: Rng::derive(seed, 2),
+            pending: None,
+            rob: BinaryHeap::new(),
+            last_commit: 0,
+            flush_at: None,
+            resume_at: 0,
+            mode,
+            ctx_el1: params.pid,
+            group: vec![None; cfg.dispatch_width],
+            tracked: None,
+            counters: CoreCounters::default(),
+            ground_truth: HashMap::new(),
+            sampled: HashMap::new(),
+            anomalies: Vec::new(),
+            recording: None,
+        })
+    }
+
+    /// Fills this cycle's dispatch slots, group state, context and counter inputs, and the
+    /// hook reports due for the tagged op (or a stray report, when configured).
+    pub fn drive(&mut self, cycle: u64, inp: &mut Inputs) {
+        // The unit accepts reports up to and including the completion cycle, so a stray
+        // report may only go out when nothing was tracked at the start of this cycle.
+        let idle = self.tracked.is_none();
+        self.report(cycle, inp);
+        if idle && self.rng.chance(self.params.stray_rate) {
+            self.inject_stray(inp);
+        }
+        while self.rob.peek().is_some_and(|Reverse(t)| *t <= cycle) {
+            self.rob.pop();
+        }
+        if let Some(f) = self.flush_at.filter(|&f| cycle >= f) {
+            // The flush happened: the correct path refills the pipeline first.
+            self.flush_at = None;
+            self.resume_at = self
+                .resume_at
+                .max(f + u64::from(self.params.redirect_penalty));
+        }
+        if cycle >= self.resume_at && self.rng.chance(self.params.bubble_rate) {
+            self.resume_at = cycle + u64::from(self.rng.range32(self.params.bubble_len));
+        }
+        let mut next_ctx = None;
+        if cycle >= self.resume_at {
+            let limit = if self.rng.chance(self.params.partial_group_rate) {
+                self.rng.range(1, self.width as u64) as usize
+            } else {
+                self.width
+            };
+            next_ctx = self.dispatch(cycle, limit, inp);
+        }
+        inp.disp_el = self.mode.el;
+        inp.disp_ns = self.mode.ns;
+        inp.disp_host = self.mode.host;
+        inp.disp_aarch32 = self.mode.aarch32;
+        inp.prof_allowed = self.mode.prof_allowed;
+        inp.ctx_el1 = self.ctx_el1;
+        inp.ctx_el2 = self.params.ctx_el2;
+        inp.cnt_virt = self.params.counter_start.wrapping_add(cycle);
+        inp.cnt_phys = inp.cnt_virt.wrapping_add(self.params.counter_offset);
+        if let Some(c) = next_ctx {
+            // CONTEXTIDR changes after the op that wrote it.
+            self.ctx_el1 = c;
+        }
+    }
+
+    /// Latches the unit's answer for this cycle: the tag and the population count.
+    pub fn observe(&mut self, cycle: u64, out: &Outputs) {
+        let dispatched = self.group.iter().filter(|s| s.is_some()).count();
+        let pop = usize::from(out.pmu_sample_pop);
+        if pop > dispatched {
+            self.anomaly(format!(
+                "cycle {cycle}: pmu_sample_pop {pop} with {dispatched} ops dispatched"
+            ));
+        }
+        self.counters.population += pop as u64;
+        for s in self.group.iter().flatten().take(pop) {
+            *self.ground_truth.entry(s.op.pc).or_insert(0) += 1;
+        }
+        if out.tag != 0 {
+            if out.tag.count_ones() != 1 {
+                self.anomaly(format!(
+                    "cycle {cycle}: tag {:#010b} is not one-hot",
+                    out.tag
+                ));
+            }
+            let slot = out.tag.trailing_zeros() as usize;
+            match self.group.get_mut(slot).and_then(Option::take) {
+                None => self.anomaly(format!(
+                    "cycle {cycle}: tag on slot {slot}, which holds no op"
+                )),
+                Some(s) => {
+                    if self.tracked.is_some() {
+                        self.anomaly(format!(
+                            "cycle {cycle}: new tag while the previous tagged op has not completed"
+                        ));
+                    }
+                    self.counters.samples += 1;
+                    *self.sampled.entry(s.op.pc).or_insert(0) += 1;
+                    self.tracked = Some(s);
+                }
+            }
+        }
+        self.group.iter_mut().for_each(|s| *s = None);
+    }
+
+    /// True while a tagged op has not completed.
+    pub fn is_tracking(&self) -> bool {
+        self.tracked.is_some()
+    }
+
+    pub fn counters(&self) -> &CoreCounters {
+        &self.counters
+    }
+
+    /// Per-PC count of ops that were in the population (the ground truth samples estimate).
+    pub fn ground_truth(&self) -> &HashMap<u64, u64> {
+        &self.ground_truth
+    }
+
+    /// Per-PC count of tagged ops.
+    pub fn samples_per_pc(&self) -> &HashMap<u64, u64> {
+        &self.sampled
+    }
+
+    /// The first anomaly messages (all are counted in `counters().anomalies`).
+    pub fn anomalies(&self) -> &[String] {
+        &self.anomalies
+    }
+
+    /// Starts keeping every dispatched op (to write a trace of a run).
+    pub fn record_ops(&mut self) {
+        self.recording = Some(Vec::new());
+    }
+
+    /// The ops dispatched since `record_ops`.
+    pub fn take_recorded(&mut self) -> Vec<MicroOp> {
+        self.recording.take().unwrap_or_default()
+    }
+
+    fn anomaly(&mut self, msg: String) {
+        self.counters.anomalies += 1;
+        if self.anomalies.len() < MAX_ANOMALY_MESSAGES {
+            self.anomalies.push(msg);
+        }
+    }
+
+    fn fetch(&mut self, cycle: u64) -> MicroOp {
+        match &mut self.source {
+            Source::Walk(w) => w.next(cycle),
+            Source::Replay { ops, next } => {
+                let op = ops[*next].clone();
+                *next = (*next + 1) % ops.len();
+                op
+            }
+        }
+    }
+
+    /// Dispatches up to `limit` ops; returns a CONTEXTIDR_EL1 value to apply after this cycle.
+    fn dispatch(&mut self, cycle: u64, limit: usize, inp: &mut Inputs) -> Option<u32> {
+        let walking = matches!(self.source, Source::Walk(_));
+        let mut n = 0;
+        while n < limit {
+            let op = match self.pending.take() {
+                Some(op) => op,
+                None => self.fetch(cycle),
+            };
+            if walking && op.wrong_path && self.flush_at.is_none() {
+                // A generated wrong-path op that waited past its flush never dispatches.
+                continue;
+            }
+            if self.rob.len() >= self.params.rob_size || (n > 0 && op.mode != self.mode) {
+                self.pending = Some(op);
+                break;
+            }
+            self.mode = op.mode;
+            let sched = self.schedule(cycle, op);
+            let op = &sched.op;
+            inp.disp[n] = Slot {
+                valid: true,
+                pc: op.pc,
+                class: op.class,
+                subclass: op.subclass,
+                cond: op.cond,
+            };
+            self.counters.dispatched += 1;
+            self.counters.wrong_path += u64::from(op.wrong_path);
+            let ends_group =
+                op.branch.is_some_and(|b| b.taken) || op.redirects() || op.ctx_el1.is_some();
+            let ctx = op.ctx_el1;
+            if op.redirects() {
+                if op.exception {
+                    self.counters.exceptions += 1;
+                } else {
+                    self.counters.mispredicts += 1;
+                }
+                let flush = match (sched.br_done, op.exception) {
+                    (Some(t), false) => t + 1,
+                    _ => sched.complete + 1,
+                };
+                self.flush_at = Some(flush);
+                if let Source::Walk(w) = &mut self.source {
+                    w.redirect(flush);
+                }
+            }
+            if let Some(rec) = &mut self.recording {
+                rec.push(sched.op.clone());
+            }
+            self.group[n] = Some(sched);
+            n += 1;
+            if ctx.is_some() {
+                return ctx;
+            }
+            if ends_group {
+                break;
+            }
+        }
+        None
+    }
+
+    /// The hook timetable of `op` dispatched at cycle `d` (see the module comment).
+    fn schedule(&mut self, d: u64, op: MicroOp) -> Sched {
+        let issue = d + u64::from(op.issue_lat.max(1));
+        let exec = u64::from(op.exec_lat.max(1));
+        let mut s = Sched {
+            op,
+            issue: Some(issue),
+            xl_start: None,
+            xl_done: None,
+            mem_done: None,
+            br_done: None,
+            complete: 0,
+        };
+        let done = match (s.op.class, s.op.mem, s.op.branch) {
+            (op_class::LD_ST_ATOMIC, Some(m), _) => {
+                let start = issue + 1;
+                let xd = start + u64::from(m.xlat_lat);
+                s.xl_start = Some(start);
+                s.xl_done = Some(xd);
+                if s.op.exception {
+                    // A faulting access makes no memory access.
+                    xd
+                } else {
+                    let md = xd + u64::from(m.mem_lat.max(1));
+                    s.mem_done = Some(md);
+                    md
+                }
+            }
+            (op_class::BRANCH, _, Some(_)) => {
+                s.br_done = Some(issue + exec);
+                issue + exec
+            }
+            _ => issue + exec,
+        };
+        if s.op.wrong_path {
+            let flush = match self.flush_at {
+                Some(f) if f > d => f,
+                _ => done + 1,
+            };
+            for t in [
+                &mut s.issue,
+                &mut s.xl_start,
+                &mut s.xl_done,
+                &mut s.mem_done,
+                &mut s.br_done,
+            ] {
+                if t.is_some_and(|t| t >= flush) {
+                    *t = None;
+                }
+            }
+            s.complete = flush;
+        } else {
+            s.complete = (done + 1).max(self.last_commit);
+            self.last_commit = s.complete;
+        }
+        self.rob.push(Reverse(s.complete));
+        s
+    }
+
+    /// Drives the tagged op's reports that are due.
+    fn report(&mut self, cycle: u64, inp: &mut Inputs) {
+        let Some(t) = &mut self.tracked else { return };
+        let due = |x: &mut Option<u64>| {
+            let d = x.is_some_and(|x| x <= cycle);
+            if d {
+                *x = None;
+            }
+            d
+        };
+        if due(&mut t.issue) {
+            inp.iss_valid = true;
+        }
+        if let (Some(m), true) = (t.op.mem, t.op.class == op_class::LD_ST_ATOMIC) {
+            if due(&mut t.xl_start) {
+                inp.xl_start = true;
+                inp.xl_va = m.va;
+            }
+            if due(&mut t.xl_done) {
+                inp.xl_done = true;
+                inp.xl_pa = m.pa & PA_MASK;
+                inp.xl_tlb_access = m.tlb.access();
+                inp.xl_tlb_walk = m.tlb.walk();
+            }
+            if due(&mut t.mem_done) {
+                inp.mem_done = true;
+                inp.mem_source = m.source;
+                inp.mem_l1d_access = m.events.l1d_access;
+                inp.mem_l1d_refill = m.events.l1d_refill;
+                inp.mem_llc_access = m.events.llc_access;
+                inp.mem_llc_miss = m.events.llc_miss;
+                inp.mem_remote = m.events.remote;
+                inp.mem_misaligned = m.misaligned;
+            }
+        }
+        if let (Some(b), true) = (t.op.branch, t.op.class == op_class::BRANCH) {
+            if due(&mut t.br_done) {
+                inp.br_done = true;
+                inp.br_target = b.target;
+                inp.br_taken = b.taken;
+                inp.br_mispred = b.mispred;
+                inp.br_indirect = b.indirect;
+            }
+        }
+        if t.complete <= cycle && !t.others_pending() {
+            inp.cpl_done = true;
+            inp.cpl_retired = t.op.retired();
+            inp.cpl_exception = t.op.exception;
+            inp.cpl_cond_fail = t.op.cond_fail && t.op.class != op_class::BRANCH;
+            self.tracked = None;
+        }
+    }
+
+    /// One random hook report while nothing is tagged: the unit must ignore it.
+    fn inject_stray(&mut self, inp: &mut Inputs) {
+        let r = &mut self.rng;
+        match r.below(6) {
+            0 => inp.iss_valid = true,
+            1 => {
+                inp.xl_start = true;
+                inp.xl_va = r.next_u64();
+            }
+            2 => {
+                inp.xl_done = true;
+                inp.xl_pa = r.next_u64() & PA_MASK;
+                inp.xl_tlb_access = r.chance(0.5);
+                inp.xl_tlb_walk = r.chance(0.5);
+            }
+            3 => {
+                inp.mem_done = true;
+                inp.mem_source = r.below(256) as u8;
+                inp.mem_l1d_refill = r.chance(0.5);
+            }
+            4 => {
+                inp.br_done = true;
+                inp.br_target = r.next_u64();
+                inp.br_mispred = r.chance(0.5);
+            }
+            _ => {
+                inp.cpl_done = true;
+                inp.cpl_retired = r.chance(0.5);
+                inp.cpl_exception = r.chance(0.1);
+            }
+        }
+        self.counters.stray_injected += 1;
+    }
+}

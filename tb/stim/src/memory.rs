@@ -1,0 +1,484 @@
+//! The memory the unit writes records into: drives `wr_ready`/`wr_err` from a backpressure
+//! and error-injection profile, stores accepted beats in a sparse byte map, and checks the
+//! write protocol, reporting every breach as a [`Violation`]:
+//!
+//! * a beat offered and not accepted must be offered again, unchanged, the next cycle
+//!   (address, data and byte enables held; valid not withdrawn);
+//! * beats are 8-byte aligned with every byte enabled;
+//! * a record is eight beats from a 64-byte slot boundary in increasing address order, and
+//!   each record starts at or after the end of the previous one (until the driver rewinds);
+//! * every beat lies inside the buffer window [base, limit) the driver programmed.
+//!
+//! `wr_valid` is a registered output, so `wr_ready` is driven without knowing it. An error
+//! is injected by holding `wr_ready` low until a beat is waiting, then accepting that beat
+//! with `wr_err`: the error always lands on a real handshake.
+
+use crate::rng::Rng;
+use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
+use spe_model::{Inputs, Outputs};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Violation messages kept (all are counted).
+const MAX_VIOLATIONS_KEPT: usize = 64;
+
+/// When the memory accepts beats.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Backpressure {
+    /// Ready every cycle.
+    AlwaysReady,
+    /// Ready with probability `p_ready` each cycle.
+    Random { p_ready: f64 },
+    /// Ready, except for stalls starting with probability `p_stall` per cycle and lasting
+    /// `min..=max` cycles (bursts of very long stalls).
+    Stalls { p_stall: f64, min: u32, max: u32 },
+}
+
+/// Which accepted beats get an external abort (`wr_err`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ErrorInjection {
+    Never,
+    /// The beat with this index (0 = the first beat accepted in the run).
+    AtBeat(u64),
+    /// Each beat with probability `p`.
+    Random {
+        p: f64,
+    },
+}
+
+/// Backpressure and error behaviour of the memory.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MemoryProfile {
+    pub backpressure: Backpressure,
+    pub errors: ErrorInjection,
+}
+
+impl Default for MemoryProfile {
+    fn default() -> Self {
+        MemoryProfile {
+            backpressure: Backpressure::AlwaysReady,
+            errors: ErrorInjection::Never,
+        }
+    }
+}
+
+impl MemoryProfile {
+    pub fn validate(&self) -> Result<(), String> {
+        let prob = |name: &str, p: f64| {
+            if (0.0..=1.0).contains(&p) {
+                Ok(())
+            } else {
+                Err(format!("memory {name} {p} is not a probability"))
+            }
+        };
+        match self.backpressure {
+            Backpressure::AlwaysReady => {}
+            Backpressure::Random { p_ready } => {
+                prob("ready probability", p_ready)?;
+                if p_ready == 0.0 {
+                    return Err("memory ready probability 0 would never accept a beat".into());
+                }
+            }
+            Backpressure::Stalls { p_stall, min, max } => {
+                prob("stall probability", p_stall)?;
+                if min > max {
+                    return Err(format!(
+                        "memory stall length {min}..={max} has min above max"
+                    ));
+                }
+            }
+        }
+        if let ErrorInjection::Random { p } = self.errors {
+            prob("error probability", p)?;
+        }
+        Ok(())
+    }
+
+    /// Parses a backpressure spec: `ready`, `random:P`, or `stalls:P:MIN:MAX`.
+    pub fn parse_backpressure(spec: &str) -> Result<Backpressure, String> {
+        let parts: Vec<&str> = spec.split(':').collect();
+        let num = |s: &str| {
+            s.parse::<f64>()
+                .map_err(|_| format!("{s:?} in backpressure {spec:?} is not a number"))
+        };
+        let int = |s: &str| {
+            s.parse::<u32>()
+                .map_err(|_| format!("{s:?} in backpressure {spec:?} is not a cycle count"))
+        };
+        match parts.as_slice() {
+            ["ready"] => Ok(Backpressure::AlwaysReady),
+            ["random", p] => Ok(Backpressure::Random { p_ready: num(p)? }),
+            ["stalls", p, lo, hi] => Ok(Backpressure::Stalls {
+                p_stall: num(p)?,
+                min: int(lo)?,
+                max: int(hi)?,
+            }),
+            _ => Err(format!(
+                "backpressure {spec:?}: expected ready, random:P or stalls:P:MIN:MAX"
+            )),
+        }
+    }
+
+    /// Parses an error spec: `none`, `beat:N`, or `random:P`.
+    pub fn parse_errors(spec: &str) -> Result<ErrorInjection, String> {
+        match spec.split_once(':') {
+            None if spec == "none" => Ok(ErrorInjection::Never),
+            Some(("beat", n)) => n
+                .parse()
+                .map(ErrorInjection::AtBeat)
+                .map_err(|_| format!("errors {spec:?}: {n:?} is not a beat number")),
+            Some(("random", p)) => p
+                .parse()
+                .map(|p| ErrorInjection::Random { p })
+                .map_err(|_| format!("errors {spec:?}: {p:?} is not a probability")),
+            _ => Err(format!(
+                "errors {spec:?}: expected none, beat:N or random:P"
+            )),
+        }
+    }
+}
+
+/// Kinds of write-protocol breach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ViolationKind {
+    /// Address, data or byte enables changed while a beat waited for ready.
+    HeldBeatChanged,
+    /// `wr_valid` dropped while a beat waited for ready.
+    ValidWithdrawn,
+    /// Beat address not 8-byte aligned.
+    Unaligned,
+    /// Not every byte enabled.
+    PartialStrobe,
+    /// A record not written as eight increasing beats from a slot boundary, or a record
+    /// before the end of the previous one.
+    OutOfOrder,
+    /// A beat at or past the buffer limit.
+    PastLimit,
+    /// A beat below the buffer base.
+    BelowBase,
+}
+
+/// One protocol breach.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub cycle: u64,
+    pub kind: ViolationKind,
+    pub detail: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cycle {}: {:?}: {}", self.cycle, self.kind, self.detail)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Beat {
+    addr: u64,
+    data: u64,
+    strb: u8,
+}
+
+/// The memory model.
+pub struct Memory {
+    profile: MemoryProfile,
+    rng: Rng,
+    /// Written bytes, by 8-byte word address (bytes never written read as 0).
+    words: HashMap<u64, [u8; BEAT_BYTES]>,
+    base: u64,
+    limit: u64,
+    /// Ready/err driven this cycle.
+    ready: bool,
+    err: bool,
+    /// Beat offered and not accepted last cycle.
+    held: Option<Beat>,
+    stall_left: u32,
+    /// The next beat accepted gets `wr_err`.
+    err_next: bool,
+    beats: u64,
+    errors_injected: u64,
+    /// Address of the last beat of the record being written, and beats so far.
+    record: Option<(u64, usize)>,
+    /// End of the last complete record since the last rewind.
+    last_record_end: Option<u64>,
+    violations: Vec<Violation>,
+    violation_count: u64,
+}
+
+impl Memory {
+    pub fn new(profile: MemoryProfile, seed: u64) -> Memory {
+        let err_next = profile.errors == ErrorInjection::AtBeat(0);
+        Memory {
+            profile,
+            rng: Rng::derive(seed, 3),
+            words: HashMap::new(),
+            base: 0,
+            limit: 0,
+            ready: false,
+            err: false,
+            held: None,
+            stall_left: 0,
+            err_next,
+            beats: 0,
+            errors_injected: 0,
+            record: None,
+            last_record_end: None,
+            violations: Vec::new(),
+            violation_count: 0,
+        }
+    }
+
+    /// Tells the memory the buffer window the unit may write: [base, limit).
+    pub fn set_window(&mut self, base: u64, limit: u64) {
+        self.base = base;
+        self.limit = limit;
+    }
+
+    /// The driver moved the write pointer back: records may start again from the base.
+    pub fn rewound(&mut self) {
+        self.last_record_end = None;
+    }
+
+    /// Drives `wr_ready` and `wr_err` for this cycle.
+    pub fn drive(&mut self, _cycle: u64, inp: &mut Inputs) {
+        let mut ready = match self.profile.backpressure {
+            Backpressure::AlwaysReady => true,
+            Backpressure::Random { p_ready } => self.rng.chance(p_ready),
+            Backpressure::Stalls { p_stall, min, max } => {
+                if self.stall_left > 0 {
+                    self.stall_left -= 1;
+                    false
+                } else if self.rng.chance(p_stall) {
+                    self.stall_left = self.rng.range32((min, max)).saturating_sub(1);
+                    false
+                } else {
+                    true
+                }
+            }
+        };
+        let mut err = false;
+        if self.err_next {
+            // Accept the waiting beat with an error; wait for one if none is waiting.
+            ready = self.held.is_some();
+            err = ready;
+        }
+        self.ready = ready;
+        self.err = err;
+        inp.wr_ready = ready;
+        inp.wr_err = err;
+    }
+
+    /// Checks the port and accepts the beat on a handshake.
+    pub fn observe(&mut self, cycle: u64, out: &Outputs) {
+        let offered = Beat {
+            addr: out.wr_addr,
+            data: out.wr_data,
+            strb: out.wr_strb,
+        };
+        if let Some(h) = self.held {
+            if !out.wr_valid {
+                self.violation(
+                    cycle,
+                    ViolationKind::ValidWithdrawn,
+                    format!("beat at {:#x} withdrawn before it was accepted", h.addr),
+                );
+            } else if offered != h {
+                self.violation(
+                    cycle,
+                    ViolationKind::HeldBeatChanged,
+                    format!("waiting beat changed from {h:x?} to {offered:x?}"),
+                );
+            }
+        }
+        if !out.wr_valid {
+            self.held = None;
+            return;
+        }
+        if !self.ready {
+            self.held = Some(offered);
+            return;
+        }
+        self.held = None;
+        self.accept(cycle, offered);
+    }
+
+    fn accept(&mut self, cycle: u64, b: Beat) {
+        if !b.addr.is_multiple_of(BEAT_BYTES as u64) {
+            self.violation(
+                cycle,
+                ViolationKind::Unaligned,
+                format!("beat at {:#x} is not {BEAT_BYTES}-byte aligned", b.addr),
+            );
+        }
+        if b.strb != BEAT_STRB {
+            self.violation(
+                cycle,
+                ViolationKind::PartialStrobe,
+                format!("beat at {:#x} has byte enables {:#04x}", b.addr, b.strb),
+            );
+        }
+        if b.addr < self.base {
+            self.violation(
+                cycle,
+                ViolationKind::BelowBase,
+                format!(
+                    "beat at {:#x} is below the buffer base {:#x}",
+                    b.addr, self.base
+                ),
+            );
+        }
+        if b.addr.saturating_add(BEAT_BYTES as u64) > self.limit {
+            self.violation(
+                cycle,
+                ViolationKind::PastLimit,
+                format!("beat at {:#x} reaches the limit {:#x}", b.addr, self.limit),
+            );
+        }
+        self.check_order(cycle, b.addr);
+        for (i, byte) in b.data.to_le_bytes().iter().enumerate() {
+            if b.strb & (1 << i) != 0 {
+                let a = b.addr.wrapping_add(i as u64);
+                self.words
+                    .entry(a & !(BEAT_BYTES as u64 - 1))
+                    .or_insert([0; BEAT_BYTES])[(a % BEAT_BYTES as u64) as usize] = *byte;
+            }
+        }
+        self.beats += 1;
+        if self.err {
+            // The faulting beat ends the record: the unit writes nothing more of it.
+            self.errors_injected += 1;
+            self.record = None;
+        }
+        self.err_next = match self.profile.errors {
+            ErrorInjection::Never => false,
+            ErrorInjection::AtBeat(n) => n == self.beats,
+            ErrorInjection::Random { p } => self.rng.chance(p),
+        };
+    }
+
+    fn check_order(&mut self, cycle: u64, addr: u64) {
+        match self.record {
+            None => {
+                if !addr.is_multiple_of(RECORD_SIZE as u64) {
+                    self.violation(
+                        cycle,
+                        ViolationKind::OutOfOrder,
+                        format!(
+                            "record starts at {addr:#x}, not at a {RECORD_SIZE}-byte slot boundary"
+                        ),
+                    );
+                }
+                if let Some(end) = self.last_record_end.filter(|&e| addr < e) {
+                    self.violation(
+                        cycle,
+                        ViolationKind::OutOfOrder,
+                        format!(
+                            "record at {addr:#x} is below the end of the previous record {end:#x}"
+                        ),
+                    );
+                }
+                self.record = Some((addr, 1));
+            }
+            Some((last, n)) => {
+                let want = last.wrapping_add(BEAT_BYTES as u64);
+                if addr != want {
+                    self.violation(
+                        cycle,
+                        ViolationKind::OutOfOrder,
+                        format!("beat {n} of a record at {addr:#x}, expected {want:#x}"),
+                    );
+                }
+                self.record = Some((addr, n + 1));
+            }
+        }
+        if let Some((last, n)) = self.record {
+            if n == BEATS_PER_RECORD {
+                self.record = None;
+                self.last_record_end = Some(last.wrapping_add(BEAT_BYTES as u64));
+            }
+        }
+    }
+
+    fn violation(&mut self, cycle: u64, kind: ViolationKind, detail: String) {
+        self.violation_count += 1;
+        if self.violations.len() < MAX_VIOLATIONS_KEPT {
+            self.violations.push(Violation {
+                cycle,
+                kind,
+                detail,
+            });
+        }
+    }
+
+    /// `len` bytes from `addr` (never-written bytes read as 0).
+    pub fn read(&self, addr: u64, len: u64) -> Vec<u8> {
+        (0..len)
+            .map(|i| {
+                let a = addr.wrapping_add(i);
+                self.words
+                    .get(&(a & !(BEAT_BYTES as u64 - 1)))
+                    .map_or(0, |w| w[(a % BEAT_BYTES as u64) as usize])
+            })
+            .collect()
+    }
+
+    /// The first violations seen (all are counted in `violation_count`).
+    pub fn violations(&self) -> &[Violation] {
+        &self.violations
+    }
+
+    pub fn violation_count(&self) -> u64 {
+        self.violation_count
+    }
+
+    /// Beats accepted.
+    pub fn beats(&self) -> u64 {
+        self.beats
+    }
+
+    /// Beats accepted with `wr_err`.
+    pub fn errors_injected(&self) -> u64 {
+        self.errors_injected
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_bad_specs_are_errors() {
+        assert_eq!(
+            MemoryProfile::parse_backpressure("ready"),
+            Ok(Backpressure::AlwaysReady)
+        );
+        assert_eq!(
+            MemoryProfile::parse_backpressure("random:0.5"),
+            Ok(Backpressure::Random { p_ready: 0.5 })
+        );
+        assert_eq!(
+            MemoryProfile::parse_backpressure("stalls:0.01:10:5000"),
+            Ok(Backpressure::Stalls {
+                p_stall: 0.01,
+                min: 10,
+                max: 5000
+            })
+        );
+        assert!(MemoryProfile::parse_backpressure("random").is_err());
+        assert!(MemoryProfile::parse_backpressure("stalls:x:1:2").is_err());
+        assert_eq!(
+            MemoryProfile::parse_errors("beat:17"),
+            Ok(ErrorInjection::AtBeat(17))
+        );
+        assert_eq!(
+            MemoryProfile::parse_errors("none"),
+            Ok(ErrorInjection::Never)
+        );
+        assert!(MemoryProfile::parse_errors("beat:-1").is_err());
+        let bad = MemoryProfile {
+            backpressure: Backpressure::Random { p_ready: 0.0 },
+            errors: ErrorInjection::Never,
+        };
+        assert!(bad.validate().is_err());
+    }
+}

@@ -1,0 +1,264 @@
+//! The runner: wires the core model, the software driver and the memory around any
+//! [`Dut`], one `step` per clock cycle, and reports what happened.
+//!
+//! Sequence: reset for [`RESET_CYCLES`]; `cycles` cycles of the workload while the driver
+//! programs the unit and services its interrupts; then a drain (sampling disabled, wait
+//! until the unit is quiet, collect what remains). Each cycle: core, driver and memory
+//! fill the inputs, the DUT steps, then each observes the outputs.
+
+use crate::core::{Core, CoreParams};
+use crate::driver::{Driver, MgmtEvent, SampleSettings};
+use crate::memory::{Memory, MemoryProfile, Violation};
+use crate::workload::Workload;
+use spe_defs::config::Config;
+use spe_defs::impdef::RECORD_SIZE;
+use spe_defs::regs::pmbsr;
+use spe_model::{Dut, Inputs, Outputs};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Cycles of reset before the run.
+pub const RESET_CYCLES: u64 = 4;
+/// Cycles between progress calls.
+pub const PROGRESS_EVERY: u64 = 1 << 20;
+/// Quiet cycles (no write offered, nothing tagged, driver idle) that end the drain wait.
+pub const DRAIN_QUIET: u64 = 64;
+/// Longest drain (cycles) before giving up on the unit going quiet.
+pub const DRAIN_LIMIT: u64 = 1 << 22;
+
+/// What a run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Clock cycles stepped (reset and drain included).
+    pub cycles: u64,
+    pub ops_dispatched: u64,
+    /// Ops in the sample population (sum of SAMPLE_POP).
+    pub population: u64,
+    /// Ops tagged.
+    pub samples: u64,
+    /// SAMPLE_COLLISION pulses.
+    pub collisions: u64,
+    /// SAMPLE_FEED pulses.
+    pub sample_feed: u64,
+    /// SAMPLE_FILTRATE pulses.
+    pub sample_filtrate: u64,
+    /// Samples that reached the filters and were dropped (feed - filtrate).
+    pub filter_drops: u64,
+    /// Record bytes the driver drained.
+    pub bytes_drained: u64,
+    /// Records drained (bytes / 64).
+    pub records_written: u64,
+    /// Interrupts serviced with PMBSR.S set.
+    pub management_events: u64,
+    /// `hook_stray` pulses.
+    pub stray_reports: u64,
+    /// Stray reports the core injected on purpose.
+    pub stray_injected: u64,
+    /// Memory write-protocol violations.
+    pub protocol_violations: u64,
+    /// Tag or population outputs that broke the dispatch contract.
+    pub tag_anomalies: u64,
+    pub beats_accepted: u64,
+    pub write_errors_injected: u64,
+    /// Wrong-path ops dispatched, mispredicted branches, exceptions.
+    pub wrong_path_ops: u64,
+    pub mispredicts: u64,
+    pub exceptions: u64,
+    /// The drain gave up waiting for the unit to go quiet.
+    pub drain_timed_out: bool,
+    /// Per PC: ops in the population (ground truth).
+    pub ground_truth: BTreeMap<u64, u64>,
+    /// Per PC: ops tagged.
+    pub samples_per_pc: BTreeMap<u64, u64>,
+}
+
+impl fmt::Display for Stats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} cycles: {} ops dispatched ({} wrong path, {} mispredicts, {} exceptions), {} in the population",
+            self.cycles, self.ops_dispatched, self.wrong_path_ops, self.mispredicts, self.exceptions, self.population
+        )?;
+        writeln!(
+            f,
+            "samples {} (collisions {}), feed {}, filtrate {} (filtered out {}), records {} ({} bytes), management events {}",
+            self.samples, self.collisions, self.sample_feed, self.sample_filtrate, self.filter_drops, self.records_written, self.bytes_drained, self.management_events
+        )?;
+        write!(
+            f,
+            "stray hook reports {} ({} injected), memory protocol violations {}, tag anomalies {}, write errors injected {}{}",
+            self.stray_reports,
+            self.stray_injected,
+            self.protocol_violations,
+            self.tag_anomalies,
+            self.write_errors_injected,
+            if self.drain_timed_out { ", DRAIN TIMED OUT" } else { "" }
+        )
+    }
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// The drained record bytes (perf AUX data).
+    pub aux: Vec<u8>,
+    pub stats: Stats,
+    /// Every interrupt serviced (and the final drain), with PMBSR and PMBPTR.
+    pub events: Vec<MgmtEvent>,
+    /// The first memory protocol violations.
+    pub violations: Vec<Violation>,
+    /// The first tag/population anomalies.
+    pub anomalies: Vec<String>,
+    pub seed: u64,
+}
+
+/// The testbench around one DUT.
+struct Bench<'a> {
+    dut: &'a mut dyn Dut,
+    core: Core,
+    driver: Driver,
+    memory: Memory,
+    cycle: u64,
+    stats: Stats,
+}
+
+impl Bench<'_> {
+    fn step(&mut self) -> Outputs {
+        let c = self.cycle;
+        let mut inp = Inputs::default();
+        self.core.drive(c, &mut inp);
+        self.driver.drive(c, &mut inp);
+        self.memory.drive(c, &mut inp);
+        let out = self.dut.step(&inp);
+        self.core.observe(c, &out);
+        self.memory.observe(c, &out);
+        self.driver.observe(c, &out, &mut self.memory);
+        let s = &mut self.stats;
+        s.collisions += u64::from(out.pmu_sample_collision);
+        s.sample_feed += u64::from(out.pmu_sample_feed);
+        s.sample_filtrate += u64::from(out.pmu_sample_filtrate);
+        s.stray_reports += u64::from(out.hook_stray);
+        self.cycle += 1;
+        out
+    }
+
+    /// Stats with the core's, driver's and memory's counts merged in.
+    fn snapshot(&self) -> Stats {
+        let mut s = self.stats.clone();
+        let k = self.core.counters();
+        s.cycles = self.cycle;
+        s.ops_dispatched = k.dispatched;
+        s.population = k.population;
+        s.samples = k.samples;
+        s.stray_injected = k.stray_injected;
+        s.tag_anomalies = k.anomalies;
+        s.wrong_path_ops = k.wrong_path;
+        s.mispredicts = k.mispredicts;
+        s.exceptions = k.exceptions;
+        s.filter_drops = s.sample_feed.saturating_sub(s.sample_filtrate);
+        s.bytes_drained = self.driver.aux().len() as u64;
+        s.records_written = s.bytes_drained / RECORD_SIZE as u64;
+        s.management_events = self
+            .driver
+            .events()
+            .iter()
+            .filter(|e| pmbsr::S.is_set(e.pmbsr))
+            .count() as u64;
+        s.protocol_violations = self.memory.violation_count();
+        s.beats_accepted = self.memory.beats();
+        s.write_errors_injected = self.memory.errors_injected();
+        s.ground_truth = self
+            .core
+            .ground_truth()
+            .iter()
+            .map(|(&k, &v)| (k, v))
+            .collect();
+        s.samples_per_pc = self
+            .core
+            .samples_per_pc()
+            .iter()
+            .map(|(&k, &v)| (k, v))
+            .collect();
+        s
+    }
+}
+
+/// Runs `workload` on `dut` for `cycles` cycles with software `settings` and a memory
+/// behaving per `memory`; every random choice derives from `seed`. `progress` is called
+/// every [`PROGRESS_EVERY`] cycles. Errors are invalid configurations or settings.
+#[allow(clippy::too_many_arguments)]
+pub fn run(
+    dut: &mut dyn Dut,
+    cfg: &Config,
+    workload: &Workload,
+    settings: &SampleSettings,
+    memory: &MemoryProfile,
+    cycles: u64,
+    seed: u64,
+    progress: &mut dyn FnMut(u64, &Stats),
+) -> Result<RunResult, String> {
+    memory.validate()?;
+    let params = CoreParams {
+        vhe_host: settings.host,
+        ..workload.params
+    };
+    let core = Core::new(cfg, workload.program.clone(), params, seed)?;
+    let driver = Driver::new(settings.clone())?;
+    let mut mem = Memory::new(*memory, seed);
+    let (base, limit) = settings.window();
+    mem.set_window(base, limit);
+    let mut b = Bench {
+        dut,
+        core,
+        driver,
+        memory: mem,
+        cycle: 0,
+        stats: Stats::default(),
+    };
+
+    for _ in 0..RESET_CYCLES {
+        b.dut.step(&Inputs {
+            reset: true,
+            ..Inputs::default()
+        });
+        b.cycle += 1;
+    }
+    let end = b.cycle + cycles;
+    while b.cycle < end {
+        b.step();
+        if b.cycle.is_multiple_of(PROGRESS_EVERY) {
+            progress(b.cycle, &b.snapshot());
+        }
+    }
+
+    // Drain: no new samples, let the one in flight finish and its record land.
+    b.driver.disable();
+    let start = b.cycle;
+    let mut quiet = 0;
+    while quiet < DRAIN_QUIET && b.cycle - start < DRAIN_LIMIT {
+        let out = b.step();
+        let settled = !out.wr_valid && !b.core.is_tracking() && b.driver.idle();
+        quiet = if settled { quiet + 1 } else { 0 };
+    }
+    b.stats.drain_timed_out = quiet < DRAIN_QUIET;
+    let mut requested = false;
+    while !b.driver.done() && b.cycle - start < 2 * DRAIN_LIMIT {
+        if !requested && b.driver.idle() {
+            b.driver.collect_final();
+            requested = true;
+        }
+        b.step();
+    }
+    b.stats.drain_timed_out |= !b.driver.done();
+
+    let stats = b.snapshot();
+    progress(b.cycle, &stats);
+    Ok(RunResult {
+        aux: b.driver.take_aux(),
+        events: b.driver.events().to_vec(),
+        violations: b.memory.violations().to_vec(),
+        anomalies: b.core.anomalies().to_vec(),
+        stats,
+        seed,
+    })
+}

@@ -1,0 +1,298 @@
+//! The software driver's register accesses land at the right port addresses with the right
+//! field values (seen by a fake unit recording them), interrupts are serviced like Linux
+//! does, and every record reaches the output stream.
+
+mod common;
+
+use common::{seed, FakeDut};
+use spe_defs::events;
+use spe_defs::regs::{
+    pmblimitr, pmbptr, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, reg, RegId,
+};
+use spe_defs::Config;
+use spe_stim::{
+    run, ErrorInjection, FaultAction, MemoryProfile, RunResult, SampleSettings, Workload,
+};
+
+const FILE: &str = "driver_registers";
+
+fn run_with(
+    s: &SampleSettings,
+    mem: &MemoryProfile,
+    every: u64,
+    cycles: u64,
+    seed: u64,
+) -> (RunResult, FakeDut) {
+    let cfg = Config::default();
+    let w = Workload::by_name("loop").unwrap();
+    let mut dut = FakeDut::new(cfg.dispatch_width, every);
+    let r = run(&mut dut, &cfg, &w, s, mem, cycles, seed, &mut |_, _| {}).unwrap();
+    (r, dut)
+}
+
+fn addr(id: RegId) -> u8 {
+    reg(id).addr()
+}
+
+#[test]
+fn start_up_writes_land_at_the_right_addresses_with_the_right_fields() {
+    let s = SampleSettings {
+        interval: 4096,
+        jitter: true,
+        branch_filter: true,
+        load_filter: true,
+        event_filter: events::bit(events::L1D_REFILL),
+        inv_event_filter: events::bit(events::TLB_WALK),
+        min_latency: 20,
+        kernel: false,
+        pa: true,
+        pct: true,
+        cx: false,
+        buffer_base: 0xffff_8000_4000_0000,
+        buffer_size: 1 << 20,
+        ..SampleSettings::default()
+    };
+    let (_, dut) = run_with(&s, &MemoryProfile::default(), 1 << 40, 100, 1);
+    let w = &dut.writes;
+    let order = [
+        RegId::PmscrEl2,
+        RegId::Pmsirr,
+        RegId::Pmsfcr,
+        RegId::Pmsevfr,
+        RegId::Pmsnevfr,
+        RegId::Pmslatfr,
+        RegId::Pmsicr,
+        RegId::Pmbptr,
+        RegId::Pmblimitr,
+        RegId::PmscrEl1,
+    ];
+    assert!(w.len() >= order.len());
+    for (i, id) in order.iter().enumerate() {
+        assert_eq!(w[i].1, addr(*id), "write {i} should be {id:?}");
+        assert_eq!(
+            w[i].0,
+            w[0].0 + i as u64,
+            "one access per cycle, back to back"
+        );
+    }
+    let v = |i: usize| w[i].2;
+    // EL2 boot state: PA and physical counter allowed, no EL2 sampling.
+    assert_eq!(
+        (
+            pmscr::PA.get(v(0)),
+            pmscr::PCT.get(v(0)),
+            pmscr::E0SPE.get(v(0)),
+            pmscr::E1SPE.get(v(0))
+        ),
+        (1, pmscr::PCT_PHYSICAL, 0, 0)
+    );
+    assert_eq!(pmsirr::INTERVAL.get(v(1)), 4096 >> 8);
+    assert!(pmsirr::RND.is_set(v(1)));
+    let fcr = v(2);
+    assert!(
+        pmsfcr::FT.is_set(fcr)
+            && pmsfcr::B.is_set(fcr)
+            && pmsfcr::LD.is_set(fcr)
+            && !pmsfcr::ST.is_set(fcr)
+    );
+    assert!(pmsfcr::FE.is_set(fcr) && pmsfcr::FNE.is_set(fcr) && pmsfcr::FL.is_set(fcr));
+    assert_eq!(v(3), 1 << events::L1D_REFILL);
+    assert_eq!(v(4), 1 << events::TLB_WALK);
+    assert_eq!(pmslatfr::MINLAT_FIELD.get(v(5)), 20);
+    assert_eq!(pmsicr::COUNT.get(v(6)), 4096);
+    assert_eq!(pmbptr::PTR.get(v(7)), s.buffer_base);
+    let lim = v(8);
+    assert!(pmblimitr::E.is_set(lim));
+    assert_eq!(pmblimitr::FM.get(lim), pmblimitr::FM_FILL);
+    assert_eq!(
+        pmblimitr::LIMIT.get(lim) << pmblimitr::LIMIT.lsb,
+        s.buffer_base + s.buffer_size
+    );
+    let scr = v(9);
+    assert!(pmscr::E0SPE.is_set(scr) && !pmscr::E1SPE.is_set(scr) && !pmscr::CX.is_set(scr));
+    assert!(pmscr::PA.is_set(scr) && pmscr::TS.is_set(scr));
+    assert_eq!(pmscr::PCT.get(scr), pmscr::PCT_PHYSICAL);
+}
+
+#[test]
+fn perf_defaults_program_no_filters_and_both_exception_levels() {
+    let s = SampleSettings::default();
+    let (_, dut) = run_with(&s, &MemoryProfile::default(), 1 << 40, 100, 1);
+    let at = |id: RegId| {
+        dut.writes
+            .iter()
+            .find(|w| w.1 == addr(id))
+            .map(|w| w.2)
+            .unwrap()
+    };
+    assert_eq!(at(RegId::Pmsfcr), 0);
+    assert_eq!(
+        pmsirr::INTERVAL.get(at(RegId::Pmsirr)),
+        Config::default().min_interval_field()
+    );
+    let scr = at(RegId::PmscrEl1);
+    assert!(
+        pmscr::E0SPE.is_set(scr)
+            && pmscr::E1SPE.is_set(scr)
+            && pmscr::TS.is_set(scr)
+            && pmscr::CX.is_set(scr)
+    );
+    assert_eq!(pmscr::PCT.get(scr), pmscr::PCT_VIRTUAL);
+}
+
+#[test]
+fn a_vhe_host_enables_sampling_through_pmscr_el2_last() {
+    let s = SampleSettings {
+        host: true,
+        ..SampleSettings::default()
+    };
+    let (r, dut) = run_with(&s, &MemoryProfile::default(), 97, 20_000, 1);
+    let start: Vec<_> = dut.writes.iter().take(10).collect();
+    let last = start.last().unwrap();
+    assert_eq!(last.1, addr(RegId::PmscrEl2));
+    assert!(pmscr::E0SPE.is_set(last.2) && pmscr::E1SPE.is_set(last.2));
+    assert_eq!(start[start.len() - 2].1, addr(RegId::PmscrEl1));
+    assert_eq!(start[start.len() - 2].2, 0);
+    assert!(
+        r.stats.samples > 0,
+        "host EL0 ops are sampled through E0HSPE"
+    );
+}
+
+#[test]
+fn discard_mode_sets_fm_and_nothing_is_written() {
+    let s = SampleSettings {
+        discard: true,
+        ..SampleSettings::default()
+    };
+    let (r, dut) = run_with(&s, &MemoryProfile::default(), 97, 20_000, 1);
+    let lim = dut
+        .writes
+        .iter()
+        .find(|w| w.1 == addr(RegId::Pmblimitr))
+        .unwrap()
+        .2;
+    assert_eq!(pmblimitr::FM.get(lim), pmblimitr::FM_DISCARD);
+    assert!(pmblimitr::E.is_set(lim));
+    assert!(r.stats.samples > 0);
+    assert_eq!(dut.records, 0);
+    assert!(r.aux.is_empty());
+    assert_eq!(r.stats.protocol_violations, 0);
+}
+
+#[test]
+fn buffer_full_interrupts_are_serviced_and_every_record_drained() {
+    let seed = seed(
+        FILE,
+        "buffer_full_interrupts_are_serviced_and_every_record_drained",
+    );
+    let s = SampleSettings {
+        buffer_size: 8 << 10,
+        ..SampleSettings::default()
+    };
+    let (r, dut) = run_with(&s, &MemoryProfile::default(), 13, 150_000, seed);
+    assert!(r.stats.management_events >= 2, "{}", r.stats);
+    let full: Vec<_> = r
+        .events
+        .iter()
+        .filter(|e| pmbsr::S.is_set(e.pmbsr))
+        .collect();
+    assert!(
+        full.iter().all(|e| e.is_full() && !e.is_fault()),
+        "{full:?}"
+    );
+    assert_eq!(r.stats.records_written, dut.records);
+    assert_eq!(r.aux.len() as u64, dut.records * 64);
+    for (i, w) in r.aux.chunks(8).enumerate() {
+        assert_eq!(
+            u64::from_le_bytes(w.try_into().unwrap()),
+            ((i / 8) as u64) << 32 | (i % 8) as u64,
+            "word {i}"
+        );
+    }
+    // Each service: read PMBSR, read PMBPTR, then PMBPTR = base, PMBLIMITR, PMBSR = 0.
+    let status_reads: Vec<u64> = dut
+        .reads
+        .iter()
+        .filter(|r| r.1 == addr(RegId::Pmbsr) && pmbsr::S.is_set(r.2))
+        .map(|r| r.0)
+        .collect();
+    assert_eq!(status_reads.len() as u64, r.stats.management_events);
+    for c in status_reads {
+        assert!(dut
+            .reads
+            .iter()
+            .any(|r| r.0 == c + 1 && r.1 == addr(RegId::Pmbptr)));
+        let after: Vec<(u8, u64)> = dut
+            .writes
+            .iter()
+            .filter(|w| w.0 > c)
+            .take(3)
+            .map(|w| (w.1, w.2))
+            .collect();
+        assert_eq!(after[0], (addr(RegId::Pmbptr), s.buffer_base));
+        assert_eq!(after[1].0, addr(RegId::Pmblimitr));
+        assert_eq!(after[2], (addr(RegId::Pmbsr), 0));
+    }
+    // The end of the run: sampling disabled, then the buffer.
+    let tail: Vec<(u8, u64)> = dut
+        .writes
+        .iter()
+        .rev()
+        .take(2)
+        .map(|w| (w.1, w.2))
+        .collect();
+    assert_eq!(
+        tail,
+        vec![(addr(RegId::Pmbsr), 0), (addr(RegId::Pmblimitr), 0)]
+    );
+    assert!(dut
+        .writes
+        .iter()
+        .any(|w| w.1 == addr(RegId::PmscrEl1) && w.2 == 0));
+}
+
+#[test]
+fn a_write_error_stops_profiling_like_linux_or_restarts_on_request() {
+    let seed = seed(
+        FILE,
+        "a_write_error_stops_profiling_like_linux_or_restarts_on_request",
+    );
+    let mem = MemoryProfile {
+        errors: ErrorInjection::AtBeat(20),
+        ..MemoryProfile::default()
+    };
+    let s = SampleSettings {
+        buffer_size: 64 << 10,
+        ..SampleSettings::default()
+    };
+    let (r, dut) = run_with(&s, &mem, 13, 50_000, seed);
+    assert_eq!(r.stats.write_errors_injected, 1);
+    assert_eq!(r.stats.management_events, 1);
+    assert!(r.events[0].is_fault());
+    assert_eq!(
+        dut.records, 2,
+        "beat 20 is in the third record; nothing after it"
+    );
+    assert_eq!(r.aux.len(), 2 * 64);
+    let lim_writes: Vec<u64> = dut
+        .writes
+        .iter()
+        .filter(|w| w.1 == addr(RegId::Pmblimitr))
+        .map(|w| w.2)
+        .collect();
+    assert_eq!(
+        lim_writes.last(),
+        Some(&0),
+        "buffer disabled after the fault"
+    );
+
+    let restart = SampleSettings {
+        on_fault: FaultAction::Restart,
+        ..s
+    };
+    let (r, dut) = run_with(&restart, &mem, 13, 50_000, seed);
+    assert!(r.events[0].is_fault());
+    assert!(dut.records > 2, "profiling resumed after the fault");
+    assert_eq!(r.stats.records_written, dut.records);
+}

@@ -1,0 +1,83 @@
+//! The stimulus against the golden model (`spe_model::Model`): the named workloads run for
+//! a while, samples are taken, records reach memory and the driver, and neither side sees
+//! a protocol breach.
+
+mod common;
+
+use common::seed;
+use spe_defs::{Config, PRESETS};
+use spe_model::Model;
+use spe_stim::{
+    run, Backpressure, ErrorInjection, MemoryProfile, RunResult, SampleSettings, Workload,
+};
+
+const FILE: &str = "model";
+
+fn run_model(
+    cfg: &Config,
+    name: &str,
+    s: &SampleSettings,
+    mem: &MemoryProfile,
+    cycles: u64,
+    seed: u64,
+) -> RunResult {
+    let w = Workload::by_name(name).unwrap();
+    let mut dut = Model::new(cfg);
+    run(&mut dut, cfg, &w, s, mem, cycles, seed, &mut |_, _| {}).unwrap()
+}
+
+fn assert_sane(what: &str, r: &RunResult) {
+    let s = &r.stats;
+    eprintln!("{what}:\n{s}");
+    assert!(s.samples > 0, "{what}: no samples");
+    assert!(s.records_written > 0, "{what}: no records");
+    assert_eq!(s.protocol_violations, 0, "{what}: {:?}", r.violations);
+    assert_eq!(s.tag_anomalies, 0, "{what}: {:?}", r.anomalies);
+    assert_eq!(
+        s.stray_reports, s.stray_injected,
+        "{what}: the core reported outside the tracked window"
+    );
+    assert_eq!(s.ground_truth.values().sum::<u64>(), s.population, "{what}");
+    assert!(!s.drain_timed_out, "{what}");
+}
+
+#[test]
+fn loop_and_mix_run_on_the_golden_model() {
+    let seed = seed(FILE, "loop_and_mix_run_on_the_golden_model");
+    let cfg = Config::default();
+    let s = SampleSettings {
+        buffer_size: 64 << 10,
+        ..SampleSettings::perf_default(&cfg)
+    };
+    for name in ["loop", "mix"] {
+        let r = run_model(&cfg, name, &s, &MemoryProfile::default(), 200_000, seed);
+        assert_sane(name, &r);
+    }
+}
+
+#[test]
+fn every_workload_runs_on_every_preset_with_backpressure_and_jitter() {
+    let seed = seed(
+        FILE,
+        "every_workload_runs_on_every_preset_with_backpressure_and_jitter",
+    );
+    let mem = MemoryProfile {
+        backpressure: Backpressure::Stalls {
+            p_stall: 0.02,
+            min: 1,
+            max: 300,
+        },
+        errors: ErrorInjection::Never,
+    };
+    for cfg in PRESETS {
+        for name in Workload::names() {
+            let s = SampleSettings {
+                jitter: true,
+                buffer_size: 16 << 10,
+                ..SampleSettings::perf_default(cfg)
+            };
+            let r = run_model(cfg, name, &s, &mem, 60_000, seed);
+            assert_sane(&format!("{name} on {}", cfg.name), &r);
+        }
+    }
+}
