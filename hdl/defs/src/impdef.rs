@@ -23,10 +23,6 @@ pub const EVENTS_PAYLOAD: usize = 2;
 /// Payload size of the Data Source packet (the core's 8-bit data-source code).
 pub const DATA_SOURCE_PAYLOAD: usize = 1;
 
-/// Advertised recommended minimum interval code (PMSIDR.Interval) of the default presets.
-/// 0b0100 = 1024. Presets may choose another (see `Config::interval_code`).
-pub const PMSIDR_INTERVAL: u64 = 0b0100;
-
 /// Minimum interval for a PMSIDR.Interval code (reference §5.7); `None` for codes the
 /// architecture does not list.
 pub const fn min_interval_for_code(code: u8) -> Option<u32> {

@@ -139,6 +139,11 @@ fn render(s: &mut String) -> std::fmt::Result {
     }
 
     writeln!(s, "\n## Implementation-defined choices\n")?;
+    writeln!(
+        s,
+        "- **Architecture version.** The integrating core advertises ID_AA64DFR0_EL1.PMSVer = `{:#06b}` (SPEv1p2: discard mode and the inverted event filter).",
+        impdef::PMSVER
+    )?;
     for (topic, choice) in impdef::CHOICES {
         writeln!(s, "- **{topic}.** {choice}")?;
     }
