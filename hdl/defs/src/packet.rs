@@ -177,6 +177,31 @@ pub mod subclass {
     pub const BR_GCS: u8 = 1 << 2;
     pub const BR_CR_SHIFT: u32 = 3;
 
+    /// Class OTHER, SVE and SME encodings: `(v & OTHER_SVE_SME_MASK)` is `OTHER_SVE`
+    /// (SVE other, `0 EVL 1 PRED FP 0`) or `OTHER_SME` (SME array op, `1 ETS 1 ETS0 FP 0`).
+    pub const OTHER_SVE_SME_MASK: u8 = (1 << 7) | (1 << 3) | (1 << 0);
+    pub const OTHER_SVE: u8 = 1 << 3;
+    pub const OTHER_SME: u8 = (1 << 7) | (1 << 3);
+    /// SVE flags: FP (b1), predicated (b2), gather/scatter (b7, load/store).
+    pub const SVE_FP: u8 = 1 << 1;
+    pub const SVE_PRED: u8 = 1 << 2;
+    pub const SVE_SG: u8 = 1 << 7;
+    /// EVL / ETS field `v[6:4]`.
+    pub const VL_SHIFT: u32 = 4;
+    pub const VL_FIELD: u8 = 0b111;
+    /// Class LD_ST_ATOMIC, SVE/SME register load/store: `(v & LDST_SVE_SME_MASK) == LDST_SVE_SME`.
+    pub const LDST_SVE_SME_MASK: u8 = (1 << 3) | (1 << 1);
+    pub const LDST_SVE_SME: u8 = 1 << 3;
+    /// Class LD_ST_ATOMIC, guarded control stack: `(v & LDST_GCS_MASK) == LDST_GCS`; b2 = COMM.
+    pub const LDST_GCS_MASK: u8 = 0b1111_1000 | (1 << 1);
+    pub const LDST_GCS: u8 = 1 << 6;
+    pub const GCS_COMM: u8 = 1 << 2;
+    /// Class BRANCH, CR field `v[4:3]` (FEAT_SPE_CRR) and its values.
+    pub const BR_CR_FIELD: u8 = 0b11;
+    pub const CR_BL: u8 = 1;
+    pub const CR_RET: u8 = 2;
+    pub const CR_NON_BL_RET: u8 = 3;
+
     /// True when a load/store subclass is an atomic (extended encoding with AT set), which
     /// counts as both a load and a store for the type filter.
     pub const fn ldst_is_atomic(v: u8) -> bool {
@@ -194,6 +219,11 @@ pub mod addr_payload {
     pub const NS_SHIFT: u32 = 63;
     /// Bits 62:61: exception level (instruction / branch addresses).
     pub const EL_SHIFT: u32 = 61;
+    pub const EL_BITS: u32 = 2;
+    /// Data PA: bit 62 CH (tag checked), bits 59:56 PAT (physical address tag).
+    pub const CH_SHIFT: u32 = 62;
+    pub const PAT_SHIFT: u32 = 56;
+    pub const PAT_BITS: u32 = 4;
     /// Bit 60: NSE (Realm; not implemented, always 0).
     pub const NSE_SHIFT: u32 = 60;
     /// Bits 55:0: the address.

@@ -8,21 +8,11 @@ use spe_defs::packet::{op_class, subclass};
 use spe_defs::regs::{self, pmblimitr, pmscr, RegId};
 use spe_defs::{events as ev, PRESETS};
 use spe_model::{Inputs, Model, Slot};
+use spe_stim::rng::Rng;
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn flip(&mut self) -> bool {
-        self.next() & 1 == 1
-    }
+/// Coin flip from the stimulus crate's generator.
+fn flip(rng: &mut Rng) -> bool {
+    rng.next_u64() & 1 == 1
 }
 
 fn seed() -> u64 {
@@ -79,7 +69,7 @@ fn write(m: &mut Model, inp: &mut Inputs, mem: &mut Vec<(u64, u64)>, id: RegId, 
 
 #[test]
 fn every_record_decodes_to_what_the_stimulus_reported() {
-    let mut rng = Rng(seed());
+    let mut rng = Rng::new(seed());
     for cfg in PRESETS {
         let mut m = Model::new(cfg);
         let mut mem = Vec::new();
@@ -101,7 +91,7 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
         let mut expects = Vec::new();
         for n in 0..300u64 {
             // Random collection settings for this sample.
-            let (ts, cx, pa) = (rng.flip(), rng.flip(), rng.flip());
+            let (ts, cx, pa) = (flip(&mut rng), flip(&mut rng), flip(&mut rng));
             let el1 = pmscr::E0SPE.place(1)
                 | pmscr::E1SPE.place(1)
                 | pmscr::TS.place(ts as u64)
@@ -118,8 +108,8 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
             write(&mut m, &mut inp, &mut mem, RegId::Pmsicr, 1);
             let el = rng.below(2) as u8;
             inp.disp_el = el;
-            inp.ctx_el1 = rng.next() as u32;
-            inp.cnt_virt = rng.next();
+            inp.ctx_el1 = rng.next_u64() as u32;
+            inp.cnt_virt = rng.next_u64();
             let (class, sub) = match rng.below(4) {
                 0 => (op_class::LD_ST_ATOMIC, subclass::LDST_GP),
                 1 => (
@@ -133,7 +123,7 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
                 0xffff_8000_0000_0000
             } else {
                 0x0000_aaaa_0000_0000
-            }) | (rng.next() & 0xffff_fffc);
+            }) | (rng.next_u64() & 0xffff_fffc);
             let slot = rng.below(cfg.dispatch_width as u64) as usize;
             inp.disp[slot] = Slot {
                 valid: true,
@@ -145,36 +135,41 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
             assert_ne!(step(&mut m, &mut inp, &mut mem).tag, 0, "sample {n} tagged");
             // Hook script: random cycle offsets, completion last.
             let total = 2 + rng.below(300);
-            let issue_at = if rng.flip() {
+            let issue_at = if flip(&mut rng) {
                 Some(1 + rng.below(total))
             } else {
                 None
             };
             let is_mem = class == op_class::LD_ST_ATOMIC;
-            let xl = if is_mem && rng.flip() {
+            let xl = if is_mem && flip(&mut rng) {
                 let s = 1 + rng.below(total / 2 + 1);
                 Some((s, s + rng.below(total - s + 1)))
             } else {
                 None
             };
-            let mem_at = if is_mem && rng.flip() {
+            let mem_at = if is_mem && flip(&mut rng) {
                 Some(1 + rng.below(total))
             } else {
                 None
             };
-            let br_at = if class == op_class::BRANCH && rng.flip() {
+            let br_at = if class == op_class::BRANCH && flip(&mut rng) {
                 Some(1 + rng.below(total))
             } else {
                 None
             };
             let (va, pa_v, tgt, ds) = (
-                rng.next(),
-                rng.next() & 0x00ff_ffff_ffff_fff0,
-                rng.next() & 0x0000_ffff_ffff_fffc,
+                rng.next_u64(),
+                rng.next_u64() & 0x00ff_ffff_ffff_fff0,
+                rng.next_u64() & 0x0000_ffff_ffff_fffc,
                 rng.below(16),
             );
-            let (walk, refill, taken, mispred, retired) =
-                (rng.flip(), rng.flip(), rng.flip(), rng.flip(), rng.flip());
+            let (walk, refill, taken, mispred, retired) = (
+                flip(&mut rng),
+                flip(&mut rng),
+                flip(&mut rng),
+                flip(&mut rng),
+                flip(&mut rng),
+            );
             for k in 1..=total {
                 if issue_at == Some(k) {
                     inp.iss_valid = true;

@@ -3,41 +3,14 @@
 //! describes them with perf's words (`arm_spe_pkt_desc_op_type()`).
 //!
 //! The masks that `spe_defs::packet::subclass` already names are used from there; the SVE,
-//! SME, GCS and CR encodings it does not name are defined below, each after its perf macro.
+//! SME, GCS and CR encodings are named there too.
 
 use spe_defs::packet::{op_class, subclass as sc};
 
-/// perf `SPE_OP_PKT_OTHER_SUBCLASS_SVE/SME`: `v & (BIT(7) | BIT(3) | BIT(0))`.
-const OTHER_SVE_SME_MASK: u8 = (1 << 7) | (1 << 3) | (1 << 0);
-/// ... `== 0x08`: SVE other.
-const OTHER_SVE: u8 = 1 << 3;
-/// ... `== 0x88`: SME array operation.
-const OTHER_SME: u8 = (1 << 7) | (1 << 3);
-/// perf `SPE_OP_PKT_SVE_FP` (bit 1) and `SPE_OP_PKT_SVE_PRED` (bit 2).
-const SVE_FP: u8 = 1 << 1;
-const SVE_PRED: u8 = 1 << 2;
-/// perf `SPE_OP_PKT_SVE_SG`: gather/scatter (bit 7).
-const SVE_SG: u8 = 1 << 7;
-/// EVL / ETS field `v[6:4]`.
-const VL_SHIFT: u32 = 4;
-const VL_FIELD: u8 = 0b111;
 /// perf `GENMASK_ULL(7, 1)`: load/store subclass bits, everything but ST.
 const LDST_SUBCLASS_MASK: u8 = !sc::LDST_ST;
-/// perf `SPE_OP_PKT_LDST_SUBCLASS_SVE_SME_REG`: `(v & (BIT(3) | BIT(1))) == 0x8`.
-const LDST_SVE_SME_MASK: u8 = (1 << 3) | (1 << 1);
-const LDST_SVE_SME: u8 = 1 << 3;
-/// perf `SPE_OP_PKT_LDST_SUBCLASS_GCS`: `(v & (GENMASK(7, 3) | BIT(1))) == 0x40`.
-const LDST_GCS_MASK: u8 = 0b1111_1000 | (1 << 1);
-const LDST_GCS: u8 = 1 << 6;
-/// perf `SPE_OP_PKT_GCS_COMM` (bit 2).
-const GCS_COMM: u8 = 1 << 2;
-/// Branch CR field `v[4:3]` (FEAT_SPE_CRR) and its values.
-const BR_CR_FIELD: u8 = 0b11;
-const CR_BL: u8 = 1;
-const CR_RET: u8 = 2;
-const CR_NON_BL_RET: u8 = 3;
 /// Every branch payload bit the architecture defines (COND, IND, GCS, CR).
-const BR_DEFINED: u8 = sc::BR_COND | sc::BR_IND | sc::BR_GCS | (BR_CR_FIELD << sc::BR_CR_SHIFT);
+const BR_DEFINED: u8 = sc::BR_COND | sc::BR_IND | sc::BR_GCS | (sc::BR_CR_FIELD << sc::BR_CR_SHIFT);
 
 /// A recognised subclass, in the order perf tests for it.
 enum Subclass {
@@ -70,8 +43,8 @@ enum Subclass {
 fn classify(class: u8, v: u8) -> Subclass {
     let ldst = |mask: u8, value: u8| v & mask == value;
     match class {
-        op_class::OTHER if v & OTHER_SVE_SME_MASK == OTHER_SVE => Subclass::SveOther,
-        op_class::OTHER if v & OTHER_SVE_SME_MASK == OTHER_SME => Subclass::SmeOther,
+        op_class::OTHER if v & sc::OTHER_SVE_SME_MASK == sc::OTHER_SVE => Subclass::SveOther,
+        op_class::OTHER if v & sc::OTHER_SVE_SME_MASK == sc::OTHER_SME => Subclass::SmeOther,
         op_class::OTHER if v & sc::OTHER_PLAIN_MASK == 0 => Subclass::Other,
         op_class::LD_ST_ATOMIC if ldst(sc::LDST_EXT_MASK, sc::LDST_EXT) => Subclass::Extended,
         op_class::LD_ST_ATOMIC if ldst(LDST_SUBCLASS_MASK, sc::LDST_SIMD_FP) => Subclass::SimdFp,
@@ -83,8 +56,10 @@ fn classify(class: u8, v: u8) -> Subclass {
         op_class::LD_ST_ATOMIC if ldst(LDST_SUBCLASS_MASK, sc::LDST_MTE_TAG) => Subclass::MteTag,
         op_class::LD_ST_ATOMIC if ldst(LDST_SUBCLASS_MASK, sc::LDST_MEMCPY) => Subclass::Memcpy,
         op_class::LD_ST_ATOMIC if v == sc::LDST_MEMSET => Subclass::Memset,
-        op_class::LD_ST_ATOMIC if ldst(LDST_SVE_SME_MASK, LDST_SVE_SME) => Subclass::SveSmeReg,
-        op_class::LD_ST_ATOMIC if ldst(LDST_GCS_MASK, LDST_GCS) => Subclass::Gcs,
+        op_class::LD_ST_ATOMIC if ldst(sc::LDST_SVE_SME_MASK, sc::LDST_SVE_SME) => {
+            Subclass::SveSmeReg
+        }
+        op_class::LD_ST_ATOMIC if ldst(sc::LDST_GCS_MASK, sc::LDST_GCS) => Subclass::Gcs,
         op_class::OTHER | op_class::LD_ST_ATOMIC => Subclass::Unknown,
         op_class::BRANCH => Subclass::Branch,
         _ => Subclass::Reserved,
@@ -93,12 +68,12 @@ fn classify(class: u8, v: u8) -> Subclass {
 
 /// SVE effective vector length, perf `SPE_OP_PKG_SVE_EVL`: `32 << v[6:4]`.
 fn sve_evl(v: u8) -> u32 {
-    32 << ((v >> VL_SHIFT) & VL_FIELD)
+    32 << ((v >> sc::VL_SHIFT) & sc::VL_FIELD)
 }
 
 /// SME effective tile size, perf `SPE_OP_PKG_SME_ETS`: `128 << (v[6:4] << 1 | v[2])`.
 fn sme_ets(v: u8) -> u32 {
-    128 << ((u32::from((v >> VL_SHIFT) & VL_FIELD) << 1) | u32::from((v >> 2) & 1))
+    128 << ((u32::from((v >> sc::VL_SHIFT) & sc::VL_FIELD) << 1) | u32::from((v >> 2) & 1))
 }
 
 /// Appends `word` (with a leading space) to `s` when `cond` holds.
@@ -119,8 +94,8 @@ pub fn describe_op(class: u8, v: u8) -> Option<String> {
         Subclass::Reserved => return None,
         Subclass::SveOther => {
             s.push_str(&format!("SVE-OTHER EVLEN {}", sve_evl(v)));
-            flag(&mut s, v & SVE_FP != 0, "FP");
-            flag(&mut s, v & SVE_PRED != 0, "PRED");
+            flag(&mut s, v & sc::SVE_FP != 0, "FP");
+            flag(&mut s, v & sc::SVE_PRED != 0, "PRED");
         }
         Subclass::SmeOther => {
             s.push_str(&format!("SME-OTHER ETS {}", sme_ets(v)));
@@ -145,10 +120,10 @@ pub fn describe_op(class: u8, v: u8) -> Option<String> {
             flag(&mut s, v & sc::BR_COND != 0, "COND");
             flag(&mut s, v & sc::BR_IND != 0, "IND");
             flag(&mut s, v & sc::BR_GCS != 0, "GCS");
-            let cr = (v >> sc::BR_CR_SHIFT) & BR_CR_FIELD;
-            flag(&mut s, cr == CR_BL, "CR-BL");
-            flag(&mut s, cr == CR_RET, "CR-RET");
-            flag(&mut s, cr == CR_NON_BL_RET, "CR-NON-BL-RET");
+            let cr = (v >> sc::BR_CR_SHIFT) & sc::BR_CR_FIELD;
+            flag(&mut s, cr == sc::CR_BL, "CR-BL");
+            flag(&mut s, cr == sc::CR_RET, "CR-RET");
+            flag(&mut s, cr == sc::CR_NON_BL_RET, "CR-NON-BL-RET");
         }
         Subclass::Unknown if class == op_class::OTHER => {}
         ldst => {
@@ -168,12 +143,12 @@ pub fn describe_op(class: u8, v: u8) -> Option<String> {
                 Subclass::Memset => flag(&mut s, true, "MEMSET"),
                 Subclass::SveSmeReg => {
                     s.push_str(&format!(" SVE-SME-REG EVLEN {}", sve_evl(v)));
-                    flag(&mut s, v & SVE_PRED != 0, "PRED");
-                    flag(&mut s, v & SVE_SG != 0, "SG");
+                    flag(&mut s, v & sc::SVE_PRED != 0, "PRED");
+                    flag(&mut s, v & sc::SVE_SG != 0, "SG");
                 }
                 Subclass::Gcs => {
                     flag(&mut s, true, "GCS");
-                    flag(&mut s, v & GCS_COMM != 0, "COMM");
+                    flag(&mut s, v & sc::GCS_COMM != 0, "COMM");
                 }
                 _ => {}
             }

@@ -12,8 +12,6 @@ use crate::packet::{packets, Packet, PacketKind};
 const TOP_BYTE_FILL: u64 = 0xFF << addr_payload::ADDR_BITS;
 /// Bits 55:0 of an address payload (perf `SPE_ADDR_PKT_ADDR_GET_BYTES_0_6`).
 const ADDR_MASK: u64 = spe_defs::low_mask(addr_payload::ADDR_BITS);
-/// Width of the EL field (bits 62:61) of an instruction-address payload.
-const EL_BITS: u32 = 2;
 /// perf fills the top byte of a data VA when `VA[55:52]` has all of these bits set.
 const VA_KERNEL_NIBBLE: u64 = 0xF;
 /// Shift of `VA[55:52]`.
@@ -21,7 +19,7 @@ const VA_NIBBLE_SHIFT: u32 = addr_payload::ADDR_BITS - 4;
 
 /// Exception level (bits 62:61) of a PC / branch-target / previous-branch-target payload.
 pub fn payload_el(payload: u64) -> u8 {
-    ((payload >> addr_payload::EL_SHIFT) & spe_defs::low_mask(EL_BITS)) as u8
+    ((payload >> addr_payload::EL_SHIFT) & spe_defs::low_mask(addr_payload::EL_BITS)) as u8
 }
 
 /// NS bit (bit 63) of an instruction-address or physical-address payload.

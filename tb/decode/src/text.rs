@@ -4,7 +4,7 @@
 //! The descriptions follow newer perf (events 16..=25 named, unknown event bits printed as
 //! `IMPDEF:n,m`, branch GCS/CR words); no CPU-specific (MIDR-gated) names are printed.
 
-use spe_defs::packet::{addr_index, counter_index};
+use spe_defs::packet::{addr_index, addr_payload, counter_index};
 
 use crate::op::describe_op;
 use crate::packet::{packets, Packet, PacketKind};
@@ -23,10 +23,6 @@ const NAME_DATA_SOURCE: &str = "DATA-SOURCE";
 const BAD_PACKET: &str = "Bad packet!";
 /// Bytes perf's dump reserves per line before the description.
 const DUMP_BYTES_PER_LINE: usize = 16;
-/// PA payload: CH bit (62) and PAT field (59:56), perf `SPE_ADDR_PKT_GET_CH/PAT`.
-const PA_CH_SHIFT: u32 = 62;
-const PA_PAT_SHIFT: u32 = 56;
-const PA_PAT_FIELD: u64 = 0xF;
 
 /// perf's Events description (newer `arm_spe_pkt_desc_event()` without MIDR-specific names):
 /// `EV` followed by the name of every set bit perf knows, in bit order, then any remaining
@@ -70,8 +66,8 @@ fn describe_address(index: u8, payload: u64) -> String {
             "PA 0x{:x} ns={} ch={} pat={:x}",
             payload_addr(payload),
             u8::from(payload_ns(payload)),
-            (payload >> PA_CH_SHIFT) & 1,
-            (payload >> PA_PAT_SHIFT) & PA_PAT_FIELD
+            (payload >> addr_payload::CH_SHIFT) & 1,
+            (payload >> addr_payload::PAT_SHIFT) & spe_defs::low_mask(addr_payload::PAT_BITS)
         ),
         _ => format!("{NAME_ADDR} 0x{payload:x} ({index})"),
     }

@@ -31,7 +31,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 /// Physical addresses are 56 bits on the translation hook.
-const PA_MASK: u64 = (1 << 56) - 1;
+const PA_MASK: u64 = spe_defs::low_mask(spe_defs::packet::addr_payload::ADDR_BITS);
 /// Anomaly messages kept (all are counted).
 const MAX_ANOMALY_MESSAGES: usize = 16;
 

@@ -24,7 +24,7 @@ use spe_model::{Inputs, Outputs};
 use std::collections::VecDeque;
 
 /// PMBLIMITR.LIMIT granule (4 KiB).
-const LIMIT_GRANULE: u64 = 1 << 12;
+const LIMIT_GRANULE: u64 = 1 << pmblimitr::LIMIT.lsb;
 
 /// What the driver does after a buffer fault (external abort on a record write).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -18,7 +18,7 @@ use std::fmt::{self, Write as _};
 use std::path::Path;
 
 /// Physical addresses on the hook are 56 bits.
-const PA_BITS: u32 = 56;
+const PA_BITS: u32 = spe_defs::packet::addr_payload::ADDR_BITS;
 /// Default physical address: the VA's low 48 bits (identity mapping).
 const DEFAULT_PA_MASK: u64 = (1 << 48) - 1;
 /// Largest latency a trace may give (keeps schedules far from overflow).
