@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # The whole test suite. Installs what it needs on a fresh machine, then runs, in order:
-# formatting and lint, every unit/property test in the workspace, the generated-docs drift
-# check, and the end-to-end acceptance run (model simulation -> buffer -> decoder).
+# formatting and lint, every unit/property test in the workspace (model, decoder, RTL block
+# tests, RTL-vs-model lockstep under rust-hdl's simulator), the gen/ drift check, the RTL
+# tool checks (Verilator lint, iverilog, Yosys), and the end-to-end acceptance run (model
+# simulation -> buffer -> decoder).
 # Each step prints the command that reproduces it.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
 
-# Debian tools the suite uses (none yet beyond cargo; the RTL issue adds verilator, yosys,
-# iverilog here).
+# Debian tools the suite uses, installed with apt-get when missing.
 command -v cargo >/dev/null || { echo "error: cargo (Rust toolchain) is required" >&2; exit 1; }
+need verilator verilator
+need iverilog iverilog
+need yosys yosys
 
 step cargo fmt --all -- --check
 step cargo clippy --workspace --all-targets --quiet -- -D warnings
@@ -19,7 +23,10 @@ step cargo build --release --quiet --bin spe
 SPE=target/release/spe
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-step "$SPE" docs --check gen
+step "$SPE" gen --check gen
+step "$SPE" gen --out "$OUT/gen"
+step diff -r gen "$OUT/gen"
+step scripts/rtl-check.sh gen
 step "$SPE" sim --workload loop --cycles 2000000 --interval 1024 --jitter --out "$OUT/loop.bin" --summary-json "$OUT/loop.json"
 step "$SPE" decode "$OUT/loop.bin" --quiet --check-slots --expect-records "$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/loop.json")"
 step "$SPE" sim --workload mix --cycles 1000000 --ts --cx --pa --preset wide --out "$OUT/mix.bin" --summary-json "$OUT/mix.json"

@@ -86,9 +86,9 @@ pub const PORTS: &[Port] = &[
     p(
         "disp_pc",
         In,
-        PerSlot(64),
+        PerSlot(56),
         "dispatch",
-        "Virtual address of the op",
+        "Virtual address of the op, bits 55:0 (the PC packet records 56 address bits)",
         "with disp_valid",
     ),
     p(
@@ -298,9 +298,9 @@ pub const PORTS: &[Port] = &[
     p(
         "br_target",
         In,
-        Bits(64),
+        Bits(56),
         "branch",
-        "Branch target virtual address",
+        "Branch target virtual address, bits 55:0 (as the target packet records it)",
         "with br_done",
     ),
     p(

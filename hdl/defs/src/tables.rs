@@ -1,5 +1,5 @@
 //! Renders the integration tables (presets, ports, register map, record layout, events,
-//! implementation-defined choices) as Markdown, from the definitions alone. `spe docs`
+//! implementation-defined choices) as Markdown, from the definitions alone. `spe gen`
 //! writes the result to `gen/spe_tables.md`; a test fails when that file is stale.
 
 use crate::config::PRESETS;
@@ -9,7 +9,7 @@ use crate::{events, impdef};
 use std::fmt::Write;
 
 /// Banner on every generated file.
-pub const BANNER: &str = "Generated from hdl/defs by `spe docs` - do not edit; regenerate instead.";
+pub const BANNER: &str = "Generated from hdl/defs by `spe gen` - do not edit; regenerate with `cargo run --release --bin spe -- gen --out gen`.";
 
 fn width_text(w: Width) -> String {
     match w {

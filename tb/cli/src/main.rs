@@ -2,7 +2,7 @@
 //!
 //! * `spe sim`    — run a workload through the unit and write the buffer it filled;
 //! * `spe decode` — print every packet of a buffer, perf-dump style, and a line per record;
-//! * `spe docs`   — write (or check) the generated integration tables in `gen/`.
+//! * `spe gen`    — write (or check) `gen/`: the Verilog of every preset and the integration tables.
 //!
 //! Errors are reported as one clear line and a non-zero exit status, never a panic.
 
@@ -10,7 +10,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod decode_cmd;
-mod docs_cmd;
+mod gen_cmd;
 mod sim_cmd;
 
 #[derive(Parser)]
@@ -30,8 +30,8 @@ enum Command {
     Sim(Box<sim_cmd::SimArgs>),
     /// Decode an SPE buffer: every packet (perf-dump style) and one line per record.
     Decode(decode_cmd::DecodeArgs),
-    /// Write the generated integration tables (gen/spe_tables.md), or check they are current.
-    Docs(docs_cmd::DocsArgs),
+    /// Generate gen/: the Verilog of every preset and the integration tables (or check it).
+    Gen(gen_cmd::GenArgs),
 }
 
 /// Maps a stdout write error to a message. A closed pipe (`spe decode f | head`) is not an
@@ -48,7 +48,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Sim(a) => sim_cmd::run(*a),
         Command::Decode(a) => decode_cmd::run(a),
-        Command::Docs(a) => docs_cmd::run(a),
+        Command::Gen(a) => gen_cmd::run(a),
     };
     match result {
         Ok(code) => code,

@@ -9,6 +9,7 @@ use spe_defs::config::MAX_DISPATCH_WIDTH;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Slot {
     pub valid: bool,
+    /// 56 bits (VA 55:0).
     pub pc: u64,
     /// Operation Type class (2 bits).
     pub class: u8,
@@ -49,6 +50,7 @@ pub struct Inputs {
     pub mem_misaligned: bool,
     // Branch hook.
     pub br_done: bool,
+    /// 56 bits (VA 55:0).
     pub br_target: u64,
     pub br_taken: bool,
     pub br_mispred: bool,

@@ -1,0 +1,132 @@
+//! `spe_rff`: the one flip-flop of the design, a D register with a **synchronous,
+//! active-high reset** to a per-instance reset value.
+//!
+//! ```text
+//!            +-----------+
+//!   d[W] --->|           |---> q[W]      q <= reset ? INIT : d   (at posedge clock)
+//!   reset -->|  spe_rff  |
+//!   clock -->|>  #(W,INIT)|
+//!            +-----------+
+//! ```
+//!
+//! rust-hdl's stock `DFF` has no reset port (its Verilog sets the value only in an `initial`
+//! block, which ASIC flows ignore). Every flop of the unit is this block instead, so every
+//! piece of state has a real reset and nothing depends on `initial`.
+//!
+//! In Verilog all instances share one parameterised module, `spe_rff` (see [`RFF_VERILOG`],
+//! written once to `gen/spe_rff.v`): the instance is emitted as a black box whose module
+//! name carries the parameters, `spe_rff #(.W(12), .INIT(12'h000)) count(...)`.
+//!
+//! Simulation (rust-hdl): `q` takes `INIT` or `d` on the rising clock edge, like the Verilog.
+//! The reset value is fixed at construction ([`Rff::with_reset`]).
+
+use rust_hdl::prelude::*;
+
+/// A register with synchronous reset to `init`.
+#[derive(Clone, Debug, LogicBlock)]
+pub struct Rff<T: Synth> {
+    /// Next value, taken at the rising edge when `reset` is low.
+    pub d: Signal<In, T>,
+    /// Current value.
+    pub q: Signal<Out, T>,
+    /// Synchronous, active-high reset: `q` becomes the reset value at the edge.
+    pub reset: Signal<In, Bit>,
+    pub clock: Signal<In, Clock>,
+    init: Constant<T>,
+}
+
+impl<T: Synth> Rff<T> {
+    /// A register that resets to `init`.
+    pub fn with_reset(init: T) -> Self {
+        Rff {
+            d: Signal::default(),
+            q: Signal::new_with_default(init),
+            reset: Signal::default(),
+            clock: Signal::default(),
+            init: Constant::new(init),
+        }
+    }
+}
+
+impl<T: Synth> Default for Rff<T> {
+    /// A register that resets to zero.
+    fn default() -> Self {
+        Self::with_reset(T::default())
+    }
+}
+
+impl<T: Synth> Logic for Rff<T> {
+    fn update(&mut self) {
+        if self.clock.pos_edge() {
+            self.q.next = if self.reset.val() {
+                self.init.val()
+            } else {
+                self.d.val()
+            };
+        }
+    }
+    fn connect(&mut self) {
+        self.q.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        // The module itself is written once (RFF_VERILOG); the instance names it with its
+        // parameters. `T::BITS` and the reset value's literal (sized, e.g. 16'hace1).
+        Verilog::Blackbox(BlackBox {
+            code: String::new(),
+            name: format!(
+                "{} #(.W({}), .INIT({}))",
+                RFF_MODULE,
+                T::BITS,
+                self.init.val().verilog()
+            ),
+        })
+    }
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![TimingInfo {
+            name: "spe_rff".into(),
+            clock: "clock".into(),
+            inputs: vec!["d".into(), "reset".into()],
+            outputs: vec!["q".into()],
+        }]
+    }
+}
+
+/// Name of the shared flop module.
+pub const RFF_MODULE: &str = "spe_rff";
+
+/// The shared flop module (written to `gen/spe_rff.v`).
+pub const RFF_VERILOG: &str = "\
+// spe_rff: D register with synchronous, active-high reset to INIT.
+// Every flip-flop of the SPE unit is an instance of this module.
+module spe_rff #(
+    parameter integer W = 1,
+    parameter [W-1:0] INIT = {W{1'b0}}
+) (
+    input  wire         clock,
+    input  wire         reset,
+    input  wire [W-1:0] d,
+    output reg  [W-1:0] q
+);
+    always @(posedge clock) begin
+        if (reset) q <= INIT;
+        else       q <= d;
+    end
+endmodule
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flop_instance_names_the_shared_module_with_its_parameters() {
+        let f: Rff<Bits<16>> = Rff::with_reset(0xACE1.into());
+        match f.hdl() {
+            Verilog::Blackbox(b) => {
+                assert_eq!(b.name, "spe_rff #(.W(16), .INIT(16'hace1))");
+                assert!(b.code.is_empty());
+            }
+            _ => panic!("expected a black box"),
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! The SPE sampling unit in rust-hdl: one block per file, one Verilog module per block.
+//!
+//! | file | module | job |
+//! |---|---|---|
+//! | [`sampler`] | `spe_sampler_<preset>` | population count, interval counter, LFSR jitter, tag, collision |
+//! | [`capture`] | `spe_capture_<preset>` | holds the sampled op, merges the hook reports, derives events |
+//! | [`latency`] | `spe_latency_<preset>` | total / issue / translation latency counters (saturating) |
+//! | [`filter`] | `spe_filter_<preset>` | type, event, inverted-event and minimum-latency filters |
+//! | [`serializer`] | `spe_serializer_<preset>` | the 64-byte record (fixed-offset packets), one beat at a time |
+//! | [`writer`] | `spe_writer_<preset>` | memory write port, PMBPTR, limit, buffer-full, faults |
+//! | [`regs`] | `spe_regs_<preset>` | the register port and every register |
+//! | [`top`] | `spe_top_<preset>` | wires the blocks; the interface of `spe_defs::ports::PORTS` |
+//! | [`flop`] | `spe_rff` | the one flip-flop: D register with synchronous reset |
+//!
+//! **Reset convention.** One clock (`clk`), one synchronous, active-high reset (`reset`).
+//! Every flip-flop is an `spe_rff` whose reset value is a parameter; nothing relies on an
+//! `initial` block. While `reset` is high every output except `reg_rdata` and `irq` is
+//! driven low, and at the clock edge every register takes its reset value.
+//!
+//! The behaviour is the golden model's (`tb/model`), cycle for cycle, on every output;
+//! `gen` turns the blocks into Verilog.
+
+pub mod capture;
+pub mod filter;
+pub mod flop;
+pub mod gen;
+pub mod latency;
+pub mod regs;
+pub mod sampler;
+pub mod serializer;
+pub mod sim;
+pub mod top;
+pub mod writer;
+
+use rust_hdl::prelude::*;
+
+/// Zero-extension of an `N`-bit value to `T` bits, for kernels.
+///
+/// rust-hdl's `bit_cast` emits `((x) & T'hFF..)`, which mixes operand widths and trips
+/// Verilator's WIDTH lint. A `Zext` local is written with `w.next = zero; w.next.set_value_lo(x);`
+/// which rust-hdl emits as the slice assignment `w[(0)+:(N)] = x;`, and read with
+/// `w.val().to_bits()`, which it emits as plain `w`. (`set_value_<f>`/`get_my_width_<f>`/
+/// `get_my_offset_<f>` are the hooks rust-hdl's kernel translator uses for struct fields.)
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Zext<const N: usize, const T: usize> {
+    v: Bits<T>,
+}
+
+impl<const N: usize, const T: usize> Zext<N, T> {
+    pub fn get_my_width_lo(&self) -> usize {
+        N
+    }
+    pub fn get_my_offset_lo(&self) -> usize {
+        0
+    }
+    /// Sets the low `N` bits (and, in simulation, clears the rest, as the HDL's preceding
+    /// zero assignment does).
+    pub fn set_value_lo(&mut self, x: Bits<N>) {
+        assert!(N <= T);
+        self.v = bit_cast::<T, N>(x);
+    }
+    /// The extended value.
+    pub fn to_bits(self) -> Bits<T> {
+        self.v
+    }
+}
+
+impl<const N: usize, const T: usize> Synth for Zext<N, T> {
+    const BITS: usize = T;
+    fn descriptor() -> TypeDescriptor {
+        Bits::<T>::descriptor()
+    }
+    fn vcd(self) -> VCDValue {
+        self.v.vcd()
+    }
+    fn verilog(self) -> VerilogLiteral {
+        self.v.verilog()
+    }
+}

@@ -1,0 +1,587 @@
+//! `spe_regs`: the programming interface. Holds every read/write register of
+//! `spe_defs::regs::REGS`, decodes the fields the other blocks use, applies the hardware
+//! updates (interval counter, collision flag, buffer pointer, management events) and the
+//! register port, and drives `reg_rdata` and `irq`.
+//!
+//! ```text
+//!  reg_en/we/addr/wdata --> [ write decode ] --+--> register flops --> field outputs
+//!  hw updates ------------> [ hw merge     ] --+          |
+//!                                                         +--> read mux --> reg_rdata
+//!                                                         +--> PMBSR.S  --> irq
+//! ```
+//!
+//! Rules (from `spe_defs::regs`): a write stores `wdata & writable_mask` (RES0 bits read as
+//! zero); read-only registers and unmapped addresses ignore writes and unmapped addresses
+//! read as zero; a port write in the same cycle as a hardware update of the same register
+//! wins. Register storage is as wide as the register's highest implemented field; read-back
+//! zero-extends it. Every value, masks and addresses included, comes from `spe_defs` as a
+//! `Constant` field.
+
+use crate::flop::Rff;
+use rust_hdl::prelude::*;
+use spe_defs::regs::{self as r, pmblimitr, pmbsr, pmscr, pmsfcr, pmsirr, RegId};
+use spe_defs::{Config, Field};
+
+/// Zero-extends an 8-bit register to the 64-bit read port.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Zx8 {
+    pub v: Bits<8>,
+    pub pad: Bits<56>,
+}
+/// Zero-extends a 12-bit register.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Zx12 {
+    pub v: Bits<12>,
+    pub pad: Bits<52>,
+}
+/// Zero-extends a 16-bit register.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Zx16 {
+    pub v: Bits<16>,
+    pub pad: Bits<48>,
+}
+/// Zero-extends a 19-bit register.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Zx19 {
+    pub v: Bits<19>,
+    pub pad: Bits<45>,
+}
+/// Zero-extends a 32-bit register.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Zx32 {
+    pub v: Bits<32>,
+    pub pad: Bits<32>,
+}
+
+/// Storage widths (bits) of the read/write registers; `new` checks that every implemented
+/// field of `spe_defs` fits.
+pub const PMSCR_BITS: usize = 8;
+pub const PMSEVFR_BITS: usize = 12;
+pub const PMSFCR_BITS: usize = 19;
+pub const PMSLATFR_BITS: usize = 16;
+pub const PMBSR_BITS: usize = 32;
+
+/// The register block. `CW` is the latency-counter width (MINLAT is as wide).
+#[derive(LogicBlock)]
+pub struct SpeRegs<const CW: usize> {
+    // Clock and reset.
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // Register port.
+    pub reg_en: Signal<In, Bit>,
+    pub reg_we: Signal<In, Bit>,
+    pub reg_addr: Signal<In, Bits<5>>,
+    pub reg_wdata: Signal<In, Bits<64>>,
+    pub reg_rdata: Signal<Out, Bits<64>>,
+    pub irq: Signal<Out, Bit>,
+    // Hardware updates.
+    /// PMSICR after this cycle's dispatch group (written every cycle outside reset).
+    pub count_next: Signal<In, Bits<32>>,
+    /// Set PMBSR.COLL.
+    pub coll_set: Signal<In, Bit>,
+    /// Buffer-full management event (EC=BUF, BSC=full); `ev_full_dl` sets DL with it.
+    pub ev_full: Signal<In, Bit>,
+    pub ev_full_dl: Signal<In, Bit>,
+    /// External-abort management event (EC=S1 data abort, FSC=external abort, EA, DL).
+    pub ev_abort: Signal<In, Bit>,
+    /// Load PMBPTR with `ptr_d`.
+    pub ptr_we: Signal<In, Bit>,
+    pub ptr_d: Signal<In, Bits<64>>,
+    // Decoded fields.
+    /// Sampling control, EL1 and EL2 (whole registers; bit positions below).
+    pub el1_e0spe: Signal<Out, Bit>,
+    pub el1_e1spe: Signal<Out, Bit>,
+    pub el1_cx: Signal<Out, Bit>,
+    pub el1_pa: Signal<Out, Bit>,
+    pub el1_ts: Signal<Out, Bit>,
+    pub el1_pct: Signal<Out, Bits<2>>,
+    pub el2_e0hspe: Signal<Out, Bit>,
+    pub el2_e2spe: Signal<Out, Bit>,
+    pub el2_cx: Signal<Out, Bit>,
+    pub el2_pa: Signal<Out, Bit>,
+    pub el2_ts: Signal<Out, Bit>,
+    pub el2_pct: Signal<Out, Bits<2>>,
+    /// PMSICR.COUNT, PMSIRR.INTERVAL and RND.
+    pub count: Signal<Out, Bits<32>>,
+    pub interval: Signal<Out, Bits<24>>,
+    pub rnd: Signal<Out, Bit>,
+    /// PMSFCR enables and type bits.
+    pub f_fe: Signal<Out, Bit>,
+    pub f_ft: Signal<Out, Bit>,
+    pub f_fl: Signal<Out, Bit>,
+    pub f_fne: Signal<Out, Bit>,
+    pub f_b: Signal<Out, Bit>,
+    pub f_ld: Signal<Out, Bit>,
+    pub f_st: Signal<Out, Bit>,
+    /// PMSEVFR / PMSNEVFR event masks (event bits 11:0) and MINLAT.
+    pub evfr: Signal<Out, Bits<12>>,
+    pub nevfr: Signal<Out, Bits<12>>,
+    pub minlat: Signal<Out, Bits<CW>>,
+    /// PMBLIMITR.E and not PMBSR.S: profiling runs.
+    pub prof_en: Signal<Out, Bit>,
+    /// PMBLIMITR.FM selects discard mode.
+    pub discard: Signal<Out, Bit>,
+    /// The limit address (LIMIT << 12) and PMBPTR.
+    pub limit: Signal<Out, Bits<64>>,
+    pub ptr: Signal<Out, Bits<64>>,
+    // Register state (every one with a synchronous reset to zero).
+    pmscr_el1: Rff<Bits<PMSCR_BITS>>,
+    pmscr_el2: Rff<Bits<PMSCR_BITS>>,
+    pmsnevfr: Rff<Bits<PMSEVFR_BITS>>,
+    pmsicr: Rff<Bits<32>>,
+    pmsirr: Rff<Bits<32>>,
+    pmsfcr: Rff<Bits<PMSFCR_BITS>>,
+    pmsevfr: Rff<Bits<PMSEVFR_BITS>>,
+    pmslatfr: Rff<Bits<PMSLATFR_BITS>>,
+    pmblimitr: Rff<Bits<64>>,
+    pmbptr: Rff<Bits<64>>,
+    pmbsr: Rff<Bits<PMBSR_BITS>>,
+    // Local signals.
+    wr: Signal<Local, Bit>,
+    pmbsr_coll: Signal<Local, Bits<PMBSR_BITS>>,
+    rd_pmscr_el1: Signal<Local, Zx8>,
+    rd_pmscr_el2: Signal<Local, Zx8>,
+    rd_pmsnevfr: Signal<Local, Zx12>,
+    rd_pmsicr: Signal<Local, Zx32>,
+    rd_pmsirr: Signal<Local, Zx32>,
+    rd_pmsfcr: Signal<Local, Zx19>,
+    rd_pmsevfr: Signal<Local, Zx12>,
+    rd_pmslatfr: Signal<Local, Zx16>,
+    rd_pmbsr: Signal<Local, Zx32>,
+    // Port addresses.
+    a_pmblimitr: Constant<Bits<5>>,
+    a_pmbptr: Constant<Bits<5>>,
+    a_pmbsr: Constant<Bits<5>>,
+    a_pmbidr: Constant<Bits<5>>,
+    a_pmscr_el1: Constant<Bits<5>>,
+    a_pmsnevfr: Constant<Bits<5>>,
+    a_pmsicr: Constant<Bits<5>>,
+    a_pmsirr: Constant<Bits<5>>,
+    a_pmsfcr: Constant<Bits<5>>,
+    a_pmsevfr: Constant<Bits<5>>,
+    a_pmslatfr: Constant<Bits<5>>,
+    a_pmsidr: Constant<Bits<5>>,
+    a_pmscr_el2: Constant<Bits<5>>,
+    // Writable masks.
+    m_pmscr_el1: Constant<Bits<PMSCR_BITS>>,
+    m_pmscr_el2: Constant<Bits<PMSCR_BITS>>,
+    m_pmsevfr: Constant<Bits<PMSEVFR_BITS>>,
+    m_pmsnevfr: Constant<Bits<PMSEVFR_BITS>>,
+    m_pmsirr: Constant<Bits<32>>,
+    m_pmsfcr: Constant<Bits<PMSFCR_BITS>>,
+    m_pmslatfr: Constant<Bits<PMSLATFR_BITS>>,
+    m_pmblimitr: Constant<Bits<64>>,
+    m_pmbsr: Constant<Bits<PMBSR_BITS>>,
+    /// PMBLIMITR.LIMIT in place.
+    m_limit: Constant<Bits<64>>,
+    // Read-only register values.
+    v_pmsidr: Constant<Bits<64>>,
+    v_pmbidr: Constant<Bits<64>>,
+    // PMBSR values of the management events.
+    k_coll: Constant<Bits<PMBSR_BITS>>,
+    k_full: Constant<Bits<PMBSR_BITS>>,
+    k_dl: Constant<Bits<PMBSR_BITS>>,
+    k_abort: Constant<Bits<PMBSR_BITS>>,
+    // Field positions.
+    p_e0: Constant<Bits<32>>,
+    p_e1: Constant<Bits<32>>,
+    p_cx: Constant<Bits<32>>,
+    p_pa: Constant<Bits<32>>,
+    p_ts: Constant<Bits<32>>,
+    p_pct: Constant<Bits<32>>,
+    p_rnd: Constant<Bits<32>>,
+    p_interval: Constant<Bits<32>>,
+    p_fe: Constant<Bits<32>>,
+    p_ft: Constant<Bits<32>>,
+    p_fl: Constant<Bits<32>>,
+    p_fne: Constant<Bits<32>>,
+    p_b: Constant<Bits<32>>,
+    p_ld: Constant<Bits<32>>,
+    p_st: Constant<Bits<32>>,
+    p_en: Constant<Bits<32>>,
+    p_fm: Constant<Bits<32>>,
+    p_s: Constant<Bits<32>>,
+    k_fm_discard: Constant<Bits<2>>,
+    k_zero64: Constant<Bits<64>>,
+    k_zero56: Constant<Bits<56>>,
+    k_zero52: Constant<Bits<52>>,
+    k_zero48: Constant<Bits<48>>,
+    k_zero45: Constant<Bits<45>>,
+    k_zero32: Constant<Bits<32>>,
+}
+
+/// A field's position as a constant (32 bits: Verilog's integer width, which Verilator
+/// accepts as an index of any vector).
+fn pos(f: Field) -> Constant<Bits<32>> {
+    assert!(f.lsb < 64);
+    Constant::new((f.lsb as u64).into())
+}
+
+/// A constant of `bits` bits, checking the value fits.
+fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
+    assert!(N >= 64 || v >> N == 0, "value {v:#x} does not fit {N} bits");
+    Constant::new(v.into())
+}
+
+fn addr(id: RegId) -> Constant<Bits<5>> {
+    k(u64::from(r::reg(id).addr()))
+}
+
+fn mask<const N: usize>(id: RegId, cfg: &Config) -> Constant<Bits<N>> {
+    k(r::reg(id).writable_mask(cfg))
+}
+
+impl<const CW: usize> SpeRegs<CW> {
+    pub fn new(cfg: &Config) -> Self {
+        assert_eq!(
+            CW as u32,
+            cfg.counter_width.bits(),
+            "counter width mismatch"
+        );
+        let bsr = |ec: u64, mss: u64, ea: u64, dl: u64| {
+            pmbsr::S.place(1)
+                | pmbsr::EC.place(ec)
+                | pmbsr::MSS.place(mss)
+                | pmbsr::EA.place(ea)
+                | pmbsr::DL.place(dl)
+        };
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            reg_en: Default::default(),
+            reg_we: Default::default(),
+            reg_addr: Default::default(),
+            reg_wdata: Default::default(),
+            reg_rdata: Default::default(),
+            irq: Default::default(),
+            count_next: Default::default(),
+            coll_set: Default::default(),
+            ev_full: Default::default(),
+            ev_full_dl: Default::default(),
+            ev_abort: Default::default(),
+            ptr_we: Default::default(),
+            ptr_d: Default::default(),
+            el1_e0spe: Default::default(),
+            el1_e1spe: Default::default(),
+            el1_cx: Default::default(),
+            el1_pa: Default::default(),
+            el1_ts: Default::default(),
+            el1_pct: Default::default(),
+            el2_e0hspe: Default::default(),
+            el2_e2spe: Default::default(),
+            el2_cx: Default::default(),
+            el2_pa: Default::default(),
+            el2_ts: Default::default(),
+            el2_pct: Default::default(),
+            count: Default::default(),
+            interval: Default::default(),
+            rnd: Default::default(),
+            f_fe: Default::default(),
+            f_ft: Default::default(),
+            f_fl: Default::default(),
+            f_fne: Default::default(),
+            f_b: Default::default(),
+            f_ld: Default::default(),
+            f_st: Default::default(),
+            evfr: Default::default(),
+            nevfr: Default::default(),
+            minlat: Default::default(),
+            prof_en: Default::default(),
+            discard: Default::default(),
+            limit: Default::default(),
+            ptr: Default::default(),
+            pmscr_el1: Rff::default(),
+            pmscr_el2: Rff::default(),
+            pmsnevfr: Rff::default(),
+            pmsicr: Rff::default(),
+            pmsirr: Rff::default(),
+            pmsfcr: Rff::default(),
+            pmsevfr: Rff::default(),
+            pmslatfr: Rff::default(),
+            pmblimitr: Rff::default(),
+            pmbptr: Rff::default(),
+            pmbsr: Rff::default(),
+            wr: Default::default(),
+            pmbsr_coll: Default::default(),
+            rd_pmscr_el1: Default::default(),
+            rd_pmscr_el2: Default::default(),
+            rd_pmsnevfr: Default::default(),
+            rd_pmsicr: Default::default(),
+            rd_pmsirr: Default::default(),
+            rd_pmsfcr: Default::default(),
+            rd_pmsevfr: Default::default(),
+            rd_pmslatfr: Default::default(),
+            rd_pmbsr: Default::default(),
+            a_pmblimitr: addr(RegId::Pmblimitr),
+            a_pmbptr: addr(RegId::Pmbptr),
+            a_pmbsr: addr(RegId::Pmbsr),
+            a_pmbidr: addr(RegId::Pmbidr),
+            a_pmscr_el1: addr(RegId::PmscrEl1),
+            a_pmsnevfr: addr(RegId::Pmsnevfr),
+            a_pmsicr: addr(RegId::Pmsicr),
+            a_pmsirr: addr(RegId::Pmsirr),
+            a_pmsfcr: addr(RegId::Pmsfcr),
+            a_pmsevfr: addr(RegId::Pmsevfr),
+            a_pmslatfr: addr(RegId::Pmslatfr),
+            a_pmsidr: addr(RegId::Pmsidr),
+            a_pmscr_el2: addr(RegId::PmscrEl2),
+            m_pmscr_el1: mask(RegId::PmscrEl1, cfg),
+            m_pmscr_el2: mask(RegId::PmscrEl2, cfg),
+            m_pmsevfr: mask(RegId::Pmsevfr, cfg),
+            m_pmsnevfr: mask(RegId::Pmsnevfr, cfg),
+            m_pmsirr: mask(RegId::Pmsirr, cfg),
+            m_pmsfcr: mask(RegId::Pmsfcr, cfg),
+            m_pmslatfr: mask(RegId::Pmslatfr, cfg),
+            m_pmblimitr: mask(RegId::Pmblimitr, cfg),
+            m_pmbsr: mask(RegId::Pmbsr, cfg),
+            m_limit: k(pmblimitr::LIMIT.mask()),
+            v_pmsidr: k(r::read_only_value(RegId::Pmsidr, cfg)),
+            v_pmbidr: k(r::read_only_value(RegId::Pmbidr, cfg)),
+            k_coll: k(pmbsr::COLL.mask()),
+            k_full: k(bsr(pmbsr::EC_BUF, pmbsr::BSC_FULL, 0, 0)),
+            k_dl: k(pmbsr::DL.mask()),
+            k_abort: k(bsr(pmbsr::EC_FAULT_S1, pmbsr::FSC_EXTERNAL_ABORT, 1, 1)),
+            p_e0: pos(pmscr::E0SPE),
+            p_e1: pos(pmscr::E1SPE),
+            p_cx: pos(pmscr::CX),
+            p_pa: pos(pmscr::PA),
+            p_ts: pos(pmscr::TS),
+            p_pct: pos(pmscr::PCT),
+            p_rnd: pos(pmsirr::RND),
+            p_interval: pos(pmsirr::INTERVAL),
+            p_fe: pos(pmsfcr::FE),
+            p_ft: pos(pmsfcr::FT),
+            p_fl: pos(pmsfcr::FL),
+            p_fne: pos(pmsfcr::FNE),
+            p_b: pos(pmsfcr::B),
+            p_ld: pos(pmsfcr::LD),
+            p_st: pos(pmsfcr::ST),
+            p_en: pos(pmblimitr::E),
+            p_fm: pos(pmblimitr::FM),
+            p_s: pos(pmbsr::S),
+            k_fm_discard: k(pmblimitr::FM_DISCARD),
+            k_zero64: k(0),
+            k_zero56: k(0),
+            k_zero52: k(0),
+            k_zero48: k(0),
+            k_zero45: k(0),
+            k_zero32: k(0),
+        }
+    }
+}
+
+impl<const CW: usize> Logic for SpeRegs<CW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Clocking: every register holds its value unless updated below.
+        self.pmscr_el1.clock.next = self.clock.val();
+        self.pmscr_el2.clock.next = self.clock.val();
+        self.pmsnevfr.clock.next = self.clock.val();
+        self.pmsicr.clock.next = self.clock.val();
+        self.pmsirr.clock.next = self.clock.val();
+        self.pmsfcr.clock.next = self.clock.val();
+        self.pmsevfr.clock.next = self.clock.val();
+        self.pmslatfr.clock.next = self.clock.val();
+        self.pmblimitr.clock.next = self.clock.val();
+        self.pmbptr.clock.next = self.clock.val();
+        self.pmbsr.clock.next = self.clock.val();
+        self.pmscr_el1.reset.next = self.reset.val();
+        self.pmscr_el2.reset.next = self.reset.val();
+        self.pmsnevfr.reset.next = self.reset.val();
+        self.pmsicr.reset.next = self.reset.val();
+        self.pmsirr.reset.next = self.reset.val();
+        self.pmsfcr.reset.next = self.reset.val();
+        self.pmsevfr.reset.next = self.reset.val();
+        self.pmslatfr.reset.next = self.reset.val();
+        self.pmblimitr.reset.next = self.reset.val();
+        self.pmbptr.reset.next = self.reset.val();
+        self.pmbsr.reset.next = self.reset.val();
+        self.pmscr_el1.d.next = self.pmscr_el1.q.val();
+        self.pmscr_el2.d.next = self.pmscr_el2.q.val();
+        self.pmsnevfr.d.next = self.pmsnevfr.q.val();
+        self.pmsirr.d.next = self.pmsirr.q.val();
+        self.pmsfcr.d.next = self.pmsfcr.q.val();
+        self.pmsevfr.d.next = self.pmsevfr.q.val();
+        self.pmslatfr.d.next = self.pmslatfr.q.val();
+        self.pmblimitr.d.next = self.pmblimitr.q.val();
+
+        // Hardware updates: the interval counter every cycle, the buffer pointer from the
+        // writer, PMBSR from the sampler (COLL) and the management events (which keep COLL).
+        self.pmsicr.d.next = self.count_next.val();
+        self.pmbptr.d.next = self.pmbptr.q.val();
+        if self.ptr_we.val() {
+            self.pmbptr.d.next = self.ptr_d.val();
+        }
+        self.pmbsr_coll.next = self.pmbsr.q.val();
+        if self.coll_set.val() {
+            self.pmbsr_coll.next = self.pmbsr.q.val() | self.k_coll.val();
+        }
+        self.pmbsr.d.next = self.pmbsr_coll.val();
+        if self.ev_full.val() {
+            self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_coll.val()) | self.k_full.val();
+            if self.ev_full_dl.val() {
+                self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_coll.val())
+                    | self.k_full.val()
+                    | self.k_dl.val();
+            }
+        }
+        if self.ev_abort.val() {
+            self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_coll.val()) | self.k_abort.val();
+        }
+
+        // Register port writes (last: software wins over hardware).
+        self.wr.next = self.reg_en.val() & self.reg_we.val();
+        if self.wr.val() {
+            if self.reg_addr.val() == self.a_pmscr_el1.val() {
+                self.pmscr_el1.d.next =
+                    self.reg_wdata.val().get_bits::<PMSCR_BITS>(0) & self.m_pmscr_el1.val();
+            }
+            if self.reg_addr.val() == self.a_pmscr_el2.val() {
+                self.pmscr_el2.d.next =
+                    self.reg_wdata.val().get_bits::<PMSCR_BITS>(0) & self.m_pmscr_el2.val();
+            }
+            if self.reg_addr.val() == self.a_pmsnevfr.val() {
+                self.pmsnevfr.d.next =
+                    self.reg_wdata.val().get_bits::<PMSEVFR_BITS>(0) & self.m_pmsnevfr.val();
+            }
+            if self.reg_addr.val() == self.a_pmsevfr.val() {
+                self.pmsevfr.d.next =
+                    self.reg_wdata.val().get_bits::<PMSEVFR_BITS>(0) & self.m_pmsevfr.val();
+            }
+            if self.reg_addr.val() == self.a_pmsicr.val() {
+                self.pmsicr.d.next = self.reg_wdata.val().get_bits::<32>(0);
+            }
+            if self.reg_addr.val() == self.a_pmsirr.val() {
+                self.pmsirr.d.next = self.reg_wdata.val().get_bits::<32>(0) & self.m_pmsirr.val();
+            }
+            if self.reg_addr.val() == self.a_pmsfcr.val() {
+                self.pmsfcr.d.next =
+                    self.reg_wdata.val().get_bits::<PMSFCR_BITS>(0) & self.m_pmsfcr.val();
+            }
+            if self.reg_addr.val() == self.a_pmslatfr.val() {
+                self.pmslatfr.d.next =
+                    self.reg_wdata.val().get_bits::<PMSLATFR_BITS>(0) & self.m_pmslatfr.val();
+            }
+            if self.reg_addr.val() == self.a_pmblimitr.val() {
+                self.pmblimitr.d.next = self.reg_wdata.val() & self.m_pmblimitr.val();
+            }
+            if self.reg_addr.val() == self.a_pmbptr.val() {
+                self.pmbptr.d.next = self.reg_wdata.val();
+            }
+            if self.reg_addr.val() == self.a_pmbsr.val() {
+                self.pmbsr.d.next =
+                    self.reg_wdata.val().get_bits::<PMBSR_BITS>(0) & self.m_pmbsr.val();
+            }
+        }
+
+        // Read port: zero-extend the addressed register; zero where there is none.
+        self.rd_pmscr_el1.next.v = self.pmscr_el1.q.val();
+        self.rd_pmscr_el1.next.pad = self.k_zero56.val();
+        self.rd_pmscr_el2.next.v = self.pmscr_el2.q.val();
+        self.rd_pmscr_el2.next.pad = self.k_zero56.val();
+        self.rd_pmsnevfr.next.v = self.pmsnevfr.q.val();
+        self.rd_pmsnevfr.next.pad = self.k_zero52.val();
+        self.rd_pmsevfr.next.v = self.pmsevfr.q.val();
+        self.rd_pmsevfr.next.pad = self.k_zero52.val();
+        self.rd_pmsicr.next.v = self.pmsicr.q.val();
+        self.rd_pmsicr.next.pad = self.k_zero32.val();
+        self.rd_pmsirr.next.v = self.pmsirr.q.val();
+        self.rd_pmsirr.next.pad = self.k_zero32.val();
+        self.rd_pmsfcr.next.v = self.pmsfcr.q.val();
+        self.rd_pmsfcr.next.pad = self.k_zero45.val();
+        self.rd_pmslatfr.next.v = self.pmslatfr.q.val();
+        self.rd_pmslatfr.next.pad = self.k_zero48.val();
+        self.rd_pmbsr.next.v = self.pmbsr.q.val();
+        self.rd_pmbsr.next.pad = self.k_zero32.val();
+        self.reg_rdata.next = self.k_zero64.val();
+        if self.reg_addr.val() == self.a_pmscr_el1.val() {
+            self.reg_rdata.next = self.rd_pmscr_el1.val().into();
+        }
+        if self.reg_addr.val() == self.a_pmscr_el2.val() {
+            self.reg_rdata.next = self.rd_pmscr_el2.val().into();
+        }
+        if self.reg_addr.val() == self.a_pmsnevfr.val() {
+            self.reg_rdata.next = self.rd_pmsnevfr.val().into();
+        }
+        if self.reg_addr.val() == self.a_pmsevfr.val() {
+            self.reg_rdata.next = self.rd_pmsevfr.val().into();
+        }
+        if self.reg_addr.val() == self.a_pmsicr.val() {
+            self.reg_rdata.next = self.rd_pmsicr.val().into();
+        }
+        if self.reg_addr.val() == self.a_pmsirr.val() {
+            self.reg_rdata.next = self.rd_pmsirr.val().into();
+        }
+        if self.reg_addr.val() == self.a_pmsfcr.val() {
+            self.reg_rdata.next = self.rd_pmsfcr.val().into();
+        }
+        if self.reg_addr.val() == self.a_pmslatfr.val() {
+            self.reg_rdata.next = self.rd_pmslatfr.val().into();
+        }
+        if self.reg_addr.val() == self.a_pmblimitr.val() {
+            self.reg_rdata.next = self.pmblimitr.q.val();
+        }
+        if self.reg_addr.val() == self.a_pmbptr.val() {
+            self.reg_rdata.next = self.pmbptr.q.val();
+        }
+        if self.reg_addr.val() == self.a_pmbsr.val() {
+            self.reg_rdata.next = self.rd_pmbsr.val().into();
+        }
+        if self.reg_addr.val() == self.a_pmsidr.val() {
+            self.reg_rdata.next = self.v_pmsidr.val();
+        }
+        if self.reg_addr.val() == self.a_pmbidr.val() {
+            self.reg_rdata.next = self.v_pmbidr.val();
+        }
+        self.irq.next = self.pmbsr.q.val().get_bit(self.p_s.val().index());
+
+        // Decoded fields for the other blocks.
+        self.el1_e0spe.next = self.pmscr_el1.q.val().get_bit(self.p_e0.val().index());
+        self.el1_e1spe.next = self.pmscr_el1.q.val().get_bit(self.p_e1.val().index());
+        self.el1_cx.next = self.pmscr_el1.q.val().get_bit(self.p_cx.val().index());
+        self.el1_pa.next = self.pmscr_el1.q.val().get_bit(self.p_pa.val().index());
+        self.el1_ts.next = self.pmscr_el1.q.val().get_bit(self.p_ts.val().index());
+        self.el1_pct.next = self
+            .pmscr_el1
+            .q
+            .val()
+            .get_bits::<2>(self.p_pct.val().index());
+        self.el2_e0hspe.next = self.pmscr_el2.q.val().get_bit(self.p_e0.val().index());
+        self.el2_e2spe.next = self.pmscr_el2.q.val().get_bit(self.p_e1.val().index());
+        self.el2_cx.next = self.pmscr_el2.q.val().get_bit(self.p_cx.val().index());
+        self.el2_pa.next = self.pmscr_el2.q.val().get_bit(self.p_pa.val().index());
+        self.el2_ts.next = self.pmscr_el2.q.val().get_bit(self.p_ts.val().index());
+        self.el2_pct.next = self
+            .pmscr_el2
+            .q
+            .val()
+            .get_bits::<2>(self.p_pct.val().index());
+        self.count.next = self.pmsicr.q.val();
+        self.interval.next = self
+            .pmsirr
+            .q
+            .val()
+            .get_bits::<24>(self.p_interval.val().index());
+        self.rnd.next = self.pmsirr.q.val().get_bit(self.p_rnd.val().index());
+        self.f_fe.next = self.pmsfcr.q.val().get_bit(self.p_fe.val().index());
+        self.f_ft.next = self.pmsfcr.q.val().get_bit(self.p_ft.val().index());
+        self.f_fl.next = self.pmsfcr.q.val().get_bit(self.p_fl.val().index());
+        self.f_fne.next = self.pmsfcr.q.val().get_bit(self.p_fne.val().index());
+        self.f_b.next = self.pmsfcr.q.val().get_bit(self.p_b.val().index());
+        self.f_ld.next = self.pmsfcr.q.val().get_bit(self.p_ld.val().index());
+        self.f_st.next = self.pmsfcr.q.val().get_bit(self.p_st.val().index());
+        self.evfr.next = self.pmsevfr.q.val();
+        self.nevfr.next = self.pmsnevfr.q.val();
+        self.minlat.next = self.pmslatfr.q.val().get_bits::<CW>(0);
+        self.prof_en.next = self.pmblimitr.q.val().get_bit(self.p_en.val().index())
+            & !self.pmbsr.q.val().get_bit(self.p_s.val().index());
+        self.discard.next = self
+            .pmblimitr
+            .q
+            .val()
+            .get_bits::<2>(self.p_fm.val().index())
+            == self.k_fm_discard.val();
+        self.limit.next = self.pmblimitr.q.val() & self.m_limit.val();
+        self.ptr.next = self.pmbptr.q.val();
+    }
+}

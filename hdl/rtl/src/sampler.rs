@@ -1,0 +1,251 @@
+//! `spe_sampler`: population counting over the W-slot dispatch group, the interval
+//! down-counter, the LFSR jitter and the one-hot tag.
+//!
+//! ```text
+//!  disp_valid[W] --+--> population --> prefix counts --> selection --> tag[W] (comb)
+//!  EL / host / aarch32 / prof_allowed / enables --^         |            collision
+//!  count (PMSICR) -------------------------------------------+--> count_next
+//!  interval, rnd, LFSR ---> reload value ---------------------^
+//! ```
+//!
+//! Counting follows the architecture's `SPEToCollectSample` per population op in slot
+//! order: a zero counter reloads, otherwise it decrements and the op that brings it to zero
+//! is selected. The hardware evaluates the whole group at once. With `c` the counter and
+//! `n` the number of population ops this cycle (prefix count `pre[i]` up to slot `i`):
+//! * slot `i` is selected when it is in the population, `c != 0` and `pre[i] == c`;
+//! * `count_next = c - n` when `c >= n`, else the reload happened part-way through the
+//!   group: `count_next = R + c + 1 - n`.
+//!
+//! The reload `R` is never below 256, so at most one op is selected per cycle. The
+//! selected op is tag_valid when nothing is in flight (`busy` low), otherwise it is a
+//! collision. The reload is `max(INTERVAL, minimum) << 8`, with the low byte taken from the
+//! LFSR when PMSIRR.RND is set; the LFSR steps every cycle outside reset.
+
+use crate::flop::Rff;
+use rust_hdl::prelude::*;
+use spe_defs::{impdef, Config};
+
+/// The reload value: INTERVAL in bits 31:8 and the jitter byte in 7:0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Reload {
+    pub jitter: Bits<8>,
+    pub interval: Bits<24>,
+}
+
+/// The population count zero-extended to the counter width.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct PopCount32 {
+    pub n: Bits<4>,
+    pub pad: Bits<28>,
+}
+
+/// The sampler for a dispatch width of `W` slots.
+#[derive(LogicBlock)]
+pub struct SpeSampler<const W: usize> {
+    // Clock and reset.
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    // Dispatch hook (group attributes apply to every slot).
+    pub disp_valid: Signal<In, Bits<W>>,
+    pub disp_el: Signal<In, Bits<2>>,
+    pub disp_host: Signal<In, Bit>,
+    pub disp_aarch32: Signal<In, Bit>,
+    pub prof_allowed: Signal<In, Bit>,
+    // Register fields.
+    pub prof_en: Signal<In, Bit>,
+    pub el1_e0spe: Signal<In, Bit>,
+    pub el1_e1spe: Signal<In, Bit>,
+    pub el2_e0hspe: Signal<In, Bit>,
+    pub el2_e2spe: Signal<In, Bit>,
+    pub count: Signal<In, Bits<32>>,
+    pub interval: Signal<In, Bits<24>>,
+    pub rnd: Signal<In, Bit>,
+    /// A sample is in flight (tracking, filtering or writing).
+    pub busy: Signal<In, Bit>,
+    // Outputs.
+    /// One-hot tag of the sampled slot (comb).
+    pub tag: Signal<Out, Bits<W>>,
+    /// An op was tag_valid this cycle (comb).
+    pub tag_valid: Signal<Out, Bit>,
+    /// SAMPLE_COLLISION: an op was selected while one is in flight (comb).
+    pub collision: Signal<Out, Bit>,
+    /// SAMPLE_POP: population ops this cycle (comb).
+    pub pop: Signal<Out, Bits<4>>,
+    /// PMSICR after this group.
+    pub count_next: Signal<Out, Bits<32>>,
+    // State.
+    lfsr: Rff<Bits<16>>,
+    // Local signals.
+    el_ok: Signal<Local, Bit>,
+    pop_en: Signal<Local, Bit>,
+    pre: [Signal<Local, Bits<4>>; W],
+    sel: Signal<Local, Bits<W>>,
+    n32: Signal<Local, PopCount32>,
+    reload: Signal<Local, Reload>,
+    n_ext: Signal<Local, Bits<32>>,
+    reload_ext: Signal<Local, Bits<32>>,
+    c_is_small: Signal<Local, Bit>,
+    // Constants.
+    k_el0: Constant<Bits<2>>,
+    k_el1: Constant<Bits<2>>,
+    k_el2: Constant<Bits<2>>,
+    k_one4: Constant<Bits<4>>,
+    k_zero4: Constant<Bits<4>>,
+    k_zero8: Constant<Bits<8>>,
+    k_zero28: Constant<Bits<28>>,
+    k_zero32: Constant<Bits<32>>,
+    k_one32: Constant<Bits<32>>,
+    k_zero_w: Constant<Bits<W>>,
+    /// `1 << i` for each slot.
+    k_onehot: [Constant<Bits<W>>; W],
+    k_min_interval: Constant<Bits<24>>,
+    k_taps: Constant<Bits<16>>,
+}
+
+impl<const W: usize> SpeSampler<W> {
+    pub fn new(cfg: &Config) -> Self {
+        assert_eq!(W, cfg.dispatch_width, "dispatch width mismatch");
+        assert!((1..=8).contains(&W));
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            disp_valid: Default::default(),
+            disp_el: Default::default(),
+            disp_host: Default::default(),
+            disp_aarch32: Default::default(),
+            prof_allowed: Default::default(),
+            prof_en: Default::default(),
+            el1_e0spe: Default::default(),
+            el1_e1spe: Default::default(),
+            el2_e0hspe: Default::default(),
+            el2_e2spe: Default::default(),
+            count: Default::default(),
+            interval: Default::default(),
+            rnd: Default::default(),
+            busy: Default::default(),
+            tag: Default::default(),
+            tag_valid: Default::default(),
+            collision: Default::default(),
+            pop: Default::default(),
+            count_next: Default::default(),
+            lfsr: Rff::with_reset(u64::from(impdef::LFSR_SEED).into()),
+            el_ok: Default::default(),
+            pop_en: Default::default(),
+            pre: array_init(),
+            sel: Default::default(),
+            n32: Default::default(),
+            reload: Default::default(),
+            n_ext: Default::default(),
+            reload_ext: Default::default(),
+            c_is_small: Default::default(),
+            k_el0: Constant::new(0u64.into()),
+            k_el1: Constant::new(1u64.into()),
+            k_el2: Constant::new(2u64.into()),
+            k_one4: Constant::new(1u64.into()),
+            k_zero4: Constant::new(0u64.into()),
+            k_zero8: Constant::new(0u64.into()),
+            k_zero28: Constant::new(0u64.into()),
+            k_zero32: Constant::new(0u64.into()),
+            k_one32: Constant::new(1u64.into()),
+            k_zero_w: Constant::new(0u64.into()),
+            k_onehot: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
+            k_min_interval: Constant::new(cfg.min_interval_field().into()),
+            k_taps: Constant::new(u64::from(impdef::LFSR_TAPS).into()),
+        }
+    }
+}
+
+/// An array of default signals.
+pub(crate) fn array_init<T: Default, const N: usize>() -> [T; N] {
+    std::array::from_fn(|_| T::default())
+}
+
+impl<const W: usize> Logic for SpeSampler<W> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // The jitter source steps every cycle (the flop's reset returns it to the seed).
+        self.lfsr.clock.next = self.clock.val();
+        self.lfsr.reset.next = self.reset.val();
+        self.lfsr.d.next = self.lfsr.q.val() >> 1;
+        if self.lfsr.q.val().get_bit(0) {
+            self.lfsr.d.next = (self.lfsr.q.val() >> 1) ^ self.k_taps.val();
+        }
+
+        // Population enable for the whole group: profiling running and allowed, AArch64,
+        // and the EL's enable bit (EL0 in the host uses E0HSPE; never EL3).
+        self.el_ok.next = false;
+        if self.disp_el.val() == self.k_el0.val() {
+            self.el_ok.next = self.el1_e0spe.val();
+            if self.disp_host.val() {
+                self.el_ok.next = self.el2_e0hspe.val();
+            }
+        }
+        if self.disp_el.val() == self.k_el1.val() {
+            self.el_ok.next = self.el1_e1spe.val();
+        }
+        if self.disp_el.val() == self.k_el2.val() {
+            self.el_ok.next = self.el2_e2spe.val();
+        }
+        self.pop_en.next = self.el_ok.val()
+            & self.prof_en.val()
+            & self.prof_allowed.val()
+            & !self.disp_aarch32.val()
+            & !self.reset.val();
+
+        // Prefix population counts, in slot order.
+        self.pre[0].next = self.k_zero4.val();
+        if self.pop_en.val() & self.disp_valid.val().get_bit(0) {
+            self.pre[0].next = self.k_one4.val();
+        }
+        for i in 1..W {
+            self.pre[i].next = self.pre[i - 1].val();
+            if self.pop_en.val() & self.disp_valid.val().get_bit(i) {
+                self.pre[i].next = self.pre[i - 1].val() + self.k_one4.val();
+            }
+        }
+        for i in 0..W {
+            self.pop.next = self.pre[i].val();
+        }
+        self.n32.next.n = self.pop.val();
+        self.n32.next.pad = self.k_zero28.val();
+
+        // Selection: the population op whose prefix count equals a non-zero counter. Prefix
+        // counts rise by one at each population op, so at most one slot matches.
+        self.c_is_small.next = (self.count.val().get_bits::<28>(4) == self.k_zero28.val())
+            & (self.count.val() != self.k_zero32.val());
+        self.sel.next = self.k_zero_w.val();
+        for i in 0..W {
+            if self.pop_en.val()
+                & self.disp_valid.val().get_bit(i)
+                & self.c_is_small.val()
+                & (self.count.val().get_bits::<4>(0) == self.pre[i].val())
+            {
+                self.sel.next = self.k_onehot[i].val();
+            }
+        }
+        self.tag.next = self.k_zero_w.val();
+        if !self.busy.val() {
+            self.tag.next = self.sel.val();
+        }
+        self.tag_valid.next = (self.sel.val() != self.k_zero_w.val()) & !self.busy.val();
+        self.collision.next = (self.sel.val() != self.k_zero_w.val()) & self.busy.val();
+
+        // The counter after the group.
+        self.reload.next.interval = self.interval.val();
+        if self.interval.val() < self.k_min_interval.val() {
+            self.reload.next.interval = self.k_min_interval.val();
+        }
+        self.reload.next.jitter = self.k_zero8.val();
+        if self.rnd.val() {
+            self.reload.next.jitter = self.lfsr.q.val().get_bits::<8>(0);
+        }
+        self.n_ext.next = self.n32.val().into();
+        self.reload_ext.next = self.reload.val().into();
+        if self.count.val() >= self.n_ext.val() {
+            self.count_next.next = self.count.val() - self.n_ext.val();
+        } else {
+            self.count_next.next =
+                self.reload_ext.val() + self.count.val() + self.k_one32.val() - self.n_ext.val();
+        }
+    }
+}

@@ -1,0 +1,440 @@
+//! `spe_serializer`: encodes the sample as one 64-byte record and presents it one 64-bit
+//! beat at a time.
+//!
+//! ```text
+//!  sample fields --> [ Record: every packet at its fixed offset ] --> 512 bits
+//!                                                     beat[2:0] --> mux --> beat_data[63:0]
+//! ```
+//!
+//! The layout is `spe_defs::impdef::layout`: each packet has its own byte offset and an
+//! absent packet leaves its bytes as Padding (0x00), so the serializer is wiring plus one
+//! 8-way multiplexer. The [`Record`] struct's field offsets are checked against the
+//! layout by a test; header bytes and payload formats come from `spe_defs::packet`.
+
+use crate::Zext;
+use rust_hdl::prelude::*;
+use spe_defs::impdef::{self, DATA_SOURCE_PAYLOAD, EVENTS_PAYLOAD};
+use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class};
+use spe_defs::Config;
+
+/// One record slot, little-endian: field order and widths follow the fixed layout.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Record {
+    pub ctx1_hdr: Bits<8>,
+    pub ctx1: Bits<32>,
+    pub ctx2_hdr: Bits<8>,
+    pub ctx2: Bits<32>,
+    pub tot_hdr: Bits<8>,
+    pub tot: Bits<16>,
+    pub iss_hdr: Bits<8>,
+    pub iss: Bits<16>,
+    pub xlat_hdr: Bits<8>,
+    pub xlat: Bits<16>,
+    pub pc_hdr: Bits<8>,
+    pub pc: Bits<64>,
+    pub tgt_hdr: Bits<8>,
+    pub tgt: Bits<64>,
+    pub pa_hdr: Bits<8>,
+    pub pa: Bits<64>,
+    pub ds_hdr: Bits<8>,
+    pub ds: Bits<8>,
+    pub op_hdr: Bits<8>,
+    pub op: Bits<8>,
+    pub ev_hdr: Bits<8>,
+    pub ev: Bits<16>,
+    pub end_hdr: Bits<8>,
+    pub ts: Bits<64>,
+    pub pad: Bits<16>,
+}
+
+/// Payload of a PC or branch-target Address packet (`spe_defs::packet::addr_payload`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct InstrAddr {
+    pub addr: Bits<56>,
+    pub rsvd: Bits<5>,
+    pub el: Bits<2>,
+    pub ns: Bit,
+}
+
+/// Payload of a data physical-address packet (CH = 0, PAT = 0, NSE = 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct PhysAddr {
+    pub addr: Bits<56>,
+    pub rsvd: Bits<7>,
+    pub ns: Bit,
+}
+
+#[derive(LogicBlock)]
+pub struct SpeSerializer<const CW: usize> {
+    // The sample.
+    pub pc: Signal<In, Bits<56>>,
+    pub el: Signal<In, Bits<2>>,
+    pub ns: Signal<In, Bit>,
+    pub op_class: Signal<In, Bits<2>>,
+    pub op_payload: Signal<In, Bits<8>>,
+    pub cx1: Signal<In, Bit>,
+    pub cx2: Signal<In, Bit>,
+    pub pa_en: Signal<In, Bit>,
+    pub ts_en: Signal<In, Bit>,
+    pub ctx1: Signal<In, Bits<32>>,
+    pub ctx2: Signal<In, Bits<32>>,
+    pub ts: Signal<In, Bits<64>>,
+    pub lat_total: Signal<In, Bits<CW>>,
+    pub lat_issue: Signal<In, Bits<CW>>,
+    pub lat_xlat: Signal<In, Bits<CW>>,
+    pub xl_started: Signal<In, Bit>,
+    pub xl_done: Signal<In, Bit>,
+    pub va: Signal<In, Bits<64>>,
+    pub pa: Signal<In, Bits<56>>,
+    pub br_resolved: Signal<In, Bit>,
+    pub target: Signal<In, Bits<56>>,
+    pub ds_en: Signal<In, Bit>,
+    pub source: Signal<In, Bits<8>>,
+    pub events: Signal<In, Bits<16>>,
+    /// Beat number 0..7 (beat 0 holds bytes 7:0).
+    pub beat: Signal<In, Bits<3>>,
+    pub beat_data: Signal<Out, Bits<64>>,
+    // Local signals.
+    rec: Signal<Local, Record>,
+    rec_bits: Signal<Local, Bits<512>>,
+    tot16: Signal<Local, Zext<CW, 16>>,
+    iss16: Signal<Local, Zext<CW, 16>>,
+    xlat16: Signal<Local, Zext<CW, 16>>,
+    pc_pl: Signal<Local, InstrAddr>,
+    tgt_pl: Signal<Local, InstrAddr>,
+    pa_pl: Signal<Local, PhysAddr>,
+    // Header bytes and constants.
+    h_ctx1: Constant<Bits<8>>,
+    h_ctx2: Constant<Bits<8>>,
+    h_tot: Constant<Bits<8>>,
+    h_iss: Constant<Bits<8>>,
+    h_xlat: Constant<Bits<8>>,
+    h_pc: Constant<Bits<8>>,
+    h_tgt: Constant<Bits<8>>,
+    h_va: Constant<Bits<8>>,
+    h_pa: Constant<Bits<8>>,
+    h_ds: Constant<Bits<8>>,
+    h_op_other: Constant<Bits<8>>,
+    h_op_ldst: Constant<Bits<8>>,
+    h_op_branch: Constant<Bits<8>>,
+    h_ev: Constant<Bits<8>>,
+    h_ts: Constant<Bits<8>>,
+    h_end: Constant<Bits<8>>,
+    k_class_ldst: Constant<Bits<2>>,
+    k_class_branch: Constant<Bits<2>>,
+    k_empty: Constant<Record>,
+    k_zero16: Constant<Zext<CW, 16>>,
+    k_zero5: Constant<Bits<5>>,
+    k_zero7: Constant<Bits<7>>,
+}
+
+impl<const CW: usize> SpeSerializer<CW> {
+    pub fn new(cfg: &Config) -> Self {
+        assert_eq!(
+            CW as u32,
+            cfg.counter_width.bits(),
+            "counter width mismatch"
+        );
+        assert!(
+            CW <= 8 * packet::COUNTER_PAYLOAD,
+            "counter wider than its payload"
+        );
+        let h = |v: u8| Constant::new(u64::from(v).into());
+        // Padding everywhere: the empty slot is all 0x00 bytes.
+        let empty = Record::default();
+        assert_eq!(packet::PAD, 0, "the empty record is all Padding");
+        Self {
+            pc: Default::default(),
+            el: Default::default(),
+            ns: Default::default(),
+            op_class: Default::default(),
+            op_payload: Default::default(),
+            cx1: Default::default(),
+            cx2: Default::default(),
+            pa_en: Default::default(),
+            ts_en: Default::default(),
+            ctx1: Default::default(),
+            ctx2: Default::default(),
+            ts: Default::default(),
+            lat_total: Default::default(),
+            lat_issue: Default::default(),
+            lat_xlat: Default::default(),
+            xl_started: Default::default(),
+            xl_done: Default::default(),
+            va: Default::default(),
+            pa: Default::default(),
+            br_resolved: Default::default(),
+            target: Default::default(),
+            ds_en: Default::default(),
+            source: Default::default(),
+            events: Default::default(),
+            beat: Default::default(),
+            beat_data: Default::default(),
+            rec: Default::default(),
+            rec_bits: Default::default(),
+            tot16: Default::default(),
+            iss16: Default::default(),
+            xlat16: Default::default(),
+            pc_pl: Default::default(),
+            tgt_pl: Default::default(),
+            pa_pl: Default::default(),
+            h_ctx1: h(packet::context_header(context_index::EL1)),
+            h_ctx2: h(packet::context_header(context_index::EL2)),
+            h_tot: h(packet::counter_header(counter_index::TOTAL)),
+            h_iss: h(packet::counter_header(counter_index::ISSUE)),
+            h_xlat: h(packet::counter_header(counter_index::TRANSLATION)),
+            h_pc: h(packet::address_header(addr_index::PC)),
+            h_tgt: h(packet::address_header(addr_index::BRANCH_TARGET)),
+            h_va: h(packet::address_header(addr_index::DATA_VA)),
+            h_pa: h(packet::address_header(addr_index::DATA_PA)),
+            h_ds: h(packet::data_source_header(DATA_SOURCE_PAYLOAD)),
+            h_op_other: h(packet::op_type_header(op_class::OTHER)),
+            h_op_ldst: h(packet::op_type_header(op_class::LD_ST_ATOMIC)),
+            h_op_branch: h(packet::op_type_header(op_class::BRANCH)),
+            h_ev: h(packet::events_header(EVENTS_PAYLOAD)),
+            h_ts: h(packet::TIMESTAMP),
+            h_end: h(packet::END),
+            k_class_ldst: Constant::new(u64::from(op_class::LD_ST_ATOMIC).into()),
+            k_class_branch: Constant::new(u64::from(op_class::BRANCH).into()),
+            k_empty: Constant::new(empty),
+            k_zero16: Constant::new(Zext::default()),
+            k_zero5: Constant::new(0u64.into()),
+            k_zero7: Constant::new(0u64.into()),
+        }
+    }
+}
+
+impl<const CW: usize> Logic for SpeSerializer<CW> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Counter payloads: the CW-bit counters zero-extended to 16 bits.
+        self.tot16.next = self.k_zero16.val();
+        self.iss16.next = self.k_zero16.val();
+        self.xlat16.next = self.k_zero16.val();
+        self.tot16.next.set_value_lo(self.lat_total.val());
+        self.iss16.next.set_value_lo(self.lat_issue.val());
+        self.xlat16.next.set_value_lo(self.lat_xlat.val());
+        // Address payloads.
+        self.pc_pl.next.addr = self.pc.val();
+        self.pc_pl.next.rsvd = self.k_zero5.val();
+        self.pc_pl.next.el = self.el.val();
+        self.pc_pl.next.ns = self.ns.val();
+        self.tgt_pl.next.addr = self.target.val();
+        self.tgt_pl.next.rsvd = self.k_zero5.val();
+        self.tgt_pl.next.el = self.el.val();
+        self.tgt_pl.next.ns = self.ns.val();
+        self.pa_pl.next.addr = self.pa.val();
+        self.pa_pl.next.rsvd = self.k_zero7.val();
+        self.pa_pl.next.ns = self.ns.val();
+
+        // The record: padding, then every present packet at its offset.
+        self.rec.next = self.k_empty.val();
+        if self.cx1.val() {
+            self.rec.next.ctx1_hdr = self.h_ctx1.val();
+            self.rec.next.ctx1 = self.ctx1.val();
+        }
+        if self.cx2.val() {
+            self.rec.next.ctx2_hdr = self.h_ctx2.val();
+            self.rec.next.ctx2 = self.ctx2.val();
+        }
+        self.rec.next.tot_hdr = self.h_tot.val();
+        self.rec.next.tot = self.tot16.val().to_bits();
+        self.rec.next.iss_hdr = self.h_iss.val();
+        self.rec.next.iss = self.iss16.val().to_bits();
+        if self.xl_done.val() {
+            self.rec.next.xlat_hdr = self.h_xlat.val();
+            self.rec.next.xlat = self.xlat16.val().to_bits();
+        }
+        self.rec.next.pc_hdr = self.h_pc.val();
+        self.rec.next.pc = self.pc_pl.val().into();
+        if self.br_resolved.val() {
+            self.rec.next.tgt_hdr = self.h_tgt.val();
+            self.rec.next.tgt = self.tgt_pl.val().into();
+        } else {
+            if self.xl_started.val() {
+                self.rec.next.tgt_hdr = self.h_va.val();
+                self.rec.next.tgt = self.va.val();
+            }
+        }
+        if self.xl_done.val() & self.pa_en.val() {
+            self.rec.next.pa_hdr = self.h_pa.val();
+            self.rec.next.pa = self.pa_pl.val().into();
+        }
+        if self.ds_en.val() {
+            self.rec.next.ds_hdr = self.h_ds.val();
+            self.rec.next.ds = self.source.val();
+        }
+        self.rec.next.op_hdr = self.h_op_other.val();
+        if self.op_class.val() == self.k_class_ldst.val() {
+            self.rec.next.op_hdr = self.h_op_ldst.val();
+        }
+        if self.op_class.val() == self.k_class_branch.val() {
+            self.rec.next.op_hdr = self.h_op_branch.val();
+        }
+        self.rec.next.op = self.op_payload.val();
+        self.rec.next.ev_hdr = self.h_ev.val();
+        self.rec.next.ev = self.events.val();
+        if self.ts_en.val() {
+            self.rec.next.end_hdr = self.h_ts.val();
+            self.rec.next.ts = self.ts.val();
+        } else {
+            self.rec.next.end_hdr = self.h_end.val();
+        }
+        self.rec_bits.next = self.rec.val().into();
+
+        // Beat multiplexer.
+        if self.beat.val().get_bit(2) {
+            if self.beat.val().get_bit(1) {
+                if self.beat.val().get_bit(0) {
+                    self.beat_data.next = self.rec_bits.val().get_bits::<64>(448);
+                } else {
+                    self.beat_data.next = self.rec_bits.val().get_bits::<64>(384);
+                }
+            } else {
+                if self.beat.val().get_bit(0) {
+                    self.beat_data.next = self.rec_bits.val().get_bits::<64>(320);
+                } else {
+                    self.beat_data.next = self.rec_bits.val().get_bits::<64>(256);
+                }
+            }
+        } else {
+            if self.beat.val().get_bit(1) {
+                if self.beat.val().get_bit(0) {
+                    self.beat_data.next = self.rec_bits.val().get_bits::<64>(192);
+                } else {
+                    self.beat_data.next = self.rec_bits.val().get_bits::<64>(128);
+                }
+            } else {
+                if self.beat.val().get_bit(0) {
+                    self.beat_data.next = self.rec_bits.val().get_bits::<64>(64);
+                } else {
+                    self.beat_data.next = self.rec_bits.val().get_bits::<64>(0);
+                }
+            }
+        }
+    }
+}
+
+/// The Record struct must match the fixed layout (checked by the tests below).
+pub const RECORD_BITS: usize = 8 * impdef::RECORD_SIZE;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spe_defs::impdef::layout;
+    use spe_defs::packet::addr_payload;
+
+    #[test]
+    fn record_struct_places_every_packet_at_its_layout_offset() {
+        let r = Record::default();
+        assert_eq!(Record::BITS, RECORD_BITS);
+        let check = |name: &str,
+                     hdr_off: usize,
+                     pl_off: usize,
+                     pl_bits: usize,
+                     slot: spe_defs::impdef::Slot| {
+            assert_eq!(hdr_off, slot.offset * 8, "{name} header offset");
+            assert_eq!(pl_off, (slot.offset + 1) * 8, "{name} payload offset");
+            assert_eq!(pl_bits, (slot.len - 1) * 8, "{name} payload width");
+        };
+        check(
+            "ctx1",
+            r.get_my_offset_ctx1_hdr(),
+            r.get_my_offset_ctx1(),
+            r.get_my_width_ctx1(),
+            layout::CONTEXT_EL1,
+        );
+        check(
+            "ctx2",
+            r.get_my_offset_ctx2_hdr(),
+            r.get_my_offset_ctx2(),
+            r.get_my_width_ctx2(),
+            layout::CONTEXT_EL2,
+        );
+        check(
+            "tot",
+            r.get_my_offset_tot_hdr(),
+            r.get_my_offset_tot(),
+            r.get_my_width_tot(),
+            layout::LAT_TOTAL,
+        );
+        check(
+            "iss",
+            r.get_my_offset_iss_hdr(),
+            r.get_my_offset_iss(),
+            r.get_my_width_iss(),
+            layout::LAT_ISSUE,
+        );
+        check(
+            "xlat",
+            r.get_my_offset_xlat_hdr(),
+            r.get_my_offset_xlat(),
+            r.get_my_width_xlat(),
+            layout::LAT_XLAT,
+        );
+        check(
+            "pc",
+            r.get_my_offset_pc_hdr(),
+            r.get_my_offset_pc(),
+            r.get_my_width_pc(),
+            layout::PC,
+        );
+        check(
+            "tgt",
+            r.get_my_offset_tgt_hdr(),
+            r.get_my_offset_tgt(),
+            r.get_my_width_tgt(),
+            layout::TGT_OR_VA,
+        );
+        check(
+            "pa",
+            r.get_my_offset_pa_hdr(),
+            r.get_my_offset_pa(),
+            r.get_my_width_pa(),
+            layout::PA,
+        );
+        check(
+            "ds",
+            r.get_my_offset_ds_hdr(),
+            r.get_my_offset_ds(),
+            r.get_my_width_ds(),
+            layout::DATA_SOURCE,
+        );
+        check(
+            "op",
+            r.get_my_offset_op_hdr(),
+            r.get_my_offset_op(),
+            r.get_my_width_op(),
+            layout::OP_TYPE,
+        );
+        check(
+            "ev",
+            r.get_my_offset_ev_hdr(),
+            r.get_my_offset_ev(),
+            r.get_my_width_ev(),
+            layout::EVENTS,
+        );
+        check(
+            "end/ts",
+            r.get_my_offset_end_hdr(),
+            r.get_my_offset_ts(),
+            r.get_my_width_ts(),
+            layout::END_OR_TS,
+        );
+        assert_eq!(r.get_my_offset_pad(), 8 * impdef::MAX_RECORD_BYTES);
+    }
+
+    #[test]
+    fn address_payload_structs_follow_the_packet_format() {
+        let a = InstrAddr::default();
+        assert_eq!(InstrAddr::BITS, 64);
+        assert_eq!(a.get_my_width_addr() as u32, addr_payload::ADDR_BITS);
+        assert_eq!(a.get_my_offset_el() as u32, addr_payload::EL_SHIFT);
+        assert_eq!(a.get_my_width_el() as u32, addr_payload::EL_BITS);
+        assert_eq!(a.get_my_offset_ns() as u32, addr_payload::NS_SHIFT);
+        let p = PhysAddr::default();
+        assert_eq!(PhysAddr::BITS, 64);
+        assert_eq!(p.get_my_width_addr() as u32, addr_payload::ADDR_BITS);
+        assert_eq!(p.get_my_offset_ns() as u32, addr_payload::NS_SHIFT);
+    }
+}

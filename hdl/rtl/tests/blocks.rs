@@ -1,0 +1,444 @@
+//! Block tests under rust-hdl's simulator: each block on its own, short runs, each test
+//! named after the behaviour it checks. (The whole unit is checked against the golden
+//! model in `tb/hdlsim`.)
+
+use rust_hdl::prelude::*;
+use spe_defs::regs::{self as r, pmbsr, pmscr, RegId};
+use spe_defs::{impdef, Config, PRESETS};
+use spe_rtl::filter::SpeFilter;
+use spe_rtl::latency::SpeLatency;
+use spe_rtl::regs::SpeRegs;
+use spe_rtl::sampler::SpeSampler;
+use spe_rtl::serializer::SpeSerializer;
+use spe_rtl::sim::{comb, cycle, start};
+use spe_rtl::writer::SpeWriter;
+
+fn cfg() -> &'static Config {
+    &PRESETS[0] // default: W=4, 12-bit counters, minimum interval 1024
+}
+
+fn b<const N: usize>(v: u64) -> Bits<N> {
+    Bits::<N>::from(v & spe_defs::low_mask(N.min(64) as u32))
+}
+
+fn v<const N: usize>(x: Bits<N>) -> u64 {
+    u64::from(x)
+}
+
+// ---------------------------------------------------------------- sampler
+
+fn sampler() -> SpeSampler<4> {
+    let mut s = SpeSampler::<4>::new(cfg());
+    start(&mut s);
+    s.reset.next = false;
+    s.prof_en.next = true;
+    s.prof_allowed.next = true;
+    s.el1_e0spe.next = true;
+    s.el1_e1spe.next = true;
+    s.disp_el.next = b(0);
+    s.interval.next = b(1024 >> 8);
+    s
+}
+
+#[test]
+fn sampler_tags_the_op_that_brings_the_counter_to_zero() {
+    let mut s = sampler();
+    let (tag, next, pop) = cycle(
+        &mut s,
+        |s| {
+            s.count.next = b(3);
+            s.disp_valid.next = b(0b1111);
+        },
+        |s| (v(s.tag.val()), v(s.count_next.val()), v(s.pop.val())),
+    );
+    assert_eq!(tag, 0b0100, "the third population op brings 3 to 0");
+    assert_eq!(pop, 4);
+    assert_eq!(next, 1024, "the fourth op finds zero and reloads");
+}
+
+#[test]
+fn sampler_reports_a_collision_instead_of_a_tag_while_busy() {
+    let mut s = sampler();
+    let (tag, coll) = cycle(
+        &mut s,
+        |s| {
+            s.count.next = b(1);
+            s.disp_valid.next = b(0b0001);
+            s.busy.next = true;
+        },
+        |s| (v(s.tag.val()), s.collision.val()),
+    );
+    assert_eq!((tag, coll), (0, true));
+}
+
+#[test]
+fn sampler_leaves_ops_at_el3_in_aarch32_or_not_allowed_out_of_the_population() {
+    let mut s = sampler();
+    for setup in [
+        (3u64, false, true), // EL3
+        (0, true, true),     // AArch32
+        (0, false, false),   // profiling not allowed
+    ] {
+        let (pop, next) = cycle(
+            &mut s,
+            |s| {
+                s.count.next = b(1);
+                s.disp_valid.next = b(0b1111);
+                s.disp_el.next = b(setup.0);
+                s.disp_aarch32.next = setup.1;
+                s.prof_allowed.next = setup.2;
+            },
+            |s| (v(s.pop.val()), v(s.count_next.val())),
+        );
+        assert_eq!((pop, next), (0, 1), "{setup:?}");
+    }
+}
+
+#[test]
+fn sampler_raises_an_interval_below_the_minimum_and_adds_lfsr_jitter() {
+    let mut s = sampler();
+    // Reset, then count cycles so the LFSR state is known.
+    cycle(&mut s, |s| s.reset.next = true, |_| ());
+    let mut lfsr = impdef::LFSR_SEED;
+    for _ in 0..5 {
+        cycle(&mut s, |s| s.reset.next = false, |_| ());
+        lfsr = impdef::lfsr_step(lfsr);
+    }
+    let next = cycle(
+        &mut s,
+        |s| {
+            s.count.next = b(0);
+            s.disp_valid.next = b(0b0001);
+            s.interval.next = b(1); // 256, below the minimum 1024
+            s.rnd.next = true;
+        },
+        |s| v(s.count_next.val()),
+    );
+    assert_eq!(next, (1024 & !0xFF) | u64::from(lfsr & 0xFF));
+}
+
+// ---------------------------------------------------------------- registers
+
+fn regs() -> SpeRegs<12> {
+    let mut g = SpeRegs::<12>::new(cfg());
+    start(&mut g);
+    cycle(&mut g, |g| g.reset.next = true, |_| ());
+    g.reset.next = false;
+    g
+}
+
+fn write(g: &mut SpeRegs<12>, id: RegId, data: u64) {
+    cycle(
+        g,
+        |g| {
+            g.reg_en.next = true;
+            g.reg_we.next = true;
+            g.reg_addr.next = b(u64::from(r::reg(id).addr()));
+            g.reg_wdata.next = b(data);
+        },
+        |_| (),
+    );
+    g.reg_we.next = false;
+}
+
+fn read(g: &mut SpeRegs<12>, id: RegId) -> u64 {
+    cycle(
+        g,
+        |g| {
+            g.reg_en.next = true;
+            g.reg_we.next = false;
+            g.reg_addr.next = b(u64::from(r::reg(id).addr()));
+        },
+        |g| v(g.reg_rdata.val()),
+    )
+}
+
+#[test]
+fn register_writes_drop_res0_bits_and_read_back() {
+    let mut g = regs();
+    for def in r::REGS
+        .iter()
+        .filter(|d| !d.read_only && d.id != RegId::Pmsicr)
+    {
+        write(&mut g, def.id, u64::MAX);
+        assert_eq!(
+            read(&mut g, def.id),
+            def.writable_mask(cfg()),
+            "{}",
+            def.name
+        );
+    }
+}
+
+#[test]
+fn read_only_registers_ignore_writes_and_advertise_the_configuration() {
+    let mut g = regs();
+    for id in [RegId::Pmsidr, RegId::Pmbidr] {
+        write(&mut g, id, 0);
+        assert_eq!(read(&mut g, id), r::read_only_value(id, cfg()));
+    }
+}
+
+#[test]
+fn a_port_write_wins_over_a_hardware_update_in_the_same_cycle() {
+    let mut g = regs();
+    cycle(
+        &mut g,
+        |g| {
+            g.count_next.next = b(77);
+            g.reg_en.next = true;
+            g.reg_we.next = true;
+            g.reg_addr.next = b(u64::from(r::reg(RegId::Pmsicr).addr()));
+            g.reg_wdata.next = b(5);
+        },
+        |_| (),
+    );
+    g.reg_we.next = false;
+    g.count_next.next = b(5);
+    assert_eq!(read(&mut g, RegId::Pmsicr), 5);
+}
+
+#[test]
+fn a_management_event_keeps_the_collision_flag_and_raises_the_interrupt() {
+    let mut g = regs();
+    g.count_next.next = b(0);
+    cycle(&mut g, |g| g.coll_set.next = true, |_| ());
+    let irq_before = g.irq.val();
+    cycle(
+        &mut g,
+        |g| {
+            g.coll_set.next = false;
+            g.ev_abort.next = true;
+        },
+        |_| (),
+    );
+    g.ev_abort.next = false;
+    let bsr = read(&mut g, RegId::Pmbsr);
+    assert!(!irq_before);
+    assert!(
+        pmbsr::COLL.is_set(bsr)
+            && pmbsr::S.is_set(bsr)
+            && pmbsr::EA.is_set(bsr)
+            && pmbsr::DL.is_set(bsr)
+    );
+    assert_eq!(pmbsr::EC.get(bsr), pmbsr::EC_FAULT_S1);
+    assert!(g.irq.val());
+    assert!(!g.prof_en.val(), "S stops profiling");
+    let _ = pmscr::CX;
+}
+
+// ---------------------------------------------------------------- latency counters
+
+#[test]
+fn latency_counters_saturate_at_the_counter_width() {
+    let mut l = SpeLatency::<12>::new(cfg());
+    start(&mut l);
+    cycle(&mut l, |l| l.tag_valid.next = true, |_| ());
+    l.tag_valid.next = false;
+    l.tracking.next = true;
+    for _ in 0..4200 {
+        cycle(&mut l, |_| (), |_| ());
+    }
+    assert_eq!(v(l.total.val()), 4095);
+    assert_eq!(
+        v(l.issue.val()),
+        4095,
+        "never issued: issue counts to completion"
+    );
+    assert_eq!(v(l.xlat.val()), 0, "no translation");
+}
+
+#[test]
+fn translation_latency_counts_from_the_start_report_to_the_done_report() {
+    let mut l = SpeLatency::<12>::new(cfg());
+    start(&mut l);
+    cycle(&mut l, |l| l.tag_valid.next = true, |_| ());
+    l.tag_valid.next = false;
+    l.tracking.next = true;
+    cycle(&mut l, |l| l.xl_start_acc.next = true, |_| ());
+    l.xl_start_acc.next = false;
+    l.xl_started.next = true;
+    for _ in 0..7 {
+        cycle(&mut l, |_| (), |_| ());
+    }
+    l.xl_done.next = true;
+    for _ in 0..3 {
+        cycle(&mut l, |_| (), |_| ());
+    }
+    assert_eq!(v(l.xlat.val()), 7);
+    assert_eq!(v(l.total.val()), 11);
+}
+
+// ---------------------------------------------------------------- filter
+
+fn filter() -> SpeFilter<12> {
+    let mut f = SpeFilter::<12>::new(cfg());
+    f.connect_all();
+    f.filtering.next = true;
+    f
+}
+
+#[test]
+fn filter_drops_records_below_min_latency() {
+    let mut f = filter();
+    for (lat, kept) in [(99u64, false), (100, true), (4000, true)] {
+        let got = comb(
+            &mut f,
+            |f| {
+                f.f_fl.next = true;
+                f.minlat.next = b(100);
+                f.lat_total.next = b(lat);
+            },
+            |f| (f.feed.val(), f.filtrate.val()),
+        );
+        assert_eq!(got, (true, kept), "latency {lat}");
+    }
+}
+
+#[test]
+fn filter_keeps_only_records_with_every_selected_event_and_none_of_the_inverted() {
+    let mut f = filter();
+    for (events, kept) in [(0b0110u64, true), (0b0010, false), (0b1110, false)] {
+        let got = comb(
+            &mut f,
+            |f| {
+                f.f_fe.next = true;
+                f.evfr.next = b(0b0110);
+                f.f_fne.next = true;
+                f.nevfr.next = b(0b1000);
+                f.events.next = b(events);
+            },
+            |f| f.filtrate.val(),
+        );
+        assert_eq!(got, kept, "events {events:#b}");
+    }
+}
+
+#[test]
+fn filter_with_ft_but_no_type_bit_passes_everything() {
+    let mut f = filter();
+    let got = comb(&mut f, |f| f.f_ft.next = true, |f| f.filtrate.val());
+    assert!(got);
+    let got = comb(&mut f, |f| f.f_b.next = true, |f| f.filtrate.val());
+    assert!(!got, "B set and the op is not a branch");
+}
+
+// ---------------------------------------------------------------- serializer
+
+#[test]
+fn serializer_places_packets_at_their_fixed_offsets() {
+    let mut s = SpeSerializer::<12>::new(cfg());
+    s.connect_all();
+    let mut rec = Vec::new();
+    for beat in 0..8u64 {
+        rec.extend(comb(
+            &mut s,
+            |s| {
+                s.pc.next = b(0xaaaa_d000_1000);
+                s.ns.next = true;
+                s.op_class.next = b(1);
+                s.lat_total.next = b(0x123);
+                s.ts_en.next = true;
+                s.ts.next = b(0x1122_3344_5566_7788);
+                s.beat.next = b(beat);
+            },
+            |s| v(s.beat_data.val()).to_le_bytes(),
+        ));
+    }
+    use spe_defs::impdef::layout;
+    let at = |slot: impdef::Slot| &rec[slot.offset..slot.offset + slot.len];
+    assert_eq!(
+        at(layout::PC),
+        &[0xB0, 0x00, 0x10, 0x00, 0xd0, 0xaa, 0xaa, 0x00, 0x80]
+    );
+    assert_eq!(at(layout::LAT_TOTAL), &[0x98, 0x23, 0x01]);
+    assert_eq!(at(layout::OP_TYPE)[0], 0x49);
+    assert_eq!(
+        at(layout::END_OR_TS),
+        &[0x71, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11]
+    );
+    assert!(
+        at(layout::CONTEXT_EL1).iter().all(|&x| x == 0),
+        "absent packets are padding"
+    );
+    assert_eq!(rec.len(), impdef::RECORD_SIZE);
+}
+
+// ---------------------------------------------------------------- writer
+
+fn writer(ptr: u64, limit: u64) -> SpeWriter {
+    let mut w = SpeWriter::new(cfg());
+    start(&mut w);
+    w.ptr.next = b(ptr);
+    w.limit.next = b(limit);
+    w.prof_en.next = true;
+    w
+}
+
+#[test]
+fn writer_writes_eight_beats_in_address_order_and_holds_a_beat_under_backpressure() {
+    let mut w = writer(0x1000, 0x2000);
+    cycle(&mut w, |w| w.filtrate.next = true, |_| ());
+    w.filtrate.next = false;
+    let mut addrs = Vec::new();
+    let mut ptr = None;
+    for c in 0..20 {
+        let ready = c % 2 == 1; // every other cycle stalls
+        let (valid, addr, we, pd) = cycle(
+            &mut w,
+            |w| w.wr_ready.next = ready,
+            |w| {
+                (
+                    w.wr_valid.val(),
+                    v(w.wr_addr.val()),
+                    w.ptr_we.val(),
+                    v(w.ptr_d.val()),
+                )
+            },
+        );
+        if valid && ready {
+            addrs.push(addr);
+        }
+        if we {
+            ptr = Some(pd);
+        }
+    }
+    assert_eq!(addrs, (0..8).map(|i| 0x1000 + 8 * i).collect::<Vec<_>>());
+    assert_eq!(ptr, Some(0x1040));
+}
+
+#[test]
+fn writer_never_writes_at_or_past_the_limit() {
+    let mut w = writer(0x1FC0 + 0x40, 0x2000);
+    let (full, dl) = cycle(
+        &mut w,
+        |w| w.filtrate.next = true,
+        |w| (w.ev_full.val(), w.ev_full_dl.val()),
+    );
+    w.filtrate.next = false;
+    assert!(full && dl, "no room: buffer full with data loss");
+    let valid = cycle(&mut w, |w| w.wr_ready.next = true, |w| w.wr_valid.val());
+    assert!(!valid);
+}
+
+#[test]
+fn writer_stops_on_a_write_error_with_the_pointer_at_the_faulting_beat() {
+    let mut w = writer(0x1000, 0x2000);
+    cycle(&mut w, |w| w.filtrate.next = true, |_| ());
+    w.filtrate.next = false;
+    w.wr_ready.next = true;
+    cycle(&mut w, |_| (), |_| ());
+    cycle(&mut w, |_| (), |_| ());
+    let (abort, pd) = cycle(
+        &mut w,
+        |w| w.wr_err.next = true,
+        |w| (w.ev_abort.val(), v(w.ptr_d.val())),
+    );
+    w.wr_err.next = false;
+    assert!(abort);
+    assert_eq!(pd, 0x1010, "third beat faulted");
+    assert!(
+        !cycle(&mut w, |_| (), |w| w.wr_valid.val()),
+        "no further writes"
+    );
+}
