@@ -26,12 +26,13 @@ fn lockstep(
     workload: &str,
     settings: &SampleSettings,
     mem: &MemoryProfile,
+    default_cycles: u64,
 ) {
     let seed = env_u64("SPE_HDLSIM_SEED", 0x5EED_0003);
-    let cycles = env_u64("SPE_HDLSIM_CYCLES", 6_000);
+    let cycles = env_u64("SPE_HDLSIM_CYCLES", default_cycles);
     eprintln!(
         "{test}: preset {} workload {workload} seed {seed:#x} cycles {cycles} \
-         (replay: SPE_HDLSIM_SEED={seed} cargo test -p spe-hdlsim --test lockstep {test})",
+         (replay: SPE_HDLSIM_SEED={seed} SPE_HDLSIM_CYCLES={cycles} cargo test --release -p spe-hdlsim --test lockstep {test})",
         cfg.name
     );
     let mut ls = Lockstep::new(cfg, rtl_sim(cfg));
@@ -54,8 +55,12 @@ fn lockstep(
         );
     }
     eprintln!(
-        "  ok: {} records, {} samples, {} collisions",
-        r.stats.records_written, r.stats.samples, r.stats.collisions
+        "  ok: {} records, {} samples, {} collisions, {} management events, {} stray reports",
+        r.stats.records_written,
+        r.stats.samples,
+        r.stats.collisions,
+        r.stats.management_events,
+        r.stats.stray_reports
     );
 }
 
@@ -75,6 +80,92 @@ fn rtl_matches_model_on_every_preset_with_default_settings() {
             "mix",
             &fast(cfg),
             &MemoryProfile::default(),
+            6_000,
         );
     }
+}
+
+fn preset(name: &str) -> &'static Config {
+    Config::preset(name).unwrap()
+}
+
+fn memory(backpressure: &str, errors: &str) -> MemoryProfile {
+    MemoryProfile {
+        backpressure: MemoryProfile::parse_backpressure(backpressure).unwrap(),
+        errors: MemoryProfile::parse_errors(errors).unwrap(),
+    }
+}
+
+#[test]
+fn rtl_matches_model_with_every_collection_enabled_under_backpressure() {
+    for name in ["fastsim", "wide"] {
+        let cfg = preset(name);
+        let s = SampleSettings {
+            ts: true,
+            cx: true,
+            pa: true,
+            pct: true,
+            jitter: true,
+            ..fast(cfg)
+        };
+        lockstep(
+            "rtl_matches_model_with_every_collection_enabled_under_backpressure",
+            cfg,
+            "memory",
+            &s,
+            &memory("stalls:0.2:1:40", "none"),
+            20_000,
+        );
+    }
+}
+
+#[test]
+fn rtl_matches_model_with_filters_and_write_errors() {
+    let cfg = preset("fastsim");
+    let s = SampleSettings {
+        load_filter: true,
+        branch_filter: true,
+        event_filter: 0b10,
+        inv_event_filter: 0b1000_0000,
+        min_latency: 3,
+        ..fast(cfg)
+    };
+    lockstep(
+        "rtl_matches_model_with_filters_and_write_errors",
+        cfg,
+        "branchy",
+        &s,
+        &memory("random:0.7", "random:0.02"),
+        30_000,
+    );
+}
+
+#[test]
+fn rtl_matches_model_when_the_buffer_fills_and_in_the_el2_host() {
+    let cfg = preset("fastsim");
+    let s = SampleSettings {
+        buffer_size: 4096,
+        host: true,
+        ..fast(cfg)
+    };
+    lockstep(
+        "rtl_matches_model_when_the_buffer_fills_and_in_the_el2_host",
+        cfg,
+        "modes",
+        &s,
+        &MemoryProfile::default(),
+        30_000,
+    );
+    let d = SampleSettings {
+        discard: true,
+        ..fast(cfg)
+    };
+    lockstep(
+        "rtl_matches_model_when_the_buffer_fills_and_in_the_el2_host",
+        cfg,
+        "mix",
+        &d,
+        &MemoryProfile::default(),
+        30_000,
+    );
 }
