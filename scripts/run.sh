@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job: build the `spe` tool, run the `loop` workload through the golden model with
-# perf's default settings plus jitter, and decode the buffer it wrote.
+# The main job: build the `spe` tool, generate the Verilog of every preset into out/gen (and
+# say whether the committed gen/ matches it), run the `loop` workload through the golden
+# model with perf's default settings plus jitter, and decode the buffer it wrote.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
@@ -8,6 +9,8 @@ command -v cargo >/dev/null || { echo "error: cargo (Rust toolchain) is required
 
 step cargo build --release --quiet --bin spe
 mkdir -p out
+step target/release/spe gen --out out/gen
+step target/release/spe gen --check gen
 step target/release/spe sim --workload loop --cycles 2000000 --interval 1024 --jitter --ts --cx --out out/loop.bin
 echo
 echo "==> target/release/spe decode out/loop.bin | head -40"
