@@ -100,11 +100,11 @@ module spe_regs_w2(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,co
     localparam  p_s = 32'h11;
     localparam  k_fm_discard = 2'b10;
     localparam  k_zero64 = 64'h0;
-    localparam  k_zero56 = 56'h0;
-    localparam  k_zero52 = 52'h0;
-    localparam  k_zero48 = 48'h0;
-    localparam  k_zero45 = 45'h0;
-    localparam  k_zero32 = 32'h0;
+    localparam  z_pmscr = 64'h0;
+    localparam  z_pmsevfr = 64'h0;
+    localparam  z_pmsfcr = 64'h0;
+    localparam  z_pmslatfr = 64'h0;
+    localparam  z_32 = 64'h0;
 
     // Stub signals
     reg  [7:0] pmscr_el1__d;
@@ -320,24 +320,24 @@ module spe_regs_w2(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,co
                 pmbsr__d = reg_wdata[(32'h0)+:(32)] & m_pmbsr;
             end
         end
+        rd_pmscr_el1 = z_pmscr;
         rd_pmscr_el1[(0)+:(8)] = pmscr_el1__q;
-        rd_pmscr_el1[(8)+:(56)] = k_zero56;
+        rd_pmscr_el2 = z_pmscr;
         rd_pmscr_el2[(0)+:(8)] = pmscr_el2__q;
-        rd_pmscr_el2[(8)+:(56)] = k_zero56;
+        rd_pmsnevfr = z_pmsevfr;
         rd_pmsnevfr[(0)+:(12)] = pmsnevfr__q;
-        rd_pmsnevfr[(12)+:(52)] = k_zero52;
+        rd_pmsevfr = z_pmsevfr;
         rd_pmsevfr[(0)+:(12)] = pmsevfr__q;
-        rd_pmsevfr[(12)+:(52)] = k_zero52;
+        rd_pmsicr = z_32;
         rd_pmsicr[(0)+:(32)] = pmsicr__q;
-        rd_pmsicr[(32)+:(32)] = k_zero32;
+        rd_pmsirr = z_32;
         rd_pmsirr[(0)+:(32)] = pmsirr__q;
-        rd_pmsirr[(32)+:(32)] = k_zero32;
+        rd_pmsfcr = z_pmsfcr;
         rd_pmsfcr[(0)+:(19)] = pmsfcr__q;
-        rd_pmsfcr[(19)+:(45)] = k_zero45;
+        rd_pmslatfr = z_pmslatfr;
         rd_pmslatfr[(0)+:(16)] = pmslatfr__q;
-        rd_pmslatfr[(16)+:(48)] = k_zero48;
+        rd_pmbsr = z_32;
         rd_pmbsr[(0)+:(32)] = pmbsr__q;
-        rd_pmbsr[(32)+:(32)] = k_zero32;
         reg_rdata = k_zero64;
         if (reg_addr == a_pmscr_el1) begin
             reg_rdata = rd_pmscr_el1;

@@ -35,6 +35,7 @@ module spe_sampler_wide(clock,reset,disp_valid,disp_el,disp_host,disp_aarch32,pr
     localparam  k_zero4 = 4'h0;
     localparam  k_zero8 = 8'h0;
     localparam  k_zero28 = 28'h0;
+    localparam  z_n32 = 32'h0;
     localparam  k_zero32 = 32'h0;
     localparam  k_one32 = 32'h1;
     localparam  k_zero_w = 8'h0;
@@ -69,7 +70,6 @@ module spe_sampler_wide(clock,reset,disp_valid,disp_el,disp_host,disp_aarch32,pr
     reg  [7:0] sel;
     reg  [31:0] n32;
     reg  [31:0] reload;
-    reg  [31:0] n_ext;
     reg  [31:0] reload_ext;
     reg  c_is_small;
 
@@ -143,8 +143,8 @@ module spe_sampler_wide(clock,reset,disp_valid,disp_el,disp_host,disp_aarch32,pr
         pop = pre__5;
         pop = pre__6;
         pop = pre__7;
+        n32 = z_n32;
         n32[(0)+:(4)] = pop;
-        n32[(4)+:(28)] = k_zero28;
         c_is_small = (count[(32'h4)+:(28)] == k_zero28) & (count != k_zero32);
         sel = k_zero_w;
         if (pop_en & disp_valid[0] & c_is_small & (count[(32'h0)+:(4)] == pre__0)) begin
@@ -185,13 +185,12 @@ module spe_sampler_wide(clock,reset,disp_valid,disp_el,disp_host,disp_aarch32,pr
         if (rnd) begin
             reload[(0)+:(8)] = lfsr__q[(32'h0)+:(8)];
         end
-        n_ext = n32;
         reload_ext = reload;
-        if (count >= n_ext) begin
-            count_next = count - n_ext;
+        if (count >= n32) begin
+            count_next = count - n32;
         end
         else begin
-            count_next = reload_ext + count + k_one32 - n_ext;
+            count_next = reload_ext + count + k_one32 - n32;
         end
     end
 

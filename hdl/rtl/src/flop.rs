@@ -83,7 +83,7 @@ impl<T: Synth> Logic for Rff<T> {
     }
     fn timing(&self) -> Vec<TimingInfo> {
         vec![TimingInfo {
-            name: "spe_rff".into(),
+            name: RFF_MODULE.into(),
             clock: "clock".into(),
             inputs: vec!["d".into(), "reset".into()],
             outputs: vec!["q".into()],

@@ -8,7 +8,6 @@
 //! module (`gen/spe_rff.v`). The output is deterministic.
 
 use crate::flop::{RFF_MODULE, RFF_VERILOG};
-use crate::top::SpeTop;
 use rust_hdl::prelude::*;
 use spe_defs::{Config, PRESETS};
 
@@ -186,10 +185,7 @@ fn range_indexed_scalars(text: &str) -> String {
                 if let Some(name) = t.strip_prefix(kind).and_then(|r| r.strip_suffix(';')) {
                     if name.chars().all(is_ident) && indexed(name) {
                         let indent = &line[..line.len() - t.len()];
-                        return format!(
-                            "{indent}{}[0:0] {name};",
-                            kind.trim_end().to_string() + " "
-                        );
+                        return format!("{indent}{} [0:0] {name};", kind.trim_end());
                     }
                 }
             }
@@ -334,31 +330,6 @@ pub fn generate_all() -> Result<Vec<GenFile>, String> {
         files.extend(generate(cfg)?);
     }
     Ok(files)
-}
-
-/// The top of `cfg` as a rust-hdl design (for simulation), boxed behind [`RtlTop`].
-pub fn module_names(cfg: &Config) -> Result<Vec<String>, String> {
-    Ok(generate(cfg)?
-        .into_iter()
-        .filter_map(|f| {
-            f.path
-                .strip_suffix(".v")
-                .map(|p| p.rsplit('/').next().unwrap_or(p).to_string())
-        })
-        .collect())
-}
-
-#[allow(dead_code)]
-fn _assert_top_is_block<
-    const W: usize,
-    const PCB: usize,
-    const CB: usize,
-    const SB: usize,
-    const CW: usize,
->(
-    t: &SpeTop<W, PCB, CB, SB, CW>,
-) -> &dyn Block {
-    t
 }
 
 #[cfg(test)]

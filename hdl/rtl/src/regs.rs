@@ -18,40 +18,10 @@
 //! `Constant` field.
 
 use crate::flop::Rff;
+use crate::Zext;
 use rust_hdl::prelude::*;
 use spe_defs::regs::{self as r, pmblimitr, pmbsr, pmscr, pmsfcr, pmsirr, RegId};
 use spe_defs::{Config, Field};
-
-/// Zero-extends an 8-bit register to the 64-bit read port.
-#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
-pub struct Zx8 {
-    pub v: Bits<8>,
-    pub pad: Bits<56>,
-}
-/// Zero-extends a 12-bit register.
-#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
-pub struct Zx12 {
-    pub v: Bits<12>,
-    pub pad: Bits<52>,
-}
-/// Zero-extends a 16-bit register.
-#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
-pub struct Zx16 {
-    pub v: Bits<16>,
-    pub pad: Bits<48>,
-}
-/// Zero-extends a 19-bit register.
-#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
-pub struct Zx19 {
-    pub v: Bits<19>,
-    pub pad: Bits<45>,
-}
-/// Zero-extends a 32-bit register.
-#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
-pub struct Zx32 {
-    pub v: Bits<32>,
-    pub pad: Bits<32>,
-}
 
 /// Storage widths (bits) of the read/write registers; `new` checks that every implemented
 /// field of `spe_defs` fits.
@@ -139,15 +109,15 @@ pub struct SpeRegs<const CW: usize> {
     // Local signals.
     wr: Signal<Local, Bit>,
     pmbsr_coll: Signal<Local, Bits<PMBSR_BITS>>,
-    rd_pmscr_el1: Signal<Local, Zx8>,
-    rd_pmscr_el2: Signal<Local, Zx8>,
-    rd_pmsnevfr: Signal<Local, Zx12>,
-    rd_pmsicr: Signal<Local, Zx32>,
-    rd_pmsirr: Signal<Local, Zx32>,
-    rd_pmsfcr: Signal<Local, Zx19>,
-    rd_pmsevfr: Signal<Local, Zx12>,
-    rd_pmslatfr: Signal<Local, Zx16>,
-    rd_pmbsr: Signal<Local, Zx32>,
+    rd_pmscr_el1: Signal<Local, Zext<PMSCR_BITS, 64>>,
+    rd_pmscr_el2: Signal<Local, Zext<PMSCR_BITS, 64>>,
+    rd_pmsnevfr: Signal<Local, Zext<PMSEVFR_BITS, 64>>,
+    rd_pmsicr: Signal<Local, Zext<32, 64>>,
+    rd_pmsirr: Signal<Local, Zext<32, 64>>,
+    rd_pmsfcr: Signal<Local, Zext<PMSFCR_BITS, 64>>,
+    rd_pmsevfr: Signal<Local, Zext<PMSEVFR_BITS, 64>>,
+    rd_pmslatfr: Signal<Local, Zext<PMSLATFR_BITS, 64>>,
+    rd_pmbsr: Signal<Local, Zext<32, 64>>,
     // Port addresses.
     a_pmblimitr: Constant<Bits<5>>,
     a_pmbptr: Constant<Bits<5>>,
@@ -203,11 +173,11 @@ pub struct SpeRegs<const CW: usize> {
     p_s: Constant<Bits<32>>,
     k_fm_discard: Constant<Bits<2>>,
     k_zero64: Constant<Bits<64>>,
-    k_zero56: Constant<Bits<56>>,
-    k_zero52: Constant<Bits<52>>,
-    k_zero48: Constant<Bits<48>>,
-    k_zero45: Constant<Bits<45>>,
-    k_zero32: Constant<Bits<32>>,
+    z_pmscr: Constant<Zext<PMSCR_BITS, 64>>,
+    z_pmsevfr: Constant<Zext<PMSEVFR_BITS, 64>>,
+    z_pmsfcr: Constant<Zext<PMSFCR_BITS, 64>>,
+    z_pmslatfr: Constant<Zext<PMSLATFR_BITS, 64>>,
+    z_32: Constant<Zext<32, 64>>,
 }
 
 /// A field's position as a constant (32 bits: Verilog's integer width, which Verilator
@@ -361,11 +331,11 @@ impl<const CW: usize> SpeRegs<CW> {
             p_s: pos(pmbsr::S),
             k_fm_discard: k(pmblimitr::FM_DISCARD),
             k_zero64: k(0),
-            k_zero56: k(0),
-            k_zero52: k(0),
-            k_zero48: k(0),
-            k_zero45: k(0),
-            k_zero32: k(0),
+            z_pmscr: Constant::new(Zext::default()),
+            z_pmsevfr: Constant::new(Zext::default()),
+            z_pmsfcr: Constant::new(Zext::default()),
+            z_pmslatfr: Constant::new(Zext::default()),
+            z_32: Constant::new(Zext::default()),
         }
     }
 }
@@ -475,48 +445,48 @@ impl<const CW: usize> Logic for SpeRegs<CW> {
         }
 
         // Read port: zero-extend the addressed register; zero where there is none.
-        self.rd_pmscr_el1.next.v = self.pmscr_el1.q.val();
-        self.rd_pmscr_el1.next.pad = self.k_zero56.val();
-        self.rd_pmscr_el2.next.v = self.pmscr_el2.q.val();
-        self.rd_pmscr_el2.next.pad = self.k_zero56.val();
-        self.rd_pmsnevfr.next.v = self.pmsnevfr.q.val();
-        self.rd_pmsnevfr.next.pad = self.k_zero52.val();
-        self.rd_pmsevfr.next.v = self.pmsevfr.q.val();
-        self.rd_pmsevfr.next.pad = self.k_zero52.val();
-        self.rd_pmsicr.next.v = self.pmsicr.q.val();
-        self.rd_pmsicr.next.pad = self.k_zero32.val();
-        self.rd_pmsirr.next.v = self.pmsirr.q.val();
-        self.rd_pmsirr.next.pad = self.k_zero32.val();
-        self.rd_pmsfcr.next.v = self.pmsfcr.q.val();
-        self.rd_pmsfcr.next.pad = self.k_zero45.val();
-        self.rd_pmslatfr.next.v = self.pmslatfr.q.val();
-        self.rd_pmslatfr.next.pad = self.k_zero48.val();
-        self.rd_pmbsr.next.v = self.pmbsr.q.val();
-        self.rd_pmbsr.next.pad = self.k_zero32.val();
+        self.rd_pmscr_el1.next = self.z_pmscr.val();
+        self.rd_pmscr_el1.next.set_value_lo(self.pmscr_el1.q.val());
+        self.rd_pmscr_el2.next = self.z_pmscr.val();
+        self.rd_pmscr_el2.next.set_value_lo(self.pmscr_el2.q.val());
+        self.rd_pmsnevfr.next = self.z_pmsevfr.val();
+        self.rd_pmsnevfr.next.set_value_lo(self.pmsnevfr.q.val());
+        self.rd_pmsevfr.next = self.z_pmsevfr.val();
+        self.rd_pmsevfr.next.set_value_lo(self.pmsevfr.q.val());
+        self.rd_pmsicr.next = self.z_32.val();
+        self.rd_pmsicr.next.set_value_lo(self.pmsicr.q.val());
+        self.rd_pmsirr.next = self.z_32.val();
+        self.rd_pmsirr.next.set_value_lo(self.pmsirr.q.val());
+        self.rd_pmsfcr.next = self.z_pmsfcr.val();
+        self.rd_pmsfcr.next.set_value_lo(self.pmsfcr.q.val());
+        self.rd_pmslatfr.next = self.z_pmslatfr.val();
+        self.rd_pmslatfr.next.set_value_lo(self.pmslatfr.q.val());
+        self.rd_pmbsr.next = self.z_32.val();
+        self.rd_pmbsr.next.set_value_lo(self.pmbsr.q.val());
         self.reg_rdata.next = self.k_zero64.val();
         if self.reg_addr.val() == self.a_pmscr_el1.val() {
-            self.reg_rdata.next = self.rd_pmscr_el1.val().into();
+            self.reg_rdata.next = self.rd_pmscr_el1.val().to_bits();
         }
         if self.reg_addr.val() == self.a_pmscr_el2.val() {
-            self.reg_rdata.next = self.rd_pmscr_el2.val().into();
+            self.reg_rdata.next = self.rd_pmscr_el2.val().to_bits();
         }
         if self.reg_addr.val() == self.a_pmsnevfr.val() {
-            self.reg_rdata.next = self.rd_pmsnevfr.val().into();
+            self.reg_rdata.next = self.rd_pmsnevfr.val().to_bits();
         }
         if self.reg_addr.val() == self.a_pmsevfr.val() {
-            self.reg_rdata.next = self.rd_pmsevfr.val().into();
+            self.reg_rdata.next = self.rd_pmsevfr.val().to_bits();
         }
         if self.reg_addr.val() == self.a_pmsicr.val() {
-            self.reg_rdata.next = self.rd_pmsicr.val().into();
+            self.reg_rdata.next = self.rd_pmsicr.val().to_bits();
         }
         if self.reg_addr.val() == self.a_pmsirr.val() {
-            self.reg_rdata.next = self.rd_pmsirr.val().into();
+            self.reg_rdata.next = self.rd_pmsirr.val().to_bits();
         }
         if self.reg_addr.val() == self.a_pmsfcr.val() {
-            self.reg_rdata.next = self.rd_pmsfcr.val().into();
+            self.reg_rdata.next = self.rd_pmsfcr.val().to_bits();
         }
         if self.reg_addr.val() == self.a_pmslatfr.val() {
-            self.reg_rdata.next = self.rd_pmslatfr.val().into();
+            self.reg_rdata.next = self.rd_pmslatfr.val().to_bits();
         }
         if self.reg_addr.val() == self.a_pmblimitr.val() {
             self.reg_rdata.next = self.pmblimitr.q.val();
@@ -525,7 +495,7 @@ impl<const CW: usize> Logic for SpeRegs<CW> {
             self.reg_rdata.next = self.pmbptr.q.val();
         }
         if self.reg_addr.val() == self.a_pmbsr.val() {
-            self.reg_rdata.next = self.rd_pmbsr.val().into();
+            self.reg_rdata.next = self.rd_pmbsr.val().to_bits();
         }
         if self.reg_addr.val() == self.a_pmsidr.val() {
             self.reg_rdata.next = self.v_pmsidr.val();

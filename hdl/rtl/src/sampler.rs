@@ -22,6 +22,7 @@
 //! LFSR when PMSIRR.RND is set; the LFSR steps every cycle outside reset.
 
 use crate::flop::Rff;
+use crate::Zext;
 use rust_hdl::prelude::*;
 use spe_defs::{impdef, Config};
 
@@ -30,13 +31,6 @@ use spe_defs::{impdef, Config};
 pub struct Reload {
     pub jitter: Bits<8>,
     pub interval: Bits<24>,
-}
-
-/// The population count zero-extended to the counter width.
-#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
-pub struct PopCount32 {
-    pub n: Bits<4>,
-    pub pad: Bits<28>,
 }
 
 /// The sampler for a dispatch width of `W` slots.
@@ -80,9 +74,8 @@ pub struct SpeSampler<const W: usize> {
     pop_en: Signal<Local, Bit>,
     pre: [Signal<Local, Bits<4>>; W],
     sel: Signal<Local, Bits<W>>,
-    n32: Signal<Local, PopCount32>,
+    n32: Signal<Local, Zext<4, 32>>,
     reload: Signal<Local, Reload>,
-    n_ext: Signal<Local, Bits<32>>,
     reload_ext: Signal<Local, Bits<32>>,
     c_is_small: Signal<Local, Bit>,
     // Constants.
@@ -93,6 +86,7 @@ pub struct SpeSampler<const W: usize> {
     k_zero4: Constant<Bits<4>>,
     k_zero8: Constant<Bits<8>>,
     k_zero28: Constant<Bits<28>>,
+    z_n32: Constant<Zext<4, 32>>,
     k_zero32: Constant<Bits<32>>,
     k_one32: Constant<Bits<32>>,
     k_zero_w: Constant<Bits<W>>,
@@ -135,7 +129,6 @@ impl<const W: usize> SpeSampler<W> {
             sel: Default::default(),
             n32: Default::default(),
             reload: Default::default(),
-            n_ext: Default::default(),
             reload_ext: Default::default(),
             c_is_small: Default::default(),
             k_el0: Constant::new(0u64.into()),
@@ -145,6 +138,7 @@ impl<const W: usize> SpeSampler<W> {
             k_zero4: Constant::new(0u64.into()),
             k_zero8: Constant::new(0u64.into()),
             k_zero28: Constant::new(0u64.into()),
+            z_n32: Constant::new(Zext::default()),
             k_zero32: Constant::new(0u64.into()),
             k_one32: Constant::new(1u64.into()),
             k_zero_w: Constant::new(0u64.into()),
@@ -206,8 +200,8 @@ impl<const W: usize> Logic for SpeSampler<W> {
         for i in 0..W {
             self.pop.next = self.pre[i].val();
         }
-        self.n32.next.n = self.pop.val();
-        self.n32.next.pad = self.k_zero28.val();
+        self.n32.next = self.z_n32.val();
+        self.n32.next.set_value_lo(self.pop.val());
 
         // Selection: the population op whose prefix count equals a non-zero counter. Prefix
         // counts rise by one at each population op, so at most one slot matches.
@@ -239,13 +233,12 @@ impl<const W: usize> Logic for SpeSampler<W> {
         if self.rnd.val() {
             self.reload.next.jitter = self.lfsr.q.val().get_bits::<8>(0);
         }
-        self.n_ext.next = self.n32.val().into();
         self.reload_ext.next = self.reload.val().into();
-        if self.count.val() >= self.n_ext.val() {
-            self.count_next.next = self.count.val() - self.n_ext.val();
+        if self.count.val() >= self.n32.val().to_bits() {
+            self.count_next.next = self.count.val() - self.n32.val().to_bits();
         } else {
-            self.count_next.next =
-                self.reload_ext.val() + self.count.val() + self.k_one32.val() - self.n_ext.val();
+            self.count_next.next = self.reload_ext.val() + self.count.val() + self.k_one32.val()
+                - self.n32.val().to_bits();
         }
     }
 }

@@ -11,13 +11,16 @@ use spe_model::{Dut, Inputs, Model, Outputs};
 use spe_rtl::sim;
 use spe_rtl::top::SpeTop;
 
+/// Width of one slot of `disp_pc` (the address bits the PC packet records).
+const PC_BITS: usize = spe_defs::packet::addr_payload::ADDR_BITS as usize;
+
 /// Bits<N> from the low N bits of `v`.
 fn b<const N: usize>(v: u64) -> Bits<N> {
     let m = spe_defs::low_mask(N.min(64) as u32);
     Bits::<N>::from(v & m)
 }
 
-/// A bus of W fields of `F` bits (slot 0 in the low bits).
+/// A bus of one field per slot, `field_bits` each (slot 0 in the low bits).
 fn bus<const N: usize>(vals: impl Iterator<Item = u64>, field_bits: usize) -> Bits<N> {
     let mut acc = Bits::<N>::default();
     for (i, v) in vals.enumerate() {
@@ -65,7 +68,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
                 let slots = &i.disp[..W];
                 t.reset.next = i.reset;
                 t.disp_valid.next = bus::<W>(slots.iter().map(|s| u(s.valid)), 1);
-                t.disp_pc.next = bus::<PCB>(slots.iter().map(|s| s.pc), 56);
+                t.disp_pc.next = bus::<PCB>(slots.iter().map(|s| s.pc), PC_BITS);
                 t.disp_class.next = bus::<CB>(slots.iter().map(|s| u(s.class)), 2);
                 t.disp_subclass.next = bus::<SB>(slots.iter().map(|s| u(s.subclass)), 8);
                 t.disp_cond.next = bus::<W>(slots.iter().map(|s| u(s.cond)), 1);
