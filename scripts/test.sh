@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite. Installs what it needs on a fresh machine, then runs, in order:
 # formatting and lint, every unit/property test in the workspace (model, decoder, RTL block
-# tests, RTL-vs-model lockstep under rust-hdl's simulator), the gen/ drift check, the RTL
-# tool checks (Verilator lint, iverilog, Yosys), and the end-to-end acceptance run (model
-# simulation -> buffer -> decoder).
+# tests, Verilator bindings, directed lockstep cases on the Verilated RTL and under rust-hdl's
+# simulator), the gen/ drift check, the RTL tool checks (Verilator lint, iverilog, Yosys),
+# the end-to-end runs (model simulation -> buffer -> decoder; Verilated RTL and model give
+# byte-identical buffers), the random lockstep regression (SPE_REGRESS_CYCLES cycles, 1e8 by
+# default) and the mutant check (the regression must catch a deliberately broken RTL).
 # Each step prints the command that reproduces it.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -31,5 +33,21 @@ step "$SPE" sim --workload loop --cycles 2000000 --interval 1024 --jitter --out 
 step "$SPE" decode "$OUT/loop.bin" --quiet --check-slots --expect-records "$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/loop.json")"
 step "$SPE" sim --workload mix --cycles 1000000 --ts --cx --pa --preset wide --out "$OUT/mix.bin" --summary-json "$OUT/mix.json"
 step "$SPE" decode "$OUT/mix.bin" --quiet --check-slots --expect-records "$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/mix.json")"
+# The Verilated RTL and the golden model produce byte-identical buffers.
+step "$SPE" sim --backend verilator --workload mix --cycles 5000000 --quiet --out "$OUT/v.bin"
+step "$SPE" sim --backend model --workload mix --cycles 5000000 --quiet --out "$OUT/m.bin"
+step cmp "$OUT/v.bin" "$OUT/m.bin"
+# The random lockstep regression on every preset (SPE_REGRESS_CYCLES scales it).
+step "$SPE" regress --vcd-dir "$OUT/regress"
+# The regression must catch a deliberate RTL bug, with a first-divergence report.
+echo
+echo "==> $SPE regress --mutant filter-latency --cycles 20000000 (must fail)"
+if "$SPE" regress --mutant filter-latency --cycles 20000000 --quiet --vcd-dir "$OUT/mutant" >"$OUT/mutant.log" 2>&1; then
+    cat "$OUT/mutant.log"
+    echo "error: the regression did not catch the filter-latency mutant" >&2
+    exit 1
+fi
+grep -E "MISMATCH|replay:|VCD window" "$OUT/mutant.log"
+grep -q "MISMATCH in job" "$OUT/mutant.log" || { cat "$OUT/mutant.log"; echo "error: the mutant failed without a divergence report" >&2; exit 1; }
 echo
 echo "all checks passed"

@@ -2,15 +2,20 @@
 //!
 //! * `spe sim`    — run a workload through the unit and write the buffer it filled;
 //! * `spe decode` — print every packet of a buffer, perf-dump style, and a line per record;
-//! * `spe gen`    — write (or check) `gen/`: the Verilog of every preset and the integration tables.
+//! * `spe gen`    — write (or check) `gen/`: the Verilog of every preset and the integration tables;
+//! * `spe regress` — the random lockstep regression of the Verilated RTL against the model;
+//! * `spe coverage` — line and toggle coverage of `gen/` under that regression.
 //!
 //! Errors are reported as one clear line and a non-zero exit status, never a panic.
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod coverage_cmd;
 mod decode_cmd;
 mod gen_cmd;
+mod progress;
+mod regress_cmd;
 mod sim_cmd;
 
 #[derive(Parser)]
@@ -32,6 +37,11 @@ enum Command {
     Decode(decode_cmd::DecodeArgs),
     /// Generate gen/: the Verilog of every preset and the integration tables (or check it).
     Gen(gen_cmd::GenArgs),
+    /// Random lockstep regression: the golden model against the Verilated RTL on every preset.
+    Regress(regress_cmd::RegressArgs),
+    /// Line and toggle coverage of gen/ under the random regression (needs a build with
+    /// `--features coverage`).
+    Coverage(coverage_cmd::CoverageArgs),
 }
 
 /// Maps a stdout write error to a message. A closed pipe (`spe decode f | head`) is not an
@@ -49,6 +59,8 @@ fn main() -> ExitCode {
         Command::Sim(a) => sim_cmd::run(*a),
         Command::Decode(a) => decode_cmd::run(a),
         Command::Gen(a) => gen_cmd::run(a),
+        Command::Regress(a) => regress_cmd::run(a),
+        Command::Coverage(a) => coverage_cmd::run(a),
     };
     match result {
         Ok(code) => code,

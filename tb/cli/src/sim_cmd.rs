@@ -1,21 +1,32 @@
-//! `spe sim`: runs a workload through the unit (the golden model today) with a software
+//! `spe sim`: runs a workload through the unit (the golden model, the Verilated RTL, the
+//! rust-hdl simulation, or the model and the Verilated RTL in lockstep) with a software
 //! driver that programs it like the Linux driver and drains the buffer on every interrupt;
 //! writes the drained bytes and prints a summary.
 
+use crate::progress::Progress;
 use clap::{Args, ValueEnum};
+use spe_cosim::lockstep::Lockstep;
+use spe_cosim::verilated::Verilated;
+use spe_cosim::{make_dut, Backend as CoBackend, Variant};
 use spe_defs::Config;
 use spe_model::{Dut, Model};
 use spe_stim::{MemoryProfile, Program, RunResult, SampleSettings, Stats, Workload};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 /// Which implementation of the unit runs the workload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
     /// The golden behavioural model (tb/model).
     Model,
+    /// The Verilog of gen/, Verilated (tb/verilator-sys).
+    Verilator,
+    /// The golden model and the Verilated RTL in lockstep: every output compared every
+    /// cycle; the run fails at the end if they ever differed.
+    Lockstep,
+    /// The rust-hdl design under rust-hdl's own simulator (slow: about 11k cycles/s).
+    Hdlsim,
 }
 
 /// Exception levels to sample at (perf's exclude_user / exclude_kernel).
@@ -110,13 +121,37 @@ pub struct SimArgs {
     /// Print the N PCs with the most population ops: ground-truth share against sample share.
     #[arg(long, value_name = "N", default_value_t = 0)]
     per_pc: usize,
-    /// No progress lines.
+    /// Lockstep backend: write a VCD window (inputs, model and RTL outputs) around the
+    /// first divergence here.
+    #[arg(long, value_name = "FILE")]
+    vcd: Option<PathBuf>,
+    /// Verilator backend: dump every internal RTL signal to this VCD (uses the --trace
+    /// build; see --wave-window).
+    #[arg(long, value_name = "FILE")]
+    wave: Option<PathBuf>,
+    /// Cycles FROM:TO to dump with --wave (default 0:10000; VCDs grow ~130 MB per million
+    /// cycles).
+    #[arg(long, value_name = "FROM:TO", default_value = "0:10000")]
+    wave_window: String,
+    /// No progress bar.
     #[arg(long)]
     quiet: bool,
 }
 
+/// Parses `FROM:TO` cycles.
+fn parse_window(s: &str) -> Result<(u64, u64), String> {
+    let (f, t) = s
+        .split_once(':')
+        .ok_or_else(|| format!("--wave-window {s:?}: expected FROM:TO"))?;
+    let (f, t) = (parse_u64(f)?, parse_u64(t)?);
+    if f >= t {
+        return Err(format!("--wave-window {s:?}: FROM must be below TO"));
+    }
+    Ok((f, t))
+}
+
 /// Parses `0x…` hex or decimal.
-fn parse_u64(s: &str) -> Result<u64, String> {
+pub fn parse_u64(s: &str) -> Result<u64, String> {
     let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         Some(h) => u64::from_str_radix(&h.replace('_', ""), 16),
         None => s.replace('_', "").parse(),
@@ -235,27 +270,51 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
         backpressure: MemoryProfile::parse_backpressure(&a.backpressure)?,
         errors: MemoryProfile::parse_errors(&a.mem_errors)?,
     };
-    let mut dut: Box<dyn Dut> = match a.backend {
-        Backend::Model => Box::new(Model::new(cfg)),
-    };
-    let started = Instant::now();
-    let total = a.cycles;
-    let quiet = a.quiet;
-    let mut progress = |cycle: u64, st: &Stats| {
-        if quiet {
-            return;
+    if a.vcd.is_some() && a.backend != Backend::Lockstep {
+        return Err("--vcd needs --backend lockstep (use --wave for the Verilator backend)".into());
+    }
+    if a.wave.is_some() && a.backend != Backend::Verilator {
+        return Err("--wave needs --backend verilator".into());
+    }
+    let mut lockstep: Option<Lockstep> = None;
+    let mut single: Option<Box<dyn Dut>> = None;
+    match a.backend {
+        Backend::Model => single = Some(Box::new(Model::new(cfg))),
+        Backend::Hdlsim => single = Some(make_dut(cfg, CoBackend::Hdlsim)?),
+        Backend::Verilator => {
+            single = Some(match &a.wave {
+                None => make_dut(cfg, CoBackend::Verilator)?,
+                Some(path) => {
+                    let (from, to) = parse_window(&a.wave_window)?;
+                    let mut v = Verilated::new(cfg, Variant::Trace)?;
+                    v.trace_window(path, from, to)?;
+                    Box::new(v)
+                }
+            })
         }
-        let secs = started.elapsed().as_secs_f64().max(1e-9);
-        let pct = (cycle as f64 * 100.0 / total.max(1) as f64).min(100.0);
-        eprintln!(
-            "spe sim: {cycle} / {total} cycles ({pct:.0}%), {} samples, {} records, {:.2} Mcycles/s",
-            st.samples,
-            st.records_written,
-            cycle as f64 / secs / 1e6
+        Backend::Lockstep => {
+            let mut ls = Lockstep::new(cfg, make_dut(cfg, CoBackend::Verilator)?);
+            if let Some(p) = &a.vcd {
+                ls.record_vcd(p);
+            }
+            lockstep = Some(ls);
+        }
+    }
+    let dut: &mut dyn Dut = match (&mut lockstep, &mut single) {
+        (Some(ls), _) => ls,
+        (None, Some(d)) => d.as_mut(),
+        (None, None) => unreachable!("every backend sets a DUT"),
+    };
+    let total = a.cycles + spe_stim::run::RESET_CYCLES;
+    let mut bar = Progress::new("spe sim", total, a.quiet);
+    let mut progress = |cycle: u64, st: &Stats| {
+        bar.update(
+            cycle,
+            &format!("{} samples, {} records", st.samples, st.records_written),
         );
     };
     let result: RunResult = spe_stim::run(
-        dut.as_mut(),
+        dut,
         cfg,
         &workload,
         &settings,
@@ -264,6 +323,7 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
         a.seed,
         &mut progress,
     )?;
+    bar.finish();
     let st = &result.stats;
     if let Some(path) = &a.out {
         std::fs::write(path, &result.aux)
@@ -317,6 +377,30 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     }
     // Anything that breaks the unit's contract makes the run fail.
     let mut failed = false;
+    drop(single);
+    if let Some(ls) = &mut lockstep {
+        let vcd = ls.finish();
+        match ls.first() {
+            None => writeln!(
+                out,
+                "lockstep: the Verilated RTL matched the model on every output for {} cycles",
+                ls.cycles()
+            )
+            .map_err(io)?,
+            Some(d) => {
+                failed = true;
+                eprintln!(
+                    "spe sim: LOCKSTEP MISMATCH: {d} ({} cycles differed)",
+                    ls.mismatches()
+                );
+                match vcd {
+                    Some(Ok(p)) => eprintln!("spe sim: VCD window around it: {}", p.display()),
+                    Some(Err(e)) => eprintln!("spe sim: {e}"),
+                    None => {}
+                }
+            }
+        }
+    }
     for v in result.violations.iter().take(10) {
         eprintln!("spe sim: memory protocol violation: {v}");
         failed = true;

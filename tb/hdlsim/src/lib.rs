@@ -1,13 +1,11 @@
-//! Backends behind the golden model's [`Dut`] trait for the RTL of `hdl/rtl`:
-//!
-//! * [`RtlSim`]: the rust-hdl design itself, run by rust-hdl's simulator (exact, slow:
-//!   use it for short runs and block-level checks);
-//! * [`Lockstep`]: drives the same inputs into the golden model and another backend,
-//!   compares every output every cycle and keeps the first divergence.
+//! The RTL of `hdl/rtl` under rust-hdl's own simulator, behind the golden model's [`Dut`]
+//! trait ([`RtlSim`], [`rtl_sim`]): exact but slow (about 11k cycles/s), for short runs and
+//! block-level checks. The lockstep checker and the fast Verilated backend are in
+//! `spe-cosim`.
 
 use rust_hdl::prelude::*;
 use spe_defs::Config;
-use spe_model::{Dut, Inputs, Model, Outputs};
+use spe_model::{Dut, Inputs, Outputs};
 use spe_rtl::sim;
 use spe_rtl::top::SpeTop;
 
@@ -133,94 +131,4 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
 /// The RTL of `cfg` under rust-hdl's simulator, as a DUT.
 pub fn rtl_sim(cfg: &Config) -> Box<dyn Dut> {
     spe_rtl::with_top!(cfg, |t| Box::new(RtlSim::new(t)) as Box<dyn Dut>)
-}
-
-/// The first output that differed between the model and the other backend.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Divergence {
-    pub cycle: u64,
-    pub signal: &'static str,
-    pub expected: u64,
-    pub actual: u64,
-}
-
-impl std::fmt::Display for Divergence {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "cycle {}: {} expected {:#x} (model), got {:#x} (RTL)",
-            self.cycle, self.signal, self.expected, self.actual
-        )
-    }
-}
-
-/// Compares two output sets field by field; the first differing field.
-pub fn compare(cycle: u64, m: &Outputs, r: &Outputs) -> Option<Divergence> {
-    let fields: [(&'static str, u64, u64); 12] = [
-        ("tag", u(m.tag), u(r.tag)),
-        ("hook_stray", u(m.hook_stray), u(r.hook_stray)),
-        ("reg_rdata", m.reg_rdata, r.reg_rdata),
-        ("wr_valid", u(m.wr_valid), u(r.wr_valid)),
-        ("wr_addr", m.wr_addr, r.wr_addr),
-        ("wr_data", m.wr_data, r.wr_data),
-        ("wr_strb", u(m.wr_strb), u(r.wr_strb)),
-        ("irq", u(m.irq), u(r.irq)),
-        ("pmu_sample_pop", u(m.pmu_sample_pop), u(r.pmu_sample_pop)),
-        (
-            "pmu_sample_feed",
-            u(m.pmu_sample_feed),
-            u(r.pmu_sample_feed),
-        ),
-        (
-            "pmu_sample_filtrate",
-            u(m.pmu_sample_filtrate),
-            u(r.pmu_sample_filtrate),
-        ),
-        (
-            "pmu_sample_collision",
-            u(m.pmu_sample_collision),
-            u(r.pmu_sample_collision),
-        ),
-    ];
-    fields
-        .iter()
-        .find(|(_, e, a)| e != a)
-        .map(|&(signal, expected, actual)| Divergence {
-            cycle,
-            signal,
-            expected,
-            actual,
-        })
-}
-
-/// Runs the golden model and another backend on the same inputs. Returns the model's
-/// outputs (so the stimulus sees the reference behaviour) and records the first divergence.
-pub struct Lockstep {
-    pub model: Model,
-    pub other: Box<dyn Dut>,
-    pub cycle: u64,
-    pub first: Option<Divergence>,
-}
-
-impl Lockstep {
-    pub fn new(cfg: &Config, other: Box<dyn Dut>) -> Self {
-        Lockstep {
-            model: Model::new(cfg),
-            other,
-            cycle: 0,
-            first: None,
-        }
-    }
-}
-
-impl Dut for Lockstep {
-    fn step(&mut self, inputs: &Inputs) -> Outputs {
-        let m = self.model.step(inputs);
-        let r = self.other.step(inputs);
-        if self.first.is_none() {
-            self.first = compare(self.cycle, &m, &r);
-        }
-        self.cycle += 1;
-        m
-    }
 }

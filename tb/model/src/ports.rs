@@ -127,3 +127,9 @@ pub trait Dut {
     /// takes the rising clock edge.
     fn step(&mut self, inputs: &Inputs) -> Outputs;
 }
+
+impl<T: Dut + ?Sized> Dut for Box<T> {
+    fn step(&mut self, inputs: &Inputs) -> Outputs {
+        (**self).step(inputs)
+    }
+}

@@ -1,12 +1,16 @@
-//! The RTL under rust-hdl's simulator against the golden model, cycle by cycle on every
-//! output, driven by the core stimulus model (realistic dispatch, hooks, register
-//! programming by the driver, memory backpressure and faults).
+//! Directed lockstep cases: the golden model against the RTL on two backends, the
+//! Verilated Verilog of gen/ and the rust-hdl design under rust-hdl's simulator, cycle by
+//! cycle on every output, driven by the core stimulus model (realistic dispatch, hooks,
+//! register programming by the driver, memory backpressure and faults). The random
+//! regression (`spe regress`) covers far more; these pin down named situations.
 //!
-//! Seeds: `SPE_HDLSIM_SEED=<n>` replays a run; the default is fixed so CI is repeatable.
-//! Cycles: `SPE_HDLSIM_CYCLES` (default sized for CI: rust-hdl's simulator is slow).
+//! Seeds: `SPE_LOCKSTEP_SEED=<n>` replays a run; the default is fixed so CI is repeatable.
+//! Cycles: `SPE_LOCKSTEP_CYCLES` (default sized per backend: rust-hdl's simulator is slow,
+//! the Verilated model runs 20 times longer in the same time).
 
+use spe_cosim::lockstep::Lockstep;
+use spe_cosim::{make_dut, Backend};
 use spe_defs::{Config, PRESETS};
-use spe_hdlsim::{rtl_sim, Lockstep};
 use spe_stim::driver::SampleSettings;
 use spe_stim::memory::MemoryProfile;
 use spe_stim::run::run;
@@ -19,7 +23,7 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// Runs one lockstep case and fails with the first divergence and a replay line.
+/// Runs one case on both RTL backends and fails with the first divergence and a replay line.
 fn lockstep(
     test: &str,
     cfg: &Config,
@@ -28,40 +32,45 @@ fn lockstep(
     mem: &MemoryProfile,
     default_cycles: u64,
 ) {
-    let seed = env_u64("SPE_HDLSIM_SEED", 0x5EED_0003);
-    let cycles = env_u64("SPE_HDLSIM_CYCLES", default_cycles);
-    eprintln!(
-        "{test}: preset {} workload {workload} seed {seed:#x} cycles {cycles} \
-         (replay: SPE_HDLSIM_SEED={seed} SPE_HDLSIM_CYCLES={cycles} cargo test --release -p spe-hdlsim --test lockstep {test})",
-        cfg.name
-    );
-    let mut ls = Lockstep::new(cfg, rtl_sim(cfg));
-    let w = Workload::by_name(workload).unwrap();
-    let r = run(
-        &mut ls,
-        cfg,
-        &w,
-        settings,
-        mem,
-        cycles,
-        seed,
-        &mut |_, _| {},
-    )
-    .unwrap();
-    if let Some(d) = &ls.first {
-        panic!(
-            "{test}: RTL diverged from the model: {d} (preset {}, workload {workload}, seed {seed})",
+    for (backend, scale) in [(Backend::Hdlsim, 1), (Backend::Verilator, 20)] {
+        let seed = env_u64("SPE_LOCKSTEP_SEED", 0x5EED_0003);
+        let cycles = env_u64("SPE_LOCKSTEP_CYCLES", default_cycles * scale);
+        eprintln!(
+            "{test}: {} backend, preset {} workload {workload} seed {seed:#x} cycles {cycles} \
+             (replay: SPE_LOCKSTEP_SEED={seed} SPE_LOCKSTEP_CYCLES={cycles} cargo test --release -p spe-cosim --test lockstep_cases {test})",
+            backend.name(),
             cfg.name
         );
+        let mut ls = Lockstep::new(cfg, make_dut(cfg, backend).unwrap());
+        let w = Workload::by_name(workload).unwrap();
+        let r = run(
+            &mut ls,
+            cfg,
+            &w,
+            settings,
+            mem,
+            cycles,
+            seed,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        if let Some(d) = ls.first() {
+            panic!(
+                "{test}: RTL ({} backend) diverged from the model: {d} (preset {}, workload {workload}, seed {seed})",
+                backend.name(),
+                cfg.name
+            );
+        }
+        eprintln!(
+            "  ok: {} cycles, {} records, {} samples, {} collisions, {} management events, {} stray reports",
+            ls.cycles(),
+            r.stats.records_written,
+            r.stats.samples,
+            r.stats.collisions,
+            r.stats.management_events,
+            r.stats.stray_reports
+        );
     }
-    eprintln!(
-        "  ok: {} records, {} samples, {} collisions, {} management events, {} stray reports",
-        r.stats.records_written,
-        r.stats.samples,
-        r.stats.collisions,
-        r.stats.management_events,
-        r.stats.stray_reports
-    );
 }
 
 fn fast(cfg: &Config) -> SampleSettings {

@@ -1,0 +1,102 @@
+//! `spe coverage`: runs the random lockstep regression on the coverage build of the
+//! Verilated models (`--coverage-line --coverage-toggle`) and reports line and toggle
+//! coverage of every file of `gen/`, with each line point that was never hit.
+//!
+//! The coverage models are large; they are only in a binary built with
+//! `--features coverage`: `cargo run --release --features coverage --bin spe -- coverage`.
+
+use crate::regress_cmd::{execute, report_failure, select};
+use crate::sim_cmd::parse_u64;
+use clap::Args;
+use spe_cosim::coverage::CoverageData;
+use spe_cosim::regress::JobOptions;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args)]
+pub struct CoverageArgs {
+    /// Total workload cycles (default 12000000: 2 million per preset).
+    #[arg(long, value_parser = parse_u64, default_value_t = 12_000_000)]
+    cycles: u64,
+    /// Workload cycles per job.
+    #[arg(long, value_parser = parse_u64, default_value_t = 1_000_000)]
+    job_cycles: u64,
+    /// Master seed of the regression.
+    #[arg(long, value_parser = parse_u64, default_value_t = 1)]
+    seed: u64,
+    /// Presets to run (comma-separated; default all).
+    #[arg(long, value_delimiter = ',')]
+    presets: Vec<String>,
+    /// Worker threads (default: the machine's cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Output directory: one coverage.dat per job, the merged coverage.dat (for
+    /// `verilator_coverage --annotate`) and the report coverage.md.
+    #[arg(long, default_value = "target/spe-coverage")]
+    out: PathBuf,
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
+    if !spe_cosim::verilator_sys::models()
+        .iter()
+        .any(|m| m.variant == spe_cosim::verilator_sys::Variant::Coverage)
+    {
+        return Err("this spe was built without the coverage models: run \
+             `cargo run --release --features coverage --bin spe -- coverage`"
+            .into());
+    }
+    let sel = select(Some(a.cycles), a.job_cycles, a.seed, None, &a.presets, None)?;
+    let threads = a
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs_dir = a.out.join("jobs");
+    std::fs::create_dir_all(&jobs_dir)
+        .map_err(|e| format!("cannot create {}: {e}", jobs_dir.display()))?;
+    println!("coverage: {}, {threads} threads", sel.what);
+    // Each job writes <jobs_dir>/<preset>-<seed>.dat.
+    let opts = JobOptions {
+        coverage: Some(jobs_dir.clone()),
+        ..JobOptions::default()
+    };
+    let (totals, failed) = execute("spe coverage", &sel.jobs, threads, &opts, a.quiet, false);
+    let mut data = CoverageData::default();
+    for job in &sel.jobs {
+        let p = jobs_dir.join(format!("{}-{:x}.dat", job.preset.name, job.seed));
+        data.merge_file(&p)?;
+    }
+    let merged = a.out.join("coverage.dat");
+    data.write(&merged)?;
+    let report = data.report();
+    let text = report.to_text();
+    let md = a.out.join("coverage.md");
+    std::fs::write(
+        &md,
+        format!("# Coverage of gen/ under `spe coverage`\n\n{text}"),
+    )
+    .map_err(|e| format!("cannot write {}: {e}", md.display()))?;
+    for (name, t) in totals.values() {
+        println!("{}", spe_cosim::regress::summary_line(name, t));
+    }
+    println!("{text}");
+    let t = report.total();
+    println!(
+        "coverage: line {}/{} ({:.1}%), toggle {}/{} ({:.1}%); merged data {}, report {}",
+        t.line_hit,
+        t.line_total,
+        100.0 * t.line_hit as f64 / t.line_total.max(1) as f64,
+        t.toggle_hit,
+        t.toggle_total,
+        100.0 * t.toggle_hit as f64 / t.toggle_total.max(1) as f64,
+        merged.display(),
+        md.display()
+    );
+    if !failed.is_empty() {
+        for r in &failed {
+            report_failure(r, &a.out, false, None);
+        }
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,445 @@
+//! Random stimulus on top of the core stimulus model, for the lockstep regression.
+//!
+//! The core, driver and memory of `spe-stim` produce realistic traffic; [`Chaos`] sits
+//! between them and the DUT and adds what a well-behaved system never does:
+//! * random register accesses in cycles the driver leaves the port free: any address
+//!   (unimplemented ones too), values that are legal, fully random (reserved bits set,
+//!   CONSTRAINED UNPREDICTABLE encodings such as PMSCR.PCT = 0b10, filters with no type
+//!   selected, PMSICR counts near zero, buffer pointers past the limit), and reads;
+//! * whole reprogramming sequences while the unit is running (new random settings written
+//!   without stopping it first);
+//! * resets of random length at random moments, followed by a fresh programming sequence;
+//! * hook reports at random moments, whether an op is in flight or not.
+//!
+//! [`random_settings`] and [`random_memory`] pick the software settings and memory
+//! behaviour of a regression job (intervals below the advertised minimum, tiny buffers that
+//! fill every few records, very long write stalls, write errors at any beat).
+//!
+//! Everything derives from one seed. Chaos stops after a given number of cycles so the
+//! runner's final drain sees a quiet system.
+
+use spe_defs::events::FILTERABLE_MASK;
+use spe_defs::regs::{reg, REGS};
+use spe_defs::Config;
+use spe_model::{Dut, Inputs, Outputs};
+use spe_stim::driver::FaultAction;
+use spe_stim::rng::Rng;
+use spe_stim::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
+use std::collections::VecDeque;
+
+/// How much chaos, as per-cycle probabilities.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChaosParams {
+    /// A random register access in a cycle the driver does not use the port.
+    pub reg_access: f64,
+    /// Share of random writes with a fully random value (else a legal field value).
+    pub wild_values: f64,
+    /// Start a full reprogramming sequence with new random settings.
+    pub reprogram: f64,
+    /// Start a reset.
+    pub reset: f64,
+    /// Reset length in cycles.
+    pub reset_len: (u32, u32),
+    /// A random hook report.
+    pub hook: f64,
+}
+
+impl ChaosParams {
+    /// No chaos: the core stimulus alone.
+    pub const NONE: ChaosParams = ChaosParams {
+        reg_access: 0.0,
+        wild_values: 0.0,
+        reprogram: 0.0,
+        reset: 0.0,
+        reset_len: (1, 1),
+        hook: 0.0,
+    };
+
+    /// Some chaos: occasional disturbances between long stretches of normal profiling.
+    pub const LIGHT: ChaosParams = ChaosParams {
+        reg_access: 2e-5,
+        wild_values: 0.5,
+        reprogram: 5e-6,
+        reset: 1e-6,
+        reset_len: (1, 8),
+        hook: 1e-4,
+    };
+
+    /// Much chaos: the unit rarely finishes a record undisturbed.
+    pub const HEAVY: ChaosParams = ChaosParams {
+        reg_access: 2e-3,
+        wild_values: 0.7,
+        reprogram: 1e-4,
+        reset: 2e-5,
+        reset_len: (1, 40),
+        hook: 5e-3,
+    };
+
+    /// One of the three levels (none 1/4, light 1/2, heavy 1/4).
+    pub fn random(rng: &mut Rng) -> (&'static str, ChaosParams) {
+        match rng.weighted(&[1, 2, 1]) {
+            0 => ("none", ChaosParams::NONE),
+            1 => ("light", ChaosParams::LIGHT),
+            _ => ("heavy", ChaosParams::HEAVY),
+        }
+    }
+}
+
+/// What the chaos did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChaosCounts {
+    pub resets: u64,
+    pub reg_writes: u64,
+    pub wild_writes: u64,
+    pub reg_reads: u64,
+    pub reprograms: u64,
+    pub hooks: u64,
+}
+
+impl std::ops::AddAssign for ChaosCounts {
+    fn add_assign(&mut self, o: ChaosCounts) {
+        self.resets += o.resets;
+        self.reg_writes += o.reg_writes;
+        self.wild_writes += o.wild_writes;
+        self.reg_reads += o.reg_reads;
+        self.reprograms += o.reprograms;
+        self.hooks += o.hooks;
+    }
+}
+
+/// One register access: (address, write data or `None` for a read).
+type Access = (u8, Option<u64>);
+
+/// The chaos layer around a DUT.
+pub struct Chaos<D: Dut> {
+    pub inner: D,
+    cfg: Config,
+    params: ChaosParams,
+    rng: Rng,
+    /// Steps taken.
+    cycle: u64,
+    /// Chaos acts in steps `start..until`.
+    start: u64,
+    until: u64,
+    reset_left: u32,
+    queue: VecDeque<Access>,
+    counts: ChaosCounts,
+}
+
+impl<D: Dut> Chaos<D> {
+    /// Chaos around `inner`, active from step `start` (after the runner's reset) until step
+    /// `until` (before its drain).
+    pub fn new(
+        inner: D,
+        cfg: &Config,
+        params: ChaosParams,
+        seed: u64,
+        start: u64,
+        until: u64,
+    ) -> Self {
+        Chaos {
+            inner,
+            cfg: *cfg,
+            params,
+            rng: Rng::derive(seed, 0xC4A05),
+            cycle: 0,
+            start,
+            until,
+            reset_left: 0,
+            queue: VecDeque::new(),
+            counts: ChaosCounts::default(),
+        }
+    }
+
+    pub fn counts(&self) -> ChaosCounts {
+        self.counts
+    }
+
+    /// Queues the programming sequence of new random settings.
+    fn reprogram(&mut self) {
+        let s = random_settings(&self.cfg, &mut self.rng);
+        self.queue.clear();
+        for (r, v) in s.program() {
+            self.queue.push_back((reg(r).addr(), Some(v)));
+        }
+        self.counts.reprograms += 1;
+    }
+
+    /// A random register access: any of the 32 addresses (mostly implemented ones).
+    fn random_access(&mut self) -> Access {
+        let addr = if self.rng.chance(0.1) {
+            self.rng.below(32) as u8
+        } else {
+            REGS[self.rng.below(REGS.len() as u64) as usize].addr()
+        };
+        if self.rng.chance(0.25) {
+            self.counts.reg_reads += 1;
+            return (addr, None);
+        }
+        self.counts.reg_writes += 1;
+        let v = if self.rng.chance(self.params.wild_values) {
+            self.counts.wild_writes += 1;
+            wild_value(&mut self.rng)
+        } else {
+            legal_value(&self.cfg, addr, &mut self.rng)
+        };
+        (addr, Some(v))
+    }
+
+    /// A hook report with random contents (the unit must ignore it or take it, exactly as
+    /// the model says).
+    fn random_hook(&mut self, i: &mut Inputs) {
+        self.counts.hooks += 1;
+        let r = &mut self.rng;
+        match r.below(5) {
+            0 => i.iss_valid = true,
+            1 => {
+                if r.chance(0.5) {
+                    i.xl_start = true;
+                    i.xl_va = r.next_u64();
+                } else {
+                    i.xl_done = true;
+                    i.xl_pa = r.next_u64() & spe_defs::low_mask(56);
+                    i.xl_tlb_access = r.chance(0.5);
+                    i.xl_tlb_walk = r.chance(0.5);
+                }
+            }
+            2 => {
+                i.mem_done = true;
+                i.mem_source = r.below(256) as u8;
+                i.mem_l1d_access = r.chance(0.5);
+                i.mem_l1d_refill = r.chance(0.5);
+                i.mem_llc_access = r.chance(0.5);
+                i.mem_llc_miss = r.chance(0.5);
+                i.mem_remote = r.chance(0.5);
+                i.mem_misaligned = r.chance(0.5);
+            }
+            3 => {
+                i.br_done = true;
+                i.br_target = r.next_u64() & spe_defs::low_mask(56);
+                i.br_taken = r.chance(0.5);
+                i.br_mispred = r.chance(0.5);
+                i.br_indirect = r.chance(0.5);
+            }
+            _ => {
+                i.cpl_done = true;
+                i.cpl_retired = r.chance(0.5);
+                i.cpl_exception = r.chance(0.5);
+                i.cpl_cond_fail = r.chance(0.5);
+            }
+        }
+    }
+}
+
+/// A fully random value, biased towards sparse, dense and boundary patterns.
+fn wild_value(r: &mut Rng) -> u64 {
+    match r.below(6) {
+        0 => r.next_u64(),
+        1 => r.next_u64() & r.next_u64() & r.next_u64(),
+        2 => r.next_u64() | r.next_u64(),
+        3 => 1u64 << r.below(64),
+        4 => [0, u64::MAX, 1, 0x100, 0xFF, 0xFFFF_FFFF][r.below(6) as usize],
+        _ => r.below(4096),
+    }
+}
+
+/// A value software could legally write to the register at `addr` (random fields).
+fn legal_value(cfg: &Config, addr: u8, r: &mut Rng) -> u64 {
+    let s = random_settings(cfg, r);
+    s.program()
+        .into_iter()
+        .find(|(id, _)| reg(*id).addr() == addr)
+        .map(|(_, v)| v)
+        .unwrap_or_else(|| {
+            wild_value(r)
+                & REGS
+                    .iter()
+                    .find(|d| d.addr() == addr)
+                    .map_or(0, |d| d.writable_mask(cfg))
+        })
+}
+
+impl<D: Dut> Dut for Chaos<D> {
+    fn step(&mut self, inputs: &Inputs) -> Outputs {
+        let active = self.cycle >= self.start && self.cycle < self.until;
+        self.cycle += 1;
+        if !active || self.params == ChaosParams::NONE {
+            if self.cycle == self.until + 1 {
+                self.queue.clear();
+            }
+            return self.inner.step(inputs);
+        }
+        let mut i = inputs.clone();
+        if self.reset_left > 0 {
+            self.reset_left -= 1;
+            i.reset = true;
+            if self.reset_left == 0 {
+                // Software finds the unit reset: it programs it again.
+                self.reprogram();
+            }
+            return self.inner.step(&i);
+        }
+        if self.rng.chance(self.params.reset) {
+            self.counts.resets += 1;
+            self.reset_left = self.rng.range32(self.params.reset_len);
+            i.reset = true;
+            self.reset_left -= 1;
+            if self.reset_left == 0 {
+                self.reprogram();
+            }
+            return self.inner.step(&i);
+        }
+        if self.rng.chance(self.params.reprogram) {
+            self.reprogram();
+        }
+        if !i.reg_en {
+            let access = match self.queue.pop_front() {
+                Some(a) => Some(a),
+                None if self.rng.chance(self.params.reg_access) => Some(self.random_access()),
+                None => None,
+            };
+            if let Some((addr, data)) = access {
+                i.reg_en = true;
+                i.reg_addr = addr;
+                i.reg_we = data.is_some();
+                i.reg_wdata = data.unwrap_or(self.rng.next_u64());
+            }
+        }
+        if self.rng.chance(self.params.hook) {
+            self.random_hook(&mut i);
+        }
+        self.inner.step(&i)
+    }
+}
+
+/// Random software settings for `cfg`: any mix of filters, collection controls, exception
+/// levels, EL2 host or not, discard, intervals from 256 (below the advertised minimum) to
+/// a few times the minimum, with or without jitter, buffers from 4 KiB to 4 MiB.
+pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
+    let mut s = SampleSettings::perf_default(cfg);
+    let min = u64::from(cfg.min_interval());
+    // Mostly short intervals: many samples, and collisions, per simulated cycle.
+    s.interval = match r.below(8) {
+        0..=2 => 256,
+        3 | 4 => 256 * r.range(1, min / 256),
+        5 => min,
+        _ => 256 * r.range(min / 256, 4 * min / 256),
+    };
+    s.jitter = r.chance(0.3);
+    s.branch_filter = r.chance(0.1);
+    s.load_filter = r.chance(0.1);
+    s.store_filter = r.chance(0.1);
+    if r.chance(0.15) {
+        s.event_filter = r.next_u64() & r.next_u64() & FILTERABLE_MASK;
+    }
+    if r.chance(0.15) {
+        s.inv_event_filter = r.next_u64() & r.next_u64() & FILTERABLE_MASK;
+    }
+    // Minimum latency: often small, where most ops' latencies are, so that records with a
+    // latency exactly at the threshold (the filter's boundary) are common.
+    if r.chance(0.3) {
+        s.min_latency = if r.chance(0.5) {
+            r.below(16)
+        } else {
+            r.below(cfg.counter_width.max().min(400) + 1)
+        };
+    }
+    (s.user, s.kernel) = match r.below(4) {
+        0 => (true, false),
+        1 => (false, true),
+        _ => (true, true),
+    };
+    s.ts = r.chance(0.8);
+    s.pa = r.chance(0.5);
+    s.pct = r.chance(0.3);
+    s.cx = r.chance(0.7);
+    s.discard = r.chance(0.05);
+    s.host = r.chance(0.2);
+    s.buffer_size = match r.below(4) {
+        0 => 4096,
+        1 => 4096 * r.range(2, 16),
+        2 => 1 << 20,
+        _ => 4 << 20,
+    };
+    if r.chance(0.3) {
+        s.initial_count = Some(r.below(64));
+    }
+    s.on_fault = if r.chance(0.8) {
+        FaultAction::Restart
+    } else {
+        FaultAction::Stop
+    };
+    s
+}
+
+/// Random memory behaviour: always ready, randomly ready, or bursts of stalls up to 50,000
+/// cycles long; no errors, or errors on random beats or on one given beat.
+pub fn random_memory(r: &mut Rng) -> MemoryProfile {
+    let backpressure = match r.below(4) {
+        0 => Backpressure::AlwaysReady,
+        1 => Backpressure::Random {
+            p_ready: 0.2 + 0.8 * r.unit(),
+        },
+        2 => Backpressure::Stalls {
+            p_stall: 0.01,
+            min: 1,
+            max: 64,
+        },
+        _ => Backpressure::Stalls {
+            p_stall: 2e-5,
+            min: 1000,
+            max: 50_000,
+        },
+    };
+    let errors = match r.below(5) {
+        0 => ErrorInjection::Random { p: 2e-4 },
+        1 => ErrorInjection::AtBeat(r.below(2000)),
+        _ => ErrorInjection::Never,
+    };
+    MemoryProfile {
+        backpressure,
+        errors,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spe_model::Model;
+
+    #[test]
+    fn random_settings_are_programmable() {
+        let mut r = Rng::new(7);
+        for cfg in spe_defs::PRESETS {
+            for _ in 0..200 {
+                let s = random_settings(cfg, &mut r);
+                s.validate().unwrap();
+                random_memory(&mut r).validate().unwrap();
+            }
+        }
+    }
+
+    /// Heavy chaos really does reset, reprogram, write wild values and inject hooks, and
+    /// stops at `until`.
+    #[test]
+    fn heavy_chaos_acts_and_stops() {
+        let cfg = Config::default();
+        let mut c = Chaos::new(Model::new(&cfg), &cfg, ChaosParams::HEAVY, 3, 4, 200_000);
+        let mut seen_reset = 0;
+        let idle = Inputs::default();
+        for _ in 0..200_000 {
+            c.step(&idle);
+        }
+        let k = c.counts();
+        assert!(
+            k.resets > 0 && k.reprograms > 0 && k.wild_writes > 0 && k.hooks > 0,
+            "{k:?}"
+        );
+        assert!(k.reg_reads > 0);
+        seen_reset += k.resets;
+        for _ in 0..10_000 {
+            c.step(&idle);
+        }
+        assert_eq!(c.counts().resets, seen_reset, "chaos went on after `until`");
+    }
+}

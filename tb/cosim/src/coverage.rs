@@ -1,0 +1,335 @@
+//! Line and toggle coverage of `gen/` from Verilator's coverage data (`coverage.dat`, as a
+//! `--coverage-line --coverage-toggle` model writes it).
+//!
+//! Each line of the file is `C '<key>' <count>`; the key is a list of `\x01name\x02value`
+//! fields: `f` file, `l` line, `page` (`v_line/…`, `v_branch/…` or `v_toggle/…`), `o` the
+//! point's comment (for toggles, the signal and bit), `h` the instance. [`CoverageData`]
+//! merges files by key (counts add up), and [`CoverageData::report`] summarises per Verilog
+//! file: line points (blocks and branch arms, Verilator's `--coverage-line`) and toggle
+//! points, with every line point never hit.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// What kind of point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// A statement block (`v_line`).
+    Line,
+    /// One arm of an `if`/`case` (`v_branch`).
+    Branch,
+    /// One bit of a signal toggling both ways (`v_toggle`).
+    Toggle,
+}
+
+/// One coverage point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Point {
+    pub kind: Kind,
+    /// Path relative to the repository (`gen/default/spe_writer_default.v`).
+    pub file: String,
+    pub line: u32,
+    /// Verilator's comment: the construct, or the signal and bit of a toggle point.
+    pub comment: String,
+    pub hier: String,
+    pub count: u64,
+}
+
+/// Merged coverage data.
+#[derive(Clone, Debug, Default)]
+pub struct CoverageData {
+    /// Raw key -> count (the key is what Verilator writes, so merging is exact).
+    counts: HashMap<String, u64>,
+}
+
+fn field<'a>(key: &'a str, name: &str) -> Option<&'a str> {
+    key.split('\x01')
+        .filter_map(|f| f.split_once('\x02'))
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| v)
+}
+
+/// `…/gen/minimal/../spe_rff.v` -> `gen/spe_rff.v`.
+fn repo_path(f: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in f.split('/') {
+        match p {
+            ".." => {
+                parts.pop();
+            }
+            "." | "" => {}
+            _ => parts.push(p),
+        }
+    }
+    match parts.iter().rposition(|p| *p == "gen") {
+        Some(i) => parts[i..].join("/"),
+        None => parts.join("/"),
+    }
+}
+
+impl CoverageData {
+    /// Adds the counts of one `coverage.dat` text.
+    pub fn merge_text(&mut self, text: &str) -> Result<(), String> {
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let bad = || format!("coverage data line {}: not `C '<key>' <count>`", n + 1);
+            let rest = line.strip_prefix("C '").ok_or_else(bad)?;
+            let (key, count) = rest.rsplit_once("' ").ok_or_else(bad)?;
+            let count: u64 = count.trim().parse().map_err(|_| bad())?;
+            *self.counts.entry(key.to_string()).or_insert(0) += count;
+        }
+        Ok(())
+    }
+
+    /// Adds one `coverage.dat` file.
+    pub fn merge_file(&mut self, path: &Path) -> Result<(), String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        self.merge_text(&text)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Writes the merged data in Verilator's format (for `verilator_coverage --annotate`).
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let mut keys: Vec<_> = self.counts.iter().collect();
+        keys.sort();
+        let mut s = String::from("# SystemC::Coverage-3\n");
+        for (k, c) in keys {
+            let _ = writeln!(s, "C '{k}' {c}");
+        }
+        std::fs::write(path, s).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+
+    /// Every point, parsed.
+    pub fn points(&self) -> Vec<Point> {
+        let mut v: Vec<Point> = self
+            .counts
+            .iter()
+            .filter_map(|(k, &count)| {
+                let page = field(k, "page")?;
+                let kind = if page.starts_with("v_toggle") {
+                    Kind::Toggle
+                } else if page.starts_with("v_branch") {
+                    Kind::Branch
+                } else if page.starts_with("v_line") {
+                    Kind::Line
+                } else {
+                    return None;
+                };
+                Some(Point {
+                    kind,
+                    file: repo_path(field(k, "f")?),
+                    line: field(k, "l")?.parse().ok()?,
+                    comment: field(k, "o").unwrap_or("").to_string(),
+                    hier: field(k, "h").unwrap_or("").to_string(),
+                    count,
+                })
+            })
+            .collect();
+        v.sort_by(|a, b| {
+            (&a.file, a.line, a.kind, &a.comment, &a.hier)
+                .cmp(&(&b.file, b.line, b.kind, &b.comment, &b.hier))
+        });
+        v
+    }
+
+    /// The report: per file, line points (blocks and branch arms) and toggle points hit out
+    /// of all; then every line point no instance hit.
+    pub fn report(&self) -> Report {
+        let mut files: BTreeMap<String, FileTotals> = BTreeMap::new();
+        // A line point counts once per (file, line, kind, comment): hit if any instance hit it.
+        let mut lines: BTreeMap<(String, u32, Kind, String), u64> = BTreeMap::new();
+        for p in self.points() {
+            let f = files.entry(p.file.clone()).or_default();
+            match p.kind {
+                Kind::Toggle => {
+                    f.toggle_total += 1;
+                    f.toggle_hit += u64::from(p.count > 0);
+                }
+                k => {
+                    *lines
+                        .entry((p.file.clone(), p.line, k, p.comment.clone()))
+                        .or_insert(0) += p.count;
+                }
+            }
+        }
+        let mut uncovered = Vec::new();
+        for ((file, line, kind, comment), count) in lines {
+            let f = files.entry(file.clone()).or_default();
+            f.line_total += 1;
+            if count > 0 {
+                f.line_hit += 1;
+            } else {
+                uncovered.push((file, line, kind, comment));
+            }
+        }
+        Report { files, uncovered }
+    }
+}
+
+/// Totals of one file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FileTotals {
+    pub line_hit: u64,
+    pub line_total: u64,
+    pub toggle_hit: u64,
+    pub toggle_total: u64,
+}
+
+/// The coverage report.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub files: BTreeMap<String, FileTotals>,
+    /// Line points never hit: file, line, kind, comment.
+    pub uncovered: Vec<(String, u32, Kind, String)>,
+}
+
+fn pct(hit: u64, total: u64) -> f64 {
+    if total == 0 {
+        100.0
+    } else {
+        100.0 * hit as f64 / total as f64
+    }
+}
+
+impl Report {
+    /// Sum over every file.
+    pub fn total(&self) -> FileTotals {
+        self.files
+            .values()
+            .fold(FileTotals::default(), |a, f| FileTotals {
+                line_hit: a.line_hit + f.line_hit,
+                line_total: a.line_total + f.line_total,
+                toggle_hit: a.toggle_hit + f.toggle_hit,
+                toggle_total: a.toggle_total + f.toggle_total,
+            })
+    }
+
+    /// The report as text (Markdown table plus the uncovered lines).
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "| file | line points | line % | toggle points | toggle % |"
+        );
+        let _ = writeln!(s, "|---|---:|---:|---:|---:|");
+        let row = |s: &mut String, name: &str, f: &FileTotals| {
+            let _ = writeln!(
+                s,
+                "| {name} | {}/{} | {:.1} | {}/{} | {:.1} |",
+                f.line_hit,
+                f.line_total,
+                pct(f.line_hit, f.line_total),
+                f.toggle_hit,
+                f.toggle_total,
+                pct(f.toggle_hit, f.toggle_total)
+            );
+        };
+        for (name, f) in &self.files {
+            row(&mut s, name, f);
+        }
+        row(&mut s, "**all**", &self.total());
+        let _ = writeln!(s);
+        if self.uncovered.is_empty() {
+            let _ = writeln!(s, "Every line point was hit.");
+        } else {
+            let _ = writeln!(s, "Line points never hit ({}):", self.uncovered.len());
+            for (file, line, kind, comment) in &self.uncovered {
+                let _ = writeln!(s, "- {file}:{line} ({kind:?} {comment})");
+            }
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(f: &str, l: u32, page: &str, o: &str, h: &str) -> String {
+        format!("\x01f\x02{f}\x01l\x02{l}\x01n\x025\x01page\x02{page}\x01o\x02{o}\x01h\x02{h}")
+    }
+
+    #[test]
+    fn merges_and_reports() {
+        let a = format!(
+            "# SystemC::Coverage-3\nC '{}' 3\nC '{}' 0\nC '{}' 0\nC '{}' 1\n",
+            key(
+                "/x/gen/minimal/../spe_rff.v",
+                16,
+                "v_line/spe_rff",
+                "block",
+                "TOP.a"
+            ),
+            key(
+                "/x/gen/minimal/../spe_rff.v",
+                16,
+                "v_line/spe_rff",
+                "block",
+                "TOP.b"
+            ),
+            key(
+                "/x/gen/minimal/spe_writer_minimal.v",
+                40,
+                "v_branch/w",
+                "if",
+                "TOP.w"
+            ),
+            key(
+                "/x/gen/minimal/spe_writer_minimal.v",
+                9,
+                "v_toggle/w",
+                "d[0]",
+                "TOP.w"
+            ),
+        );
+        let b = format!(
+            "C '{}' 0\nC '{}' 0\n",
+            key(
+                "/x/gen/minimal/spe_writer_minimal.v",
+                40,
+                "v_branch/w",
+                "if",
+                "TOP.w"
+            ),
+            key(
+                "/x/gen/minimal/spe_writer_minimal.v",
+                9,
+                "v_toggle/w",
+                "d[1]",
+                "TOP.w"
+            ),
+        );
+        let mut d = CoverageData::default();
+        d.merge_text(&a).unwrap();
+        d.merge_text(&b).unwrap();
+        assert!(d.merge_text("C 'x 3\n").is_err());
+        let r = d.report();
+        let rff = r.files["gen/spe_rff.v"];
+        // Two instances of one line point: hit because one instance hit it.
+        assert_eq!((rff.line_hit, rff.line_total), (1, 1));
+        let w = r.files["gen/minimal/spe_writer_minimal.v"];
+        assert_eq!(
+            (w.line_hit, w.line_total, w.toggle_hit, w.toggle_total),
+            (0, 1, 1, 2)
+        );
+        assert_eq!(r.uncovered.len(), 1);
+        assert_eq!(r.uncovered[0].0, "gen/minimal/spe_writer_minimal.v");
+        assert_eq!(r.uncovered[0].1, 40);
+        let text = r.to_text();
+        assert!(
+            text.contains("gen/minimal/spe_writer_minimal.v:40"),
+            "{text}"
+        );
+        // Round trip through the file format.
+        let p = std::env::temp_dir().join(format!("spe-cov-{}.dat", std::process::id()));
+        d.write(&p).unwrap();
+        let mut e = CoverageData::default();
+        e.merge_file(&p).unwrap();
+        assert_eq!(e.report().total(), r.total());
+        std::fs::remove_file(&p).unwrap();
+    }
+}

@@ -1,0 +1,468 @@
+//! The lockstep checker: the golden model and another backend (the Verilated RTL, or the
+//! RTL under rust-hdl's simulator) get the same inputs every cycle, and every output is
+//! compared every cycle. The stimulus sees the model's outputs, so a run replays exactly
+//! from its seed whatever the RTL does.
+//!
+//! On the first divergence the checker keeps the cycle, the signal, the expected and actual
+//! values and every other output that differed in that cycle; with [`Lockstep::record_vcd`]
+//! it also writes a VCD window around it ([`WINDOW_BEFORE`] cycles before, [`WINDOW_AFTER`]
+//! after): every input, the model's outputs (`model_*`), the other backend's (`rtl_*`) and a
+//! `mismatch` flag, one clock period per cycle.
+
+use spe_defs::config::MAX_DISPATCH_WIDTH;
+use spe_defs::Config;
+use spe_model::{Dut, Inputs, Model, Outputs};
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// Cycles kept before the divergence in the VCD window.
+pub const WINDOW_BEFORE: usize = 256;
+/// Cycles recorded after the divergence.
+pub const WINDOW_AFTER: usize = 64;
+
+/// The first output that differed between the model and the other backend.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    pub cycle: u64,
+    pub signal: &'static str,
+    pub expected: u64,
+    pub actual: u64,
+    /// Other outputs that differed in the same cycle.
+    pub also: Vec<&'static str>,
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cycle {}: {} expected {:#x} (model), got {:#x} (RTL)",
+            self.cycle, self.signal, self.expected, self.actual
+        )?;
+        if !self.also.is_empty() {
+            write!(f, "; also differing: {}", self.also.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// Any unsigned field or flag as u64.
+fn u(x: impl Into<u64>) -> u64 {
+    x.into()
+}
+
+/// Every output as (name, value).
+pub fn output_fields(o: &Outputs) -> [(&'static str, u64); 12] {
+    [
+        ("tag", u(o.tag)),
+        ("hook_stray", u(o.hook_stray)),
+        ("reg_rdata", o.reg_rdata),
+        ("wr_valid", u(o.wr_valid)),
+        ("wr_addr", o.wr_addr),
+        ("wr_data", o.wr_data),
+        ("wr_strb", u(o.wr_strb)),
+        ("irq", u(o.irq)),
+        ("pmu_sample_pop", u(o.pmu_sample_pop)),
+        ("pmu_sample_feed", u(o.pmu_sample_feed)),
+        ("pmu_sample_filtrate", u(o.pmu_sample_filtrate)),
+        ("pmu_sample_collision", u(o.pmu_sample_collision)),
+    ]
+}
+
+/// Compares two output sets; `None` when equal.
+pub fn compare(cycle: u64, model: &Outputs, other: &Outputs) -> Option<Divergence> {
+    if model == other {
+        return None;
+    }
+    let (m, r) = (output_fields(model), output_fields(other));
+    let mut diff = m.iter().zip(r.iter()).filter(|(a, b)| a.1 != b.1);
+    let (first_m, first_r) = diff.next()?;
+    Some(Divergence {
+        cycle,
+        signal: first_m.0,
+        expected: first_m.1,
+        actual: first_r.1,
+        also: diff.map(|(a, _)| a.0).collect(),
+    })
+}
+
+/// One recorded cycle.
+#[derive(Clone, Default)]
+struct Sample {
+    cycle: u64,
+    inputs: Inputs,
+    model: Outputs,
+    other: Outputs,
+}
+
+/// Where the VCD window goes and what was recorded for it.
+struct Recorder {
+    path: PathBuf,
+    before: VecDeque<Sample>,
+    after: Vec<Sample>,
+    written: bool,
+}
+
+/// The golden model and another backend in lockstep.
+pub struct Lockstep<O: Dut = Box<dyn Dut>> {
+    pub model: Model,
+    pub other: O,
+    width: usize,
+    cycle: u64,
+    first: Option<Divergence>,
+    mismatches: u64,
+    rec: Option<Recorder>,
+    vcd_result: Option<Result<PathBuf, String>>,
+}
+
+impl<O: Dut> Lockstep<O> {
+    pub fn new(cfg: &Config, other: O) -> Self {
+        Lockstep {
+            model: Model::new(cfg),
+            other,
+            width: cfg.dispatch_width,
+            cycle: 0,
+            first: None,
+            mismatches: 0,
+            rec: None,
+            vcd_result: None,
+        }
+    }
+
+    /// Keeps the last [`WINDOW_BEFORE`] cycles so that a divergence can be written as a VCD
+    /// window to `path` (written [`WINDOW_AFTER`] cycles later, or by [`Lockstep::finish`]).
+    pub fn record_vcd(&mut self, path: &Path) {
+        self.rec = Some(Recorder {
+            path: path.to_path_buf(),
+            before: VecDeque::with_capacity(WINDOW_BEFORE + 1),
+            after: Vec::new(),
+            written: false,
+        });
+    }
+
+    /// The first divergence, if any.
+    pub fn first(&self) -> Option<&Divergence> {
+        self.first.as_ref()
+    }
+
+    /// Cycles in which at least one output differed.
+    pub fn mismatches(&self) -> u64 {
+        self.mismatches
+    }
+
+    /// Cycles stepped.
+    pub fn cycles(&self) -> u64 {
+        self.cycle
+    }
+
+    /// Writes the VCD window now if a divergence was seen and it is not written yet (the
+    /// run ended less than [`WINDOW_AFTER`] cycles after it). Returns where it went.
+    pub fn finish(&mut self) -> Option<Result<PathBuf, String>> {
+        if self.first.is_some() {
+            if let Some(rec) = &self.rec {
+                if !rec.written {
+                    self.write_window();
+                }
+            }
+        }
+        self.vcd_result.clone()
+    }
+
+    fn write_window(&mut self) {
+        let Some(rec) = &mut self.rec else { return };
+        rec.written = true;
+        let samples: Vec<&Sample> = rec.before.iter().chain(rec.after.iter()).collect();
+        let res = write_vcd(&rec.path, self.width, &samples)
+            .map(|_| rec.path.clone())
+            .map_err(|e| format!("cannot write {}: {e}", rec.path.display()));
+        rec.before.clear();
+        rec.after.clear();
+        self.vcd_result = Some(res);
+    }
+}
+
+impl<O: Dut> Dut for Lockstep<O> {
+    fn step(&mut self, inputs: &Inputs) -> Outputs {
+        let m = self.model.step(inputs);
+        let r = self.other.step(inputs);
+        if m != r {
+            self.mismatches += 1;
+            if self.first.is_none() {
+                self.first = compare(self.cycle, &m, &r);
+            }
+        }
+        if let Some(rec) = &mut self.rec {
+            if !rec.written {
+                let s = Sample {
+                    cycle: self.cycle,
+                    inputs: inputs.clone(),
+                    model: m.clone(),
+                    other: r,
+                };
+                if self.first.is_none() {
+                    if rec.before.len() == WINDOW_BEFORE {
+                        rec.before.pop_front();
+                    }
+                    rec.before.push_back(s);
+                } else {
+                    rec.after.push(s);
+                    if rec.after.len() > WINDOW_AFTER {
+                        self.write_window();
+                    }
+                }
+            }
+        }
+        self.cycle += 1;
+        m
+    }
+}
+
+/// Input fields as (name, bits, value); per-slot fields as one vector per slot
+/// (`disp_pc_0`, ...), single-bit per-slot flags as one W-bit vector.
+fn input_fields(i: &Inputs, w: usize) -> Vec<(String, u32, u64)> {
+    let slots = &i.disp[..w.min(MAX_DISPATCH_WIDTH)];
+    let bits = |f: &dyn Fn(&spe_model::Slot) -> bool| {
+        slots
+            .iter()
+            .enumerate()
+            .fold(0u64, |acc, (k, s)| acc | (u(f(s)) << k))
+    };
+    let mut v = vec![
+        ("reset".to_string(), 1, u(i.reset)),
+        ("disp_valid".into(), w as u32, bits(&|s| s.valid)),
+        ("disp_cond".into(), w as u32, bits(&|s| s.cond)),
+    ];
+    for (k, s) in slots.iter().enumerate() {
+        v.push((format!("disp_pc_{k}"), 56, s.pc));
+        v.push((format!("disp_class_{k}"), 2, u(s.class)));
+        v.push((format!("disp_subclass_{k}"), 8, u(s.subclass)));
+    }
+    let rest: [(&str, u32, u64); 38] = [
+        ("disp_el", 2, u(i.disp_el)),
+        ("disp_ns", 1, u(i.disp_ns)),
+        ("disp_host", 1, u(i.disp_host)),
+        ("disp_aarch32", 1, u(i.disp_aarch32)),
+        ("prof_allowed", 1, u(i.prof_allowed)),
+        ("iss_valid", 1, u(i.iss_valid)),
+        ("xl_start", 1, u(i.xl_start)),
+        ("xl_va", 64, i.xl_va),
+        ("xl_done", 1, u(i.xl_done)),
+        ("xl_pa", 56, i.xl_pa),
+        ("xl_tlb_access", 1, u(i.xl_tlb_access)),
+        ("xl_tlb_walk", 1, u(i.xl_tlb_walk)),
+        ("mem_done", 1, u(i.mem_done)),
+        ("mem_source", 8, u(i.mem_source)),
+        ("mem_l1d_access", 1, u(i.mem_l1d_access)),
+        ("mem_l1d_refill", 1, u(i.mem_l1d_refill)),
+        ("mem_llc_access", 1, u(i.mem_llc_access)),
+        ("mem_llc_miss", 1, u(i.mem_llc_miss)),
+        ("mem_remote", 1, u(i.mem_remote)),
+        ("mem_misaligned", 1, u(i.mem_misaligned)),
+        ("br_done", 1, u(i.br_done)),
+        ("br_target", 56, i.br_target),
+        ("br_taken", 1, u(i.br_taken)),
+        ("br_mispred", 1, u(i.br_mispred)),
+        ("br_indirect", 1, u(i.br_indirect)),
+        ("cpl_done", 1, u(i.cpl_done)),
+        ("cpl_retired", 1, u(i.cpl_retired)),
+        ("cpl_exception", 1, u(i.cpl_exception)),
+        ("cpl_cond_fail", 1, u(i.cpl_cond_fail)),
+        ("ctx_el1", 32, u(i.ctx_el1)),
+        ("ctx_el2", 32, u(i.ctx_el2)),
+        ("cnt_virt", 64, i.cnt_virt),
+        ("cnt_phys", 64, i.cnt_phys),
+        ("reg_en", 1, u(i.reg_en)),
+        ("reg_we", 1, u(i.reg_we)),
+        ("reg_addr", 5, u(i.reg_addr)),
+        ("reg_wdata", 64, i.reg_wdata),
+        ("wr_ready", 1, u(i.wr_ready)),
+    ];
+    v.extend(rest.iter().map(|&(n, b, x)| (n.to_string(), b, x)));
+    v.push(("wr_err".into(), 1, u(i.wr_err)));
+    v
+}
+
+/// Width of each output in the VCD.
+fn output_bits(name: &str, w: usize) -> u32 {
+    match name {
+        "tag" | "pmu_sample_pop" => w as u32,
+        "reg_rdata" | "wr_addr" | "wr_data" => 64,
+        "wr_strb" => 8,
+        _ => 1,
+    }
+}
+
+fn vector(v: u64, bits: u32) -> impl Iterator<Item = vcd::Value> {
+    (0..bits)
+        .rev()
+        .map(move |k| vcd::Value::from((v >> k) & 1 == 1))
+}
+
+/// Writes the recorded cycles as a VCD: 10 time units per cycle, `clk` high in the second
+/// half, every signal changing at the start of its cycle.
+fn write_vcd(path: &Path, w: usize, samples: &[&Sample]) -> std::io::Result<()> {
+    let mut out = vcd::Writer::new(BufWriter::new(File::create(path)?));
+    out.comment(
+        "spe lockstep: inputs, the golden model's outputs (model_*) and the RTL's (rtl_*)",
+    )?;
+    out.timescale(1, vcd::TimescaleUnit::NS)?;
+    out.add_module("lockstep")?;
+    let clk = out.add_wire(1, "clk")?;
+    let cycle = out.add_wire(64, "cycle")?;
+    let mismatch = out.add_wire(1, "mismatch")?;
+    let first = samples
+        .first()
+        .map(|s| s.inputs.clone())
+        .unwrap_or_default();
+    let mut in_ids = Vec::new();
+    for (name, bits, _) in input_fields(&first, w) {
+        in_ids.push(out.add_wire(bits, &name)?);
+    }
+    let mut out_ids = Vec::new();
+    for (name, _) in output_fields(&Outputs::default()) {
+        let b = output_bits(name, w);
+        out_ids.push((
+            out.add_wire(b, &format!("model_{name}"))?,
+            out.add_wire(b, &format!("rtl_{name}"))?,
+            b,
+        ));
+    }
+    out.upscope()?;
+    out.enddefinitions()?;
+    // Last value written per variable (None: not yet written): only changes are dumped.
+    let mut last: Vec<Option<u64>> = vec![None; in_ids.len() + 2 * out_ids.len()];
+    let mut change = |out: &mut vcd::Writer<_>, slot: usize, id, v: u64, bits| {
+        if last[slot] == Some(v) {
+            return Ok(());
+        }
+        last[slot] = Some(v);
+        out.change_vector(id, vector(v, bits))
+    };
+    for s in samples {
+        let t = s.cycle * 10;
+        out.timestamp(t)?;
+        out.change_scalar(clk, false)?;
+        out.change_vector(cycle, vector(s.cycle, 64))?;
+        out.change_scalar(mismatch, s.model != s.other)?;
+        for (k, (_, bits, v)) in input_fields(&s.inputs, w).into_iter().enumerate() {
+            change(&mut out, k, in_ids[k], v, bits)?;
+        }
+        let (m, r) = (output_fields(&s.model), output_fields(&s.other));
+        for (k, &(mid, rid, bits)) in out_ids.iter().enumerate() {
+            let slot = in_ids.len() + 2 * k;
+            change(&mut out, slot, mid, m[k].1, bits)?;
+            change(&mut out, slot + 1, rid, r[k].1, bits)?;
+        }
+        out.timestamp(t + 5)?;
+        out.change_scalar(clk, true)?;
+    }
+    if let Some(s) = samples.last() {
+        out.timestamp(s.cycle * 10 + 10)?;
+    }
+    out.writer().flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A DUT that is the model, except that `wr_strb` is wrong from cycle `at`.
+    struct Broken {
+        m: Model,
+        cycle: u64,
+        at: u64,
+    }
+
+    impl Dut for Broken {
+        fn step(&mut self, i: &Inputs) -> Outputs {
+            let mut o = self.m.step(i);
+            if self.cycle >= self.at {
+                o.wr_strb ^= 0x80;
+                o.irq = !o.irq;
+            }
+            self.cycle += 1;
+            o
+        }
+    }
+
+    #[test]
+    fn first_divergence_and_vcd_window() {
+        let cfg = Config::default();
+        let at = 1000;
+        let mut ls = Lockstep::new(
+            &cfg,
+            Box::new(Broken {
+                m: Model::new(&cfg),
+                cycle: 0,
+                at,
+            }),
+        );
+        let dir = std::env::temp_dir().join(format!("spe-ls-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("w.vcd");
+        ls.record_vcd(&path);
+        let mut inp = Inputs {
+            reset: true,
+            ..Inputs::default()
+        };
+        for c in 0..1100u64 {
+            inp.reset = c < 4;
+            inp.cnt_virt = c;
+            ls.step(&inp);
+        }
+        let d = ls.first().unwrap().clone();
+        assert_eq!(d.cycle, at);
+        assert_eq!(d.signal, "wr_strb");
+        assert_eq!((d.expected, d.actual), (0, 0x80));
+        assert_eq!(d.also, vec!["irq"]);
+        assert_eq!(ls.mismatches(), 100);
+        assert_eq!(ls.finish().unwrap().unwrap(), path);
+
+        // Read it back: the window spans WINDOW_BEFORE + WINDOW_AFTER + 1 cycles and shows the
+        // mismatch flag rising at the divergence.
+        let mut p = vcd::Parser::new(std::io::BufReader::new(File::open(&path).unwrap()));
+        let h = p.parse_header().unwrap();
+        let code = |n: &str| h.find_var(&["lockstep", n]).unwrap().code;
+        let (mm, cyc) = (code("mismatch"), code("cycle"));
+        let mut t = 0;
+        let mut first_t = None;
+        let mut rise = None;
+        let mut cycles = Vec::new();
+        for cmd in p {
+            match cmd.unwrap() {
+                vcd::Command::Timestamp(x) => t = x,
+                vcd::Command::ChangeScalar(id, vcd::Value::V1) if id == mm && rise.is_none() => {
+                    rise = Some(t)
+                }
+                vcd::Command::ChangeVector(id, v) if id == cyc => {
+                    first_t.get_or_insert(t);
+                    let n = v
+                        .iter()
+                        .fold(0u64, |a, b| (a << 1) | u64::from(b == vcd::Value::V1));
+                    cycles.push(n);
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(rise, Some(at * 10));
+        assert_eq!(cycles.first(), Some(&(at - WINDOW_BEFORE as u64)));
+        assert_eq!(cycles.last(), Some(&(at + WINDOW_AFTER as u64)));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn equal_backends_never_diverge() {
+        let cfg = Config::default();
+        let mut ls = Lockstep::new(&cfg, Box::new(Model::new(&cfg)));
+        let mut inp = Inputs::default();
+        for c in 0..500u64 {
+            inp.reset = c < 2;
+            inp.disp[0].valid = c % 3 == 0;
+            ls.step(&inp);
+        }
+        assert!(ls.first().is_none());
+        assert_eq!(ls.mismatches(), 0);
+        assert!(ls.finish().is_none());
+    }
+}

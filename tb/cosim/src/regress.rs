@@ -1,0 +1,456 @@
+//! The random lockstep regression: many jobs, each a run of the core stimulus model plus
+//! [`crate::chaos`] on one preset, with the golden model and the Verilated RTL in lockstep.
+//!
+//! A regression is a list of [`Job`]s fixed by (seed, total cycles, job length, presets):
+//! job `i` runs preset `presets[i % P]` with seed `hash(seed, i)`; everything else
+//! (workload, software settings, memory behaviour, chaos level) derives from the job seed.
+//! Shard `k/n` runs the contiguous job range `[(k-1)·J/n, k·J/n)`, so shards split the seed
+//! range and together run exactly the whole regression. [`Job::spec`] (`preset:seed:cycles`)
+//! replays one job alone.
+
+use crate::chaos::{random_memory, random_settings, Chaos, ChaosCounts, ChaosParams};
+use crate::lockstep::{Divergence, Lockstep};
+use crate::verilated::Verilated;
+use spe_defs::impdef::RECORD_SIZE;
+use spe_defs::{Config, PRESETS};
+use spe_stim::rng::{hash64, Rng};
+use spe_stim::run::RESET_CYCLES;
+use spe_stim::{Stats, Workload, WORKLOADS};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use verilator_sys::Variant;
+
+/// Default total workload cycles of a regression (CI): `SPE_REGRESS_CYCLES` overrides it.
+pub const DEFAULT_TOTAL_CYCLES: u64 = 100_000_000;
+/// Default workload cycles per job.
+pub const DEFAULT_JOB_CYCLES: u64 = 2_000_000;
+
+/// One run of the regression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub index: u64,
+    pub preset: &'static Config,
+    pub seed: u64,
+    /// Workload cycles (the runner adds reset and drain cycles).
+    pub cycles: u64,
+}
+
+impl Job {
+    /// `preset:seed:cycles`, what `spe regress --job` takes.
+    pub fn spec(&self) -> String {
+        format!("{}:{:#x}:{}", self.preset.name, self.seed, self.cycles)
+    }
+
+    /// Parses [`Job::spec`].
+    pub fn parse(spec: &str) -> Result<Job, String> {
+        let parts: Vec<&str> = spec.split(':').collect();
+        let [p, s, c] = parts.as_slice() else {
+            return Err(format!("job {spec:?}: expected PRESET:SEED:CYCLES"));
+        };
+        let preset =
+            Config::preset(p).ok_or_else(|| format!("job {spec:?}: unknown preset {p:?}"))?;
+        let num = |x: &str| match x.strip_prefix("0x") {
+            Some(h) => u64::from_str_radix(h, 16),
+            None => x.parse(),
+        };
+        Ok(Job {
+            index: 0,
+            preset,
+            seed: num(s).map_err(|e| format!("job {spec:?}: seed {s:?}: {e}"))?,
+            cycles: num(c).map_err(|e| format!("job {spec:?}: cycles {c:?}: {e}"))?,
+        })
+    }
+}
+
+/// The job list of a whole regression.
+pub fn plan_jobs(seed: u64, total: u64, job_cycles: u64, presets: &[&'static Config]) -> Vec<Job> {
+    let job_cycles = job_cycles.max(1);
+    let n = total.div_ceil(job_cycles).max(presets.len() as u64);
+    let per = total.div_ceil(n).max(1);
+    (0..n)
+        .map(|i| Job {
+            index: i,
+            preset: presets[(i % presets.len() as u64) as usize],
+            seed: hash64(seed ^ hash64(i.wrapping_add(0x5E55))),
+            cycles: per,
+        })
+        .collect()
+}
+
+/// Shard `k` of `n` (1-based) of `jobs`: a contiguous range.
+pub fn shard(jobs: &[Job], k: u64, n: u64) -> &[Job] {
+    let len = jobs.len() as u64;
+    let lo = (k - 1) * len / n;
+    let hi = k * len / n;
+    &jobs[lo as usize..hi as usize]
+}
+
+/// Parses `k/n` with 1 <= k <= n.
+pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (k, n) = s
+        .split_once('/')
+        .ok_or_else(|| format!("shard {s:?}: expected K/N, for example 1/4"))?;
+    let k: u64 = k
+        .parse()
+        .map_err(|_| format!("shard {s:?}: {k:?} is not a number"))?;
+    let n: u64 = n
+        .parse()
+        .map_err(|_| format!("shard {s:?}: {n:?} is not a number"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("shard {s:?}: need 1 <= K <= N"));
+    }
+    Ok((k, n))
+}
+
+/// What a job runs, all derived from its seed.
+#[derive(Clone, Debug)]
+pub struct JobPlan {
+    pub workload: Workload,
+    pub settings: spe_stim::SampleSettings,
+    pub memory: spe_stim::MemoryProfile,
+    pub chaos_name: &'static str,
+    pub chaos: ChaosParams,
+}
+
+impl JobPlan {
+    pub fn new(job: &Job) -> JobPlan {
+        let mut r = Rng::derive(job.seed, 0x9E55);
+        let name = WORKLOADS[r.below(WORKLOADS.len() as u64) as usize].0;
+        let mut workload = Workload::by_name(name).expect("listed workload");
+        // Hook reports while nothing is in flight, from the core itself.
+        workload.params.stray_rate = [0.0, 1e-4, 1e-2][r.below(3) as usize];
+        let settings = random_settings(job.preset, &mut r);
+        let memory = random_memory(&mut r);
+        let (chaos_name, chaos) = ChaosParams::random(&mut r);
+        JobPlan {
+            workload,
+            settings,
+            memory,
+            chaos_name,
+            chaos,
+        }
+    }
+
+    /// One line: workload, chaos level, memory and the main settings.
+    pub fn describe(&self) -> String {
+        let s = &self.settings;
+        format!(
+            "workload {}, chaos {}, memory {:?}/{:?}, interval {}{}, buffer {} B{}{}",
+            self.workload.name,
+            self.chaos_name,
+            self.memory.backpressure,
+            self.memory.errors,
+            s.interval,
+            if s.jitter { " +jitter" } else { "" },
+            s.buffer_size,
+            if s.host { ", EL2 host" } else { "" },
+            if s.discard { ", discard" } else { "" },
+        )
+    }
+}
+
+/// What one job did.
+#[derive(Clone, Debug)]
+pub struct JobResult {
+    pub job: Job,
+    pub stats: Stats,
+    pub chaos: ChaosCounts,
+    /// Cycles in which some output differed.
+    pub mismatches: u64,
+    pub first: Option<Divergence>,
+    /// The port-level VCD window around the divergence.
+    pub vcd: Option<Result<PathBuf, String>>,
+    pub secs: f64,
+}
+
+/// Extra outputs of one job run.
+#[derive(Clone, Debug, Default)]
+pub struct JobOptions {
+    /// Directory for the VCD window written on a divergence (none: no window).
+    pub vcd_dir: Option<PathBuf>,
+    /// Dump every internal signal of the RTL for cycles `from..to` to this VCD (uses the
+    /// `--trace` build of the model).
+    pub trace: Option<(PathBuf, u64, u64)>,
+    /// Write Verilator line/toggle coverage to `<dir>/<preset>-<seed>.dat` after the run
+    /// (uses the coverage build).
+    pub coverage: Option<PathBuf>,
+    /// Run against this mutant instead of the real RTL (the job's preset must be the
+    /// mutant's).
+    pub mutant: Option<String>,
+}
+
+/// Runs one job: model and Verilated RTL in lockstep under the job's stimulus. `progress`
+/// gets the cycles stepped so far, about every million cycles.
+pub fn run_job(
+    job: &Job,
+    opts: &JobOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<JobResult, String> {
+    let started = Instant::now();
+    let plan = JobPlan::new(job);
+    let variant = if opts.coverage.is_some() {
+        Variant::Coverage
+    } else if opts.trace.is_some() {
+        Variant::Trace
+    } else {
+        Variant::Fast
+    };
+    let mut rtl = match &opts.mutant {
+        None => Verilated::new(job.preset, variant)?,
+        Some(name) => {
+            let (v, cfg) = Verilated::mutant(name)?;
+            if cfg.name != job.preset.name || variant != Variant::Fast {
+                return Err(format!(
+                    "mutant {name} is a fast build of preset {}: it cannot run a {:?} job of preset {}",
+                    cfg.name, variant, job.preset.name
+                ));
+            }
+            v
+        }
+    };
+    if let Some((path, from, to)) = &opts.trace {
+        rtl.trace_window(path, *from, *to)?;
+    }
+    let mut ls = Lockstep::new(job.preset, rtl);
+    let vcd_path = opts
+        .vcd_dir
+        .as_ref()
+        .map(|d| d.join(format!("{}-{:x}.ports.vcd", job.preset.name, job.seed)));
+    if let Some(p) = &vcd_path {
+        ls.record_vcd(p);
+    }
+    let mut chaos = Chaos::new(
+        ls,
+        job.preset,
+        plan.chaos,
+        job.seed,
+        RESET_CYCLES,
+        RESET_CYCLES + job.cycles,
+    );
+    let mut last = 0;
+    let r = spe_stim::run(
+        &mut chaos,
+        job.preset,
+        &plan.workload,
+        &plan.settings,
+        &plan.memory,
+        job.cycles,
+        job.seed,
+        &mut |c, _| {
+            progress(c - last);
+            last = c;
+        },
+    )?;
+    let counts = chaos.counts();
+    let ls = &mut chaos.inner;
+    let vcd = ls.finish();
+    ls.other.finish_trace();
+    if let Some(dir) = &opts.coverage {
+        let path = dir.join(format!("{}-{:x}.dat", job.preset.name, job.seed));
+        ls.other
+            .model_mut()
+            .write_coverage(&path)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(JobResult {
+        job: *job,
+        stats: r.stats,
+        chaos: counts,
+        mismatches: ls.mismatches(),
+        first: ls.first().cloned(),
+        vcd,
+        secs: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Totals of one preset.
+#[derive(Clone, Debug, Default)]
+pub struct PresetTotals {
+    pub jobs: u64,
+    pub cycles: u64,
+    pub ops: u64,
+    pub samples: u64,
+    pub collisions: u64,
+    /// Records written to memory (beats accepted / beats per record).
+    pub records: u64,
+    pub mgmt_events: u64,
+    pub mismatches: u64,
+    pub chaos: ChaosCounts,
+}
+
+impl PresetTotals {
+    pub fn add(&mut self, r: &JobResult) {
+        self.jobs += 1;
+        self.cycles += r.stats.cycles;
+        self.ops += r.stats.ops_dispatched;
+        self.samples += r.stats.samples;
+        self.collisions += r.stats.collisions;
+        self.records += r.stats.beats_accepted / (RECORD_SIZE as u64 / 8);
+        self.mgmt_events += r.stats.management_events;
+        self.mismatches += r.mismatches;
+        self.chaos += r.chaos;
+    }
+}
+
+/// The summary line of one preset.
+pub fn summary_line(preset: &str, t: &PresetTotals) -> String {
+    format!(
+        "regress {preset:<8} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks)",
+        t.cycles,
+        t.ops,
+        t.samples,
+        t.collisions,
+        t.records,
+        t.mismatches,
+        t.jobs,
+        t.mgmt_events,
+        t.chaos.resets,
+        t.chaos.reg_writes,
+        t.chaos.wild_writes,
+        t.chaos.reprograms,
+        t.chaos.hooks
+    )
+}
+
+/// Progress of a running regression.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub cycles: u64,
+    pub jobs_done: usize,
+    pub jobs: usize,
+    pub mismatches: u64,
+    pub elapsed: Duration,
+}
+
+/// Runs `jobs` on `threads` worker threads; `on_result` sees each finished job (in
+/// completion order), `on_progress` about every `every`.
+pub fn run_jobs(
+    jobs: &[Job],
+    threads: usize,
+    opts: &JobOptions,
+    every: Duration,
+    on_result: &mut dyn FnMut(Result<JobResult, (Job, String)>),
+    on_progress: &mut dyn FnMut(Progress),
+) {
+    let next = AtomicUsize::new(0);
+    let cycles = AtomicU64::new(0);
+    let started = Instant::now();
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1).min(jobs.len().max(1)) {
+            let tx = tx.clone();
+            let (next, cycles) = (&next, &cycles);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(job) = jobs.get(i) else { break };
+                let r = run_job(job, opts, &mut |d| {
+                    cycles.fetch_add(d, Ordering::Relaxed);
+                })
+                .map_err(|e| (*job, e));
+                if tx.send(r).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut done = 0;
+        let mut mismatches = 0;
+        let mut last = Instant::now();
+        loop {
+            match rx.recv_timeout(Duration::from_millis(200)) {
+                Ok(r) => {
+                    done += 1;
+                    if let Ok(j) = &r {
+                        mismatches += j.mismatches;
+                    }
+                    on_result(r);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            if last.elapsed() >= every {
+                last = Instant::now();
+                on_progress(Progress {
+                    cycles: cycles.load(Ordering::Relaxed),
+                    jobs_done: done,
+                    jobs: jobs.len(),
+                    mismatches,
+                    elapsed: started.elapsed(),
+                });
+            }
+        }
+    });
+}
+
+/// Every preset, in order.
+pub fn all_presets() -> Vec<&'static Config> {
+    PRESETS.iter().collect()
+}
+
+/// Replays `job` with the `--trace` model and dumps every internal RTL signal around
+/// `cycle` to `path` (cycles `cycle - before .. cycle + after`). Mutants have no `--trace`
+/// build: replaying one is an error.
+pub fn trace_divergence(
+    job: &Job,
+    mutant: Option<&str>,
+    cycle: u64,
+    path: &Path,
+    before: u64,
+    after: u64,
+) -> Result<JobResult, String> {
+    if let Some(m) = mutant {
+        return Err(format!(
+            "mutant {m} has no --trace build (its port-level VCD window shows the divergence)"
+        ));
+    }
+    let opts = JobOptions {
+        trace: Some((
+            path.to_path_buf(),
+            cycle.saturating_sub(before),
+            cycle + after,
+        )),
+        ..JobOptions::default()
+    };
+    run_job(job, &opts, &mut |_| {})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_partition_the_jobs() {
+        let presets = all_presets();
+        let jobs = plan_jobs(1, 100_000_000, 2_000_000, &presets);
+        assert_eq!(jobs.len(), 50);
+        assert!(jobs.iter().map(|j| j.cycles).sum::<u64>() >= 100_000_000);
+        for n in [1, 2, 3, 7, 50, 64] {
+            let mut all = Vec::new();
+            for k in 1..=n {
+                all.extend_from_slice(shard(&jobs, k, n));
+            }
+            assert_eq!(all, jobs, "shards of {n} do not partition the jobs");
+        }
+        // Every preset gets jobs.
+        for p in &presets {
+            assert!(jobs.iter().any(|j| j.preset.name == p.name));
+        }
+        assert_eq!(parse_shard("2/5"), Ok((2, 5)));
+        assert!(
+            parse_shard("0/5").is_err() && parse_shard("6/5").is_err() && parse_shard("x").is_err()
+        );
+    }
+
+    #[test]
+    fn job_specs_round_trip() {
+        let jobs = plan_jobs(9, 1000, 100, &all_presets());
+        for j in &jobs {
+            let p = Job::parse(&j.spec()).unwrap();
+            assert_eq!((p.preset, p.seed, p.cycles), (j.preset, j.seed, j.cycles));
+        }
+        assert!(Job::parse("nonesuch:1:2").is_err());
+        assert!(Job::parse("default:1").is_err());
+    }
+}

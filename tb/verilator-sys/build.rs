@@ -1,0 +1,426 @@
+//! Verilates `gen/<preset>/` for every preset in two variants (fast, `--trace`), plus a third
+//! (`--coverage-line --coverage-toggle`) with the `coverage` feature, generates a C ABI shim over all of them, and
+//! compiles the models, the shim and the Verilator runtime at -O2 into one static library.
+//!
+//! Facts this relies on (shared/reference/toolchain.md, "Verilator 5.006 from Rust"):
+//! * find Verilator through `$VERILATOR` or PATH, require 5.x, read the root from
+//!   `verilator --getenv VERILATOR_ROOT`, never export `VERILATOR_ROOT`;
+//! * in library mode 5.006 does not build the runtime: compile the files listed in
+//!   `<P>_classes.mk` plus `verilated.cpp` and `verilated_threads.cpp` (and
+//!   `verilated_vcd_c.cpp`, `verilated_cov.cpp`) ourselves, always at -O2;
+//! * `<P>__ver.d` names every input of a model: those drive `rerun-if-changed`.
+
+use spe_defs::ports::PORTS;
+use spe_defs::PRESETS;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The variants built for every preset, with their Verilator switches.
+const VARIANTS: &[(&str, &[&str])] = &[
+    ("fast", &[]),
+    ("trace", &["--trace"]),
+    ("cov", &["--coverage-line", "--coverage-toggle"]),
+];
+
+fn fail(msg: &str) -> ! {
+    eprintln!("\nerror: verilator-sys: {msg}\n");
+    std::process::exit(1);
+}
+
+const INSTALL_HINT: &str = "Install Verilator 5 (Debian/Ubuntu: `sudo apt-get install verilator`; \
+     `bash scripts/test.sh` does this when it is missing) or point $VERILATOR at a 5.x \
+     `verilator` executable. Do not export VERILATOR_ROOT with Debian's package.";
+
+/// The Verilator executable: `$VERILATOR`, else `verilator` on PATH; checked to be 5.x.
+fn find_verilator() -> (PathBuf, String) {
+    let exe = match std::env::var_os("VERILATOR") {
+        Some(v) => PathBuf::from(v),
+        None => {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            match std::env::split_paths(&path)
+                .map(|d| d.join("verilator"))
+                .find(|p| p.is_file())
+            {
+                Some(p) => p,
+                None => fail(&format!(
+                    "Verilator was not found ($VERILATOR is unset and no `verilator` on PATH).\n{INSTALL_HINT}"
+                )),
+            }
+        }
+    };
+    let out = Command::new(&exe)
+        .arg("--version")
+        .env_remove("VERILATOR_ROOT")
+        .output()
+        .unwrap_or_else(|e| {
+            fail(&format!(
+                "cannot run {} --version: {e}.\n{INSTALL_HINT}",
+                exe.display()
+            ))
+        });
+    let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    // "Verilator 5.006 2023-01-22 rev (Debian 5.006-3)"
+    let version = text.split_whitespace().nth(1).unwrap_or("").to_string();
+    let major = version
+        .split('.')
+        .next()
+        .and_then(|m| m.parse::<u32>().ok());
+    if !out.status.success() || major != Some(5) {
+        fail(&format!(
+            "{} reports {text:?}; verilator-sys needs Verilator 5.x (tested with 5.006).\n{INSTALL_HINT}",
+            exe.display()
+        ));
+    }
+    (exe, version)
+}
+
+fn run(cmd: &mut Command, what: &str) -> String {
+    let out = cmd
+        .env_remove("VERILATOR_ROOT")
+        .output()
+        .unwrap_or_else(|e| fail(&format!("cannot run {what}: {e}")));
+    if !out.status.success() {
+        fail(&format!(
+            "{what} failed ({}):\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The file stems of one list (`VM_CLASSES_FAST += \ a \ b`) in `<P>_classes.mk`.
+fn mk_list(mk: &str, var: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut on = false;
+    for line in mk.lines() {
+        let t = line.trim();
+        if t.starts_with(var) && t.contains("+=") {
+            on = true;
+            continue;
+        }
+        if on {
+            let name = t.trim_end_matches('\\').trim();
+            if name.is_empty() {
+                on = false;
+            } else {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// A deliberate bug: `from` replaced by `to` in `gen/<preset>/<file>`, built as an extra
+/// fast model so that the regression can show it catches it (`spe regress --mutant`).
+struct Mutant {
+    name: &'static str,
+    preset: &'static str,
+    file: &'static str,
+    from: &'static str,
+    to: &'static str,
+}
+
+const MUTANTS: &[Mutant] = &[Mutant {
+    name: "filter-latency",
+    preset: "default",
+    file: "spe_filter_default.v",
+    from: "lat_ok = lat_total >= minlat;",
+    to: "lat_ok = lat_total > minlat;",
+}];
+
+/// Collects the models: verilates each, adds its C++ to the build, its class to the shim
+/// and its row to the Rust table.
+struct Models<'a> {
+    exe: PathBuf,
+    out_dir: PathBuf,
+    build: &'a mut cc::Build,
+    shim: &'a mut String,
+    table: &'a mut String,
+    cases: String,
+    id: u32,
+}
+
+impl Models<'_> {
+    fn add(
+        &mut self,
+        files_f: &Path,
+        preset: &str,
+        variant: &str,
+        switches: &[&str],
+        mutant: Option<&str>,
+    ) {
+        let (build, shim, table, cases, id) = (
+            &mut *self.build,
+            &mut *self.shim,
+            &mut *self.table,
+            &mut self.cases,
+            self.id,
+        );
+        let prefix = match mutant {
+            None => format!("V{preset}_{variant}"),
+            Some(m) => format!("Vmut_{}", m.replace('-', "_")),
+        };
+        let mdir = self.out_dir.join("verilated").join(&prefix);
+        let _ = std::fs::remove_dir_all(&mdir);
+        std::fs::create_dir_all(&mdir).unwrap();
+        run(
+            Command::new(&self.exe)
+                .args(["--cc", "--no-timing", "-MMD", "-O3"])
+                .args(switches)
+                .arg("--prefix")
+                .arg(&prefix)
+                .arg("-Mdir")
+                .arg(&mdir)
+                .arg("--top-module")
+                .arg(format!("spe_top_{preset}"))
+                .arg("-F")
+                .arg(files_f),
+            &format!("verilator ({preset} {variant})"),
+        );
+        // Every input of the model (Verilog files, the Verilator binary).
+        let dep =
+            std::fs::read_to_string(mdir.join(format!("{prefix}__ver.d"))).unwrap_or_default();
+        if let Some((_, inputs)) = dep.split_once(':') {
+            for f in inputs.split_whitespace().filter(|f| *f != "\\") {
+                if mutant.is_none() {
+                    println!("cargo:rerun-if-changed={f}");
+                }
+            }
+        }
+        let mk = std::fs::read_to_string(mdir.join(format!("{prefix}_classes.mk")))
+            .unwrap_or_else(|e| fail(&format!("{prefix}_classes.mk: {e}")));
+        for var in [
+            "VM_CLASSES_FAST",
+            "VM_CLASSES_SLOW",
+            "VM_SUPPORT_FAST",
+            "VM_SUPPORT_SLOW",
+        ] {
+            for stem in mk_list(&mk, var) {
+                build.file(mdir.join(format!("{stem}.cpp")));
+            }
+        }
+        build.include(&mdir);
+        // The model's class.
+        let traced = variant == "trace";
+        let cov = variant == "cov";
+        let _ = writeln!(shim, "#include \"{prefix}.h\"");
+        let _ = writeln!(
+            shim,
+            "struct I_{prefix} final : Inst {{\n  std::unique_ptr<{prefix}> top;\n  \
+             I_{prefix}() {{ {}top.reset(new {prefix}{{ctx.get(), \"TOP\"}}); }}\n  \
+             ~I_{prefix}() override {{ close_trace(); top->final(); }}\n  \
+             void eval() override {{ top->eval(); }}",
+            if traced {
+                "ctx->traceEverOn(true); "
+            } else {
+                ""
+            }
+        );
+        let _ = writeln!(
+            shim,
+            "  void* port(uint32_t i) override {{\n    switch (i) {{"
+        );
+        let _ = writeln!(shim, "      case 0: return &top->clk;");
+        for (k, p) in PORTS.iter().enumerate() {
+            let _ = writeln!(shim, "      case {}: return &top->{};", k + 1, p.name);
+        }
+        let _ = writeln!(shim, "      default: return nullptr;\n    }}\n  }}");
+        if traced {
+            let _ = writeln!(
+                shim,
+                "  int open_trace(const char* path) override {{\n    close_trace();\n    \
+                 vcd.reset(new VerilatedVcdC);\n    top->trace(vcd.get(), 99);\n    \
+                 vcd->open(path);\n    return vcd->isOpen() ? 0 : -2;\n  }}"
+            );
+        }
+        if cov {
+            let _ = writeln!(
+                shim,
+                "  int write_coverage(const char* path) override {{ \
+                 ctx->coveragep()->write(path); return 0; }}"
+            );
+        }
+        let _ = writeln!(shim, "}};");
+        let _ = writeln!(cases, "    case {id}: return new I_{prefix}();");
+        let _ = writeln!(
+            table,
+            "    ModelInfo {{ id: {id}, preset: {:?}, variant: Variant::{}, mutant: {:?} }},",
+            preset,
+            match variant {
+                "fast" => "Fast",
+                "trace" => "Trace",
+                _ => "Coverage",
+            },
+            mutant
+        );
+        self.id += 1;
+    }
+}
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let gen = manifest
+        .join("../../gen")
+        .canonicalize()
+        .unwrap_or_else(|e| {
+            fail(&format!(
+                "cannot find gen/ next to tb/ ({e}); regenerate it with `spe gen --out gen`"
+            ))
+        });
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-env-changed=VERILATOR");
+    println!("cargo:rerun-if-changed={}", gen.display());
+
+    let (exe, version) = find_verilator();
+    let root = run(
+        Command::new(&exe).args(["--getenv", "VERILATOR_ROOT"]),
+        "verilator --getenv VERILATOR_ROOT",
+    )
+    .trim()
+    .to_string();
+    let inc = Path::new(&root).join("include");
+    if !inc.join("verilated.cpp").is_file() {
+        fail(&format!(
+            "Verilator's runtime sources are not in {} ({} {version}).\n{INSTALL_HINT}",
+            inc.display(),
+            exe.display()
+        ));
+    }
+
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .opt_level(2)
+        .debug(false)
+        .warnings(false)
+        .flag("-w")
+        .flag_if_supported("-faligned-new")
+        .flag_if_supported("-fcf-protection=none")
+        .define("VM_SC", "0")
+        .include(&inc)
+        .include(inc.join("vltstd"));
+    for f in [
+        "verilated.cpp",
+        "verilated_threads.cpp",
+        "verilated_vcd_c.cpp",
+        "verilated_cov.cpp",
+    ] {
+        build.file(inc.join(f));
+    }
+
+    // One shim over every model: a C++ class per model behind a common interface.
+    let mut shim = String::new();
+    let mut table = String::new();
+    shim.push_str(
+        "// Generated by tb/verilator-sys/build.rs: C ABI over the Verilated models of gen/.\n\
+         #include <cstdint>\n#include <memory>\n#include \"verilated.h\"\n\
+         #include \"verilated_vcd_c.h\"\n#include \"verilated_cov.h\"\n",
+    );
+    let mut models = Models {
+        exe: exe.clone(),
+        out_dir: out_dir.clone(),
+        build: &mut build,
+        shim: &mut shim,
+        table: &mut table,
+        cases: String::new(),
+        id: 0,
+    };
+    // The coverage models are ~25x larger C++ (toggle coverage of every bit): only with the
+    // `coverage` feature.
+    let coverage = std::env::var_os("CARGO_FEATURE_COVERAGE").is_some();
+    let variants = VARIANTS.iter().filter(|(v, _)| coverage || *v != "cov");
+    for cfg in PRESETS {
+        let files_f = gen.join(cfg.name).join("files.f");
+        if !files_f.is_file() {
+            fail(&format!(
+                "{} is missing; regenerate gen/ with `spe gen --out gen`",
+                files_f.display()
+            ));
+        }
+        for (variant, switches) in variants.clone() {
+            models.add(&files_f, cfg.name, variant, switches, None);
+        }
+    }
+    // Mutants: a copy of one preset's gen/ with one deliberate bug each.
+    for m in MUTANTS {
+        let dir = out_dir.join("mutants").join(m.name);
+        let pdir = dir.join(m.preset);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&pdir).unwrap();
+        std::fs::copy(gen.join("spe_rff.v"), dir.join("spe_rff.v")).unwrap();
+        for e in std::fs::read_dir(gen.join(m.preset)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), pdir.join(e.file_name())).unwrap();
+        }
+        let target = pdir.join(m.file);
+        let text = std::fs::read_to_string(&target)
+            .unwrap_or_else(|e| fail(&format!("mutant {}: {}: {e}", m.name, target.display())));
+        if text.matches(m.from).count() != 1 {
+            fail(&format!(
+                "mutant {}: {:?} must occur exactly once in gen/{}/{} (the RTL changed: update MUTANTS in tb/verilator-sys/build.rs)",
+                m.name, m.from, m.preset, m.file
+            ));
+        }
+        std::fs::write(&target, text.replace(m.from, m.to)).unwrap();
+        models.add(&pdir.join("files.f"), m.preset, "fast", &[], Some(m.name));
+    }
+    let cases = std::mem::take(&mut models.cases);
+    let header = r#"
+struct Inst {
+  std::unique_ptr<VerilatedContext> ctx{new VerilatedContext};
+  std::unique_ptr<VerilatedVcdC> vcd;
+  Inst() { ctx->fatalOnError(false); }
+  virtual ~Inst() {}
+  virtual void eval() = 0;
+  virtual void* port(uint32_t i) = 0;
+  virtual int open_trace(const char*) { return -1; }
+  virtual int write_coverage(const char*) { return -1; }
+  void close_trace() { if (vcd) { vcd->close(); vcd.reset(); } }
+};
+"#;
+    // The header must precede the model classes.
+    let first_model = shim.find("#include \"V").unwrap_or(shim.len());
+    shim.insert_str(first_model, header);
+    let _ = writeln!(
+        shim,
+        r#"
+extern "C" {{
+void* vsys_new(uint32_t model) {{
+  switch (model) {{
+{cases}    default: return nullptr;
+  }}
+}}
+void vsys_delete(void* h) {{ delete static_cast<Inst*>(h); }}
+void vsys_eval(void* h) {{ static_cast<Inst*>(h)->eval(); }}
+void* vsys_port(void* h, uint32_t i) {{ return static_cast<Inst*>(h)->port(i); }}
+int vsys_trace_open(void* h, const char* path) {{ return static_cast<Inst*>(h)->open_trace(path); }}
+void vsys_trace_dump(void* h, uint64_t t) {{
+  Inst* p = static_cast<Inst*>(h);
+  if (p->vcd) p->vcd->dump(t);
+}}
+void vsys_trace_flush(void* h) {{
+  Inst* p = static_cast<Inst*>(h);
+  if (p->vcd) p->vcd->flush();
+}}
+void vsys_trace_close(void* h) {{ static_cast<Inst*>(h)->close_trace(); }}
+int vsys_coverage_write(void* h, const char* path) {{ return static_cast<Inst*>(h)->write_coverage(path); }}
+}}"#
+    );
+    let shim_path = out_dir.join("vsys_shim.cpp");
+    std::fs::write(&shim_path, shim).unwrap();
+    build.file(&shim_path);
+    build.compile("spe_verilated");
+    println!("cargo:rustc-link-lib=pthread");
+
+    // The Rust side: the model table.
+    let mut rs = String::new();
+    let _ = writeln!(rs, "/// Verilator that built the models.");
+    let _ = writeln!(rs, "pub const VERILATOR_VERSION: &str = {version:?};");
+    let _ = writeln!(rs, "/// Every model built: presets x variants.");
+    let _ = writeln!(rs, "pub static MODELS: &[ModelInfo] = &[\n{table}];");
+    std::fs::write(out_dir.join("models.rs"), rs).unwrap();
+}

@@ -1,0 +1,551 @@
+//! Verilated models of `gen/`, one per preset and variant, with safe Rust bindings.
+//!
+//! The build script verilates `gen/<preset>/files.f` with Debian's Verilator 5 (found through
+//! `$VERILATOR` or PATH), compiles the models and the Verilator runtime at -O2 whatever the
+//! cargo profile, and exposes them through a small C ABI shim: create, evaluate, port
+//! pointers, VCD trace and coverage. Each [`Model`] owns its own `VerilatedContext`, so
+//! several models (even of one preset) can live in one process and run on different threads.
+//! Ports are read and written in place through pointers; only [`Model::eval`] crosses the FFI.
+//!
+//! Ports are addressed by [`PortId`]: index 0 is `clk`, then `spe_defs::ports::PORTS` in
+//! order. Inputs are masked to their width on every write (Verilator requires the bits above
+//! a port's width to be zero).
+
+use spe_defs::ports::{Dir, PORTS};
+use spe_defs::Config;
+use std::ffi::{c_char, c_int, c_void, CString};
+use std::fmt;
+use std::path::Path;
+
+/// What a model was built with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Plain `--cc`: the fastest, for regressions.
+    Fast,
+    /// `--trace`: can write a VCD of every signal (costs ≈ 0.6 µs per dumped cycle).
+    Trace,
+    /// `--coverage-line --coverage-toggle`: counts line and toggle coverage of the Verilog
+    /// (built only with the crate's `coverage` feature).
+    Coverage,
+}
+
+/// One model in the library.
+#[derive(Clone, Copy, Debug)]
+pub struct ModelInfo {
+    id: u32,
+    pub preset: &'static str,
+    pub variant: Variant,
+    /// A deliberately broken copy of the preset's Verilog (see [`mutants`]), or `None`.
+    pub mutant: Option<&'static str>,
+}
+
+include!(concat!(env!("OUT_DIR"), "/models.rs"));
+
+extern "C" {
+    fn vsys_new(model: u32) -> *mut c_void;
+    fn vsys_delete(h: *mut c_void);
+    fn vsys_eval(h: *mut c_void);
+    fn vsys_port(h: *mut c_void, i: u32) -> *mut c_void;
+    fn vsys_trace_open(h: *mut c_void, path: *const c_char) -> c_int;
+    fn vsys_trace_dump(h: *mut c_void, time: u64);
+    fn vsys_trace_flush(h: *mut c_void);
+    fn vsys_trace_close(h: *mut c_void);
+    fn vsys_coverage_write(h: *mut c_void, path: *const c_char) -> c_int;
+}
+
+/// Errors of the bindings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// No model was built for this preset and variant.
+    NoModel { preset: String, variant: Variant },
+    /// No mutant of this name was built.
+    NoMutant(String),
+    /// The shim could not create the model.
+    Create(String),
+    /// The operation needs another variant (trace on a non-traced model, ...).
+    WrongVariant { wanted: Variant, have: Variant },
+    /// A file the model was asked to write.
+    File(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NoModel {
+                preset,
+                variant: Variant::Coverage,
+            } if spe_defs::Config::preset(preset).is_some() => write!(
+                f,
+                "the coverage build of {preset:?} is not in this binary: build with \
+                 `--features coverage` (for example `cargo run --release --features coverage \
+                 --bin spe -- coverage`)"
+            ),
+            Error::NoModel { preset, variant } => {
+                let names: Vec<_> = spe_defs::PRESETS.iter().map(|c| c.name).collect();
+                write!(
+                    f,
+                    "no Verilated model of preset {preset:?} ({variant:?}); built presets: {}",
+                    names.join(", ")
+                )
+            }
+            Error::NoMutant(m) => {
+                let names: Vec<_> = mutants().filter_map(|m| m.mutant).collect();
+                write!(f, "no mutant {m:?}; built mutants: {}", names.join(", "))
+            }
+            Error::Create(m) => write!(f, "cannot create the Verilated model {m}"),
+            Error::WrongVariant { wanted, have } => write!(
+                f,
+                "this needs a {wanted:?} build of the model, but it is a {have:?} build"
+            ),
+            Error::File(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Where and how a port is stored in the Verilated model.
+#[derive(Clone, Copy, Debug)]
+enum Store {
+    U8,
+    U16,
+    U32,
+    U64,
+    /// `VlWide`: an array of 32-bit words, least significant first.
+    Wide(usize),
+}
+
+impl Store {
+    fn for_bits(bits: u32) -> Store {
+        match bits {
+            0..=8 => Store::U8,
+            9..=16 => Store::U16,
+            17..=32 => Store::U32,
+            33..=64 => Store::U64,
+            _ => Store::Wide(bits.div_ceil(32) as usize),
+        }
+    }
+}
+
+/// A port: name, direction and width in this model's preset.
+#[derive(Clone, Copy, Debug)]
+pub struct Port {
+    pub name: &'static str,
+    pub dir: Dir,
+    pub bits: u32,
+    store: Store,
+    ptr: *mut c_void,
+}
+
+/// Index of a port of a [`Model`] (0 is `clk`, then `spe_defs::ports::PORTS` in order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PortId(pub usize);
+
+/// The clock.
+pub const CLK: PortId = PortId(0);
+
+/// Index of the port `name` (`clk` or any of `spe_defs::ports::PORTS`).
+pub fn port_id(name: &str) -> Option<PortId> {
+    if name == "clk" {
+        return Some(CLK);
+    }
+    PORTS
+        .iter()
+        .position(|p| p.name == name)
+        .map(|i| PortId(i + 1))
+}
+
+/// Every model this build contains.
+pub fn models() -> &'static [ModelInfo] {
+    MODELS
+}
+
+/// The mutants built: each is the fast model of one preset with one deliberate bug in its
+/// Verilog (listed in `build.rs`), so that a regression can show that it catches the bug.
+pub fn mutants() -> impl Iterator<Item = &'static ModelInfo> {
+    MODELS.iter().filter(|m| m.mutant.is_some())
+}
+
+/// A Verilated `spe_top_<preset>` with its own `VerilatedContext`.
+pub struct Model {
+    h: *mut c_void,
+    info: ModelInfo,
+    ports: Vec<Port>,
+    tracing: bool,
+}
+
+// The model is a plain C++ object owned by this handle: it has its own context and no
+// thread affinity between calls, so it may move to another thread.
+unsafe impl Send for Model {}
+
+fn low_mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+impl Model {
+    /// Creates the model of `preset` built as `variant`.
+    pub fn new(preset: &str, variant: Variant) -> Result<Model, Error> {
+        let info = *MODELS
+            .iter()
+            .find(|m| m.preset == preset && m.variant == variant && m.mutant.is_none())
+            .ok_or_else(|| Error::NoModel {
+                preset: preset.to_string(),
+                variant,
+            })?;
+        Model::create(info)
+    }
+
+    /// Creates the mutant `name` (see [`mutants`]).
+    pub fn new_mutant(name: &str) -> Result<Model, Error> {
+        let info = *mutants()
+            .find(|m| m.mutant == Some(name))
+            .ok_or_else(|| Error::NoMutant(name.to_string()))?;
+        Model::create(info)
+    }
+
+    fn create(info: ModelInfo) -> Result<Model, Error> {
+        let (preset, variant) = (info.preset, info.variant);
+        let cfg = Config::preset(preset).ok_or_else(|| Error::NoModel {
+            preset: preset.to_string(),
+            variant,
+        })?;
+        // SAFETY: `info.id` comes from the table the build script generated with the shim.
+        let h = unsafe { vsys_new(info.id) };
+        if h.is_null() {
+            return Err(Error::Create(format!("{preset} ({variant:?})")));
+        }
+        let mut ports = Vec::with_capacity(PORTS.len() + 1);
+        let shapes = std::iter::once(("clk", Dir::In, 1)).chain(
+            PORTS
+                .iter()
+                .map(|p| (p.name, p.dir, p.width.total(cfg.dispatch_width))),
+        );
+        for (i, (name, dir, bits)) in shapes.enumerate() {
+            // SAFETY: `h` is a live model; the shim returns a pointer into it or null.
+            let ptr = unsafe { vsys_port(h, i as u32) };
+            if ptr.is_null() {
+                // SAFETY: `h` came from vsys_new and is not used again.
+                unsafe { vsys_delete(h) };
+                return Err(Error::Create(format!(
+                    "{preset}: the shim has no port {name}"
+                )));
+            }
+            ports.push(Port {
+                name,
+                dir,
+                bits,
+                store: Store::for_bits(bits),
+                ptr,
+            });
+        }
+        Ok(Model {
+            h,
+            info,
+            ports,
+            tracing: false,
+        })
+    }
+
+    pub fn info(&self) -> ModelInfo {
+        self.info
+    }
+
+    /// Every port, indexed by [`PortId`].
+    pub fn ports(&self) -> &[Port] {
+        &self.ports
+    }
+
+    /// Writes the low 64 bits of input `p` (bits above the port's width are dropped; a wide
+    /// port's upper words are cleared).
+    #[inline]
+    pub fn set(&mut self, p: PortId, v: u64) {
+        let port = &self.ports[p.0];
+        debug_assert!(
+            port.dir == Dir::In || p == CLK,
+            "{} is an output",
+            port.name
+        );
+        let v = v & low_mask(port.bits);
+        // SAFETY: `ptr` points at the port's storage of type `store` inside the live model.
+        unsafe {
+            match port.store {
+                Store::U8 => *(port.ptr as *mut u8) = v as u8,
+                Store::U16 => *(port.ptr as *mut u16) = v as u16,
+                Store::U32 => *(port.ptr as *mut u32) = v as u32,
+                Store::U64 => *(port.ptr as *mut u64) = v,
+                Store::Wide(words) => {
+                    let w = port.ptr as *mut u32;
+                    *w = v as u32;
+                    *w.add(1) = (v >> 32) as u32;
+                    for k in 2..words {
+                        *w.add(k) = 0;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes input `p` from 64-bit words, least significant first (missing words are zero,
+    /// bits above the port's width are dropped).
+    pub fn set_words(&mut self, p: PortId, v: &[u64]) {
+        let port = self.ports[p.0];
+        match port.store {
+            Store::Wide(words) => {
+                let w = port.ptr as *mut u32;
+                for k in 0..words {
+                    let src = v.get(k / 2).copied().unwrap_or(0);
+                    let mut x = (src >> (32 * (k % 2))) as u32;
+                    let top = port.bits - 32 * k as u32;
+                    if top < 32 {
+                        x &= (1u32 << top) - 1;
+                    }
+                    // SAFETY: `k < words`, the VlWide's length for this port.
+                    unsafe { *w.add(k) = x };
+                }
+            }
+            _ => self.set(p, v.first().copied().unwrap_or(0)),
+        }
+    }
+
+    /// The low 64 bits of port `p`.
+    #[inline]
+    pub fn get(&self, p: PortId) -> u64 {
+        let port = &self.ports[p.0];
+        // SAFETY: as in `set`.
+        unsafe {
+            match port.store {
+                Store::U8 => u64::from(*(port.ptr as *const u8)),
+                Store::U16 => u64::from(*(port.ptr as *const u16)),
+                Store::U32 => u64::from(*(port.ptr as *const u32)),
+                Store::U64 => *(port.ptr as *const u64),
+                Store::Wide(_) => {
+                    let w = port.ptr as *const u32;
+                    u64::from(*w) | (u64::from(*w.add(1)) << 32)
+                }
+            }
+        }
+    }
+
+    /// Evaluates the model (settles the logic for the current inputs, takes a clock edge if
+    /// `clk` rose since the last call).
+    #[inline]
+    pub fn eval(&mut self) {
+        // SAFETY: `h` is live for the lifetime of `self`.
+        unsafe { vsys_eval(self.h) }
+    }
+
+    /// Starts a VCD of every signal at `path` (a [`Variant::Trace`] model only). Dump with
+    /// [`Model::trace_dump`] after each `eval`.
+    pub fn trace_open(&mut self, path: &Path) -> Result<(), Error> {
+        let c = CString::new(path.as_os_str().as_encoded_bytes())
+            .map_err(|_| Error::File(format!("bad path {}", path.display())))?;
+        // SAFETY: live model, NUL-terminated path.
+        match unsafe { vsys_trace_open(self.h, c.as_ptr()) } {
+            0 => {
+                self.tracing = true;
+                Ok(())
+            }
+            -1 => Err(Error::WrongVariant {
+                wanted: Variant::Trace,
+                have: self.info.variant,
+            }),
+            _ => Err(Error::File(format!(
+                "cannot open {} for the VCD trace",
+                path.display()
+            ))),
+        }
+    }
+
+    /// Records the current value of every signal at `time` (no-op when no trace is open).
+    #[inline]
+    pub fn trace_dump(&mut self, time: u64) {
+        if self.tracing {
+            // SAFETY: live model.
+            unsafe { vsys_trace_dump(self.h, time) }
+        }
+    }
+
+    /// Flushes and closes the trace.
+    pub fn trace_close(&mut self) {
+        if self.tracing {
+            // SAFETY: live model.
+            unsafe {
+                vsys_trace_flush(self.h);
+                vsys_trace_close(self.h);
+            }
+            self.tracing = false;
+        }
+    }
+
+    /// Writes the coverage counts collected so far to `path` in Verilator's
+    /// `coverage.dat` format (a [`Variant::Coverage`] model only).
+    pub fn write_coverage(&mut self, path: &Path) -> Result<(), Error> {
+        let c = CString::new(path.as_os_str().as_encoded_bytes())
+            .map_err(|_| Error::File(format!("bad path {}", path.display())))?;
+        // SAFETY: live model, NUL-terminated path.
+        match unsafe { vsys_coverage_write(self.h, c.as_ptr()) } {
+            0 => Ok(()),
+            _ => Err(Error::WrongVariant {
+                wanted: Variant::Coverage,
+                have: self.info.variant,
+            }),
+        }
+    }
+}
+
+impl Drop for Model {
+    fn drop(&mut self) {
+        self.trace_close();
+        // SAFETY: `h` came from vsys_new and is dropped exactly once.
+        unsafe { vsys_delete(self.h) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cycle(m: &mut Model) {
+        m.set(CLK, 0);
+        m.eval();
+        m.set(CLK, 1);
+        m.eval();
+    }
+
+    #[test]
+    fn every_preset_and_variant_is_built() {
+        for cfg in spe_defs::PRESETS {
+            let mut variants = vec![Variant::Fast, Variant::Trace];
+            if cfg!(feature = "coverage") {
+                variants.push(Variant::Coverage);
+            }
+            for v in variants {
+                let m = Model::new(cfg.name, v).unwrap();
+                assert_eq!(m.ports().len(), PORTS.len() + 1);
+                let pc = &m.ports()[port_id("disp_pc").unwrap().0];
+                assert_eq!(pc.bits, 56 * cfg.dispatch_width as u32);
+            }
+        }
+        assert!(matches!(
+            Model::new("nonesuch", Variant::Fast),
+            Err(Error::NoModel { .. })
+        ));
+    }
+
+    /// Writes PMSIRR through the register port and reads it back: proves the port pointers,
+    /// the masking and the clocking all reach the RTL.
+    #[test]
+    fn register_write_reads_back() {
+        use spe_defs::regs::{reg, RegId};
+        let mut m = Model::new("default", Variant::Fast).unwrap();
+        let (reset, en, we, addr, wdata, rdata) = (
+            port_id("reset").unwrap(),
+            port_id("reg_en").unwrap(),
+            port_id("reg_we").unwrap(),
+            port_id("reg_addr").unwrap(),
+            port_id("reg_wdata").unwrap(),
+            port_id("reg_rdata").unwrap(),
+        );
+        m.set(reset, 1);
+        cycle(&mut m);
+        m.set(reset, 0);
+        let a = u64::from(reg(RegId::Pmsirr).addr());
+        m.set(en, 1);
+        m.set(we, 1);
+        // Bits above reg_addr's 5 bits must be dropped by the mask.
+        m.set(addr, a | 0xffe0);
+        m.set(wdata, 0x1_0000);
+        cycle(&mut m);
+        m.set(we, 0);
+        m.eval();
+        assert_eq!(m.get(rdata), 0x1_0000);
+        // Another context of the same preset is independent.
+        let mut m2 = Model::new("default", Variant::Fast).unwrap();
+        m2.set(m2_port(&m2, "reg_en"), 1);
+        m2.set(m2_port(&m2, "reg_addr"), a);
+        m2.eval();
+        assert_eq!(m2.get(rdata), 0);
+    }
+
+    fn m2_port(_m: &Model, name: &str) -> PortId {
+        port_id(name).unwrap()
+    }
+
+    /// The mutant exists, is a different model of its preset, and unknown names fail.
+    #[test]
+    fn mutants_are_built() {
+        let m: Vec<_> = mutants().collect();
+        assert!(!m.is_empty());
+        for info in m {
+            let model = Model::new_mutant(info.mutant.unwrap()).unwrap();
+            assert_eq!(model.info().preset, info.preset);
+        }
+        assert!(matches!(
+            Model::new_mutant("nonesuch"),
+            Err(Error::NoMutant(_))
+        ));
+        // The plain model of the preset is not the mutant.
+        let plain = Model::new("default", Variant::Fast).unwrap();
+        assert_eq!(plain.info().mutant, None);
+    }
+
+    #[test]
+    fn wide_ports_pack_words() {
+        let mut m = Model::new("wide", Variant::Fast).unwrap();
+        let pc = port_id("disp_pc").unwrap();
+        m.set_words(pc, &[u64::MAX; 8]);
+        // 8 x 56 = 448 bits = 14 words, all ones: the low 64 bits read back as all ones.
+        assert_eq!(m.get(pc), u64::MAX);
+        m.set(pc, 5);
+        assert_eq!(m.get(pc), 5);
+    }
+
+    #[test]
+    fn trace_needs_the_trace_variant() {
+        let dir = std::env::temp_dir().join(format!("vsys-trace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut fast = Model::new("minimal", Variant::Fast).unwrap();
+        assert!(matches!(
+            fast.trace_open(&dir.join("x.vcd")),
+            Err(Error::WrongVariant { .. })
+        ));
+        assert!(fast.write_coverage(&dir.join("c.dat")).is_err());
+        let mut t = Model::new("minimal", Variant::Trace).unwrap();
+        let vcd = dir.join("t.vcd");
+        t.trace_open(&vcd).unwrap();
+        for k in 0..10 {
+            t.set(CLK, 0);
+            t.eval();
+            t.trace_dump(2 * k);
+            t.set(CLK, 1);
+            t.eval();
+            t.trace_dump(2 * k + 1);
+        }
+        t.trace_close();
+        let text = std::fs::read_to_string(&vcd).unwrap();
+        assert!(text.contains("$enddefinitions"), "not a VCD");
+        assert!(text.contains(" clk "), "no clk signal in the VCD");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(feature = "coverage")]
+    #[test]
+    fn coverage_model_writes_counts() {
+        let dir = std::env::temp_dir().join(format!("vsys-cov-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut c = Model::new("minimal", Variant::Coverage).unwrap();
+        cycle(&mut c);
+        let cov = dir.join("c.dat");
+        c.write_coverage(&cov).unwrap();
+        let text = std::fs::read_to_string(&cov).unwrap();
+        assert!(
+            text.contains("spe_writer_minimal.v"),
+            "coverage names no source"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
