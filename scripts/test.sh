@@ -41,8 +41,8 @@ step cmp "$OUT/v.bin" "$OUT/m.bin"
 step "$SPE" regress --vcd-dir "$OUT/regress"
 # The regression must catch a deliberate RTL bug, with a first-divergence report.
 echo
-echo "==> $SPE regress --mutant filter-latency --cycles 20000000 (must fail)"
-if "$SPE" regress --mutant filter-latency --cycles 20000000 --quiet --vcd-dir "$OUT/mutant" >"$OUT/mutant.log" 2>&1; then
+echo "==> $SPE regress --mutant filter-latency --cycles 40000000 (must fail)"
+if "$SPE" regress --mutant filter-latency --cycles 40000000 --quiet --vcd-dir "$OUT/mutant" >"$OUT/mutant.log" 2>&1; then
     cat "$OUT/mutant.log"
     echo "error: the regression did not catch the filter-latency mutant" >&2
     exit 1

@@ -1,4 +1,5 @@
-//! `spe coverage`: runs the random lockstep regression on the coverage build of the
+//! `spe coverage`: runs the random lockstep regression (by default exactly the jobs of the
+//! CI regression: same seed, cycles and job size) on the coverage build of the
 //! Verilated models (`--coverage-line --coverage-toggle`) and reports line and toggle
 //! coverage of every file of `gen/`, with each line point that was never hit.
 //!
@@ -9,17 +10,18 @@ use crate::regress_cmd::{execute, report_failure, select};
 use crate::sim_cmd::parse_u64;
 use clap::Args;
 use spe_cosim::coverage::CoverageData;
-use spe_cosim::regress::JobOptions;
+use spe_cosim::regress::{JobOptions, DEFAULT_JOB_CYCLES};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct CoverageArgs {
-    /// Total workload cycles (default 12000000: 2 million per preset).
-    #[arg(long, value_parser = parse_u64, default_value_t = 12_000_000)]
-    cycles: u64,
+    /// Total workload cycles (default: $SPE_REGRESS_CYCLES, else 100000000: the jobs of the
+    /// CI regression).
+    #[arg(long, value_parser = parse_u64)]
+    cycles: Option<u64>,
     /// Workload cycles per job.
-    #[arg(long, value_parser = parse_u64, default_value_t = 1_000_000)]
+    #[arg(long, value_parser = parse_u64, default_value_t = DEFAULT_JOB_CYCLES)]
     job_cycles: u64,
     /// Master seed of the regression.
     #[arg(long, value_parser = parse_u64, default_value_t = 1)]
@@ -47,7 +49,7 @@ pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
              `cargo run --release --features coverage --bin spe -- coverage`"
             .into());
     }
-    let sel = select(Some(a.cycles), a.job_cycles, a.seed, None, &a.presets, None)?;
+    let sel = select(a.cycles, a.job_cycles, a.seed, None, &a.presets, None)?;
     let threads = a
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -9,7 +9,9 @@
 //! * whole reprogramming sequences while the unit is running (new random settings written
 //!   without stopping it first);
 //! * resets of random length at random moments, followed by a fresh programming sequence;
-//! * hook reports at random moments, whether an op is in flight or not.
+//! * hook reports at random moments, whether an op is in flight or not, and completion
+//!   reports lost, so that an op stays in flight until a random report ends it;
+//! * dispatched ops of the reserved operation class 3 with random payloads.
 //!
 //! [`random_settings`] and [`random_memory`] pick the software settings and memory
 //! behaviour of a regression job (intervals below the advertised minimum, tiny buffers that
@@ -42,6 +44,11 @@ pub struct ChaosParams {
     pub reset_len: (u32, u32),
     /// A random hook report.
     pub hook: f64,
+    /// A dispatched op turned into the reserved class 3 with a random payload.
+    pub odd_op: f64,
+    /// A completion report swallowed (per report): the unit keeps timing the op until a
+    /// random report completes it, so its latency counters saturate.
+    pub lost_completion: f64,
 }
 
 impl ChaosParams {
@@ -53,6 +60,8 @@ impl ChaosParams {
         reset: 0.0,
         reset_len: (1, 1),
         hook: 0.0,
+        odd_op: 0.0,
+        lost_completion: 0.0,
     };
 
     /// Some chaos: occasional disturbances between long stretches of normal profiling.
@@ -63,6 +72,8 @@ impl ChaosParams {
         reset: 1e-6,
         reset_len: (1, 8),
         hook: 1e-4,
+        odd_op: 1e-3,
+        lost_completion: 5e-3,
     };
 
     /// Much chaos: the unit rarely finishes a record undisturbed.
@@ -73,6 +84,8 @@ impl ChaosParams {
         reset: 2e-5,
         reset_len: (1, 40),
         hook: 5e-3,
+        odd_op: 1e-2,
+        lost_completion: 2e-2,
     };
 
     /// One of the three levels (none 1/4, light 1/2, heavy 1/4).
@@ -94,6 +107,8 @@ pub struct ChaosCounts {
     pub reg_reads: u64,
     pub reprograms: u64,
     pub hooks: u64,
+    pub odd_ops: u64,
+    pub lost_completions: u64,
 }
 
 impl std::ops::AddAssign for ChaosCounts {
@@ -104,6 +119,8 @@ impl std::ops::AddAssign for ChaosCounts {
         self.reg_reads += o.reg_reads;
         self.reprograms += o.reprograms;
         self.hooks += o.hooks;
+        self.odd_ops += o.odd_ops;
+        self.lost_completions += o.lost_completions;
     }
 }
 
@@ -305,8 +322,21 @@ impl<D: Dut> Dut for Chaos<D> {
                 i.reg_wdata = data.unwrap_or(self.rng.next_u64());
             }
         }
+        if i.cpl_done && self.rng.chance(self.params.lost_completion) {
+            i.cpl_done = false;
+            self.counts.lost_completions += 1;
+        }
         if self.rng.chance(self.params.hook) {
             self.random_hook(&mut i);
+        }
+        if self.rng.chance(self.params.odd_op) {
+            // Class 3 is reserved: the unit must treat it as the model says.
+            let k = self.rng.below(self.cfg.dispatch_width as u64) as usize;
+            if i.disp[k].valid {
+                i.disp[k].class = 3;
+                i.disp[k].subclass = self.rng.below(256) as u8;
+                self.counts.odd_ops += 1;
+            }
         }
         self.inner.step(&i)
     }
@@ -337,14 +367,15 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
     }
     // Minimum latency: often small, where most ops' latencies are, so that records with a
     // latency exactly at the threshold (the filter's boundary) are common.
-    if r.chance(0.3) {
-        s.min_latency = if r.chance(0.5) {
+    if r.chance(0.4) {
+        s.min_latency = if r.chance(0.6) {
             r.below(16)
         } else {
             r.below(cfg.counter_width.max().min(400) + 1)
         };
     }
-    (s.user, s.kernel) = match r.below(4) {
+    // Mostly both: a workload that never enters the kernel samples nothing kernel-only.
+    (s.user, s.kernel) = match r.below(10) {
         0 => (true, false),
         1 => (false, true),
         _ => (true, true),
@@ -364,7 +395,7 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
     if r.chance(0.3) {
         s.initial_count = Some(r.below(64));
     }
-    s.on_fault = if r.chance(0.8) {
+    s.on_fault = if r.chance(0.9) {
         FaultAction::Restart
     } else {
         FaultAction::Stop
@@ -372,28 +403,29 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
     s
 }
 
-/// Random memory behaviour: always ready, randomly ready, or bursts of stalls up to 50,000
-/// cycles long; no errors, or errors on random beats or on one given beat.
+/// Random memory behaviour: always ready, randomly ready, short stalls, or now and then a
+/// stall of up to 50,000 cycles; no errors, or errors on random beats or on one early beat.
 pub fn random_memory(r: &mut Rng) -> MemoryProfile {
-    let backpressure = match r.below(4) {
-        0 => Backpressure::AlwaysReady,
-        1 => Backpressure::Random {
+    let backpressure = match r.below(8) {
+        0..=2 => Backpressure::AlwaysReady,
+        3 | 4 => Backpressure::Random {
             p_ready: 0.2 + 0.8 * r.unit(),
         },
-        2 => Backpressure::Stalls {
+        5 | 6 => Backpressure::Stalls {
             p_stall: 0.01,
             min: 1,
             max: 64,
         },
         _ => Backpressure::Stalls {
-            p_stall: 2e-5,
+            p_stall: 5e-6,
             min: 1000,
             max: 50_000,
         },
     };
+    // Errors: about one in 500 beats, or one chosen early beat.
     let errors = match r.below(5) {
-        0 => ErrorInjection::Random { p: 2e-4 },
-        1 => ErrorInjection::AtBeat(r.below(2000)),
+        0 => ErrorInjection::Random { p: 2e-3 },
+        1 => ErrorInjection::AtBeat(r.below(400)),
         _ => ErrorInjection::Never,
     };
     MemoryProfile {
@@ -426,13 +458,14 @@ mod tests {
         let cfg = Config::default();
         let mut c = Chaos::new(Model::new(&cfg), &cfg, ChaosParams::HEAVY, 3, 4, 200_000);
         let mut seen_reset = 0;
-        let idle = Inputs::default();
+        let mut idle = Inputs::default();
+        idle.disp[0].valid = true;
         for _ in 0..200_000 {
             c.step(&idle);
         }
         let k = c.counts();
         assert!(
-            k.resets > 0 && k.reprograms > 0 && k.wild_writes > 0 && k.hooks > 0,
+            k.resets > 0 && k.reprograms > 0 && k.wild_writes > 0 && k.hooks > 0 && k.odd_ops > 0,
             "{k:?}"
         );
         assert!(k.reg_reads > 0);

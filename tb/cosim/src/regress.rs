@@ -121,6 +121,12 @@ impl JobPlan {
         let mut workload = Workload::by_name(name).expect("listed workload");
         // Hook reports while nothing is in flight, from the core itself.
         workload.params.stray_rate = [0.0, 1e-4, 1e-2][r.below(3) as usize];
+        // Now and then an op that waits tens of thousands of cycles to issue: the latency
+        // counters saturate (4095 or 65535 cycles).
+        if r.chance(0.15) {
+            workload.params.long_issue_rate = 2e-3;
+            workload.params.long_issue_lat = (3000, 70_000);
+        }
         let settings = random_settings(job.preset, &mut r);
         let memory = random_memory(&mut r);
         let (chaos_name, chaos) = ChaosParams::random(&mut r);
@@ -136,8 +142,27 @@ impl JobPlan {
     /// One line: workload, chaos level, memory and the main settings.
     pub fn describe(&self) -> String {
         let s = &self.settings;
+        let mut filters = Vec::new();
+        for (on, name) in [
+            (s.branch_filter, "B"),
+            (s.load_filter, "LD"),
+            (s.store_filter, "ST"),
+        ] {
+            if on {
+                filters.push(name.to_string());
+            }
+        }
+        if s.event_filter != 0 {
+            filters.push(format!("events {:#x}", s.event_filter));
+        }
+        if s.inv_event_filter != 0 {
+            filters.push(format!("not events {:#x}", s.inv_event_filter));
+        }
+        if s.min_latency != 0 {
+            filters.push(format!("min latency {}", s.min_latency));
+        }
         format!(
-            "workload {}, chaos {}, memory {:?}/{:?}, interval {}{}, buffer {} B{}{}",
+            "workload {}, chaos {}, memory {:?}/{:?}, interval {}{}, buffer {} B{}{}{}",
             self.workload.name,
             self.chaos_name,
             self.memory.backpressure,
@@ -147,6 +172,11 @@ impl JobPlan {
             s.buffer_size,
             if s.host { ", EL2 host" } else { "" },
             if s.discard { ", discard" } else { "" },
+            if filters.is_empty() {
+                String::new()
+            } else {
+                format!(", filters: {}", filters.join(", "))
+            }
         )
     }
 }
@@ -297,7 +327,7 @@ impl PresetTotals {
 /// The summary line of one preset.
 pub fn summary_line(preset: &str, t: &PresetTotals) -> String {
     format!(
-        "regress {preset:<8} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks)",
+        "regress {preset:<8} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks, {} class-3 ops, {} lost completions)",
         t.cycles,
         t.ops,
         t.samples,
@@ -310,7 +340,9 @@ pub fn summary_line(preset: &str, t: &PresetTotals) -> String {
         t.chaos.reg_writes,
         t.chaos.wild_writes,
         t.chaos.reprograms,
-        t.chaos.hooks
+        t.chaos.hooks,
+        t.chaos.odd_ops,
+        t.chaos.lost_completions
     )
 }
 
