@@ -282,15 +282,7 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
     let mut all = PresetTotals::default();
     for (name, t) in totals.values() {
         println!("{}", summary_line(name, t));
-        all.jobs += t.jobs;
-        all.cycles += t.cycles;
-        all.ops += t.ops;
-        all.samples += t.samples;
-        all.collisions += t.collisions;
-        all.records += t.records;
-        all.mgmt_events += t.mgmt_events;
-        all.mismatches += t.mismatches;
-        all.chaos += t.chaos;
+        all.merge(t);
     }
     println!("{}", summary_line("all", &all));
     let secs = started.elapsed().as_secs_f64();

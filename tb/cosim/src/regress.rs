@@ -322,6 +322,19 @@ impl PresetTotals {
         self.mismatches += r.mismatches;
         self.chaos += r.chaos;
     }
+
+    /// Adds another preset's totals (for the overall line).
+    pub fn merge(&mut self, t: &PresetTotals) {
+        self.jobs += t.jobs;
+        self.cycles += t.cycles;
+        self.ops += t.ops;
+        self.samples += t.samples;
+        self.collisions += t.collisions;
+        self.records += t.records;
+        self.mgmt_events += t.mgmt_events;
+        self.mismatches += t.mismatches;
+        self.chaos += t.chaos;
+    }
 }
 
 /// The summary line of one preset.
