@@ -4,7 +4,8 @@
 # tests, Verilator bindings, directed lockstep cases on the Verilated RTL and under rust-hdl's
 # simulator), the gen/ drift check, the RTL tool checks (Verilator lint, iverilog, Yosys),
 # the end-to-end runs (model simulation -> buffer -> decoder; Verilated RTL and model give
-# byte-identical buffers), the random lockstep regression (SPE_REGRESS_CYCLES cycles, 1e8 by
+# byte-identical buffers), real perf on the perf.data files `spe` writes
+# (scripts/perf-check.sh), the random lockstep regression (SPE_REGRESS_CYCLES cycles, 1e8 by
 # default) and the mutant check (the regression must catch a deliberately broken RTL).
 # Each step prints the command that reproduces it.
 set -euo pipefail
@@ -16,6 +17,8 @@ command -v cargo >/dev/null || { echo "error: cargo (Rust toolchain) is required
 need verilator verilator
 need iverilog iverilog
 need yosys yosys
+need linux-perf perf
+need python3 python3
 
 step cargo fmt --all -- --check
 step cargo clippy --workspace --all-targets --quiet -- -D warnings
@@ -37,6 +40,8 @@ step "$SPE" decode "$OUT/mix.bin" --quiet --check-slots --expect-records "$(sed 
 step "$SPE" sim --backend verilator --workload mix --cycles 5000000 --quiet --out "$OUT/v.bin"
 step "$SPE" sim --backend model --workload mix --cycles 5000000 --quiet --out "$OUT/m.bin"
 step cmp "$OUT/v.bin" "$OUT/m.bin"
+# Real Linux perf reads the buffers (perf.data from `spe sim --perf`) and agrees with spe decode.
+step scripts/perf-check.sh "$SPE"
 # The random lockstep regression on every preset (SPE_REGRESS_CYCLES scales it).
 step "$SPE" regress --vcd-dir "$OUT/regress"
 # The regression must catch a deliberate RTL bug, with a first-divergence report.

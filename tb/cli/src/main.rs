@@ -3,6 +3,7 @@
 //! * `spe sim`    — run a workload through the unit and write the buffer it filled;
 //! * `spe decode` — print every packet of a buffer, perf-dump style, and a line per record;
 //! * `spe gen`    — write (or check) `gen/`: the Verilog of every preset and the integration tables;
+//! * `spe perf`   — wrap a raw SPE buffer in a perf.data file for `perf report`/`script`/`mem`;
 //! * `spe regress` — the random lockstep regression of the Verilated RTL against the model;
 //! * `spe coverage` — line and toggle coverage of `gen/` under that regression.
 //!
@@ -14,6 +15,7 @@ use std::process::ExitCode;
 mod coverage_cmd;
 mod decode_cmd;
 mod gen_cmd;
+mod perf_cmd;
 mod progress;
 mod regress_cmd;
 mod sim_cmd;
@@ -37,6 +39,8 @@ enum Command {
     Decode(decode_cmd::DecodeArgs),
     /// Generate gen/: the Verilog of every preset and the integration tables (or check it).
     Gen(gen_cmd::GenArgs),
+    /// Wrap a raw SPE buffer in a perf.data file that Linux perf decodes.
+    Perf(perf_cmd::PerfArgs),
     /// Random lockstep regression: the golden model against the Verilated RTL on every preset.
     Regress(regress_cmd::RegressArgs),
     /// Line and toggle coverage of gen/ under the random regression (needs a build with
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
         Command::Decode(a) => decode_cmd::run(a),
         Command::Gen(a) => gen_cmd::run(a),
         Command::Regress(a) => regress_cmd::run(a),
+        Command::Perf(a) => perf_cmd::run(a),
         Command::Coverage(a) => coverage_cmd::run(a),
     };
     match result {

@@ -115,6 +115,11 @@ pub struct SimArgs {
     /// Write the drained buffer bytes here.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Also write the buffer as a perf.data file here (see `spe perf`).
+    #[arg(long, value_name = "OUT.data")]
+    perf: Option<PathBuf>,
+    #[command(flatten)]
+    perf_data: crate::perf_cmd::PerfDataArgs,
     /// Also write the summary as JSON here.
     #[arg(long, value_name = "FILE")]
     summary_json: Option<PathBuf>,
@@ -328,6 +333,10 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     if let Some(path) = &a.out {
         std::fs::write(path, &result.aux)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if let Some(path) = &a.perf {
+        let opts = a.perf_data.options()?;
+        crate::perf_cmd::write(&result.aux, &opts, path)?;
     }
     if let Some(path) = &a.summary_json {
         std::fs::write(path, json_summary(st, result.seed))

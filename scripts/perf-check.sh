@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Real Linux perf against the buffers the unit writes. For each configuration below:
+# simulate (model backend) and write the buffer and a perf.data file (`spe sim --perf`),
+# then check that
+#   1. `perf report -D` decodes every byte: no "Bad packet!", no error, and it dumps as many
+#      packets as `spe decode` finds;
+#   2. `perf script --itrace=i1i` gives exactly one instructions sample per record that
+#      `spe decode` finds, with the same PC, total latency (weight) and data address, in order;
+#   3. `perf mem report` runs.
+# Then a decoder parity check: random buffers (real records with corrupted bytes, padding,
+# extended headers and random garbage) split into the same packets, with the same bytes and
+# the same bad-packet offsets, in `spe decode` and in perf's dump. Packet names are not
+# compared: perf 6.1 prints some payloads with older names (our decoder follows newer perf).
+# Seeds: SPE_PERF_SEED (default 1); the replay line is printed.
+# Usage: scripts/perf-check.sh [SPE_BINARY]
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$(repo_root)"
+SPE=${1:-target/release/spe}
+need linux-perf perf
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+
+check() {
+    local name=$1; shift
+    local bin="$OUT/$name.bin" data="$OUT/$name.data"
+    echo
+    echo "==> $SPE sim $* --out $bin --perf $data"
+    "$SPE" sim "$@" --quiet --out "$bin" --perf "$data" >/dev/null
+    # Our decoder: packets, records, and per record PC / TOT / VA.
+    "$SPE" decode "$bin" >"$OUT/$name.dec"
+    local records packets
+    records=$(sed -n 's/.* \([0-9]*\) records, .*/\1/p' "$OUT/$name.dec")
+    packets=$(sed -n 's/^[0-9]* bytes, \([0-9]*\) packets,.*/\1/p' "$OUT/$name.dec")
+    grep '^#' "$OUT/$name.dec" | sed -E 's/^#[0-9]+ @0x[0-9a-f]+ PC 0x([0-9a-f]+).*LAT ([0-9]+) TOT.*/\1 \2/' >"$OUT/$name.pc_tot"
+    grep '^#' "$OUT/$name.dec" | sed -E 's/.*\| VA 0x([0-9a-f]+) .*/\1/; t; s/.*/0/' >"$OUT/$name.va"
+    paste -d' ' "$OUT/$name.pc_tot" "$OUT/$name.va" >"$OUT/$name.ours"
+    # 1. perf's dump.
+    perf report -D -i "$data" >"$OUT/$name.dump" 2>"$OUT/$name.dump.err" || { cat "$OUT/$name.dump.err"; echo "error: perf report -D failed" >&2; exit 1; }
+    if grep -q "Bad packet" "$OUT/$name.dump"; then
+        grep -m5 -B2 "Bad packet" "$OUT/$name.dump"; echo "error: perf found bad packets in $name" >&2; exit 1
+    fi
+    if grep -qiE "error|failed" "$OUT/$name.dump.err"; then
+        cat "$OUT/$name.dump.err"; echo "error: perf reported an error for $name" >&2; exit 1
+    fi
+    local perf_packets
+    perf_packets=$(sed -n '/ARM SPE data: size/,/^$/p' "$OUT/$name.dump" | grep -cE '^\.  [0-9a-f]{8}:' || true)
+    # 2. One sample per record, same PC, weight and address.
+    perf script -i "$data" --itrace=i1i -F ip,weight,addr 2>/dev/null \
+        | awk '{ print $3, $2, $1 }' >"$OUT/$name.perf"
+    local samples
+    samples=$(wc -l <"$OUT/$name.perf")
+    # perf prints the address first, then weight, then ip: reorder to ip weight addr.
+    awk '{ print $1, $2, $3 }' "$OUT/$name.perf" >"$OUT/$name.perf3"
+    echo "$name: spe decode $records records / $packets packets; perf $samples samples / $perf_packets packets"
+    [ "$records" -gt 0 ] || { echo "error: $name produced no records" >&2; exit 1; }
+    [ "$packets" = "$perf_packets" ] || { echo "error: $name: perf dumped $perf_packets packets, spe decode $packets" >&2; exit 1; }
+    [ "$records" = "$samples" ] || { echo "error: $name: $samples perf samples for $records records" >&2; exit 1; }
+    if ! diff -q "$OUT/$name.ours" "$OUT/$name.perf3" >/dev/null; then
+        diff "$OUT/$name.ours" "$OUT/$name.perf3" | head -10
+        echo "error: $name: perf's samples differ from spe decode's records (PC TOT VA)" >&2; exit 1
+    fi
+    # 3. perf mem report runs.
+    perf mem report -i "$data" --stdio >"$OUT/$name.mem" 2>"$OUT/$name.mem.err" || { cat "$OUT/$name.mem.err"; echo "error: perf mem report failed for $name" >&2; exit 1; }
+}
+
+check loop     --workload loop --cycles 1000000 --jitter
+check mix-nots --workload mix --cycles 1000000 --no-ts --preset w2
+check mix-nocx --workload mix --cycles 1000000 --no-cx --preset c16
+check mem-pa   --workload memory --cycles 1000000 --pa --pct-physical --preset wide
+check branchy  --workload branchy --cycles 1000000 --filter-type b --preset minimal
+check modes    --workload modes --cycles 1000000 --host --preset fastsim
+check lat      --workload mix --cycles 1000000 --min-latency 20 --preset default
+# Decoder parity on corrupted random buffers.
+SEED=${SPE_PERF_SEED:-1}
+echo
+echo "==> decoder parity, seeds $SEED..$((SEED + 4)) (replay: SPE_PERF_SEED=$SEED scripts/perf-check.sh)"
+for s in $(seq "$SEED" $((SEED + 4))); do
+    python3 - "$s" "$OUT/loop.bin" "$OUT/mem-pa.bin" "$OUT/rnd$s.bin" <<'PY'
+import random, sys
+seed, a, b, out = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+r = random.Random(seed)
+src = bytearray(open(a, 'rb').read()[:64 * 300] + open(b, 'rb').read()[:64 * 300])
+for _ in range(r.randrange(50, 500)):          # corrupted bytes
+    src[r.randrange(len(src))] = r.randrange(256)
+for _ in range(r.randrange(5, 50)):            # extended headers (0x20..0x23 prefixes) and padding
+    at = r.randrange(len(src))
+    src[at:at] = bytes([r.choice([0x20, 0x21, 0x22, 0x23, 0x00]), r.randrange(256)])
+src += bytes(r.randrange(256) for _ in range(r.randrange(64, 4096)))  # garbage tail
+# AUX data is whole 8-byte words (perf.data pads otherwise, which would change the tail).
+src += bytes(r.randrange(256) for _ in range(-len(src) % 8))
+open(out, 'wb').write(src)
+PY
+    "$SPE" perf "$OUT/rnd$s.bin" -o "$OUT/rnd$s.data" >/dev/null
+    "$SPE" decode "$OUT/rnd$s.bin" 2>/dev/null | grep -E '^\.  [0-9a-f]{8}:' | cut -c1-62 >"$OUT/rnd$s.ours" || true
+    perf report -D -i "$OUT/rnd$s.data" 2>/dev/null | sed -n '/ARM SPE data: size/,/^$/p' \
+        | grep -E '^\.  [0-9a-f]{8}:' >"$OUT/rnd$s.dump"
+    cut -c1-62 "$OUT/rnd$s.dump" >"$OUT/rnd$s.perf"
+    bad=$(grep -c "Bad packet" "$OUT/rnd$s.dump" || true)
+    ours_bad=$("$SPE" decode "$OUT/rnd$s.bin" 2>/dev/null | grep -c "Bad packet" || true)
+    [ "$bad" = "$ours_bad" ] || { echo "error: seed $s: perf found $bad bad packets, spe decode $ours_bad" >&2; exit 1; }
+    n=$(wc -l <"$OUT/rnd$s.perf")
+    if ! diff -q "$OUT/rnd$s.ours" "$OUT/rnd$s.perf" >/dev/null; then
+        diff "$OUT/rnd$s.ours" "$OUT/rnd$s.perf" | head -10
+        echo "error: seed $s: spe decode and perf split the buffer differently (replay: SPE_PERF_SEED=$s scripts/perf-check.sh)" >&2
+        exit 1
+    fi
+    [ "$n" -gt 0 ] || { echo "error: seed $s: perf dumped nothing" >&2; exit 1; }
+    echo "seed $s: $n packets, $bad bad packets, identical offsets and bytes"
+done
+echo
+echo "perf checks passed"

@@ -1,0 +1,393 @@
+//! A perf.data writer for raw SPE buffers, so that Linux perf (tested with 6.1) decodes the
+//! records this unit writes: `perf report -D`, `perf script --itrace=i1i`, `perf mem report`.
+//!
+//! Written from the public layout description (`tools/perf/Documentation/perf.data-file-format.txt`
+//! in the kernel tree) and the facts in `shared/reference/toolchain.md`:
+//! * a `PERFILE2` header whose attribute entries are a 128-byte `perf_event_attr` (`size` =
+//!   128) plus its 16-byte id section;
+//! * the attribute's `type` is the SPE PMU type that AUXTRACE_INFO names, with
+//!   `sample_id_all` and the IDENTIFIER sample bit set;
+//! * AUXTRACE_INFO (type 70) with auxtrace type 4 (Arm SPE) and two private words (PMU type,
+//!   per-cpu mmaps), then TIME_CONV (so SPE timestamps map to perf time), COMM and MMAP
+//!   records (so PCs resolve to a task and symbols), AUXTRACE records (type 71) each
+//!   followed by the raw bytes;
+//! * feature sections for the architecture (aarch64), the CPU count and a CPUID (a MIDR), so
+//!   that perf applies its Arm SPE data-source decoding.
+//!
+//! Everything is little-endian, as on the Arm hosts perf expects.
+
+/// PMU type number given to the SPE event (any value works; attr and AUXTRACE_INFO agree).
+pub const SPE_PMU_TYPE: u32 = 8;
+/// `PERF_AUXTRACE_ARM_SPE`.
+pub const AUXTRACE_ARM_SPE: u32 = 4;
+/// Neoverse N1 MIDR_EL1 (r4p1): perf decodes N1 data sources for it.
+pub const NEOVERSE_N1_MIDR: u64 = 0x414F_D0C1;
+
+const PERF_RECORD_MMAP: u32 = 1;
+const PERF_RECORD_COMM: u32 = 3;
+const PERF_RECORD_FINISHED_ROUND: u32 = 68;
+const PERF_RECORD_AUXTRACE_INFO: u32 = 70;
+const PERF_RECORD_AUXTRACE: u32 = 71;
+const PERF_RECORD_TIME_CONV: u32 = 79;
+const PERF_RECORD_MISC_USER: u16 = 2;
+
+const SAMPLE_IP: u64 = 1 << 0;
+const SAMPLE_TID: u64 = 1 << 1;
+const SAMPLE_TIME: u64 = 1 << 2;
+const SAMPLE_ADDR: u64 = 1 << 3;
+const SAMPLE_CPU: u64 = 1 << 7;
+const SAMPLE_WEIGHT: u64 = 1 << 14;
+const SAMPLE_DATA_SRC: u64 = 1 << 15;
+const SAMPLE_IDENTIFIER: u64 = 1 << 16;
+
+/// `perf_event_attr` flag bits used here.
+const ATTR_DISABLED: u64 = 1 << 0;
+const ATTR_SAMPLE_ID_ALL: u64 = 1 << 18;
+
+/// Feature bits (`HEADER_*`).
+const HEADER_ARCH: usize = 6;
+const HEADER_NRCPUS: usize = 7;
+const HEADER_CPUID: usize = 9;
+
+const FILE_HEADER_SIZE: u64 = 104;
+const ATTR_SIZE: u64 = 128;
+/// The one event id (sample_id's IDENTIFIER).
+const EVENT_ID: u64 = 1;
+/// Largest AUXTRACE chunk (perf handles any size; chunks keep records moderate).
+const AUX_CHUNK: usize = 1 << 20;
+
+/// An executable mapping, so user PCs resolve to symbols.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mapping {
+    pub start: u64,
+    pub len: u64,
+    pub pgoff: u64,
+    pub path: String,
+}
+
+impl Mapping {
+    /// Parses `START:LEN:PATH` or `START:LEN:PGOFF:PATH` (numbers hex `0x…` or decimal).
+    pub fn parse(s: &str) -> Result<Mapping, String> {
+        let num = |x: &str| -> Result<u64, String> {
+            let r = match x.strip_prefix("0x") {
+                Some(h) => u64::from_str_radix(h, 16),
+                None => x.parse(),
+            };
+            r.map_err(|_| format!("mapping {s:?}: {x:?} is not a number"))
+        };
+        let mut parts = s.splitn(3, ':');
+        let (Some(a), Some(b), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(format!("mapping {s:?}: expected START:LEN[:PGOFF]:PATH"));
+        };
+        let (start, len) = (num(a)?, num(b)?);
+        // An optional page offset before the path (paths may contain ':').
+        let (pgoff, path) = match rest.split_once(':') {
+            Some((o, p)) if num(o).is_ok() => (num(o)?, p),
+            _ => (0, rest),
+        };
+        if path.is_empty() || len == 0 {
+            return Err(format!("mapping {s:?}: needs a length and a path"));
+        }
+        Ok(Mapping {
+            start,
+            len,
+            pgoff,
+            path: path.to_string(),
+        })
+    }
+}
+
+/// What the perf.data file says about where the buffer came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerfOptions {
+    /// CPU the buffer was captured on.
+    pub cpu: u32,
+    /// Process and thread the records belong to (the COMM record); SPE CONTEXT packets
+    /// carrying this value as CONTEXTIDR attribute records to it.
+    pub pid: u32,
+    pub tid: u32,
+    pub comm: String,
+    pub mappings: Vec<Mapping>,
+    /// Generic-timer frequency in Hz: SPE timestamps are converted to perf time (ns) with it.
+    pub timer_hz: u64,
+    /// MIDR_EL1 reported as the CPUID.
+    pub midr: u64,
+}
+
+impl Default for PerfOptions {
+    fn default() -> Self {
+        PerfOptions {
+            cpu: 0,
+            pid: 1234,
+            tid: 1234,
+            comm: "spe-workload".into(),
+            mappings: Vec::new(),
+            timer_hz: 100_000_000,
+            midr: NEOVERSE_N1_MIDR,
+        }
+    }
+}
+
+fn u16le(v: &mut Vec<u8>, x: u16) {
+    v.extend_from_slice(&x.to_le_bytes());
+}
+fn u32le(v: &mut Vec<u8>, x: u32) {
+    v.extend_from_slice(&x.to_le_bytes());
+}
+fn u64le(v: &mut Vec<u8>, x: u64) {
+    v.extend_from_slice(&x.to_le_bytes());
+}
+fn pad8(v: &mut Vec<u8>) {
+    while !v.len().is_multiple_of(8) {
+        v.push(0);
+    }
+}
+
+/// A NUL-terminated string padded to a multiple of 8 bytes.
+fn cstr8(v: &mut Vec<u8>, s: &str) {
+    v.extend_from_slice(s.as_bytes());
+    v.push(0);
+    pad8(v);
+}
+
+/// One record: header (type, misc, size) then `body`.
+fn record(out: &mut Vec<u8>, ty: u32, misc: u16, body: &[u8]) {
+    let size = 8 + body.len();
+    assert!(
+        size <= u16::MAX as usize && size.is_multiple_of(8),
+        "record size {size}"
+    );
+    u32le(out, ty);
+    u16le(out, misc);
+    u16le(out, size as u16);
+    out.extend_from_slice(body);
+}
+
+/// The sample_id trailer of non-sample records for our sample_type
+/// (TID, TIME, CPU, IDENTIFIER): pid, tid, time, cpu, res, id.
+fn sample_id(v: &mut Vec<u8>, o: &PerfOptions) {
+    u32le(v, o.pid);
+    u32le(v, o.tid);
+    u64le(v, 0);
+    u32le(v, o.cpu);
+    u32le(v, 0);
+    u64le(v, EVENT_ID);
+}
+
+/// The 128-byte `perf_event_attr` of the SPE event.
+fn attr() -> Vec<u8> {
+    let mut a = Vec::with_capacity(ATTR_SIZE as usize);
+    u32le(&mut a, SPE_PMU_TYPE); // type
+    u32le(&mut a, ATTR_SIZE as u32); // size
+    u64le(&mut a, 0); // config
+    u64le(&mut a, 1); // sample_period
+    u64le(
+        &mut a,
+        // ADDR, WEIGHT and DATA_SRC as `perf mem record` asks for them (`perf mem report`
+        // requires DATA_SRC); only TID, TIME, CPU and IDENTIFIER shape the sample_id trailer.
+        SAMPLE_IP
+            | SAMPLE_TID
+            | SAMPLE_TIME
+            | SAMPLE_ADDR
+            | SAMPLE_CPU
+            | SAMPLE_WEIGHT
+            | SAMPLE_DATA_SRC
+            | SAMPLE_IDENTIFIER,
+    );
+    u64le(&mut a, 0); // read_format
+    u64le(&mut a, ATTR_DISABLED | ATTR_SAMPLE_ID_ALL);
+    a.resize(ATTR_SIZE as usize, 0);
+    a
+}
+
+/// A perf_header_string: u32 length (NUL included, padded to 64) then the bytes.
+fn header_string(s: &str) -> Vec<u8> {
+    let len = (s.len() + 1).div_ceil(64) * 64;
+    let mut v = Vec::new();
+    u32le(&mut v, len as u32);
+    v.extend_from_slice(s.as_bytes());
+    v.resize(4 + len, 0);
+    v
+}
+
+/// Time conversion for a `hz` timer: ns = ticks * mult >> shift.
+fn time_conv(hz: u64) -> (u64, u64) {
+    let shift = 32u64;
+    let mult = ((1_000_000_000u128 << shift) / u128::from(hz.max(1))) as u64;
+    (shift, mult)
+}
+
+/// The whole perf.data file for `aux` (raw SPE buffer bytes, as drained from the buffer).
+pub fn write(aux: &[u8], o: &PerfOptions) -> Vec<u8> {
+    // Data section.
+    let mut data = Vec::new();
+    // TIME_CONV first: perf's SPE decoder copies the time conversion when it meets
+    // AUXTRACE_INFO.
+    let mut b = Vec::new();
+    let (shift, mult) = time_conv(o.timer_hz);
+    u64le(&mut b, shift);
+    u64le(&mut b, mult);
+    u64le(&mut b, 0); // time_zero
+    u64le(&mut b, 0); // time_cycles
+    u64le(&mut b, u64::MAX); // time_mask
+    b.push(1); // cap_user_time_zero
+    b.push(0); // cap_user_time_short
+    b.extend_from_slice(&[0; 6]);
+    record(&mut data, PERF_RECORD_TIME_CONV, 0, &b);
+
+    b.clear();
+    u32le(&mut b, AUXTRACE_ARM_SPE);
+    u32le(&mut b, 0);
+    u64le(&mut b, u64::from(SPE_PMU_TYPE));
+    u64le(&mut b, 1); // per-cpu mmaps
+    record(&mut data, PERF_RECORD_AUXTRACE_INFO, 0, &b);
+
+    b.clear();
+    u32le(&mut b, o.pid);
+    u32le(&mut b, o.tid);
+    cstr8(&mut b, &o.comm);
+    sample_id(&mut b, o);
+    record(&mut data, PERF_RECORD_COMM, 0, &b);
+
+    for m in &o.mappings {
+        b.clear();
+        u32le(&mut b, o.pid);
+        u32le(&mut b, o.tid);
+        u64le(&mut b, m.start);
+        u64le(&mut b, m.len);
+        u64le(&mut b, m.pgoff);
+        cstr8(&mut b, &m.path);
+        sample_id(&mut b, o);
+        record(&mut data, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, &b);
+    }
+
+    let mut offset = 0u64;
+    for chunk in aux.chunks(AUX_CHUNK) {
+        let padded = chunk.len().div_ceil(8) * 8;
+        b.clear();
+        u64le(&mut b, padded as u64); // size
+        u64le(&mut b, offset); // offset in the AUX area
+        u64le(&mut b, offset ^ 0x5E5E); // reference
+        u32le(&mut b, o.cpu); // idx (per-cpu mmaps: the cpu)
+        u32le(&mut b, o.tid);
+        u32le(&mut b, o.cpu);
+        u32le(&mut b, 0);
+        record(&mut data, PERF_RECORD_AUXTRACE, 0, &b);
+        data.extend_from_slice(chunk);
+        data.resize(data.len() + padded - chunk.len(), 0);
+        offset += padded as u64;
+    }
+    record(&mut data, PERF_RECORD_FINISHED_ROUND, 0, &[]);
+
+    // Layout: header, attr entry, ids, data, feature table, features.
+    let attrs_off = FILE_HEADER_SIZE;
+    let attrs_size = ATTR_SIZE + 16;
+    let ids_off = attrs_off + attrs_size;
+    let data_off = ids_off + 8;
+    let data_size = data.len() as u64;
+    let features: Vec<(usize, Vec<u8>)> = vec![
+        (HEADER_ARCH, header_string("aarch64")),
+        (HEADER_NRCPUS, {
+            let mut v = Vec::new();
+            u32le(&mut v, o.cpu + 1);
+            u32le(&mut v, o.cpu + 1);
+            v
+        }),
+        (HEADER_CPUID, header_string(&format!("0x{:016x}", o.midr))),
+    ];
+
+    let mut f = Vec::new();
+    f.extend_from_slice(b"PERFILE2");
+    u64le(&mut f, FILE_HEADER_SIZE);
+    u64le(&mut f, attrs_size);
+    u64le(&mut f, attrs_off);
+    u64le(&mut f, attrs_size);
+    u64le(&mut f, data_off);
+    u64le(&mut f, data_size);
+    u64le(&mut f, 0); // event_types
+    u64le(&mut f, 0);
+    let mut bits = [0u64; 4];
+    for (bit, _) in &features {
+        bits[bit / 64] |= 1 << (bit % 64);
+    }
+    for w in bits {
+        u64le(&mut f, w);
+    }
+    debug_assert_eq!(f.len() as u64, FILE_HEADER_SIZE);
+    f.extend_from_slice(&attr());
+    u64le(&mut f, ids_off);
+    u64le(&mut f, 8);
+    u64le(&mut f, EVENT_ID);
+    f.extend_from_slice(&data);
+    // Feature table then contents.
+    let table_off = f.len() as u64;
+    let mut content_off = table_off + 16 * features.len() as u64;
+    for (_, body) in &features {
+        u64le(&mut f, content_off);
+        u64le(&mut f, body.len() as u64);
+        content_off += body.len() as u64;
+    }
+    for (_, body) in &features {
+        f.extend_from_slice(body);
+    }
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rd64(b: &[u8], at: usize) -> u64 {
+        u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+    }
+
+    #[test]
+    fn header_sections_point_inside_the_file() {
+        let aux = vec![0u8; 64 * 3];
+        let f = write(&aux, &PerfOptions::default());
+        assert_eq!(&f[..8], b"PERFILE2");
+        assert_eq!(rd64(&f, 8), 104);
+        assert_eq!(rd64(&f, 16), 144);
+        let (ao, asz, doff, dsz) = (rd64(&f, 24), rd64(&f, 32), rd64(&f, 40), rd64(&f, 48));
+        assert_eq!((ao, asz), (104, 144));
+        assert!(doff + dsz <= f.len() as u64);
+        // The attr: type = the PMU type, size 128, sample_id_all set.
+        assert_eq!(
+            u32::from_le_bytes(f[104..108].try_into().unwrap()),
+            SPE_PMU_TYPE
+        );
+        assert_eq!(u32::from_le_bytes(f[108..112].try_into().unwrap()), 128);
+        assert_ne!(rd64(&f, 104 + 40) & ATTR_SAMPLE_ID_ALL, 0);
+        // Walk the data section record by record: sizes add up exactly.
+        let mut at = doff as usize;
+        let end = (doff + dsz) as usize;
+        let mut types = Vec::new();
+        while at < end {
+            let ty = u32::from_le_bytes(f[at..at + 4].try_into().unwrap());
+            let size = u16::from_le_bytes(f[at + 6..at + 8].try_into().unwrap()) as usize;
+            assert!(size >= 8 && size.is_multiple_of(8));
+            types.push(ty);
+            at += size;
+            if ty == PERF_RECORD_AUXTRACE {
+                at += rd64(&f, at - size + 8) as usize;
+            }
+        }
+        assert_eq!(at, end);
+        assert_eq!(types, vec![79, 70, 3, 71, 68]);
+        // Three features: arch, nrcpus, cpuid.
+        assert_eq!(rd64(&f, 72).count_ones(), 3);
+    }
+
+    #[test]
+    fn mappings_parse() {
+        let m = Mapping::parse("0x400000:0x10000:/usr/bin/x").unwrap();
+        assert_eq!(
+            (m.start, m.len, m.pgoff, m.path.as_str()),
+            (0x400000, 0x10000, 0, "/usr/bin/x")
+        );
+        let m = Mapping::parse("0x400000:4096:0x1000:/a/b").unwrap();
+        assert_eq!(m.pgoff, 0x1000);
+        assert!(Mapping::parse("x:1:/a").is_err());
+        assert!(Mapping::parse("1:0:/a").is_err());
+    }
+}
