@@ -5,7 +5,8 @@
 #   1. `perf report -D` decodes every byte: no "Bad packet!", no error, and it dumps as many
 #      packets as `spe decode` finds;
 #   2. `perf script --itrace=i1i` gives exactly one instructions sample per record that
-#      `spe decode` finds, with the same PC, total latency (weight) and data address, in order;
+#      `spe decode` finds, with the same PC, total latency (weight) and data address, in
+#      order, and the same operation and data source;
 #   3. `perf mem report` runs.
 # Then a decoder parity check: random buffers (real records with corrupted bytes, padding,
 # extended headers and random garbage) split into the same packets, with the same bytes and
@@ -60,6 +61,25 @@ check() {
         diff "$OUT/$name.ours" "$OUT/$name.perf3" | head -10
         echo "error: $name: perf's samples differ from spe decode's records (PC TOT VA)" >&2; exit 1
     fi
+    # 2b. Data source: perf's operation matches ours, and perf's level for each load follows
+    # from our data-source value (Neoverse N1 table: 0 L1, 8 L2, 14 DRAM; every other value
+    # must map to one level consistently). perf reports a load without a data-source packet
+    # as an L1 hit.
+    grep '^#' "$OUT/$name.dec" | sed -E 's/^#[0-9]+ @0x[0-9a-f]+ PC 0x[0-9a-f]+ [^|]*\| ([A-Z]+)[^|]*.*/\1/' >"$OUT/$name.ops"
+    grep '^#' "$OUT/$name.dec" | sed -E 's/.*\| DS ([0-9a-fx]+).*/\1/; t; s/.*/-/' >"$OUT/$name.ds"
+    perf script -i "$data" --itrace=i1i -F data_src 2>/dev/null \
+        | sed -E 's/.*\|OP ([A-Za-z]+)\|LVL ([^|]*)\|.*/\1;\2/' >"$OUT/$name.plvl"
+    paste -d';' "$OUT/$name.ops" "$OUT/$name.ds" "$OUT/$name.plvl" | awk -F';' -v name="$name" '
+        { want = ($1 == "LD") ? "LOAD" : ($1 == "ST") ? "STORE" : "No"
+          if ($3 != want) { print name ": record " NR ": op " $1 " but perf says " $3; bad = 1 }
+          if ($1 == "LD") {
+              ds = ($2 == "-") ? "0" : $2
+              fixed["0"] = "L1"; fixed["8"] = "L2"; fixed["14"] = "RAM"
+              if ((ds in fixed) && index($4, fixed[ds]) == 0) { print name ": record " NR ": DS " ds " but perf level " $4; bad = 1 }
+              if ((ds in seen) && seen[ds] != $4) { print name ": DS " ds " maps to both " seen[ds] " and " $4; bad = 1 }
+              seen[ds] = $4
+          } }
+        END { exit bad }' || { echo "error: $name: perf's data source differs from spe decode's" >&2; exit 1; }
     # 3. perf mem report runs.
     perf mem report -i "$data" --stdio >"$OUT/$name.mem" 2>"$OUT/$name.mem.err" || { cat "$OUT/$name.mem.err"; echo "error: perf mem report failed for $name" >&2; exit 1; }
 }
