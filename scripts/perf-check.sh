@@ -6,7 +6,8 @@
 #      packets as `spe decode` finds;
 #   2. `perf script --itrace=i1i` gives exactly one instructions sample per record that
 #      `spe decode` finds, with the same PC, total latency (weight) and data address, in
-#      order, and the same operation and data source;
+#      order, the same operation and data source, and (with timestamps) the time the
+#      record's TS gives at the 100 MHz timer;
 #   3. `perf mem report` runs.
 # Then a decoder parity check: random buffers (real records with corrupted bytes, padding,
 # extended headers and random garbage) split into the same packets, with the same bytes and
@@ -60,6 +61,17 @@ check() {
     if ! diff -q "$OUT/$name.ours" "$OUT/$name.perf3" >/dev/null; then
         diff "$OUT/$name.ours" "$OUT/$name.perf3" | head -10
         echo "error: $name: perf's samples differ from spe decode's records (PC TOT VA)" >&2; exit 1
+    fi
+    # 2a. Times: with timestamps on, each sample's perf time is the record's TS at the
+    # default 100 MHz timer (perf prints seconds with microseconds, truncated).
+    if grep -q '^#.*| TS [0-9]' "$OUT/$name.dec"; then
+        grep '^#' "$OUT/$name.dec" | sed -E 's/.*\| TS ([0-9]+).*/\1/' \
+            | awk '{ us = int($1 / 100); printf "%d.%06d\n", int(us / 1000000), us % 1000000 }' >"$OUT/$name.ts"
+        perf script -i "$data" --itrace=i1i -F time 2>/dev/null | tr -d ' :' >"$OUT/$name.pts"
+        if ! diff -q "$OUT/$name.ts" "$OUT/$name.pts" >/dev/null; then
+            diff "$OUT/$name.ts" "$OUT/$name.pts" | head -6
+            echo "error: $name: perf's sample times differ from the records' timestamps" >&2; exit 1
+        fi
     fi
     # 2b. Data source: perf's operation matches ours, and perf's level for each load follows
     # from our data-source value (Neoverse N1 table: 0 L1, 8 L2, 14 DRAM; every other value

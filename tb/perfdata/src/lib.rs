@@ -210,11 +210,30 @@ fn header_string(s: &str) -> Vec<u8> {
     v
 }
 
-/// Time conversion for a `hz` timer: ns = ticks * mult >> shift.
+/// Time conversion for a `hz` timer: ns = (ticks >> shift) * mult + ((ticks & mask) * mult
+/// >> shift), as perf computes it. perf keeps `time_mult` in 32 bits (a larger value is
+/// silently truncated), so the shift is the largest (up to 31) for which `mult` fits 32 bits
+/// and `(2^shift - 1) * mult` cannot overflow 64 bits.
 fn time_conv(hz: u64) -> (u64, u64) {
-    let shift = 32u64;
-    let mult = ((1_000_000_000u128 << shift) / u128::from(hz.max(1))) as u64;
-    (shift, mult)
+    let hz = u128::from(hz.max(1));
+    for shift in (0..=31u32).rev() {
+        let mult = (1_000_000_000u128 << shift) / hz;
+        if mult > 0 && mult <= u128::from(u32::MAX) && mult.leading_zeros() >= 64 + shift {
+            return (u64::from(shift), mult as u64);
+        }
+    }
+    (0, (1_000_000_000u128 / hz).max(1) as u64)
+}
+
+/// perf's conversion (tools/perf/util/tsc.c semantics), for the tests.
+#[cfg(test)]
+fn perf_time(ticks: u64, shift: u64, mult: u64) -> u64 {
+    // perf's `struct perf_tsc_conversion` holds the multiplier as u32.
+    let mult = u64::from(mult as u32);
+    let quot = ticks >> shift;
+    let rem = ticks & ((1u64 << shift) - 1);
+    quot.wrapping_mul(mult)
+        .wrapping_add(rem.wrapping_mul(mult) >> shift)
 }
 
 /// The whole perf.data file for `aux` (raw SPE buffer bytes, as drained from the buffer).
@@ -376,6 +395,29 @@ mod tests {
         assert_eq!(types, vec![79, 70, 3, 71, 68]);
         // Three features: arch, nrcpus, cpuid.
         assert_eq!(rd64(&f, 72).count_ones(), 3);
+    }
+
+    /// Timer ticks become nanoseconds without overflow in perf's arithmetic.
+    #[test]
+    fn time_conversion_matches_the_timer() {
+        for hz in [
+            1_000_000u64,
+            24_000_000,
+            25_000_000,
+            100_000_000,
+            1_000_000_000,
+        ] {
+            let (shift, mult) = time_conv(hz);
+            for ticks in [0u64, 1, 12_345, 86_447_957_412, 1 << 40] {
+                let want = (u128::from(ticks) * 1_000_000_000 / u128::from(hz)) as u64;
+                let got = perf_time(ticks, shift, mult);
+                let err = got.abs_diff(want);
+                assert!(
+                    err <= 1 + want / 1_000_000,
+                    "{hz} Hz, {ticks} ticks: {got} ns, want {want}"
+                );
+            }
+        }
     }
 
     #[test]
