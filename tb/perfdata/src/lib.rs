@@ -210,8 +210,8 @@ fn header_string(s: &str) -> Vec<u8> {
     v
 }
 
-/// Time conversion for a `hz` timer: ns = (ticks >> shift) * mult + ((ticks & mask) * mult
-/// >> shift), as perf computes it. perf keeps `time_mult` in 32 bits (a larger value is
+/// Time conversion for a `hz` timer, as perf computes it:
+/// `ns = (ticks >> shift) * mult + (((ticks & mask) * mult) >> shift)`. perf keeps `time_mult` in 32 bits (a larger value is
 /// silently truncated), so the shift is the largest (up to 31) for which `mult` fits 32 bits
 /// and `(2^shift - 1) * mult` cannot overflow 64 bits.
 fn time_conv(hz: u64) -> (u64, u64) {
