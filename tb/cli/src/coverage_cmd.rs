@@ -50,9 +50,7 @@ pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
             .into());
     }
     let sel = select(a.cycles, a.job_cycles, a.seed, None, &a.presets, None)?;
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = crate::regress_cmd::threads(a.threads);
     let jobs_dir = a.out.join("jobs");
     std::fs::create_dir_all(&jobs_dir)
         .map_err(|e| format!("cannot create {}: {e}", jobs_dir.display()))?;
@@ -65,8 +63,7 @@ pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
     let (totals, failed) = execute("spe coverage", &sel.jobs, threads, &opts, a.quiet, false);
     let mut data = CoverageData::default();
     for job in &sel.jobs {
-        let p = jobs_dir.join(format!("{}-{:x}.dat", job.preset.name, job.seed));
-        data.merge_file(&p)?;
+        data.merge_file(&job.coverage_file(&jobs_dir))?;
     }
     let merged = a.out.join("coverage.dat");
     data.write(&merged)?;

@@ -41,12 +41,36 @@ impl PerfDataArgs {
             mappings: self
                 .perf_mmap
                 .iter()
-                .map(|m| Mapping::parse(m))
+                .map(|m| parse_mapping(m))
                 .collect::<Result<_, _>>()?,
             timer_hz: self.perf_timer_hz,
             ..PerfOptions::default()
         })
     }
+}
+
+/// Parses `START:LEN:PATH` or `START:LEN:PGOFF:PATH` (numbers hex `0x…` or decimal; the
+/// path may contain ':').
+fn parse_mapping(s: &str) -> Result<Mapping, String> {
+    let num = |x: &str| parse_u64(x).map_err(|e| format!("mapping {s:?}: {e}"));
+    let mut parts = s.splitn(3, ':');
+    let (Some(a), Some(b), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(format!("mapping {s:?}: expected START:LEN[:PGOFF]:PATH"));
+    };
+    let (start, len) = (num(a)?, num(b)?);
+    let (pgoff, path) = match rest.split_once(':') {
+        Some((o, p)) if num(o).is_ok() => (num(o)?, p),
+        _ => (0, rest),
+    };
+    if path.is_empty() || len == 0 {
+        return Err(format!("mapping {s:?}: needs a length and a path"));
+    }
+    Ok(Mapping {
+        start,
+        len,
+        pgoff,
+        path: path.to_string(),
+    })
 }
 
 #[derive(Args)]
@@ -82,4 +106,22 @@ pub fn run(a: PerfArgs) -> Result<ExitCode, String> {
         a.output.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mappings_parse() {
+        let m = parse_mapping("0x400000:0x10000:/usr/bin/x").unwrap();
+        assert_eq!(
+            (m.start, m.len, m.pgoff, m.path.as_str()),
+            (0x400000, 0x10000, 0, "/usr/bin/x")
+        );
+        let m = parse_mapping("0x400000:4096:0x1000:/a/b").unwrap();
+        assert_eq!(m.pgoff, 0x1000);
+        assert!(parse_mapping("x:1:/a").is_err());
+        assert!(parse_mapping("1:0:/a").is_err());
+    }
 }

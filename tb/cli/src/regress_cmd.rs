@@ -61,6 +61,11 @@ pub struct RegressArgs {
     quiet: bool,
 }
 
+/// Worker threads: as asked, else the machine's cores.
+pub fn threads(asked: Option<usize>) -> usize {
+    asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// The jobs an invocation runs, and a description of them.
 pub struct Selection {
     pub jobs: Vec<Job>,
@@ -168,7 +173,7 @@ pub fn execute(
                             j.job.spec(),
                             j.stats.cycles,
                             j.stats.samples,
-                            j.stats.beats_accepted / 8,
+                            j.records(),
                             j.mismatches,
                             j.secs,
                             JobPlan::new(&j.job).describe()
@@ -256,9 +261,7 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
         &presets,
         a.job.as_deref(),
     )?;
-    let threads = a
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = threads(a.threads);
     std::fs::create_dir_all(&a.vcd_dir)
         .map_err(|e| format!("cannot create {}: {e}", a.vcd_dir.display()))?;
     println!(

@@ -386,7 +386,6 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     }
     // Anything that breaks the unit's contract makes the run fail.
     let mut failed = false;
-    drop(single);
     if let Some(ls) = &mut lockstep {
         let vcd = ls.finish();
         match ls.first() {

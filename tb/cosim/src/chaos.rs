@@ -21,6 +21,7 @@
 //! runner's final drain sees a quiet system.
 
 use spe_defs::events::FILTERABLE_MASK;
+use spe_defs::packet::{addr_payload::ADDR_BITS, op_class};
 use spe_defs::regs::{reg, REGS};
 use spe_defs::Config;
 use spe_model::{Dut, Inputs, Outputs};
@@ -216,7 +217,7 @@ impl<D: Dut> Chaos<D> {
                     i.xl_va = r.next_u64();
                 } else {
                     i.xl_done = true;
-                    i.xl_pa = r.next_u64() & spe_defs::low_mask(56);
+                    i.xl_pa = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
                     i.xl_tlb_access = r.chance(0.5);
                     i.xl_tlb_walk = r.chance(0.5);
                 }
@@ -233,7 +234,7 @@ impl<D: Dut> Chaos<D> {
             }
             3 => {
                 i.br_done = true;
-                i.br_target = r.next_u64() & spe_defs::low_mask(56);
+                i.br_target = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
                 i.br_taken = r.chance(0.5);
                 i.br_mispred = r.chance(0.5);
                 i.br_indirect = r.chance(0.5);
@@ -287,21 +288,15 @@ impl<D: Dut> Dut for Chaos<D> {
             return self.inner.step(inputs);
         }
         let mut i = inputs.clone();
+        if self.reset_left == 0 && self.rng.chance(self.params.reset) {
+            self.counts.resets += 1;
+            self.reset_left = self.rng.range32(self.params.reset_len).max(1);
+        }
         if self.reset_left > 0 {
             self.reset_left -= 1;
             i.reset = true;
             if self.reset_left == 0 {
                 // Software finds the unit reset: it programs it again.
-                self.reprogram();
-            }
-            return self.inner.step(&i);
-        }
-        if self.rng.chance(self.params.reset) {
-            self.counts.resets += 1;
-            self.reset_left = self.rng.range32(self.params.reset_len);
-            i.reset = true;
-            self.reset_left -= 1;
-            if self.reset_left == 0 {
                 self.reprogram();
             }
             return self.inner.step(&i);
@@ -333,7 +328,7 @@ impl<D: Dut> Dut for Chaos<D> {
             // Class 3 is reserved: the unit must treat it as the model says.
             let k = self.rng.below(self.cfg.dispatch_width as u64) as usize;
             if i.disp[k].valid {
-                i.disp[k].class = 3;
+                i.disp[k].class = op_class::RESERVED;
                 i.disp[k].subclass = self.rng.below(256) as u8;
                 self.counts.odd_ops += 1;
             }

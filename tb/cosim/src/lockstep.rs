@@ -10,7 +10,9 @@
 //! `mismatch` flag, one clock period per cycle.
 
 use spe_defs::config::MAX_DISPATCH_WIDTH;
+use spe_defs::ports::PORTS;
 use spe_defs::Config;
+use spe_model::ports::SLOT_FIELDS;
 use spe_model::{Dut, Inputs, Model, Outputs};
 use std::collections::VecDeque;
 use std::fs::File;
@@ -47,35 +49,12 @@ impl std::fmt::Display for Divergence {
     }
 }
 
-/// Any unsigned field or flag as u64.
-fn u(x: impl Into<u64>) -> u64 {
-    x.into()
-}
-
-/// Every output as (name, value).
-pub fn output_fields(o: &Outputs) -> [(&'static str, u64); 12] {
-    [
-        ("tag", u(o.tag)),
-        ("hook_stray", u(o.hook_stray)),
-        ("reg_rdata", o.reg_rdata),
-        ("wr_valid", u(o.wr_valid)),
-        ("wr_addr", o.wr_addr),
-        ("wr_data", o.wr_data),
-        ("wr_strb", u(o.wr_strb)),
-        ("irq", u(o.irq)),
-        ("pmu_sample_pop", u(o.pmu_sample_pop)),
-        ("pmu_sample_feed", u(o.pmu_sample_feed)),
-        ("pmu_sample_filtrate", u(o.pmu_sample_filtrate)),
-        ("pmu_sample_collision", u(o.pmu_sample_collision)),
-    ]
-}
-
 /// Compares two output sets; `None` when equal.
 pub fn compare(cycle: u64, model: &Outputs, other: &Outputs) -> Option<Divergence> {
     if model == other {
         return None;
     }
-    let (m, r) = (output_fields(model), output_fields(other));
+    let (m, r) = (model.fields(), other.fields());
     let mut diff = m.iter().zip(r.iter()).filter(|(a, b)| a.1 != b.1);
     let (first_m, first_r) = diff.next()?;
     Some(Divergence {
@@ -218,79 +197,39 @@ impl<O: Dut> Dut for Lockstep<O> {
     }
 }
 
-/// Input fields as (name, bits, value); per-slot fields as one vector per slot
-/// (`disp_pc_0`, ...), single-bit per-slot flags as one W-bit vector.
-fn input_fields(i: &Inputs, w: usize) -> Vec<(String, u32, u64)> {
-    let slots = &i.disp[..w.min(MAX_DISPATCH_WIDTH)];
-    let bits = |f: &dyn Fn(&spe_model::Slot) -> bool| {
-        slots
-            .iter()
-            .enumerate()
-            .fold(0u64, |acc, (k, s)| acc | (u(f(s)) << k))
-    };
-    let mut v = vec![
-        ("reset".to_string(), 1, u(i.reset)),
-        ("disp_valid".into(), w as u32, bits(&|s| s.valid)),
-        ("disp_cond".into(), w as u32, bits(&|s| s.cond)),
-    ];
-    for (k, s) in slots.iter().enumerate() {
-        v.push((format!("disp_pc_{k}"), 56, s.pc));
-        v.push((format!("disp_class_{k}"), 2, u(s.class)));
-        v.push((format!("disp_subclass_{k}"), 8, u(s.subclass)));
-    }
-    let rest: [(&str, u32, u64); 38] = [
-        ("disp_el", 2, u(i.disp_el)),
-        ("disp_ns", 1, u(i.disp_ns)),
-        ("disp_host", 1, u(i.disp_host)),
-        ("disp_aarch32", 1, u(i.disp_aarch32)),
-        ("prof_allowed", 1, u(i.prof_allowed)),
-        ("iss_valid", 1, u(i.iss_valid)),
-        ("xl_start", 1, u(i.xl_start)),
-        ("xl_va", 64, i.xl_va),
-        ("xl_done", 1, u(i.xl_done)),
-        ("xl_pa", 56, i.xl_pa),
-        ("xl_tlb_access", 1, u(i.xl_tlb_access)),
-        ("xl_tlb_walk", 1, u(i.xl_tlb_walk)),
-        ("mem_done", 1, u(i.mem_done)),
-        ("mem_source", 8, u(i.mem_source)),
-        ("mem_l1d_access", 1, u(i.mem_l1d_access)),
-        ("mem_l1d_refill", 1, u(i.mem_l1d_refill)),
-        ("mem_llc_access", 1, u(i.mem_llc_access)),
-        ("mem_llc_miss", 1, u(i.mem_llc_miss)),
-        ("mem_remote", 1, u(i.mem_remote)),
-        ("mem_misaligned", 1, u(i.mem_misaligned)),
-        ("br_done", 1, u(i.br_done)),
-        ("br_target", 56, i.br_target),
-        ("br_taken", 1, u(i.br_taken)),
-        ("br_mispred", 1, u(i.br_mispred)),
-        ("br_indirect", 1, u(i.br_indirect)),
-        ("cpl_done", 1, u(i.cpl_done)),
-        ("cpl_retired", 1, u(i.cpl_retired)),
-        ("cpl_exception", 1, u(i.cpl_exception)),
-        ("cpl_cond_fail", 1, u(i.cpl_cond_fail)),
-        ("ctx_el1", 32, u(i.ctx_el1)),
-        ("ctx_el2", 32, u(i.ctx_el2)),
-        ("cnt_virt", 64, i.cnt_virt),
-        ("cnt_phys", 64, i.cnt_phys),
-        ("reg_en", 1, u(i.reg_en)),
-        ("reg_we", 1, u(i.reg_we)),
-        ("reg_addr", 5, u(i.reg_addr)),
-        ("reg_wdata", 64, i.reg_wdata),
-        ("wr_ready", 1, u(i.wr_ready)),
-    ];
-    v.extend(rest.iter().map(|&(n, b, x)| (n.to_string(), b, x)));
-    v.push(("wr_err".into(), 1, u(i.wr_err)));
-    v
+/// Width of port `name` for dispatch width `w`, from the port table.
+fn port_bits(name: &str, w: usize) -> u32 {
+    PORTS
+        .iter()
+        .find(|p| p.name == name)
+        .map_or(64, |p| p.width.total(w))
 }
 
-/// Width of each output in the VCD.
-fn output_bits(name: &str, w: usize) -> u32 {
-    match name {
-        "tag" | "pmu_sample_pop" => w as u32,
-        "reg_rdata" | "wr_addr" | "wr_data" => 64,
-        "wr_strb" => 8,
-        _ => 1,
+/// Input fields as (name, bits, value): per-slot fields as one vector per slot
+/// (`disp_pc_0`, ...), except single-bit ones, which are one W-bit vector.
+fn input_fields(i: &Inputs, w: usize) -> Vec<(String, u32, u64)> {
+    let slots = &i.disp[..w.min(MAX_DISPATCH_WIDTH)];
+    let mut v = Vec::new();
+    for (name, field) in SLOT_FIELDS {
+        let bits = port_bits(name, 1);
+        if bits == 1 {
+            let packed = slots
+                .iter()
+                .enumerate()
+                .fold(0u64, |acc, (k, s)| acc | ((field(s) & 1) << k));
+            v.push((name.to_string(), w as u32, packed));
+        } else {
+            for (k, s) in slots.iter().enumerate() {
+                v.push((format!("{name}_{k}"), bits, field(s)));
+            }
+        }
     }
+    v.extend(
+        i.scalar_fields()
+            .iter()
+            .map(|&(name, x)| (name.to_string(), port_bits(name, w), x)),
+    );
+    v
 }
 
 fn vector(v: u64, bits: u32) -> impl Iterator<Item = vcd::Value> {
@@ -320,8 +259,8 @@ fn write_vcd(path: &Path, w: usize, samples: &[&Sample]) -> std::io::Result<()> 
         in_ids.push(out.add_wire(bits, &name)?);
     }
     let mut out_ids = Vec::new();
-    for (name, _) in output_fields(&Outputs::default()) {
-        let b = output_bits(name, w);
+    for (name, _) in Outputs::default().fields() {
+        let b = port_bits(name, w);
         out_ids.push((
             out.add_wire(b, &format!("model_{name}"))?,
             out.add_wire(b, &format!("rtl_{name}"))?,
@@ -348,7 +287,7 @@ fn write_vcd(path: &Path, w: usize, samples: &[&Sample]) -> std::io::Result<()> 
         for (k, (_, bits, v)) in input_fields(&s.inputs, w).into_iter().enumerate() {
             change(&mut out, k, in_ids[k], v, bits)?;
         }
-        let (m, r) = (output_fields(&s.model), output_fields(&s.other));
+        let (m, r) = (s.model.fields(), s.other.fields());
         for (k, &(mid, rid, bits)) in out_ids.iter().enumerate() {
             let slot = in_ids.len() + 2 * k;
             change(&mut out, slot, mid, m[k].1, bits)?;

@@ -11,8 +11,9 @@
 use crate::chaos::{random_memory, random_settings, Chaos, ChaosCounts, ChaosParams};
 use crate::lockstep::{Divergence, Lockstep};
 use crate::verilated::Verilated;
-use spe_defs::impdef::RECORD_SIZE;
+use spe_defs::impdef::BEATS_PER_RECORD;
 use spe_defs::{Config, PRESETS};
+use spe_stim::parse_num;
 use spe_stim::rng::{hash64, Rng};
 use spe_stim::run::RESET_CYCLES;
 use spe_stim::{Stats, Workload, WORKLOADS};
@@ -43,6 +44,11 @@ impl Job {
         format!("{}:{:#x}:{}", self.preset.name, self.seed, self.cycles)
     }
 
+    /// Where a coverage run of this job writes its counts, in `dir`.
+    pub fn coverage_file(&self, dir: &Path) -> PathBuf {
+        dir.join(format!("{}-{:x}.dat", self.preset.name, self.seed))
+    }
+
     /// Parses [`Job::spec`].
     pub fn parse(spec: &str) -> Result<Job, String> {
         let parts: Vec<&str> = spec.split(':').collect();
@@ -51,15 +57,11 @@ impl Job {
         };
         let preset =
             Config::preset(p).ok_or_else(|| format!("job {spec:?}: unknown preset {p:?}"))?;
-        let num = |x: &str| match x.strip_prefix("0x") {
-            Some(h) => u64::from_str_radix(h, 16),
-            None => x.parse(),
-        };
         Ok(Job {
             index: 0,
             preset,
-            seed: num(s).map_err(|e| format!("job {spec:?}: seed {s:?}: {e}"))?,
-            cycles: num(c).map_err(|e| format!("job {spec:?}: cycles {c:?}: {e}"))?,
+            seed: parse_num(s).map_err(|e| format!("job {spec:?}: seed: {e}"))?,
+            cycles: parse_num(c).map_err(|e| format!("job {spec:?}: cycles: {e}"))?,
         })
     }
 }
@@ -195,6 +197,13 @@ pub struct JobResult {
     pub secs: f64,
 }
 
+impl JobResult {
+    /// Records the unit wrote to memory (beats accepted / beats per record).
+    pub fn records(&self) -> u64 {
+        self.stats.beats_accepted / BEATS_PER_RECORD as u64
+    }
+}
+
 /// Extra outputs of one job run.
 #[derive(Clone, Debug, Default)]
 pub struct JobOptions {
@@ -278,7 +287,7 @@ pub fn run_job(
     let vcd = ls.finish();
     ls.other.finish_trace();
     if let Some(dir) = &opts.coverage {
-        let path = dir.join(format!("{}-{:x}.dat", job.preset.name, job.seed));
+        let path = job.coverage_file(dir);
         ls.other
             .model_mut()
             .write_coverage(&path)
@@ -317,7 +326,7 @@ impl PresetTotals {
         self.ops += r.stats.ops_dispatched;
         self.samples += r.stats.samples;
         self.collisions += r.stats.collisions;
-        self.records += r.stats.beats_accepted / (RECORD_SIZE as u64 / 8);
+        self.records += r.records();
         self.mgmt_events += r.stats.management_events;
         self.mismatches += r.mismatches;
         self.chaos += r.chaos;

@@ -65,38 +65,6 @@ pub struct Mapping {
     pub path: String,
 }
 
-impl Mapping {
-    /// Parses `START:LEN:PATH` or `START:LEN:PGOFF:PATH` (numbers hex `0x…` or decimal).
-    pub fn parse(s: &str) -> Result<Mapping, String> {
-        let num = |x: &str| -> Result<u64, String> {
-            let r = match x.strip_prefix("0x") {
-                Some(h) => u64::from_str_radix(h, 16),
-                None => x.parse(),
-            };
-            r.map_err(|_| format!("mapping {s:?}: {x:?} is not a number"))
-        };
-        let mut parts = s.splitn(3, ':');
-        let (Some(a), Some(b), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(format!("mapping {s:?}: expected START:LEN[:PGOFF]:PATH"));
-        };
-        let (start, len) = (num(a)?, num(b)?);
-        // An optional page offset before the path (paths may contain ':').
-        let (pgoff, path) = match rest.split_once(':') {
-            Some((o, p)) if num(o).is_ok() => (num(o)?, p),
-            _ => (0, rest),
-        };
-        if path.is_empty() || len == 0 {
-            return Err(format!("mapping {s:?}: needs a length and a path"));
-        }
-        Ok(Mapping {
-            start,
-            len,
-            pgoff,
-            path: path.to_string(),
-        })
-    }
-}
-
 /// What the perf.data file says about where the buffer came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerfOptions {
@@ -418,18 +386,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn mappings_parse() {
-        let m = Mapping::parse("0x400000:0x10000:/usr/bin/x").unwrap();
-        assert_eq!(
-            (m.start, m.len, m.pgoff, m.path.as_str()),
-            (0x400000, 0x10000, 0, "/usr/bin/x")
-        );
-        let m = Mapping::parse("0x400000:4096:0x1000:/a/b").unwrap();
-        assert_eq!(m.pgoff, 0x1000);
-        assert!(Mapping::parse("x:1:/a").is_err());
-        assert!(Mapping::parse("1:0:/a").is_err());
     }
 }

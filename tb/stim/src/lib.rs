@@ -34,6 +34,6 @@ pub use program::{
     Block, Builder, CodeProgram, Exit, KernelEntry, MemPattern, Program, StaticOp, TraceProgram,
 };
 pub use run::{run, RunResult, Stats};
-pub use trace::TraceError;
+pub use trace::{parse_num, TraceError};
 pub use uop::{BranchOutcome, MemAccess, MemEvents, MicroOp, Mode, Tlb};
 pub use workload::{Workload, LOOP_PC_RANGE, WORKLOADS};

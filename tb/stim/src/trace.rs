@@ -71,7 +71,7 @@ fn events_flags(e: &MemEvents) -> [bool; 5] {
 }
 
 /// Parses a number: decimal, or hexadecimal with `0x`; `_` separators allowed.
-fn parse_num(s: &str) -> Result<u64, String> {
+pub fn parse_num(s: &str) -> Result<u64, String> {
     let clean = s.replace('_', "");
     let r = match clean
         .strip_prefix("0x")

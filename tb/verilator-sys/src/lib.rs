@@ -440,7 +440,7 @@ mod tests {
     /// the masking and the clocking all reach the RTL.
     #[test]
     fn register_write_reads_back() {
-        use spe_defs::regs::{reg, RegId};
+        use spe_defs::regs::{pmsirr, reg, RegId};
         let mut m = Model::new("default", Variant::Fast).unwrap();
         let (reset, en, we, addr, wdata, rdata) = (
             port_id("reset").unwrap(),
@@ -458,21 +458,18 @@ mod tests {
         m.set(we, 1);
         // Bits above reg_addr's 5 bits must be dropped by the mask.
         m.set(addr, a | 0xffe0);
-        m.set(wdata, 0x1_0000);
+        let v = pmsirr::INTERVAL.place(0x100);
+        m.set(wdata, v);
         cycle(&mut m);
         m.set(we, 0);
         m.eval();
-        assert_eq!(m.get(rdata), 0x1_0000);
+        assert_eq!(m.get(rdata), v);
         // Another context of the same preset is independent.
         let mut m2 = Model::new("default", Variant::Fast).unwrap();
-        m2.set(m2_port(&m2, "reg_en"), 1);
-        m2.set(m2_port(&m2, "reg_addr"), a);
+        m2.set(en, 1);
+        m2.set(addr, a);
         m2.eval();
         assert_eq!(m2.get(rdata), 0);
-    }
-
-    fn m2_port(_m: &Model, name: &str) -> PortId {
-        port_id(name).unwrap()
     }
 
     /// The mutant exists, is a different model of its preset, and unknown names fail.
