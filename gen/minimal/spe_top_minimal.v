@@ -64,6 +64,8 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
     output reg  pmu_sample_filtrate;
     output reg  pmu_sample_collision;
 
+    // Enums
+
     // Stub signals
     reg  regs__clock;
     reg  regs__reset;
@@ -75,40 +77,12 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
     wire  regs__irq;
     reg  [31:0] regs__count_next;
     reg  regs__coll_set;
-    reg  regs__ev_full;
-    reg  regs__ev_full_dl;
-    reg  regs__ev_abort;
-    reg  regs__ptr_we;
-    reg  [63:0] regs__ptr_d;
-    wire  regs__el1_e0spe;
-    wire  regs__el1_e1spe;
-    wire  regs__el1_cx;
-    wire  regs__el1_pa;
-    wire  regs__el1_ts;
-    wire  [1:0] regs__el1_pct;
-    wire  regs__el2_e0hspe;
-    wire  regs__el2_e2spe;
-    wire  regs__el2_cx;
-    wire  regs__el2_pa;
-    wire  regs__el2_ts;
-    wire  [1:0] regs__el2_pct;
-    wire  [31:0] regs__count;
-    wire  [23:0] regs__interval;
-    wire  regs__rnd;
-    wire  regs__f_fe;
-    wire  regs__f_ft;
-    wire  regs__f_fl;
-    wire  regs__f_fne;
-    wire  regs__f_b;
-    wire  regs__f_ld;
-    wire  regs__f_st;
-    wire  [11:0] regs__evfr;
-    wire  [11:0] regs__nevfr;
+    reg  [67:0] regs__upd;
+    wire  [61:0] regs__sample_ctl;
+    wire  [9:0] regs__collect_ctl;
+    wire  [30:0] regs__filter_ctl;
     wire  [11:0] regs__minlat;
-    wire  regs__prof_en;
-    wire  regs__discard;
-    wire  [63:0] regs__limit;
-    wire  [63:0] regs__ptr;
+    wire  [129:0] regs__buffer_ctl;
     reg  sampler__clock;
     reg  sampler__reset;
     reg  sampler__disp_valid;
@@ -116,15 +90,8 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
     reg  sampler__disp_host;
     reg  sampler__disp_aarch32;
     reg  sampler__prof_allowed;
-    reg  sampler__prof_en;
-    reg  sampler__el1_e0spe;
-    reg  sampler__el1_e1spe;
-    reg  sampler__el2_e0hspe;
-    reg  sampler__el2_e2spe;
-    reg  [31:0] sampler__count;
-    reg  [23:0] sampler__interval;
-    reg  sampler__rnd;
-    reg  sampler__busy;
+    reg  [61:0] sampler__ctl;
+    reg  [1:0] sampler__phase;
     wire  sampler__tag;
     wire  sampler__tag_valid;
     wire  sampler__collision;
@@ -141,148 +108,57 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
     reg  [1:0] capture__disp_el;
     reg  capture__disp_ns;
     reg  capture__disp_host;
-    reg  capture__el1_cx;
-    reg  capture__el1_pa;
-    reg  capture__el1_ts;
-    reg  [1:0] capture__el1_pct;
-    reg  capture__el2_cx;
-    reg  capture__el2_pa;
-    reg  capture__el2_ts;
-    reg  [1:0] capture__el2_pct;
+    reg  [9:0] capture__ctl;
     reg  [31:0] capture__ctx_el1;
     reg  [31:0] capture__ctx_el2;
     reg  [63:0] capture__cnt_virt;
     reg  [63:0] capture__cnt_phys;
     reg  capture__iss_valid;
-    reg  capture__xl_start;
-    reg  [63:0] capture__xl_va;
-    reg  capture__xl_done;
-    reg  [55:0] capture__xl_pa;
-    reg  capture__xl_tlb_access;
-    reg  capture__xl_tlb_walk;
-    reg  capture__mem_done;
-    reg  [7:0] capture__mem_source;
-    reg  capture__mem_l1d_access;
-    reg  capture__mem_l1d_refill;
-    reg  capture__mem_llc_access;
-    reg  capture__mem_llc_miss;
-    reg  capture__mem_remote;
-    reg  capture__mem_misaligned;
-    reg  capture__br_done;
-    reg  [55:0] capture__br_target;
-    reg  capture__br_taken;
-    reg  capture__br_mispred;
-    reg  capture__br_indirect;
-    reg  capture__cpl_done;
-    reg  capture__cpl_retired;
-    reg  capture__cpl_exception;
-    reg  capture__cpl_cond_fail;
-    wire  capture__tracking;
-    wire  capture__filtering;
+    reg  [123:0] capture__xl;
+    reg  [14:0] capture__mem;
+    reg  [59:0] capture__br;
+    reg  [3:0] capture__cpl;
+    reg  capture__wr_start;
+    reg  capture__wr_end;
+    wire  [1:0] capture__phase;
     wire  capture__hook_stray;
-    wire  capture__issued;
-    wire  capture__xl_started_q;
-    wire  capture__xl_done_q;
-    wire  capture__xl_start_acc;
-    wire  [55:0] capture__pc;
-    wire  [1:0] capture__el;
-    wire  capture__ns;
-    wire  [1:0] capture__op_class;
-    wire  [7:0] capture__op_payload;
-    wire  capture__is_branch;
-    wire  capture__is_load;
-    wire  capture__is_store;
-    wire  capture__cx1;
-    wire  capture__cx2;
-    wire  capture__pa_en;
-    wire  capture__ts_en;
-    wire  [31:0] capture__ctx1;
-    wire  [31:0] capture__ctx2;
-    wire  [63:0] capture__ts;
-    wire  [63:0] capture__va;
-    wire  [55:0] capture__pa;
-    wire  capture__br_resolved;
-    wire  [55:0] capture__target;
-    wire  capture__ds_en;
-    wire  [7:0] capture__source;
-    wire  [15:0] capture__events;
+    wire  [3:0] capture__progress;
+    wire  [14:0] capture__view;
+    wire  [404:0] capture__sample;
     reg  latency__clock;
     reg  latency__reset;
     reg  latency__tag_valid;
-    reg  latency__tracking;
-    reg  latency__issued;
-    reg  latency__xl_started;
-    reg  latency__xl_done;
-    reg  latency__xl_start_acc;
+    reg  [1:0] latency__phase;
+    reg  [3:0] latency__progress;
     wire  [11:0] latency__total;
     wire  [11:0] latency__issue;
     wire  [11:0] latency__xlat;
     reg  filter__reset;
-    reg  filter__filtering;
-    reg  filter__f_fe;
-    reg  filter__f_ft;
-    reg  filter__f_fl;
-    reg  filter__f_fne;
-    reg  filter__f_b;
-    reg  filter__f_ld;
-    reg  filter__f_st;
-    reg  [11:0] filter__evfr;
-    reg  [11:0] filter__nevfr;
+    reg  [1:0] filter__phase;
+    reg  [30:0] filter__ctl;
     reg  [11:0] filter__minlat;
-    reg  [11:0] filter__events;
-    reg  filter__is_branch;
-    reg  filter__is_load;
-    reg  filter__is_store;
+    reg  [14:0] filter__view;
     reg  [11:0] filter__lat_total;
     wire  filter__feed;
     wire  filter__filtrate;
-    reg  [55:0] serializer__pc;
-    reg  [1:0] serializer__el;
-    reg  serializer__ns;
-    reg  [1:0] serializer__op_class;
-    reg  [7:0] serializer__op_payload;
-    reg  serializer__cx1;
-    reg  serializer__cx2;
-    reg  serializer__pa_en;
-    reg  serializer__ts_en;
-    reg  [31:0] serializer__ctx1;
-    reg  [31:0] serializer__ctx2;
-    reg  [63:0] serializer__ts;
+    reg  [404:0] serializer__sample;
     reg  [11:0] serializer__lat_total;
     reg  [11:0] serializer__lat_issue;
     reg  [11:0] serializer__lat_xlat;
-    reg  serializer__xl_started;
-    reg  serializer__xl_done;
-    reg  [63:0] serializer__va;
-    reg  [55:0] serializer__pa;
-    reg  serializer__br_resolved;
-    reg  [55:0] serializer__target;
-    reg  serializer__ds_en;
-    reg  [7:0] serializer__source;
-    reg  [15:0] serializer__events;
     reg  [2:0] serializer__beat;
     wire  [63:0] serializer__beat_data;
     reg  writer__clock;
     reg  writer__reset;
+    reg  [1:0] writer__phase;
     reg  writer__filtrate;
-    reg  writer__prof_en;
-    reg  writer__discard;
-    reg  [63:0] writer__ptr;
-    reg  [63:0] writer__limit;
+    reg  [129:0] writer__ctl;
     reg  [63:0] writer__beat_data;
-    wire  writer__wr_valid;
-    wire  [63:0] writer__wr_addr;
-    wire  [63:0] writer__wr_data;
-    wire  [7:0] writer__wr_strb;
-    reg  writer__wr_ready;
-    reg  writer__wr_err;
-    wire  writer__writing;
     wire  [2:0] writer__beat;
-    wire  writer__ptr_we;
-    wire  [63:0] writer__ptr_d;
-    wire  writer__ev_full;
-    wire  writer__ev_full_dl;
-    wire  writer__ev_abort;
+    wire  [136:0] writer__wr;
+    reg  [1:0] writer__resp;
+    wire  writer__start;
+    wire  writer__finish;
+    wire  [67:0] writer__upd;
 
     // Sub module instances
     spe_regs_minimal regs(
@@ -296,40 +172,12 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
         .irq(regs__irq),
         .count_next(regs__count_next),
         .coll_set(regs__coll_set),
-        .ev_full(regs__ev_full),
-        .ev_full_dl(regs__ev_full_dl),
-        .ev_abort(regs__ev_abort),
-        .ptr_we(regs__ptr_we),
-        .ptr_d(regs__ptr_d),
-        .el1_e0spe(regs__el1_e0spe),
-        .el1_e1spe(regs__el1_e1spe),
-        .el1_cx(regs__el1_cx),
-        .el1_pa(regs__el1_pa),
-        .el1_ts(regs__el1_ts),
-        .el1_pct(regs__el1_pct),
-        .el2_e0hspe(regs__el2_e0hspe),
-        .el2_e2spe(regs__el2_e2spe),
-        .el2_cx(regs__el2_cx),
-        .el2_pa(regs__el2_pa),
-        .el2_ts(regs__el2_ts),
-        .el2_pct(regs__el2_pct),
-        .count(regs__count),
-        .interval(regs__interval),
-        .rnd(regs__rnd),
-        .f_fe(regs__f_fe),
-        .f_ft(regs__f_ft),
-        .f_fl(regs__f_fl),
-        .f_fne(regs__f_fne),
-        .f_b(regs__f_b),
-        .f_ld(regs__f_ld),
-        .f_st(regs__f_st),
-        .evfr(regs__evfr),
-        .nevfr(regs__nevfr),
+        .upd(regs__upd),
+        .sample_ctl(regs__sample_ctl),
+        .collect_ctl(regs__collect_ctl),
+        .filter_ctl(regs__filter_ctl),
         .minlat(regs__minlat),
-        .prof_en(regs__prof_en),
-        .discard(regs__discard),
-        .limit(regs__limit),
-        .ptr(regs__ptr)
+        .buffer_ctl(regs__buffer_ctl)
     );
     spe_sampler_minimal sampler(
         .clock(sampler__clock),
@@ -339,15 +187,8 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
         .disp_host(sampler__disp_host),
         .disp_aarch32(sampler__disp_aarch32),
         .prof_allowed(sampler__prof_allowed),
-        .prof_en(sampler__prof_en),
-        .el1_e0spe(sampler__el1_e0spe),
-        .el1_e1spe(sampler__el1_e1spe),
-        .el2_e0hspe(sampler__el2_e0hspe),
-        .el2_e2spe(sampler__el2_e2spe),
-        .count(sampler__count),
-        .interval(sampler__interval),
-        .rnd(sampler__rnd),
-        .busy(sampler__busy),
+        .ctl(sampler__ctl),
+        .phase(sampler__phase),
         .tag(sampler__tag),
         .tag_valid(sampler__tag_valid),
         .collision(sampler__collision),
@@ -366,156 +207,65 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
         .disp_el(capture__disp_el),
         .disp_ns(capture__disp_ns),
         .disp_host(capture__disp_host),
-        .el1_cx(capture__el1_cx),
-        .el1_pa(capture__el1_pa),
-        .el1_ts(capture__el1_ts),
-        .el1_pct(capture__el1_pct),
-        .el2_cx(capture__el2_cx),
-        .el2_pa(capture__el2_pa),
-        .el2_ts(capture__el2_ts),
-        .el2_pct(capture__el2_pct),
+        .ctl(capture__ctl),
         .ctx_el1(capture__ctx_el1),
         .ctx_el2(capture__ctx_el2),
         .cnt_virt(capture__cnt_virt),
         .cnt_phys(capture__cnt_phys),
         .iss_valid(capture__iss_valid),
-        .xl_start(capture__xl_start),
-        .xl_va(capture__xl_va),
-        .xl_done(capture__xl_done),
-        .xl_pa(capture__xl_pa),
-        .xl_tlb_access(capture__xl_tlb_access),
-        .xl_tlb_walk(capture__xl_tlb_walk),
-        .mem_done(capture__mem_done),
-        .mem_source(capture__mem_source),
-        .mem_l1d_access(capture__mem_l1d_access),
-        .mem_l1d_refill(capture__mem_l1d_refill),
-        .mem_llc_access(capture__mem_llc_access),
-        .mem_llc_miss(capture__mem_llc_miss),
-        .mem_remote(capture__mem_remote),
-        .mem_misaligned(capture__mem_misaligned),
-        .br_done(capture__br_done),
-        .br_target(capture__br_target),
-        .br_taken(capture__br_taken),
-        .br_mispred(capture__br_mispred),
-        .br_indirect(capture__br_indirect),
-        .cpl_done(capture__cpl_done),
-        .cpl_retired(capture__cpl_retired),
-        .cpl_exception(capture__cpl_exception),
-        .cpl_cond_fail(capture__cpl_cond_fail),
-        .tracking(capture__tracking),
-        .filtering(capture__filtering),
+        .xl(capture__xl),
+        .mem(capture__mem),
+        .br(capture__br),
+        .cpl(capture__cpl),
+        .wr_start(capture__wr_start),
+        .wr_end(capture__wr_end),
+        .phase(capture__phase),
         .hook_stray(capture__hook_stray),
-        .issued(capture__issued),
-        .xl_started_q(capture__xl_started_q),
-        .xl_done_q(capture__xl_done_q),
-        .xl_start_acc(capture__xl_start_acc),
-        .pc(capture__pc),
-        .el(capture__el),
-        .ns(capture__ns),
-        .op_class(capture__op_class),
-        .op_payload(capture__op_payload),
-        .is_branch(capture__is_branch),
-        .is_load(capture__is_load),
-        .is_store(capture__is_store),
-        .cx1(capture__cx1),
-        .cx2(capture__cx2),
-        .pa_en(capture__pa_en),
-        .ts_en(capture__ts_en),
-        .ctx1(capture__ctx1),
-        .ctx2(capture__ctx2),
-        .ts(capture__ts),
-        .va(capture__va),
-        .pa(capture__pa),
-        .br_resolved(capture__br_resolved),
-        .target(capture__target),
-        .ds_en(capture__ds_en),
-        .source(capture__source),
-        .events(capture__events)
+        .progress(capture__progress),
+        .view(capture__view),
+        .sample(capture__sample)
     );
     spe_latency_minimal latency(
         .clock(latency__clock),
         .reset(latency__reset),
         .tag_valid(latency__tag_valid),
-        .tracking(latency__tracking),
-        .issued(latency__issued),
-        .xl_started(latency__xl_started),
-        .xl_done(latency__xl_done),
-        .xl_start_acc(latency__xl_start_acc),
+        .phase(latency__phase),
+        .progress(latency__progress),
         .total(latency__total),
         .issue(latency__issue),
         .xlat(latency__xlat)
     );
     spe_filter_minimal filter(
         .reset(filter__reset),
-        .filtering(filter__filtering),
-        .f_fe(filter__f_fe),
-        .f_ft(filter__f_ft),
-        .f_fl(filter__f_fl),
-        .f_fne(filter__f_fne),
-        .f_b(filter__f_b),
-        .f_ld(filter__f_ld),
-        .f_st(filter__f_st),
-        .evfr(filter__evfr),
-        .nevfr(filter__nevfr),
+        .phase(filter__phase),
+        .ctl(filter__ctl),
         .minlat(filter__minlat),
-        .events(filter__events),
-        .is_branch(filter__is_branch),
-        .is_load(filter__is_load),
-        .is_store(filter__is_store),
+        .view(filter__view),
         .lat_total(filter__lat_total),
         .feed(filter__feed),
         .filtrate(filter__filtrate)
     );
     spe_serializer_minimal serializer(
-        .pc(serializer__pc),
-        .el(serializer__el),
-        .ns(serializer__ns),
-        .op_class(serializer__op_class),
-        .op_payload(serializer__op_payload),
-        .cx1(serializer__cx1),
-        .cx2(serializer__cx2),
-        .pa_en(serializer__pa_en),
-        .ts_en(serializer__ts_en),
-        .ctx1(serializer__ctx1),
-        .ctx2(serializer__ctx2),
-        .ts(serializer__ts),
+        .sample(serializer__sample),
         .lat_total(serializer__lat_total),
         .lat_issue(serializer__lat_issue),
         .lat_xlat(serializer__lat_xlat),
-        .xl_started(serializer__xl_started),
-        .xl_done(serializer__xl_done),
-        .va(serializer__va),
-        .pa(serializer__pa),
-        .br_resolved(serializer__br_resolved),
-        .target(serializer__target),
-        .ds_en(serializer__ds_en),
-        .source(serializer__source),
-        .events(serializer__events),
         .beat(serializer__beat),
         .beat_data(serializer__beat_data)
     );
     spe_writer_minimal writer(
         .clock(writer__clock),
         .reset(writer__reset),
+        .phase(writer__phase),
         .filtrate(writer__filtrate),
-        .prof_en(writer__prof_en),
-        .discard(writer__discard),
-        .ptr(writer__ptr),
-        .limit(writer__limit),
+        .ctl(writer__ctl),
         .beat_data(writer__beat_data),
-        .wr_valid(writer__wr_valid),
-        .wr_addr(writer__wr_addr),
-        .wr_data(writer__wr_data),
-        .wr_strb(writer__wr_strb),
-        .wr_ready(writer__wr_ready),
-        .wr_err(writer__wr_err),
-        .writing(writer__writing),
         .beat(writer__beat),
-        .ptr_we(writer__ptr_we),
-        .ptr_d(writer__ptr_d),
-        .ev_full(writer__ev_full),
-        .ev_full_dl(writer__ev_full_dl),
-        .ev_abort(writer__ev_abort)
+        .wr(writer__wr),
+        .resp(writer__resp),
+        .start(writer__start),
+        .finish(writer__finish),
+        .upd(writer__upd)
     );
 
     // Update code
@@ -531,38 +281,11 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
         latency__reset = reset;
         filter__reset = reset;
         writer__reset = reset;
-        regs__reg_en = reg_en;
-        regs__reg_we = reg_we;
-        regs__reg_addr = reg_addr;
-        regs__reg_wdata = reg_wdata;
-        reg_rdata = regs__reg_rdata;
-        irq = regs__irq;
-        regs__count_next = sampler__count_next;
-        regs__coll_set = sampler__collision;
-        regs__ev_full = writer__ev_full;
-        regs__ev_full_dl = writer__ev_full_dl;
-        regs__ev_abort = writer__ev_abort;
-        regs__ptr_we = writer__ptr_we;
-        regs__ptr_d = writer__ptr_d;
         sampler__disp_valid = disp_valid;
         sampler__disp_el = disp_el;
         sampler__disp_host = disp_host;
         sampler__disp_aarch32 = disp_aarch32;
         sampler__prof_allowed = prof_allowed;
-        sampler__prof_en = regs__prof_en;
-        sampler__el1_e0spe = regs__el1_e0spe;
-        sampler__el1_e1spe = regs__el1_e1spe;
-        sampler__el2_e0hspe = regs__el2_e0hspe;
-        sampler__el2_e2spe = regs__el2_e2spe;
-        sampler__count = regs__count;
-        sampler__interval = regs__interval;
-        sampler__rnd = regs__rnd;
-        sampler__busy = capture__tracking | capture__filtering | writer__writing;
-        tag = sampler__tag;
-        pmu_sample_pop = sampler__pop;
-        pmu_sample_collision = sampler__collision;
-        capture__tag_valid = sampler__tag_valid;
-        capture__tag = sampler__tag;
         capture__disp_pc = disp_pc;
         capture__disp_class = disp_class;
         capture__disp_subclass = disp_subclass;
@@ -570,104 +293,79 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
         capture__disp_el = disp_el;
         capture__disp_ns = disp_ns;
         capture__disp_host = disp_host;
-        capture__el1_cx = regs__el1_cx;
-        capture__el1_pa = regs__el1_pa;
-        capture__el1_ts = regs__el1_ts;
-        capture__el1_pct = regs__el1_pct;
-        capture__el2_cx = regs__el2_cx;
-        capture__el2_pa = regs__el2_pa;
-        capture__el2_ts = regs__el2_ts;
-        capture__el2_pct = regs__el2_pct;
+        capture__iss_valid = iss_valid;
+        capture__xl[(0)+:(1)] = xl_start;
+        capture__xl[(1)+:(64)] = xl_va;
+        capture__xl[(65)+:(1)] = xl_done;
+        capture__xl[(66)+:(56)] = xl_pa;
+        capture__xl[(122)+:(1)] = xl_tlb_access;
+        capture__xl[(123)+:(1)] = xl_tlb_walk;
+        capture__mem[(0)+:(1)] = mem_done;
+        capture__mem[(1)+:(8)] = mem_source;
+        capture__mem[(9)+:(1)] = mem_l1d_access;
+        capture__mem[(10)+:(1)] = mem_l1d_refill;
+        capture__mem[(11)+:(1)] = mem_llc_access;
+        capture__mem[(12)+:(1)] = mem_llc_miss;
+        capture__mem[(13)+:(1)] = mem_remote;
+        capture__mem[(14)+:(1)] = mem_misaligned;
+        capture__br[(0)+:(1)] = br_done;
+        capture__br[(1)+:(56)] = br_target;
+        capture__br[(57)+:(1)] = br_taken;
+        capture__br[(58)+:(1)] = br_mispred;
+        capture__br[(59)+:(1)] = br_indirect;
+        capture__cpl[(0)+:(1)] = cpl_done;
+        capture__cpl[(1)+:(1)] = cpl_retired;
+        capture__cpl[(2)+:(1)] = cpl_exception;
+        capture__cpl[(3)+:(1)] = cpl_cond_fail;
         capture__ctx_el1 = ctx_el1;
         capture__ctx_el2 = ctx_el2;
         capture__cnt_virt = cnt_virt;
         capture__cnt_phys = cnt_phys;
-        capture__iss_valid = iss_valid;
-        capture__xl_start = xl_start;
-        capture__xl_va = xl_va;
-        capture__xl_done = xl_done;
-        capture__xl_pa = xl_pa;
-        capture__xl_tlb_access = xl_tlb_access;
-        capture__xl_tlb_walk = xl_tlb_walk;
-        capture__mem_done = mem_done;
-        capture__mem_source = mem_source;
-        capture__mem_l1d_access = mem_l1d_access;
-        capture__mem_l1d_refill = mem_l1d_refill;
-        capture__mem_llc_access = mem_llc_access;
-        capture__mem_llc_miss = mem_llc_miss;
-        capture__mem_remote = mem_remote;
-        capture__mem_misaligned = mem_misaligned;
-        capture__br_done = br_done;
-        capture__br_target = br_target;
-        capture__br_taken = br_taken;
-        capture__br_mispred = br_mispred;
-        capture__br_indirect = br_indirect;
-        capture__cpl_done = cpl_done;
-        capture__cpl_retired = cpl_retired;
-        capture__cpl_exception = cpl_exception;
-        capture__cpl_cond_fail = cpl_cond_fail;
-        hook_stray = capture__hook_stray;
+        regs__reg_en = reg_en;
+        regs__reg_we = reg_we;
+        regs__reg_addr = reg_addr;
+        regs__reg_wdata = reg_wdata;
+        writer__resp[(0)+:(1)] = wr_ready;
+        writer__resp[(1)+:(1)] = wr_err;
+        sampler__ctl = regs__sample_ctl;
+        sampler__phase = capture__phase;
+        capture__tag_valid = sampler__tag_valid;
+        capture__tag = sampler__tag;
+        capture__ctl = regs__collect_ctl;
+        capture__wr_start = writer__start;
+        capture__wr_end = writer__finish;
         latency__tag_valid = sampler__tag_valid;
-        latency__tracking = capture__tracking;
-        latency__issued = capture__issued;
-        latency__xl_started = capture__xl_started_q;
-        latency__xl_done = capture__xl_done_q;
-        latency__xl_start_acc = capture__xl_start_acc;
-        filter__filtering = capture__filtering;
-        filter__f_fe = regs__f_fe;
-        filter__f_ft = regs__f_ft;
-        filter__f_fl = regs__f_fl;
-        filter__f_fne = regs__f_fne;
-        filter__f_b = regs__f_b;
-        filter__f_ld = regs__f_ld;
-        filter__f_st = regs__f_st;
-        filter__evfr = regs__evfr;
-        filter__nevfr = regs__nevfr;
+        latency__phase = capture__phase;
+        latency__progress = capture__progress;
+        filter__phase = capture__phase;
+        filter__ctl = regs__filter_ctl;
         filter__minlat = regs__minlat;
-        filter__events = capture__events[(32'h0)+:(12)];
-        filter__is_branch = capture__is_branch;
-        filter__is_load = capture__is_load;
-        filter__is_store = capture__is_store;
+        filter__view = capture__view;
         filter__lat_total = latency__total;
-        pmu_sample_feed = filter__feed;
-        pmu_sample_filtrate = filter__filtrate;
-        serializer__pc = capture__pc;
-        serializer__el = capture__el;
-        serializer__ns = capture__ns;
-        serializer__op_class = capture__op_class;
-        serializer__op_payload = capture__op_payload;
-        serializer__cx1 = capture__cx1;
-        serializer__cx2 = capture__cx2;
-        serializer__pa_en = capture__pa_en;
-        serializer__ts_en = capture__ts_en;
-        serializer__ctx1 = capture__ctx1;
-        serializer__ctx2 = capture__ctx2;
-        serializer__ts = capture__ts;
+        serializer__sample = capture__sample;
         serializer__lat_total = latency__total;
         serializer__lat_issue = latency__issue;
         serializer__lat_xlat = latency__xlat;
-        serializer__xl_started = capture__xl_started_q;
-        serializer__xl_done = capture__xl_done_q;
-        serializer__va = capture__va;
-        serializer__pa = capture__pa;
-        serializer__br_resolved = capture__br_resolved;
-        serializer__target = capture__target;
-        serializer__ds_en = capture__ds_en;
-        serializer__source = capture__source;
-        serializer__events = capture__events;
         serializer__beat = writer__beat;
+        writer__phase = capture__phase;
         writer__filtrate = filter__filtrate;
-        writer__prof_en = regs__prof_en;
-        writer__discard = regs__discard;
-        writer__ptr = regs__ptr;
-        writer__limit = regs__limit;
+        writer__ctl = regs__buffer_ctl;
         writer__beat_data = serializer__beat_data;
-        writer__wr_ready = wr_ready;
-        writer__wr_err = wr_err;
-        wr_valid = writer__wr_valid;
-        wr_addr = writer__wr_addr;
-        wr_data = writer__wr_data;
-        wr_strb = writer__wr_strb;
+        regs__count_next = sampler__count_next;
+        regs__coll_set = sampler__collision;
+        regs__upd = writer__upd;
+        tag = sampler__tag;
+        hook_stray = capture__hook_stray;
+        reg_rdata = regs__reg_rdata;
+        irq = regs__irq;
+        wr_valid = writer__wr[(0)+:(1)];
+        wr_addr = writer__wr[(1)+:(64)];
+        wr_data = writer__wr[(65)+:(64)];
+        wr_strb = writer__wr[(129)+:(8)];
+        pmu_sample_pop = sampler__pop;
+        pmu_sample_feed = filter__feed;
+        pmu_sample_filtrate = filter__filtrate;
+        pmu_sample_collision = sampler__collision;
     end
 
 endmodule // spe_top_minimal

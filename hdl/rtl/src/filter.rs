@@ -14,36 +14,26 @@
 //! both masks fails one of the two filters. The EL enables and `prof_allowed` act earlier,
 //! on the population (sampler).
 
+use crate::bundles::{FilterCtl, FilterView, SamplePhase};
 use rust_hdl::prelude::*;
 use spe_defs::Config;
 
 #[derive(LogicBlock)]
 pub struct SpeFilter<const CW: usize> {
     pub reset: Signal<In, Bit>,
-    /// The filter cycle (from the capture block).
-    pub filtering: Signal<In, Bit>,
-    // PMSFCR and the filter registers.
-    pub f_fe: Signal<In, Bit>,
-    pub f_ft: Signal<In, Bit>,
-    pub f_fl: Signal<In, Bit>,
-    pub f_fne: Signal<In, Bit>,
-    pub f_b: Signal<In, Bit>,
-    pub f_ld: Signal<In, Bit>,
-    pub f_st: Signal<In, Bit>,
-    pub evfr: Signal<In, Bits<12>>,
-    pub nevfr: Signal<In, Bits<12>>,
+    /// The filters act in the Filter phase.
+    pub phase: Signal<In, SamplePhase>,
+    // PMSFCR, PMSEVFR, PMSNEVFR and PMSLATFR.MINLAT.
+    pub ctl: Signal<In, FilterCtl>,
     pub minlat: Signal<In, Bits<CW>>,
-    // The sample.
-    /// Event bits 11:0 of the Events payload.
-    pub events: Signal<In, Bits<12>>,
-    pub is_branch: Signal<In, Bit>,
-    pub is_load: Signal<In, Bit>,
-    pub is_store: Signal<In, Bit>,
+    // The sample: its class and events, and its total latency.
+    pub view: Signal<In, FilterView>,
     pub lat_total: Signal<In, Bits<CW>>,
     // PMU events.
     pub feed: Signal<Out, Bit>,
     pub filtrate: Signal<Out, Bit>,
     // Local signals.
+    filtering: Signal<Local, Bit>,
     type_ok: Signal<Local, Bit>,
     ev_ok: Signal<Local, Bit>,
     nev_ok: Signal<Local, Bit>,
@@ -60,24 +50,14 @@ impl<const CW: usize> SpeFilter<CW> {
         );
         Self {
             reset: Default::default(),
-            filtering: Default::default(),
-            f_fe: Default::default(),
-            f_ft: Default::default(),
-            f_fl: Default::default(),
-            f_fne: Default::default(),
-            f_b: Default::default(),
-            f_ld: Default::default(),
-            f_st: Default::default(),
-            evfr: Default::default(),
-            nevfr: Default::default(),
+            phase: Default::default(),
+            ctl: Default::default(),
             minlat: Default::default(),
-            events: Default::default(),
-            is_branch: Default::default(),
-            is_load: Default::default(),
-            is_store: Default::default(),
+            view: Default::default(),
             lat_total: Default::default(),
             feed: Default::default(),
             filtrate: Default::default(),
+            filtering: Default::default(),
             type_ok: Default::default(),
             ev_ok: Default::default(),
             nev_ok: Default::default(),
@@ -90,26 +70,28 @@ impl<const CW: usize> SpeFilter<CW> {
 impl<const CW: usize> Logic for SpeFilter<CW> {
     #[hdl_gen]
     fn update(&mut self) {
+        self.filtering.next = self.phase.val() == SamplePhase::Filter;
         // Type filter: with FT set and at least one type bit, the op must match one.
         self.type_ok.next = true;
-        if self.f_ft.val() & (self.f_b.val() | self.f_ld.val() | self.f_st.val()) {
-            self.type_ok.next = (self.f_b.val() & self.is_branch.val())
-                | (self.f_ld.val() & self.is_load.val())
-                | (self.f_st.val() & self.is_store.val());
+        if self.ctl.val().ft & (self.ctl.val().b | self.ctl.val().ld | self.ctl.val().st) {
+            self.type_ok.next = (self.ctl.val().b & self.view.val().is_branch)
+                | (self.ctl.val().ld & self.view.val().is_load)
+                | (self.ctl.val().st & self.view.val().is_store);
         }
         // Event filter: every selected event set.
         self.ev_ok.next = true;
-        if self.f_fe.val() {
-            self.ev_ok.next = (self.events.val() & self.evfr.val()) == self.evfr.val();
+        if self.ctl.val().fe {
+            self.ev_ok.next = (self.view.val().events & self.ctl.val().evfr) == self.ctl.val().evfr;
         }
         // Inverted event filter: no selected event set.
         self.nev_ok.next = true;
-        if self.f_fne.val() {
-            self.nev_ok.next = (self.events.val() & self.nevfr.val()) == self.k_zero12.val();
+        if self.ctl.val().fne {
+            self.nev_ok.next =
+                (self.view.val().events & self.ctl.val().nevfr) == self.k_zero12.val();
         }
         // Minimum latency on the total latency.
         self.lat_ok.next = true;
-        if self.f_fl.val() {
+        if self.ctl.val().fl {
             self.lat_ok.next = self.lat_total.val() >= self.minlat.val();
         }
         self.feed.next = self.filtering.val() & !self.reset.val();

@@ -70,15 +70,17 @@ impl<T: Synth> Logic for Rff<T> {
     }
     fn hdl(&self) -> Verilog {
         // The module itself is written once (RFF_VERILOG); the instance names it with its
-        // parameters. `T::BITS` and the reset value's literal (sized, e.g. 16'hace1).
+        // parameters. `T::BITS` and the reset value's literal sized to it (16'hace1); a
+        // state enum's literal comes 64 bits wide from rust-hdl and is resized.
+        let lit = self.init.val().verilog();
+        let init = if lit.to_string().starts_with(&format!("{}'", T::BITS)) {
+            lit.to_string()
+        } else {
+            format!("{}'d{}", T::BITS, lit.as_usize())
+        };
         Verilog::Blackbox(BlackBox {
             code: String::new(),
-            name: format!(
-                "{} #(.W({}), .INIT({}))",
-                RFF_MODULE,
-                T::BITS,
-                self.init.val().verilog()
-            ),
+            name: format!("{} #(.W({}), .INIT({}))", RFF_MODULE, T::BITS, init),
         })
     }
     fn timing(&self) -> Vec<TimingInfo> {

@@ -195,6 +195,35 @@ fn range_indexed_scalars(text: &str) -> String {
         .join("\n")
 }
 
+/// rust-hdl declares every variant of a state enum (`localparam SamplePhase__Idle = 0;`) in
+/// each module that carries a signal of that type, used or not (Verilator's UNUSEDPARAM).
+/// Keep only the variants the module refers to.
+fn drop_unused_enum_params(text: &str) -> String {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let uses = |name: &str| {
+        text.match_indices(name)
+            .filter(|(i, _)| {
+                let before = text[..*i].chars().next_back();
+                let after = text[i + name.len()..].chars().next();
+                !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+            })
+            .count()
+    };
+    text.lines()
+        .filter(|line| {
+            let t = line.trim_start();
+            match t
+                .strip_prefix("localparam ")
+                .and_then(|r| r.split_once(" = "))
+            {
+                Some((name, _)) if name.contains("__") => uses(name) > 1,
+                _ => true,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Splits rust-hdl's output into `(module name, module text)` pairs.
 fn split_modules(text: &str) -> Result<Vec<(String, String)>, String> {
     let mut mods = Vec::new();
@@ -265,7 +294,9 @@ pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
                 new_name = new.clone();
             }
         }
-        let text = range_indexed_scalars(&unsize_slice_offsets(&rewrite_separators(&text)));
+        let text = drop_unused_enum_params(&range_indexed_scalars(&unsize_slice_offsets(
+            &rewrite_separators(&text),
+        )));
         check_module(&new_name, &text)?;
         let what = if new_name == top {
             format!(
@@ -342,6 +373,15 @@ mod tests {
         assert_eq!(
             range_indexed_scalars(v),
             "input wire [0:0] a;\n    reg  b;\nalways @(*) b = a[0];"
+        );
+    }
+
+    #[test]
+    fn only_the_enum_variants_a_module_uses_are_declared() {
+        let v = "localparam P__A = 0;\nlocalparam P__B = 1;\nlocalparam k_x = 2'h1;\nif (s == P__B) y = k_x;";
+        assert_eq!(
+            drop_unused_enum_params(v),
+            "localparam P__B = 1;\nlocalparam k_x = 2'h1;\nif (s == P__B) y = k_x;"
         );
     }
 

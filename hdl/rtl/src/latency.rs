@@ -2,7 +2,7 @@
 //!
 //! ```text
 //!  tag_valid ---------> clear all to 0
-//!  tracking -------> total   += 1                      (saturating at 2^CW - 1)
+//!  Tracking -------> total   += 1                      (saturating at 2^CW - 1)
 //!  !issued --------> issue   += 1
 //!  xl started, not done -> translation += 1; an accepted start restarts it at 0
 //! ```
@@ -12,22 +12,19 @@
 //! the done report (`spe_defs::impdef::CHOICES`, "Latency counters"). `CW` is 12 or 16
 //! (PMSIDR.CountSize).
 
+use crate::bundles::{Progress, SamplePhase};
 use crate::flop::Rff;
 use rust_hdl::prelude::*;
 use spe_defs::Config;
 
 #[derive(LogicBlock)]
 pub struct SpeLatency<const CW: usize> {
-    // Clock and reset.
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    // Controls from the capture block.
+    // The tag (sampler) and the op's progress (capture).
     pub tag_valid: Signal<In, Bit>,
-    pub tracking: Signal<In, Bit>,
-    pub issued: Signal<In, Bit>,
-    pub xl_started: Signal<In, Bit>,
-    pub xl_done: Signal<In, Bit>,
-    pub xl_start_acc: Signal<In, Bit>,
+    pub phase: Signal<In, SamplePhase>,
+    pub progress: Signal<In, Progress>,
     // Counter values.
     pub total: Signal<Out, Bits<CW>>,
     pub issue: Signal<Out, Bits<CW>>,
@@ -53,11 +50,8 @@ impl<const CW: usize> SpeLatency<CW> {
             clock: Default::default(),
             reset: Default::default(),
             tag_valid: Default::default(),
-            tracking: Default::default(),
-            issued: Default::default(),
-            xl_started: Default::default(),
-            xl_done: Default::default(),
-            xl_start_acc: Default::default(),
+            phase: Default::default(),
+            progress: Default::default(),
             total: Default::default(),
             issue: Default::default(),
             xlat: Default::default(),
@@ -74,35 +68,30 @@ impl<const CW: usize> SpeLatency<CW> {
 impl<const CW: usize> Logic for SpeLatency<CW> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.c_total.clock.next = self.clock.val();
-        self.c_issue.clock.next = self.clock.val();
-        self.c_xlat.clock.next = self.clock.val();
+        dff_setup!(self, clock, c_total, c_issue, c_xlat);
         self.c_total.reset.next = self.reset.val();
         self.c_issue.reset.next = self.reset.val();
         self.c_xlat.reset.next = self.reset.val();
-        self.c_total.d.next = self.c_total.q.val();
-        self.c_issue.d.next = self.c_issue.q.val();
-        self.c_xlat.d.next = self.c_xlat.q.val();
 
         if self.tag_valid.val() {
             self.c_total.d.next = self.k_zero.val();
             self.c_issue.d.next = self.k_zero.val();
             self.c_xlat.d.next = self.k_zero.val();
         }
-        if self.tracking.val() {
+        if self.phase.val() == SamplePhase::Tracking {
             if self.c_total.q.val() != self.k_max.val() {
                 self.c_total.d.next = self.c_total.q.val() + self.k_one.val();
             }
-            if !self.issued.val() & (self.c_issue.q.val() != self.k_max.val()) {
+            if !self.progress.val().issued & (self.c_issue.q.val() != self.k_max.val()) {
                 self.c_issue.d.next = self.c_issue.q.val() + self.k_one.val();
             }
-            if self.xl_started.val()
-                & !self.xl_done.val()
+            if self.progress.val().xl_started
+                & !self.progress.val().xl_done
                 & (self.c_xlat.q.val() != self.k_max.val())
             {
                 self.c_xlat.d.next = self.c_xlat.q.val() + self.k_one.val();
             }
-            if self.xl_start_acc.val() {
+            if self.progress.val().xl_restart {
                 self.c_xlat.d.next = self.k_zero.val();
             }
         }

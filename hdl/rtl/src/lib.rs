@@ -20,6 +20,7 @@
 //! The behaviour is the golden model's (`tb/model`), cycle for cycle, on every output;
 //! `gen` turns the blocks into Verilog.
 
+pub mod bundles;
 pub mod capture;
 pub mod filter;
 pub mod flop;

@@ -17,6 +17,7 @@
 //! zero-extends it. Every value, masks and addresses included, comes from `spe_defs` as a
 //! `Constant` field.
 
+use crate::bundles::{BufferCtl, BufferUpdate, CollectCtl, FilterCtl, SampleCtl};
 use crate::flop::Rff;
 use crate::Zext;
 use rust_hdl::prelude::*;
@@ -44,56 +45,17 @@ pub struct SpeRegs<const CW: usize> {
     pub reg_wdata: Signal<In, Bits<64>>,
     pub reg_rdata: Signal<Out, Bits<64>>,
     pub irq: Signal<Out, Bit>,
-    // Hardware updates.
-    /// PMSICR after this cycle's dispatch group (written every cycle outside reset).
+    // Hardware updates: PMSICR after this cycle's dispatch group (written every cycle
+    // outside reset), PMBSR.COLL, and the writer's PMBPTR update and management events.
     pub count_next: Signal<In, Bits<32>>,
-    /// Set PMBSR.COLL.
     pub coll_set: Signal<In, Bit>,
-    /// Buffer-full management event (EC=BUF, BSC=full); `ev_full_dl` sets DL with it.
-    pub ev_full: Signal<In, Bit>,
-    pub ev_full_dl: Signal<In, Bit>,
-    /// External-abort management event (EC=S1 data abort, FSC=external abort, EA, DL).
-    pub ev_abort: Signal<In, Bit>,
-    /// Load PMBPTR with `ptr_d`.
-    pub ptr_we: Signal<In, Bit>,
-    pub ptr_d: Signal<In, Bits<64>>,
-    // Decoded fields.
-    /// Sampling control, EL1 and EL2 (whole registers; bit positions below).
-    pub el1_e0spe: Signal<Out, Bit>,
-    pub el1_e1spe: Signal<Out, Bit>,
-    pub el1_cx: Signal<Out, Bit>,
-    pub el1_pa: Signal<Out, Bit>,
-    pub el1_ts: Signal<Out, Bit>,
-    pub el1_pct: Signal<Out, Bits<2>>,
-    pub el2_e0hspe: Signal<Out, Bit>,
-    pub el2_e2spe: Signal<Out, Bit>,
-    pub el2_cx: Signal<Out, Bit>,
-    pub el2_pa: Signal<Out, Bit>,
-    pub el2_ts: Signal<Out, Bit>,
-    pub el2_pct: Signal<Out, Bits<2>>,
-    /// PMSICR.COUNT, PMSIRR.INTERVAL and RND.
-    pub count: Signal<Out, Bits<32>>,
-    pub interval: Signal<Out, Bits<24>>,
-    pub rnd: Signal<Out, Bit>,
-    /// PMSFCR enables and type bits.
-    pub f_fe: Signal<Out, Bit>,
-    pub f_ft: Signal<Out, Bit>,
-    pub f_fl: Signal<Out, Bit>,
-    pub f_fne: Signal<Out, Bit>,
-    pub f_b: Signal<Out, Bit>,
-    pub f_ld: Signal<Out, Bit>,
-    pub f_st: Signal<Out, Bit>,
-    /// PMSEVFR / PMSNEVFR event masks (event bits 11:0) and MINLAT.
-    pub evfr: Signal<Out, Bits<12>>,
-    pub nevfr: Signal<Out, Bits<12>>,
+    pub upd: Signal<In, BufferUpdate>,
+    // Decoded controls for the other blocks.
+    pub sample_ctl: Signal<Out, SampleCtl>,
+    pub collect_ctl: Signal<Out, CollectCtl>,
+    pub filter_ctl: Signal<Out, FilterCtl>,
     pub minlat: Signal<Out, Bits<CW>>,
-    /// PMBLIMITR.E and not PMBSR.S: profiling runs.
-    pub prof_en: Signal<Out, Bit>,
-    /// PMBLIMITR.FM selects discard mode.
-    pub discard: Signal<Out, Bit>,
-    /// The limit address (LIMIT << 12) and PMBPTR.
-    pub limit: Signal<Out, Bits<64>>,
-    pub ptr: Signal<Out, Bits<64>>,
+    pub buffer_ctl: Signal<Out, BufferCtl>,
     // Register state (every one with a synchronous reset to zero).
     pmscr_el1: Rff<Bits<PMSCR_BITS>>,
     pmscr_el2: Rff<Bits<PMSCR_BITS>>,
@@ -107,6 +69,7 @@ pub struct SpeRegs<const CW: usize> {
     pmbptr: Rff<Bits<64>>,
     pmbsr: Rff<Bits<PMBSR_BITS>>,
     // Local signals.
+    prof_en: Signal<Local, Bit>,
     wr: Signal<Local, Bit>,
     pmbsr_coll: Signal<Local, Bits<PMBSR_BITS>>,
     rd_pmscr_el1: Signal<Local, Zext<PMSCR_BITS, 64>>,
@@ -226,40 +189,13 @@ impl<const CW: usize> SpeRegs<CW> {
             irq: Default::default(),
             count_next: Default::default(),
             coll_set: Default::default(),
-            ev_full: Default::default(),
-            ev_full_dl: Default::default(),
-            ev_abort: Default::default(),
-            ptr_we: Default::default(),
-            ptr_d: Default::default(),
-            el1_e0spe: Default::default(),
-            el1_e1spe: Default::default(),
-            el1_cx: Default::default(),
-            el1_pa: Default::default(),
-            el1_ts: Default::default(),
-            el1_pct: Default::default(),
-            el2_e0hspe: Default::default(),
-            el2_e2spe: Default::default(),
-            el2_cx: Default::default(),
-            el2_pa: Default::default(),
-            el2_ts: Default::default(),
-            el2_pct: Default::default(),
-            count: Default::default(),
-            interval: Default::default(),
-            rnd: Default::default(),
-            f_fe: Default::default(),
-            f_ft: Default::default(),
-            f_fl: Default::default(),
-            f_fne: Default::default(),
-            f_b: Default::default(),
-            f_ld: Default::default(),
-            f_st: Default::default(),
-            evfr: Default::default(),
-            nevfr: Default::default(),
+            upd: Default::default(),
+            sample_ctl: Default::default(),
+            collect_ctl: Default::default(),
+            filter_ctl: Default::default(),
             minlat: Default::default(),
+            buffer_ctl: Default::default(),
             prof_en: Default::default(),
-            discard: Default::default(),
-            limit: Default::default(),
-            ptr: Default::default(),
             pmscr_el1: Rff::default(),
             pmscr_el2: Rff::default(),
             pmsnevfr: Rff::default(),
@@ -343,18 +279,11 @@ impl<const CW: usize> SpeRegs<CW> {
 impl<const CW: usize> Logic for SpeRegs<CW> {
     #[hdl_gen]
     fn update(&mut self) {
-        // Clocking: every register holds its value unless updated below.
-        self.pmscr_el1.clock.next = self.clock.val();
-        self.pmscr_el2.clock.next = self.clock.val();
-        self.pmsnevfr.clock.next = self.clock.val();
-        self.pmsicr.clock.next = self.clock.val();
-        self.pmsirr.clock.next = self.clock.val();
-        self.pmsfcr.clock.next = self.clock.val();
-        self.pmsevfr.clock.next = self.clock.val();
-        self.pmslatfr.clock.next = self.clock.val();
-        self.pmblimitr.clock.next = self.clock.val();
-        self.pmbptr.clock.next = self.clock.val();
-        self.pmbsr.clock.next = self.clock.val();
+        // Every register holds its value unless updated below.
+        dff_setup!(
+            self, clock, pmscr_el1, pmscr_el2, pmsnevfr, pmsicr, pmsirr, pmsfcr, pmsevfr, pmslatfr,
+            pmblimitr, pmbptr, pmbsr
+        );
         self.pmscr_el1.reset.next = self.reset.val();
         self.pmscr_el2.reset.next = self.reset.val();
         self.pmsnevfr.reset.next = self.reset.val();
@@ -366,36 +295,27 @@ impl<const CW: usize> Logic for SpeRegs<CW> {
         self.pmblimitr.reset.next = self.reset.val();
         self.pmbptr.reset.next = self.reset.val();
         self.pmbsr.reset.next = self.reset.val();
-        self.pmscr_el1.d.next = self.pmscr_el1.q.val();
-        self.pmscr_el2.d.next = self.pmscr_el2.q.val();
-        self.pmsnevfr.d.next = self.pmsnevfr.q.val();
-        self.pmsirr.d.next = self.pmsirr.q.val();
-        self.pmsfcr.d.next = self.pmsfcr.q.val();
-        self.pmsevfr.d.next = self.pmsevfr.q.val();
-        self.pmslatfr.d.next = self.pmslatfr.q.val();
-        self.pmblimitr.d.next = self.pmblimitr.q.val();
 
         // Hardware updates: the interval counter every cycle, the buffer pointer from the
         // writer, PMBSR from the sampler (COLL) and the management events (which keep COLL).
         self.pmsicr.d.next = self.count_next.val();
-        self.pmbptr.d.next = self.pmbptr.q.val();
-        if self.ptr_we.val() {
-            self.pmbptr.d.next = self.ptr_d.val();
+        if self.upd.val().ptr_we {
+            self.pmbptr.d.next = self.upd.val().ptr;
         }
         self.pmbsr_coll.next = self.pmbsr.q.val();
         if self.coll_set.val() {
             self.pmbsr_coll.next = self.pmbsr.q.val() | self.k_coll.val();
         }
         self.pmbsr.d.next = self.pmbsr_coll.val();
-        if self.ev_full.val() {
+        if self.upd.val().full {
             self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_coll.val()) | self.k_full.val();
-            if self.ev_full_dl.val() {
+            if self.upd.val().full_dl {
                 self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_coll.val())
                     | self.k_full.val()
                     | self.k_dl.val();
             }
         }
-        if self.ev_abort.val() {
+        if self.upd.val().abort {
             self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_coll.val()) | self.k_abort.val();
         }
 
@@ -506,52 +426,54 @@ impl<const CW: usize> Logic for SpeRegs<CW> {
         self.irq.next = self.pmbsr.q.val().get_bit(self.p_s.val().index());
 
         // Decoded fields for the other blocks.
-        self.el1_e0spe.next = self.pmscr_el1.q.val().get_bit(self.p_e0.val().index());
-        self.el1_e1spe.next = self.pmscr_el1.q.val().get_bit(self.p_e1.val().index());
-        self.el1_cx.next = self.pmscr_el1.q.val().get_bit(self.p_cx.val().index());
-        self.el1_pa.next = self.pmscr_el1.q.val().get_bit(self.p_pa.val().index());
-        self.el1_ts.next = self.pmscr_el1.q.val().get_bit(self.p_ts.val().index());
-        self.el1_pct.next = self
+        self.sample_ctl.next.el1_e0spe = self.pmscr_el1.q.val().get_bit(self.p_e0.val().index());
+        self.sample_ctl.next.el1_e1spe = self.pmscr_el1.q.val().get_bit(self.p_e1.val().index());
+        self.collect_ctl.next.el1_cx = self.pmscr_el1.q.val().get_bit(self.p_cx.val().index());
+        self.collect_ctl.next.el1_pa = self.pmscr_el1.q.val().get_bit(self.p_pa.val().index());
+        self.collect_ctl.next.el1_ts = self.pmscr_el1.q.val().get_bit(self.p_ts.val().index());
+        self.collect_ctl.next.el1_pct = self
             .pmscr_el1
             .q
             .val()
             .get_bits::<2>(self.p_pct.val().index());
-        self.el2_e0hspe.next = self.pmscr_el2.q.val().get_bit(self.p_e0.val().index());
-        self.el2_e2spe.next = self.pmscr_el2.q.val().get_bit(self.p_e1.val().index());
-        self.el2_cx.next = self.pmscr_el2.q.val().get_bit(self.p_cx.val().index());
-        self.el2_pa.next = self.pmscr_el2.q.val().get_bit(self.p_pa.val().index());
-        self.el2_ts.next = self.pmscr_el2.q.val().get_bit(self.p_ts.val().index());
-        self.el2_pct.next = self
+        self.sample_ctl.next.el2_e0hspe = self.pmscr_el2.q.val().get_bit(self.p_e0.val().index());
+        self.sample_ctl.next.el2_e2spe = self.pmscr_el2.q.val().get_bit(self.p_e1.val().index());
+        self.collect_ctl.next.el2_cx = self.pmscr_el2.q.val().get_bit(self.p_cx.val().index());
+        self.collect_ctl.next.el2_pa = self.pmscr_el2.q.val().get_bit(self.p_pa.val().index());
+        self.collect_ctl.next.el2_ts = self.pmscr_el2.q.val().get_bit(self.p_ts.val().index());
+        self.collect_ctl.next.el2_pct = self
             .pmscr_el2
             .q
             .val()
             .get_bits::<2>(self.p_pct.val().index());
-        self.count.next = self.pmsicr.q.val();
-        self.interval.next = self
+        self.sample_ctl.next.count = self.pmsicr.q.val();
+        self.sample_ctl.next.interval = self
             .pmsirr
             .q
             .val()
             .get_bits::<24>(self.p_interval.val().index());
-        self.rnd.next = self.pmsirr.q.val().get_bit(self.p_rnd.val().index());
-        self.f_fe.next = self.pmsfcr.q.val().get_bit(self.p_fe.val().index());
-        self.f_ft.next = self.pmsfcr.q.val().get_bit(self.p_ft.val().index());
-        self.f_fl.next = self.pmsfcr.q.val().get_bit(self.p_fl.val().index());
-        self.f_fne.next = self.pmsfcr.q.val().get_bit(self.p_fne.val().index());
-        self.f_b.next = self.pmsfcr.q.val().get_bit(self.p_b.val().index());
-        self.f_ld.next = self.pmsfcr.q.val().get_bit(self.p_ld.val().index());
-        self.f_st.next = self.pmsfcr.q.val().get_bit(self.p_st.val().index());
-        self.evfr.next = self.pmsevfr.q.val();
-        self.nevfr.next = self.pmsnevfr.q.val();
+        self.sample_ctl.next.rnd = self.pmsirr.q.val().get_bit(self.p_rnd.val().index());
+        self.filter_ctl.next.fe = self.pmsfcr.q.val().get_bit(self.p_fe.val().index());
+        self.filter_ctl.next.ft = self.pmsfcr.q.val().get_bit(self.p_ft.val().index());
+        self.filter_ctl.next.fl = self.pmsfcr.q.val().get_bit(self.p_fl.val().index());
+        self.filter_ctl.next.fne = self.pmsfcr.q.val().get_bit(self.p_fne.val().index());
+        self.filter_ctl.next.b = self.pmsfcr.q.val().get_bit(self.p_b.val().index());
+        self.filter_ctl.next.ld = self.pmsfcr.q.val().get_bit(self.p_ld.val().index());
+        self.filter_ctl.next.st = self.pmsfcr.q.val().get_bit(self.p_st.val().index());
+        self.filter_ctl.next.evfr = self.pmsevfr.q.val();
+        self.filter_ctl.next.nevfr = self.pmsnevfr.q.val();
         self.minlat.next = self.pmslatfr.q.val().get_bits::<CW>(0);
         self.prof_en.next = self.pmblimitr.q.val().get_bit(self.p_en.val().index())
             & !self.pmbsr.q.val().get_bit(self.p_s.val().index());
-        self.discard.next = self
+        self.buffer_ctl.next.discard = self
             .pmblimitr
             .q
             .val()
             .get_bits::<2>(self.p_fm.val().index())
             == self.k_fm_discard.val();
-        self.limit.next = self.pmblimitr.q.val() & self.m_limit.val();
-        self.ptr.next = self.pmbptr.q.val();
+        self.buffer_ctl.next.limit = self.pmblimitr.q.val() & self.m_limit.val();
+        self.buffer_ctl.next.ptr = self.pmbptr.q.val();
+        self.sample_ctl.next.prof_en = self.prof_en.val();
+        self.buffer_ctl.next.prof_en = self.prof_en.val();
     }
 }

@@ -21,6 +21,7 @@
 //! collision. The reload is `max(INTERVAL, minimum) << 8`, with the low byte taken from the
 //! LFSR when PMSIRR.RND is set; the LFSR steps every cycle outside reset.
 
+use crate::bundles::{SampleCtl, SamplePhase};
 use crate::flop::Rff;
 use crate::Zext;
 use rust_hdl::prelude::*;
@@ -45,17 +46,9 @@ pub struct SpeSampler<const W: usize> {
     pub disp_host: Signal<In, Bit>,
     pub disp_aarch32: Signal<In, Bit>,
     pub prof_allowed: Signal<In, Bit>,
-    // Register fields.
-    pub prof_en: Signal<In, Bit>,
-    pub el1_e0spe: Signal<In, Bit>,
-    pub el1_e1spe: Signal<In, Bit>,
-    pub el2_e0hspe: Signal<In, Bit>,
-    pub el2_e2spe: Signal<In, Bit>,
-    pub count: Signal<In, Bits<32>>,
-    pub interval: Signal<In, Bits<24>>,
-    pub rnd: Signal<In, Bit>,
-    /// A sample is in flight (tracking, filtering or writing).
-    pub busy: Signal<In, Bit>,
+    pub ctl: Signal<In, SampleCtl>,
+    /// A sample is in flight unless Idle.
+    pub phase: Signal<In, SamplePhase>,
     // Outputs.
     /// One-hot tag of the sampled slot (comb).
     pub tag: Signal<Out, Bits<W>>,
@@ -70,6 +63,8 @@ pub struct SpeSampler<const W: usize> {
     // State.
     lfsr: Rff<Bits<16>>,
     // Local signals.
+    busy: Signal<Local, Bit>,
+    count: Signal<Local, Bits<32>>,
     el_ok: Signal<Local, Bit>,
     pop_en: Signal<Local, Bit>,
     pre: [Signal<Local, Bits<4>>; W],
@@ -108,15 +103,10 @@ impl<const W: usize> SpeSampler<W> {
             disp_host: Default::default(),
             disp_aarch32: Default::default(),
             prof_allowed: Default::default(),
-            prof_en: Default::default(),
-            el1_e0spe: Default::default(),
-            el1_e1spe: Default::default(),
-            el2_e0hspe: Default::default(),
-            el2_e2spe: Default::default(),
-            count: Default::default(),
-            interval: Default::default(),
-            rnd: Default::default(),
+            ctl: Default::default(),
+            phase: Default::default(),
             busy: Default::default(),
+            count: Default::default(),
             tag: Default::default(),
             tag_valid: Default::default(),
             collision: Default::default(),
@@ -158,7 +148,7 @@ impl<const W: usize> Logic for SpeSampler<W> {
     #[hdl_gen]
     fn update(&mut self) {
         // The jitter source steps every cycle (the flop's reset returns it to the seed).
-        self.lfsr.clock.next = self.clock.val();
+        dff_setup!(self, clock, lfsr);
         self.lfsr.reset.next = self.reset.val();
         self.lfsr.d.next = self.lfsr.q.val() >> 1;
         if self.lfsr.q.val().get_bit(0) {
@@ -169,19 +159,19 @@ impl<const W: usize> Logic for SpeSampler<W> {
         // and the EL's enable bit (EL0 in the host uses E0HSPE; never EL3).
         self.el_ok.next = false;
         if self.disp_el.val() == self.k_el0.val() {
-            self.el_ok.next = self.el1_e0spe.val();
+            self.el_ok.next = self.ctl.val().el1_e0spe;
             if self.disp_host.val() {
-                self.el_ok.next = self.el2_e0hspe.val();
+                self.el_ok.next = self.ctl.val().el2_e0hspe;
             }
         }
         if self.disp_el.val() == self.k_el1.val() {
-            self.el_ok.next = self.el1_e1spe.val();
+            self.el_ok.next = self.ctl.val().el1_e1spe;
         }
         if self.disp_el.val() == self.k_el2.val() {
-            self.el_ok.next = self.el2_e2spe.val();
+            self.el_ok.next = self.ctl.val().el2_e2spe;
         }
         self.pop_en.next = self.el_ok.val()
-            & self.prof_en.val()
+            & self.ctl.val().prof_en
             & self.prof_allowed.val()
             & !self.disp_aarch32.val()
             & !self.reset.val();
@@ -205,6 +195,7 @@ impl<const W: usize> Logic for SpeSampler<W> {
 
         // Selection: the population op whose prefix count equals a non-zero counter. Prefix
         // counts rise by one at each population op, so at most one slot matches.
+        self.count.next = self.ctl.val().count;
         self.c_is_small.next = (self.count.val().get_bits::<28>(4) == self.k_zero28.val())
             & (self.count.val() != self.k_zero32.val());
         self.sel.next = self.k_zero_w.val();
@@ -217,6 +208,7 @@ impl<const W: usize> Logic for SpeSampler<W> {
                 self.sel.next = self.k_onehot[i].val();
             }
         }
+        self.busy.next = self.phase.val() != SamplePhase::Idle;
         self.tag.next = self.k_zero_w.val();
         if !self.busy.val() {
             self.tag.next = self.sel.val();
@@ -225,12 +217,12 @@ impl<const W: usize> Logic for SpeSampler<W> {
         self.collision.next = (self.sel.val() != self.k_zero_w.val()) & self.busy.val();
 
         // The counter after the group.
-        self.reload.next.interval = self.interval.val();
-        if self.interval.val() < self.k_min_interval.val() {
+        self.reload.next.interval = self.ctl.val().interval;
+        if self.ctl.val().interval < self.k_min_interval.val() {
             self.reload.next.interval = self.k_min_interval.val();
         }
         self.reload.next.jitter = self.k_zero8.val();
-        if self.rnd.val() {
+        if self.ctl.val().rnd {
             self.reload.next.jitter = self.lfsr.q.val().get_bits::<8>(0);
         }
         self.reload_ext.next = self.reload.val().into();

@@ -11,6 +11,7 @@
 //! 8-way multiplexer. The [`Record`] struct's field offsets are checked against the
 //! layout by a test; header bytes and payload formats come from `spe_defs::packet`.
 
+use crate::bundles::Sample;
 use crate::Zext;
 use rust_hdl::prelude::*;
 use spe_defs::impdef::{self, DATA_SOURCE_PAYLOAD, EVENTS_PAYLOAD};
@@ -66,31 +67,11 @@ pub struct PhysAddr {
 
 #[derive(LogicBlock)]
 pub struct SpeSerializer<const CW: usize> {
-    // The sample.
-    pub pc: Signal<In, Bits<56>>,
-    pub el: Signal<In, Bits<2>>,
-    pub ns: Signal<In, Bit>,
-    pub op_class: Signal<In, Bits<2>>,
-    pub op_payload: Signal<In, Bits<8>>,
-    pub cx1: Signal<In, Bit>,
-    pub cx2: Signal<In, Bit>,
-    pub pa_en: Signal<In, Bit>,
-    pub ts_en: Signal<In, Bit>,
-    pub ctx1: Signal<In, Bits<32>>,
-    pub ctx2: Signal<In, Bits<32>>,
-    pub ts: Signal<In, Bits<64>>,
+    /// The sample (capture) and its latency counters.
+    pub sample: Signal<In, Sample>,
     pub lat_total: Signal<In, Bits<CW>>,
     pub lat_issue: Signal<In, Bits<CW>>,
     pub lat_xlat: Signal<In, Bits<CW>>,
-    pub xl_started: Signal<In, Bit>,
-    pub xl_done: Signal<In, Bit>,
-    pub va: Signal<In, Bits<64>>,
-    pub pa: Signal<In, Bits<56>>,
-    pub br_resolved: Signal<In, Bit>,
-    pub target: Signal<In, Bits<56>>,
-    pub ds_en: Signal<In, Bit>,
-    pub source: Signal<In, Bits<8>>,
-    pub events: Signal<In, Bits<16>>,
     /// Beat number 0..7 (beat 0 holds bytes 7:0).
     pub beat: Signal<In, Bits<3>>,
     pub beat_data: Signal<Out, Bits<64>>,
@@ -144,30 +125,10 @@ impl<const CW: usize> SpeSerializer<CW> {
         let empty = Record::default();
         assert_eq!(packet::PAD, 0, "the empty record is all Padding");
         Self {
-            pc: Default::default(),
-            el: Default::default(),
-            ns: Default::default(),
-            op_class: Default::default(),
-            op_payload: Default::default(),
-            cx1: Default::default(),
-            cx2: Default::default(),
-            pa_en: Default::default(),
-            ts_en: Default::default(),
-            ctx1: Default::default(),
-            ctx2: Default::default(),
-            ts: Default::default(),
+            sample: Default::default(),
             lat_total: Default::default(),
             lat_issue: Default::default(),
             lat_xlat: Default::default(),
-            xl_started: Default::default(),
-            xl_done: Default::default(),
-            va: Default::default(),
-            pa: Default::default(),
-            br_resolved: Default::default(),
-            target: Default::default(),
-            ds_en: Default::default(),
-            source: Default::default(),
-            events: Default::default(),
             beat: Default::default(),
             beat_data: Default::default(),
             rec: Default::default(),
@@ -215,68 +176,68 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         self.iss16.next.set_value_lo(self.lat_issue.val());
         self.xlat16.next.set_value_lo(self.lat_xlat.val());
         // Address payloads.
-        self.pc_pl.next.addr = self.pc.val();
+        self.pc_pl.next.addr = self.sample.val().pc;
         self.pc_pl.next.rsvd = self.k_zero5.val();
-        self.pc_pl.next.el = self.el.val();
-        self.pc_pl.next.ns = self.ns.val();
-        self.tgt_pl.next.addr = self.target.val();
+        self.pc_pl.next.el = self.sample.val().el;
+        self.pc_pl.next.ns = self.sample.val().ns;
+        self.tgt_pl.next.addr = self.sample.val().target;
         self.tgt_pl.next.rsvd = self.k_zero5.val();
-        self.tgt_pl.next.el = self.el.val();
-        self.tgt_pl.next.ns = self.ns.val();
-        self.pa_pl.next.addr = self.pa.val();
+        self.tgt_pl.next.el = self.sample.val().el;
+        self.tgt_pl.next.ns = self.sample.val().ns;
+        self.pa_pl.next.addr = self.sample.val().pa;
         self.pa_pl.next.rsvd = self.k_zero7.val();
-        self.pa_pl.next.ns = self.ns.val();
+        self.pa_pl.next.ns = self.sample.val().ns;
 
         // The record: padding, then every present packet at its offset.
         self.rec.next = self.k_empty.val();
-        if self.cx1.val() {
+        if self.sample.val().cx1 {
             self.rec.next.ctx1_hdr = self.h_ctx1.val();
-            self.rec.next.ctx1 = self.ctx1.val();
+            self.rec.next.ctx1 = self.sample.val().ctx1;
         }
-        if self.cx2.val() {
+        if self.sample.val().cx2 {
             self.rec.next.ctx2_hdr = self.h_ctx2.val();
-            self.rec.next.ctx2 = self.ctx2.val();
+            self.rec.next.ctx2 = self.sample.val().ctx2;
         }
         self.rec.next.tot_hdr = self.h_tot.val();
         self.rec.next.tot = self.tot16.val().to_bits();
         self.rec.next.iss_hdr = self.h_iss.val();
         self.rec.next.iss = self.iss16.val().to_bits();
-        if self.xl_done.val() {
+        if self.sample.val().xl_done {
             self.rec.next.xlat_hdr = self.h_xlat.val();
             self.rec.next.xlat = self.xlat16.val().to_bits();
         }
         self.rec.next.pc_hdr = self.h_pc.val();
         self.rec.next.pc = self.pc_pl.val().into();
-        if self.br_resolved.val() {
+        if self.sample.val().br_resolved {
             self.rec.next.tgt_hdr = self.h_tgt.val();
             self.rec.next.tgt = self.tgt_pl.val().into();
         } else {
-            if self.xl_started.val() {
+            if self.sample.val().xl_started {
                 self.rec.next.tgt_hdr = self.h_va.val();
-                self.rec.next.tgt = self.va.val();
+                self.rec.next.tgt = self.sample.val().va;
             }
         }
-        if self.xl_done.val() & self.pa_en.val() {
+        if self.sample.val().xl_done & self.sample.val().pa_en {
             self.rec.next.pa_hdr = self.h_pa.val();
             self.rec.next.pa = self.pa_pl.val().into();
         }
-        if self.ds_en.val() {
+        if self.sample.val().ds_en {
             self.rec.next.ds_hdr = self.h_ds.val();
-            self.rec.next.ds = self.source.val();
+            self.rec.next.ds = self.sample.val().source;
         }
         self.rec.next.op_hdr = self.h_op_other.val();
-        if self.op_class.val() == self.k_class_ldst.val() {
+        if self.sample.val().op_class == self.k_class_ldst.val() {
             self.rec.next.op_hdr = self.h_op_ldst.val();
         }
-        if self.op_class.val() == self.k_class_branch.val() {
+        if self.sample.val().op_class == self.k_class_branch.val() {
             self.rec.next.op_hdr = self.h_op_branch.val();
         }
-        self.rec.next.op = self.op_payload.val();
+        self.rec.next.op = self.sample.val().op_payload;
         self.rec.next.ev_hdr = self.h_ev.val();
-        self.rec.next.ev = self.events.val();
-        if self.ts_en.val() {
+        self.rec.next.ev = self.sample.val().events;
+        if self.sample.val().ts_en {
             self.rec.next.end_hdr = self.h_ts.val();
-            self.rec.next.ts = self.ts.val();
+            self.rec.next.ts = self.sample.val().ts;
         } else {
             self.rec.next.end_hdr = self.h_end.val();
         }

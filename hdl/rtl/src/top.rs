@@ -185,12 +185,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // Clock and reset to every block.
-        self.regs.clock.next = self.clk.val();
-        self.sampler.clock.next = self.clk.val();
-        self.capture.clock.next = self.clk.val();
-        self.latency.clock.next = self.clk.val();
-        self.writer.clock.next = self.clk.val();
+        clock!(self, clk, regs, sampler, capture, latency, writer);
         self.regs.reset.next = self.reset.val();
         self.sampler.reset.next = self.reset.val();
         self.capture.reset.next = self.reset.val();
@@ -198,44 +193,12 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
         self.filter.reset.next = self.reset.val();
         self.writer.reset.next = self.reset.val();
 
-        // Registers: port and hardware updates.
-        self.regs.reg_en.next = self.reg_en.val();
-        self.regs.reg_we.next = self.reg_we.val();
-        self.regs.reg_addr.next = self.reg_addr.val();
-        self.regs.reg_wdata.next = self.reg_wdata.val();
-        self.reg_rdata.next = self.regs.reg_rdata.val();
-        self.irq.next = self.regs.irq.val();
-        self.regs.count_next.next = self.sampler.count_next.val();
-        self.regs.coll_set.next = self.sampler.collision.val();
-        self.regs.ev_full.next = self.writer.ev_full.val();
-        self.regs.ev_full_dl.next = self.writer.ev_full_dl.val();
-        self.regs.ev_abort.next = self.writer.ev_abort.val();
-        self.regs.ptr_we.next = self.writer.ptr_we.val();
-        self.regs.ptr_d.next = self.writer.ptr_d.val();
-
-        // Sampler.
+        // Flat ports in: the dispatch group, the hook reports, context, register port.
         self.sampler.disp_valid.next = self.disp_valid.val();
         self.sampler.disp_el.next = self.disp_el.val();
         self.sampler.disp_host.next = self.disp_host.val();
         self.sampler.disp_aarch32.next = self.disp_aarch32.val();
         self.sampler.prof_allowed.next = self.prof_allowed.val();
-        self.sampler.prof_en.next = self.regs.prof_en.val();
-        self.sampler.el1_e0spe.next = self.regs.el1_e0spe.val();
-        self.sampler.el1_e1spe.next = self.regs.el1_e1spe.val();
-        self.sampler.el2_e0hspe.next = self.regs.el2_e0hspe.val();
-        self.sampler.el2_e2spe.next = self.regs.el2_e2spe.val();
-        self.sampler.count.next = self.regs.count.val();
-        self.sampler.interval.next = self.regs.interval.val();
-        self.sampler.rnd.next = self.regs.rnd.val();
-        self.sampler.busy.next =
-            self.capture.tracking.val() | self.capture.filtering.val() | self.writer.writing.val();
-        self.tag.next = self.sampler.tag.val();
-        self.pmu_sample_pop.next = self.sampler.pop.val();
-        self.pmu_sample_collision.next = self.sampler.collision.val();
-
-        // Capture.
-        self.capture.tag_valid.next = self.sampler.tag_valid.val();
-        self.capture.tag.next = self.sampler.tag.val();
         self.capture.disp_pc.next = self.disp_pc.val();
         self.capture.disp_class.next = self.disp_class.val();
         self.capture.disp_subclass.next = self.disp_subclass.val();
@@ -243,112 +206,83 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
         self.capture.disp_el.next = self.disp_el.val();
         self.capture.disp_ns.next = self.disp_ns.val();
         self.capture.disp_host.next = self.disp_host.val();
-        self.capture.el1_cx.next = self.regs.el1_cx.val();
-        self.capture.el1_pa.next = self.regs.el1_pa.val();
-        self.capture.el1_ts.next = self.regs.el1_ts.val();
-        self.capture.el1_pct.next = self.regs.el1_pct.val();
-        self.capture.el2_cx.next = self.regs.el2_cx.val();
-        self.capture.el2_pa.next = self.regs.el2_pa.val();
-        self.capture.el2_ts.next = self.regs.el2_ts.val();
-        self.capture.el2_pct.next = self.regs.el2_pct.val();
+        self.capture.iss_valid.next = self.iss_valid.val();
+        self.capture.xl.next.start = self.xl_start.val();
+        self.capture.xl.next.va = self.xl_va.val();
+        self.capture.xl.next.done = self.xl_done.val();
+        self.capture.xl.next.pa = self.xl_pa.val();
+        self.capture.xl.next.tlb_access = self.xl_tlb_access.val();
+        self.capture.xl.next.tlb_walk = self.xl_tlb_walk.val();
+        self.capture.mem.next.done = self.mem_done.val();
+        self.capture.mem.next.source = self.mem_source.val();
+        self.capture.mem.next.l1d_access = self.mem_l1d_access.val();
+        self.capture.mem.next.l1d_refill = self.mem_l1d_refill.val();
+        self.capture.mem.next.llc_access = self.mem_llc_access.val();
+        self.capture.mem.next.llc_miss = self.mem_llc_miss.val();
+        self.capture.mem.next.remote = self.mem_remote.val();
+        self.capture.mem.next.misaligned = self.mem_misaligned.val();
+        self.capture.br.next.done = self.br_done.val();
+        self.capture.br.next.target = self.br_target.val();
+        self.capture.br.next.taken = self.br_taken.val();
+        self.capture.br.next.mispred = self.br_mispred.val();
+        self.capture.br.next.indirect = self.br_indirect.val();
+        self.capture.cpl.next.done = self.cpl_done.val();
+        self.capture.cpl.next.retired = self.cpl_retired.val();
+        self.capture.cpl.next.exception = self.cpl_exception.val();
+        self.capture.cpl.next.cond_fail = self.cpl_cond_fail.val();
         self.capture.ctx_el1.next = self.ctx_el1.val();
         self.capture.ctx_el2.next = self.ctx_el2.val();
         self.capture.cnt_virt.next = self.cnt_virt.val();
         self.capture.cnt_phys.next = self.cnt_phys.val();
-        self.capture.iss_valid.next = self.iss_valid.val();
-        self.capture.xl_start.next = self.xl_start.val();
-        self.capture.xl_va.next = self.xl_va.val();
-        self.capture.xl_done.next = self.xl_done.val();
-        self.capture.xl_pa.next = self.xl_pa.val();
-        self.capture.xl_tlb_access.next = self.xl_tlb_access.val();
-        self.capture.xl_tlb_walk.next = self.xl_tlb_walk.val();
-        self.capture.mem_done.next = self.mem_done.val();
-        self.capture.mem_source.next = self.mem_source.val();
-        self.capture.mem_l1d_access.next = self.mem_l1d_access.val();
-        self.capture.mem_l1d_refill.next = self.mem_l1d_refill.val();
-        self.capture.mem_llc_access.next = self.mem_llc_access.val();
-        self.capture.mem_llc_miss.next = self.mem_llc_miss.val();
-        self.capture.mem_remote.next = self.mem_remote.val();
-        self.capture.mem_misaligned.next = self.mem_misaligned.val();
-        self.capture.br_done.next = self.br_done.val();
-        self.capture.br_target.next = self.br_target.val();
-        self.capture.br_taken.next = self.br_taken.val();
-        self.capture.br_mispred.next = self.br_mispred.val();
-        self.capture.br_indirect.next = self.br_indirect.val();
-        self.capture.cpl_done.next = self.cpl_done.val();
-        self.capture.cpl_retired.next = self.cpl_retired.val();
-        self.capture.cpl_exception.next = self.cpl_exception.val();
-        self.capture.cpl_cond_fail.next = self.cpl_cond_fail.val();
-        self.hook_stray.next = self.capture.hook_stray.val();
+        self.regs.reg_en.next = self.reg_en.val();
+        self.regs.reg_we.next = self.reg_we.val();
+        self.regs.reg_addr.next = self.reg_addr.val();
+        self.regs.reg_wdata.next = self.reg_wdata.val();
+        self.writer.resp.next.ready = self.wr_ready.val();
+        self.writer.resp.next.err = self.wr_err.val();
 
-        // Latency counters.
+        // Between the blocks: bundles.
+        self.sampler.ctl.next = self.regs.sample_ctl.val();
+        self.sampler.phase.next = self.capture.phase.val();
+        self.capture.tag_valid.next = self.sampler.tag_valid.val();
+        self.capture.tag.next = self.sampler.tag.val();
+        self.capture.ctl.next = self.regs.collect_ctl.val();
+        self.capture.wr_start.next = self.writer.start.val();
+        self.capture.wr_end.next = self.writer.finish.val();
         self.latency.tag_valid.next = self.sampler.tag_valid.val();
-        self.latency.tracking.next = self.capture.tracking.val();
-        self.latency.issued.next = self.capture.issued.val();
-        self.latency.xl_started.next = self.capture.xl_started_q.val();
-        self.latency.xl_done.next = self.capture.xl_done_q.val();
-        self.latency.xl_start_acc.next = self.capture.xl_start_acc.val();
-
-        // Filter.
-        self.filter.filtering.next = self.capture.filtering.val();
-        self.filter.f_fe.next = self.regs.f_fe.val();
-        self.filter.f_ft.next = self.regs.f_ft.val();
-        self.filter.f_fl.next = self.regs.f_fl.val();
-        self.filter.f_fne.next = self.regs.f_fne.val();
-        self.filter.f_b.next = self.regs.f_b.val();
-        self.filter.f_ld.next = self.regs.f_ld.val();
-        self.filter.f_st.next = self.regs.f_st.val();
-        self.filter.evfr.next = self.regs.evfr.val();
-        self.filter.nevfr.next = self.regs.nevfr.val();
+        self.latency.phase.next = self.capture.phase.val();
+        self.latency.progress.next = self.capture.progress.val();
+        self.filter.phase.next = self.capture.phase.val();
+        self.filter.ctl.next = self.regs.filter_ctl.val();
         self.filter.minlat.next = self.regs.minlat.val();
-        self.filter.events.next = self.capture.events.val().get_bits::<12>(0);
-        self.filter.is_branch.next = self.capture.is_branch.val();
-        self.filter.is_load.next = self.capture.is_load.val();
-        self.filter.is_store.next = self.capture.is_store.val();
+        self.filter.view.next = self.capture.view.val();
         self.filter.lat_total.next = self.latency.total.val();
-        self.pmu_sample_feed.next = self.filter.feed.val();
-        self.pmu_sample_filtrate.next = self.filter.filtrate.val();
-
-        // Serializer.
-        self.serializer.pc.next = self.capture.pc.val();
-        self.serializer.el.next = self.capture.el.val();
-        self.serializer.ns.next = self.capture.ns.val();
-        self.serializer.op_class.next = self.capture.op_class.val();
-        self.serializer.op_payload.next = self.capture.op_payload.val();
-        self.serializer.cx1.next = self.capture.cx1.val();
-        self.serializer.cx2.next = self.capture.cx2.val();
-        self.serializer.pa_en.next = self.capture.pa_en.val();
-        self.serializer.ts_en.next = self.capture.ts_en.val();
-        self.serializer.ctx1.next = self.capture.ctx1.val();
-        self.serializer.ctx2.next = self.capture.ctx2.val();
-        self.serializer.ts.next = self.capture.ts.val();
+        self.serializer.sample.next = self.capture.sample.val();
         self.serializer.lat_total.next = self.latency.total.val();
         self.serializer.lat_issue.next = self.latency.issue.val();
         self.serializer.lat_xlat.next = self.latency.xlat.val();
-        self.serializer.xl_started.next = self.capture.xl_started_q.val();
-        self.serializer.xl_done.next = self.capture.xl_done_q.val();
-        self.serializer.va.next = self.capture.va.val();
-        self.serializer.pa.next = self.capture.pa.val();
-        self.serializer.br_resolved.next = self.capture.br_resolved.val();
-        self.serializer.target.next = self.capture.target.val();
-        self.serializer.ds_en.next = self.capture.ds_en.val();
-        self.serializer.source.next = self.capture.source.val();
-        self.serializer.events.next = self.capture.events.val();
         self.serializer.beat.next = self.writer.beat.val();
-
-        // Buffer writer.
+        self.writer.phase.next = self.capture.phase.val();
         self.writer.filtrate.next = self.filter.filtrate.val();
-        self.writer.prof_en.next = self.regs.prof_en.val();
-        self.writer.discard.next = self.regs.discard.val();
-        self.writer.ptr.next = self.regs.ptr.val();
-        self.writer.limit.next = self.regs.limit.val();
+        self.writer.ctl.next = self.regs.buffer_ctl.val();
         self.writer.beat_data.next = self.serializer.beat_data.val();
-        self.writer.wr_ready.next = self.wr_ready.val();
-        self.writer.wr_err.next = self.wr_err.val();
-        self.wr_valid.next = self.writer.wr_valid.val();
-        self.wr_addr.next = self.writer.wr_addr.val();
-        self.wr_data.next = self.writer.wr_data.val();
-        self.wr_strb.next = self.writer.wr_strb.val();
+        self.regs.count_next.next = self.sampler.count_next.val();
+        self.regs.coll_set.next = self.sampler.collision.val();
+        self.regs.upd.next = self.writer.upd.val();
+
+        // Flat ports out.
+        self.tag.next = self.sampler.tag.val();
+        self.hook_stray.next = self.capture.hook_stray.val();
+        self.reg_rdata.next = self.regs.reg_rdata.val();
+        self.irq.next = self.regs.irq.val();
+        self.wr_valid.next = self.writer.wr.val().valid;
+        self.wr_addr.next = self.writer.wr.val().addr;
+        self.wr_data.next = self.writer.wr.val().data;
+        self.wr_strb.next = self.writer.wr.val().strb;
+        self.pmu_sample_pop.next = self.sampler.pop.val();
+        self.pmu_sample_feed.next = self.filter.feed.val();
+        self.pmu_sample_filtrate.next = self.filter.filtrate.val();
+        self.pmu_sample_collision.next = self.sampler.collision.val();
     }
 }
 

@@ -5,6 +5,7 @@
 use rust_hdl::prelude::*;
 use spe_defs::regs::{self as r, pmbsr, RegId};
 use spe_defs::{impdef, Config, PRESETS};
+use spe_rtl::bundles::{BufferUpdate, SamplePhase, WriteReq};
 use spe_rtl::filter::SpeFilter;
 use spe_rtl::latency::SpeLatency;
 use spe_rtl::regs::SpeRegs;
@@ -31,12 +32,12 @@ fn sampler() -> SpeSampler<4> {
     let mut s = SpeSampler::<4>::new(cfg());
     start(&mut s);
     s.reset.next = false;
-    s.prof_en.next = true;
+    s.ctl.next.prof_en = true;
     s.prof_allowed.next = true;
-    s.el1_e0spe.next = true;
-    s.el1_e1spe.next = true;
+    s.ctl.next.el1_e0spe = true;
+    s.ctl.next.el1_e1spe = true;
     s.disp_el.next = b(0);
-    s.interval.next = b(u64::from(cfg().min_interval() >> 8));
+    s.ctl.next.interval = b(u64::from(cfg().min_interval() >> 8));
     s
 }
 
@@ -46,7 +47,7 @@ fn sampler_tags_the_op_that_brings_the_counter_to_zero() {
     let (tag, next, pop) = cycle(
         &mut s,
         |s| {
-            s.count.next = b(3);
+            s.ctl.next.count = b(3);
             s.disp_valid.next = b(0b1111);
         },
         |s| (v(s.tag.val()), v(s.count_next.val()), v(s.pop.val())),
@@ -66,9 +67,9 @@ fn sampler_reports_a_collision_instead_of_a_tag_while_busy() {
     let (tag, coll) = cycle(
         &mut s,
         |s| {
-            s.count.next = b(1);
+            s.ctl.next.count = b(1);
             s.disp_valid.next = b(0b0001);
-            s.busy.next = true;
+            s.phase.next = SamplePhase::Writing;
         },
         |s| (v(s.tag.val()), s.collision.val()),
     );
@@ -86,7 +87,7 @@ fn sampler_leaves_ops_at_el3_in_aarch32_or_not_allowed_out_of_the_population() {
         let (pop, next) = cycle(
             &mut s,
             |s| {
-                s.count.next = b(1);
+                s.ctl.next.count = b(1);
                 s.disp_valid.next = b(0b1111);
                 s.disp_el.next = b(setup.0);
                 s.disp_aarch32.next = setup.1;
@@ -111,10 +112,10 @@ fn sampler_raises_an_interval_below_the_minimum_and_adds_lfsr_jitter() {
     let next = cycle(
         &mut s,
         |s| {
-            s.count.next = b(0);
+            s.ctl.next.count = b(0);
             s.disp_valid.next = b(0b0001);
-            s.interval.next = b(1); // 256, below the minimum
-            s.rnd.next = true;
+            s.ctl.next.interval = b(1); // 256, below the minimum
+            s.ctl.next.rnd = true;
         },
         |s| v(s.count_next.val()),
     );
@@ -215,11 +216,11 @@ fn a_management_event_keeps_the_collision_flag_and_raises_the_interrupt() {
         &mut g,
         |g| {
             g.coll_set.next = false;
-            g.ev_abort.next = true;
+            g.upd.next.abort = true;
         },
         |_| (),
     );
-    g.ev_abort.next = false;
+    g.upd.next.abort = false;
     let bsr = read(&mut g, RegId::Pmbsr);
     assert!(!irq_before);
     assert!(
@@ -230,7 +231,8 @@ fn a_management_event_keeps_the_collision_flag_and_raises_the_interrupt() {
     );
     assert_eq!(pmbsr::EC.get(bsr), pmbsr::EC_FAULT_S1);
     assert!(g.irq.val());
-    assert!(!g.prof_en.val(), "S stops profiling");
+    assert!(!g.sample_ctl.val().prof_en, "S stops profiling");
+    assert!(!g.buffer_ctl.val().prof_en);
 }
 
 // ---------------------------------------------------------------- latency counters
@@ -241,7 +243,7 @@ fn latency_counters_saturate_at_the_counter_width() {
     start(&mut l);
     cycle(&mut l, |l| l.tag_valid.next = true, |_| ());
     l.tag_valid.next = false;
-    l.tracking.next = true;
+    l.phase.next = SamplePhase::Tracking;
     for _ in 0..4200 {
         cycle(&mut l, |_| (), |_| ());
     }
@@ -260,14 +262,14 @@ fn translation_latency_counts_from_the_start_report_to_the_done_report() {
     start(&mut l);
     cycle(&mut l, |l| l.tag_valid.next = true, |_| ());
     l.tag_valid.next = false;
-    l.tracking.next = true;
-    cycle(&mut l, |l| l.xl_start_acc.next = true, |_| ());
-    l.xl_start_acc.next = false;
-    l.xl_started.next = true;
+    l.phase.next = SamplePhase::Tracking;
+    cycle(&mut l, |l| l.progress.next.xl_restart = true, |_| ());
+    l.progress.next.xl_restart = false;
+    l.progress.next.xl_started = true;
     for _ in 0..7 {
         cycle(&mut l, |_| (), |_| ());
     }
-    l.xl_done.next = true;
+    l.progress.next.xl_done = true;
     for _ in 0..3 {
         cycle(&mut l, |_| (), |_| ());
     }
@@ -280,7 +282,7 @@ fn translation_latency_counts_from_the_start_report_to_the_done_report() {
 fn filter() -> SpeFilter<12> {
     let mut f = SpeFilter::<12>::new(cfg());
     f.connect_all();
-    f.filtering.next = true;
+    f.phase.next = SamplePhase::Filter;
     f
 }
 
@@ -291,7 +293,7 @@ fn filter_drops_records_below_min_latency() {
         let got = comb(
             &mut f,
             |f| {
-                f.f_fl.next = true;
+                f.ctl.next.fl = true;
                 f.minlat.next = b(100);
                 f.lat_total.next = b(lat);
             },
@@ -308,11 +310,11 @@ fn filter_keeps_only_records_with_every_selected_event_and_none_of_the_inverted(
         let got = comb(
             &mut f,
             |f| {
-                f.f_fe.next = true;
-                f.evfr.next = b(0b0110);
-                f.f_fne.next = true;
-                f.nevfr.next = b(0b1000);
-                f.events.next = b(events);
+                f.ctl.next.fe = true;
+                f.ctl.next.evfr = b(0b0110);
+                f.ctl.next.fne = true;
+                f.ctl.next.nevfr = b(0b1000);
+                f.view.next.events = b(events);
             },
             |f| f.filtrate.val(),
         );
@@ -323,9 +325,9 @@ fn filter_keeps_only_records_with_every_selected_event_and_none_of_the_inverted(
 #[test]
 fn filter_with_ft_but_no_type_bit_passes_everything() {
     let mut f = filter();
-    let got = comb(&mut f, |f| f.f_ft.next = true, |f| f.filtrate.val());
+    let got = comb(&mut f, |f| f.ctl.next.ft = true, |f| f.filtrate.val());
     assert!(got);
-    let got = comb(&mut f, |f| f.f_b.next = true, |f| f.filtrate.val());
+    let got = comb(&mut f, |f| f.ctl.next.b = true, |f| f.filtrate.val());
     assert!(!got, "B set and the op is not a branch");
 }
 
@@ -340,12 +342,12 @@ fn serializer_places_packets_at_their_fixed_offsets() {
         rec.extend(comb(
             &mut s,
             |s| {
-                s.pc.next = b(0xaaaa_d000_1000);
-                s.ns.next = true;
-                s.op_class.next = b(1);
+                s.sample.next.pc = b(0xaaaa_d000_1000);
+                s.sample.next.ns = true;
+                s.sample.next.op_class = b(1);
                 s.lat_total.next = b(0x123);
-                s.ts_en.next = true;
-                s.ts.next = b(0x1122_3344_5566_7788);
+                s.sample.next.ts_en = true;
+                s.sample.next.ts = b(0x1122_3344_5566_7788);
                 s.beat.next = b(beat);
             },
             |s| v(s.beat_data.val()).to_le_bytes(),
@@ -372,79 +374,95 @@ fn serializer_places_packets_at_their_fixed_offsets() {
 
 // ---------------------------------------------------------------- writer
 
-fn writer(ptr: u64, limit: u64) -> SpeWriter {
-    let mut w = SpeWriter::new(cfg());
-    start(&mut w);
-    w.ptr.next = b(ptr);
-    w.limit.next = b(limit);
-    w.prof_en.next = true;
-    w
+/// A writer whose phase input follows its own start / finish outputs, as the capture
+/// block's phase does in the unit.
+struct Writer {
+    w: SpeWriter,
+    phase: SamplePhase,
+}
+
+impl Writer {
+    fn new(ptr: u64, limit: u64) -> Writer {
+        let mut w = SpeWriter::new(cfg());
+        start(&mut w);
+        w.ctl.next.ptr = b(ptr);
+        w.ctl.next.limit = b(limit);
+        w.ctl.next.prof_en = true;
+        Writer {
+            w,
+            phase: SamplePhase::Idle,
+        }
+    }
+
+    /// One cycle: `filtrate` offers a kept record (the Filter phase), `ready` / `err` are
+    /// the memory's response; returns the outputs seen during the cycle.
+    fn cycle(&mut self, filtrate: bool, ready: bool, err: bool) -> (WriteReq, BufferUpdate) {
+        if filtrate {
+            self.phase = SamplePhase::Filter;
+        }
+        let phase = self.phase;
+        let (req, upd, started, finished) = cycle(
+            &mut self.w,
+            |w| {
+                w.phase.next = phase;
+                w.filtrate.next = filtrate;
+                w.resp.next.ready = ready;
+                w.resp.next.err = err;
+            },
+            |w| (w.wr.val(), w.upd.val(), w.start.val(), w.finish.val()),
+        );
+        self.phase = match phase {
+            SamplePhase::Filter if started => SamplePhase::Writing,
+            SamplePhase::Filter => SamplePhase::Idle,
+            SamplePhase::Writing if finished => SamplePhase::Idle,
+            p => p,
+        };
+        (req, upd)
+    }
 }
 
 #[test]
 fn writer_writes_eight_beats_in_address_order_and_holds_a_beat_under_backpressure() {
-    let mut w = writer(0x1000, 0x2000);
-    cycle(&mut w, |w| w.filtrate.next = true, |_| ());
-    w.filtrate.next = false;
+    let mut w = Writer::new(0x1000, 0x2000);
+    w.cycle(true, false, false);
     let mut addrs = Vec::new();
     let mut ptr = None;
     for c in 0..20 {
         let ready = c % 2 == 1; // every other cycle stalls
-        let (valid, addr, we, pd) = cycle(
-            &mut w,
-            |w| w.wr_ready.next = ready,
-            |w| {
-                (
-                    w.wr_valid.val(),
-                    v(w.wr_addr.val()),
-                    w.ptr_we.val(),
-                    v(w.ptr_d.val()),
-                )
-            },
-        );
-        if valid && ready {
-            addrs.push(addr);
+        let (req, upd) = w.cycle(false, ready, false);
+        if req.valid && ready {
+            addrs.push(v(req.addr));
         }
-        if we {
-            ptr = Some(pd);
+        if upd.ptr_we {
+            ptr = Some(v(upd.ptr));
         }
     }
     assert_eq!(addrs, (0..8).map(|i| 0x1000 + 8 * i).collect::<Vec<_>>());
     assert_eq!(ptr, Some(0x1040));
+    assert_eq!(w.phase, SamplePhase::Idle, "the last beat ends the record");
 }
 
 #[test]
 fn writer_never_writes_at_or_past_the_limit() {
-    let mut w = writer(0x1FC0 + 0x40, 0x2000);
-    let (full, dl) = cycle(
-        &mut w,
-        |w| w.filtrate.next = true,
-        |w| (w.ev_full.val(), w.ev_full_dl.val()),
+    let mut w = Writer::new(0x1FC0 + 0x40, 0x2000);
+    let (_, upd) = w.cycle(true, false, false);
+    assert!(
+        upd.full && upd.full_dl,
+        "no room: buffer full with data loss"
     );
-    w.filtrate.next = false;
-    assert!(full && dl, "no room: buffer full with data loss");
-    let valid = cycle(&mut w, |w| w.wr_ready.next = true, |w| w.wr_valid.val());
-    assert!(!valid);
+    let (req, _) = w.cycle(false, true, false);
+    assert!(!req.valid);
 }
 
 #[test]
 fn writer_stops_on_a_write_error_with_the_pointer_at_the_faulting_beat() {
-    let mut w = writer(0x1000, 0x2000);
-    cycle(&mut w, |w| w.filtrate.next = true, |_| ());
-    w.filtrate.next = false;
-    w.wr_ready.next = true;
-    cycle(&mut w, |_| (), |_| ());
-    cycle(&mut w, |_| (), |_| ());
-    let (abort, pd) = cycle(
-        &mut w,
-        |w| w.wr_err.next = true,
-        |w| (w.ev_abort.val(), v(w.ptr_d.val())),
-    );
-    w.wr_err.next = false;
-    assert!(abort);
-    assert_eq!(pd, 0x1010, "third beat faulted");
-    assert!(
-        !cycle(&mut w, |_| (), |w| w.wr_valid.val()),
-        "no further writes"
-    );
+    let mut w = Writer::new(0x1000, 0x2000);
+    w.cycle(true, false, false);
+    w.cycle(false, true, false);
+    w.cycle(false, true, false);
+    let (_, upd) = w.cycle(false, true, true);
+    assert!(upd.abort);
+    assert_eq!(v(upd.ptr), 0x1010, "third beat faulted");
+    let (req, _) = w.cycle(false, true, false);
+    assert!(!req.valid, "no further writes");
 }

@@ -1,0 +1,210 @@
+//! The typed bundles the blocks exchange, and the sample-phase state.
+//!
+//! Only `spe_top`'s external ports are flat (integrators want a plain port list); inside
+//! the unit every group of related wires travels as one `LogicStruct` value, so adding a
+//! hook field or a register control means adding a struct field, not a port in three
+//! places. In Verilog a bundle is one vector and a field is a constant slice of it.
+//!
+//! ```text
+//!  top ports --> XlatReport, MemReport, BranchReport, CplReport --> capture
+//!  regs --> SampleCtl --> sampler      regs --> CollectCtl --> capture
+//!  regs --> FilterCtl --> filter       regs --> BufferCtl  --> writer --> BufferUpdate --> regs
+//!  capture --> SamplePhase --> sampler, latency, filter, writer
+//!  capture --> Progress --> latency    capture --> FilterView --> filter
+//!  capture --> Sample --> serializer   writer <--> WriteReq / WriteResp <--> top ports
+//! ```
+//!
+//! Bundles hold no `CW`-wide values (rust-hdl structs cannot be generic): the latency
+//! values and MINLAT travel as plain `Bits<CW>` signals.
+
+use rust_hdl::prelude::*;
+
+/// Where the sample in flight is; the model's `Phase`, one state per variant. Held by
+/// `spe_capture`, read by every block that acts on the sample.
+#[derive(Copy, Clone, Debug, PartialEq, LogicState)]
+pub enum SamplePhase {
+    /// No sample: the sampler may tag an op.
+    Idle,
+    /// From the cycle after the tag through the completion report.
+    Tracking,
+    /// The one cycle after completion: the filters decide.
+    Filter,
+    /// The record's beats go out on the memory write port.
+    Writing,
+}
+
+/// Translation hook: start (with the data VA) and done (with the PA and TLB events).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct XlatReport {
+    pub start: Bit,
+    pub va: Bits<64>,
+    pub done: Bit,
+    pub pa: Bits<56>,
+    pub tlb_access: Bit,
+    pub tlb_walk: Bit,
+}
+
+/// Memory hook: the access completed, with its data source and cache events.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct MemReport {
+    pub done: Bit,
+    pub source: Bits<8>,
+    pub l1d_access: Bit,
+    pub l1d_refill: Bit,
+    pub llc_access: Bit,
+    pub llc_miss: Bit,
+    pub remote: Bit,
+    pub misaligned: Bit,
+}
+
+/// Branch hook: resolved, with the target and the outcome.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct BranchReport {
+    pub done: Bit,
+    pub target: Bits<56>,
+    pub taken: Bit,
+    pub mispred: Bit,
+    pub indirect: Bit,
+}
+
+/// Completion hook: the op completed, retired or flushed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct CplReport {
+    pub done: Bit,
+    pub retired: Bit,
+    pub exception: Bit,
+    pub cond_fail: Bit,
+}
+
+/// Register controls of the sampler: PMSCR enables, PMSICR, PMSIRR, profiling enable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct SampleCtl {
+    /// PMBLIMITR.E and not PMBSR.S: profiling runs.
+    pub prof_en: Bit,
+    pub el1_e0spe: Bit,
+    pub el1_e1spe: Bit,
+    pub el2_e0hspe: Bit,
+    pub el2_e2spe: Bit,
+    /// PMSICR.COUNT.
+    pub count: Bits<32>,
+    /// PMSIRR.INTERVAL and RND.
+    pub interval: Bits<24>,
+    pub rnd: Bit,
+}
+
+/// Register controls of what a record collects (PMSCR_EL1 and PMSCR_EL2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct CollectCtl {
+    pub el1_cx: Bit,
+    pub el1_pa: Bit,
+    pub el1_ts: Bit,
+    pub el1_pct: Bits<2>,
+    pub el2_cx: Bit,
+    pub el2_pa: Bit,
+    pub el2_ts: Bit,
+    pub el2_pct: Bits<2>,
+}
+
+/// Register controls of the filters: PMSFCR and the two event masks (bits 11:0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct FilterCtl {
+    pub fe: Bit,
+    pub ft: Bit,
+    pub fl: Bit,
+    pub fne: Bit,
+    pub b: Bit,
+    pub ld: Bit,
+    pub st: Bit,
+    pub evfr: Bits<12>,
+    pub nevfr: Bits<12>,
+}
+
+/// Register controls of the buffer writer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct BufferCtl {
+    pub prof_en: Bit,
+    /// PMBLIMITR.FM selects discard mode.
+    pub discard: Bit,
+    /// PMBPTR.
+    pub ptr: Bits<64>,
+    /// PMBLIMITR.LIMIT << 12.
+    pub limit: Bits<64>,
+}
+
+/// What the writer tells the registers this cycle.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct BufferUpdate {
+    /// Load PMBPTR with `ptr`.
+    pub ptr_we: Bit,
+    pub ptr: Bits<64>,
+    /// Buffer-full management event (EC=BUF, BSC=full); `full_dl` sets DL with it.
+    pub full: Bit,
+    pub full_dl: Bit,
+    /// External-abort management event (EC=S1 data abort, FSC=external abort, EA, DL).
+    pub abort: Bit,
+}
+
+/// Memory write port, request side (from state; all zero when `valid` is low).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct WriteReq {
+    pub valid: Bit,
+    pub addr: Bits<64>,
+    pub data: Bits<64>,
+    pub strb: Bits<8>,
+}
+
+/// Memory write port, response side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct WriteResp {
+    pub ready: Bit,
+    pub err: Bit,
+}
+
+/// How far the tracked op got, for the latency counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Progress {
+    pub issued: Bit,
+    pub xl_started: Bit,
+    pub xl_done: Bit,
+    /// This cycle's translation start is accepted: the translation counter restarts.
+    pub xl_restart: Bit,
+}
+
+/// What the filters look at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct FilterView {
+    pub is_branch: Bit,
+    pub is_load: Bit,
+    pub is_store: Bit,
+    /// Events payload bits 11:0.
+    pub events: Bits<12>,
+}
+
+/// The sample as the serializer records it (the latency values travel beside it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Sample {
+    pub pc: Bits<56>,
+    pub el: Bits<2>,
+    pub ns: Bit,
+    pub op_class: Bits<2>,
+    pub op_payload: Bits<8>,
+    /// Context packets due (CONTEXTIDR_EL1, CONTEXTIDR_EL2) and their values.
+    pub cx1: Bit,
+    pub cx2: Bit,
+    pub ctx1: Bits<32>,
+    pub ctx2: Bits<32>,
+    /// Physical address and timestamp collection, and the timestamp.
+    pub pa_en: Bit,
+    pub ts_en: Bit,
+    pub ts: Bits<64>,
+    pub xl_started: Bit,
+    pub xl_done: Bit,
+    pub va: Bits<64>,
+    pub pa: Bits<56>,
+    pub br_resolved: Bit,
+    pub target: Bits<56>,
+    /// A Data Source packet is due (a load whose memory access was reported).
+    pub ds_en: Bit,
+    pub source: Bits<8>,
+    pub events: Bits<16>,
+}
