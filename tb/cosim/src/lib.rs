@@ -1,6 +1,6 @@
 //! Co-simulation of the SPE unit's RTL against the golden model.
 //!
-//! * [`Backend`] / [`make_dut`]: one DUT trait ([`spe_model::Dut`]), three implementations:
+//! * [`Backend`] / [`make_dut`]: one DUT trait ([`spe_ports::Dut`]), three implementations:
 //!   the golden model, the Verilated RTL ([`verilated::Verilated`], through the in-workspace
 //!   `verilator-sys` crate) and the RTL under rust-hdl's simulator (`spe-hdlsim`, exact but
 //!   slow: short block-level runs);
@@ -19,7 +19,8 @@ pub mod regress;
 pub mod verilated;
 
 use spe_defs::Config;
-use spe_model::{Dut, Model};
+use spe_model::Model;
+use spe_ports::Dut;
 pub use verilator_sys::{self, Variant};
 
 /// An implementation of the unit.

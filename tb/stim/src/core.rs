@@ -26,7 +26,7 @@ use crate::uop::{MicroOp, Mode};
 use crate::walker::Walker;
 use spe_defs::config::Config;
 use spe_defs::packet::op_class;
-use spe_model::{Inputs, Outputs, Slot};
+use spe_ports::{Inputs, Outputs, Slot};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 

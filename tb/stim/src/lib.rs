@@ -10,7 +10,7 @@
 //!   and write-protocol checks.
 //! * [`driver`]: software that programs the registers like the Linux driver and drains the
 //!   buffer on every interrupt.
-//! * [`run()`]: wires all of it around any [`spe_model::Dut`] and returns the drained bytes
+//! * [`run()`]: wires all of it around any [`spe_ports::Dut`] and returns the drained bytes
 //!   and [`Stats`].
 //!
 //! Every random choice comes from a seeded [`rng::Rng`], so a run replays from its seed.

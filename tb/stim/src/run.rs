@@ -13,7 +13,7 @@ use crate::workload::Workload;
 use spe_defs::config::Config;
 use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::regs::pmbsr;
-use spe_model::{Dut, Inputs, Outputs};
+use spe_ports::{Dut, Inputs, Outputs};
 use std::collections::BTreeMap;
 use std::fmt;
 
