@@ -16,6 +16,7 @@
 //! Every random choice comes from a seeded [`rng::Rng`], so a run replays from its seed.
 
 pub mod core;
+pub mod core_params;
 pub mod driver;
 pub mod memory;
 pub mod memsys;
@@ -27,7 +28,8 @@ pub mod uop;
 mod walker;
 pub mod workload;
 
-pub use crate::core::{Core, CoreCounters, CoreParams};
+pub use crate::core::{Core, CoreCounters};
+pub use crate::core_params::CoreParams;
 pub use driver::{Driver, FaultAction, MgmtEvent, SampleSettings};
 pub use memory::{Backpressure, ErrorInjection, Memory, MemoryProfile, Violation, ViolationKind};
 pub use program::{

@@ -6,7 +6,8 @@
 //! until the unit is quiet, collect what remains). Each cycle: core, driver and memory
 //! fill the inputs, the DUT steps, then each observes the outputs.
 
-use crate::core::{Core, CoreParams};
+use crate::core::Core;
+use crate::core_params::CoreParams;
 use crate::driver::{Driver, MgmtEvent, SampleSettings};
 use crate::memory::{Memory, MemoryProfile, Violation};
 use crate::workload::Workload;
