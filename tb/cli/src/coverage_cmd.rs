@@ -7,10 +7,10 @@
 //! `--features coverage`: `cargo run --release --features coverage --bin spe -- coverage`.
 
 use crate::regress_cmd::{execute, report_failure, select};
-use crate::sim_cmd::parse_u64;
 use clap::Args;
 use spe_cosim::coverage::CoverageData;
 use spe_cosim::regress::{JobOptions, DEFAULT_JOB_CYCLES};
+use spe_stim::parse_num;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -18,13 +18,13 @@ use std::process::ExitCode;
 pub struct CoverageArgs {
     /// Total workload cycles (default: $SPE_REGRESS_CYCLES, else 100000000: the jobs of the
     /// CI regression).
-    #[arg(long, value_parser = parse_u64)]
+    #[arg(long, value_parser = parse_num)]
     cycles: Option<u64>,
     /// Workload cycles per job.
-    #[arg(long, value_parser = parse_u64, default_value_t = DEFAULT_JOB_CYCLES)]
+    #[arg(long, value_parser = parse_num, default_value_t = DEFAULT_JOB_CYCLES)]
     job_cycles: u64,
     /// Master seed of the regression.
-    #[arg(long, value_parser = parse_u64, default_value_t = 1)]
+    #[arg(long, value_parser = parse_num, default_value_t = 1)]
     seed: u64,
     /// Presets to run (comma-separated; default all).
     #[arg(long, value_delimiter = ',')]

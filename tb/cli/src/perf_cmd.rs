@@ -2,9 +2,9 @@
 //! as dumped from an FPGA prototype) in a perf.data file that Linux perf decodes:
 //! `perf report -D -i OUT.data`, `perf script -i OUT.data --itrace=i1i`, `perf mem report`.
 
-use crate::sim_cmd::parse_u64;
 use clap::Args;
 use spe_perfdata::{Mapping, PerfOptions};
+use spe_stim::parse_num;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -24,7 +24,7 @@ pub struct PerfDataArgs {
     #[arg(long, value_name = "MAP")]
     pub perf_mmap: Vec<String>,
     /// Generic-timer frequency in Hz (timestamps become perf times with it).
-    #[arg(long, value_parser = parse_u64, default_value_t = 100_000_000)]
+    #[arg(long, value_parser = parse_num, default_value_t = 100_000_000)]
     pub perf_timer_hz: u64,
 }
 
@@ -52,7 +52,7 @@ impl PerfDataArgs {
 /// Parses `START:LEN:PATH` or `START:LEN:PGOFF:PATH` (numbers hex `0x…` or decimal; the
 /// path may contain ':').
 fn parse_mapping(s: &str) -> Result<Mapping, String> {
-    let num = |x: &str| parse_u64(x).map_err(|e| format!("mapping {s:?}: {e}"));
+    let num = |x: &str| parse_num(x).map_err(|e| format!("mapping {s:?}: {e}"));
     let mut parts = s.splitn(3, ':');
     let (Some(a), Some(b), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
         return Err(format!("mapping {s:?}: expected START:LEN[:PGOFF]:PATH"));

@@ -8,13 +8,13 @@
 //! replay command and VCD windows (ports, and every internal RTL signal).
 
 use crate::progress::Progress;
-use crate::sim_cmd::parse_u64;
 use clap::Args;
 use spe_cosim::regress::{
     self, parse_shard, plan_jobs, shard, summary_line, Job, JobOptions, JobPlan, JobResult,
     PresetTotals, DEFAULT_JOB_CYCLES, DEFAULT_TOTAL_CYCLES,
 };
 use spe_defs::Config;
+use spe_stim::parse_num;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,13 +26,13 @@ pub const CYCLES_ENV: &str = "SPE_REGRESS_CYCLES";
 #[derive(Args)]
 pub struct RegressArgs {
     /// Total workload cycles of the whole regression, over all shards (default: $SPE_REGRESS_CYCLES, else 100000000).
-    #[arg(long, value_parser = parse_u64)]
+    #[arg(long, value_parser = parse_num)]
     cycles: Option<u64>,
     /// Workload cycles per job.
-    #[arg(long, value_parser = parse_u64, default_value_t = DEFAULT_JOB_CYCLES)]
+    #[arg(long, value_parser = parse_num, default_value_t = DEFAULT_JOB_CYCLES)]
     job_cycles: u64,
     /// Master seed: job i runs with seed hash(seed, i).
-    #[arg(long, value_parser = parse_u64, default_value_t = 1)]
+    #[arg(long, value_parser = parse_num, default_value_t = 1)]
     seed: u64,
     /// Run shard K of N (1-based): a contiguous range of the job seeds.
     #[arg(long, value_name = "K/N")]
@@ -91,7 +91,7 @@ pub fn select(
     let total = match cycles {
         Some(c) => c,
         None => match std::env::var(CYCLES_ENV) {
-            Ok(v) => parse_u64(&v).map_err(|e| format!("{CYCLES_ENV}: {e}"))?,
+            Ok(v) => parse_num(&v).map_err(|e| format!("{CYCLES_ENV}: {e}"))?,
             Err(_) => DEFAULT_TOTAL_CYCLES,
         },
     };

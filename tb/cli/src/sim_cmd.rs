@@ -7,27 +7,13 @@ use crate::progress::Progress;
 use clap::{Args, ValueEnum};
 use spe_cosim::lockstep::Lockstep;
 use spe_cosim::verilated::Verilated;
-use spe_cosim::{make_dut, Backend as CoBackend, Variant};
+use spe_cosim::{make_dut, Backend, Variant};
 use spe_defs::Config;
-use spe_model::{Dut, Model};
-use spe_stim::{MemoryProfile, Program, RunResult, SampleSettings, Stats, Workload};
+use spe_ports::Dut;
+use spe_stim::{parse_num, MemoryProfile, Program, RunResult, SampleSettings, Stats, Workload};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Which implementation of the unit runs the workload.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Backend {
-    /// The golden behavioural model (tb/model).
-    Model,
-    /// The Verilog of gen/, Verilated (tb/verilator-sys).
-    Verilator,
-    /// The golden model and the Verilated RTL in lockstep: every output compared every
-    /// cycle; the run fails at the end if they ever differed.
-    Lockstep,
-    /// The rust-hdl design under rust-hdl's own simulator (slow: about 11k cycles/s).
-    Hdlsim,
-}
 
 /// Exception levels to sample at (perf's exclude_user / exclude_kernel).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -51,6 +37,7 @@ pub struct SimArgs {
     /// Configuration preset (default, minimal, w2, c16, wide, fastsim).
     #[arg(long, default_value = "default")]
     preset: String,
+    // The choices and their help are the variants of spe_cosim::Backend.
     /// Implementation to run.
     #[arg(long, value_enum, default_value_t = Backend::Model)]
     backend: Backend,
@@ -89,10 +76,10 @@ pub struct SimArgs {
     #[arg(long, value_name = "TYPES", value_delimiter = ',')]
     filter_type: Vec<String>,
     /// Keep only records with all these events set (PMSEVFR; hex or decimal).
-    #[arg(long, value_name = "MASK", value_parser = parse_u64)]
+    #[arg(long, value_name = "MASK", value_parser = parse_num)]
     event_filter: Option<u64>,
     /// Drop records with any of these events set (PMSNEVFR; hex or decimal).
-    #[arg(long, value_name = "MASK", value_parser = parse_u64)]
+    #[arg(long, value_name = "MASK", value_parser = parse_num)]
     inv_event_filter: Option<u64>,
     /// Drop records with total latency below N cycles (PMSLATFR.MINLAT).
     #[arg(long, value_name = "N")]
@@ -101,7 +88,7 @@ pub struct SimArgs {
     #[arg(long)]
     discard: bool,
     /// Buffer size in bytes, a multiple of 4096 (default 4 MiB, perf's AUX default).
-    #[arg(long, value_name = "BYTES", value_parser = parse_u64)]
+    #[arg(long, value_name = "BYTES", value_parser = parse_num)]
     buffer_size: Option<u64>,
     /// Memory backpressure: ready, random:P, or stalls:P:MIN:MAX.
     #[arg(long, default_value = "ready")]
@@ -148,20 +135,11 @@ fn parse_window(s: &str) -> Result<(u64, u64), String> {
     let (f, t) = s
         .split_once(':')
         .ok_or_else(|| format!("--wave-window {s:?}: expected FROM:TO"))?;
-    let (f, t) = (parse_u64(f)?, parse_u64(t)?);
+    let (f, t) = (parse_num(f)?, parse_num(t)?);
     if f >= t {
         return Err(format!("--wave-window {s:?}: FROM must be below TO"));
     }
     Ok((f, t))
-}
-
-/// Parses `0x…` hex or decimal.
-pub fn parse_u64(s: &str) -> Result<u64, String> {
-    let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        Some(h) => u64::from_str_radix(&h.replace('_', ""), 16),
-        None => s.replace('_', "").parse(),
-    };
-    r.map_err(|e| format!("{s:?} is not a number: {e}"))
 }
 
 /// The software settings the options ask for, starting from perf's defaults.
@@ -283,27 +261,21 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     }
     let mut lockstep: Option<Lockstep> = None;
     let mut single: Option<Box<dyn Dut>> = None;
-    match a.backend {
-        Backend::Model => single = Some(Box::new(Model::new(cfg))),
-        Backend::Hdlsim => single = Some(make_dut(cfg, CoBackend::Hdlsim)?),
-        Backend::Verilator => {
-            single = Some(match &a.wave {
-                None => make_dut(cfg, CoBackend::Verilator)?,
-                Some(path) => {
-                    let (from, to) = parse_window(&a.wave_window)?;
-                    let mut v = Verilated::new(cfg, Variant::Trace)?;
-                    v.trace_window(path, from, to)?;
-                    Box::new(v)
-                }
-            })
-        }
-        Backend::Lockstep => {
-            let mut ls = Lockstep::new(cfg, make_dut(cfg, CoBackend::Verilator)?);
+    match (a.backend, &a.wave) {
+        (Backend::Lockstep, _) => {
+            let mut ls = Lockstep::new(cfg, make_dut(cfg, Backend::Verilator)?);
             if let Some(p) = &a.vcd {
                 ls.record_vcd(p);
             }
             lockstep = Some(ls);
         }
+        (Backend::Verilator, Some(path)) => {
+            let (from, to) = parse_window(&a.wave_window)?;
+            let mut v = Verilated::new(cfg, Variant::Trace)?;
+            v.trace_window(path, from, to)?;
+            single = Some(Box::new(v));
+        }
+        (b, _) => single = Some(make_dut(cfg, b)?),
     }
     let dut: &mut dyn Dut = match (&mut lockstep, &mut single) {
         (Some(ls), _) => ls,

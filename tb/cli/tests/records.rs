@@ -7,7 +7,8 @@ use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::packet::{op_class, subclass};
 use spe_defs::regs::{self, pmblimitr, pmscr, RegId};
 use spe_defs::{events as ev, PRESETS};
-use spe_model::{Inputs, Model, Slot};
+use spe_model::Model;
+use spe_ports::{Inputs, Outputs, Slot};
 use spe_stim::rng::Rng;
 
 /// Coin flip from the stimulus crate's generator.
@@ -45,7 +46,7 @@ struct Expect {
 const BASE: u64 = 0x40_0000;
 const LIMIT: u64 = BASE + 0x10_0000;
 
-fn step(m: &mut Model, inp: &mut Inputs, mem: &mut Vec<(u64, u64)>) -> spe_model::Outputs {
+fn step(m: &mut Model, inp: &mut Inputs, mem: &mut Vec<(u64, u64)>) -> Outputs {
     let out = m.step(inp);
     if out.wr_valid && inp.wr_ready {
         mem.push((out.wr_addr, out.wr_data));

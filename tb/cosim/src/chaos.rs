@@ -24,7 +24,7 @@ use spe_defs::events::FILTERABLE_MASK;
 use spe_defs::packet::{addr_payload::ADDR_BITS, op_class};
 use spe_defs::regs::{reg, REGS};
 use spe_defs::Config;
-use spe_model::{Dut, Inputs, Outputs};
+use spe_ports::{Dut, Inputs, Outputs};
 use spe_stim::driver::FaultAction;
 use spe_stim::rng::Rng;
 use spe_stim::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};

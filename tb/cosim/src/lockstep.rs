@@ -12,8 +12,8 @@
 use spe_defs::config::MAX_DISPATCH_WIDTH;
 use spe_defs::ports::PORTS;
 use spe_defs::Config;
-use spe_model::ports::SLOT_FIELDS;
-use spe_model::{Dut, Inputs, Model, Outputs};
+use spe_model::Model;
+use spe_ports::{Dut, Inputs, Outputs, SLOT_FIELDS};
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{BufWriter, Write};

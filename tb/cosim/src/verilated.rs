@@ -1,4 +1,4 @@
-//! The Verilated RTL (`gen/`, through `verilator-sys`) behind the model's [`Dut`] trait.
+//! The Verilated RTL (`gen/`, through `verilator-sys`) behind the [`Dut`] trait of `spe-ports`.
 //!
 //! One `step` = write every input, `clk` low and evaluate (the comb outputs settle and are
 //! read), then `clk` high and evaluate (the rising edge). A [`Variant::Trace`] model can dump
@@ -6,14 +6,12 @@
 //! (clock low, outputs as read) and `2c + 1` (after the edge).
 
 use spe_defs::config::MAX_DISPATCH_WIDTH;
-use spe_defs::ports::{Width, PORTS};
 use spe_defs::Config;
-use spe_model::ports::{OUTPUTS, SCALAR_INPUTS, SLOT_FIELDS};
-use spe_model::{Dut, Inputs, Outputs, Slot};
+use spe_ports::{slot_bits, Dut, Inputs, Outputs, Slot, OUTPUTS, SCALAR_INPUTS, SLOT_FIELDS};
 use std::path::{Path, PathBuf};
 use verilator_sys::{port_id, Model, PortId, Variant, CLK};
 
-/// Port ids, resolved once by name in the order of the model's field tables.
+/// Port ids, resolved once by name in the order of the field tables of `spe-ports`.
 struct Ids {
     /// Per-slot inputs ([`SLOT_FIELDS`] order) with the bits of one slot.
     slots: [(PortId, u32); SLOT_FIELDS.len()],
@@ -29,10 +27,6 @@ fn id(name: &str) -> PortId {
 
 impl Ids {
     fn new() -> Ids {
-        let slot_bits = |name: &str| match PORTS.iter().find(|p| p.name == name).map(|p| p.width) {
-            Some(Width::PerSlot(b)) => b,
-            w => panic!("{name} is not a per-slot port ({w:?})"),
-        };
         Ids {
             slots: SLOT_FIELDS.map(|(n, _)| (id(n), slot_bits(n))),
             scalars: Inputs::default().scalar_fields().map(|(n, _)| id(n)),

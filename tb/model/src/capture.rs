@@ -12,11 +12,11 @@
 //! * issue = cycles from the tag cycle to the issue report, or total if it never issued;
 //! * translation = cycles from the start report to the done report.
 
-use crate::ports::Inputs;
 use crate::regs::Regs;
 use spe_defs::events as ev;
 use spe_defs::packet::{op_class, subclass};
 use spe_defs::regs::{pmscr, RegId};
+use spe_ports::Inputs;
 
 /// Which collections were enabled for the sample, decided in its tag cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

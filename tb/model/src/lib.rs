@@ -1,9 +1,10 @@
 //! Golden behavioural model of the SPE sampling unit.
 //!
 //! Written from `shared/reference/spe-architecture.md` and `shared/DESIGN.md`, never from
-//! the RTL, so that the two can disagree when one of them is wrong. It has the same ports
-//! as `spe_top` ([`ports`]) and steps one clock cycle at a time ([`Model::step`]); the
-//! testbench compares every output every cycle.
+//! the RTL, so that the two can disagree when one of them is wrong. It is one
+//! implementation of the port contract of `spe-ports` ([`spe_ports::Dut`] on
+//! [`spe_ports::Inputs`] / [`spe_ports::Outputs`], the ports of `spe_top`) and steps one
+//! clock cycle at a time ([`Model::step`]); the testbench compares every output every cycle.
 //!
 //! One module per hardware block: [`sampler`], [`capture`] (op tag, hook merge, latency
 //! counters), [`filter`], [`record`] (serializer), [`writer`] (buffer writer), [`regs`]
@@ -11,12 +12,10 @@
 
 pub mod capture;
 pub mod filter;
-pub mod ports;
 pub mod record;
 pub mod regs;
 pub mod sampler;
 pub mod unit;
 pub mod writer;
 
-pub use ports::{Dut, Inputs, Outputs, Slot};
 pub use unit::{Model, Phase};

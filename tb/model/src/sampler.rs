@@ -2,9 +2,9 @@
 //! architecture's reload rule (`SPEToCollectSample`, reference §6.1, without ERnd), the
 //! LFSR jitter, and the selection of at most one slot per cycle.
 
-use crate::ports::Inputs;
 use crate::regs::Regs;
 use spe_defs::impdef;
+use spe_ports::Inputs;
 
 /// Result of counting one dispatch group.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

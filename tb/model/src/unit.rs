@@ -12,7 +12,6 @@
 
 use crate::capture::Sample;
 use crate::filter;
-use crate::ports::{Dut, Inputs, Outputs};
 use crate::record;
 use crate::regs::Regs;
 use crate::sampler::{self, LFSR_RESET};
@@ -21,6 +20,7 @@ use spe_defs::impdef;
 use spe_defs::regs::pmbsr;
 use spe_defs::regs::RegId;
 use spe_defs::Config;
+use spe_ports::{Dut, Inputs, Outputs};
 
 /// Where the sample in flight is.
 #[derive(Clone, Debug, PartialEq, Eq)]

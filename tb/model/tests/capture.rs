@@ -9,7 +9,7 @@ use spe_defs::{events as ev, Config};
 /// Runs one sampled op through: tag, then the scripted hooks at cycle offsets after the tag,
 /// then waits for its record; returns the record bytes.
 /// A hook report scripted `k` cycles after the tag cycle.
-type Script<'a> = [(u64, &'a dyn Fn(&mut spe_model::Inputs))];
+type Script<'a> = [(u64, &'a dyn Fn(&mut spe_ports::Inputs))];
 
 fn sample_with(tb: &mut Tb, class: u8, sub: u8, script: &Script) -> Vec<u8> {
     let before = tb.m.regs().get(RegId::Pmbptr);
@@ -239,7 +239,7 @@ fn branch_record_has_target_events_and_indirect_bit() {
     tb.inp.disp[0].cond = true;
     let rec = {
         tb.sample_after(1);
-        tb.inp.disp[0] = spe_model::Slot {
+        tb.inp.disp[0] = spe_ports::Slot {
             valid: true,
             pc: 0xaaaa_d000_1234,
             class: op_class::BRANCH,

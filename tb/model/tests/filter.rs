@@ -10,7 +10,7 @@ fn outcome(
     setup: &dyn Fn(&mut Tb),
     class: u8,
     sub: u8,
-    hooks: &dyn Fn(&mut spe_model::Inputs),
+    hooks: &dyn Fn(&mut spe_ports::Inputs),
     latency: u64,
 ) -> (bool, bool, bool) {
     let mut tb = Tb::new(&Config::default());
@@ -31,7 +31,7 @@ fn outcome(
     )
 }
 
-fn none(_: &mut spe_model::Inputs) {}
+fn none(_: &mut spe_ports::Inputs) {}
 
 #[test]
 fn type_filter_keeps_only_selected_classes() {
@@ -84,7 +84,7 @@ fn event_filter_requires_every_selected_event() {
         tb.write_reg(RegId::Pmsevfr, want);
         tb.write_reg(RegId::Pmsfcr, pmsfcr::FE.place(1));
     };
-    let refill = |i: &mut spe_model::Inputs| {
+    let refill = |i: &mut spe_ports::Inputs| {
         i.mem_done = true;
         i.mem_l1d_refill = true;
     };
@@ -113,7 +113,7 @@ fn inverted_event_filter_drops_records_with_any_selected_event() {
         );
         tb.write_reg(RegId::Pmsfcr, pmsfcr::FNE.place(1));
     };
-    let refill = |i: &mut spe_model::Inputs| {
+    let refill = |i: &mut spe_ports::Inputs| {
         i.mem_done = true;
         i.mem_l1d_refill = true;
     };

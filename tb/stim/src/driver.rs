@@ -20,7 +20,7 @@ use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::regs::{
     pmblimitr, pmbptr, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, reg, RegId,
 };
-use spe_model::{Inputs, Outputs};
+use spe_ports::{Inputs, Outputs};
 use std::collections::VecDeque;
 
 /// PMBLIMITR.LIMIT granule (4 KiB).

@@ -10,12 +10,13 @@
 //!   and write-protocol checks.
 //! * [`driver`]: software that programs the registers like the Linux driver and drains the
 //!   buffer on every interrupt.
-//! * [`run()`]: wires all of it around any [`spe_model::Dut`] and returns the drained bytes
+//! * [`run()`]: wires all of it around any [`spe_ports::Dut`] and returns the drained bytes
 //!   and [`Stats`].
 //!
 //! Every random choice comes from a seeded [`rng::Rng`], so a run replays from its seed.
 
 pub mod core;
+pub mod core_params;
 pub mod driver;
 pub mod memory;
 pub mod memsys;
@@ -27,7 +28,8 @@ pub mod uop;
 mod walker;
 pub mod workload;
 
-pub use crate::core::{Core, CoreCounters, CoreParams};
+pub use crate::core::{Core, CoreCounters};
+pub use crate::core_params::CoreParams;
 pub use driver::{Driver, FaultAction, MgmtEvent, SampleSettings};
 pub use memory::{Backpressure, ErrorInjection, Memory, MemoryProfile, Violation, ViolationKind};
 pub use program::{

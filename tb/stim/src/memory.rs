@@ -15,7 +15,7 @@
 
 use crate::rng::Rng;
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
-use spe_model::{Inputs, Outputs};
+use spe_ports::{Inputs, Outputs};
 use std::collections::HashMap;
 use std::fmt;
 

@@ -6,14 +6,15 @@
 //! until the unit is quiet, collect what remains). Each cycle: core, driver and memory
 //! fill the inputs, the DUT steps, then each observes the outputs.
 
-use crate::core::{Core, CoreParams};
+use crate::core::Core;
+use crate::core_params::CoreParams;
 use crate::driver::{Driver, MgmtEvent, SampleSettings};
 use crate::memory::{Memory, MemoryProfile, Violation};
 use crate::workload::Workload;
 use spe_defs::config::Config;
 use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::regs::pmbsr;
-use spe_model::{Dut, Inputs, Outputs};
+use spe_ports::{Dut, Inputs, Outputs};
 use std::collections::BTreeMap;
 use std::fmt;
 

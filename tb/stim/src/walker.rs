@@ -8,7 +8,7 @@
 //! direction the predictor chose, flagged `wrong_path`), exactly as a speculative core
 //! dispatches them. After an exception's flush it enters the kernel handler.
 
-use crate::core::CoreParams;
+use crate::core_params::CoreParams;
 use crate::memsys::{MemSysParams, MemSystem};
 use crate::program::{CodeProgram, Exit, MemPattern, INSN_BYTES};
 use crate::rng::Rng;

@@ -11,7 +11,7 @@
 //! Programs are fixed for a name (generated from constant seeds), so PCs are stable across
 //! runs; the run seed drives the dynamic behaviour.
 
-use crate::core::CoreParams;
+use crate::core_params::CoreParams;
 use crate::program::{
     Builder, CodeProgram, Exit, KernelEntry, MemPattern, Program, StaticOp, BR_CONDITIONAL,
     BR_DIRECT, BR_INDIRECT, INSN_BYTES,

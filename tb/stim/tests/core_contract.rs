@@ -6,7 +6,7 @@ mod common;
 
 use common::{seed, FakeDut, NullDut};
 use spe_defs::{Config, PRESETS};
-use spe_model::{Dut, Inputs};
+use spe_ports::{Dut, Inputs};
 use spe_stim::{run, Core, MemoryProfile, RunResult, SampleSettings, Workload, LOOP_PC_RANGE};
 
 const FILE: &str = "core_contract";

@@ -6,7 +6,7 @@ mod common;
 use common::{seed, FakeDut};
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
 use spe_defs::Config;
-use spe_model::{Inputs, Outputs};
+use spe_ports::{Inputs, Outputs};
 use spe_stim::{
     run, Backpressure, ErrorInjection, Memory, MemoryProfile, SampleSettings, ViolationKind,
     Workload,

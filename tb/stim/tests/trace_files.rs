@@ -8,7 +8,7 @@ use common::{seed, FakeDut, NullDut};
 use spe_defs::impdef::data_source;
 use spe_defs::packet::{op_class, subclass};
 use spe_defs::Config;
-use spe_model::{Dut, Inputs};
+use spe_ports::{Dut, Inputs};
 use spe_stim::trace;
 use spe_stim::{
     run, BranchOutcome, Core, MemAccess, MemEvents, MemoryProfile, MicroOp, Mode, Program,

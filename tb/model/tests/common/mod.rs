@@ -4,7 +4,8 @@
 
 use spe_defs::regs::{self, pmblimitr, pmscr, RegId};
 use spe_defs::Config;
-use spe_model::{Inputs, Model, Outputs, Slot};
+use spe_model::Model;
+use spe_ports::{Inputs, Outputs, Slot};
 use std::collections::BTreeMap;
 
 pub const BASE: u64 = 0x10_0000;

@@ -7,7 +7,7 @@
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
 use spe_defs::packet::op_class;
 use spe_defs::regs::{pmblimitr, pmbsr, pmscr, reg, RegId};
-use spe_model::{Dut, Inputs, Outputs};
+use spe_ports::{Dut, Inputs, Outputs};
 use std::collections::{BTreeSet, HashMap};
 
 /// Environment variable that replays a seeded test.

@@ -1,0 +1,135 @@
+//! The behaviour parameters of the core model ([`CoreParams`]): shared by the core
+//! ([`crate::core`]), its front end (the walker) and the workloads that tune them.
+
+/// Behaviour of the core. Ranges are inclusive `(min, max)`; rates are probabilities.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CoreParams {
+    /// Reorder-buffer entries: dispatch stalls while this many ops are incomplete.
+    pub rob_size: usize,
+    /// Per-cycle probability that a front-end bubble (I-cache miss, fetch stall) starts.
+    pub bubble_rate: f64,
+    pub bubble_len: (u32, u32),
+    /// Per-cycle probability that fewer than W ops dispatch (rename limits).
+    pub partial_group_rate: f64,
+    /// Cycles from dispatch to issue.
+    pub issue_lat: (u32, u32),
+    /// Probability that an op waits much longer to issue (operand from a cache miss).
+    pub long_issue_rate: f64,
+    pub long_issue_lat: (u32, u32),
+    /// Empty cycles after a flush before the correct path dispatches.
+    pub redirect_penalty: u32,
+    /// Per-op probability that a user load/store faults or an op traps (needs kernel code).
+    pub exception_rate: f64,
+    /// Probability that a conditional select fails its condition.
+    pub cond_fail_rate: f64,
+    /// Probability that a load/store is misaligned.
+    pub misaligned_rate: f64,
+    /// Per-op probability of an interrupt or system call into the kernel (needs kernel code).
+    pub kernel_rate: f64,
+    /// Ops per kernel stretch.
+    pub kernel_len: (u32, u32),
+    /// Probability that a kernel stretch switches process (new CONTEXTIDR_EL1).
+    pub ctx_switch_rate: f64,
+    /// Per-op probability that user code enters an AArch32 stretch.
+    pub aarch32_rate: f64,
+    pub aarch32_len: (u32, u32),
+    /// Per-op probability of a stretch with profiling disallowed by EL3.
+    pub noprof_rate: f64,
+    pub noprof_len: (u32, u32),
+    /// Per-cycle probability of a stray hook report while no op is tagged (robustness).
+    pub stray_rate: f64,
+    /// Run in Secure state (NS = 0).
+    pub secure: bool,
+    /// VHE host: user code has `host` set and the kernel runs at EL2.
+    pub vhe_host: bool,
+    /// Virtual counter at cycle 0 (it advances by one per cycle).
+    pub counter_start: u64,
+    /// Physical counter = virtual counter + this.
+    pub counter_offset: u64,
+    /// Initial CONTEXTIDR_EL1 (a process id).
+    pub pid: u32,
+    /// CONTEXTIDR_EL2 (constant).
+    pub ctx_el2: u32,
+    /// Fraction of user pages on the remote node.
+    pub remote_fraction: f64,
+    /// Probability that an L2 miss is served by a peer core or cluster.
+    pub peer_rate: f64,
+}
+
+impl Default for CoreParams {
+    fn default() -> Self {
+        CoreParams {
+            rob_size: 128,
+            bubble_rate: 0.02,
+            bubble_len: (1, 8),
+            partial_group_rate: 0.15,
+            issue_lat: (1, 3),
+            long_issue_rate: 0.1,
+            long_issue_lat: (5, 60),
+            redirect_penalty: 4,
+            exception_rate: 0.0,
+            cond_fail_rate: 0.3,
+            misaligned_rate: 0.0,
+            kernel_rate: 0.0,
+            kernel_len: (100, 1000),
+            ctx_switch_rate: 0.2,
+            aarch32_rate: 0.0,
+            aarch32_len: (200, 2000),
+            noprof_rate: 0.0,
+            noprof_len: (200, 2000),
+            stray_rate: 0.0,
+            secure: false,
+            vhe_host: false,
+            counter_start: 0x14_20B3_1FA5,
+            counter_offset: 0x1000_0000,
+            pid: 1234,
+            ctx_el2: 7,
+            remote_fraction: 0.0,
+            peer_rate: 0.01,
+        }
+    }
+}
+
+impl CoreParams {
+    pub fn validate(&self) -> Result<(), String> {
+        let rates = [
+            ("bubble_rate", self.bubble_rate),
+            ("partial_group_rate", self.partial_group_rate),
+            ("long_issue_rate", self.long_issue_rate),
+            ("exception_rate", self.exception_rate),
+            ("cond_fail_rate", self.cond_fail_rate),
+            ("misaligned_rate", self.misaligned_rate),
+            ("kernel_rate", self.kernel_rate),
+            ("ctx_switch_rate", self.ctx_switch_rate),
+            ("aarch32_rate", self.aarch32_rate),
+            ("noprof_rate", self.noprof_rate),
+            ("stray_rate", self.stray_rate),
+            ("remote_fraction", self.remote_fraction),
+            ("peer_rate", self.peer_rate),
+        ];
+        for (name, r) in rates {
+            if !(0.0..=1.0).contains(&r) {
+                return Err(format!("core parameter {name} = {r} is not a probability"));
+            }
+        }
+        let ranges = [
+            ("bubble_len", self.bubble_len),
+            ("issue_lat", self.issue_lat),
+            ("long_issue_lat", self.long_issue_lat),
+            ("kernel_len", self.kernel_len),
+            ("aarch32_len", self.aarch32_len),
+            ("noprof_len", self.noprof_len),
+        ];
+        for (name, (lo, hi)) in ranges {
+            if lo > hi {
+                return Err(format!(
+                    "core parameter {name} = ({lo}, {hi}) has min above max"
+                ));
+            }
+        }
+        if self.rob_size == 0 {
+            return Err("core parameter rob_size must be at least 1".into());
+        }
+        Ok(())
+    }
+}
