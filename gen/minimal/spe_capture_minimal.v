@@ -43,10 +43,11 @@ module spe_capture_minimal(clock,reset,tag_valid,tag,disp_pc,disp_class,disp_sub
     localparam  k_class_ldst = 2'b1;
     localparam  k_class_branch = 2'b10;
     localparam  k_class_rsvd = 2'b11;
+    localparam  k_addr_bits = 32'h38;
     localparam  k_zero2 = 2'b0;
     localparam  k_zero4 = 4'h0;
     localparam  k_zero8 = 8'h0;
-    localparam  k_zero56 = 56'h0;
+    localparam  k_zero_addr = 56'h0;
     localparam  k_ext_mask = 8'he2;
     localparam  k_ext = 8'h2;
     localparam  k_at = 8'h4;
@@ -120,12 +121,12 @@ module spe_capture_minimal(clock,reset,tag_valid,tag,disp_pc,disp_class,disp_sub
         s_phase__reset = reset;
         s_op__reset = reset;
         s_rep__reset = reset;
-        sel_pc = k_zero56;
+        sel_pc = k_zero_addr;
         sel_class = k_zero2;
         sel_subclass = k_zero8;
         sel_cond = 1'b0;
         if (tag[0]) begin
-            sel_pc = disp_pc[(0 * 32'h38)+:(56)];
+            sel_pc = disp_pc[(0 * k_addr_bits)+:(56)];
             sel_class = disp_class[(0 * 32'h2)+:(2)];
             sel_subclass = disp_subclass[(0 * 32'h8)+:(8)];
             sel_cond = disp_cond[0];

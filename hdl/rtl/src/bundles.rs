@@ -17,6 +17,7 @@
 //! Bundles hold no `CW`-wide values (rust-hdl structs cannot be generic): the latency
 //! values and MINLAT travel as plain `Bits<CW>` signals.
 
+use crate::ADDR_BITS;
 use rust_hdl::prelude::*;
 
 /// Where the sample in flight is; the model's `Phase`, one state per variant. Held by
@@ -39,7 +40,7 @@ pub struct XlatReport {
     pub start: Bit,
     pub va: Bits<64>,
     pub done: Bit,
-    pub pa: Bits<56>,
+    pub pa: Bits<ADDR_BITS>,
     pub tlb_access: Bit,
     pub tlb_walk: Bit,
 }
@@ -61,7 +62,7 @@ pub struct MemReport {
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct BranchReport {
     pub done: Bit,
-    pub target: Bits<56>,
+    pub target: Bits<ADDR_BITS>,
     pub taken: Bit,
     pub mispred: Bit,
     pub indirect: Bit,
@@ -183,7 +184,7 @@ pub struct FilterView {
 /// The sample as the serializer records it (the latency values travel beside it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct Sample {
-    pub pc: Bits<56>,
+    pub pc: Bits<ADDR_BITS>,
     pub el: Bits<2>,
     pub ns: Bit,
     pub op_class: Bits<2>,
@@ -200,9 +201,9 @@ pub struct Sample {
     pub xl_started: Bit,
     pub xl_done: Bit,
     pub va: Bits<64>,
-    pub pa: Bits<56>,
+    pub pa: Bits<ADDR_BITS>,
     pub br_resolved: Bit,
-    pub target: Bits<56>,
+    pub target: Bits<ADDR_BITS>,
     /// A Data Source packet is due (a load whose memory access was reported).
     pub ds_en: Bit,
     pub source: Bits<8>,

@@ -27,6 +27,7 @@ use crate::bundles::{
     XlatReport,
 };
 use crate::flop::Rff;
+use crate::ADDR_BITS;
 use rust_hdl::prelude::*;
 use spe_defs::packet::{op_class, subclass};
 use spe_defs::regs::pmscr;
@@ -53,7 +54,7 @@ pub struct Events {
 /// The sampled op as captured in its tag cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct TaggedOp {
-    pub pc: Bits<56>,
+    pub pc: Bits<ADDR_BITS>,
     pub class: Bits<2>,
     pub subclass: Bits<8>,
     pub cond: Bit,
@@ -75,7 +76,7 @@ pub struct Merged {
     pub xl_started: Bit,
     pub va: Bits<64>,
     pub xl_done: Bit,
-    pub pa: Bits<56>,
+    pub pa: Bits<ADDR_BITS>,
     pub tlb_access: Bit,
     pub tlb_walk: Bit,
     pub mem_done: Bit,
@@ -87,7 +88,7 @@ pub struct Merged {
     pub remote: Bit,
     pub misaligned: Bit,
     pub br_done: Bit,
-    pub target: Bits<56>,
+    pub target: Bits<ADDR_BITS>,
     pub taken: Bit,
     pub mispred: Bit,
     pub indirect: Bit,
@@ -139,7 +140,7 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     s_op: Rff<TaggedOp>,
     s_rep: Rff<Merged>,
     // Local signals.
-    sel_pc: Signal<Local, Bits<56>>,
+    sel_pc: Signal<Local, Bits<ADDR_BITS>>,
     sel_class: Signal<Local, Bits<2>>,
     sel_subclass: Signal<Local, Bits<8>>,
     sel_cond: Signal<Local, Bit>,
@@ -162,10 +163,11 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     k_class_ldst: Constant<Bits<2>>,
     k_class_branch: Constant<Bits<2>>,
     k_class_rsvd: Constant<Bits<2>>,
+    k_addr_bits: Constant<Bits<32>>,
     k_zero2: Constant<Bits<2>>,
     k_zero4: Constant<Bits<4>>,
     k_zero8: Constant<Bits<8>>,
-    k_zero56: Constant<Bits<56>>,
+    k_zero_addr: Constant<Bits<ADDR_BITS>>,
     k_ext_mask: Constant<Bits<8>>,
     k_ext: Constant<Bits<8>>,
     k_at: Constant<Bits<8>>,
@@ -179,7 +181,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
     pub fn new(cfg: &Config) -> Self {
         assert_eq!(W, cfg.dispatch_width, "dispatch width mismatch");
         assert!(
-            PCB == 56 * W && CB == 2 * W && SB == 8 * W,
+            PCB == ADDR_BITS * W && CB == 2 * W && SB == 8 * W,
             "per-slot bus widths"
         );
         let k2 = |v: u8| Constant::new(u64::from(v).into());
@@ -238,10 +240,11 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             k_class_ldst: k2(op_class::LD_ST_ATOMIC),
             k_class_branch: k2(op_class::BRANCH),
             k_class_rsvd: k2(op_class::RESERVED),
+            k_addr_bits: Constant::new((ADDR_BITS as u64).into()),
             k_zero2: k2(0),
             k_zero4: Constant::new(0u64.into()),
             k_zero8: k8(0),
-            k_zero56: Constant::new(0u64.into()),
+            k_zero_addr: Constant::new(0u64.into()),
             k_ext_mask: k8(subclass::LDST_EXT_MASK),
             k_ext: k8(subclass::LDST_EXT),
             k_at: k8(subclass::LDST_EXT_AT),
@@ -262,13 +265,16 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         self.s_rep.reset.next = self.reset.val();
 
         // The tagged slot's op.
-        self.sel_pc.next = self.k_zero56.val();
+        self.sel_pc.next = self.k_zero_addr.val();
         self.sel_class.next = self.k_zero2.val();
         self.sel_subclass.next = self.k_zero8.val();
         self.sel_cond.next = false;
         for i in 0..W {
             if self.tag.val().get_bit(i) {
-                self.sel_pc.next = self.disp_pc.val().get_bits::<56>(i * 56);
+                self.sel_pc.next = self
+                    .disp_pc
+                    .val()
+                    .get_bits::<ADDR_BITS>(i * self.k_addr_bits.val().index());
                 self.sel_class.next = self.disp_class.val().get_bits::<2>(i * 2);
                 self.sel_subclass.next = self.disp_subclass.val().get_bits::<8>(i * 8);
                 self.sel_cond.next = self.disp_cond.val().get_bit(i);

@@ -35,6 +35,10 @@ pub mod writer;
 
 use rust_hdl::prelude::*;
 
+/// Address bits an Address packet records (VA 55:0, PA 55:0): the width of every PC,
+/// branch target and physical address inside the unit.
+pub const ADDR_BITS: usize = spe_defs::packet::addr_payload::ADDR_BITS as usize;
+
 /// Zero-extension of an `N`-bit value to `T` bits, for kernels.
 ///
 /// rust-hdl's `bit_cast` emits `((x) & T'hFF..)`, which mixes operand widths and trips

@@ -13,6 +13,7 @@
 
 use crate::bundles::Sample;
 use crate::Zext;
+use crate::ADDR_BITS;
 use rust_hdl::prelude::*;
 use spe_defs::impdef::{self, DATA_SOURCE_PAYLOAD, EVENTS_PAYLOAD};
 use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class};
@@ -51,7 +52,7 @@ pub struct Record {
 /// Payload of a PC or branch-target Address packet (`spe_defs::packet::addr_payload`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct InstrAddr {
-    pub addr: Bits<56>,
+    pub addr: Bits<ADDR_BITS>,
     pub rsvd: Bits<5>,
     pub el: Bits<2>,
     pub ns: Bit,
@@ -60,7 +61,7 @@ pub struct InstrAddr {
 /// Payload of a data physical-address packet (CH = 0, PAT = 0, NSE = 0).
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct PhysAddr {
-    pub addr: Bits<56>,
+    pub addr: Bits<ADDR_BITS>,
     pub rsvd: Bits<7>,
     pub ns: Bit,
 }

@@ -11,9 +11,10 @@
 //!            +---------------------------- regs ------------------------------+--> reg_rdata, irq
 //! ```
 //!
-//! The top holds no state: every flop lives in a block (one depth for all flops, which also
-//! keeps rust-hdl's simulator exact). Its only logic is `busy` (a sample in flight) and
-//! the slicing of the Events payload for the filter.
+//! The top holds no state and no logic: every flop lives in a block (one depth for all
+//! flops, which also keeps rust-hdl's simulator exact). It packs the flat hook ports into
+//! the capture block's report bundles, connects the blocks' bundles, and unpacks the write
+//! port.
 
 use crate::capture::SpeCapture;
 use crate::filter::SpeFilter;
@@ -22,161 +23,113 @@ use crate::regs::SpeRegs;
 use crate::sampler::SpeSampler;
 use crate::serializer::SpeSerializer;
 use crate::writer::SpeWriter;
+use crate::ADDR_BITS;
 use rust_hdl::prelude::*;
 use spe_defs::Config;
 
-/// The unit for dispatch width `W` and counter width `CW`; `PCB`, `CB`, `SB` are the
-/// per-slot bus widths 56·W, 2·W and 8·W (Rust cannot compute them from `W` in a type).
-#[derive(LogicBlock)]
-pub struct SpeTop<
-    const W: usize,
-    const PCB: usize,
-    const CB: usize,
-    const SB: usize,
-    const CW: usize,
-> {
-    pub clk: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub disp_valid: Signal<In, Bits<W>>,
-    pub disp_pc: Signal<In, Bits<PCB>>,
-    pub disp_class: Signal<In, Bits<CB>>,
-    pub disp_subclass: Signal<In, Bits<SB>>,
-    pub disp_cond: Signal<In, Bits<W>>,
-    pub disp_el: Signal<In, Bits<2>>,
-    pub disp_ns: Signal<In, Bit>,
-    pub disp_host: Signal<In, Bit>,
-    pub disp_aarch32: Signal<In, Bit>,
-    pub prof_allowed: Signal<In, Bit>,
-    pub tag: Signal<Out, Bits<W>>,
-    pub iss_valid: Signal<In, Bit>,
-    pub xl_start: Signal<In, Bit>,
-    pub xl_va: Signal<In, Bits<64>>,
-    pub xl_done: Signal<In, Bit>,
-    pub xl_pa: Signal<In, Bits<56>>,
-    pub xl_tlb_access: Signal<In, Bit>,
-    pub xl_tlb_walk: Signal<In, Bit>,
-    pub mem_done: Signal<In, Bit>,
-    pub mem_source: Signal<In, Bits<8>>,
-    pub mem_l1d_access: Signal<In, Bit>,
-    pub mem_l1d_refill: Signal<In, Bit>,
-    pub mem_llc_access: Signal<In, Bit>,
-    pub mem_llc_miss: Signal<In, Bit>,
-    pub mem_remote: Signal<In, Bit>,
-    pub mem_misaligned: Signal<In, Bit>,
-    pub br_done: Signal<In, Bit>,
-    pub br_target: Signal<In, Bits<56>>,
-    pub br_taken: Signal<In, Bit>,
-    pub br_mispred: Signal<In, Bit>,
-    pub br_indirect: Signal<In, Bit>,
-    pub cpl_done: Signal<In, Bit>,
-    pub cpl_retired: Signal<In, Bit>,
-    pub cpl_exception: Signal<In, Bit>,
-    pub cpl_cond_fail: Signal<In, Bit>,
-    pub hook_stray: Signal<Out, Bit>,
-    pub ctx_el1: Signal<In, Bits<32>>,
-    pub ctx_el2: Signal<In, Bits<32>>,
-    pub cnt_virt: Signal<In, Bits<64>>,
-    pub cnt_phys: Signal<In, Bits<64>>,
-    pub reg_en: Signal<In, Bit>,
-    pub reg_we: Signal<In, Bit>,
-    pub reg_addr: Signal<In, Bits<5>>,
-    pub reg_wdata: Signal<In, Bits<64>>,
-    pub reg_rdata: Signal<Out, Bits<64>>,
-    pub wr_valid: Signal<Out, Bit>,
-    pub wr_addr: Signal<Out, Bits<64>>,
-    pub wr_data: Signal<Out, Bits<64>>,
-    pub wr_strb: Signal<Out, Bits<8>>,
-    pub wr_ready: Signal<In, Bit>,
-    pub wr_err: Signal<In, Bit>,
-    pub irq: Signal<Out, Bit>,
-    pub pmu_sample_pop: Signal<Out, Bits<4>>,
-    pub pmu_sample_feed: Signal<Out, Bit>,
-    pub pmu_sample_filtrate: Signal<Out, Bit>,
-    pub pmu_sample_collision: Signal<Out, Bit>,
-    // Blocks.
-    pub regs: SpeRegs<CW>,
-    pub sampler: SpeSampler<W>,
-    pub capture: SpeCapture<W, PCB, CB, SB>,
-    pub latency: SpeLatency<CW>,
-    pub filter: SpeFilter<CW>,
-    pub serializer: SpeSerializer<CW>,
-    pub writer: SpeWriter,
+/// Declares [`SpeTop`] and its `new` from one list: the flat ports in `PORTS` order (each
+/// `Default::default()` in `new`), then the blocks (each built from the configuration).
+macro_rules! spe_top {
+    (ports { $($p:ident: $dir:ident $t:ty;)* } blocks { $($b:ident: $bt:ty;)* }) => {
+        /// The unit for dispatch width `W` and counter width `CW`; `PCB`, `CB`, `SB` are the
+        /// per-slot bus widths 56·W, 2·W and 8·W (Rust cannot compute them from `W` in a type).
+        #[derive(LogicBlock)]
+        pub struct SpeTop<
+            const W: usize,
+            const PCB: usize,
+            const CB: usize,
+            const SB: usize,
+            const CW: usize,
+        > {
+            $(pub $p: Signal<$dir, $t>,)*
+            $(pub $b: $bt,)*
+        }
+
+        impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const CW: usize>
+            SpeTop<W, PCB, CB, SB, CW>
+        {
+            pub fn new(cfg: &Config) -> Self {
+                if let Err(e) = cfg.validate() {
+                    panic!("invalid SPE configuration: {e}");
+                }
+                Self {
+                    $($p: Default::default(),)*
+                    $($b: <$bt>::new(cfg),)*
+                }
+            }
+        }
+    };
 }
 
-impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const CW: usize>
-    SpeTop<W, PCB, CB, SB, CW>
-{
-    pub fn new(cfg: &Config) -> Self {
-        if let Err(e) = cfg.validate() {
-            panic!("invalid SPE configuration: {e}");
-        }
-        Self {
-            clk: Default::default(),
-            reset: Default::default(),
-            disp_valid: Default::default(),
-            disp_pc: Default::default(),
-            disp_class: Default::default(),
-            disp_subclass: Default::default(),
-            disp_cond: Default::default(),
-            disp_el: Default::default(),
-            disp_ns: Default::default(),
-            disp_host: Default::default(),
-            disp_aarch32: Default::default(),
-            prof_allowed: Default::default(),
-            tag: Default::default(),
-            iss_valid: Default::default(),
-            xl_start: Default::default(),
-            xl_va: Default::default(),
-            xl_done: Default::default(),
-            xl_pa: Default::default(),
-            xl_tlb_access: Default::default(),
-            xl_tlb_walk: Default::default(),
-            mem_done: Default::default(),
-            mem_source: Default::default(),
-            mem_l1d_access: Default::default(),
-            mem_l1d_refill: Default::default(),
-            mem_llc_access: Default::default(),
-            mem_llc_miss: Default::default(),
-            mem_remote: Default::default(),
-            mem_misaligned: Default::default(),
-            br_done: Default::default(),
-            br_target: Default::default(),
-            br_taken: Default::default(),
-            br_mispred: Default::default(),
-            br_indirect: Default::default(),
-            cpl_done: Default::default(),
-            cpl_retired: Default::default(),
-            cpl_exception: Default::default(),
-            cpl_cond_fail: Default::default(),
-            hook_stray: Default::default(),
-            ctx_el1: Default::default(),
-            ctx_el2: Default::default(),
-            cnt_virt: Default::default(),
-            cnt_phys: Default::default(),
-            reg_en: Default::default(),
-            reg_we: Default::default(),
-            reg_addr: Default::default(),
-            reg_wdata: Default::default(),
-            reg_rdata: Default::default(),
-            wr_valid: Default::default(),
-            wr_addr: Default::default(),
-            wr_data: Default::default(),
-            wr_strb: Default::default(),
-            wr_ready: Default::default(),
-            wr_err: Default::default(),
-            irq: Default::default(),
-            pmu_sample_pop: Default::default(),
-            pmu_sample_feed: Default::default(),
-            pmu_sample_filtrate: Default::default(),
-            pmu_sample_collision: Default::default(),
-            regs: SpeRegs::new(cfg),
-            sampler: SpeSampler::new(cfg),
-            capture: SpeCapture::new(cfg),
-            latency: SpeLatency::new(cfg),
-            filter: SpeFilter::new(cfg),
-            serializer: SpeSerializer::new(cfg),
-            writer: SpeWriter::new(cfg),
-        }
+spe_top! {
+    ports {
+        clk: In Clock;
+        reset: In Bit;
+        disp_valid: In Bits<W>;
+        disp_pc: In Bits<PCB>;
+        disp_class: In Bits<CB>;
+        disp_subclass: In Bits<SB>;
+        disp_cond: In Bits<W>;
+        disp_el: In Bits<2>;
+        disp_ns: In Bit;
+        disp_host: In Bit;
+        disp_aarch32: In Bit;
+        prof_allowed: In Bit;
+        tag: Out Bits<W>;
+        iss_valid: In Bit;
+        xl_start: In Bit;
+        xl_va: In Bits<64>;
+        xl_done: In Bit;
+        xl_pa: In Bits<ADDR_BITS>;
+        xl_tlb_access: In Bit;
+        xl_tlb_walk: In Bit;
+        mem_done: In Bit;
+        mem_source: In Bits<8>;
+        mem_l1d_access: In Bit;
+        mem_l1d_refill: In Bit;
+        mem_llc_access: In Bit;
+        mem_llc_miss: In Bit;
+        mem_remote: In Bit;
+        mem_misaligned: In Bit;
+        br_done: In Bit;
+        br_target: In Bits<ADDR_BITS>;
+        br_taken: In Bit;
+        br_mispred: In Bit;
+        br_indirect: In Bit;
+        cpl_done: In Bit;
+        cpl_retired: In Bit;
+        cpl_exception: In Bit;
+        cpl_cond_fail: In Bit;
+        hook_stray: Out Bit;
+        ctx_el1: In Bits<32>;
+        ctx_el2: In Bits<32>;
+        cnt_virt: In Bits<64>;
+        cnt_phys: In Bits<64>;
+        reg_en: In Bit;
+        reg_we: In Bit;
+        reg_addr: In Bits<5>;
+        reg_wdata: In Bits<64>;
+        reg_rdata: Out Bits<64>;
+        wr_valid: Out Bit;
+        wr_addr: Out Bits<64>;
+        wr_data: Out Bits<64>;
+        wr_strb: Out Bits<8>;
+        wr_ready: In Bit;
+        wr_err: In Bit;
+        irq: Out Bit;
+        pmu_sample_pop: Out Bits<4>;
+        pmu_sample_feed: Out Bit;
+        pmu_sample_filtrate: Out Bit;
+        pmu_sample_collision: Out Bit;
+    }
+    blocks {
+        regs: SpeRegs<CW>;
+        sampler: SpeSampler<W>;
+        capture: SpeCapture<W, PCB, CB, SB>;
+        latency: SpeLatency<CW>;
+        filter: SpeFilter<CW>;
+        serializer: SpeSerializer<CW>;
+        writer: SpeWriter;
     }
 }
 

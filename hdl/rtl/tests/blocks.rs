@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 use spe_defs::regs::{self as r, pmbsr, RegId};
 use spe_defs::{impdef, Config, PRESETS};
 use spe_rtl::bundles::{BufferUpdate, SamplePhase, WriteReq};
+use spe_rtl::capture::SpeCapture;
 use spe_rtl::filter::SpeFilter;
 use spe_rtl::latency::SpeLatency;
 use spe_rtl::regs::SpeRegs;
@@ -123,6 +124,140 @@ fn sampler_raises_an_interval_below_the_minimum_and_adds_lfsr_jitter() {
         next,
         u64::from(cfg().min_interval()) | u64::from(lfsr & 0xFF)
     );
+}
+
+// ---------------------------------------------------------------- capture
+
+type Capture = SpeCapture<4, 224, 8, 32>;
+
+/// A capture block out of reset, collecting context and timestamps at EL1.
+fn capture() -> Capture {
+    let mut c = Capture::new(cfg());
+    start(&mut c);
+    cycle(&mut c, |c| c.reset.next = true, |_| ());
+    c.reset.next = false;
+    c.ctl.next.el1_cx = true;
+    c.ctl.next.el1_ts = true;
+    c
+}
+
+/// Tags slot `slot` of a group whose slot i has PC 0x1000 + 4i, class `class` and
+/// payload `subclass`, at EL1; returns the phase seen in the next cycle.
+fn tag(c: &mut Capture, slot: usize, class: u64, subclass: u64) -> SamplePhase {
+    cycle(
+        c,
+        |c| {
+            c.tag_valid.next = true;
+            c.tag.next = b(1 << slot);
+            c.disp_pc.next = (0..4).fold(b(0), |acc: Bits<224>, i| {
+                acc | (b::<224>(0x1000 + 4 * i) << (56 * i))
+            });
+            c.disp_class.next = b((0..4).fold(0, |acc, i| acc | (class << (2 * i))));
+            c.disp_subclass.next = b((0..4).fold(0, |acc, i| acc | (subclass << (8 * i))));
+            c.disp_el.next = b(1);
+            c.ctx_el1.next = b(0x1234);
+            c.cnt_virt.next = b(0x5555);
+        },
+        |_| (),
+    );
+    c.tag_valid.next = false;
+    c.tag.next = b(0);
+    comb(c, |_| (), |c| c.phase.val())
+}
+
+#[test]
+fn capture_records_the_tagged_slot_with_the_collection_decided_at_the_tag() {
+    let mut c = capture();
+    assert_eq!(tag(&mut c, 2, 1, 0), SamplePhase::Tracking);
+    let s = c.sample.val();
+    assert_eq!(v(s.pc), 0x1008, "slot 2's PC");
+    assert_eq!(v(s.op_class), 1);
+    assert_eq!(v(s.el), 1);
+    assert!(s.cx1 && !s.cx2 && s.ts_en && !s.pa_en);
+    assert_eq!((v(s.ctx1), v(s.ts)), (0x1234, 0x5555));
+    let view = c.view.val();
+    assert!(view.is_load && !view.is_store && !view.is_branch);
+}
+
+#[test]
+fn capture_records_a_reserved_class_as_other_and_a_returning_atomic_as_load_and_store() {
+    let mut c = capture();
+    tag(&mut c, 0, 3, 0xff);
+    assert_eq!(
+        (v(c.sample.val().op_class), v(c.sample.val().op_payload)),
+        (0, 0)
+    );
+    let mut c = capture();
+    let at =
+        u64::from(spe_defs::packet::subclass::LDST_EXT | spe_defs::packet::subclass::LDST_EXT_AT);
+    tag(&mut c, 1, 1, at);
+    let view = c.view.val();
+    assert!(view.is_load && view.is_store);
+}
+
+#[test]
+fn capture_accepts_each_hook_once_while_tracking_and_flags_the_rest_as_stray() {
+    let mut c = capture();
+    // Outside tracking every report is stray.
+    let stray = comb(&mut c, |c| c.iss_valid.next = true, |c| c.hook_stray.val());
+    assert!(stray);
+    c.iss_valid.next = false;
+    tag(&mut c, 0, 1, 0);
+    let first = cycle(&mut c, |c| c.mem.next.done = true, |c| c.hook_stray.val());
+    let again = cycle(&mut c, |_| (), |c| c.hook_stray.val());
+    c.mem.next.done = false;
+    assert!(!first, "the first memory report is accepted");
+    assert!(again, "a second one is stray");
+    let branch = cycle(&mut c, |c| c.br.next.done = true, |c| c.hook_stray.val());
+    c.br.next.done = false;
+    assert!(branch, "a branch report for a load is stray");
+    let xl_done = cycle(&mut c, |c| c.xl.next.done = true, |c| c.hook_stray.val());
+    c.xl.next.done = false;
+    assert!(xl_done, "translation done without a start is stray");
+    assert!(
+        c.sample.val().ds_en,
+        "the accepted memory report makes a Data Source packet"
+    );
+    assert!(!c.progress.val().issued);
+}
+
+#[test]
+fn capture_phase_runs_tracking_filter_writing_idle_and_skips_writing_for_a_dropped_record() {
+    let mut c = capture();
+    for written in [true, false] {
+        assert_eq!(tag(&mut c, 0, 0, 0), SamplePhase::Tracking);
+        let next = |c: &mut Capture, set: &dyn Fn(&mut Capture)| {
+            cycle(c, |c| set(c), |_| ());
+            comb(c, |_| (), |c| c.phase.val())
+        };
+        assert_eq!(next(&mut c, &|_| ()), SamplePhase::Tracking);
+        let p = next(&mut c, &|c: &mut Capture| {
+            c.cpl.next.done = true;
+            c.cpl.next.retired = true;
+        });
+        c.cpl.next.done = false;
+        assert_eq!(p, SamplePhase::Filter);
+        assert!(c
+            .sample
+            .val()
+            .events
+            .get_bit(spe_defs::events::RETIRED as usize));
+        let p = next(&mut c, &|c: &mut Capture| c.wr_start.next = written);
+        c.wr_start.next = false;
+        if written {
+            assert_eq!(p, SamplePhase::Writing);
+            assert_eq!(
+                next(&mut c, &|_| ()),
+                SamplePhase::Writing,
+                "held until the end"
+            );
+            let p = next(&mut c, &|c: &mut Capture| c.wr_end.next = true);
+            c.wr_end.next = false;
+            assert_eq!(p, SamplePhase::Idle);
+        } else {
+            assert_eq!(p, SamplePhase::Idle, "a dropped record is never written");
+        }
+    }
 }
 
 // ---------------------------------------------------------------- registers
