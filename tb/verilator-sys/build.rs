@@ -260,6 +260,34 @@ impl Models<'_> {
     }
 }
 
+/// The shim drives every port of `PORTS`: a `gen/` made from an older port list cannot
+/// compile against it. Say so, and how to regenerate `gen/` without this crate.
+fn check_ports(gen: &Path, preset: &str) {
+    let path = gen.join(preset).join(format!("spe_top_{preset}.v"));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", path.display())));
+    let got: Vec<&str> = text
+        .split(&format!("module spe_top_{preset}("))
+        .nth(1)
+        .and_then(|t| t.split(");").next())
+        .map(|h| h.split(',').map(str::trim).collect())
+        .unwrap_or_default();
+    let want: Vec<&str> = std::iter::once("clk")
+        .chain(PORTS.iter().map(|p| p.name))
+        .collect();
+    if got != want {
+        let first = (0..got.len().max(want.len()))
+            .find(|&i| got.get(i) != want.get(i))
+            .unwrap_or(0);
+        fail(&format!(
+            "{} does not have the ports of spe_defs::ports::PORTS (port {first}: {:?} in gen/, {:?} in PORTS): gen/ is stale. Regenerate it with `cargo run --release -p spe-rtl --bin spe-gen -- --out gen` (the `spe` binary cannot build until then)",
+            path.display(),
+            got.get(first),
+            want.get(first)
+        ));
+    }
+}
+
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let gen = manifest
@@ -343,6 +371,7 @@ fn main() {
                 files_f.display()
             ));
         }
+        check_ports(&gen, cfg.name);
         for (variant, switches) in variants.clone() {
             models.add(&files_f, cfg.name, variant, switches, None);
         }
