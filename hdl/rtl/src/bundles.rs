@@ -1,9 +1,7 @@
-//! The typed bundles the blocks exchange, and the sample-phase state.
-//!
-//! Only `spe_top`'s external ports are flat (integrators want a plain port list); inside
-//! the unit every group of related wires travels as one `LogicStruct` value, so adding a
-//! hook field or a register control means adding a struct field, not a port in three
-//! places. In Verilog a bundle is one vector and a field is a constant slice of it.
+//! The typed bundles the blocks exchange, and the sample-phase state. Only `spe_top`'s
+//! ports are flat; inside, related wires travel as one `LogicStruct` (in Verilog one
+//! vector, a field a constant slice). A hook report's fields are wired from the top's
+//! ports by name (build.rs: port `br_target` to `BranchReport::target`).
 //!
 //! ```text
 //!  top ports --> XlatReport, MemReport, BranchReport, CplReport --> capture
@@ -14,14 +12,12 @@
 //!  capture --> Sample --> serializer   writer <--> WriteReq / WriteResp <--> top ports
 //! ```
 //!
-//! Bundles hold no `CW`-wide values (rust-hdl structs cannot be generic): the latency
-//! values and MINLAT travel as plain `Bits<CW>` signals.
+//! No bundle holds a `CW`-wide value (rust-hdl structs cannot be generic).
 
 use crate::ADDR_BITS;
 use rust_hdl::prelude::*;
 
-/// Where the sample in flight is; the model's `Phase`, one state per variant. Held by
-/// `spe_capture`, read by every block that acts on the sample.
+/// Where the sample in flight is: the model's `Phase`. Held by `spe_capture`.
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 pub enum SamplePhase {
     /// No sample: the sampler may tag an op.
@@ -124,11 +120,9 @@ pub struct FilterCtl {
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct BufferCtl {
     pub prof_en: Bit,
-    /// PMBLIMITR.FM selects discard mode.
+    /// PMBLIMITR.FM selects discard mode; PMBPTR; PMBLIMITR.LIMIT << 12.
     pub discard: Bit,
-    /// PMBPTR.
     pub ptr: Bits<64>,
-    /// PMBLIMITR.LIMIT << 12.
     pub limit: Bits<64>,
 }
 

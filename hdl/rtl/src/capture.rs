@@ -28,6 +28,7 @@ use crate::bundles::{
 };
 use crate::flop::Rff;
 use crate::ADDR_BITS;
+use crate::K;
 use rust_hdl::prelude::*;
 use spe_defs::packet::{op_class, subclass};
 use spe_defs::regs::pmscr;
@@ -54,16 +55,22 @@ pub struct Events {
 /// The sampled op as captured in its tag cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct TaggedOp {
+    /// The tagged slot's PC, Operation Type class and payload (class 3 stored as Other
+    /// with payload 0), and its conditional flag.
     pub pc: Bits<ADDR_BITS>,
     pub class: Bits<2>,
     pub subclass: Bits<8>,
     pub cond: Bit,
+    /// The group's EL and security state.
     pub el: Bits<2>,
     pub ns: Bit,
+    /// Which Context packets, and whether the data PA and a timestamp, are collected:
+    /// decided by the op's regime and PMSCR at the tag, not when the record is written.
     pub cx1: Bit,
     pub cx2: Bit,
     pub pa_en: Bit,
     pub ts_en: Bit,
+    /// CONTEXTIDR_EL1/EL2 and the counter (virtual or physical) at the tag.
     pub ctx1: Bits<32>,
     pub ctx2: Bits<32>,
     pub ts: Bits<64>,
@@ -72,13 +79,16 @@ pub struct TaggedOp {
 /// The hook reports accepted so far: a flag per report (cleared at the tag) and its data.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct Merged {
+    /// Issue report seen.
     pub issued: Bit,
+    /// Translation: started (with the data VA), done (with the PA and TLB events).
     pub xl_started: Bit,
     pub va: Bits<64>,
     pub xl_done: Bit,
     pub pa: Bits<ADDR_BITS>,
     pub tlb_access: Bit,
     pub tlb_walk: Bit,
+    /// Memory access done, with its data source and cache events.
     pub mem_done: Bit,
     pub source: Bits<8>,
     pub l1d_access: Bit,
@@ -87,11 +97,13 @@ pub struct Merged {
     pub llc_miss: Bit,
     pub remote: Bit,
     pub misaligned: Bit,
+    /// Branch resolved, with its target and outcome.
     pub br_done: Bit,
     pub target: Bits<ADDR_BITS>,
     pub taken: Bit,
     pub mispred: Bit,
     pub indirect: Bit,
+    /// The completion report's flags (set in the completion cycle).
     pub retired: Bit,
     pub exception: Bit,
     pub cond_fail: Bit,
@@ -99,7 +111,7 @@ pub struct Merged {
 
 /// The capture block for dispatch width `W`; `PCB`, `CB`, `SB` are the widths of the
 /// per-slot PC (56·W), class (2·W) and subclass (8·W) buses.
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const SB: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -128,7 +140,8 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     // The writer took the record (Filter -> Writing) / wrote or abandoned it (-> Idle).
     pub wr_start: Signal<In, Bit>,
     pub wr_end: Signal<In, Bit>,
-    // Outputs.
+    // Outputs: the phase (from state), the progress for the latency counters, what the
+    // filter and the serializer see (comb from state), and the stray-report pulse.
     pub phase: Signal<Out, SamplePhase>,
     /// A hook report was ignored (comb).
     pub hook_stray: Signal<Out, Bit>,
@@ -139,7 +152,8 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     s_phase: Rff<SamplePhase>,
     s_op: Rff<TaggedOp>,
     s_rep: Rff<Merged>,
-    // Local signals.
+    // Local signals: the tagged slot's fields, the op's regime and timestamp source,
+    // its class, the translation start as seen this cycle, the stray flag, the events.
     sel_pc: Signal<Local, Bits<ADDR_BITS>>,
     sel_class: Signal<Local, Bits<2>>,
     sel_subclass: Signal<Local, Bits<8>>,
@@ -154,25 +168,25 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     stray: Signal<Local, Bit>,
     ev: Signal<Local, Events>,
     events: Signal<Local, Bits<16>>,
-    // Constants.
-    k_el0: Constant<Bits<2>>,
-    k_el2: Constant<Bits<2>>,
-    k_pct_phys: Constant<Bits<2>>,
-    k_pct_ofs_phys: Constant<Bits<2>>,
-    k_class_other: Constant<Bits<2>>,
-    k_class_ldst: Constant<Bits<2>>,
-    k_class_branch: Constant<Bits<2>>,
-    k_class_rsvd: Constant<Bits<2>>,
-    k_addr_bits: Constant<Bits<32>>,
-    k_zero2: Constant<Bits<2>>,
-    k_zero4: Constant<Bits<4>>,
-    k_zero8: Constant<Bits<8>>,
-    k_zero_addr: Constant<Bits<ADDR_BITS>>,
-    k_ext_mask: Constant<Bits<8>>,
-    k_ext: Constant<Bits<8>>,
-    k_at: Constant<Bits<8>>,
-    k_st: Constant<Bits<8>>,
-    k_br_ind: Constant<Bits<8>>,
+    // Constants: ELs, PCT encodings, op classes, subclass bits (all from `spe_defs`).
+    k_el0: K<Bits<2>>,
+    k_el2: K<Bits<2>>,
+    k_pct_phys: K<Bits<2>>,
+    k_pct_ofs_phys: K<Bits<2>>,
+    k_class_other: K<Bits<2>>,
+    k_class_ldst: K<Bits<2>>,
+    k_class_branch: K<Bits<2>>,
+    k_class_rsvd: K<Bits<2>>,
+    k_addr_bits: K<Bits<32>>,
+    k_zero2: K<Bits<2>>,
+    k_zero4: K<Bits<4>>,
+    k_zero8: K<Bits<8>>,
+    k_zero_addr: K<Bits<ADDR_BITS>>,
+    k_ext_mask: K<Bits<8>>,
+    k_ext: K<Bits<8>>,
+    k_at: K<Bits<8>>,
+    k_st: K<Bits<8>>,
+    k_br_ind: K<Bits<8>>,
 }
 
 impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
@@ -184,54 +198,9 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             PCB == ADDR_BITS * W && CB == 2 * W && SB == 8 * W,
             "per-slot bus widths"
         );
-        let k2 = |v: u8| Constant::new(u64::from(v).into());
-        let k8 = |v: u8| Constant::new(u64::from(v).into());
+        let k2 = |v: u8| K::new(u64::from(v).into());
+        let k8 = |v: u8| K::new(u64::from(v).into());
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            tag_valid: Default::default(),
-            tag: Default::default(),
-            disp_pc: Default::default(),
-            disp_class: Default::default(),
-            disp_subclass: Default::default(),
-            disp_cond: Default::default(),
-            disp_el: Default::default(),
-            disp_ns: Default::default(),
-            disp_host: Default::default(),
-            ctl: Default::default(),
-            ctx_el1: Default::default(),
-            ctx_el2: Default::default(),
-            cnt_virt: Default::default(),
-            cnt_phys: Default::default(),
-            iss_valid: Default::default(),
-            xl: Default::default(),
-            mem: Default::default(),
-            br: Default::default(),
-            cpl: Default::default(),
-            wr_start: Default::default(),
-            wr_end: Default::default(),
-            phase: Default::default(),
-            hook_stray: Default::default(),
-            progress: Default::default(),
-            view: Default::default(),
-            sample: Default::default(),
-            s_phase: Rff::default(),
-            s_op: Rff::default(),
-            s_rep: Rff::default(),
-            sel_pc: Default::default(),
-            sel_class: Default::default(),
-            sel_subclass: Default::default(),
-            sel_cond: Default::default(),
-            hyp: Default::default(),
-            el1_phys: Default::default(),
-            el2_phys: Default::default(),
-            is_ldst: Default::default(),
-            is_branch: Default::default(),
-            is_load: Default::default(),
-            xl_started_now: Default::default(),
-            stray: Default::default(),
-            ev: Default::default(),
-            events: Default::default(),
             k_el0: k2(0),
             k_el2: k2(2),
             k_pct_phys: k2(pmscr::PCT_PHYSICAL as u8),
@@ -240,16 +209,17 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             k_class_ldst: k2(op_class::LD_ST_ATOMIC),
             k_class_branch: k2(op_class::BRANCH),
             k_class_rsvd: k2(op_class::RESERVED),
-            k_addr_bits: Constant::new((ADDR_BITS as u64).into()),
+            k_addr_bits: K::new((ADDR_BITS as u64).into()),
             k_zero2: k2(0),
-            k_zero4: Constant::new(0u64.into()),
+            k_zero4: K::new(0u64.into()),
             k_zero8: k8(0),
-            k_zero_addr: Constant::new(0u64.into()),
+            k_zero_addr: K::new(0u64.into()),
             k_ext_mask: k8(subclass::LDST_EXT_MASK),
             k_ext: k8(subclass::LDST_EXT),
             k_at: k8(subclass::LDST_EXT_AT),
             k_st: k8(subclass::LDST_ST),
             k_br_ind: k8(subclass::BR_IND),
+            ..Default::default()
         }
     }
 }
@@ -305,6 +275,8 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
             self.s_op.d.next.cx2 = self.ctl.val().el2_cx;
             self.s_op.d.next.ctx1 = self.ctx_el1.val();
             self.s_op.d.next.ctx2 = self.ctx_el2.val();
+            // EL2 regime: PMSCR_EL2 alone decides; EL1 regime: PA needs both PA bits and
+            // the physical counter both PCT fields.
             if self.hyp.val() {
                 self.s_op.d.next.pa_en = self.ctl.val().el2_pa;
                 self.s_op.d.next.ts_en = self.ctl.val().el2_ts;
@@ -320,6 +292,8 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
                     self.s_op.d.next.ts = self.cnt_phys.val();
                 }
             }
+            // A new op: no report yet (the reports' data fields are don't-cares until their
+            // flag is set).
             self.s_rep.d.next.issued = false;
             self.s_rep.d.next.xl_started = false;
             self.s_rep.d.next.xl_done = false;
@@ -350,6 +324,8 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
                     self.s_rep.d.next.issued = true;
                 }
             }
+            // A translation start restarts the translation counter; done needs a start
+            // in this or an earlier cycle.
             if self.xl.val().start {
                 if self.is_ldst.val() & !self.s_rep.q.val().xl_started {
                     self.progress.next.xl_restart = true;
@@ -370,6 +346,8 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
                     self.stray.next = true;
                 }
             }
+            // Memory and translation reports only for a load/store, branch reports only
+            // for a branch; each once.
             if self.mem.val().done {
                 if self.is_ldst.val() & !self.s_rep.q.val().mem_done {
                     self.s_rep.d.next.mem_done = true;
@@ -395,6 +373,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
                     self.stray.next = true;
                 }
             }
+            // Completion: the outcome flags, and the filter cycle next.
             if self.cpl.val().done {
                 self.s_rep.d.next.retired = self.cpl.val().retired;
                 self.s_rep.d.next.exception = self.cpl.val().exception;

@@ -9,19 +9,18 @@
 //!  total latency, MINLAT --> latency filter -/
 //! ```
 //!
-//! CONSTRAINED UNPREDICTABLE cases (`spe_defs::impdef::CONSTRAINED`): FT with no type bit
-//! passes everything; FE with an empty mask passes; FL with MINLAT 0 passes; an event in
-//! both masks fails one of the two filters. The EL enables and `prof_allowed` act earlier,
-//! on the population (sampler).
+//! CONSTRAINED UNPREDICTABLE cases (`spe_defs::impdef::CONSTRAINED`): FT with no type bit,
+//! FE with an empty mask and FL with MINLAT 0 pass; an event in both masks fails one of
+//! the two filters. The EL enables and `prof_allowed` act on the population (sampler).
 
 use crate::bundles::{FilterCtl, FilterView, SamplePhase};
+use crate::K;
 use rust_hdl::prelude::*;
 use spe_defs::Config;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct SpeFilter<const CW: usize> {
     pub reset: Signal<In, Bit>,
-    /// The filters act in the Filter phase.
     pub phase: Signal<In, SamplePhase>,
     // PMSFCR, PMSEVFR, PMSNEVFR and PMSLATFR.MINLAT.
     pub ctl: Signal<In, FilterCtl>,
@@ -32,13 +31,12 @@ pub struct SpeFilter<const CW: usize> {
     // PMU events.
     pub feed: Signal<Out, Bit>,
     pub filtrate: Signal<Out, Bit>,
-    // Local signals.
     filtering: Signal<Local, Bit>,
     type_ok: Signal<Local, Bit>,
     ev_ok: Signal<Local, Bit>,
     nev_ok: Signal<Local, Bit>,
     lat_ok: Signal<Local, Bit>,
-    k_zero12: Constant<Bits<12>>,
+    k_zero12: K<Bits<12>>,
 }
 
 impl<const CW: usize> SpeFilter<CW> {
@@ -49,20 +47,8 @@ impl<const CW: usize> SpeFilter<CW> {
             "counter width mismatch"
         );
         Self {
-            reset: Default::default(),
-            phase: Default::default(),
-            ctl: Default::default(),
-            minlat: Default::default(),
-            view: Default::default(),
-            lat_total: Default::default(),
-            feed: Default::default(),
-            filtrate: Default::default(),
-            filtering: Default::default(),
-            type_ok: Default::default(),
-            ev_ok: Default::default(),
-            nev_ok: Default::default(),
-            lat_ok: Default::default(),
-            k_zero12: Constant::new(0u64.into()),
+            k_zero12: K::new(0u64.into()),
+            ..Default::default()
         }
     }
 }

@@ -2,34 +2,26 @@
 //! active-high reset** to a per-instance reset value.
 //!
 //! ```text
-//!            +-----------+
-//!   d[W] --->|           |---> q[W]      q <= reset ? INIT : d   (at posedge clock)
-//!   reset -->|  spe_rff  |
-//!   clock -->|>  #(W,INIT)|
-//!            +-----------+
+//!   d[W], reset, clock --> spe_rff #(W, INIT) --> q[W]     q <= reset ? INIT : d at posedge clock
 //! ```
 //!
-//! rust-hdl's stock `DFF` has no reset port (its Verilog sets the value only in an `initial`
-//! block, which ASIC flows ignore). Every flop of the unit is this block instead, so every
-//! piece of state has a real reset and nothing depends on `initial`.
+//! rust-hdl's stock `DFF` has no reset port, only an `initial` block (which ASIC flows
+//! ignore): every flop of the unit is this block instead, so all state has a real reset.
 //!
 //! In Verilog all instances share one parameterised module, `spe_rff` (see [`RFF_VERILOG`],
 //! written once to `gen/spe_rff.v`): the instance is emitted as a black box whose module
 //! name carries the parameters, `spe_rff #(.W(12), .INIT(12'h000)) count(...)`.
 //!
-//! Simulation (rust-hdl): `q` takes `INIT` or `d` on the rising clock edge, like the Verilog.
-//! The reset value is fixed at construction ([`Rff::with_reset`]).
+//! rust-hdl's simulator does the same; the reset value is fixed by [`Rff::with_reset`].
 
 use rust_hdl::prelude::*;
 
 /// A register with synchronous reset to `init`.
 #[derive(Clone, Debug, LogicBlock)]
 pub struct Rff<T: Synth> {
-    /// Next value, taken at the rising edge when `reset` is low.
+    /// Next value (taken at the edge unless `reset`), current value, synchronous reset.
     pub d: Signal<In, T>,
-    /// Current value.
     pub q: Signal<Out, T>,
-    /// Synchronous, active-high reset: `q` becomes the reset value at the edge.
     pub reset: Signal<In, Bit>,
     pub clock: Signal<In, Clock>,
     init: Constant<T>,
@@ -69,9 +61,8 @@ impl<T: Synth> Logic for Rff<T> {
         self.q.connect();
     }
     fn hdl(&self) -> Verilog {
-        // The module itself is written once (RFF_VERILOG); the instance names it with its
-        // parameters. `T::BITS` and the reset value's literal sized to it (16'hace1); a
-        // state enum's literal comes 64 bits wide from rust-hdl and is resized.
+        // The instance names the shared module with its parameters; INIT is sized to W (a
+        // state enum's literal comes 64 bits wide from rust-hdl).
         let lit = self.init.val().verilog();
         let init = if lit.to_string().starts_with(&format!("{}'", T::BITS)) {
             lit.to_string()

@@ -38,87 +38,41 @@ fn banner(what: &str) -> String {
     )
 }
 
-/// Runs `$body` with `$t` bound to the RTL top of `$cfg` (one monomorphisation per
-/// dispatch width and counter width).
+/// Runs `$body` with `$t` bound to the RTL top of `$cfg`: one monomorphisation per
+/// dispatch width W (1..=8) and counter width (12 or 16). The per-slot bus widths are
+/// spelled out (`56·W`, `2·W`, `8·W`) because Rust cannot compute them in a type.
 #[macro_export]
 macro_rules! with_top {
     ($cfg:expr, |$t:ident| $body:expr) => {{
-        use $crate::top::SpeTop;
         let cfg: &spe_defs::Config = $cfg;
-        match (cfg.dispatch_width, cfg.counter_width.bits()) {
-            (1, 12) => {
-                let mut $t = SpeTop::<1, 56, 2, 8, 12>::new(cfg);
-                $body
-            }
-            (2, 12) => {
-                let mut $t = SpeTop::<2, 112, 4, 16, 12>::new(cfg);
-                $body
-            }
-            (3, 12) => {
-                let mut $t = SpeTop::<3, 168, 6, 24, 12>::new(cfg);
-                $body
-            }
-            (4, 12) => {
-                let mut $t = SpeTop::<4, 224, 8, 32, 12>::new(cfg);
-                $body
-            }
-            (5, 12) => {
-                let mut $t = SpeTop::<5, 280, 10, 40, 12>::new(cfg);
-                $body
-            }
-            (6, 12) => {
-                let mut $t = SpeTop::<6, 336, 12, 48, 12>::new(cfg);
-                $body
-            }
-            (7, 12) => {
-                let mut $t = SpeTop::<7, 392, 14, 56, 12>::new(cfg);
-                $body
-            }
-            (8, 12) => {
-                let mut $t = SpeTop::<8, 448, 16, 64, 12>::new(cfg);
-                $body
-            }
-            (1, 16) => {
-                let mut $t = SpeTop::<1, 56, 2, 8, 16>::new(cfg);
-                $body
-            }
-            (2, 16) => {
-                let mut $t = SpeTop::<2, 112, 4, 16, 16>::new(cfg);
-                $body
-            }
-            (3, 16) => {
-                let mut $t = SpeTop::<3, 168, 6, 24, 16>::new(cfg);
-                $body
-            }
-            (4, 16) => {
-                let mut $t = SpeTop::<4, 224, 8, 32, 16>::new(cfg);
-                $body
-            }
-            (5, 16) => {
-                let mut $t = SpeTop::<5, 280, 10, 40, 16>::new(cfg);
-                $body
-            }
-            (6, 16) => {
-                let mut $t = SpeTop::<6, 336, 12, 48, 16>::new(cfg);
-                $body
-            }
-            (7, 16) => {
-                let mut $t = SpeTop::<7, 392, 14, 56, 16>::new(cfg);
-                $body
-            }
-            (8, 16) => {
-                let mut $t = SpeTop::<8, 448, 16, 64, 16>::new(cfg);
-                $body
-            }
+        $crate::with_top!(@arms cfg, $t, $body, (cfg.dispatch_width, cfg.counter_width.bits());
+            (1, 56, 2, 8) (2, 112, 4, 16) (3, 168, 6, 24) (4, 224, 8, 32)
+            (5, 280, 10, 40) (6, 336, 12, 48) (7, 392, 14, 56) (8, 448, 16, 64))
+    }};
+    (@arms $cfg:ident, $t:ident, $body:expr, $key:expr; $(($w:literal, $pcb:literal, $cb:literal, $sb:literal))*) => {
+        match $key {
+            $(
+                ($w, 12) => {
+                    let mut $t = $crate::top::SpeTop::<$w, $pcb, $cb, $sb, 12>::new($cfg);
+                    $body
+                }
+                ($w, 16) => {
+                    let mut $t = $crate::top::SpeTop::<$w, $pcb, $cb, $sb, 16>::new($cfg);
+                    $body
+                }
+            )*
             (w, c) => panic!("no RTL for dispatch width {w} and counter width {c}"),
         }
-    }};
+    };
 }
 
 /// The raw rust-hdl output for a design visited under `name`.
 fn raw_verilog<B: Block>(top: &mut B, name: &str) -> Result<String, String> {
+    // rust-hdl's own checks first (open inputs, combinational loops): it would panic
+    // inside its generator otherwise.
     top.connect_all();
     check_all(top).map_err(|e| format!("rust-hdl design check failed: {e:?}"))?;
+    // `ModuleDefines` under our own top name, instead of `generate_verilog`'s `top`.
     let mut defines = ModuleDefines::default();
     top.accept(name, &mut defines);
     Ok(defines.defines())
@@ -132,6 +86,7 @@ fn rewrite_separators(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     for (i, &c) in chars.iter().enumerate() {
         let prev = if i > 0 { Some(chars[i - 1]) } else { None };
+        // Between two identifier characters: a separator, not a system task or function.
         if c == '$' && ident(prev) && ident(chars.get(i + 1).copied()) {
             out.push_str("__");
         } else {
@@ -170,6 +125,7 @@ fn unsize_slice_offsets(text: &str) -> String {
 /// declarations the range `[0:0]`: same width, and the bit-select becomes legal.
 fn range_indexed_scalars(text: &str) -> String {
     let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    // `name[` preceded by a non-identifier character: a bit- or part-select of `name`.
     let indexed = |name: &str| {
         text.match_indices(&format!("{name}["))
             .any(|(i, _)| !text[..i].chars().next_back().is_some_and(is_ident))
@@ -211,6 +167,7 @@ fn drop_unused_enum_params(text: &str) -> String {
             })
             .count()
     };
+    // A variant's name once (its declaration) means unused; `__` marks enum variants.
     text.lines()
         .filter(|line| {
             let t = line.trim_start();
@@ -230,6 +187,7 @@ fn drop_unused_enum_params(text: &str) -> String {
 fn split_modules(text: &str) -> Result<Vec<(String, String)>, String> {
     let mut mods = Vec::new();
     let mut rest = text;
+    // rust-hdl ends each module with `endmodule // <name>`, which delimits it.
     while let Some(start) = rest.find("module ") {
         let after = &rest[start + "module ".len()..];
         let name_end = after
@@ -253,6 +211,7 @@ fn tidy(text: &str) -> String {
         .map(|l| l.trim_end())
         .collect::<Vec<_>>()
         .join("\n");
+    // At most one blank line in a row (rust-hdl leaves runs of them).
     while out.contains("\n\n\n") {
         out = out.replace("\n\n\n", "\n\n");
     }
@@ -280,6 +239,8 @@ pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
             })?;
         renames.push((name.clone(), format!("spe_{block}_{}", cfg.name)));
     }
+    // Each module: its new name (in its header, its end marker and where the top
+    // instantiates it), then the clean-ups of rust-hdl's output, then the checks.
     let mut files = Vec::new();
     let mut order = Vec::new();
     for (name, text) in &modules {
@@ -300,6 +261,7 @@ pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
             &rewrite_separators(&text),
         )));
         check_module(&new_name, &text)?;
+        // One file per module, with a banner that says what it is and how to refresh it.
         let what = if new_name == top {
             format!(
                 "{new_name}: the SPE sampling unit, preset `{}` ({})",
@@ -337,6 +299,7 @@ fn check_module(name: &str, text: &str) -> Result<(), String> {
     if !name.starts_with("spe_") || name == "top" {
         return Err(format!("module {name}: every module must be named spe_*"));
     }
+    // A `$` left in an identifier breaks Tcl/SDC scripts; system functions are fine.
     for (i, _) in text.match_indices('$') {
         let tail = &text[i..];
         if !(tail.starts_with("$signed(") || tail.starts_with("$unsigned(")) {
@@ -344,6 +307,7 @@ fn check_module(name: &str, text: &str) -> Result<(), String> {
             return Err(format!("module {name}: a `$` survived on line {line}"));
         }
     }
+    // Every flop is an `spe_rff` with a real reset: no state may come from `initial`.
     if text.contains("initial") {
         return Err(format!("module {name}: state set by an initial block"));
     }
@@ -385,6 +349,7 @@ fn index(files: &[GenFile]) -> String {
          | preset | top module | dispatch width W | latency counters | min interval | modules | what for |\n\
          |---|---|---|---|---|---|---|\n",
     );
+    // One row per preset, with the number of Verilog modules its folder holds.
     for cfg in PRESETS {
         let modules = files
             .iter()
@@ -428,6 +393,7 @@ fn existing(dir: &Path) -> BTreeSet<String> {
     let Ok(top) = std::fs::read_dir(dir) else {
         return out;
     };
+    // Only the preset folders and top-level files: anything else in `dir` is not ours.
     for e in top.flatten() {
         let name = e.file_name().to_string_lossy().to_string();
         let p = e.path();
@@ -457,6 +423,8 @@ pub fn write_dir(dir: &Path) -> Result<(usize, Vec<String>), String> {
         std::fs::write(&path, &f.text)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
+    // Files no longer generated are reported, never deleted: the folder may be the
+    // user's.
     let wanted: BTreeSet<String> = files.iter().map(|f| f.path.clone()).collect();
     let extra = existing(dir).difference(&wanted).cloned().collect();
     Ok((files.len(), extra))
@@ -467,6 +435,7 @@ pub fn write_dir(dir: &Path) -> Result<(usize, Vec<String>), String> {
 pub fn check_dir(dir: &Path) -> Result<(usize, Vec<String>), String> {
     let files = all_files()?;
     let mut problems = Vec::new();
+    // Byte for byte: the generation is deterministic, so any difference is drift.
     for f in &files {
         let path = dir.join(&f.path);
         match std::fs::read_to_string(&path) {

@@ -14,10 +14,11 @@
 
 use crate::bundles::{Progress, SamplePhase};
 use crate::flop::Rff;
+use crate::K;
 use rust_hdl::prelude::*;
 use spe_defs::Config;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct SpeLatency<const CW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -34,9 +35,9 @@ pub struct SpeLatency<const CW: usize> {
     c_issue: Rff<Bits<CW>>,
     c_xlat: Rff<Bits<CW>>,
     // Constants.
-    k_zero: Constant<Bits<CW>>,
-    k_one: Constant<Bits<CW>>,
-    k_max: Constant<Bits<CW>>,
+    k_zero: K<Bits<CW>>,
+    k_one: K<Bits<CW>>,
+    k_max: K<Bits<CW>>,
 }
 
 impl<const CW: usize> SpeLatency<CW> {
@@ -47,20 +48,10 @@ impl<const CW: usize> SpeLatency<CW> {
             "counter width mismatch"
         );
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            tag_valid: Default::default(),
-            phase: Default::default(),
-            progress: Default::default(),
-            total: Default::default(),
-            issue: Default::default(),
-            xlat: Default::default(),
-            c_total: Rff::default(),
-            c_issue: Rff::default(),
-            c_xlat: Rff::default(),
-            k_zero: Constant::new(0u64.into()),
-            k_one: Constant::new(1u64.into()),
-            k_max: Constant::new(cfg.counter_width.max().into()),
+            k_zero: K::new(0u64.into()),
+            k_one: K::new(1u64.into()),
+            k_max: K::new(cfg.counter_width.max().into()),
+            ..Default::default()
         }
     }
 }

@@ -2,6 +2,7 @@
 //!
 //! | file | module | job |
 //! |---|---|---|
+//! | [`bundles`] | (none) | the typed bundles between blocks, the sample-phase state |
 //! | [`sampler`] | `spe_sampler_<preset>` | population count, interval counter, LFSR jitter, tag, collision |
 //! | [`capture`] | `spe_capture_<preset>` | holds the sampled op, merges the hook reports, derives events |
 //! | [`latency`] | `spe_latency_<preset>` | total / issue / translation latency counters (saturating) |
@@ -12,13 +13,10 @@
 //! | [`top`] | `spe_top_<preset>` | wires the blocks; the interface of `spe_defs::ports::PORTS` |
 //! | [`flop`] | `spe_rff` | the one flip-flop: D register with synchronous reset |
 //!
-//! **Reset convention.** One clock (`clk`), one synchronous, active-high reset (`reset`).
-//! Every flip-flop is an `spe_rff` whose reset value is a parameter; nothing relies on an
-//! `initial` block. While `reset` is high every output except `reg_rdata` and `irq` is
-//! driven low, and at the clock edge every register takes its reset value.
-//!
-//! The behaviour is the golden model's (`tb/model`), cycle for cycle, on every output;
-//! `gen` turns the blocks into Verilog.
+//! **Reset convention.** One clock (`clk`), one synchronous, active-high reset (`reset`):
+//! every flip-flop is an `spe_rff` with its reset value as a parameter. While `reset` is
+//! high every output except `reg_rdata` and `irq` is low. The behaviour is the golden
+//! model's (`tb/model`), cycle for cycle, on every output.
 
 pub mod bundles;
 pub mod capture;
@@ -39,9 +37,73 @@ use rust_hdl::prelude::*;
 /// branch target and physical address inside the unit.
 pub const ADDR_BITS: usize = spe_defs::packet::addr_payload::ADDR_BITS as usize;
 
-/// Zero-extension of an `N`-bit value to `T` bits, for kernels.
-///
-/// rust-hdl's `bit_cast` emits `((x) & T'hFF..)`, which mixes operand widths and trips
+/// A block's constant: rust-hdl's `Constant` (a sized `localparam`) with a zero `Default`,
+/// so a block derives `Default` and its `new` sets only the constants (`Self { k_x:
+/// K::new(v), ..Default::default() }`). A block's bare `Default` is not usable: use `new`.
+#[derive(Clone, Copy, Debug)]
+pub struct K<T: Synth>(Constant<T>);
+
+impl<T: Synth> K<T> {
+    pub fn new(val: T) -> Self {
+        K(Constant::new(val))
+    }
+    pub fn val(&self) -> T {
+        self.0.val()
+    }
+}
+
+impl<T: Synth> Default for K<T> {
+    fn default() -> Self {
+        K::new(T::default())
+    }
+}
+
+impl<T: Synth> Logic for K<T> {
+    fn update(&mut self) {}
+}
+
+impl<T: Synth> Atom for K<T> {
+    fn bits(&self) -> usize {
+        self.0.bits()
+    }
+    fn connected(&self) -> bool {
+        self.0.connected()
+    }
+    fn changed(&self) -> bool {
+        self.0.changed()
+    }
+    fn kind(&self) -> AtomKind {
+        self.0.kind()
+    }
+    fn descriptor(&self) -> TypeDescriptor {
+        self.0.descriptor()
+    }
+    fn vcd(&self) -> VCDValue {
+        self.0.vcd()
+    }
+    fn id(&self) -> usize {
+        self.0.id()
+    }
+    fn verilog(&self) -> VerilogLiteral {
+        self.0.verilog()
+    }
+    fn constraints(&self) -> Vec<PinConstraint> {
+        self.0.constraints()
+    }
+}
+
+impl<T: Synth> Block for K<T> {
+    fn connect_all(&mut self) {}
+    fn update_all(&mut self) {}
+    fn has_changed(&self) -> bool {
+        false
+    }
+    fn accept(&self, name: &str, probe: &mut dyn Probe) {
+        probe.visit_atom(name, self);
+    }
+}
+
+/// Zero-extension of an `N`-bit value to `T` bits, for kernels. rust-hdl's `bit_cast` emits `((x) & T'hFF..)`, which mixes operand widths and trips
 /// Verilator's WIDTH lint. A `Zext` local is written with `w.next = zero; w.next.set_value_lo(x);`
 /// which rust-hdl emits as the slice assignment `w[(0)+:(N)] = x;`, and read with
 /// `w.val().to_bits()`, which it emits as plain `w`. (`set_value_<f>`/`get_my_width_<f>`/

@@ -20,6 +20,7 @@
 use crate::bundles::{BufferCtl, BufferUpdate, CollectCtl, FilterCtl, SampleCtl};
 use crate::flop::Rff;
 use crate::Zext;
+use crate::K;
 use rust_hdl::prelude::*;
 use spe_defs::regs::{self as r, pmblimitr, pmbsr, pmscr, pmsfcr, pmsirr, RegId};
 use spe_defs::{Config, Field};
@@ -33,7 +34,7 @@ pub const PMSLATFR_BITS: usize = 16;
 pub const PMBSR_BITS: usize = 32;
 
 /// The register block. `CW` is the latency-counter width (MINLAT is as wide).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct SpeRegs<const CW: usize> {
     // Clock and reset.
     pub clock: Signal<In, Clock>,
@@ -57,18 +58,29 @@ pub struct SpeRegs<const CW: usize> {
     pub minlat: Signal<Out, Bits<CW>>,
     pub buffer_ctl: Signal<Out, BufferCtl>,
     // Register state (every one with a synchronous reset to zero).
+    /// PMSCR_EL1 / PMSCR_EL2: the EL enables (E0SPE/E1SPE, E0HSPE/E2SPE) and what a
+    /// record collects (CX, PA, TS, PCT) for the EL1 and the EL2 regime.
     pmscr_el1: Rff<Bits<PMSCR_BITS>>,
     pmscr_el2: Rff<Bits<PMSCR_BITS>>,
+    /// PMSNEVFR: events that drop a record (inverted event filter).
     pmsnevfr: Rff<Bits<PMSEVFR_BITS>>,
+    /// PMSICR: the interval counter, written by hardware every cycle outside reset.
     pmsicr: Rff<Bits<32>>,
+    /// PMSIRR: the interval and RND (jitter).
     pmsirr: Rff<Bits<32>>,
+    /// PMSFCR: filter enables (FE, FT, FL, FNE) and the type bits (B, LD, ST).
     pmsfcr: Rff<Bits<PMSFCR_BITS>>,
+    /// PMSEVFR: events a kept record must all have.
     pmsevfr: Rff<Bits<PMSEVFR_BITS>>,
+    /// PMSLATFR: MINLAT.
     pmslatfr: Rff<Bits<PMSLATFR_BITS>>,
+    /// PMBLIMITR (E, FM, LIMIT), PMBPTR (the next record's address) and PMBSR (S, COLL,
+    /// EC, MSS, EA, DL: written by the management events).
     pmblimitr: Rff<Bits<64>>,
     pmbptr: Rff<Bits<64>>,
     pmbsr: Rff<Bits<PMBSR_BITS>>,
-    // Local signals.
+    // Local signals: profiling enable, the port's write strobe, PMBSR with this cycle's
+    // collision, and each register zero-extended to 64 bits for the read mux.
     prof_en: Signal<Local, Bit>,
     wr: Signal<Local, Bit>,
     pmbsr_coll: Signal<Local, Bits<PMBSR_BITS>>,
@@ -81,86 +93,89 @@ pub struct SpeRegs<const CW: usize> {
     rd_pmsevfr: Signal<Local, Zext<PMSEVFR_BITS, 64>>,
     rd_pmslatfr: Signal<Local, Zext<PMSLATFR_BITS, 64>>,
     rd_pmbsr: Signal<Local, Zext<32, 64>>,
-    // Port addresses.
-    a_pmblimitr: Constant<Bits<5>>,
-    a_pmbptr: Constant<Bits<5>>,
-    a_pmbsr: Constant<Bits<5>>,
-    a_pmbidr: Constant<Bits<5>>,
-    a_pmscr_el1: Constant<Bits<5>>,
-    a_pmsnevfr: Constant<Bits<5>>,
-    a_pmsicr: Constant<Bits<5>>,
-    a_pmsirr: Constant<Bits<5>>,
-    a_pmsfcr: Constant<Bits<5>>,
-    a_pmsevfr: Constant<Bits<5>>,
-    a_pmslatfr: Constant<Bits<5>>,
-    a_pmsidr: Constant<Bits<5>>,
-    a_pmscr_el2: Constant<Bits<5>>,
-    // Writable masks.
-    m_pmscr_el1: Constant<Bits<PMSCR_BITS>>,
-    m_pmscr_el2: Constant<Bits<PMSCR_BITS>>,
-    m_pmsevfr: Constant<Bits<PMSEVFR_BITS>>,
-    m_pmsnevfr: Constant<Bits<PMSEVFR_BITS>>,
-    m_pmsirr: Constant<Bits<32>>,
-    m_pmsfcr: Constant<Bits<PMSFCR_BITS>>,
-    m_pmslatfr: Constant<Bits<PMSLATFR_BITS>>,
-    m_pmblimitr: Constant<Bits<64>>,
-    m_pmbsr: Constant<Bits<PMBSR_BITS>>,
+    // Port addresses (`{op1 == 4, CRm[0], op2}` of each register's encoding).
+    a_pmblimitr: K<Bits<5>>,
+    a_pmbptr: K<Bits<5>>,
+    a_pmbsr: K<Bits<5>>,
+    a_pmbidr: K<Bits<5>>,
+    a_pmscr_el1: K<Bits<5>>,
+    a_pmsnevfr: K<Bits<5>>,
+    a_pmsicr: K<Bits<5>>,
+    a_pmsirr: K<Bits<5>>,
+    a_pmsfcr: K<Bits<5>>,
+    a_pmsevfr: K<Bits<5>>,
+    a_pmslatfr: K<Bits<5>>,
+    a_pmsidr: K<Bits<5>>,
+    a_pmscr_el2: K<Bits<5>>,
+    // Writable masks: a write stores `wdata & mask`, so RES0 and unimplemented bits
+    // read as zero.
+    m_pmscr_el1: K<Bits<PMSCR_BITS>>,
+    m_pmscr_el2: K<Bits<PMSCR_BITS>>,
+    m_pmsevfr: K<Bits<PMSEVFR_BITS>>,
+    m_pmsnevfr: K<Bits<PMSEVFR_BITS>>,
+    m_pmsirr: K<Bits<32>>,
+    m_pmsfcr: K<Bits<PMSFCR_BITS>>,
+    m_pmslatfr: K<Bits<PMSLATFR_BITS>>,
+    m_pmblimitr: K<Bits<64>>,
+    m_pmbsr: K<Bits<PMBSR_BITS>>,
     /// PMBLIMITR.LIMIT in place.
-    m_limit: Constant<Bits<64>>,
+    m_limit: K<Bits<64>>,
     // Read-only register values.
-    v_pmsidr: Constant<Bits<64>>,
-    v_pmbidr: Constant<Bits<64>>,
+    v_pmsidr: K<Bits<64>>,
+    v_pmbidr: K<Bits<64>>,
     // PMBSR values of the management events.
-    k_coll: Constant<Bits<PMBSR_BITS>>,
-    k_full: Constant<Bits<PMBSR_BITS>>,
-    k_dl: Constant<Bits<PMBSR_BITS>>,
-    k_abort: Constant<Bits<PMBSR_BITS>>,
-    // Field positions.
-    p_e0: Constant<Bits<32>>,
-    p_e1: Constant<Bits<32>>,
-    p_cx: Constant<Bits<32>>,
-    p_pa: Constant<Bits<32>>,
-    p_ts: Constant<Bits<32>>,
-    p_pct: Constant<Bits<32>>,
-    p_rnd: Constant<Bits<32>>,
-    p_interval: Constant<Bits<32>>,
-    p_fe: Constant<Bits<32>>,
-    p_ft: Constant<Bits<32>>,
-    p_fl: Constant<Bits<32>>,
-    p_fne: Constant<Bits<32>>,
-    p_b: Constant<Bits<32>>,
-    p_ld: Constant<Bits<32>>,
-    p_st: Constant<Bits<32>>,
-    p_en: Constant<Bits<32>>,
-    p_fm: Constant<Bits<32>>,
-    p_s: Constant<Bits<32>>,
-    k_fm_discard: Constant<Bits<2>>,
-    k_zero64: Constant<Bits<64>>,
-    z_pmscr: Constant<Zext<PMSCR_BITS, 64>>,
-    z_pmsevfr: Constant<Zext<PMSEVFR_BITS, 64>>,
-    z_pmsfcr: Constant<Zext<PMSFCR_BITS, 64>>,
-    z_pmslatfr: Constant<Zext<PMSLATFR_BITS, 64>>,
-    z_32: Constant<Zext<32, 64>>,
+    k_coll: K<Bits<PMBSR_BITS>>,
+    k_full: K<Bits<PMBSR_BITS>>,
+    k_dl: K<Bits<PMBSR_BITS>>,
+    k_abort: K<Bits<PMBSR_BITS>>,
+    // Field positions, for `get_bit` / `get_bits` on the stored registers.
+    p_e0: K<Bits<32>>,
+    p_e1: K<Bits<32>>,
+    p_cx: K<Bits<32>>,
+    p_pa: K<Bits<32>>,
+    p_ts: K<Bits<32>>,
+    p_pct: K<Bits<32>>,
+    p_rnd: K<Bits<32>>,
+    p_interval: K<Bits<32>>,
+    p_fe: K<Bits<32>>,
+    p_ft: K<Bits<32>>,
+    p_fl: K<Bits<32>>,
+    p_fne: K<Bits<32>>,
+    p_b: K<Bits<32>>,
+    p_ld: K<Bits<32>>,
+    p_st: K<Bits<32>>,
+    p_en: K<Bits<32>>,
+    p_fm: K<Bits<32>>,
+    p_s: K<Bits<32>>,
+    /// PMBLIMITR.FM value of discard mode.
+    k_fm_discard: K<Bits<2>>,
+    k_zero64: K<Bits<64>>,
+    // Zero-extension seeds for the read mux (see [`Zext`]).
+    z_pmscr: K<Zext<PMSCR_BITS, 64>>,
+    z_pmsevfr: K<Zext<PMSEVFR_BITS, 64>>,
+    z_pmsfcr: K<Zext<PMSFCR_BITS, 64>>,
+    z_pmslatfr: K<Zext<PMSLATFR_BITS, 64>>,
+    z_32: K<Zext<32, 64>>,
 }
 
 /// A field's position as a constant (32 bits: Verilog's integer width, which Verilator
 /// accepts as an index of any vector).
-fn pos(f: Field) -> Constant<Bits<32>> {
+fn pos(f: Field) -> K<Bits<32>> {
     assert!(f.lsb < 64);
-    Constant::new((f.lsb as u64).into())
+    K::new((f.lsb as u64).into())
 }
 
 /// A constant of `bits` bits, checking the value fits.
-fn k<const N: usize>(v: u64) -> Constant<Bits<N>> {
+fn k<const N: usize>(v: u64) -> K<Bits<N>> {
     assert!(N >= 64 || v >> N == 0, "value {v:#x} does not fit {N} bits");
-    Constant::new(v.into())
+    K::new(v.into())
 }
 
-fn addr(id: RegId) -> Constant<Bits<5>> {
+fn addr(id: RegId) -> K<Bits<5>> {
     k(u64::from(r::reg(id).addr()))
 }
 
-fn mask<const N: usize>(id: RegId, cfg: &Config) -> Constant<Bits<N>> {
+fn mask<const N: usize>(id: RegId, cfg: &Config) -> K<Bits<N>> {
     k(r::reg(id).writable_mask(cfg))
 }
 
@@ -179,45 +194,6 @@ impl<const CW: usize> SpeRegs<CW> {
                 | pmbsr::DL.place(dl)
         };
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            reg_en: Default::default(),
-            reg_we: Default::default(),
-            reg_addr: Default::default(),
-            reg_wdata: Default::default(),
-            reg_rdata: Default::default(),
-            irq: Default::default(),
-            count_next: Default::default(),
-            coll_set: Default::default(),
-            upd: Default::default(),
-            sample_ctl: Default::default(),
-            collect_ctl: Default::default(),
-            filter_ctl: Default::default(),
-            minlat: Default::default(),
-            buffer_ctl: Default::default(),
-            prof_en: Default::default(),
-            pmscr_el1: Rff::default(),
-            pmscr_el2: Rff::default(),
-            pmsnevfr: Rff::default(),
-            pmsicr: Rff::default(),
-            pmsirr: Rff::default(),
-            pmsfcr: Rff::default(),
-            pmsevfr: Rff::default(),
-            pmslatfr: Rff::default(),
-            pmblimitr: Rff::default(),
-            pmbptr: Rff::default(),
-            pmbsr: Rff::default(),
-            wr: Default::default(),
-            pmbsr_coll: Default::default(),
-            rd_pmscr_el1: Default::default(),
-            rd_pmscr_el2: Default::default(),
-            rd_pmsnevfr: Default::default(),
-            rd_pmsicr: Default::default(),
-            rd_pmsirr: Default::default(),
-            rd_pmsfcr: Default::default(),
-            rd_pmsevfr: Default::default(),
-            rd_pmslatfr: Default::default(),
-            rd_pmbsr: Default::default(),
             a_pmblimitr: addr(RegId::Pmblimitr),
             a_pmbptr: addr(RegId::Pmbptr),
             a_pmbsr: addr(RegId::Pmbsr),
@@ -267,11 +243,7 @@ impl<const CW: usize> SpeRegs<CW> {
             p_s: pos(pmbsr::S),
             k_fm_discard: k(pmblimitr::FM_DISCARD),
             k_zero64: k(0),
-            z_pmscr: Constant::new(Zext::default()),
-            z_pmsevfr: Constant::new(Zext::default()),
-            z_pmsfcr: Constant::new(Zext::default()),
-            z_pmslatfr: Constant::new(Zext::default()),
-            z_32: Constant::new(Zext::default()),
+            ..Default::default()
         }
     }
 }
@@ -307,6 +279,8 @@ impl<const CW: usize> Logic for SpeRegs<CW> {
             self.pmbsr_coll.next = self.pmbsr.q.val() | self.k_coll.val();
         }
         self.pmbsr.d.next = self.pmbsr_coll.val();
+        // Buffer full: S, EC = buffer, BSC = full (COLL kept); DL as well when the record
+        // that found no room is lost.
         if self.upd.val().full {
             self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_coll.val()) | self.k_full.val();
             if self.upd.val().full_dl {
@@ -315,11 +289,15 @@ impl<const CW: usize> Logic for SpeRegs<CW> {
                     | self.k_dl.val();
             }
         }
+        // External abort on a write: S, EC = stage-1 data abort, FSC = external abort, EA
+        // and DL (COLL kept).
         if self.upd.val().abort {
             self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_coll.val()) | self.k_abort.val();
         }
 
-        // Register port writes (last: software wins over hardware).
+        // Register port writes (last: software wins over hardware). Each stores the
+        // write data through its writable mask; PMSICR and PMBPTR are stored whole;
+        // PMSIDR and PMBIDR are read-only and ignore writes, like unmapped addresses.
         self.wr.next = self.reg_en.val() & self.reg_we.val();
         if self.wr.val() {
             if self.reg_addr.val() == self.a_pmscr_el1.val() {
@@ -364,7 +342,9 @@ impl<const CW: usize> Logic for SpeRegs<CW> {
             }
         }
 
-        // Read port: zero-extend the addressed register; zero where there is none.
+        // Read port (comb, whether or not `reg_en` is high): zero-extend the addressed
+        // register; read-only registers give the configuration's advertised value;
+        // unmapped addresses read as zero.
         self.rd_pmscr_el1.next = self.z_pmscr.val();
         self.rd_pmscr_el1.next.set_value_lo(self.pmscr_el1.q.val());
         self.rd_pmscr_el2.next = self.z_pmscr.val();
@@ -423,9 +403,12 @@ impl<const CW: usize> Logic for SpeRegs<CW> {
         if self.reg_addr.val() == self.a_pmbidr.val() {
             self.reg_rdata.next = self.v_pmbidr.val();
         }
+        // PMBIRQ: a level, high while PMBSR.S is set (software clears S to end it).
         self.irq.next = self.pmbsr.q.val().get_bit(self.p_s.val().index());
 
-        // Decoded fields for the other blocks.
+        // Decoded fields for the other blocks: the sampler's controls (EL enables,
+        // counter, interval), what a record collects, the filters, and the buffer.
+        // Profiling runs while PMBLIMITR.E is set and PMBSR.S is clear.
         self.sample_ctl.next.el1_e0spe = self.pmscr_el1.q.val().get_bit(self.p_e0.val().index());
         self.sample_ctl.next.el1_e1spe = self.pmscr_el1.q.val().get_bit(self.p_e1.val().index());
         self.collect_ctl.next.el1_cx = self.pmscr_el1.q.val().get_bit(self.p_cx.val().index());

@@ -24,6 +24,7 @@
 use crate::bundles::{SampleCtl, SamplePhase};
 use crate::flop::Rff;
 use crate::Zext;
+use crate::K;
 use rust_hdl::prelude::*;
 use spe_defs::{impdef, Config};
 
@@ -74,21 +75,21 @@ pub struct SpeSampler<const W: usize> {
     reload_ext: Signal<Local, Bits<32>>,
     c_is_small: Signal<Local, Bit>,
     // Constants.
-    k_el0: Constant<Bits<2>>,
-    k_el1: Constant<Bits<2>>,
-    k_el2: Constant<Bits<2>>,
-    k_one4: Constant<Bits<4>>,
-    k_zero4: Constant<Bits<4>>,
-    k_zero8: Constant<Bits<8>>,
-    k_zero28: Constant<Bits<28>>,
-    z_n32: Constant<Zext<4, 32>>,
-    k_zero32: Constant<Bits<32>>,
-    k_one32: Constant<Bits<32>>,
-    k_zero_w: Constant<Bits<W>>,
+    k_el0: K<Bits<2>>,
+    k_el1: K<Bits<2>>,
+    k_el2: K<Bits<2>>,
+    k_one4: K<Bits<4>>,
+    k_zero4: K<Bits<4>>,
+    k_zero8: K<Bits<8>>,
+    k_zero28: K<Bits<28>>,
+    z_n32: K<Zext<4, 32>>,
+    k_zero32: K<Bits<32>>,
+    k_one32: K<Bits<32>>,
+    k_zero_w: K<Bits<W>>,
     /// `1 << i` for each slot.
-    k_onehot: [Constant<Bits<W>>; W],
-    k_min_interval: Constant<Bits<24>>,
-    k_taps: Constant<Bits<16>>,
+    k_onehot: [K<Bits<W>>; W],
+    k_min_interval: K<Bits<24>>,
+    k_taps: K<Bits<16>>,
 }
 
 impl<const W: usize> SpeSampler<W> {
@@ -121,20 +122,20 @@ impl<const W: usize> SpeSampler<W> {
             reload: Default::default(),
             reload_ext: Default::default(),
             c_is_small: Default::default(),
-            k_el0: Constant::new(0u64.into()),
-            k_el1: Constant::new(1u64.into()),
-            k_el2: Constant::new(2u64.into()),
-            k_one4: Constant::new(1u64.into()),
-            k_zero4: Constant::new(0u64.into()),
-            k_zero8: Constant::new(0u64.into()),
-            k_zero28: Constant::new(0u64.into()),
-            z_n32: Constant::new(Zext::default()),
-            k_zero32: Constant::new(0u64.into()),
-            k_one32: Constant::new(1u64.into()),
-            k_zero_w: Constant::new(0u64.into()),
-            k_onehot: std::array::from_fn(|i| Constant::new((1u64 << i).into())),
-            k_min_interval: Constant::new(cfg.min_interval_field().into()),
-            k_taps: Constant::new(u64::from(impdef::LFSR_TAPS).into()),
+            k_el0: K::new(0u64.into()),
+            k_el1: K::new(1u64.into()),
+            k_el2: K::new(2u64.into()),
+            k_one4: K::new(1u64.into()),
+            k_zero4: K::new(0u64.into()),
+            k_zero8: K::new(0u64.into()),
+            k_zero28: K::new(0u64.into()),
+            z_n32: K::new(Zext::default()),
+            k_zero32: K::new(0u64.into()),
+            k_one32: K::new(1u64.into()),
+            k_zero_w: K::new(0u64.into()),
+            k_onehot: std::array::from_fn(|i| K::new((1u64 << i).into())),
+            k_min_interval: K::new(cfg.min_interval_field().into()),
+            k_taps: K::new(u64::from(impdef::LFSR_TAPS).into()),
         }
     }
 }

@@ -14,6 +14,7 @@
 use crate::bundles::Sample;
 use crate::Zext;
 use crate::ADDR_BITS;
+use crate::K;
 use rust_hdl::prelude::*;
 use spe_defs::impdef::{self, DATA_SOURCE_PAYLOAD, EVENTS_PAYLOAD};
 use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class};
@@ -22,30 +23,38 @@ use spe_defs::Config;
 /// One record slot, little-endian: field order and widths follow the fixed layout.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct Record {
+    /// Context packets: CONTEXTIDR_EL1, CONTEXTIDR_EL2 (4-byte payloads).
     pub ctx1_hdr: Bits<8>,
     pub ctx1: Bits<32>,
     pub ctx2_hdr: Bits<8>,
     pub ctx2: Bits<32>,
+    /// Counter packets: total, issue and translation latency (2-byte payloads, the
+    /// counters zero-extended); translation only when the translation completed.
     pub tot_hdr: Bits<8>,
     pub tot: Bits<16>,
     pub iss_hdr: Bits<8>,
     pub iss: Bits<16>,
     pub xlat_hdr: Bits<8>,
     pub xlat: Bits<16>,
+    /// Address packets: the PC; then one slot for the branch target or the data VA (an op
+    /// is a branch or a load/store, never both); then the data PA.
     pub pc_hdr: Bits<8>,
     pub pc: Bits<64>,
     pub tgt_hdr: Bits<8>,
     pub tgt: Bits<64>,
     pub pa_hdr: Bits<8>,
     pub pa: Bits<64>,
+    /// Data Source (loads whose access completed), Operation Type, Events.
     pub ds_hdr: Bits<8>,
     pub ds: Bits<8>,
     pub op_hdr: Bits<8>,
     pub op: Bits<8>,
     pub ev_hdr: Bits<8>,
     pub ev: Bits<16>,
+    /// The record ends with a Timestamp packet, or with End when no timestamp is taken.
     pub end_hdr: Bits<8>,
     pub ts: Bits<64>,
+    /// Bytes after the last packet: Padding.
     pub pad: Bits<16>,
 }
 
@@ -66,7 +75,8 @@ pub struct PhysAddr {
     pub ns: Bit,
 }
 
-#[derive(LogicBlock)]
+/// The serializer: no state, the record follows the sample and the writer picks beats.
+#[derive(LogicBlock, Default)]
 pub struct SpeSerializer<const CW: usize> {
     /// The sample (capture) and its latency counters.
     pub sample: Signal<In, Sample>,
@@ -76,7 +86,7 @@ pub struct SpeSerializer<const CW: usize> {
     /// Beat number 0..7 (beat 0 holds bytes 7:0).
     pub beat: Signal<In, Bits<3>>,
     pub beat_data: Signal<Out, Bits<64>>,
-    // Local signals.
+    // Local signals: the record, as a struct and as 512 bits, and the payloads built for it.
     rec: Signal<Local, Record>,
     rec_bits: Signal<Local, Bits<512>>,
     tot16: Signal<Local, Zext<CW, 16>>,
@@ -85,29 +95,29 @@ pub struct SpeSerializer<const CW: usize> {
     pc_pl: Signal<Local, InstrAddr>,
     tgt_pl: Signal<Local, InstrAddr>,
     pa_pl: Signal<Local, PhysAddr>,
-    // Header bytes and constants.
-    h_ctx1: Constant<Bits<8>>,
-    h_ctx2: Constant<Bits<8>>,
-    h_tot: Constant<Bits<8>>,
-    h_iss: Constant<Bits<8>>,
-    h_xlat: Constant<Bits<8>>,
-    h_pc: Constant<Bits<8>>,
-    h_tgt: Constant<Bits<8>>,
-    h_va: Constant<Bits<8>>,
-    h_pa: Constant<Bits<8>>,
-    h_ds: Constant<Bits<8>>,
-    h_op_other: Constant<Bits<8>>,
-    h_op_ldst: Constant<Bits<8>>,
-    h_op_branch: Constant<Bits<8>>,
-    h_ev: Constant<Bits<8>>,
-    h_ts: Constant<Bits<8>>,
-    h_end: Constant<Bits<8>>,
-    k_class_ldst: Constant<Bits<2>>,
-    k_class_branch: Constant<Bits<2>>,
-    k_empty: Constant<Record>,
-    k_zero16: Constant<Zext<CW, 16>>,
-    k_zero5: Constant<Bits<5>>,
-    k_zero7: Constant<Bits<7>>,
+    // Header bytes (from `spe_defs::packet`), op classes and the all-Padding record.
+    h_ctx1: K<Bits<8>>,
+    h_ctx2: K<Bits<8>>,
+    h_tot: K<Bits<8>>,
+    h_iss: K<Bits<8>>,
+    h_xlat: K<Bits<8>>,
+    h_pc: K<Bits<8>>,
+    h_tgt: K<Bits<8>>,
+    h_va: K<Bits<8>>,
+    h_pa: K<Bits<8>>,
+    h_ds: K<Bits<8>>,
+    h_op_other: K<Bits<8>>,
+    h_op_ldst: K<Bits<8>>,
+    h_op_branch: K<Bits<8>>,
+    h_ev: K<Bits<8>>,
+    h_ts: K<Bits<8>>,
+    h_end: K<Bits<8>>,
+    k_class_ldst: K<Bits<2>>,
+    k_class_branch: K<Bits<2>>,
+    k_empty: K<Record>,
+    k_zero16: K<Zext<CW, 16>>,
+    k_zero5: K<Bits<5>>,
+    k_zero7: K<Bits<7>>,
 }
 
 impl<const CW: usize> SpeSerializer<CW> {
@@ -121,25 +131,12 @@ impl<const CW: usize> SpeSerializer<CW> {
             CW <= 8 * packet::COUNTER_PAYLOAD,
             "counter wider than its payload"
         );
-        let h = |v: u8| Constant::new(u64::from(v).into());
+        // Header bytes come from `spe_defs::packet`, which the decoder reads too.
+        let h = |v: u8| K::new(u64::from(v).into());
         // Padding everywhere: the empty slot is all 0x00 bytes.
         let empty = Record::default();
         assert_eq!(packet::PAD, 0, "the empty record is all Padding");
         Self {
-            sample: Default::default(),
-            lat_total: Default::default(),
-            lat_issue: Default::default(),
-            lat_xlat: Default::default(),
-            beat: Default::default(),
-            beat_data: Default::default(),
-            rec: Default::default(),
-            rec_bits: Default::default(),
-            tot16: Default::default(),
-            iss16: Default::default(),
-            xlat16: Default::default(),
-            pc_pl: Default::default(),
-            tgt_pl: Default::default(),
-            pa_pl: Default::default(),
             h_ctx1: h(packet::context_header(context_index::EL1)),
             h_ctx2: h(packet::context_header(context_index::EL2)),
             h_tot: h(packet::counter_header(counter_index::TOTAL)),
@@ -156,12 +153,13 @@ impl<const CW: usize> SpeSerializer<CW> {
             h_ev: h(packet::events_header(EVENTS_PAYLOAD)),
             h_ts: h(packet::TIMESTAMP),
             h_end: h(packet::END),
-            k_class_ldst: Constant::new(u64::from(op_class::LD_ST_ATOMIC).into()),
-            k_class_branch: Constant::new(u64::from(op_class::BRANCH).into()),
-            k_empty: Constant::new(empty),
-            k_zero16: Constant::new(Zext::default()),
-            k_zero5: Constant::new(0u64.into()),
-            k_zero7: Constant::new(0u64.into()),
+            k_class_ldst: K::new(u64::from(op_class::LD_ST_ATOMIC).into()),
+            k_class_branch: K::new(u64::from(op_class::BRANCH).into()),
+            k_empty: K::new(empty),
+            k_zero16: K::new(Zext::default()),
+            k_zero5: K::new(0u64.into()),
+            k_zero7: K::new(0u64.into()),
+            ..Default::default()
         }
     }
 }
@@ -176,7 +174,8 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         self.tot16.next.set_value_lo(self.lat_total.val());
         self.iss16.next.set_value_lo(self.lat_issue.val());
         self.xlat16.next.set_value_lo(self.lat_xlat.val());
-        // Address payloads.
+        // Address payloads: the PC and the branch target carry the op's EL and NS, the
+        // data PA its NS.
         self.pc_pl.next.addr = self.sample.val().pc;
         self.pc_pl.next.rsvd = self.k_zero5.val();
         self.pc_pl.next.el = self.sample.val().el;
@@ -191,6 +190,7 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
 
         // The record: padding, then every present packet at its offset.
         self.rec.next = self.k_empty.val();
+        // Context packets when the op's regime collects them (decided at the tag).
         if self.sample.val().cx1 {
             self.rec.next.ctx1_hdr = self.h_ctx1.val();
             self.rec.next.ctx1 = self.sample.val().ctx1;
@@ -199,6 +199,7 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
             self.rec.next.ctx2_hdr = self.h_ctx2.val();
             self.rec.next.ctx2 = self.sample.val().ctx2;
         }
+        // Latencies: total and issue always, translation once the translation completed.
         self.rec.next.tot_hdr = self.h_tot.val();
         self.rec.next.tot = self.tot16.val().to_bits();
         self.rec.next.iss_hdr = self.h_iss.val();
@@ -209,6 +210,8 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         }
         self.rec.next.pc_hdr = self.h_pc.val();
         self.rec.next.pc = self.pc_pl.val().into();
+        // The shared slot: a resolved branch's target, else the data VA once translation
+        // started; then the data PA when translated and collected.
         if self.sample.val().br_resolved {
             self.rec.next.tgt_hdr = self.h_tgt.val();
             self.rec.next.tgt = self.tgt_pl.val().into();
@@ -226,6 +229,7 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
             self.rec.next.ds_hdr = self.h_ds.val();
             self.rec.next.ds = self.sample.val().source;
         }
+        // Operation Type: the class in the header, the subclass in the payload.
         self.rec.next.op_hdr = self.h_op_other.val();
         if self.sample.val().op_class == self.k_class_ldst.val() {
             self.rec.next.op_hdr = self.h_op_ldst.val();
@@ -234,6 +238,7 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
             self.rec.next.op_hdr = self.h_op_branch.val();
         }
         self.rec.next.op = self.sample.val().op_payload;
+        // Events, then a Timestamp or End closes the record.
         self.rec.next.ev_hdr = self.h_ev.val();
         self.rec.next.ev = self.sample.val().events;
         if self.sample.val().ts_en {
@@ -244,7 +249,8 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         }
         self.rec_bits.next = self.rec.val().into();
 
-        // Beat multiplexer.
+        // Beat multiplexer: beat i carries record bytes 8i+7..8i, little-endian, as the
+        // writer sends beat i to PMBPTR + 8i.
         if self.beat.val().get_bit(2) {
             if self.beat.val().get_bit(1) {
                 if self.beat.val().get_bit(0) {

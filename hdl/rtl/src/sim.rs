@@ -1,9 +1,8 @@
 //! A direct cycle driver for rust-hdl's simulator, without its thread-per-testbench
 //! framework: set inputs, settle, read outputs, raise the clock, settle.
 //!
-//! Correct for this design because every flop sits at the same depth below the block
-//! being driven (blocks hold flops; the top holds only blocks and wiring), so all flops
-//! see the clock edge in the same delta pass and sample pre-edge values.
+//! Correct for this design because every flop sits at the same depth (blocks hold flops,
+//! the top only wiring), so all flops see the edge in one delta pass, pre-edge values.
 
 use rust_hdl::prelude::*;
 

@@ -17,11 +17,12 @@
 
 use crate::bundles::{BufferCtl, BufferUpdate, SamplePhase, WriteReq, WriteResp};
 use crate::flop::Rff;
+use crate::K;
 use rust_hdl::prelude::*;
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
 use spe_defs::Config;
 
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct SpeWriter {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -49,14 +50,14 @@ pub struct SpeWriter {
     base: Signal<Local, Bits<64>>,
     next_addr: Signal<Local, Bits<64>>,
     // Constants.
-    k_align: Constant<Bits<64>>,
-    k_beat_bytes: Constant<Bits<64>>,
-    k_last_beat: Constant<Bits<3>>,
-    k_one3: Constant<Bits<3>>,
-    k_zero3: Constant<Bits<3>>,
-    k_zero8: Constant<Bits<8>>,
-    k_zero64: Constant<Bits<64>>,
-    k_strb: Constant<Bits<8>>,
+    k_align: K<Bits<64>>,
+    k_beat_bytes: K<Bits<64>>,
+    k_last_beat: K<Bits<3>>,
+    k_one3: K<Bits<3>>,
+    k_zero3: K<Bits<3>>,
+    k_zero8: K<Bits<8>>,
+    k_zero64: K<Bits<64>>,
+    k_strb: K<Bits<8>>,
 }
 
 impl SpeWriter {
@@ -65,31 +66,15 @@ impl SpeWriter {
         assert_eq!(BEAT_BYTES, 8, "the write port carries 64-bit beats");
         assert_eq!(BEATS_PER_RECORD, 8, "the beat counter is 3 bits");
         Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            phase: Default::default(),
-            filtrate: Default::default(),
-            ctl: Default::default(),
-            beat_data: Default::default(),
-            beat: Default::default(),
-            wr: Default::default(),
-            resp: Default::default(),
-            start: Default::default(),
-            finish: Default::default(),
-            upd: Default::default(),
-            s_beat: Rff::default(),
-            s_addr: Rff::default(),
-            writing: Default::default(),
-            base: Default::default(),
-            next_addr: Default::default(),
-            k_align: Constant::new((!(RECORD_SIZE as u64 - 1)).into()),
-            k_beat_bytes: Constant::new((BEAT_BYTES as u64).into()),
-            k_last_beat: Constant::new((BEATS_PER_RECORD as u64 - 1).into()),
-            k_one3: Constant::new(1u64.into()),
-            k_zero3: Constant::new(0u64.into()),
-            k_zero8: Constant::new(0u64.into()),
-            k_zero64: Constant::new(0u64.into()),
-            k_strb: Constant::new(u64::from(BEAT_STRB).into()),
+            k_align: K::new((!(RECORD_SIZE as u64 - 1)).into()),
+            k_beat_bytes: K::new((BEAT_BYTES as u64).into()),
+            k_last_beat: K::new((BEATS_PER_RECORD as u64 - 1).into()),
+            k_one3: K::new(1u64.into()),
+            k_zero3: K::new(0u64.into()),
+            k_zero8: K::new(0u64.into()),
+            k_zero64: K::new(0u64.into()),
+            k_strb: K::new(u64::from(BEAT_STRB).into()),
+            ..Default::default()
         }
     }
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Two forms only, as `spe gen`: write the folder, or check it and list what differs.
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.as_slice() {
         [flag, dir] if flag == "--out" => write_dir(Path::new(dir)).map(|(n, extra)| {
@@ -28,6 +29,7 @@ fn main() -> ExitCode {
         }),
         _ => Err("usage: spe-gen --out DIR | --check DIR".into()),
     };
+    // 0: written or current; 1: stale (as `spe gen --check`); 2: usage or I/O error.
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
