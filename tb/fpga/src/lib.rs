@@ -138,6 +138,9 @@ pub struct SynthReport {
     pub blocks: Vec<(String, CellCounts)>,
     /// Cells of `spe_top_<preset>` itself, outside its blocks (per-block run).
     pub top_glue: CellCounts,
+    /// Cells of modules that are neither a block, the top nor the wrapper (none expected:
+    /// the shared flop is flattened into its blocks). Counted in the unit total.
+    pub unassigned: Vec<(String, CellCounts)>,
     /// Cells of the wrapper (per-block run) and the flops it should have.
     pub wrapper: CellCounts,
     pub wrapper_flops_expected: u32,
@@ -156,6 +159,7 @@ impl SynthReport {
     pub fn unit_total(&self) -> CellCounts {
         self.blocks
             .iter()
+            .chain(&self.unassigned)
             .fold(self.top_glue.clone(), |a, (_, c)| a.plus(c))
     }
 
@@ -202,6 +206,14 @@ impl SynthReport {
                 "top glue",
                 &self.top_glue,
                 "   (spe_top outside its blocks)",
+            );
+        }
+        for (module, c) in &self.unassigned {
+            row(
+                w,
+                "unassigned",
+                c,
+                &format!("   (module {module}: not a block)"),
             );
         }
         row(w, "unit total", &self.unit_total(), "");
@@ -364,6 +376,12 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
         .map(|b| Ok((b.label.clone(), own(&b.module)?)))
         .collect::<Result<Vec<_>, String>>()?;
     let top_glue = own(&w.unit)?;
+    let unassigned: Vec<_> = stat
+        .modules
+        .iter()
+        .filter(|(m, c)| !kept.contains(m) && **m != w.module && !c.is_empty())
+        .map(|(m, c)| (m.clone(), c.clone()))
+        .collect();
     let wrapper_counts = own(&w.module)?;
 
     let log = out.join(yosys::FLAT_LOG);
@@ -413,6 +431,7 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
         unit: w.unit.clone(),
         blocks: block_counts,
         top_glue,
+        unassigned,
         wrapper: wrapper_counts,
         wrapper_flops_expected: w.flops(),
         input_bits: w.input_bits,
@@ -449,6 +468,94 @@ mod tests {
                 .iter()
                 .all(|b| b.module == format!("spe_{}_{}", b.label, cfg.name)));
         }
+    }
+
+    fn counts(lut4: u64, ff: u64, carry: u64) -> CellCounts {
+        CellCounts {
+            lut4,
+            ff,
+            carry,
+            ..CellCounts::default()
+        }
+    }
+
+    fn sample_report() -> SynthReport {
+        SynthReport {
+            preset: "minimal",
+            device: Device::Up5k,
+            freq_mhz: 50.0,
+            yosys_version: "0.23".into(),
+            nextpnr_version: "0.4-1+b1".into(),
+            unit: "spe_top_minimal".into(),
+            blocks: vec![
+                ("sampler".into(), counts(245, 16, 116)),
+                ("writer".into(), counts(616, 64, 186)),
+            ],
+            top_glue: CellCounts::default(),
+            unassigned: vec![],
+            wrapper: counts(71, 827, 0),
+            wrapper_flops_expected: 827,
+            input_bits: 544,
+            output_bits: 211,
+            flat: counts(1881, 1598, 323),
+            pnr: nextpnr::PnrReport {
+                clock: "clk".into(),
+                fmax_mhz: 19.25,
+                target_mhz: Some(50.0),
+                pass: false,
+                lc: nextpnr::Usage {
+                    used: 2972,
+                    total: 5280,
+                },
+                ram: Some(nextpnr::Usage { used: 0, total: 30 }),
+                critical: Some(nextpnr::CriticalPath {
+                    source: "unit.writer.s_addr.d_SB_LUT4_O_60_LC.O".into(),
+                    sink: "unit.regs.pmbsr.d_SB_LUT4_O_7_LC.I2".into(),
+                    total_ns: 51.9,
+                    logic_ns: Some(28.3),
+                    routing_ns: Some(23.6),
+                }),
+            },
+            out_dir: "target/spe-synth/minimal-up5k".into(),
+            stage_times: vec![("nextpnr", Duration::from_millis(12_500))],
+        }
+    }
+
+    #[test]
+    fn report_has_a_row_per_block_the_totals_and_an_fmax_line() {
+        let text = sample_report().render();
+        let lines: Vec<&str> = text.lines().collect();
+        let row = |name: &str| {
+            lines
+                .iter()
+                .find(|l| l.starts_with(name))
+                .unwrap_or_else(|| panic!("no {name} row in\n{text}"))
+                .split_whitespace()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(row("sampler")[1..4], ["245", "16", "116"]);
+        assert_eq!(row("unit total")[2..5], ["861", "80", "302"]);
+        assert_eq!(row("wrapper")[1..4], ["71", "827", "0"]);
+        // scripts/test.sh greps this line.
+        assert!(
+            lines.iter().any(|l| l.starts_with(
+                "Fmax 19.25 MHz (target 50 MHz, missed), LCs 2972/5280 (56.3 %), RAM 0/30"
+            )),
+            "{text}"
+        );
+        assert!(text.contains("critical path 51.9 ns (28.3 ns logic, 23.6 ns routing): unit.writer.s_addr.d -> unit.regs.pmbsr.d"), "{text}");
+        assert!(!text.contains("top glue") && !text.contains("optimised away"));
+    }
+
+    #[test]
+    fn report_flags_lost_wrapper_flops_and_unassigned_modules() {
+        let mut r = sample_report();
+        r.wrapper.ff = 800;
+        r.unassigned = vec![("spe_rff".into(), counts(0, 3, 0))];
+        let text = r.render();
+        assert!(text.contains("expected 827 flops"), "{text}");
+        assert!(text.contains("(module spe_rff: not a block)"), "{text}");
+        assert_eq!(r.unit_total().ff, 83);
     }
 
     #[test]
