@@ -3,6 +3,8 @@
 # formatting and lint, every unit/property test in the workspace (model, decoder, RTL block
 # tests, Verilator bindings, directed lockstep cases on the Verilated RTL and under rust-hdl's
 # simulator), the gen/ drift check, the RTL tool checks (Verilator lint, iverilog, Yosys),
+# area per block and Fmax of the smallest preset on an iCE40 UP5K (spe synth: Yosys and
+# nextpnr-ice40),
 # the end-to-end runs (model simulation -> buffer -> decoder; Verilated RTL and model give
 # byte-identical buffers), real perf on the perf.data files `spe` writes
 # (scripts/perf-check.sh), the random lockstep regression (SPE_REGRESS_CYCLES cycles, 1e8 by
@@ -19,6 +21,8 @@ need iverilog iverilog
 need yosys yosys
 need linux-perf perf
 need python3 python3
+need nextpnr-ice40 nextpnr-ice40
+need fpga-icestorm icepack
 
 step cargo fmt --all -- --check
 step cargo clippy --workspace --all-targets --quiet -- -D warnings
@@ -32,6 +36,9 @@ step "$SPE" gen --check gen
 step "$SPE" gen --out "$OUT/gen"
 step diff -r gen "$OUT/gen"
 step scripts/rtl-check.sh gen
+# Area per block and Fmax of the smallest preset on the iCEBreaker's UP5K (about 30 s).
+step "$SPE" synth --preset minimal --device up5k --out "$OUT/synth" | tee "$OUT/synth.txt"
+grep -q '^Fmax [0-9.]* MHz' "$OUT/synth.txt" || { echo "error: spe synth printed no Fmax line" >&2; exit 1; }
 step "$SPE" sim --workload loop --cycles 2000000 --interval 1024 --jitter --out "$OUT/loop.bin" --summary-json "$OUT/loop.json"
 step "$SPE" decode "$OUT/loop.bin" --quiet --check-slots --expect-records "$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/loop.json")"
 step "$SPE" sim --workload mix --cycles 1000000 --ts --cx --pa --preset wide --out "$OUT/mix.bin" --summary-json "$OUT/mix.json"

@@ -5,7 +5,8 @@
 //! * `spe gen`    — write (or check) `gen/`: the Verilog of every preset and the integration tables;
 //! * `spe perf`   — wrap a raw SPE buffer in a perf.data file for `perf report`/`script`/`mem`;
 //! * `spe regress` — the random lockstep regression of the Verilated RTL against the model;
-//! * `spe coverage` — line and toggle coverage of `gen/` under that regression.
+//! * `spe coverage` — line and toggle coverage of `gen/` under that regression;
+//! * `spe synth`  — area (per block) and Fmax of the bare unit on an iCE40 (Yosys, nextpnr).
 //!
 //! Errors are reported as one clear line and a non-zero exit status, never a panic.
 
@@ -19,6 +20,7 @@ mod perf_cmd;
 mod progress;
 mod regress_cmd;
 mod sim_cmd;
+mod synth_cmd;
 
 #[derive(Parser)]
 #[command(
@@ -46,6 +48,9 @@ enum Command {
     /// Line and toggle coverage of gen/ under the random regression (needs a build with
     /// `--features coverage`).
     Coverage(coverage_cmd::CoverageArgs),
+    /// Area per block and Fmax of the bare unit on an iCE40 (Yosys and nextpnr-ice40 behind
+    /// a pin-limited wrapper).
+    Synth(synth_cmd::SynthArgs),
 }
 
 /// Maps a stdout write error to a message. A closed pipe (`spe decode f | head`) is not an
@@ -66,6 +71,7 @@ fn main() -> ExitCode {
         Command::Regress(a) => regress_cmd::run(a),
         Command::Perf(a) => perf_cmd::run(a),
         Command::Coverage(a) => coverage_cmd::run(a),
+        Command::Synth(a) => synth_cmd::run(a),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,566 @@
+//! The iCE40 flow of the SPE unit: area and timing of the bare unit (`spe synth`), and the
+//! pieces a board build reuses.
+//!
+//! * [`wrapper`]: the pin-limited wrapper around `spe_top_<preset>` (three pins; every
+//!   input from a shift register, every output registered and XOR-reduced);
+//! * [`board`]: the two targets (HX8K breakout board, iCEBreaker), their pins and PCF;
+//! * [`yosys`]: the per-block and flattened synthesis scripts, the `stat` parser;
+//! * [`nextpnr`]: the place-and-route command line, the log parser (Fmax, utilisation,
+//!   critical path);
+//! * [`tools`]: finding and running the tools, each with a log in the output folder.
+//!
+//! [`synth`] runs the whole measurement and returns a [`SynthReport`]. Depends only on
+//! `spe-defs` (the port list); reads the Verilog of `gen/`.
+
+pub mod board;
+pub mod nextpnr;
+pub mod tools;
+pub mod wrapper;
+pub mod yosys;
+
+use board::Device;
+use nextpnr::PnrReport;
+use spe_defs::Config;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use yosys::CellCounts;
+
+/// Name of the per-preset source list in `gen/<preset>/` (as `spe gen` writes it).
+pub const FILE_LIST: &str = "files.f";
+
+/// Display order of the blocks (the unit's pipeline); blocks not listed follow by name.
+const BLOCK_ORDER: &[&str] = &[
+    "sampler",
+    "capture",
+    "latency",
+    "filter",
+    "serializer",
+    "writer",
+    "regs",
+];
+
+/// What to measure and where.
+#[derive(Clone, Debug)]
+pub struct SynthOptions {
+    pub cfg: &'static Config,
+    pub device: Device,
+    /// Target clock frequency given to nextpnr.
+    pub freq_mhz: f64,
+    /// The `gen/` folder holding `<preset>/files.f`.
+    pub gen_dir: PathBuf,
+    /// Where the wrapper, PCF, scripts, netlist and logs go.
+    pub out_dir: PathBuf,
+}
+
+/// Default output folder of a preset and device (relative to the working directory).
+pub fn default_out_dir(cfg: &Config, device: Device) -> PathBuf {
+    PathBuf::from(format!("target/spe-synth/{}-{}", cfg.name, device))
+}
+
+/// One block of the unit: its label (`sampler`) and module (`spe_sampler_default`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub label: String,
+    pub module: String,
+}
+
+/// The unit's Verilog sources of a preset, from `gen/<preset>/files.f` (paths made
+/// absolute), and its blocks: every module file except the top and the shared flop.
+pub fn sources(gen_dir: &Path, cfg: &Config) -> Result<(Vec<PathBuf>, Vec<Block>), String> {
+    let dir = gen_dir.join(cfg.name);
+    let list = dir.join(FILE_LIST);
+    let text = std::fs::read_to_string(&list).map_err(|e| {
+        format!(
+            "reading {}: {e} (is --gen the gen/ folder of the workspace?)",
+            list.display()
+        )
+    })?;
+    let dir = dir
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let suffix = format!("_{}", cfg.name);
+    let top = wrapper::unit_name(cfg);
+    let mut files = Vec::new();
+    let mut blocks = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with("//") {
+            continue;
+        }
+        let path = dir.join(line);
+        if !path.is_file() {
+            return Err(format!("{} lists {line}, which is missing", list.display()));
+        }
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        if let Some(label) = stem
+            .strip_prefix("spe_")
+            .and_then(|s| s.strip_suffix(&suffix))
+        {
+            if stem != top {
+                blocks.push(Block {
+                    label: label.to_string(),
+                    module: stem.clone(),
+                });
+            }
+        }
+        files.push(path);
+    }
+    if !files
+        .iter()
+        .any(|f| f.file_stem().and_then(|s| s.to_str()) == Some(top.as_str()))
+    {
+        return Err(format!("{} does not list {top}.v", list.display()));
+    }
+    let rank = |b: &Block| {
+        BLOCK_ORDER
+            .iter()
+            .position(|&l| l == b.label)
+            .unwrap_or(BLOCK_ORDER.len())
+    };
+    blocks.sort_by(|a, b| rank(a).cmp(&rank(b)).then(a.label.cmp(&b.label)));
+    Ok((files, blocks))
+}
+
+/// The measurement of one preset on one device.
+#[derive(Clone, Debug)]
+pub struct SynthReport {
+    pub preset: &'static str,
+    pub device: Device,
+    pub freq_mhz: f64,
+    pub yosys_version: String,
+    pub nextpnr_version: String,
+    pub unit: String,
+    /// Each block's own cells (per-block run), in pipeline order.
+    pub blocks: Vec<(String, CellCounts)>,
+    /// Cells of `spe_top_<preset>` itself, outside its blocks (per-block run).
+    pub top_glue: CellCounts,
+    /// Cells of modules that are neither a block, the top nor the wrapper (none expected:
+    /// the shared flop is flattened into its blocks). Counted in the unit total.
+    pub unassigned: Vec<(String, CellCounts)>,
+    /// Cells of the wrapper (per-block run) and the flops it should have.
+    pub wrapper: CellCounts,
+    pub wrapper_flops_expected: u32,
+    pub input_bits: u32,
+    pub output_bits: u32,
+    /// Wrapper and unit synthesized flat: the netlist that is placed.
+    pub flat: CellCounts,
+    pub pnr: PnrReport,
+    pub out_dir: PathBuf,
+    /// Time of each stage (per-block Yosys, flattened Yosys, nextpnr).
+    pub stage_times: Vec<(&'static str, Duration)>,
+}
+
+impl SynthReport {
+    /// Sum of the blocks and the top's own cells.
+    pub fn unit_total(&self) -> CellCounts {
+        self.blocks
+            .iter()
+            .chain(&self.unassigned)
+            .fold(self.top_glue.clone(), |a, (_, c)| a.plus(c))
+    }
+
+    /// The report as printed by `spe synth`.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        let w = &mut s;
+        let _ = writeln!(
+            w,
+            "spe synth {} on {} ({}, {}-{}; yosys {}, nextpnr-ice40 {})",
+            self.preset,
+            self.device,
+            self.device.board(),
+            self.device.name().to_uppercase(),
+            self.device.package().to_uppercase(),
+            self.yosys_version,
+            self.nextpnr_version
+        );
+        let _ = writeln!(
+            w,
+            "per block: synth_ice40 -flatten with keep_hierarchy on {} and each block module\n\
+             (spe_rff flattened into its block; no optimisation across block boundaries, so the\n\
+             blocks sum to more than the flattened unit)",
+            self.unit
+        );
+        let _ = writeln!(
+            w,
+            "{:<12} {:>6} {:>6} {:>6}",
+            "block", "LUT4", "FF", "CARRY"
+        );
+        let row = |w: &mut String, name: &str, c: &CellCounts, note: &str| {
+            let _ = writeln!(
+                w,
+                "{name:<12} {:>6} {:>6} {:>6}{note}",
+                c.lut4, c.ff, c.carry
+            );
+        };
+        for (label, c) in &self.blocks {
+            row(w, label, c, "");
+        }
+        if !self.top_glue.is_empty() {
+            row(
+                w,
+                "top glue",
+                &self.top_glue,
+                "   (spe_top outside its blocks)",
+            );
+        }
+        for (module, c) in &self.unassigned {
+            row(
+                w,
+                "unassigned",
+                c,
+                &format!("   (module {module}: not a block)"),
+            );
+        }
+        row(w, "unit total", &self.unit_total(), "");
+        let wrapper_note = format!(
+            "   ({}-bit input shift register, {} output flops, XOR tree{})",
+            self.input_bits,
+            self.output_bits,
+            if self.wrapper.ff == u64::from(self.wrapper_flops_expected) {
+                String::new()
+            } else {
+                format!(
+                    "; expected {} flops: some were optimised away",
+                    self.wrapper_flops_expected
+                )
+            }
+        );
+        row(w, "wrapper", &self.wrapper, &wrapper_note);
+        row(
+            w,
+            "flattened",
+            &self.flat,
+            "   (wrapper + unit, synth_ice40 -flatten: what nextpnr places)",
+        );
+        let others: CellCounts = self
+            .blocks
+            .iter()
+            .fold(self.wrapper.plus(&self.top_glue), |a, (_, c)| a.plus(c));
+        if !others.other.is_empty() {
+            let list: Vec<_> = others
+                .other
+                .iter()
+                .map(|(k, v)| format!("{v} {k}"))
+                .collect();
+            let _ = writeln!(w, "other primitives: {}", list.join(", "));
+        }
+        let p = &self.pnr;
+        let verdict = match p.target_mhz {
+            Some(t) => format!(
+                "target {} MHz, {}",
+                fmt_mhz(t),
+                if p.pass { "met" } else { "missed" }
+            ),
+            None => format!("target {} MHz", fmt_mhz(self.freq_mhz)),
+        };
+        let _ = write!(
+            w,
+            "Fmax {:.2} MHz ({verdict}), LCs {}/{} ({:.1} %)",
+            p.fmax_mhz,
+            p.lc.used,
+            p.lc.total,
+            p.lc.percent()
+        );
+        if let Some(r) = p.ram {
+            let _ = write!(w, ", RAM {}/{}", r.used, r.total);
+        }
+        let _ = writeln!(w);
+        if let Some(c) = &p.critical {
+            let split = match (c.logic_ns, c.routing_ns) {
+                (Some(l), Some(r)) => format!(" ({l} ns logic, {r} ns routing)"),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                w,
+                "critical path {} ns{split}: {} -> {}",
+                c.total_ns,
+                nextpnr::short_cell(&c.source),
+                nextpnr::short_cell(&c.sink)
+            );
+        }
+        let times: Vec<_> = self
+            .stage_times
+            .iter()
+            .map(|(n, d)| format!("{n} {:.1} s", d.as_secs_f64()))
+            .collect();
+        let _ = writeln!(
+            w,
+            "files and logs in {} ({})",
+            self.out_dir.display(),
+            times.join(", ")
+        );
+        s
+    }
+}
+
+fn fmt_mhz(f: f64) -> String {
+    if f.fract() == 0.0 {
+        format!("{f:.0}")
+    } else {
+        format!("{f}")
+    }
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("writing {}: {e}", path.display()))
+}
+
+/// Runs the whole measurement: wrapper, per-block Yosys, flattened Yosys, nextpnr.
+/// `progress` gets one line as each stage starts.
+pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthReport, String> {
+    if !(o.freq_mhz.is_finite() && o.freq_mhz > 0.0) {
+        return Err(format!(
+            "--freq must be a positive number of MHz, not {}",
+            o.freq_mhz
+        ));
+    }
+    let yosys_exe = tools::YOSYS.find()?;
+    let nextpnr_exe = tools::NEXTPNR_ICE40.find()?;
+    let yosys_version = tools::YOSYS.version(&yosys_exe)?;
+    let yosys_version = yosys::parse_version(&yosys_version).unwrap_or(yosys_version);
+    let nextpnr_version = tools::NEXTPNR_ICE40.version(&nextpnr_exe)?;
+    let nextpnr_version = nextpnr::parse_version(&nextpnr_version).unwrap_or(nextpnr_version);
+
+    let (files, blocks) = sources(&o.gen_dir, o.cfg)?;
+    std::fs::create_dir_all(&o.out_dir)
+        .map_err(|e| format!("creating {}: {e}", o.out_dir.display()))?;
+    let out = &o.out_dir;
+    let w = wrapper::generate(o.cfg);
+    let wrapper_file = format!("{}.v", w.module);
+    write_file(&out.join(&wrapper_file), &w.verilog)?;
+    write_file(&out.join(nextpnr::PCF), &o.device.pcf())?;
+    let mut kept = vec![w.unit.clone()];
+    kept.extend(blocks.iter().map(|b| b.module.clone()));
+    write_file(
+        &out.join(yosys::BLOCKS_SCRIPT),
+        &yosys::blocks_script(&w, &files, &wrapper_file, &kept),
+    )?;
+    write_file(
+        &out.join(yosys::FLAT_SCRIPT),
+        &yosys::flat_script(&w, &files, &wrapper_file),
+    )?;
+    let mut stage_times = Vec::new();
+
+    let log = out.join(yosys::BLOCKS_LOG);
+    progress(&format!(
+        "yosys: per-block synth_ice40 of {} ({} blocks), log {}",
+        w.module,
+        blocks.len(),
+        log.display()
+    ));
+    let t = Instant::now();
+    tools::YOSYS.run(
+        &yosys_exe,
+        &["-s".into(), yosys::BLOCKS_SCRIPT.into()],
+        out,
+        &log,
+    )?;
+    stage_times.push(("yosys per block", t.elapsed()));
+    let stat_path = out.join(yosys::BLOCKS_STAT);
+    let stat = read_stat(&stat_path)?;
+    let own = |m: &str| {
+        stat.modules.get(m).cloned().ok_or_else(|| {
+            format!(
+                "module {m} missing from {} (was it flattened?)",
+                stat_path.display()
+            )
+        })
+    };
+    let block_counts = blocks
+        .iter()
+        .map(|b| Ok((b.label.clone(), own(&b.module)?)))
+        .collect::<Result<Vec<_>, String>>()?;
+    let top_glue = own(&w.unit)?;
+    let unassigned: Vec<_> = stat
+        .modules
+        .iter()
+        .filter(|(m, c)| !kept.contains(m) && **m != w.module && !c.is_empty())
+        .map(|(m, c)| (m.clone(), c.clone()))
+        .collect();
+    let wrapper_counts = own(&w.module)?;
+
+    let log = out.join(yosys::FLAT_LOG);
+    progress(&format!(
+        "yosys: flattened synth_ice40 for nextpnr, log {}",
+        log.display()
+    ));
+    let t = Instant::now();
+    tools::YOSYS.run(
+        &yosys_exe,
+        &["-s".into(), yosys::FLAT_SCRIPT.into()],
+        out,
+        &log,
+    )?;
+    stage_times.push(("yosys flat", t.elapsed()));
+    let flat_stat = read_stat(&out.join(yosys::FLAT_STAT))?;
+    let flat = flat_stat
+        .modules
+        .get(&w.module)
+        .cloned()
+        .ok_or_else(|| format!("module {} missing from {}", w.module, yosys::FLAT_STAT))?;
+
+    let log = out.join(nextpnr::LOG);
+    progress(&format!(
+        "nextpnr-ice40: place and route on {} at {} MHz, log {}",
+        o.device,
+        fmt_mhz(o.freq_mhz),
+        log.display()
+    ));
+    let t = Instant::now();
+    tools::NEXTPNR_ICE40.run(
+        &nextpnr_exe,
+        &nextpnr::args(o.device, yosys::FLAT_JSON, nextpnr::PCF, o.freq_mhz),
+        out,
+        &log,
+    )?;
+    stage_times.push(("nextpnr", t.elapsed()));
+    let text = std::fs::read_to_string(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let pnr = nextpnr::parse_log(&text).map_err(|e| format!("{e} (see {})", log.display()))?;
+
+    Ok(SynthReport {
+        preset: o.cfg.name,
+        device: o.device,
+        freq_mhz: o.freq_mhz,
+        yosys_version,
+        nextpnr_version,
+        unit: w.unit.clone(),
+        blocks: block_counts,
+        top_glue,
+        unassigned,
+        wrapper: wrapper_counts,
+        wrapper_flops_expected: w.flops(),
+        input_bits: w.input_bits,
+        output_bits: w.output_bits,
+        flat,
+        pnr,
+        out_dir: o.out_dir.clone(),
+        stage_times,
+    })
+}
+
+fn read_stat(path: &Path) -> Result<yosys::Stat, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    yosys::parse_stat(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spe_defs::PRESETS;
+
+    fn gen_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../gen")
+    }
+
+    #[test]
+    fn sources_follow_files_f_and_name_every_block() {
+        for cfg in PRESETS {
+            let (files, blocks) = sources(&gen_dir(), cfg).unwrap();
+            assert!(files.iter().all(|f| f.is_absolute() && f.is_file()));
+            let labels: Vec<_> = blocks.iter().map(|b| b.label.as_str()).collect();
+            assert_eq!(labels, BLOCK_ORDER, "preset {}", cfg.name);
+            assert!(blocks
+                .iter()
+                .all(|b| b.module == format!("spe_{}_{}", b.label, cfg.name)));
+        }
+    }
+
+    fn counts(lut4: u64, ff: u64, carry: u64) -> CellCounts {
+        CellCounts {
+            lut4,
+            ff,
+            carry,
+            ..CellCounts::default()
+        }
+    }
+
+    fn sample_report() -> SynthReport {
+        SynthReport {
+            preset: "minimal",
+            device: Device::Up5k,
+            freq_mhz: 50.0,
+            yosys_version: "0.23".into(),
+            nextpnr_version: "0.4-1+b1".into(),
+            unit: "spe_top_minimal".into(),
+            blocks: vec![
+                ("sampler".into(), counts(245, 16, 116)),
+                ("writer".into(), counts(616, 64, 186)),
+            ],
+            top_glue: CellCounts::default(),
+            unassigned: vec![],
+            wrapper: counts(71, 827, 0),
+            wrapper_flops_expected: 827,
+            input_bits: 544,
+            output_bits: 211,
+            flat: counts(1881, 1598, 323),
+            pnr: nextpnr::PnrReport {
+                clock: "clk".into(),
+                fmax_mhz: 19.25,
+                target_mhz: Some(50.0),
+                pass: false,
+                lc: nextpnr::Usage {
+                    used: 2972,
+                    total: 5280,
+                },
+                ram: Some(nextpnr::Usage { used: 0, total: 30 }),
+                critical: Some(nextpnr::CriticalPath {
+                    source: "unit.writer.s_addr.d_SB_LUT4_O_60_LC.O".into(),
+                    sink: "unit.regs.pmbsr.d_SB_LUT4_O_7_LC.I2".into(),
+                    total_ns: 51.9,
+                    logic_ns: Some(28.3),
+                    routing_ns: Some(23.6),
+                }),
+            },
+            out_dir: "target/spe-synth/minimal-up5k".into(),
+            stage_times: vec![("nextpnr", Duration::from_millis(12_500))],
+        }
+    }
+
+    #[test]
+    fn report_has_a_row_per_block_the_totals_and_an_fmax_line() {
+        let text = sample_report().render();
+        let lines: Vec<&str> = text.lines().collect();
+        let row = |name: &str| {
+            lines
+                .iter()
+                .find(|l| l.starts_with(name))
+                .unwrap_or_else(|| panic!("no {name} row in\n{text}"))
+                .split_whitespace()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(row("sampler")[1..4], ["245", "16", "116"]);
+        assert_eq!(row("unit total")[2..5], ["861", "80", "302"]);
+        assert_eq!(row("wrapper")[1..4], ["71", "827", "0"]);
+        // scripts/test.sh greps this line.
+        assert!(
+            lines.iter().any(|l| l.starts_with(
+                "Fmax 19.25 MHz (target 50 MHz, missed), LCs 2972/5280 (56.3 %), RAM 0/30"
+            )),
+            "{text}"
+        );
+        assert!(text.contains("critical path 51.9 ns (28.3 ns logic, 23.6 ns routing): unit.writer.s_addr.d -> unit.regs.pmbsr.d"), "{text}");
+        assert!(!text.contains("top glue") && !text.contains("optimised away"));
+    }
+
+    #[test]
+    fn report_flags_lost_wrapper_flops_and_unassigned_modules() {
+        let mut r = sample_report();
+        r.wrapper.ff = 800;
+        r.unassigned = vec![("spe_rff".into(), counts(0, 3, 0))];
+        let text = r.render();
+        assert!(text.contains("expected 827 flops"), "{text}");
+        assert!(text.contains("(module spe_rff: not a block)"), "{text}");
+        assert_eq!(r.unit_total().ff, 83);
+    }
+
+    #[test]
+    fn a_missing_gen_folder_is_a_clear_error() {
+        let e = sources(Path::new("/nonexistent/gen"), &PRESETS[0]).unwrap_err();
+        assert!(e.contains("files.f") && e.contains("--gen"), "{e}");
+    }
+}
