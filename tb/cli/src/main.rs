@@ -6,7 +6,8 @@
 //! * `spe perf`   — wrap a raw SPE buffer in a perf.data file for `perf report`/`script`/`mem`;
 //! * `spe regress` — the random lockstep regression of the Verilated RTL against the model;
 //! * `spe coverage` — line and toggle coverage of `gen/` under that regression;
-//! * `spe synth`  — area (per block) and Fmax of the bare unit on an iCE40 (Yosys, nextpnr).
+//! * `spe synth`  — area (per block) and Fmax of the bare unit on an iCE40 (Yosys, nextpnr);
+//! * `spe fpga capture` — receive the buffer a board dumps over its UART (framed, checked).
 //!
 //! Errors are reported as one clear line and a non-zero exit status, never a panic.
 
@@ -15,6 +16,7 @@ use std::process::ExitCode;
 
 mod coverage_cmd;
 mod decode_cmd;
+mod fpga_cmd;
 mod gen_cmd;
 mod perf_cmd;
 mod progress;
@@ -51,6 +53,8 @@ enum Command {
     /// Area per block and Fmax of the bare unit on an iCE40 (Yosys and nextpnr-ice40 behind
     /// a pin-limited wrapper).
     Synth(synth_cmd::SynthArgs),
+    /// FPGA prototype: receive the SPE buffer a board dumps over its UART.
+    Fpga(fpga_cmd::FpgaArgs),
 }
 
 /// Maps a stdout write error to a message. A closed pipe (`spe decode f | head`) is not an
@@ -72,6 +76,7 @@ fn main() -> ExitCode {
         Command::Perf(a) => perf_cmd::run(a),
         Command::Coverage(a) => coverage_cmd::run(a),
         Command::Synth(a) => synth_cmd::run(a),
+        Command::Fpga(a) => fpga_cmd::run(a),
     };
     match result {
         Ok(code) => code,
