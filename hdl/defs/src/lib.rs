@@ -11,6 +11,7 @@
 //!
 //! This crate has no dependencies, by design.
 
+pub mod cheader;
 pub mod config;
 pub mod events;
 pub mod impdef;

@@ -333,6 +333,8 @@ pub fn generate_all() -> Result<Vec<GenFile>, String> {
 pub const TABLES_FILE: &str = "spe_tables.md";
 /// Name of the index of `gen/`.
 pub const INDEX_FILE: &str = "README.md";
+/// Name of the C header of the register interface.
+pub const HEADER_FILE: &str = "spe_regs.h";
 
 /// The index of `gen/`: what each preset is and which files make it up.
 fn index(files: &[GenFile]) -> String {
@@ -344,6 +346,8 @@ fn index(files: &[GenFile]) -> String {
          - [`spe_tables.md`](spe_tables.md): port table, register map, record layout, \
          implementation-defined choices.\n\
          - `spe_rff.v`: the flip-flop every preset uses (synchronous, active-high reset).\n\
+         - `spe_regs.h`: the register interface in C: port addresses, fields, writable \
+         masks and ID register values per preset.\n\
          - `<preset>/`: one file per module, and `files.f`, the source list relative to \
          itself (`verilator -F gen/<preset>/files.f`).\n\n\
          | preset | top module | dispatch width W | latency counters | min interval | modules | what for |\n\
@@ -369,13 +373,17 @@ fn index(files: &[GenFile]) -> String {
     s
 }
 
-/// Every file of `gen/`: the Verilog, the integration tables (from `hdl/defs`) and the
-/// index, paths relative to the folder.
+/// Every file of `gen/`: the Verilog, the integration tables and the C header (from
+/// `hdl/defs`) and the index, paths relative to the folder.
 pub fn all_files() -> Result<Vec<GenFile>, String> {
     let mut files = generate_all()?;
     files.push(GenFile {
         path: TABLES_FILE.into(),
         text: spe_defs::tables::markdown(),
+    });
+    files.push(GenFile {
+        path: HEADER_FILE.into(),
+        text: spe_defs::cheader::header(),
     });
     let idx = index(&files);
     files.push(GenFile {
