@@ -10,6 +10,7 @@
 //!   `verilated_vcd_c.cpp`, `verilated_cov.cpp`) ourselves, always at -O2;
 //! * `<P>__ver.d` names every input of a model: those drive `rerun-if-changed`.
 
+use spe_defs::config::GEN_FILE_LIST;
 use spe_defs::ports::PORTS;
 use spe_defs::PRESETS;
 use std::fmt::Write as _;
@@ -22,6 +23,13 @@ const VARIANTS: &[(&str, &[&str])] = &[
     ("trace", &["--trace"]),
     ("cov", &["--coverage-line", "--coverage-toggle"]),
 ];
+
+/// The top module of a preset, by the preset's name.
+fn cfg_top(preset: &str) -> String {
+    spe_defs::Config::preset(preset)
+        .unwrap_or_else(|| fail(&format!("no preset {preset}")))
+        .top_module()
+}
 
 fn fail(msg: &str) -> ! {
     eprintln!("\nerror: verilator-sys: {msg}\n");
@@ -175,7 +183,7 @@ impl Models<'_> {
                 .arg("-Mdir")
                 .arg(&mdir)
                 .arg("--top-module")
-                .arg(format!("spe_top_{preset}"))
+                .arg(cfg_top(preset))
                 .arg("-F")
                 .arg(files_f),
             &format!("verilator ({preset} {variant})"),
@@ -263,11 +271,12 @@ impl Models<'_> {
 /// The shim drives every port of `PORTS`: a `gen/` made from an older port list cannot
 /// compile against it. Say so, and how to regenerate `gen/` without this crate.
 fn check_ports(gen: &Path, preset: &str) {
-    let path = gen.join(preset).join(format!("spe_top_{preset}.v"));
+    let top = cfg_top(preset);
+    let path = gen.join(preset).join(format!("{top}.v"));
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", path.display())));
     let got: Vec<&str> = text
-        .split(&format!("module spe_top_{preset}("))
+        .split(&format!("module {top}("))
         .nth(1)
         .and_then(|t| t.split(");").next())
         .map(|h| h.split(',').map(str::trim).collect())
@@ -361,7 +370,7 @@ fn main() {
     let coverage = std::env::var_os("CARGO_FEATURE_COVERAGE").is_some();
     let variants = VARIANTS.iter().filter(|(v, _)| coverage || *v != "cov");
     for cfg in PRESETS {
-        let files_f = gen.join(cfg.name).join("files.f");
+        let files_f = gen.join(cfg.name).join(GEN_FILE_LIST);
         // The source list and (from `__ver.d`) every Verilog file it names: the build
         // reruns exactly when one of them changes, not for gen/'s Markdown.
         println!("cargo:rerun-if-changed={}", files_f.display());
@@ -404,7 +413,13 @@ fn main() {
             )),
         }
         std::fs::write(&target, text.replace(m.from, m.to)).unwrap();
-        models.add(&pdir.join("files.f"), m.preset, "fast", &[], Some(m.name));
+        models.add(
+            &pdir.join(GEN_FILE_LIST),
+            m.preset,
+            "fast",
+            &[],
+            Some(m.name),
+        );
     }
     let cases = std::mem::take(&mut models.cases);
     let header = r#"

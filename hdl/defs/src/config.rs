@@ -41,6 +41,10 @@ pub struct Config {
 /// Largest dispatch width the interface supports.
 pub const MAX_DISPATCH_WIDTH: usize = 8;
 
+/// Name of the source list in each preset's folder of `gen/` (paths relative to that
+/// folder, for `verilator -F`).
+pub const GEN_FILE_LIST: &str = "files.f";
+
 impl Config {
     /// Checks the configuration; every constructor of RTL or model calls this.
     pub fn validate(&self) -> Result<(), String> {
@@ -77,9 +81,23 @@ impl Config {
     pub fn min_interval_field(&self) -> u64 {
         u64::from(self.min_interval() >> 8)
     }
+    /// The Verilog top module of the preset: `spe_top_<preset>`.
+    pub fn top_module(&self) -> String {
+        format!("spe_top_{}", self.name)
+    }
     /// Looks a preset up by name.
     pub fn preset(name: &str) -> Option<&'static Config> {
         PRESETS.iter().find(|c| c.name == name)
+    }
+    /// Looks a preset up by name, or says which names are valid (for command lines).
+    pub fn preset_named(name: &str) -> Result<&'static Config, String> {
+        Config::preset(name).ok_or_else(|| {
+            let names: Vec<_> = PRESETS.iter().map(|c| c.name).collect();
+            format!(
+                "unknown preset {name:?}; valid presets: {}",
+                names.join(", ")
+            )
+        })
     }
 }
 

@@ -47,7 +47,6 @@ impl<const CW: usize> SpeFilter<CW> {
             "counter width mismatch"
         );
         Self {
-            k_zero12: K::new(0u64.into()),
             ..Default::default()
         }
     }

@@ -48,7 +48,6 @@ impl<const CW: usize> SpeLatency<CW> {
             "counter width mismatch"
         );
         Self {
-            k_zero: K::new(0u64.into()),
             k_one: K::new(1u64.into()),
             k_max: K::new(cfg.counter_width.max().into()),
             ..Default::default()

@@ -38,8 +38,8 @@ use rust_hdl::prelude::*;
 pub const ADDR_BITS: usize = spe_defs::packet::addr_payload::ADDR_BITS as usize;
 
 /// A block's constant: rust-hdl's `Constant` (a sized `localparam`) with a zero `Default`,
-/// so a block derives `Default` and its `new` sets only the constants (`Self { k_x:
-/// K::new(v), ..Default::default() }`). A block's bare `Default` is not usable: use `new`.
+/// so a block derives `Default` and its `new` sets only the non-zero constants (`Self {
+/// k_x: K::new(v), ..Default::default() }`). A block's bare `Default` is not usable: use `new`.
 #[derive(Clone, Copy, Debug)]
 pub struct K<T: Synth>(Constant<T>);
 

@@ -242,7 +242,6 @@ impl<const CW: usize> SpeRegs<CW> {
             p_fm: pos(pmblimitr::FM),
             p_s: pos(pmbsr::S),
             k_fm_discard: k(pmblimitr::FM_DISCARD),
-            k_zero64: k(0),
             ..Default::default()
         }
     }

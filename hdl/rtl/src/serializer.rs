@@ -156,9 +156,6 @@ impl<const CW: usize> SpeSerializer<CW> {
             k_class_ldst: K::new(u64::from(op_class::LD_ST_ATOMIC).into()),
             k_class_branch: K::new(u64::from(op_class::BRANCH).into()),
             k_empty: K::new(empty),
-            k_zero16: K::new(Zext::default()),
-            k_zero5: K::new(0u64.into()),
-            k_zero7: K::new(0u64.into()),
             ..Default::default()
         }
     }

@@ -70,9 +70,6 @@ impl SpeWriter {
             k_beat_bytes: K::new((BEAT_BYTES as u64).into()),
             k_last_beat: K::new((BEATS_PER_RECORD as u64 - 1).into()),
             k_one3: K::new(1u64.into()),
-            k_zero3: K::new(0u64.into()),
-            k_zero8: K::new(0u64.into()),
-            k_zero64: K::new(0u64.into()),
             k_strb: K::new(u64::from(BEAT_STRB).into()),
             ..Default::default()
         }

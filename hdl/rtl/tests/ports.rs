@@ -53,7 +53,7 @@ fn verilog_ports(text: &str, module: &str) -> Vec<(String, Dir, u32)> {
 #[test]
 fn generated_top_port_list_of_every_preset_equals_the_port_table() {
     for cfg in PRESETS {
-        let top = gen::top_name(cfg);
+        let top = cfg.top_module();
         let files = gen::generate(cfg).expect("generation");
         let file = files
             .iter()

@@ -1,10 +1,11 @@
 //! `spe gen`: everything in `gen/` — the Verilog of every preset (from `hdl/rtl`), the
-//! shared flop, the per-preset file lists, the integration tables (from `hdl/defs`) and an
-//! index. `--check` compares a folder with a fresh generation instead of writing it. The
-//! work is `spe_rtl::gen::{write_dir, check_dir}`, which `spe-gen` (hdl/rtl) runs too.
+//! shared flop, the per-preset file lists, the integration tables and the C header (from
+//! `hdl/defs`) and an index. `--check` compares a folder with a fresh generation instead
+//! of writing it. The work is `spe_rtl::gen::{write_dir, check_dir}`, which `spe-gen`
+//! (hdl/rtl) runs too.
 
 use clap::Args;
-use spe_rtl::gen::{check_dir, write_dir, REFRESH_COMMAND};
+use spe_rtl::gen::{check_dir, write_dir};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -22,32 +23,17 @@ pub struct GenArgs {
 pub fn run(a: GenArgs) -> Result<ExitCode, String> {
     match (a.out, a.check) {
         (Some(dir), None) => {
-            let (n, extra) = write_dir(&dir)?;
-            eprintln!("wrote {n} files to {}", dir.display());
-            for e in extra {
-                eprintln!(
-                    "note: {} is not generated any more; delete it",
-                    dir.join(e).display()
-                );
-            }
+            eprintln!("{}", write_dir(&dir)?);
             Ok(ExitCode::SUCCESS)
         }
         (None, Some(dir)) => {
-            let (n, problems) = check_dir(&dir)?;
-            for p in &problems {
-                eprintln!("{p}");
-            }
-            if problems.is_empty() {
-                eprintln!("{}: all {n} generated files are current", dir.display());
-                Ok(ExitCode::SUCCESS)
+            let (current, report) = check_dir(&dir)?;
+            eprintln!("{report}");
+            Ok(if current {
+                ExitCode::SUCCESS
             } else {
-                eprintln!(
-                    "{} file(s) differ: regenerate with `{}`",
-                    problems.len(),
-                    REFRESH_COMMAND.replace("--out gen", &format!("--out {}", dir.display()))
-                );
-                Ok(ExitCode::FAILURE)
-            }
+                ExitCode::FAILURE
+            })
         }
         _ => Err("give --out DIR or --check DIR".into()),
     }

@@ -103,12 +103,7 @@ pub fn select(
     } else {
         presets
             .iter()
-            .map(|p| {
-                Config::preset(p.trim()).ok_or_else(|| {
-                    let names: Vec<_> = spe_defs::PRESETS.iter().map(|c| c.name).collect();
-                    format!("unknown preset {p:?}; valid presets: {}", names.join(", "))
-                })
-            })
+            .map(|p| Config::preset_named(p.trim()))
             .collect::<Result<_, _>>()?
     };
     let all = plan_jobs(seed, total, job_cycles, &presets);

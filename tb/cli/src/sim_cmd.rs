@@ -236,14 +236,7 @@ fn json_summary(st: &Stats, seed: u64) -> String {
 }
 
 pub fn run(a: SimArgs) -> Result<ExitCode, String> {
-    let cfg = Config::preset(&a.preset).ok_or_else(|| {
-        let names: Vec<_> = spe_defs::PRESETS.iter().map(|c| c.name).collect();
-        format!(
-            "unknown preset {:?}; valid presets: {}",
-            a.preset,
-            names.join(", ")
-        )
-    })?;
+    let cfg = Config::preset_named(&a.preset)?;
     let workload = match &a.trace {
         Some(path) => Workload::from_program(Program::Trace(spe_stim::trace::load(path)?)),
         None => Workload::by_name(&a.workload)?,

@@ -31,14 +31,7 @@ pub struct SynthArgs {
 }
 
 pub fn run(a: SynthArgs) -> Result<ExitCode, String> {
-    let cfg = Config::preset(&a.preset).ok_or_else(|| {
-        let names: Vec<_> = spe_defs::PRESETS.iter().map(|c| c.name).collect();
-        format!(
-            "unknown preset {:?}; valid presets: {}",
-            a.preset,
-            names.join(", ")
-        )
-    })?;
+    let cfg = Config::preset_named(&a.preset)?;
     let device = Device::parse(&a.device)?;
     let opts = SynthOptions {
         cfg,

@@ -23,14 +23,12 @@ pub mod yosys;
 
 use board::Device;
 use nextpnr::PnrReport;
+use spe_defs::config::GEN_FILE_LIST;
 use spe_defs::Config;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use yosys::CellCounts;
-
-/// Name of the per-preset source list in `gen/<preset>/` (as `spe gen` writes it).
-pub const FILE_LIST: &str = "files.f";
 
 /// Display order of the blocks (the unit's pipeline); blocks not listed follow by name.
 const BLOCK_ORDER: &[&str] = &[
@@ -72,7 +70,7 @@ pub struct Block {
 /// absolute), and its blocks: every module file except the top and the shared flop.
 pub fn sources(gen_dir: &Path, cfg: &Config) -> Result<(Vec<PathBuf>, Vec<Block>), String> {
     let dir = gen_dir.join(cfg.name);
-    let list = dir.join(FILE_LIST);
+    let list = dir.join(GEN_FILE_LIST);
     let text = std::fs::read_to_string(&list).map_err(|e| {
         format!(
             "reading {}: {e} (is --gen the gen/ folder of the workspace?)",
@@ -83,7 +81,7 @@ pub fn sources(gen_dir: &Path, cfg: &Config) -> Result<(Vec<PathBuf>, Vec<Block>
         .canonicalize()
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     let suffix = format!("_{}", cfg.name);
-    let top = wrapper::unit_name(cfg);
+    let top = cfg.top_module();
     let mut files = Vec::new();
     let mut blocks = Vec::new();
     for line in text.lines().map(str::trim) {

@@ -79,11 +79,6 @@ pub fn wrapper_name(cfg: &Config) -> String {
     format!("spe_synth_{}", cfg.name)
 }
 
-/// Module name of the unit's top for a preset (as `spe gen` names it).
-pub fn unit_name(cfg: &Config) -> String {
-    format!("spe_top_{}", cfg.name)
-}
-
 fn slice(vec: &str, lsb: u32, width: u32) -> String {
     if width == 1 {
         format!("{vec}[{lsb}]")
@@ -103,7 +98,7 @@ fn decl(width: u32) -> String {
 /// Generates the wrapper of `cfg`.
 pub fn generate(cfg: &Config) -> Wrapper {
     let module = wrapper_name(cfg);
-    let unit = unit_name(cfg);
+    let unit = cfg.top_module();
     let mut ports = Vec::new();
     let (mut ins, mut outs) = (0u32, 0u32);
     for p in PORTS {
@@ -346,7 +341,7 @@ mod tests {
             std::fs::write(&file, &w.verilog).unwrap();
             let out = Command::new("verilator")
                 .args(["--lint-only", "-Wall", "--top-module", &w.module, "-F"])
-                .arg(gen.join(cfg.name).join("files.f"))
+                .arg(gen.join(cfg.name).join(spe_defs::config::GEN_FILE_LIST))
                 .arg(&file)
                 .output()
                 .unwrap();

@@ -8,31 +8,23 @@ use std::path::Path;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    // Two forms only, as `spe gen`: write the folder, or check it and list what differs.
+    // Two forms only, as `spe gen`; exit 0 when written or current, 1 when stale (as
+    // `spe gen --check`), 2 on a usage or I/O error.
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.as_slice() {
-        [flag, dir] if flag == "--out" => write_dir(Path::new(dir)).map(|(n, extra)| {
-            eprintln!("wrote {n} files to {dir}");
-            for e in extra {
-                eprintln!("note: {dir}/{e} is not generated any more; delete it");
-            }
-            true
-        }),
-        [flag, dir] if flag == "--check" => check_dir(Path::new(dir)).map(|(n, problems)| {
-            for p in &problems {
-                eprintln!("{p}");
-            }
-            if problems.is_empty() {
-                eprintln!("{dir}: all {n} generated files are current");
-            }
-            problems.is_empty()
-        }),
+        [flag, dir] if flag == "--out" => write_dir(Path::new(dir)).map(|r| (true, r)),
+        [flag, dir] if flag == "--check" => check_dir(Path::new(dir)),
         _ => Err("usage: spe-gen --out DIR | --check DIR".into()),
     };
-    // 0: written or current; 1: stale (as `spe gen --check`); 2: usage or I/O error.
     match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
+        Ok((ok, report)) => {
+            eprintln!("{report}");
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
