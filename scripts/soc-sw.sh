@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Builds the software of the PicoRV32 SoC (soc/sw) into OUTDIR:
+#   OUTDIR/spe-demo.elf   the program (symbols kept: the host names functions from them)
+#   OUTDIR/spe-demo.lst   its disassembly, for humans
+# with riscv64-unknown-elf-gcc for RV32I/ilp32 (installed with apt-get when missing), every
+# warning an error. Checks that only instructions PicoRV32 runs here are in the image (RV32I
+# and its custom0 IRQ instructions; no M, no compressed), prints the image size against
+# the RAM, and builds and runs the workloads on the host (-DHOST) so a broken sort or CRC
+# fails here.
+# Usage: scripts/soc-sw.sh OUTDIR        (ROUNDS=N and SPE_INTERVAL=N in the environment
+#                                         override the defaults)
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+[ $# -eq 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
+cd "$(repo_root)"
+
+need gcc-riscv64-unknown-elf riscv64-unknown-elf-gcc
+need binutils-riscv64-unknown-elf riscv64-unknown-elf-objdump
+if [ ! -d /usr/lib/picolibc/riscv64-unknown-elf ]; then
+    echo "==> picolibc for riscv64-unknown-elf not found: installing picolibc-riscv64-unknown-elf"
+    sudo=""
+    if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+    if [ -z "${SPE_APT_UPDATED:-}" ]; then
+        $sudo apt-get update -qq
+        export SPE_APT_UPDATED=1
+    fi
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq picolibc-riscv64-unknown-elf >/dev/null
+fi
+need gcc cc
+
+sw=soc/sw
+map=gen/soc/spe_soc.h
+cross=riscv64-unknown-elf
+# A value of the memory map, as a plain number for the linker (the header's have a `u`).
+map_value() {
+    local v
+    v=$(sed -n "s/^#define $1 *\(0x[0-9a-fA-F]*\)u.*/\1/p" "$map")
+    [ -n "$v" ] || { echo "error: $map has no #define $1 0x...u" >&2; exit 1; }
+    echo "$v"
+}
+ram_base=$(map_value SOC_RAM_BASE)
+ram_size=$(map_value SOC_RAM_SIZE)
+stack_size=0x400
+
+defs=()
+[ -n "${ROUNDS:-}" ] && defs+=("-DROUNDS=$ROUNDS")
+[ -n "${SPE_INTERVAL:-}" ] && defs+=("-DSPE_INTERVAL=${SPE_INTERVAL}u")
+arch=(-march=rv32i -mabi=ilp32)
+cflags=("${arch[@]}" -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin
+    -nostdlib -msmall-data-limit=0 -fno-asynchronous-unwind-tables -fno-unwind-tables
+    -ffunction-sections -I gen -I gen/soc -I "$sw" "${defs[@]}")
+srcs=("$sw/crt0.S" "$sw/main.c" "$sw/spe_drv.c" "$sw/spe_dump.c" "$sw/workloads.c")
+
+step "$cross-gcc" "${cflags[@]}" -T "$sw/link.ld" \
+    "-Wl,--defsym=__soc_ram_base=$ram_base,--defsym=__soc_ram_size=$ram_size,--defsym=__stack_size=$stack_size" \
+    -Wl,--gc-sections -Wl,--no-warn-rwx-segments -Wl,--fatal-warnings -Wl,-Map="$out/spe-demo.map" \
+    -o "$out/spe-demo.elf" "${srcs[@]}" -lgcc
+"$cross-objdump" -d "$out/spe-demo.elf" > "$out/spe-demo.lst"
+
+echo
+echo "==> instruction check (RV32I and PicoRV32's custom0 IRQ instructions only)"
+# Canonical mnemonics (no aliases), one per instruction word.
+"$cross-objdump" -d -M no-aliases "$out/spe-demo.elf" | awk '
+    BEGIN {
+        n = split("lui auipc jal jalr beq bne blt bge bltu bgeu lb lh lw lbu lhu sb sh sw " \
+                  "addi slti sltiu xori ori andi slli srli srai add sub sll slt sltu xor " \
+                  "srl sra or and", ok, " ")
+        for (i = 1; i <= n; i++) rv32i[ok[i]] = 1
+    }
+    /^ *[0-9a-f]+:\t/ {
+        split($0, f, "\t")
+        word = f[2]; gsub(/ /, "", word); op = f[3]; sub(/ .*/, "", op)
+        if (length(word) != 8) { print "compressed instruction: " $0; bad++; next }
+        if (op == ".4byte" || op == ".insn") {
+            # custom0 (opcode 0001011: low byte 0x0b or 0x8b) with funct7 (bits 31:25,
+            # so the top byte is 2*funct7 or 2*funct7+1) 0 getq, 2 retirq or 3 maskirq
+            lo = substr(word, 7, 2); hi = substr(word, 1, 2)
+            if ((lo == "0b" || lo == "8b") && hi ~ /^0[014567]$/) { custom++; count++; next }
+            print "not a PicoRV32 IRQ instruction: " $0; bad++; next
+        }
+        if (!(op in rv32i)) { print "not RV32I: " $0; bad++ }
+        count++
+    }
+    END {
+        if (bad) { print bad " bad instruction(s)"; exit 1 }
+        printf "%d instructions: RV32I, and %d PicoRV32 IRQ instructions (custom0)\n", count, custom
+    }'
+# No RVC flag in the ELF header (e_flags bit 0).
+if "$cross-readelf" -h "$out/spe-demo.elf" | grep -q 'RVC'; then
+    echo "error: the ELF is marked RVC (compressed)" >&2; exit 1
+fi
+
+echo
+echo "==> size"
+"$cross-size" -A "$out/spe-demo.elf" | grep -E '^\.(text|rodata|data|bss) '
+end=$("$cross-nm" "$out/spe-demo.elf" | awk '$3 == "_end" { print $1 }')
+printf 'image 0x%x .. 0x%x: %d bytes of %d bytes RAM (%d reserved for the stack, %d free)\n' \
+    "$ram_base" "0x$end" $((0x$end - ram_base)) $((ram_size)) $((stack_size)) \
+    $((ram_size - stack_size - (0x$end - ram_base)))
+
+step cc -std=c99 -O2 -Wall -Wextra -Werror -DHOST "${defs[@]}" -o "$out/workloads-host" "$sw/workloads.c"
+step "$out/workloads-host"
+echo
+echo "built $out/spe-demo.elf"

@@ -1,0 +1,51 @@
+/* soc.h: access to the SoC's devices and PicoRV32's IRQ instructions (see README.md). */
+#ifndef SOC_H
+#define SOC_H
+
+#include <stdint.h>
+#include "spe_soc.h"
+
+static inline uint32_t mmio_read(uint32_t addr)
+{
+    return *(volatile uint32_t *)addr;
+}
+
+static inline void mmio_write(uint32_t addr, uint32_t v)
+{
+    *(volatile uint32_t *)addr = v;
+}
+
+/* PicoRV32 `maskirq rd, rs`: custom0 opcode (0001011), funct7 0000011, rs1 = the new mask
+ * (a set bit masks that IRQ), rd = the old mask. */
+static inline uint32_t picorv32_maskirq(uint32_t mask)
+{
+    uint32_t old;
+    __asm__ volatile(".insn r 0x0b, 0, 3, %0, %1, x0" : "=r"(old) : "r"(mask) : "memory");
+    return old;
+}
+
+/* The IRQs this software takes: the SPE buffer interrupt, and PicoRV32's own IRQ 1
+ * (EBREAK/ECALL/illegal instruction) and IRQ 2 (bus error), which end the program with a
+ * nonzero exit code instead of the core's trap state. IRQ 0 (timer) stays masked. */
+#define SOC_IRQ_EBREAK 1u
+#define SOC_IRQ_BUSERR 2u
+#define SOC_IRQ_MASK_ALL 0xffffffffu
+#define SOC_IRQ_MASK_RUN (~((1u << SOC_SPE_IRQ) | (1u << SOC_IRQ_EBREAK) | (1u << SOC_IRQ_BUSERR)))
+#define SOC_IRQ_MASK_TRAPS (~((1u << SOC_IRQ_EBREAK) | (1u << SOC_IRQ_BUSERR)))
+
+/* Exit codes of the program (main's return value, or soc_exit from a trap). */
+/* EXIT_OK, EXIT_CRC, EXIT_SORT, EXIT_MATMUL (1 to 3): see workloads.h. */
+#define EXIT_SPE_OWNED 4u /* PMBIDR.P = 1: the buffer is not ours */
+#define EXIT_SPE_FAULT 5u /* a buffer fault or external abort stopped profiling */
+#define EXIT_TRAP 0x100u  /* | the pending IRQ bits: EBREAK/ECALL/illegal or bus error */
+
+/* Writes the exit code to the control block (the simulation stops there) and waits. */
+void soc_exit(uint32_t code) __attribute__((noreturn));
+
+/* Sends one byte over the UART, waiting while the transmitter is busy. */
+void uart_putc(uint8_t b);
+
+/* Called by the IRQ entry in crt0.S with PicoRV32's q1: the bitmask of pending IRQs. */
+void soc_irq(uint32_t pending);
+
+#endif

@@ -1,0 +1,170 @@
+/* spe_drv: see spe_drv.h. Register names, addresses and fields come from gen/spe_regs.h;
+ * the bus is 32 bits wide, each 64-bit register is two words (low at +0, high at +4), and
+ * a word write keeps the other half. Only the low halves are written for registers whose
+ * high half is all RES0; the buffer's address registers get both halves, high first. */
+#include "spe_drv.h"
+#include "soc.h"
+#include "spe_dump.h"
+#include "spe_regs.h"
+
+#define SPE_LO(reg) (SOC_SPE_BASE + 8u * (reg))
+#define SPE_HI(reg) (SOC_SPE_BASE + 8u * (reg) + 4u)
+
+/* PMBSR_EL1 syndrome values (Arm ARM, PMBSR_EL1): EC = 0 buffer management, BSC = 1
+ * buffer full. */
+#define PMBSR_EC_BUF 0u
+#define PMBSR_BSC_MASK 0x3fu
+#define PMBSR_BSC_FULL 1u
+
+#define BUF_LIMIT (SOC_BUF_BASE + SOC_BUF_SIZE)
+
+/* The values written, checked against the fields at compile time: nothing lands in a
+ * reserved bit. */
+#define PMSCR_VAL ((uint32_t)(SPE_PMSCR_EL1_E0SPE_MASK | SPE_PMSCR_EL1_E1SPE_MASK))
+#define PMBLIMITR_VAL ((uint32_t)(BUF_LIMIT | SPE_PMBLIMITR_EL1_E_MASK)) /* FM = 00: fill */
+_Static_assert((BUF_LIMIT & ~SPE_PMBLIMITR_EL1_LIMIT_MASK) == 0, "buffer limit not 4 KiB aligned");
+_Static_assert((SOC_BUF_BASE & 63u) == 0, "buffer base not aligned to the 64-byte records");
+_Static_assert(SPE_INTERVAL % 256u == 0 && (SPE_INTERVAL & ~SPE_PMSIRR_EL1_INTERVAL_MASK) == 0,
+               "SPE_INTERVAL must be a multiple of 256 that fits PMSIRR_EL1.INTERVAL");
+
+volatile struct spe_stats spe_stats;
+static struct spe_dump_state dump;
+static int no_records; /* set when the buffer holds nothing to send (owned, or faulted) */
+
+static uint32_t spe_read(uint32_t reg)
+{
+    return mmio_read(SPE_LO(reg));
+}
+
+static void spe_write(uint32_t reg, uint32_t lo)
+{
+    mmio_write(SPE_LO(reg), lo);
+}
+
+static void spe_write64(uint32_t reg, uint32_t hi, uint32_t lo)
+{
+    mmio_write(SPE_HI(reg), hi);
+    mmio_write(SPE_LO(reg), lo);
+}
+
+/* The smallest interval the unit recommends: PMSIDR_EL1.Interval as the Linux driver
+ * decodes it (arm_spe_pmu_set_min_interval; the reserved
+ * code 1 and codes above 8 give 4096). */
+static uint32_t min_interval(void)
+{
+    static const uint16_t by_code[9] = {256, 4096, 512, 768, 1024, 1536, 2048, 3072, 4096};
+    uint32_t code = (spe_read(SPE_PMSIDR_EL1_ADDR) & (uint32_t)SPE_PMSIDR_EL1_Interval_MASK) >>
+                    SPE_PMSIDR_EL1_Interval_SHIFT;
+    return code < 9 ? by_code[code] : 4096u;
+}
+
+/* Stands in for PSB CSYNC; DSB: lets a record still being written reach the buffer. */
+static void drain_wait(void)
+{
+    uint32_t t0 = mmio_read(SOC_CTL_CYCLES);
+    while (mmio_read(SOC_CTL_CYCLES) - t0 < 256u)
+        ;
+}
+
+uint32_t spe_start(void)
+{
+    spe_dump_begin(&dump, uart_putc);
+    no_records = 1;
+    if (spe_read(SPE_PMBIDR_EL1_ADDR) & (uint32_t)SPE_PMBIDR_EL1_P_MASK)
+        return EXIT_SPE_OWNED;
+    no_records = 0;
+    uint32_t interval = SPE_INTERVAL;
+    uint32_t min = min_interval();
+    if (interval < min)
+        interval = min;
+
+
+    /* Filters off, then the interval with jitter and a zero counter (arm_spe_pmu_start). */
+    spe_write(SPE_PMSFCR_EL1_ADDR, 0);
+    spe_write(SPE_PMSEVFR_EL1_ADDR, 0);
+    spe_write(SPE_PMSLATFR_EL1_ADDR, 0);
+    spe_write(SPE_PMSIRR_EL1_ADDR, interval | (uint32_t)SPE_PMSIRR_EL1_RND_MASK);
+    spe_write(SPE_PMSICR_EL1_ADDR, 0);
+    /* The buffer (arm_spe_perf_aux_output_begin): pointer, then limit with E, fill mode. */
+    spe_write64(SPE_PMBPTR_EL1_ADDR, 0, SOC_BUF_BASE);
+    spe_write64(SPE_PMBLIMITR_EL1_ADDR, 0, PMBLIMITR_VAL);
+    /* Sampling at EL0 and EL1; no timestamp, physical address or context packets. */
+    spe_write(SPE_PMSCR_EL1_ADDR, PMSCR_VAL);
+
+    picorv32_maskirq(SOC_IRQ_MASK_RUN);
+    return 0;
+}
+
+void spe_stop(void)
+{
+    /* arm_spe_pmu_disable_and_drain_local: sampling off, drain, buffer off. */
+    spe_write(SPE_PMSCR_EL1_ADDR, 0);
+    drain_wait();
+    spe_write(SPE_PMBLIMITR_EL1_ADDR, 0);
+}
+
+/* Sends the records in [base, PMBPTR) as the next piece of the dump stream. */
+static void send_filled(void)
+{
+    uint32_t ptr = spe_read(SPE_PMBPTR_EL1_ADDR);
+    if (ptr < SOC_BUF_BASE || ptr > BUF_LIMIT)
+        ptr = SOC_BUF_BASE; /* not ours: send nothing */
+    uint32_t n = ptr - SOC_BUF_BASE;
+    spe_dump_chunk(&dump, (const uint8_t *)SOC_BUF_BASE, n);
+    spe_stats.bytes += n;
+}
+
+/* Handles PMBSR with S = 1; returns 1 when profiling may resume. */
+static int service(uint32_t sr)
+{
+    uint32_t ec = (sr & (uint32_t)SPE_PMBSR_EL1_EC_MASK) >> SPE_PMBSR_EL1_EC_SHIFT;
+    spe_stats.irqs++;
+    if (sr & (uint32_t)SPE_PMBSR_EL1_COLL_MASK)
+        spe_stats.collisions++;
+    if (ec == PMBSR_EC_BUF && (sr & PMBSR_BSC_MASK) == PMBSR_BSC_FULL &&
+        !(sr & (uint32_t)SPE_PMBSR_EL1_EA_MASK)) {
+        /* Buffer full. This unit sets DL with it when the record that found no room is
+         * lost; like the Linux driver (PERF_AUX_FLAG_TRUNCATED) that is counted, not
+         * fatal. */
+        spe_stats.fills++;
+        if (sr & (uint32_t)SPE_PMBSR_EL1_DL_MASK)
+            spe_stats.lost++;
+        send_filled();
+        spe_write64(SPE_PMBPTR_EL1_ADDR, 0, SOC_BUF_BASE);
+        return 1;
+    }
+    /* A fault, an external abort or an unknown syndrome: stop profiling. */
+    if (spe_stats.faults++ == 0)
+        spe_stats.fault_pmbsr = sr;
+    no_records = 1;
+    spe_write(SPE_PMSCR_EL1_ADDR, 0);
+    spe_write(SPE_PMBLIMITR_EL1_ADDR, 0);
+    return 0;
+}
+
+void spe_irq(void)
+{
+    uint32_t sr = spe_read(SPE_PMBSR_EL1_ADDR);
+    if (!(sr & (uint32_t)SPE_PMBSR_EL1_S_MASK)) {
+        /* PicoRV32 latches the level IRQ again while the handler clears it. */
+        spe_stats.spurious++;
+        return;
+    }
+    service(sr);
+    /* Clear the syndrome: PMBIRQ drops and, after a buffer-full, profiling resumes. */
+    spe_write(SPE_PMBSR_EL1_ADDR, 0);
+}
+
+uint32_t spe_finish(void)
+{
+    picorv32_maskirq(SOC_IRQ_MASK_TRAPS);
+    uint32_t sr = spe_read(SPE_PMBSR_EL1_ADDR);
+    if (sr & (uint32_t)SPE_PMBSR_EL1_S_MASK) {
+        service(sr); /* a buffer-full sends its records and rewinds the pointer */
+        spe_write(SPE_PMBSR_EL1_ADDR, 0);
+    }
+    if (!no_records)
+        send_filled();
+    spe_dump_end(&dump);
+    return spe_stats.faults ? EXIT_SPE_FAULT : 0;
+}

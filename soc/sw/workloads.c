@@ -1,0 +1,178 @@
+/* workloads: see workloads.h. The hot functions are noinline so that each is one symbol
+ * in the ELF, and the profile can name it. */
+#include "workloads.h"
+
+#define NOINLINE __attribute__((noinline))
+
+/* CRC-32 of data followed by its own CRC (little-endian): a constant for any data. */
+#define CRC32_RESIDUE 0x2144DF1Cu
+
+/* The CRC runs over the sort input before it is sorted: one buffer for both (8 KiB RAM). */
+static int32_t sort_buf[SORT_N];
+_Static_assert(CRC_BYTES <= sizeof sort_buf, "the CRC's data is the sort buffer");
+static int32_t mat_a[MAT_N * MAT_N], mat_b[MAT_N * MAT_N], mat_c[MAT_N * MAT_N];
+
+NOINLINE void fill_random(uint32_t *x, uint32_t *dst, uint32_t n)
+{
+    uint32_t s = *x;
+    for (uint32_t i = 0; i < n; i++) {
+        s ^= s << 13;
+        s ^= s >> 17;
+        s ^= s << 5;
+        dst[i] = s;
+    }
+    *x = s;
+}
+
+NOINLINE uint32_t crc32_bitwise(uint32_t crc, const uint8_t *p, uint32_t len)
+{
+    uint32_t c = ~crc;
+    for (uint32_t i = 0; i < len; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+    }
+    return ~c;
+}
+
+NOINLINE void shell_sort(int32_t *a, uint32_t n)
+{
+    static const uint8_t gaps[] = {132, 57, 23, 10, 4, 1};
+    for (uint32_t g = 0; g < sizeof gaps; g++) {
+        uint32_t gap = gaps[g];
+        for (uint32_t i = gap; i < n; i++) {
+            int32_t v = a[i];
+            uint32_t j = i;
+            while (j >= gap && a[j - gap] > v) {
+                a[j] = a[j - gap];
+                j -= gap;
+            }
+            a[j] = v;
+        }
+    }
+}
+
+NOINLINE void matmul(const int32_t *a, const int32_t *b, int32_t *c)
+{
+    for (uint32_t i = 0; i < MAT_N; i++) {
+        for (uint32_t j = 0; j < MAT_N; j++) {
+            uint32_t s = 0; /* unsigned: wrapping sums and products are defined */
+            for (uint32_t k = 0; k < MAT_N; k++)
+                s += (uint32_t)a[i * MAT_N + k] * (uint32_t)b[k * MAT_N + j];
+            c[i * MAT_N + j] = (int32_t)s;
+        }
+    }
+}
+
+/* The checks below run in every round too: they are part of the profiled program. */
+
+/* The CRC appended to its data gives the residue: checks crc32_bitwise against itself
+ * (the known answer is in workloads_selftest). */
+static uint32_t check_crc(uint32_t crc)
+{
+    uint8_t le[4] = {(uint8_t)crc, (uint8_t)(crc >> 8), (uint8_t)(crc >> 16), (uint8_t)(crc >> 24)};
+    return crc32_bitwise(crc, le, 4) == CRC32_RESIDUE ? EXIT_OK : EXIT_CRC;
+}
+
+/* Ascending order, and the same multiset as far as a sum and an xor can tell. */
+static uint32_t check_sorted(const int32_t *a, uint32_t n, uint32_t sum, uint32_t xr)
+{
+    for (uint32_t i = 1; i < n; i++)
+        if (a[i - 1] > a[i])
+            return EXIT_SORT;
+    for (uint32_t i = 0; i < n; i++) {
+        sum -= (uint32_t)a[i];
+        xr ^= (uint32_t)a[i];
+    }
+    return sum == 0 && xr == 0 ? EXIT_OK : EXIT_SORT;
+}
+
+/* The sum of c = a * b is sum over k of (column k of a summed) * (row k of b summed). */
+static uint32_t check_product(const int32_t *a, const int32_t *b, const int32_t *c)
+{
+    uint32_t want = 0, got = 0;
+    for (uint32_t k = 0; k < MAT_N; k++) {
+        uint32_t col = 0, row = 0;
+        for (uint32_t i = 0; i < MAT_N; i++) {
+            col += (uint32_t)a[i * MAT_N + k];
+            row += (uint32_t)b[k * MAT_N + i];
+        }
+        want += col * row;
+    }
+    for (uint32_t i = 0; i < MAT_N * MAT_N; i++)
+        got += (uint32_t)c[i];
+    return got == want ? EXIT_OK : EXIT_MATMUL;
+}
+
+uint32_t workloads_selftest(void)
+{
+    static const uint8_t digits[9] = {'1', '2', '3', '4', '5', '6', '7', '8', '9'};
+    if (crc32_bitwise(0, digits, 9) != 0xCBF43926u)
+        return EXIT_CRC;
+
+    static const int32_t unsorted[8] = {5, -1, 3, 2147483647, -2147483647 - 1, 0, 3, -7};
+    static const int32_t sorted[8] = {-2147483647 - 1, -7, -1, 0, 3, 3, 5, 2147483647};
+    for (uint32_t i = 0; i < 8; i++)
+        sort_buf[i] = unsorted[i];
+    shell_sort(sort_buf, 8);
+    for (uint32_t i = 0; i < 8; i++)
+        if (sort_buf[i] != sorted[i])
+            return EXIT_SORT;
+
+    /* identity * b == b, and 2 * identity * b == b + b. */
+    for (uint32_t i = 0; i < MAT_N * MAT_N; i++) {
+        mat_a[i] = i % (MAT_N + 1) == 0 ? 2 : 0;
+        mat_b[i] = (int32_t)(i * 37u) - 1000;
+    }
+    matmul(mat_a, mat_b, mat_c);
+    for (uint32_t i = 0; i < MAT_N * MAT_N; i++)
+        if (mat_c[i] != 2 * mat_b[i])
+            return EXIT_MATMUL;
+    return EXIT_OK;
+}
+
+uint32_t workloads_run(uint32_t rounds)
+{
+    uint32_t x = 0x2545F491u;
+    for (uint32_t r = 0; r < rounds; r++) {
+        fill_random(&x, (uint32_t *)sort_buf, SORT_N);
+        uint32_t crc = crc32_bitwise(0, (const uint8_t *)sort_buf, CRC_BYTES);
+        if (check_crc(crc) != EXIT_OK)
+            return EXIT_CRC;
+
+        uint32_t sum = 0, xr = 0;
+        for (uint32_t i = 0; i < SORT_N; i++) {
+            sum += (uint32_t)sort_buf[i];
+            xr ^= (uint32_t)sort_buf[i];
+        }
+        shell_sort(sort_buf, SORT_N);
+        if (check_sorted(sort_buf, SORT_N, sum, xr) != EXIT_OK)
+            return EXIT_SORT;
+
+        /* Entries 0..1023: __mulsi3 loops once per bit of its second operand. */
+        fill_random(&x, (uint32_t *)mat_a, MAT_N * MAT_N);
+        fill_random(&x, (uint32_t *)mat_b, MAT_N * MAT_N);
+        for (uint32_t i = 0; i < MAT_N * MAT_N; i++) {
+            mat_a[i] &= 0x3ff;
+            mat_b[i] &= 0x3ff;
+        }
+        matmul(mat_a, mat_b, mat_c);
+        if (check_product(mat_a, mat_b, mat_c) != EXIT_OK)
+            return EXIT_MATMUL;
+    }
+    return EXIT_OK;
+}
+
+#ifdef HOST
+#include <stdio.h>
+
+/* Host check: the same self-test and rounds as on the SoC. */
+int main(void)
+{
+    uint32_t rc = workloads_selftest();
+    if (rc == EXIT_OK)
+        rc = workloads_run(ROUNDS);
+    printf("workloads: %u rounds, exit code %u\n", (unsigned)ROUNDS, (unsigned)rc);
+    return rc == EXIT_OK ? 0 : 1;
+}
+#endif

@@ -1,0 +1,38 @@
+/* workloads: the programs profiled on the SoC, each a separate hot function. Plain C with
+ * no library calls: built for the SoC and, with -DHOST, for the host (tests). */
+#ifndef WORKLOADS_H
+#define WORKLOADS_H
+
+#include <stdint.h>
+
+/* Rounds of the three workloads; the default makes the SoC program retire about 1.5
+ * million instructions (see README.md). */
+#ifndef ROUNDS
+#define ROUNDS 14
+#endif
+
+/* Exit codes of the checks (the SoC program's exit codes 1 to 3; soc.h has the rest). */
+#define EXIT_OK 0u
+#define EXIT_CRC 1u    /* crc32_bitwise disagrees with the known answer or with itself */
+#define EXIT_SORT 2u   /* shell_sort left the array unsorted or not a permutation */
+#define EXIT_MATMUL 3u /* matmul's result fails its checksum */
+
+#define SORT_N 256   /* ints sorted per round */
+#define CRC_BYTES 512 /* bytes checksummed per round (of the sort input) */
+#define MAT_N 12     /* matrix side */
+
+/* xorshift32 fill of `n` words from state `*x` (never 0). */
+void fill_random(uint32_t *x, uint32_t *dst, uint32_t n);
+/* CRC-32 (zlib's), one bit at a time without a table, continued from `crc` (start 0). */
+uint32_t crc32_bitwise(uint32_t crc, const uint8_t *p, uint32_t len);
+/* Shell sort (gaps 1, 4, 10, 23, 57, 132) of `n` ints, ascending. */
+void shell_sort(int32_t *a, uint32_t n);
+/* c = a * b for MAT_N x MAT_N int32 matrices, row-major (wrapping arithmetic). */
+void matmul(const int32_t *a, const int32_t *b, int32_t *c);
+
+/* Known-answer checks (CRC of "123456789", a small sort and product): 0 or an EXIT_*. */
+uint32_t workloads_selftest(void);
+/* `rounds` rounds of fill, CRC, sort and product, each result checked: 0 or an EXIT_*. */
+uint32_t workloads_run(uint32_t rounds);
+
+#endif
