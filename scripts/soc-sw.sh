@@ -5,8 +5,9 @@
 # with riscv64-unknown-elf-gcc for RV32I/ilp32 (installed with apt-get when missing), every
 # warning an error. Checks that only instructions PicoRV32 runs here are in the image (RV32I
 # and its custom0 IRQ instructions; no M, no compressed), prints the image size against
-# the RAM, and builds and runs the workloads on the host (-DHOST) so a broken sort or CRC
-# fails here.
+# the RAM, runs the ELF on a small RV32I simulator with a stand-in SPE unit (exit code,
+# dump stream, instructions per function), and builds and runs the workloads on the host
+# (-DHOST) so a broken sort or CRC fails here.
 # Usage: scripts/soc-sw.sh OUTDIR        (ROUNDS=N and SPE_INTERVAL=N in the environment
 #                                         override the defaults)
 set -euo pipefail
@@ -99,6 +100,11 @@ end=$("$cross-nm" "$out/spe-demo.elf" | awk '$3 == "_end" { print $1 }')
 printf 'image 0x%x .. 0x%x: %d bytes of %d bytes RAM (%d reserved for the stack, %d free)\n' \
     "$ram_base" "0x$end" $((0x$end - ram_base)) $((ram_size)) $((stack_size)) \
     $((ram_size - stack_size - (0x$end - ram_base)))
+
+# The ELF on an instruction-set simulator with a stand-in SPE unit (soc/sw/host/rv32sim.py):
+# exit code 0, and the UART stream carries exactly the records written.
+need python3 python3
+step python3 "$sw/host/rv32sim.py" "$out/spe-demo.elf"
 
 step cc -std=c99 -O2 -Wall -Wextra -Werror -DHOST "${defs[@]}" -o "$out/workloads-host" "$sw/workloads.c"
 step "$out/workloads-host"

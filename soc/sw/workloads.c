@@ -119,11 +119,13 @@ uint32_t workloads_selftest(void)
         if (sort_buf[i] != sorted[i])
             return EXIT_SORT;
 
-    /* identity * b == b, and 2 * identity * b == b + b. */
+    /* (2 * identity) * b == b + b. */
     for (uint32_t i = 0; i < MAT_N * MAT_N; i++) {
-        mat_a[i] = i % (MAT_N + 1) == 0 ? 2 : 0;
-        mat_b[i] = (int32_t)(i * 37u) - 1000;
+        mat_a[i] = 0;
+        mat_b[i] = (int32_t)i + 1;
     }
+    for (uint32_t i = 0; i < MAT_N; i++)
+        mat_a[i * (MAT_N + 1)] = 2;
     matmul(mat_a, mat_b, mat_c);
     for (uint32_t i = 0; i < MAT_N * MAT_N; i++)
         if (mat_c[i] != 2 * mat_b[i])
@@ -149,12 +151,12 @@ uint32_t workloads_run(uint32_t rounds)
         if (check_sorted(sort_buf, SORT_N, sum, xr) != EXIT_OK)
             return EXIT_SORT;
 
-        /* Entries 0..1023: __mulsi3 loops once per bit of its second operand. */
+        /* Entries 0..255: __mulsi3 loops once per bit of its second operand. */
         fill_random(&x, (uint32_t *)mat_a, MAT_N * MAT_N);
         fill_random(&x, (uint32_t *)mat_b, MAT_N * MAT_N);
         for (uint32_t i = 0; i < MAT_N * MAT_N; i++) {
-            mat_a[i] &= 0x3ff;
-            mat_b[i] &= 0x3ff;
+            mat_a[i] &= 0xff;
+            mat_b[i] &= 0xff;
         }
         matmul(mat_a, mat_b, mat_c);
         if (check_product(mat_a, mat_b, mat_c) != EXIT_OK)
