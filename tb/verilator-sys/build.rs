@@ -151,7 +151,21 @@ struct Models<'a> {
     id: u32,
 }
 
+/// One Verilated model: its class prefix, top module, Verilator arguments naming its
+/// sources, the ports its shim exposes (in index order) and its variant.
+struct Spec<'s> {
+    prefix: String,
+    top: String,
+    sources: Vec<std::ffi::OsString>,
+    ports: Vec<&'s str>,
+    variant: &'s str,
+    switches: &'s [&'s str],
+    /// Rebuild when its sources change (not for mutants, which are copies).
+    track: bool,
+}
+
 impl Models<'_> {
+    /// A model of `spe_top_<preset>` (or of a mutant of it), with its row in the table.
     fn add(
         &mut self,
         files_f: &Path,
@@ -160,40 +174,62 @@ impl Models<'_> {
         switches: &[&str],
         mutant: Option<&str>,
     ) {
-        let (build, shim, table, cases, id) = (
-            &mut *self.build,
-            &mut *self.shim,
-            &mut *self.table,
-            &mut self.cases,
-            self.id,
-        );
         let prefix = match mutant {
             None => format!("V{preset}_{variant}"),
             Some(m) => format!("Vmut_{}", m.replace('-', "_")),
         };
-        let mdir = self.out_dir.join("verilated").join(&prefix);
+        let id = self.verilate(Spec {
+            prefix,
+            top: cfg_top(preset),
+            sources: vec!["-F".into(), files_f.into()],
+            ports: std::iter::once("clk")
+                .chain(PORTS.iter().map(|p| p.name))
+                .collect(),
+            variant,
+            switches,
+            track: mutant.is_none(),
+        });
+        let _ = writeln!(
+            self.table,
+            "    ModelInfo {{ id: {id}, preset: {:?}, variant: Variant::{}, mutant: {:?} }},",
+            preset,
+            match variant {
+                "fast" => "Fast",
+                "trace" => "Trace",
+                _ => "Coverage",
+            },
+            mutant
+        );
+    }
+
+    /// Verilates one model, adds its C++ to the build and its class to the shim; returns
+    /// its id for `vsys_new`.
+    fn verilate(&mut self, m: Spec) -> u32 {
+        let (build, shim, cases, id) =
+            (&mut *self.build, &mut *self.shim, &mut self.cases, self.id);
+        let prefix = &m.prefix;
+        let mdir = self.out_dir.join("verilated").join(prefix);
         let _ = std::fs::remove_dir_all(&mdir);
         std::fs::create_dir_all(&mdir).unwrap();
         run(
             Command::new(&self.exe)
                 .args(["--cc", "--no-timing", "-MMD", "-O3"])
-                .args(switches)
+                .args(m.switches)
                 .arg("--prefix")
-                .arg(&prefix)
+                .arg(prefix)
                 .arg("-Mdir")
                 .arg(&mdir)
                 .arg("--top-module")
-                .arg(cfg_top(preset))
-                .arg("-F")
-                .arg(files_f),
-            &format!("verilator ({preset} {variant})"),
+                .arg(&m.top)
+                .args(&m.sources),
+            &format!("verilator ({} {})", m.top, m.variant),
         );
         // Every input of the model (Verilog files, the Verilator binary).
         let dep =
             std::fs::read_to_string(mdir.join(format!("{prefix}__ver.d"))).unwrap_or_default();
         if let Some((_, inputs)) = dep.split_once(':') {
             for f in inputs.split_whitespace().filter(|f| *f != "\\") {
-                if mutant.is_none() {
+                if m.track {
                     println!("cargo:rerun-if-changed={f}");
                 }
             }
@@ -212,8 +248,8 @@ impl Models<'_> {
         }
         build.include(&mdir);
         // The model's class.
-        let traced = variant == "trace";
-        let cov = variant == "cov";
+        let traced = m.variant == "trace";
+        let cov = m.variant == "cov";
         let _ = writeln!(shim, "#include \"{prefix}.h\"");
         let _ = writeln!(
             shim,
@@ -231,9 +267,8 @@ impl Models<'_> {
             shim,
             "  void* port(uint32_t i) override {{\n    switch (i) {{"
         );
-        let _ = writeln!(shim, "      case 0: return &top->clk;");
-        for (k, p) in PORTS.iter().enumerate() {
-            let _ = writeln!(shim, "      case {}: return &top->{};", k + 1, p.name);
+        for (k, p) in m.ports.iter().enumerate() {
+            let _ = writeln!(shim, "      case {k}: return &top->{p};");
         }
         let _ = writeln!(shim, "      default: return nullptr;\n    }}\n  }}");
         if traced {
@@ -253,18 +288,8 @@ impl Models<'_> {
         }
         let _ = writeln!(shim, "}};");
         let _ = writeln!(cases, "    case {id}: return new I_{prefix}();");
-        let _ = writeln!(
-            table,
-            "    ModelInfo {{ id: {id}, preset: {:?}, variant: Variant::{}, mutant: {:?} }},",
-            preset,
-            match variant {
-                "fast" => "Fast",
-                "trace" => "Trace",
-                _ => "Coverage",
-            },
-            mutant
-        );
         self.id += 1;
+        id
     }
 }
 
@@ -289,7 +314,7 @@ fn check_ports(gen: &Path, preset: &str) {
             .find(|&i| got.get(i) != want.get(i))
             .unwrap_or(0);
         fail(&format!(
-            "{} does not have the ports of spe_defs::ports::PORTS (port {first}: {:?} in gen/, {:?} in PORTS): gen/ is stale. Regenerate it with `cargo run --release -p spe-rtl --bin spe-gen -- --out gen` (the `spe` binary cannot build until then)",
+            "{} does not have the ports of spe_defs::ports::PORTS (port {first}: {:?} in gen/, {:?} in PORTS): gen/ is stale. Regenerate it with `cargo run --release -p spe-soc --bin spe-gen -- --out gen` (the `spe` binary cannot build until then)",
             path.display(),
             got.get(first),
             want.get(first)
@@ -385,6 +410,39 @@ fn main() {
             models.add(&files_f, cfg.name, variant, switches, None);
         }
     }
+    // The demo SoC (gen/soc) around PicoRV32 from its pinned PyPI package.
+    let repo = manifest.join("../..");
+    let (picorv32, installed) = spe_defs::soc::ensure_picorv32(&repo)
+        .unwrap_or_else(|e| fail(&format!("the SoC needs PicoRV32: {e}")));
+    if installed {
+        println!(
+            "cargo:warning=installed {} {} into .deps/python",
+            spe_defs::soc::PICORV32_PACKAGE,
+            spe_defs::soc::PICORV32_VERSION
+        );
+    }
+    println!("cargo:rerun-if-env-changed=PICORV32_V");
+    let soc_f = gen.join(spe_defs::soc::GEN_DIR).join(GEN_FILE_LIST);
+    println!("cargo:rerun-if-changed={}", soc_f.display());
+    let soc_id = models.verilate(Spec {
+        prefix: "Vsoc_fast".into(),
+        top: "spe_soc".into(),
+        // PicoRV32's RVFI port needs RISCV_FORMAL; its own code and the SoC's zero
+        // extensions draw width and pin warnings, which are not errors here.
+        sources: vec![
+            "-DRISCV_FORMAL".into(),
+            "-Wno-fatal".into(),
+            "-Wno-lint".into(),
+            "-Wno-style".into(),
+            "-F".into(),
+            soc_f.into(),
+            picorv32.into(),
+        ],
+        ports: spe_defs::soc::SOC_PORTS.iter().map(|p| p.name).collect(),
+        variant: "fast",
+        switches: &[],
+        track: true,
+    });
     // Mutants: a copy of one preset's gen/ with one deliberate bug each.
     for m in MUTANTS {
         let dir = out_dir.join("mutants").join(m.name);
@@ -473,6 +531,8 @@ int vsys_coverage_write(void* h, const char* path) {{ return static_cast<Inst*>(
     let mut rs = String::new();
     let _ = writeln!(rs, "/// Verilator that built the models.");
     let _ = writeln!(rs, "pub const VERILATOR_VERSION: &str = {version:?};");
+    let _ = writeln!(rs, "/// The demo SoC's model (`vsys_new` id).");
+    let _ = writeln!(rs, "const SOC_MODEL: u32 = {soc_id};");
     let _ = writeln!(rs, "/// Every model built: presets x variants.");
     let _ = writeln!(rs, "pub static MODELS: &[ModelInfo] = &[\n{table}];");
     std::fs::write(out_dir.join("models.rs"), rs).unwrap();

@@ -18,6 +18,7 @@ pub mod impdef;
 pub mod packet;
 pub mod ports;
 pub mod regs;
+pub mod soc;
 pub mod tables;
 
 pub use config::{Config, CounterWidth, PRESETS};

@@ -212,31 +212,33 @@ fn tidy(text: &str) -> String {
     out.trim().to_string() + "\n"
 }
 
-/// The Verilog files of one preset: `<preset>/spe_<block>_<preset>.v`, the top and the
-/// file list.
-pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
-    cfg.validate()?;
-    let top = cfg.top_module();
-    let raw = with_top!(cfg, |t| raw_verilog(&mut t, &top))?;
+/// The modules of a design visited under `top_name`, cleaned up and checked: each child
+/// module (`<top>$<block>`, directly under the top) renamed `child(block)` in its header,
+/// its end marker and where the top instantiates it; then the clean-ups of rust-hdl's
+/// output and [`check_module`] (which rejects `initial` unless `allow_initial`: only RAM
+/// contents of a board build may come from one). In rust-hdl's order, top last.
+pub fn design_modules<B: Block>(
+    top: &mut B,
+    top_name: &str,
+    child: &dyn Fn(&str) -> String,
+    allow_initial: bool,
+) -> Result<Vec<(String, String)>, String> {
+    let raw = raw_verilog(top, top_name)?;
     let modules = split_modules(&raw)?;
-    // Child modules are named `<top>$<block>`: rename them `spe_<block>_<preset>`.
     let mut renames: Vec<(String, String)> = Vec::new();
     for (name, _) in &modules {
-        if name == &top {
+        if name == top_name {
             continue;
         }
         let block = name
-            .strip_prefix(&format!("{top}$"))
+            .strip_prefix(&format!("{top_name}$"))
             .filter(|b| !b.contains('$'))
             .ok_or_else(|| {
                 format!("unexpected module {name}: blocks must sit directly under the top")
             })?;
-        renames.push((name.clone(), format!("spe_{block}_{}", cfg.name)));
+        renames.push((name.clone(), child(block)));
     }
-    // Each module: its new name (in its header, its end marker and where the top
-    // instantiates it), then the clean-ups of rust-hdl's output, then the checks.
-    let mut files = Vec::new();
-    let mut order = Vec::new();
+    let mut out = Vec::new();
     for (name, text) in &modules {
         let mut text = text.clone();
         let mut new_name = name.clone();
@@ -254,22 +256,42 @@ pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
         let text = drop_unused_enum_params(&range_indexed_scalars(&unsize_slice_offsets(
             &rewrite_separators(&text),
         )));
-        check_module(&new_name, &text)?;
-        // One file per module, with a banner that says what it is and how to refresh it.
-        let what = if new_name == top {
+        check_module(&new_name, &text, allow_initial)?;
+        out.push((new_name, tidy(&text)));
+    }
+    Ok(out)
+}
+
+/// A generated file's text: the banner saying what it is and how to refresh it, then the
+/// body.
+pub fn with_banner(what: &str, body: &str) -> String {
+    format!("{}\n{body}", banner(what))
+}
+
+/// The Verilog files of one preset: `<preset>/spe_<block>_<preset>.v`, the top and the
+/// file list.
+pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
+    cfg.validate()?;
+    let top = cfg.top_module();
+    let child = |block: &str| format!("spe_{block}_{}", cfg.name);
+    let modules = with_top!(cfg, |t| design_modules(&mut t, &top, &child, false))?;
+    // One file per module, with a banner that says what it is and how to refresh it.
+    let mut files = Vec::new();
+    let mut order = Vec::new();
+    for (name, text) in modules {
+        let what = if name == top {
             format!(
-                "{new_name}: the SPE sampling unit, preset `{}` ({})",
+                "{name}: the SPE sampling unit, preset `{}` ({})",
                 cfg.name, cfg.desc
             )
         } else {
-            format!("{new_name}: block of {top}")
+            format!("{name}: block of {top}")
         };
-        let path = format!("{}/{new_name}.v", cfg.name);
         files.push(GenFile {
-            path,
-            text: format!("{}\n{}", banner(&what), tidy(&text)),
+            path: format!("{}/{name}.v", cfg.name),
+            text: with_banner(&what, &text),
         });
-        order.push(new_name);
+        order.push(name);
     }
     // File list: the shared flop, the blocks, then the top.
     order.sort_by_key(|n| (n == &top, n.clone()));
@@ -289,7 +311,7 @@ pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
 }
 
 /// Rejects anything a tool flow would trip over.
-fn check_module(name: &str, text: &str) -> Result<(), String> {
+fn check_module(name: &str, text: &str, allow_initial: bool) -> Result<(), String> {
     if !name.starts_with("spe_") || name == "top" {
         return Err(format!("module {name}: every module must be named spe_*"));
     }
@@ -302,7 +324,7 @@ fn check_module(name: &str, text: &str) -> Result<(), String> {
         }
     }
     // Every flop is an `spe_rff` with a real reset: no state may come from `initial`.
-    if text.contains("initial") {
+    if text.contains("initial") && !allow_initial {
         return Err(format!("module {name}: state set by an initial block"));
     }
     Ok(())
@@ -344,7 +366,10 @@ fn index(files: &[GenFile]) -> String {
          - `spe_regs.h`: the register interface in C: port addresses, fields, writable \
          masks and ID register values per preset.\n\
          - `<preset>/`: one file per module, and `files.f`, the source list relative to \
-         itself (`verilator -F gen/<preset>/files.f`).\n\n\
+         itself (`verilator -F gen/<preset>/files.f`).\n\
+         - `soc/`: the demo SoC (`hdl/soc`: PicoRV32 and the unit, simulation build): \
+         `spe_soc.v`, `files.f` (all but `picorv32.v`, which comes from its PyPI package) and \
+         `spe_soc.h`, its memory map in C.\n\n\
          | preset | top module | dispatch width W | latency counters | min interval | modules | what for |\n\
          |---|---|---|---|---|---|---|\n",
     );
@@ -369,9 +394,11 @@ fn index(files: &[GenFile]) -> String {
 }
 
 /// Every file of `gen/`: the Verilog, the integration tables and the C header (from
-/// `hdl/defs`) and the index, paths relative to the folder.
-pub fn all_files() -> Result<Vec<GenFile>, String> {
+/// `hdl/defs`), `extra` (the SoC's folder, from `hdl/soc`, which builds on this crate) and
+/// the index, paths relative to the folder.
+pub fn all_files(extra: Vec<GenFile>) -> Result<Vec<GenFile>, String> {
     let mut files = generate_all()?;
+    files.extend(extra);
     files.push(GenFile {
         path: TABLES_FILE.into(),
         text: spe_defs::tables::markdown(),
@@ -402,7 +429,9 @@ fn not_generated(dir: &Path, files: &[GenFile]) -> Vec<String> {
     for e in top.flatten() {
         let name = e.file_name().to_string_lossy().to_string();
         let p = e.path();
-        if p.is_dir() && PRESETS.iter().any(|c: &Config| c.name == name) {
+        if p.is_dir()
+            && (PRESETS.iter().any(|c: &Config| c.name == name) || name == spe_defs::soc::GEN_DIR)
+        {
             if let Ok(sub) = std::fs::read_dir(&p) {
                 for f in sub.flatten() {
                     out.insert(format!("{name}/{}", f.file_name().to_string_lossy()));
@@ -418,12 +447,12 @@ fn not_generated(dir: &Path, files: &[GenFile]) -> Vec<String> {
         .collect()
 }
 
-/// Writes every file of `gen/` into `dir`; returns the report for the user: how many
-/// files, and the files `dir` holds that are no longer generated (reported, not deleted).
-pub fn write_dir(dir: &Path) -> Result<String, String> {
-    let files = all_files()?;
+/// Writes `files` (every file of `gen/`, [`all_files`]) into `dir`; returns the report for
+/// the user: how many files, and the files `dir` holds that are no longer generated
+/// (reported, not deleted).
+pub fn write_dir(dir: &Path, files: &[GenFile]) -> Result<String, String> {
     // Every file whole, creating the preset folders as needed.
-    for f in &files {
+    for f in files {
         let path = dir.join(&f.path);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
@@ -435,7 +464,7 @@ pub fn write_dir(dir: &Path) -> Result<String, String> {
     // Files no longer generated are reported, never deleted: the folder may be the
     // user's.
     let mut report = format!("wrote {} files to {}", files.len(), dir.display());
-    for extra in not_generated(dir, &files) {
+    for extra in not_generated(dir, files) {
         report += &format!(
             "\nnote: {} is not generated any more; delete it",
             dir.join(extra).display()
@@ -444,13 +473,13 @@ pub fn write_dir(dir: &Path) -> Result<String, String> {
     Ok(report)
 }
 
-/// Compares `dir` with a fresh generation: whether it is current, and the report for the
-/// user (one line for each stale, missing or extra file, and how to regenerate).
-pub fn check_dir(dir: &Path) -> Result<(bool, String), String> {
-    let files = all_files()?;
+/// Compares `dir` with `files` (a fresh generation, [`all_files`]): whether it is current,
+/// and the report for the user (one line for each stale, missing or extra file, and how to
+/// regenerate).
+pub fn check_dir(dir: &Path, files: &[GenFile]) -> Result<(bool, String), String> {
     let mut problems = Vec::new();
     // Byte for byte: the generation is deterministic, so any difference is drift.
-    for f in &files {
+    for f in files {
         let path = dir.join(&f.path);
         match std::fs::read_to_string(&path) {
             Ok(old) if old == f.text => {}
@@ -458,7 +487,7 @@ pub fn check_dir(dir: &Path) -> Result<(bool, String), String> {
             Err(_) => problems.push(format!("missing: {}", path.display())),
         }
     }
-    for extra in not_generated(dir, &files) {
+    for extra in not_generated(dir, files) {
         problems.push(format!("not generated: {}", dir.join(extra).display()));
     }
     if problems.is_empty() {

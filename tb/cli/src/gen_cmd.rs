@@ -1,11 +1,13 @@
 //! `spe gen`: everything in `gen/` — the Verilog of every preset (from `hdl/rtl`), the
 //! shared flop, the per-preset file lists, the integration tables and the C header (from
-//! `hdl/defs`) and an index. `--check` compares a folder with a fresh generation instead
-//! of writing it. The work is `spe_rtl::gen::{write_dir, check_dir}`, which `spe-gen`
-//! (hdl/rtl) runs too.
+//! `hdl/defs`), the demo SoC (`gen/soc/`, from `hdl/soc`) and an index. `--check` compares
+//! a folder with a fresh generation instead of writing it. The work is
+//! `spe_soc::all_files` and `spe_rtl::gen::{write_dir, check_dir}`, which `spe-gen`
+//! (hdl/soc) runs too.
 
 use clap::Args;
 use spe_rtl::gen::{check_dir, write_dir};
+use spe_soc::all_files;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -23,11 +25,11 @@ pub struct GenArgs {
 pub fn run(a: GenArgs) -> Result<ExitCode, String> {
     match (a.out, a.check) {
         (Some(dir), None) => {
-            eprintln!("{}", write_dir(&dir)?);
+            eprintln!("{}", write_dir(&dir, &all_files()?)?);
             Ok(ExitCode::SUCCESS)
         }
         (None, Some(dir)) => {
-            let (current, report) = check_dir(&dir)?;
+            let (current, report) = check_dir(&dir, &all_files()?)?;
             eprintln!("{report}");
             Ok(if current {
                 ExitCode::SUCCESS

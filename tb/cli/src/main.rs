@@ -22,6 +22,7 @@ mod perf_cmd;
 mod progress;
 mod regress_cmd;
 mod sim_cmd;
+mod soc_cmd;
 mod synth_cmd;
 
 #[derive(Parser)]
@@ -55,6 +56,8 @@ enum Command {
     Synth(synth_cmd::SynthArgs),
     /// FPGA prototype: receive the SPE buffer a board dumps over its UART.
     Fpga(fpga_cmd::FpgaArgs),
+    /// The demo SoC (PicoRV32 and the unit) under Verilator: run a program, profile it.
+    Soc(soc_cmd::SocArgs),
 }
 
 /// Maps a stdout write error to a message. A closed pipe (`spe decode f | head`) is not an
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::Coverage(a) => coverage_cmd::run(a),
         Command::Synth(a) => synth_cmd::run(a),
         Command::Fpga(a) => fpga_cmd::run(a),
+        Command::Soc(a) => soc_cmd::run(a),
     };
     match result {
         Ok(code) => code,

@@ -359,6 +359,31 @@ impl Inputs {
         for_scalar_inputs!(fields)
     }
 
+    /// The inputs of a `w`-wide unit from its ports' bits: `get(port, offset, width)`
+    /// returns `width` bits (at most 64) of port `port` from bit `offset` up (a port-level
+    /// probe, such as the SoC's `spe_in` bus, read field by field).
+    pub fn from_port_bits(w: usize, get: impl Fn(&'static str, u32, u32) -> u64) -> Inputs {
+        let mut i = Inputs::default();
+        macro_rules! scalars {
+            ($($f:ident),*) => {
+                $(i.$f = PortValue::from_port(get(stringify!($f), 0, 64));)*
+            };
+        }
+        for_scalar_inputs!(scalars);
+        macro_rules! slots {
+            ($($p:ident: $f:ident),*) => {
+                $(
+                    let b = slot_bits(stringify!($p));
+                    for (s, slot) in i.disp.iter_mut().enumerate().take(w) {
+                        slot.$f = PortValue::from_port(get(stringify!($p), s as u32 * b, b));
+                    }
+                )*
+            };
+        }
+        for_slot_inputs!(slots);
+        i
+    }
+
     /// Clears every hook report (issue, translation, memory, branch, completion).
     pub fn clear_hooks(&mut self) {
         self.iss_valid = false;

@@ -137,6 +137,121 @@ pub struct Port {
     ptr: *mut c_void,
 }
 
+impl Port {
+    /// Writes the low 64 bits (bits above the width dropped, a wide port's upper words
+    /// cleared).
+    #[inline]
+    fn write(&self, v: u64) {
+        let v = v & low_mask(self.bits);
+        // SAFETY: `ptr` points at the port's storage of type `store` inside the live model
+        // that owns this port.
+        unsafe {
+            match self.store {
+                Store::U8 => *(self.ptr as *mut u8) = v as u8,
+                Store::U16 => *(self.ptr as *mut u16) = v as u16,
+                Store::U32 => *(self.ptr as *mut u32) = v as u32,
+                Store::U64 => *(self.ptr as *mut u64) = v,
+                Store::Wide(words) => {
+                    let w = self.ptr as *mut u32;
+                    *w = v as u32;
+                    *w.add(1) = (v >> 32) as u32;
+                    for k in 2..words {
+                        *w.add(k) = 0;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes from 64-bit words, least significant first.
+    fn write_words(&self, v: &[u64]) {
+        match self.store {
+            Store::Wide(words) => {
+                let w = self.ptr as *mut u32;
+                for k in 0..words {
+                    let src = v.get(k / 2).copied().unwrap_or(0);
+                    let mut x = (src >> (32 * (k % 2))) as u32;
+                    let top = self.bits - 32 * k as u32;
+                    if top < 32 {
+                        x &= (1u32 << top) - 1;
+                    }
+                    // SAFETY: `k < words`, the VlWide's length for this port.
+                    unsafe { *w.add(k) = x };
+                }
+            }
+            _ => self.write(v.first().copied().unwrap_or(0)),
+        }
+    }
+
+    /// The low 64 bits.
+    #[inline]
+    fn read(&self) -> u64 {
+        // SAFETY: as in `write`.
+        unsafe {
+            match self.store {
+                Store::U8 => u64::from(*(self.ptr as *const u8)),
+                Store::U16 => u64::from(*(self.ptr as *const u16)),
+                Store::U32 => u64::from(*(self.ptr as *const u32)),
+                Store::U64 => *(self.ptr as *const u64),
+                Store::Wide(_) => {
+                    let w = self.ptr as *const u32;
+                    u64::from(*w) | (u64::from(*w.add(1)) << 32)
+                }
+            }
+        }
+    }
+
+    /// Every bit, as 64-bit words least significant first, into `out` (cleared first).
+    fn read_words(&self, out: &mut Vec<u64>) {
+        out.clear();
+        match self.store {
+            Store::Wide(words) => {
+                let w = self.ptr as *const u32;
+                for k in (0..words).step_by(2) {
+                    // SAFETY: `k` (and `k + 1` when below `words`) index the VlWide.
+                    let lo = u64::from(unsafe { *w.add(k) });
+                    let hi = if k + 1 < words {
+                        u64::from(unsafe { *w.add(k + 1) })
+                    } else {
+                        0
+                    };
+                    out.push(lo | (hi << 32));
+                }
+            }
+            _ => out.push(self.read()),
+        }
+    }
+}
+
+/// The ports of a freshly created model `h`, in shim index order; deletes the model and
+/// fails when the shim lacks one.
+fn open_ports(
+    h: *mut c_void,
+    shapes: &[(&'static str, Dir, u32)],
+    what: &str,
+) -> Result<Vec<Port>, Error> {
+    let mut ports = Vec::with_capacity(shapes.len());
+    for (i, &(name, dir, bits)) in shapes.iter().enumerate() {
+        // SAFETY: `h` is a live model; the shim returns a pointer into it or null.
+        let ptr = unsafe { vsys_port(h, i as u32) };
+        if ptr.is_null() {
+            // SAFETY: `h` came from vsys_new and is not used again.
+            unsafe { vsys_delete(h) };
+            return Err(Error::Create(format!(
+                "{what}: the shim has no port {name}"
+            )));
+        }
+        ports.push(Port {
+            name,
+            dir,
+            bits,
+            store: Store::for_bits(bits),
+            ptr,
+        });
+    }
+    Ok(ports)
+}
+
 /// Index of a port of a [`Model`] (0 is `clk`, then `spe_defs::ports::PORTS` in order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PortId(pub usize);
@@ -218,30 +333,14 @@ impl Model {
         if h.is_null() {
             return Err(Error::Create(format!("{preset} ({variant:?})")));
         }
-        let mut ports = Vec::with_capacity(PORTS.len() + 1);
-        let shapes = std::iter::once(("clk", Dir::In, 1)).chain(
-            PORTS
-                .iter()
-                .map(|p| (p.name, p.dir, p.width.total(cfg.dispatch_width))),
-        );
-        for (i, (name, dir, bits)) in shapes.enumerate() {
-            // SAFETY: `h` is a live model; the shim returns a pointer into it or null.
-            let ptr = unsafe { vsys_port(h, i as u32) };
-            if ptr.is_null() {
-                // SAFETY: `h` came from vsys_new and is not used again.
-                unsafe { vsys_delete(h) };
-                return Err(Error::Create(format!(
-                    "{preset}: the shim has no port {name}"
-                )));
-            }
-            ports.push(Port {
-                name,
-                dir,
-                bits,
-                store: Store::for_bits(bits),
-                ptr,
-            });
-        }
+        let shapes: Vec<(&'static str, Dir, u32)> = std::iter::once(("clk", Dir::In, 1))
+            .chain(
+                PORTS
+                    .iter()
+                    .map(|p| (p.name, p.dir, p.width.total(cfg.dispatch_width))),
+            )
+            .collect();
+        let ports = open_ports(h, &shapes, preset)?;
         Ok(Model {
             h,
             info,
@@ -263,71 +362,24 @@ impl Model {
     /// port's upper words are cleared).
     #[inline]
     pub fn set(&mut self, p: PortId, v: u64) {
-        let port = &self.ports[p.0];
         debug_assert!(
-            port.dir == Dir::In || p == CLK,
+            self.ports[p.0].dir == Dir::In || p == CLK,
             "{} is an output",
-            port.name
+            self.ports[p.0].name
         );
-        let v = v & low_mask(port.bits);
-        // SAFETY: `ptr` points at the port's storage of type `store` inside the live model.
-        unsafe {
-            match port.store {
-                Store::U8 => *(port.ptr as *mut u8) = v as u8,
-                Store::U16 => *(port.ptr as *mut u16) = v as u16,
-                Store::U32 => *(port.ptr as *mut u32) = v as u32,
-                Store::U64 => *(port.ptr as *mut u64) = v,
-                Store::Wide(words) => {
-                    let w = port.ptr as *mut u32;
-                    *w = v as u32;
-                    *w.add(1) = (v >> 32) as u32;
-                    for k in 2..words {
-                        *w.add(k) = 0;
-                    }
-                }
-            }
-        }
+        self.ports[p.0].write(v);
     }
 
     /// Writes input `p` from 64-bit words, least significant first (missing words are zero,
     /// bits above the port's width are dropped).
     pub fn set_words(&mut self, p: PortId, v: &[u64]) {
-        let port = self.ports[p.0];
-        match port.store {
-            Store::Wide(words) => {
-                let w = port.ptr as *mut u32;
-                for k in 0..words {
-                    let src = v.get(k / 2).copied().unwrap_or(0);
-                    let mut x = (src >> (32 * (k % 2))) as u32;
-                    let top = port.bits - 32 * k as u32;
-                    if top < 32 {
-                        x &= (1u32 << top) - 1;
-                    }
-                    // SAFETY: `k < words`, the VlWide's length for this port.
-                    unsafe { *w.add(k) = x };
-                }
-            }
-            _ => self.set(p, v.first().copied().unwrap_or(0)),
-        }
+        self.ports[p.0].write_words(v);
     }
 
     /// The low 64 bits of port `p`.
     #[inline]
     pub fn get(&self, p: PortId) -> u64 {
-        let port = &self.ports[p.0];
-        // SAFETY: as in `set`.
-        unsafe {
-            match port.store {
-                Store::U8 => u64::from(*(port.ptr as *const u8)),
-                Store::U16 => u64::from(*(port.ptr as *const u16)),
-                Store::U32 => u64::from(*(port.ptr as *const u32)),
-                Store::U64 => *(port.ptr as *const u64),
-                Store::Wide(_) => {
-                    let w = port.ptr as *const u32;
-                    u64::from(*w) | (u64::from(*w.add(1)) << 32)
-                }
-            }
-        }
+        self.ports[p.0].read()
     }
 
     /// Evaluates the model (settles the logic for the current inputs, takes a clock edge if
@@ -400,6 +452,77 @@ impl Model {
 impl Drop for Model {
     fn drop(&mut self) {
         self.trace_close();
+        // SAFETY: `h` came from vsys_new and is dropped exactly once.
+        unsafe { vsys_delete(self.h) }
+    }
+}
+
+/// The demo SoC (`gen/soc`, top `spe_soc`: PicoRV32 and the unit, preset
+/// `spe_defs::soc::SOC_PRESET`), Verilated with its own context. Ports are
+/// `spe_defs::soc::SOC_PORTS`, addressed by [`SocModel::port`].
+pub struct SocModel {
+    h: *mut c_void,
+    ports: Vec<Port>,
+}
+
+// As for [`Model`]: a plain C++ object with its own context.
+unsafe impl Send for SocModel {}
+
+impl SocModel {
+    pub fn new() -> Result<SocModel, Error> {
+        // SAFETY: `SOC_MODEL` comes from the table the build script generated with the shim.
+        let h = unsafe { vsys_new(SOC_MODEL) };
+        if h.is_null() {
+            return Err(Error::Create("spe_soc".into()));
+        }
+        let shapes: Vec<(&'static str, Dir, u32)> = spe_defs::soc::SOC_PORTS
+            .iter()
+            .map(|p| (p.name, p.dir, p.bits))
+            .collect();
+        let ports = open_ports(h, &shapes, "spe_soc")?;
+        Ok(SocModel { h, ports })
+    }
+
+    /// The index of port `name` of `spe_defs::soc::SOC_PORTS`.
+    pub fn port(name: &str) -> Option<PortId> {
+        spe_defs::soc::SOC_PORTS
+            .iter()
+            .position(|p| p.name == name)
+            .map(PortId)
+    }
+
+    /// Writes input `p` (low 64 bits, masked to its width).
+    #[inline]
+    pub fn set(&mut self, p: PortId, v: u64) {
+        debug_assert!(
+            self.ports[p.0].dir == Dir::In,
+            "{} is an output",
+            self.ports[p.0].name
+        );
+        self.ports[p.0].write(v);
+    }
+
+    /// The low 64 bits of port `p`.
+    #[inline]
+    pub fn get(&self, p: PortId) -> u64 {
+        self.ports[p.0].read()
+    }
+
+    /// Every bit of port `p` as 64-bit words, least significant first.
+    pub fn get_words(&self, p: PortId, out: &mut Vec<u64>) {
+        self.ports[p.0].read_words(out);
+    }
+
+    /// Settles the logic; takes a clock edge if `clk` rose since the last call.
+    #[inline]
+    pub fn eval(&mut self) {
+        // SAFETY: `h` is live for the lifetime of `self`.
+        unsafe { vsys_eval(self.h) }
+    }
+}
+
+impl Drop for SocModel {
+    fn drop(&mut self) {
         // SAFETY: `h` came from vsys_new and is dropped exactly once.
         unsafe { vsys_delete(self.h) }
     }

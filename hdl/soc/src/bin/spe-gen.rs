@@ -1,9 +1,11 @@
 //! `spe-gen --out DIR | --check DIR`: writes (or checks) `gen/`, like `spe gen`, but from
 //! this crate alone. `spe` links the Verilated models of `gen/`, so it cannot build while
 //! `gen/` lacks a port that `spe_defs::ports::PORTS` has; this one always can:
-//! `cargo run --release -p spe-rtl --bin spe-gen -- --out gen`.
+//! `cargo run --release -p spe-soc --bin spe-gen -- --out gen`. (It lives in `spe-soc`, the
+//! crate that sees both the unit's files and the SoC's.)
 
 use spe_rtl::gen::{check_dir, write_dir};
+use spe_soc::all_files;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -12,8 +14,10 @@ fn main() -> ExitCode {
     // `spe gen --check`), 2 on a usage or I/O error.
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.as_slice() {
-        [flag, dir] if flag == "--out" => write_dir(Path::new(dir)).map(|r| (true, r)),
-        [flag, dir] if flag == "--check" => check_dir(Path::new(dir)),
+        [flag, dir] if flag == "--out" => {
+            all_files().and_then(|f| write_dir(Path::new(dir), &f).map(|r| (true, r)))
+        }
+        [flag, dir] if flag == "--check" => all_files().and_then(|f| check_dir(Path::new(dir), &f)),
         _ => Err("usage: spe-gen --out DIR | --check DIR".into()),
     };
     match result {

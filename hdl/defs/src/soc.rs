@@ -1,0 +1,337 @@
+//! The demo SoC around the unit (`hdl/soc`): a PicoRV32 core, its RAM, a UART, the unit's
+//! register window and record-buffer RAM. One home for its memory map, its top-level ports
+//! and the layout of the probe buses that carry the unit's ports out of the SoC for the
+//! lockstep check. The SoC's rust-hdl code, its Verilated model, the host harness and the C
+//! header `gen/soc/spe_soc.h` (for the software on the core) all read them from here.
+
+use crate::ports::{Dir, PORTS};
+use std::fmt::Write;
+
+/// The unit's preset inside the SoC: PicoRV32 executes one instruction at a time (W = 1).
+pub const SOC_PRESET: &str = "minimal";
+/// The unit's dispatch width there.
+pub const SOC_W: usize = 1;
+
+/// The SoC's folder in `gen/`.
+pub const GEN_DIR: &str = "soc";
+
+/// One region of the memory map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// C macro stem (`SOC_<NAME>_BASE`, `SOC_<NAME>_SIZE`).
+    pub name: &'static str,
+    pub base: u32,
+    pub size: u32,
+    pub meaning: &'static str,
+}
+
+/// Main RAM: code, data and stack, byte-writable, loaded with the program.
+pub const RAM: Region = Region {
+    name: "RAM",
+    base: 0x0000_0000,
+    size: 0x2000,
+    meaning: "code, data, stack: loaded with the program; byte-writable",
+};
+/// Record buffer: written by the unit's memory port, read by the core.
+pub const BUF: Region = Region {
+    name: "BUF",
+    base: 0x0001_0000,
+    size: 0x1000,
+    meaning: "SPE record buffer: written by the unit (64-bit beats), read-only to the core",
+};
+/// UART transmitter.
+pub const UART: Region = Region {
+    name: "UART",
+    base: 0x0200_0000,
+    size: 0x10,
+    meaning: "UART: +0 write sends the low byte (8N1); +4 read: bit 0 transmitter busy",
+};
+/// The unit's registers: port address `A` at `base + 8·A`, low word at +0, high at +4.
+pub const SPE: Region = Region {
+    name: "SPE",
+    base: 0x0300_0000,
+    size: 0x100,
+    meaning: "SPE registers: port address A at +8*A, bits 31:0 at +0, bits 63:32 at +4; \
+              a word write is a 64-bit write that keeps the other half",
+};
+/// Control: end of program, cycle counter.
+pub const CTL: Region = Region {
+    name: "CTL",
+    base: 0x0400_0000,
+    size: 0x10,
+    meaning:
+        "control: +0 write ends the program with that exit code; +4 read: cycle counter bits 31:0",
+};
+
+/// Every region, in address order.
+pub const REGIONS: &[Region] = &[RAM, BUF, UART, SPE, CTL];
+
+/// Words of the main RAM and the width of its word address.
+pub const RAM_WORDS: usize = RAM.size as usize / 4;
+pub const RAM_ADDR_BITS: u32 = RAM_WORDS.trailing_zeros();
+/// 64-bit beats of the record buffer and the width of its beat address.
+pub const BUF_BEATS: usize = BUF.size as usize / 8;
+pub const BUF_ADDR_BITS: u32 = BUF_BEATS.trailing_zeros();
+
+/// Reset and interrupt vectors of the core (PicoRV32 `PROGADDR_RESET`, `PROGADDR_IRQ`).
+pub const RESET_ADDR: u32 = 0x0;
+pub const IRQ_ADDR: u32 = 0x10;
+/// The core's IRQ line that carries PMBIRQ (0..2 are PicoRV32's own: timer, EBREAK/illegal,
+/// bus error).
+pub const SPE_IRQ: u32 = 4;
+
+/// UART bit time in clock cycles in simulation (`gen/soc`): fast, the decoder samples the
+/// TX pin at this rate. A board build uses its clock over its baud rate.
+pub const SIM_BAUD_DIV: u32 = 4;
+
+/// Data Source codes the SoC reports (impdef, Neoverse-style numbering as perf prints it):
+/// on-chip SRAM answers like an L1 hit, the peripherals like a device.
+pub const SOURCE_RAM: u8 = 0x0;
+pub const SOURCE_DEVICE: u8 = 0xe;
+
+/// The PicoRV32 release the SoC is built and tested with: the PyPI package
+/// `pythondata-cpu-picorv32` at this version, installed into a project-local folder.
+pub const PICORV32_PACKAGE: &str = "pythondata-cpu-picorv32";
+pub const PICORV32_VERSION: &str = "1.0.post218";
+
+/// Where the project keeps `picorv32.v`: the package installed with pip into
+/// `<repo>/.deps/python` (not in git).
+pub fn picorv32_path(repo: &std::path::Path) -> std::path::PathBuf {
+    repo.join(".deps/python/pythondata_cpu_picorv32/verilog/picorv32.v")
+}
+
+/// `picorv32.v` of the pinned package: `$PICORV32_V` if set, else the project-local copy,
+/// installed first (`python3 -m pip install --no-deps --target <repo>/.deps/python
+/// pythondata-cpu-picorv32==<version>`) when it is missing or another version. Returns the
+/// path and whether it was installed now.
+pub fn ensure_picorv32(repo: &std::path::Path) -> Result<(std::path::PathBuf, bool), String> {
+    if let Some(p) = std::env::var_os("PICORV32_V") {
+        let p = std::path::PathBuf::from(p);
+        return if p.is_file() {
+            Ok((p, false))
+        } else {
+            Err(format!(
+                "$PICORV32_V names {}, which is not a file",
+                p.display()
+            ))
+        };
+    }
+    let target = repo.join(".deps/python");
+    let stamp = target.join(format!(
+        "pythondata_cpu_picorv32-{PICORV32_VERSION}.dist-info"
+    ));
+    let path = picorv32_path(repo);
+    if path.is_file() && stamp.is_dir() {
+        return Ok((path, false));
+    }
+    let spec = format!("{PICORV32_PACKAGE}=={PICORV32_VERSION}");
+    let out = std::process::Command::new("python3")
+        .args([
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--upgrade",
+            "--target",
+        ])
+        .arg(&target)
+        .arg(&spec)
+        .output()
+        .map_err(|e| {
+            format!("cannot run python3 to install {spec}: {e} (install python3 and pip)")
+        })?;
+    if !out.status.success() || !path.is_file() {
+        return Err(format!(
+            "installing {spec} into {} failed:\n{}",
+            target.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok((path, true))
+}
+
+/// One top-level port of the SoC (`spe_soc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SocPort {
+    pub name: &'static str,
+    pub dir: Dir,
+    pub bits: u32,
+    pub meaning: &'static str,
+}
+
+const fn sp(name: &'static str, dir: Dir, bits: u32, meaning: &'static str) -> SocPort {
+    SocPort {
+        name,
+        dir,
+        bits,
+        meaning,
+    }
+}
+
+/// Total width of the unit's ports of direction `dir` at the SoC's dispatch width.
+pub const fn probe_bits(dir: Dir) -> u32 {
+    let mut n = 0;
+    let mut i = 0;
+    while i < PORTS.len() {
+        let same = matches!(
+            (PORTS[i].dir, dir),
+            (Dir::In, Dir::In) | (Dir::Out, Dir::Out)
+        );
+        if same {
+            n += PORTS[i].width.total(SOC_W);
+        }
+        i += 1;
+    }
+    n
+}
+
+/// Width of `spe_in`, every input of the unit side by side.
+pub const PROBE_IN_BITS: u32 = probe_bits(Dir::In);
+/// Width of `spe_out`, every output of the unit side by side.
+pub const PROBE_OUT_BITS: u32 = probe_bits(Dir::Out);
+
+/// The SoC's ports, in order (after `clk`).
+pub const SOC_PORTS: &[SocPort] = &[
+    sp("clk", Dir::In, 1, "Clock"),
+    sp(
+        "reset",
+        Dir::In,
+        1,
+        "Synchronous active-high reset of the core, the unit and the glue",
+    ),
+    sp(
+        "load_en",
+        Dir::In,
+        1,
+        "Program loader: write load_data to RAM word load_addr (hold reset high meanwhile)",
+    ),
+    sp("load_addr", Dir::In, RAM_ADDR_BITS, "Loader word address"),
+    sp("load_data", Dir::In, 32, "Loader data"),
+    sp("uart_tx", Dir::Out, 1, "UART transmit pin (idle high, 8N1)"),
+    sp(
+        "exit_valid",
+        Dir::Out,
+        1,
+        "The program wrote its exit code (sticky)",
+    ),
+    sp("exit_code", Dir::Out, 32, "The exit code"),
+    sp(
+        "rvfi_valid",
+        Dir::Out,
+        1,
+        "RVFI: an instruction retired or trapped this cycle",
+    ),
+    sp("rvfi_pc", Dir::Out, 32, "RVFI: its address"),
+    sp("rvfi_trap", Dir::Out, 1, "RVFI: it trapped"),
+    sp(
+        "spe_in",
+        Dir::Out,
+        PROBE_IN_BITS,
+        "Every input of the SPE unit this cycle (PORTS order, first port in the low bits)",
+    ),
+    sp(
+        "spe_out",
+        Dir::Out,
+        PROBE_OUT_BITS,
+        "Every output of the SPE unit this cycle (PORTS order, first port in the low bits)",
+    ),
+];
+
+/// Bit offset and width of each port of the unit of direction `dir` inside its probe bus:
+/// `(PORTS index, offset, width)`.
+pub fn probe_layout(dir: Dir) -> Vec<(usize, u32, u32)> {
+    let mut off = 0;
+    let mut out = Vec::new();
+    for (i, p) in PORTS.iter().enumerate() {
+        if p.dir == dir {
+            let w = p.width.total(SOC_W);
+            out.push((i, off, w));
+            off += w;
+        }
+    }
+    out
+}
+
+/// `gen/soc/spe_soc.h`: the memory map for the software on the core.
+pub fn header() -> String {
+    let mut s = String::new();
+    render(&mut s).expect("writing to a String cannot fail");
+    s
+}
+
+fn render(s: &mut String) -> std::fmt::Result {
+    writeln!(
+        s,
+        "/* spe_soc.h: memory map of the demo SoC (PicoRV32 + SPE unit, preset `{SOC_PRESET}`).\n * Generated by `spe gen` from hdl/defs (spe_defs::soc). Do not edit. */"
+    )?;
+    writeln!(s, "#ifndef SPE_SOC_H\n#define SPE_SOC_H\n")?;
+    for r in REGIONS {
+        writeln!(s, "/* {} */", r.meaning)?;
+        writeln!(s, "#define SOC_{}_BASE 0x{:08x}u", r.name, r.base)?;
+        writeln!(s, "#define SOC_{}_SIZE 0x{:08x}u", r.name, r.size)?;
+    }
+    writeln!(s)?;
+    writeln!(
+        s,
+        "#define SOC_UART_DATA (SOC_UART_BASE + 0x0u) /* write: send the low byte */"
+    )?;
+    writeln!(
+        s,
+        "#define SOC_UART_STATUS (SOC_UART_BASE + 0x4u) /* read: bit 0 = transmitter busy */"
+    )?;
+    writeln!(
+        s,
+        "#define SOC_CTL_EXIT (SOC_CTL_BASE + 0x0u) /* write: end of program, exit code */"
+    )?;
+    writeln!(
+        s,
+        "#define SOC_CTL_CYCLES (SOC_CTL_BASE + 0x4u) /* read: cycle counter bits 31:0 */"
+    )?;
+    writeln!(s, "/* SPE register with port address A (gen/spe_regs.h: SPE_<REG>_ADDR), low and high word. */")?;
+    writeln!(s, "#define SOC_SPE_LO(a) (SOC_SPE_BASE + 8u * (a))")?;
+    writeln!(s, "#define SOC_SPE_HI(a) (SOC_SPE_BASE + 8u * (a) + 4u)")?;
+    writeln!(
+        s,
+        "#define SOC_RESET_ADDR 0x{RESET_ADDR:08x}u /* PicoRV32 PROGADDR_RESET */"
+    )?;
+    writeln!(
+        s,
+        "#define SOC_IRQ_ADDR 0x{IRQ_ADDR:08x}u /* PicoRV32 PROGADDR_IRQ */"
+    )?;
+    writeln!(
+        s,
+        "#define SOC_SPE_IRQ {SPE_IRQ}u /* PicoRV32 irq line of PMBIRQ (level) */"
+    )?;
+    writeln!(s, "\n#endif")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_are_aligned_powers_of_two_and_disjoint() {
+        for r in REGIONS {
+            assert!(r.size.is_power_of_two(), "{}", r.name);
+            assert_eq!(r.base % r.size, 0, "{} is not aligned to its size", r.name);
+        }
+        for w in REGIONS.windows(2) {
+            assert!(
+                w[0].base + w[0].size <= w[1].base,
+                "{} overlaps {}",
+                w[0].name,
+                w[1].name
+            );
+        }
+    }
+
+    #[test]
+    fn probe_layout_covers_every_port_once() {
+        for (dir, bits) in [(Dir::In, PROBE_IN_BITS), (Dir::Out, PROBE_OUT_BITS)] {
+            let l = probe_layout(dir);
+            assert_eq!(l.iter().map(|x| x.2).sum::<u32>(), bits);
+            assert_eq!(l.len(), PORTS.iter().filter(|p| p.dir == dir).count());
+        }
+    }
+}

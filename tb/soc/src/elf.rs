@@ -1,0 +1,184 @@
+//! The parts of a 32-bit little-endian ELF executable the SoC needs: the loadable segments
+//! (the RAM image) and the function symbols (to name the code the retire stream runs).
+//! Written from the ELF specification (System V gABI); only what RISC-V `ld` emits for a
+//! static program is accepted, anything else is an error that says what.
+
+use std::path::Path;
+
+/// A loadable segment (`PT_LOAD`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub vaddr: u32,
+    /// File offset of its bytes.
+    pub offset: u32,
+    /// Bytes from the file, then `memsz - data.len()` zero bytes.
+    pub data: Vec<u8>,
+    pub memsz: u32,
+    pub exec: bool,
+}
+
+/// A function symbol (`STT_FUNC`) with its extent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Func {
+    pub name: String,
+    pub addr: u32,
+    pub size: u32,
+}
+
+/// A parsed executable.
+#[derive(Clone, Debug)]
+pub struct Elf {
+    pub entry: u32,
+    pub machine: u16,
+    pub segments: Vec<Segment>,
+    /// Sorted by address; zero-sized symbols left out.
+    pub funcs: Vec<Func>,
+}
+
+const PT_LOAD: u32 = 1;
+const PF_X: u32 = 1;
+const SHT_SYMTAB: u32 = 2;
+const STT_FUNC: u8 = 2;
+/// `e_machine` of RISC-V.
+pub const EM_RISCV: u16 = 243;
+
+fn u16le(b: &[u8], at: usize) -> Result<u16, String> {
+    b.get(at..at + 2)
+        .map(|s| u16::from_le_bytes([s[0], s[1]]))
+        .ok_or_else(|| format!("truncated at byte {at}"))
+}
+
+fn u32le(b: &[u8], at: usize) -> Result<u32, String> {
+    b.get(at..at + 4)
+        .map(|s| u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+        .ok_or_else(|| format!("truncated at byte {at}"))
+}
+
+impl Elf {
+    pub fn read(path: &Path) -> Result<Elf, String> {
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Elf::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    pub fn parse(b: &[u8]) -> Result<Elf, String> {
+        if b.get(0..4) != Some(b"\x7fELF".as_slice()) {
+            return Err("not an ELF file".into());
+        }
+        if b[4] != 1 || b[5] != 1 {
+            return Err(format!(
+                "not a 32-bit little-endian ELF (class {}, data {}): the SoC runs RV32",
+                b[4], b[5]
+            ));
+        }
+        let machine = u16le(b, 18)?;
+        if machine != EM_RISCV {
+            return Err(format!("machine {machine} is not RISC-V ({EM_RISCV})"));
+        }
+        let entry = u32le(b, 24)?;
+        let (phoff, shoff) = (u32le(b, 28)? as usize, u32le(b, 32)? as usize);
+        let (phentsize, phnum) = (u16le(b, 42)? as usize, u16le(b, 44)? as usize);
+        let (shentsize, shnum) = (u16le(b, 46)? as usize, u16le(b, 48)? as usize);
+        let mut segments = Vec::new();
+        for i in 0..phnum {
+            let h = phoff + i * phentsize;
+            if u32le(b, h)? != PT_LOAD {
+                continue;
+            }
+            let (offset, vaddr) = (u32le(b, h + 4)?, u32le(b, h + 8)?);
+            let (filesz, memsz, flags) = (u32le(b, h + 16)?, u32le(b, h + 20)?, u32le(b, h + 24)?);
+            let data = b
+                .get(offset as usize..(offset + filesz) as usize)
+                .ok_or_else(|| format!("segment {i} lies outside the file"))?
+                .to_vec();
+            if memsz < filesz {
+                return Err(format!("segment {i}: memsz {memsz} < filesz {filesz}"));
+            }
+            segments.push(Segment {
+                vaddr,
+                offset,
+                data,
+                memsz,
+                exec: flags & PF_X != 0,
+            });
+        }
+        if segments.is_empty() {
+            return Err("no loadable segment".into());
+        }
+        // The symbol table and its string table (the section it links to).
+        let mut funcs = Vec::new();
+        for i in 0..shnum {
+            let h = shoff + i * shentsize;
+            if u32le(b, h + 4)? != SHT_SYMTAB {
+                continue;
+            }
+            let (off, size, link, entsize) = (
+                u32le(b, h + 16)? as usize,
+                u32le(b, h + 20)? as usize,
+                u32le(b, h + 24)? as usize,
+                u32le(b, h + 36)?.max(16) as usize,
+            );
+            let sh = shoff + link * shentsize;
+            let (stroff, strsize) = (u32le(b, sh + 16)? as usize, u32le(b, sh + 20)? as usize);
+            let strtab = b
+                .get(stroff..stroff + strsize)
+                .ok_or("string table outside the file")?;
+            for k in 0..size / entsize {
+                let s = off + k * entsize;
+                let (name, value, ssize) =
+                    (u32le(b, s)? as usize, u32le(b, s + 4)?, u32le(b, s + 8)?);
+                let info = *b.get(s + 12).ok_or("symbol outside the file")?;
+                if info & 0xf != STT_FUNC || ssize == 0 {
+                    continue;
+                }
+                let end = strtab[name.min(strtab.len())..]
+                    .iter()
+                    .position(|&c| c == 0)
+                    .ok_or("unterminated symbol name")?;
+                funcs.push(Func {
+                    name: String::from_utf8_lossy(&strtab[name..name + end]).into_owned(),
+                    addr: value,
+                    size: ssize,
+                });
+            }
+        }
+        funcs.sort_by_key(|f| (f.addr, f.name.clone()));
+        funcs.dedup_by_key(|f| f.addr);
+        Ok(Elf {
+            entry,
+            machine,
+            segments,
+            funcs,
+        })
+    }
+
+    /// The function that holds `pc`, by index into `funcs`.
+    pub fn func_at(&self, pc: u32) -> Option<usize> {
+        let i = self.funcs.partition_point(|f| f.addr <= pc);
+        let f = self.funcs.get(i.checked_sub(1)?)?;
+        (pc < f.addr.wrapping_add(f.size)).then_some(i - 1)
+    }
+
+    /// The RAM image: words from `base`, `words` of them, every segment placed (an error
+    /// when one falls outside).
+    pub fn image(&self, base: u32, words: usize) -> Result<Vec<u32>, String> {
+        let mut bytes = vec![0u8; words * 4];
+        for s in &self.segments {
+            let start = s.vaddr.wrapping_sub(base) as usize;
+            let end = start + s.memsz as usize;
+            if s.vaddr < base || end > bytes.len() {
+                return Err(format!(
+                    "segment at 0x{:08x} ({} bytes) does not fit the RAM at 0x{base:08x} ({} bytes)",
+                    s.vaddr,
+                    s.memsz,
+                    bytes.len()
+                ));
+            }
+            bytes[start..start + s.data.len()].copy_from_slice(&s.data);
+        }
+        Ok(bytes
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+}
