@@ -7,7 +7,9 @@
 # nextpnr-ice40),
 # the end-to-end runs (model simulation -> buffer -> decoder; Verilated RTL and model give
 # byte-identical buffers), real perf on the perf.data files `spe` writes
-# (scripts/perf-check.sh), the random lockstep regression (SPE_REGRESS_CYCLES cycles, 1e8 by
+# (scripts/perf-check.sh), the demo SoC (scripts/soc-check.sh: a C program on PicoRV32 and
+# the unit under Verilator, the unit in lockstep with the golden model, perf's per-function
+# profile against the exact retire counts), the random lockstep regression (SPE_REGRESS_CYCLES cycles, 1e8 by
 # default) and the mutant check (the regression must catch a deliberately broken RTL).
 # Each step prints the command that reproduces it.
 set -euo pipefail
@@ -49,6 +51,9 @@ step "$SPE" sim --backend model --workload mix --cycles 5000000 --quiet --out "$
 step cmp "$OUT/v.bin" "$OUT/m.bin"
 # Real Linux perf reads the buffers (perf.data from `spe sim --perf`) and agrees with spe decode.
 step scripts/perf-check.sh "$SPE"
+# The demo SoC: PicoRV32 runs C workloads profiled by the unit; perf's profile matches the
+# exact per-function shares within 3 sigma (installs the RISC-V toolchain when missing).
+step scripts/soc-check.sh "$SPE"
 # The random lockstep regression on every preset (SPE_REGRESS_CYCLES scales it).
 step "$SPE" regress --vcd-dir "$OUT/regress"
 # The regression must catch a deliberate RTL bug, with a first-divergence report.

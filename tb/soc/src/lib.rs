@@ -171,21 +171,35 @@ fn bits(words: &[u64], off: u32, width: u32) -> u64 {
 /// The unit's inputs from the `spe_in` probe.
 struct InProbe {
     at: HashMap<&'static str, (u32, u32)>,
+    /// The bit ranges `Inputs::from_port_bits` asks for, in the order it asks (it always
+    /// asks in the same order): looked up once here, not by name every cycle.
+    order: Vec<(u32, u32)>,
 }
 
 impl InProbe {
     fn new() -> InProbe {
-        let at = probe_layout(Dir::In)
+        let at: HashMap<&'static str, (u32, u32)> = probe_layout(Dir::In)
             .into_iter()
             .map(|(i, off, w)| (PORTS[i].name, (off, w)))
             .collect();
-        InProbe { at }
+        let order = std::cell::RefCell::new(Vec::new());
+        Inputs::from_port_bits(SOC_W, |name, off, width| {
+            let (base, w) = at[name];
+            order.borrow_mut().push((base + off, width.min(w - off)));
+            0
+        });
+        InProbe {
+            at,
+            order: order.into_inner(),
+        }
     }
 
     fn inputs(&self, words: &[u64]) -> Inputs {
-        Inputs::from_port_bits(SOC_W, |name, off, width| {
-            let (base, w) = self.at[name];
-            bits(words, base + off, width.min(w - off))
+        let next = std::cell::Cell::new(0);
+        Inputs::from_port_bits(SOC_W, |_, _, _| {
+            let (off, w) = self.order[next.get()];
+            next.set(next.get() + 1);
+            bits(words, off, w)
         })
     }
 

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# The demo SoC end to end: builds the program (scripts/soc-sw.sh), runs it on the Verilated
+# SoC (`spe soc run`: PicoRV32 and the unit, the unit checked against the golden model every
+# cycle, the UART dump decoded from the TX pin), then asks real Linux perf for the profile:
+#   perf report -i soc.data --itrace=i1i --stdio --sort sym
+# and checks every hot function's sample share (perf's column) against its exact share of
+# the ops the unit counted into its sampling population (the ground truth `spe soc run`
+# takes from the unit's dispatch port and PMU output, beside the RVFI retire count): within
+# 3 sigma of the binomial bound sqrt(p(1-p)/n) for n samples. A function is hot when it holds
+# at least SPE_SOC_HOT (default 0.02) of the population. The program runs its workloads
+# SPE_SOC_ROUNDS times (default 6: about 1,300 samples). The run is deterministic (the
+# unit's LFSR starts from reset), so a failure replays with the printed command.
+# Usage: scripts/soc-check.sh [SPE_BINARY]
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$(repo_root)"
+SPE=${1:-target/release/spe}
+HOT=${SPE_SOC_HOT:-0.02}
+ROUNDS=${SPE_SOC_ROUNDS:-6}
+need linux-perf perf
+need python3 python3
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+
+ROUNDS=$ROUNDS step bash scripts/soc-sw.sh "$OUT/fw"
+step "$SPE" soc run --elf "$OUT/fw/spe-demo.elf" --out "$OUT/soc.bin" --perf "$OUT/soc.data" --truth "$OUT/truth.tsv" --quiet
+# The buffer holds whole 64-byte records that perf and our decoder read alike.
+step "$SPE" decode "$OUT/soc.bin" --quiet --check-slots
+echo
+echo "==> perf report -i soc.data --itrace=i1i --stdio --sort sym"
+perf report -i "$OUT/soc.data" --itrace=i1i --stdio --sort sym >"$OUT/perf.txt" 2>"$OUT/perf.err" \
+    || { cat "$OUT/perf.err"; echo "error: perf report failed" >&2; exit 1; }
+python3 - "$OUT/truth.tsv" "$OUT/perf.txt" "$HOT" <<'EOF'
+import math, re, sys
+truth_path, perf_path, hot = sys.argv[1], sys.argv[2], float(sys.argv[3])
+truth = {}
+with open(truth_path) as f:
+    next(f)
+    for line in f:
+        name, retired, pop, pop_share, samples, share, bound = line.rstrip("\n").split("\t")
+        truth[name] = (int(retired), int(pop), float(pop_share), int(samples))
+text = open(perf_path).read()
+# "# Samples: 1K of event ..." is rounded; the event count (one per sample) is exact.
+m = re.search(r"^# Event count \(approx\.\): (\d+)", text, re.M)
+if not m:
+    sys.exit("error: perf printed no event count")
+n = int(m.group(1))
+perf = {}
+for line in text.splitlines():
+    m = re.match(r"^\s+([0-9.]+)%\s+\[\.\]\s+(\S+)\s*$", line)
+    if m:
+        perf[m.group(2)] = float(m.group(1)) / 100.0
+total_samples = sum(t[3] for t in truth.values())
+print(f"perf: {n} samples; spe soc run: {total_samples} records with a named PC")
+if n == 0 or n != total_samples:
+    sys.exit(f"error: perf has {n} samples, the buffer {total_samples} records")
+hot_funcs = [k for k, t in truth.items() if t[2] >= hot]
+if len(hot_funcs) < 2:
+    sys.exit(f"error: fewer than two hot functions (>= {hot:.0%} of the population): {hot_funcs}")
+print(f"{'function':<20} {'retired':>9} {'population':>10} {'exact %':>8} {'perf %':>8} {'3σ %':>7} {'z':>6}")
+bad = []
+for k in sorted(hot_funcs, key=lambda k: -truth[k][2]):
+    retired, pop, p, _ = truth[k]
+    got = perf.get(k, 0.0)
+    sigma = math.sqrt(p * (1 - p) / n)
+    z = (got - p) / sigma
+    ok = abs(got - p) <= 3 * sigma + 0.5 / n / 100  # perf prints 2 decimals of a percent
+    print(f"{k:<20} {retired:>9} {pop:>10} {100*p:>8.2f} {100*got:>8.2f} {300*sigma:>7.2f} {z:>6.2f}{'' if ok else '  <-- outside 3 sigma'}")
+    if not ok:
+        bad.append(k)
+others = sorted(set(perf) - set(truth))
+if others:
+    sys.exit(f"error: perf names symbols the ELF has no ground truth for: {others}")
+if bad:
+    sys.exit(f"error: {len(bad)} hot function(s) outside 3 sigma: {bad}")
+print(f"all {len(hot_funcs)} hot functions within 3 sigma of their exact share")
+EOF
+echo "replay: SPE_SOC_ROUNDS=$ROUNDS SPE_SOC_HOT=$HOT bash scripts/soc-check.sh $SPE   (deterministic)"
