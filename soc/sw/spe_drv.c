@@ -79,15 +79,16 @@ uint32_t spe_start(void)
         interval = min;
 
 
-    /* Filters off, then the interval with jitter and a zero counter (arm_spe_pmu_start). */
+    /* The order of Linux's arm_spe_pmu_start: first the buffer
+     * (arm_spe_perf_aux_output_begin: pointer, then limit with E, fill mode), then the
+     * filters off, the interval with jitter and a zero counter, and PMSCR last. */
+    spe_write64(SPE_PMBPTR_EL1_ADDR, 0, SOC_BUF_BASE);
+    spe_write64(SPE_PMBLIMITR_EL1_ADDR, 0, PMBLIMITR_VAL);
     spe_write(SPE_PMSFCR_EL1_ADDR, 0);
     spe_write(SPE_PMSEVFR_EL1_ADDR, 0);
     spe_write(SPE_PMSLATFR_EL1_ADDR, 0);
     spe_write(SPE_PMSIRR_EL1_ADDR, interval | (uint32_t)SPE_PMSIRR_EL1_RND_MASK);
     spe_write(SPE_PMSICR_EL1_ADDR, 0);
-    /* The buffer (arm_spe_perf_aux_output_begin): pointer, then limit with E, fill mode. */
-    spe_write64(SPE_PMBPTR_EL1_ADDR, 0, SOC_BUF_BASE);
-    spe_write64(SPE_PMBLIMITR_EL1_ADDR, 0, PMBLIMITR_VAL);
     /* Sampling at EL0 and EL1; no timestamp, physical address or context packets. */
     spe_write(SPE_PMSCR_EL1_ADDR, PMSCR_VAL);
 

@@ -182,3 +182,114 @@ impl Elf {
             .collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p16(v: &mut Vec<u8>, x: u16) {
+        v.extend_from_slice(&x.to_le_bytes());
+    }
+    fn p32(v: &mut Vec<u8>, x: u32) {
+        v.extend_from_slice(&x.to_le_bytes());
+    }
+
+    /// An ELF32 RISC-V executable: one loadable segment of `code` at `vaddr` (memsz 16 bytes
+    /// more: zeroed .bss), and the function symbols `funcs` (name, address, size) plus one
+    /// object symbol that must be ignored.
+    fn build(vaddr: u32, code: &[u8], funcs: &[(&str, u32, u32)]) -> Vec<u8> {
+        let mut strtab = vec![0u8];
+        let mut syms = vec![0u8; 16]; // the null symbol
+        let mut add = |name: &str, value: u32, size: u32, info: u8| {
+            let off = strtab.len() as u32;
+            strtab.extend_from_slice(name.as_bytes());
+            strtab.push(0);
+            p32(&mut syms, off);
+            p32(&mut syms, value);
+            p32(&mut syms, size);
+            syms.extend_from_slice(&[info, 0, 1, 0]);
+        };
+        for &(n, a, s) in funcs {
+            add(n, a, s, STT_FUNC | 0x10);
+        }
+        add("a_variable", vaddr, 4, 1);
+        let (ehsize, phsize, shsize) = (52u32, 32u32, 40u32);
+        let code_off = ehsize + phsize;
+        let sym_off = code_off + code.len() as u32;
+        let str_off = sym_off + syms.len() as u32;
+        let sh_off = str_off + strtab.len() as u32;
+        let mut v = b"\x7fELF\x01\x01\x01".to_vec();
+        v.resize(16, 0);
+        p16(&mut v, 2); // ET_EXEC
+        p16(&mut v, EM_RISCV);
+        p32(&mut v, 1);
+        p32(&mut v, vaddr); // entry
+        p32(&mut v, ehsize); // phoff
+        p32(&mut v, sh_off);
+        p32(&mut v, 0); // flags
+        p16(&mut v, ehsize as u16);
+        p16(&mut v, phsize as u16);
+        p16(&mut v, 1);
+        p16(&mut v, shsize as u16);
+        p16(&mut v, 3);
+        p16(&mut v, 2); // shstrndx (unused here)
+        for x in [
+            PT_LOAD,
+            code_off,
+            vaddr,
+            vaddr,
+            code.len() as u32,
+            code.len() as u32 + 16,
+            5,
+            4,
+        ] {
+            p32(&mut v, x);
+        }
+        v.extend_from_slice(code);
+        v.extend_from_slice(&syms);
+        v.extend_from_slice(&strtab);
+        v.extend(std::iter::repeat(0).take(40)); // null section
+        for x in [0, SHT_SYMTAB, 0, 0, sym_off, syms.len() as u32, 2, 1, 4, 16] {
+            p32(&mut v, x);
+        }
+        for x in [0, 3, 0, 0, str_off, strtab.len() as u32, 0, 0, 1, 0] {
+            p32(&mut v, x);
+        }
+        v
+    }
+
+    #[test]
+    fn segments_image_and_functions() {
+        let code: Vec<u8> = (1..=12).collect();
+        let elf = Elf::parse(&build(0x100, &code, &[("b", 0x108, 4), ("a", 0x100, 8)])).unwrap();
+        assert_eq!(elf.entry, 0x100);
+        assert_eq!(elf.segments.len(), 1);
+        assert!(elf.segments[0].exec);
+        let names: Vec<_> = elf.funcs.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"], "sorted by address, objects left out");
+        assert_eq!(elf.func_at(0x100), Some(0));
+        assert_eq!(elf.func_at(0x107), Some(0));
+        assert_eq!(elf.func_at(0x10b), Some(1));
+        assert_eq!(elf.func_at(0x10c), None, "past the last function's size");
+        assert_eq!(elf.func_at(0xff), None);
+        let img = elf.image(0x100, 8).unwrap();
+        assert_eq!(img[0], 0x0403_0201);
+        assert_eq!(img[2], 0x0c0b_0a09);
+        assert_eq!(&img[3..], &[0; 5], ".bss and the rest are zero");
+        let err = elf.image(0x100, 4).unwrap_err();
+        assert!(err.contains("does not fit"), "{err}");
+    }
+
+    #[test]
+    fn other_files_are_refused_with_the_reason() {
+        assert!(Elf::parse(b"hello").unwrap_err().contains("not an ELF"));
+        let mut v = build(0, &[0; 4], &[]);
+        v[4] = 2;
+        assert!(Elf::parse(&v).unwrap_err().contains("32-bit"));
+        let mut v = build(0, &[0; 4], &[]);
+        v[18] = 62; // x86-64
+        assert!(Elf::parse(&v).unwrap_err().contains("not RISC-V"));
+        let v = build(0, &[0; 4], &[]);
+        assert!(Elf::parse(&v[..60]).is_err(), "truncated");
+    }
+}
