@@ -15,7 +15,12 @@ GEN=${1:-gen}
 shift || true
 if [ $# -gt 0 ]; then presets=("$@"); else
     presets=()
-    for f in "$GEN"/*/files.f; do presets+=("$(basename "$(dirname "$f")")"); done
+    # Every preset folder (gen/soc/ is the demo SoC, not a preset: PicoRV32's own Verilog
+    # does not pass -Wall; the Verilator build and `spe fpga build` compile it).
+    for f in "$GEN"/*/files.f; do
+        p=$(basename "$(dirname "$f")")
+        [ -f "$GEN/$p/spe_top_$p.v" ] && presets+=("$p")
+    done
 fi
 [ ${#presets[@]} -gt 0 ] || { echo "error: no presets under $GEN (run spe gen first)" >&2; exit 1; }
 
