@@ -97,8 +97,9 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         return Err(format!("{}: no such ELF file", a.elf.display()));
     }
     let soc = spe_defs::soc::RAM;
-    let ram = spe_socsim::elf::Elf::read(&a.elf)
-        .and_then(|e| e.image(soc.base, spe_defs::soc::RAM_WORDS))
+    // Elf::read names the file in its errors; image() does not.
+    let ram = spe_socsim::elf::Elf::read(&a.elf)?
+        .image(soc.base, spe_defs::soc::RAM_WORDS)
         .map_err(|e| format!("{}: {e}", a.elf.display()))?;
     let out = a
         .out
