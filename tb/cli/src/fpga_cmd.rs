@@ -93,6 +93,8 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
     use spe_soc::board::{self, Board};
     let b = Board::parse(&a.board)?;
     let device = spe_fpga::board::Device::parse(b.device())?;
+    // Fail before any work when a tool is missing.
+    spe_fpga::build::find_tools()?;
     if !a.elf.is_file() {
         return Err(format!("{}: no such ELF file", a.elf.display()));
     }
