@@ -153,7 +153,7 @@ impl Board {
         }
     }
 
-    /// The system clock in MHz (nextpnr's `--freq`, the PCF's `set_frequency`).
+    /// The system clock in MHz (nextpnr's `--freq`; the PCF gives the oscillator's).
     pub fn sys_mhz(self) -> f64 {
         f64::from(self.sys_hz()) / 1e6
     }
