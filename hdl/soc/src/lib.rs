@@ -47,6 +47,7 @@
 //!   needs another interrupt source).
 //! * context: zero; both counters: the cycle counter.
 
+pub mod board;
 pub mod cpu;
 pub mod uart;
 pub mod unit;

@@ -3,6 +3,11 @@
 //! writes the buffer for `spe decode` / `spe perf`. `--replay FILE` reads a recorded
 //! stream instead of a port. A stream that fails a check is an error naming the byte
 //! offset, and no output file is written (an existing one is left as it was).
+//!
+//! `spe fpga build --board B --elf FILE`: the board top of `hdl/soc` with the program in
+//! its RAM, synthesized, placed and routed at the board's system clock and packed into
+//! `<out>/<board>.bin` (the flow is `spe_fpga::build`). `spe fpga constraints` writes or
+//! checks the boards' PCFs in `constraints/`.
 
 use clap::{Args, Subcommand};
 use spe_fpga::uart::{Captured, Decoder};
@@ -21,6 +26,38 @@ pub struct FpgaArgs {
 enum FpgaCmd {
     /// Receive the SPE buffer a board dumps over its UART (framed and checksummed).
     Capture(CaptureArgs),
+    /// Build a board's bitstream with a program in its RAM (Yosys, nextpnr-ice40, icepack).
+    Build(BuildArgs),
+    /// Write (or check) the boards' pin constraints in constraints/.
+    Constraints(ConstraintsArgs),
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// Board: icebreaker (iCE40UP5K-SG48) or hx8k (iCE40-HX8K breakout board).
+    #[arg(long)]
+    board: String,
+    /// The program (RV32I ELF, e.g. from scripts/soc-sw.sh), placed in the SoC's 8 KiB RAM.
+    #[arg(long, value_name = "FILE")]
+    elf: PathBuf,
+    /// Output folder for the Verilog, PCF, netlist, logs and <board>.bin
+    /// [default: target/spe-fpga/<board>].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// The generated Verilog folder (the unit's files); its parent is the repository, where
+    /// picorv32.v is installed (.deps/).
+    #[arg(long, value_name = "DIR", default_value = "gen")]
+    gen: PathBuf,
+}
+
+#[derive(Args)]
+struct ConstraintsArgs {
+    /// Folder to write the PCFs into.
+    #[arg(long, value_name = "DIR", conflicts_with = "check")]
+    out: Option<PathBuf>,
+    /// Compare the PCFs in DIR with a fresh generation; exit 1 when any is stale or missing.
+    #[arg(long, value_name = "DIR")]
+    check: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -46,6 +83,124 @@ struct CaptureArgs {
 pub fn run(a: FpgaArgs) -> Result<ExitCode, String> {
     match a.cmd {
         FpgaCmd::Capture(c) => capture(c),
+        FpgaCmd::Build(b) => build(b),
+        FpgaCmd::Constraints(c) => constraints(c),
+    }
+}
+
+fn build(a: BuildArgs) -> Result<ExitCode, String> {
+    use spe_fpga::build::{BuildOptions, Source};
+    use spe_soc::board::{self, Board};
+    let b = Board::parse(&a.board)?;
+    let device = spe_fpga::board::Device::parse(b.device())?;
+    // Fail before any work when a tool is missing.
+    spe_fpga::build::find_tools()?;
+    if !a.elf.is_file() {
+        return Err(format!("{}: no such ELF file", a.elf.display()));
+    }
+    let soc = spe_defs::soc::RAM;
+    // Elf::read names the file in its errors; image() does not.
+    let ram = spe_socsim::elf::Elf::read(&a.elf)?
+        .image(soc.base, spe_defs::soc::RAM_WORDS)
+        .map_err(|e| format!("{}: {e}", a.elf.display()))?;
+    let out = a
+        .out
+        .unwrap_or_else(|| PathBuf::from(format!("target/spe-fpga/{}", b.name())));
+    std::fs::create_dir_all(&out).map_err(|e| format!("creating {}: {e}", out.display()))?;
+    let out = out
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let gen = a.gen.canonicalize().map_err(|e| {
+        format!(
+            "{}: {e} (is --gen the gen/ folder of the repository?)",
+            a.gen.display()
+        )
+    })?;
+    let repo = gen.parent().ok_or("--gen has no parent folder")?;
+    let (picorv32, installed) = spe_defs::soc::ensure_picorv32(repo)?;
+    if installed {
+        eprintln!("installed {}", picorv32.display());
+    }
+    let top = b.top_module();
+    let verilog = out.join(format!("{top}.v"));
+    eprintln!(
+        "spe fpga build {}: {} words of {} into the RAM, {} MHz, UART {} baud (bit time {} cycles), Verilog {}",
+        b,
+        ram.len(),
+        a.elf.display(),
+        b.sys_mhz(),
+        board::UART_BAUD,
+        b.baud_div(),
+        verilog.display()
+    );
+    std::fs::write(&verilog, board::verilog(b, &ram)?)
+        .map_err(|e| format!("writing {}: {e}", verilog.display()))?;
+    let pcf = out.join(b.pcf_file());
+    std::fs::write(&pcf, board::pcf(b)).map_err(|e| format!("writing {}: {e}", pcf.display()))?;
+    let mut sources = vec![Source {
+        path: picorv32,
+        defines: vec!["RISCV_FORMAL".into()],
+    }];
+    for f in spe_soc::unit_sources()? {
+        let path = gen.join(&f);
+        if !path.is_file() {
+            return Err(format!(
+                "{} is missing: run `spe gen --out gen`",
+                path.display()
+            ));
+        }
+        sources.push(Source {
+            path,
+            defines: vec![],
+        });
+    }
+    sources.push(Source {
+        path: verilog,
+        defines: vec![],
+    });
+    let opts = BuildOptions {
+        name: b.name().into(),
+        device,
+        top,
+        sources,
+        pcf,
+        freq_mhz: b.sys_mhz(),
+        out_dir: out,
+    };
+    let report = spe_fpga::build::build(&opts, &mut |line| eprintln!("{line}"))?;
+    print!("{}", report.render());
+    if !report.timing_met() {
+        return Err(format!(
+            "{}: Fmax {:.2} MHz is below the {} MHz system clock it was built for; no bitstream written (see {})",
+            b,
+            report.pnr.fmax_mhz,
+            b.sys_mhz(),
+            opts.out_dir.join(spe_fpga::nextpnr::LOG).display()
+        ));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn constraints(a: ConstraintsArgs) -> Result<ExitCode, String> {
+    use spe_soc::board::{check_constraints, write_constraints, PCF_REFRESH_COMMAND};
+    match (a.out, a.check) {
+        (Some(dir), None) => {
+            eprintln!("{}", write_constraints(&dir)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        (None, Some(dir)) => {
+            let stale = check_constraints(&dir);
+            if stale.is_empty() {
+                eprintln!("{}: the board PCFs are current", dir.display());
+                return Ok(ExitCode::SUCCESS);
+            }
+            for s in stale {
+                eprintln!("{s}");
+            }
+            eprintln!("refresh with: {PCF_REFRESH_COMMAND}");
+            Ok(ExitCode::FAILURE)
+        }
+        _ => Err("give --out DIR or --check DIR".into()),
     }
 }
 

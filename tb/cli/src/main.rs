@@ -7,7 +7,9 @@
 //! * `spe regress` — the random lockstep regression of the Verilated RTL against the model;
 //! * `spe coverage` — line and toggle coverage of `gen/` under that regression;
 //! * `spe synth`  — area (per block) and Fmax of the bare unit on an iCE40 (Yosys, nextpnr);
-//! * `spe fpga capture` — receive the buffer a board dumps over its UART (framed, checked).
+//! * `spe fpga capture` — receive the buffer a board dumps over its UART (framed, checked);
+//! * `spe fpga build` — a board's bitstream with a program in its RAM; `spe fpga
+//!   constraints` — the boards' PCFs in constraints/.
 //!
 //! Errors are reported as one clear line and a non-zero exit status, never a panic.
 
@@ -54,7 +56,8 @@ enum Command {
     /// Area per block and Fmax of the bare unit on an iCE40 (Yosys and nextpnr-ice40 behind
     /// a pin-limited wrapper).
     Synth(synth_cmd::SynthArgs),
-    /// FPGA prototype: receive the SPE buffer a board dumps over its UART.
+    /// FPGA prototype: build a board's bitstream, its pin constraints, receive the SPE
+    /// buffer a board dumps over its UART.
     Fpga(fpga_cmd::FpgaArgs),
     /// The demo SoC (PicoRV32 and the unit) under Verilator: run a program, profile it.
     Soc(soc_cmd::SocArgs),

@@ -4,6 +4,7 @@
 //! * [`wrapper`]: the pin-limited wrapper around `spe_top_<preset>` (three pins; every
 //!   input from a shift register, every output registered and XOR-reduced);
 //! * [`board`]: the two targets (HX8K breakout board, iCEBreaker), their pins and PCF;
+//! * [`build`]: a board bitstream (`spe fpga build`): Yosys, nextpnr-ice40, icepack;
 //! * [`yosys`]: the per-block and flattened synthesis scripts, the `stat` parser;
 //! * [`nextpnr`]: the place-and-route command line, the log parser (Fmax, utilisation,
 //!   critical path);
@@ -15,6 +16,7 @@
 //! `spe-defs` (the port list); reads the Verilog of `gen/`.
 
 pub mod board;
+pub mod build;
 pub mod nextpnr;
 pub mod tools;
 pub mod uart;
@@ -509,6 +511,7 @@ mod tests {
                     total: 5280,
                 },
                 ram: Some(nextpnr::Usage { used: 0, total: 30 }),
+                spram: None,
                 critical: Some(nextpnr::CriticalPath {
                     source: "unit.writer.s_addr.d_SB_LUT4_O_60_LC.O".into(),
                     sink: "unit.regs.pmbsr.d_SB_LUT4_O_7_LC.I2".into(),

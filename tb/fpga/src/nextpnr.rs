@@ -82,6 +82,8 @@ pub struct PnrReport {
     pub pass: bool,
     pub lc: Usage,
     pub ram: Option<Usage>,
+    /// UP5K single-port RAMs (absent from the HX8K's log).
+    pub spram: Option<Usage>,
     pub critical: Option<CriticalPath>,
 }
 
@@ -174,6 +176,7 @@ pub fn parse_log(text: &str) -> Result<PnrReport, String> {
         .find_map(|l| parse_usage(l, "ICESTORM_LC"))
         .ok_or("no ICESTORM_LC utilisation line in the nextpnr log")?;
     let ram = lines.iter().find_map(|l| parse_usage(l, "ICESTORM_RAM"));
+    let spram = lines.iter().find_map(|l| parse_usage(l, "ICESTORM_SPRAM"));
     Ok(PnrReport {
         clock,
         fmax_mhz,
@@ -181,6 +184,7 @@ pub fn parse_log(text: &str) -> Result<PnrReport, String> {
         pass,
         lc,
         ram,
+        spram,
         critical: parse_critical(&lines),
     })
 }

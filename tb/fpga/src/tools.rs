@@ -25,6 +25,13 @@ pub const NEXTPNR_ICE40: Tool = Tool {
     version_arg: "--version",
 };
 
+/// icestorm's bitstream packer (it has no version option; `-h` prints its usage).
+pub const ICEPACK: Tool = Tool {
+    program: "icepack",
+    package: "fpga-icestorm",
+    version_arg: "-h",
+};
+
 impl Tool {
     /// Full path of the program found on PATH, or an error naming the package to install.
     pub fn find(self) -> Result<PathBuf, String> {

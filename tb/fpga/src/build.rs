@@ -1,0 +1,374 @@
+//! A board bitstream (`spe fpga build`): Yosys `synth_ice40` of a top and its sources,
+//! nextpnr-ice40 with the board's PCF at the system clock, `icepack`. The Verilog and the
+//! PCF come from the caller (the board tops live in `hdl/soc`); this module only runs the
+//! tools, keeps their logs and reads their reports.
+
+use crate::board::Device;
+use crate::nextpnr::{self, PnrReport};
+use crate::tools::{self, Tool};
+use crate::yosys::{self, CellCounts};
+use std::fmt::Write;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// One Verilog source and the macros it is read with (`picorv32.v` needs `RISCV_FORMAL`).
+#[derive(Clone, Debug)]
+pub struct Source {
+    pub path: PathBuf,
+    pub defines: Vec<String>,
+}
+
+/// What to build and where.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Board name: the bitstream is `<out_dir>/<name>.bin`.
+    pub name: String,
+    pub device: Device,
+    /// Top module.
+    pub top: String,
+    pub sources: Vec<Source>,
+    /// The pin constraints file.
+    pub pcf: PathBuf,
+    /// System clock: nextpnr's target, and the Fmax the build must reach.
+    pub freq_mhz: f64,
+    pub out_dir: PathBuf,
+}
+
+/// File names in the output folder.
+pub const SCRIPT: &str = "synth.ys";
+pub const YOSYS_LOG: &str = "yosys.log";
+pub const STAT: &str = "stat.txt";
+pub const ICEPACK_LOG: &str = "icepack.log";
+
+/// The tools a build needs and the one-line install hint.
+pub const TOOLS: [Tool; 3] = [tools::YOSYS, tools::NEXTPNR_ICE40, tools::ICEPACK];
+pub const INSTALL_HINT: &str = "apt-get install -y yosys nextpnr-ice40 fpga-icestorm";
+
+/// What a build produced and measured.
+#[derive(Clone, Debug)]
+pub struct BuildReport {
+    pub name: String,
+    pub device: Device,
+    pub top: String,
+    pub freq_mhz: f64,
+    /// The placed design's cells after synthesis (flattened top).
+    pub cells: CellCounts,
+    pub pnr: PnrReport,
+    /// The bitstream; `None` when the Fmax is below `freq_mhz` (no `icepack` then).
+    pub bitstream: Option<PathBuf>,
+    pub out_dir: PathBuf,
+    pub stage_times: Vec<(&'static str, Duration)>,
+}
+
+impl BuildReport {
+    /// True when the post-routing Fmax reaches the system clock.
+    pub fn timing_met(&self) -> bool {
+        self.pnr.fmax_mhz >= self.freq_mhz
+    }
+
+    /// Block RAMs (`SB_RAM40_4K`) and single-port RAMs (`SB_SPRAM256KA`) of the netlist.
+    pub fn ebr(&self) -> u64 {
+        self.cells.other.get("SB_RAM40_4K").copied().unwrap_or(0)
+    }
+    pub fn spram(&self) -> u64 {
+        self.cells.other.get("SB_SPRAM256KA").copied().unwrap_or(0)
+    }
+
+    /// The report `spe fpga build` prints.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        let p = &self.pnr;
+        let _ = writeln!(
+            s,
+            "{} ({}-{}), top {}: LUT4 {}, FF {}, CARRY {}, LCs {}/{} ({:.1} %)",
+            self.name,
+            self.device.name().to_uppercase(),
+            self.device.package().to_uppercase(),
+            self.top,
+            self.cells.lut4,
+            self.cells.ff,
+            self.cells.carry,
+            p.lc.used,
+            p.lc.total,
+            p.lc.percent()
+        );
+        let ram_total = p.ram.map(|r| format!("/{}", r.total)).unwrap_or_default();
+        let _ = write!(s, "RAM (EBR) {}{ram_total}", self.ebr());
+        if self.device == Device::Up5k {
+            let total = p.spram.map(|r| format!("/{}", r.total)).unwrap_or_default();
+            let _ = write!(s, ", SPRAM {}{total}", self.spram());
+        }
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "Fmax {:.2} MHz (system clock {} MHz, {})",
+            p.fmax_mhz,
+            self.freq_mhz,
+            if self.timing_met() { "met" } else { "MISSED" }
+        );
+        if let Some(c) = &p.critical {
+            let _ = writeln!(
+                s,
+                "critical path {} ns: {} -> {}",
+                c.total_ns,
+                nextpnr::short_cell(&c.source),
+                nextpnr::short_cell(&c.sink)
+            );
+        }
+        let times: Vec<_> = self
+            .stage_times
+            .iter()
+            .map(|(n, d)| format!("{n} {:.1} s", d.as_secs_f64()))
+            .collect();
+        match &self.bitstream {
+            Some(b) => {
+                let _ = writeln!(s, "bitstream {} ({})", b.display(), times.join(", "));
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "no bitstream: timing missed ({}; logs in {})",
+                    times.join(", "),
+                    self.out_dir.display()
+                );
+            }
+        }
+        s
+    }
+}
+
+/// Finds every tool of the build, or says which is missing and how to install them all.
+pub fn find_tools() -> Result<[PathBuf; 3], String> {
+    let mut found = Vec::new();
+    for t in TOOLS {
+        found.push(
+            t.find()
+                .map_err(|e| format!("{e}; a board build needs all of: {INSTALL_HINT}"))?,
+        );
+    }
+    Ok(found.try_into().expect("three tools"))
+}
+
+/// The Yosys script: read every source with its macros, `synth_ice40` (flattening), the
+/// netlist as JSON for nextpnr and the statistics.
+pub fn script(o: &BuildOptions) -> String {
+    let mut s = format!(
+        "# Synthesis of {} for the {} build. Generated by `spe fpga build`.\n",
+        o.top, o.name
+    );
+    for src in &o.sources {
+        s.push_str("read_verilog");
+        for d in &src.defines {
+            s.push_str(&format!(" -D{d}"));
+        }
+        s.push_str(&format!(" \"{}\"\n", src.path.display()));
+    }
+    s.push_str(&format!(
+        "synth_ice40 -top {top} -json {top}.json\ntee -q -o {STAT} stat\n",
+        top = o.top
+    ));
+    s
+}
+
+/// nextpnr-ice40's arguments: the device, the netlist, the PCF, the system clock, the
+/// `.asc` for icepack. Timing failure is allowed so that the Fmax is reported; the build
+/// then refuses to pack.
+pub fn pnr_args(o: &BuildOptions) -> Vec<String> {
+    let json = format!("{}.json", o.top);
+    let pcf = o.pcf.display().to_string();
+    let mut a = nextpnr::args(o.device, &json, &pcf, o.freq_mhz);
+    a.extend(["--asc".to_string(), format!("{}.asc", o.top)]);
+    a
+}
+
+/// Runs the build. `progress` gets one line as each stage starts (with its log file).
+pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildReport, String> {
+    if !(o.freq_mhz.is_finite() && o.freq_mhz > 0.0) {
+        return Err(format!(
+            "the system clock must be positive, not {} MHz",
+            o.freq_mhz
+        ));
+    }
+    let [yosys_exe, nextpnr_exe, icepack_exe] = find_tools()?;
+    for src in &o.sources {
+        if !src.path.is_file() {
+            return Err(format!("missing Verilog source {}", src.path.display()));
+        }
+    }
+    std::fs::create_dir_all(&o.out_dir)
+        .map_err(|e| format!("creating {}: {e}", o.out_dir.display()))?;
+    let out = &o.out_dir;
+    std::fs::write(out.join(SCRIPT), script(o))
+        .map_err(|e| format!("writing {}: {e}", out.join(SCRIPT).display()))?;
+    let mut stage_times = Vec::new();
+
+    let log = out.join(YOSYS_LOG);
+    progress(&format!(
+        "yosys: synth_ice40 -top {}, log {}",
+        o.top,
+        log.display()
+    ));
+    let t = Instant::now();
+    tools::YOSYS.run(&yosys_exe, &["-s".into(), SCRIPT.into()], out, &log)?;
+    stage_times.push(("yosys", t.elapsed()));
+    let stat_path = out.join(STAT);
+    let text =
+        std::fs::read_to_string(&stat_path).map_err(|e| format!("{}: {e}", stat_path.display()))?;
+    let stat = yosys::parse_stat(&text).map_err(|e| format!("{}: {e}", stat_path.display()))?;
+    let cells = stat
+        .modules
+        .get(&o.top)
+        .cloned()
+        .ok_or_else(|| format!("module {} missing from {}", o.top, stat_path.display()))?;
+
+    let log = out.join(nextpnr::LOG);
+    progress(&format!(
+        "nextpnr-ice40: place and route on {} at {} MHz, log {}",
+        o.device,
+        o.freq_mhz,
+        log.display()
+    ));
+    let t = Instant::now();
+    tools::NEXTPNR_ICE40.run(&nextpnr_exe, &pnr_args(o), out, &log)?;
+    stage_times.push(("nextpnr", t.elapsed()));
+    let text = std::fs::read_to_string(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+    let pnr = nextpnr::parse_log(&text).map_err(|e| format!("{e} (see {})", log.display()))?;
+
+    let mut report = BuildReport {
+        name: o.name.clone(),
+        device: o.device,
+        top: o.top.clone(),
+        freq_mhz: o.freq_mhz,
+        cells,
+        pnr,
+        bitstream: None,
+        out_dir: o.out_dir.clone(),
+        stage_times,
+    };
+    if !report.timing_met() {
+        return Ok(report);
+    }
+    let bin = out.join(format!("{}.bin", o.name));
+    let log = out.join(ICEPACK_LOG);
+    progress(&format!(
+        "icepack: {}, log {}",
+        bin.display(),
+        log.display()
+    ));
+    let t = Instant::now();
+    let args = [format!("{}.asc", o.top), bin.display().to_string()];
+    tools::ICEPACK.run(&icepack_exe, &args, out, &log)?;
+    report.stage_times.push(("icepack", t.elapsed()));
+    report.bitstream = Some(bin);
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts() -> BuildOptions {
+        BuildOptions {
+            name: "icebreaker".into(),
+            device: Device::Up5k,
+            top: "spe_board_icebreaker".into(),
+            sources: vec![
+                Source {
+                    path: "/x/picorv32.v".into(),
+                    defines: vec!["RISCV_FORMAL".into()],
+                },
+                Source {
+                    path: "/x/board.v".into(),
+                    defines: vec![],
+                },
+            ],
+            pcf: "/x/icebreaker.pcf".into(),
+            freq_mhz: 12.0,
+            out_dir: "/tmp/out".into(),
+        }
+    }
+
+    #[test]
+    fn script_reads_picorv32_with_riscv_formal_and_writes_json() {
+        let s = script(&opts());
+        assert!(
+            s.contains("read_verilog -DRISCV_FORMAL \"/x/picorv32.v\"\n"),
+            "{s}"
+        );
+        assert!(s.contains("read_verilog \"/x/board.v\"\n"), "{s}");
+        assert!(
+            s.contains("synth_ice40 -top spe_board_icebreaker -json spe_board_icebreaker.json"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn pnr_args_name_device_pcf_clock_and_asc() {
+        let a = pnr_args(&opts()).join(" ");
+        assert!(a.starts_with("--up5k --package sg48"), "{a}");
+        for part in [
+            "--json spe_board_icebreaker.json",
+            "--pcf /x/icebreaker.pcf",
+            "--freq 12",
+            "--asc spe_board_icebreaker.asc",
+        ] {
+            assert!(a.contains(part), "{part} missing from {a}");
+        }
+    }
+
+    fn report(fmax: f64) -> BuildReport {
+        let mut cells = CellCounts {
+            lut4: 4000,
+            ff: 2000,
+            carry: 600,
+            ..CellCounts::default()
+        };
+        cells.other.insert("SB_RAM40_4K".into(), 26);
+        BuildReport {
+            name: "icebreaker".into(),
+            device: Device::Up5k,
+            top: "spe_board_icebreaker".into(),
+            freq_mhz: 12.0,
+            cells,
+            pnr: PnrReport {
+                clock: "clk".into(),
+                fmax_mhz: fmax,
+                target_mhz: Some(12.0),
+                pass: fmax >= 12.0,
+                lc: nextpnr::Usage {
+                    used: 4800,
+                    total: 5280,
+                },
+                ram: Some(nextpnr::Usage {
+                    used: 26,
+                    total: 30,
+                }),
+                spram: Some(nextpnr::Usage { used: 0, total: 4 }),
+                critical: None,
+            },
+            bitstream: (fmax >= 12.0).then(|| "/tmp/out/icebreaker.bin".into()),
+            out_dir: "/tmp/out".into(),
+            stage_times: vec![],
+        }
+    }
+
+    #[test]
+    fn report_names_resources_and_the_timing_verdict() {
+        let r = report(14.5);
+        assert!(r.timing_met());
+        let t = r.render();
+        assert!(
+            t.contains("LUT4 4000, FF 2000, CARRY 600, LCs 4800/5280"),
+            "{t}"
+        );
+        assert!(t.contains("RAM (EBR) 26/30, SPRAM 0/4"), "{t}");
+        assert!(
+            t.contains("Fmax 14.50 MHz (system clock 12 MHz, met)"),
+            "{t}"
+        );
+        assert!(t.contains("bitstream /tmp/out/icebreaker.bin"), "{t}");
+        let r = report(11.0);
+        assert!(!r.timing_met());
+        assert!(r.render().contains("MISSED") && r.render().contains("no bitstream"));
+    }
+}
