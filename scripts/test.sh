@@ -4,7 +4,8 @@
 # tests, Verilator bindings, directed lockstep cases on the Verilated RTL and under rust-hdl's
 # simulator), the gen/ drift check, the RTL tool checks (Verilator lint, iverilog, Yosys),
 # area per block and Fmax of the smallest preset on an iCE40 UP5K (spe synth: Yosys and
-# nextpnr-ice40),
+# nextpnr-ice40), the FPGA prototype's bitstreams for the iCEBreaker and the HX8K breakout
+# (spe fpga build: each meets its clock),
 # the end-to-end runs (model simulation -> buffer -> decoder; Verilated RTL and model give
 # byte-identical buffers), real perf on the perf.data files `spe` writes
 # (scripts/perf-check.sh), the demo SoC (scripts/soc-check.sh: a C program on PicoRV32 and
@@ -41,6 +42,15 @@ step scripts/rtl-check.sh gen
 # Area per block and Fmax of the smallest preset on the iCEBreaker's UP5K (about 30 s).
 step "$SPE" synth --preset minimal --device up5k --out "$OUT/synth" | tee "$OUT/synth.txt"
 grep -q '^Fmax [0-9.]* MHz' "$OUT/synth.txt" || { echo "error: spe synth printed no Fmax line" >&2; exit 1; }
+# Bitstreams of the FPGA prototype with the demo program in the RAM (about 4 + 2 minutes):
+# each must meet its system clock. The PCFs in constraints/ must be current.
+step bash scripts/soc-sw.sh "$OUT/sw"
+step "$SPE" fpga constraints --check constraints
+for board in icebreaker hx8k; do
+    step "$SPE" fpga build --board "$board" --elf "$OUT/sw/spe-demo.elf" --out "$OUT/fpga-$board" | tee "$OUT/fpga-$board.txt"
+    grep -q '^Fmax [0-9.]* MHz (system clock [0-9]* MHz, met)' "$OUT/fpga-$board.txt" || { echo "error: $board missed its clock" >&2; exit 1; }
+    test -s "$OUT/fpga-$board/$board.bin" || { echo "error: no $board.bin" >&2; exit 1; }
+done
 step "$SPE" sim --workload loop --cycles 2000000 --interval 1024 --jitter --out "$OUT/loop.bin" --summary-json "$OUT/loop.json"
 step "$SPE" decode "$OUT/loop.bin" --quiet --check-slots --expect-records "$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/loop.json")"
 step "$SPE" sim --workload mix --cycles 1000000 --ts --cx --pa --preset wide --out "$OUT/mix.bin" --summary-json "$OUT/mix.json"
