@@ -28,7 +28,7 @@ module spe_capture_fastsim(clock,reset,tag_valid,tag,disp_pc,disp_class,disp_sub
     input wire  [3:0] cpl;
     input wire  wr_start;
     input wire  wr_end;
-    output reg  [1:0] phase;
+    output reg  [2:0] phase;
     output reg  hook_stray;
     output reg  [3:0] progress;
     output reg  [14:0] view;
@@ -58,11 +58,12 @@ module spe_capture_fastsim(clock,reset,tag_valid,tag,disp_pc,disp_class,disp_sub
     localparam SamplePhase__Idle = 0;
     localparam SamplePhase__Tracking = 1;
     localparam SamplePhase__Filter = 2;
-    localparam SamplePhase__Writing = 3;
+    localparam SamplePhase__Check = 3;
+    localparam SamplePhase__Writing = 4;
 
     // Stub signals
-    reg  [1:0] s_phase__d;
-    wire  [1:0] s_phase__q;
+    reg  [2:0] s_phase__d;
+    wire  [2:0] s_phase__q;
     reg  s_phase__reset;
     reg  s_phase__clock;
     reg  [201:0] s_op__d;
@@ -91,7 +92,7 @@ module spe_capture_fastsim(clock,reset,tag_valid,tag,disp_pc,disp_class,disp_sub
     reg  [15:0] events;
 
     // Sub module instances
-    spe_rff #(.W(2), .INIT(2'd0)) s_phase(
+    spe_rff #(.W(3), .INIT(3'd0)) s_phase(
         .d(s_phase__d),
         .q(s_phase__q),
         .reset(s_phase__reset),
@@ -256,7 +257,13 @@ module spe_capture_fastsim(clock,reset,tag_valid,tag,disp_pc,disp_class,disp_sub
         if (s_phase__q == SamplePhase__Filter) begin
             s_phase__d = SamplePhase__Idle;
             if (wr_start) begin
-                s_phase__d = SamplePhase__Writing;
+                s_phase__d = SamplePhase__Check;
+            end
+        end
+        if (s_phase__q == SamplePhase__Check) begin
+            s_phase__d = SamplePhase__Writing;
+            if (wr_end) begin
+                s_phase__d = SamplePhase__Idle;
             end
         end
         if ((s_phase__q == SamplePhase__Writing) & wr_end) begin

@@ -13,7 +13,7 @@ module spe_sampler_minimal(clock,reset,disp_valid,disp_el,disp_host,disp_aarch32
     input wire  disp_aarch32;
     input wire  prof_allowed;
     input wire  [61:0] ctl;
-    input wire  [1:0] phase;
+    input wire  [2:0] phase;
     output reg  tag;
     output reg  tag_valid;
     output reg  collision;

@@ -91,7 +91,7 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
     reg  sampler__disp_aarch32;
     reg  sampler__prof_allowed;
     reg  [61:0] sampler__ctl;
-    reg  [1:0] sampler__phase;
+    reg  [2:0] sampler__phase;
     wire  sampler__tag;
     wire  sampler__tag_valid;
     wire  sampler__collision;
@@ -120,7 +120,7 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
     reg  [3:0] capture__cpl;
     reg  capture__wr_start;
     reg  capture__wr_end;
-    wire  [1:0] capture__phase;
+    wire  [2:0] capture__phase;
     wire  capture__hook_stray;
     wire  [3:0] capture__progress;
     wire  [14:0] capture__view;
@@ -128,13 +128,13 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
     reg  latency__clock;
     reg  latency__reset;
     reg  latency__tag_valid;
-    reg  [1:0] latency__phase;
+    reg  [2:0] latency__phase;
     reg  [3:0] latency__progress;
     wire  [11:0] latency__total;
     wire  [11:0] latency__issue;
     wire  [11:0] latency__xlat;
     reg  filter__reset;
-    reg  [1:0] filter__phase;
+    reg  [2:0] filter__phase;
     reg  [30:0] filter__ctl;
     reg  [11:0] filter__minlat;
     reg  [14:0] filter__view;
@@ -149,7 +149,7 @@ module spe_top_minimal(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
     wire  [63:0] serializer__beat_data;
     reg  writer__clock;
     reg  writer__reset;
-    reg  [1:0] writer__phase;
+    reg  [2:0] writer__phase;
     reg  writer__filtrate;
     reg  [129:0] writer__ctl;
     reg  [63:0] writer__beat_data;

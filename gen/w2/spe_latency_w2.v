@@ -8,7 +8,7 @@ module spe_latency_w2(clock,reset,tag_valid,phase,progress,total,issue,xlat);
     input wire  clock;
     input wire  reset;
     input wire  tag_valid;
-    input wire  [1:0] phase;
+    input wire  [2:0] phase;
     input wire  [3:0] progress;
     output reg  [11:0] total;
     output reg  [11:0] issue;

@@ -7,8 +7,9 @@
 //!  tag[W] + disp_*[W] --> slot mux --> TaggedOp (PC, type, EL/NS, context, timestamp, collection)
 //!  xl / mem / br / cpl reports --> acceptance rules --> Merged reports --> Sample, FilterView
 //!                                      `--> hook_stray (comb)
-//!  phase: Idle -tag-> Tracking -completion-> Filter -wr_start-> Writing -wr_end-> Idle
-//!                                              `-- not written ------------------> Idle
+//!  phase: Idle -tag-> Tracking -completion-> Filter -wr_start-> Check --> Writing -wr_end-> Idle
+//!                                              |                `-wr_end (no room)--------> Idle
+//!                                              `-- not written ---------------------------> Idle
 //! ```
 //!
 //! Acceptance rules (`spe_defs::impdef::CHOICES`, "Hook reports"): reports count from the
@@ -379,11 +380,18 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         }
         self.hook_stray.next = self.stray.val() & !self.reset.val();
 
-        // The filter cycle hands the record to the writer or drops it; the writer ends it.
+        // The filter cycle hands the record to the writer or drops it; the writer's check
+        // cycle goes on to the beats or ends it (no room); the writer ends the beats.
         if self.s_phase.q.val() == SamplePhase::Filter {
             self.s_phase.d.next = SamplePhase::Idle;
             if self.wr_start.val() {
-                self.s_phase.d.next = SamplePhase::Writing;
+                self.s_phase.d.next = SamplePhase::Check;
+            }
+        }
+        if self.s_phase.q.val() == SamplePhase::Check {
+            self.s_phase.d.next = SamplePhase::Writing;
+            if self.wr_end.val() {
+                self.s_phase.d.next = SamplePhase::Idle;
             }
         }
         if (self.s_phase.q.val() == SamplePhase::Writing) & self.wr_end.val() {

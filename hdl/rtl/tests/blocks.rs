@@ -222,7 +222,7 @@ fn capture_accepts_each_hook_once_while_tracking_and_flags_the_rest_as_stray() {
 }
 
 #[test]
-fn capture_phase_runs_tracking_filter_writing_idle_and_skips_writing_for_a_dropped_record() {
+fn capture_phase_runs_tracking_filter_check_writing_idle_and_skips_writing_for_a_dropped_record() {
     let mut c = capture();
     for written in [true, false] {
         assert_eq!(tag(&mut c, 0, 0, 0), SamplePhase::Tracking);
@@ -245,7 +245,12 @@ fn capture_phase_runs_tracking_filter_writing_idle_and_skips_writing_for_a_dropp
         let p = next(&mut c, &|c: &mut Capture| c.wr_start.next = written);
         c.wr_start.next = false;
         if written {
-            assert_eq!(p, SamplePhase::Writing);
+            assert_eq!(p, SamplePhase::Check);
+            assert_eq!(
+                next(&mut c, &|_| ()),
+                SamplePhase::Writing,
+                "the check cycle found room"
+            );
             assert_eq!(
                 next(&mut c, &|_| ()),
                 SamplePhase::Writing,
@@ -547,8 +552,10 @@ impl Writer {
             |w| (w.wr.val(), w.upd.val(), w.start.val(), w.finish.val()),
         );
         self.phase = match phase {
-            SamplePhase::Filter if started => SamplePhase::Writing,
+            SamplePhase::Filter if started => SamplePhase::Check,
             SamplePhase::Filter => SamplePhase::Idle,
+            SamplePhase::Check if finished => SamplePhase::Idle,
+            SamplePhase::Check => SamplePhase::Writing,
             SamplePhase::Writing if finished => SamplePhase::Idle,
             p => p,
         };
@@ -581,6 +588,9 @@ fn writer_writes_eight_beats_in_address_order_and_holds_a_beat_under_backpressur
 fn writer_never_writes_at_or_past_the_limit() {
     let mut w = Writer::new(0x1FC0 + 0x40, 0x2000);
     let (_, upd) = w.cycle(true, false, false);
+    assert!(!upd.full, "the filter cycle takes the record; the next cycle checks it");
+    let (req, upd) = w.cycle(false, true, false);
+    assert!(!req.valid);
     assert!(
         upd.full && upd.full_dl,
         "no room: buffer full with data loss"
@@ -593,6 +603,7 @@ fn writer_never_writes_at_or_past_the_limit() {
 fn writer_stops_on_a_write_error_with_the_pointer_at_the_faulting_beat() {
     let mut w = Writer::new(0x1000, 0x2000);
     w.cycle(true, false, false);
+    w.cycle(false, true, false); // the check cycle
     w.cycle(false, true, false);
     w.cycle(false, true, false);
     let (_, upd) = w.cycle(false, true, true);
