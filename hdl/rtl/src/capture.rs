@@ -4,7 +4,7 @@
 //! payload, Operation Type payload).
 //!
 //! ```text
-//!  tag[W] + disp_*[W] --> slot mux --> TaggedOp (PC, type, EL/NS, context, timestamp, collection)
+//!  pick[W] + disp_*[W] --> slot mux --> TaggedOp (PC, type, EL/NS, context, timestamp, collection)
 //!  xl / mem / br / cpl reports --> acceptance rules --> Merged reports --> Sample, FilterView
 //!                                      `--> hook_stray (comb)
 //!  phase: Idle -tag-> Tracking -completion-> Filter -wr_start-> Check --> Writing -wr_end-> Idle
@@ -116,9 +116,10 @@ pub struct Merged {
 pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const SB: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    // Tag (sampler) and the dispatch group it selects from.
+    // Tag (sampler): an op is tagged this cycle, and the slot the counter picks (one-hot,
+    // before the population enable: ahead of tag_valid), and the dispatch group.
     pub tag_valid: Signal<In, Bit>,
-    pub tag: Signal<In, Bits<W>>,
+    pub pick: Signal<In, Bits<W>>,
     pub disp_pc: Signal<In, Bits<PCB>>,
     pub disp_class: Signal<In, Bits<CB>>,
     pub disp_subclass: Signal<In, Bits<SB>>,
@@ -237,7 +238,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         self.sel_subclass.next = self.k_zero8.val();
         self.sel_cond.next = false;
         for i in 0..W {
-            if self.tag.val().get_bit(i) {
+            if self.pick.val().get_bit(i) {
                 self.sel_pc.next = self
                     .disp_pc
                     .val()
