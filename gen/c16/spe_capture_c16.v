@@ -40,11 +40,10 @@ module spe_capture_c16(clock,reset,tag_valid,pick,disp_pc,disp_class,disp_subcla
     localparam  k_pct_phys = 2'b1;
     localparam  k_pct_ofs_phys = 2'b11;
     localparam  k_class_other = 2'b0;
-    localparam  k_class_ldst = 2'b1;
-    localparam  k_class_branch = 2'b10;
     localparam  k_class_rsvd = 2'b11;
     localparam  k_addr_bits = 32'h38;
     localparam  k_zero2 = 2'b0;
+    localparam  k_even = 8'h55;
     localparam  k_zero4 = 4'h0;
     localparam  k_zero8 = 8'h0;
     localparam  k_zero_addr = 56'h0;
@@ -66,20 +65,49 @@ module spe_capture_c16(clock,reset,tag_valid,pick,disp_pc,disp_class,disp_subcla
     wire  [2:0] s_phase__q;
     reg  s_phase__reset;
     reg  s_phase__clock;
-    reg  [201:0] s_op__d;
-    wire  [201:0] s_op__q;
+    reg  [134:0] s_op__d;
+    wire  [134:0] s_op__q;
     reg  s_op__reset;
     reg  s_op__clock;
     reg  [202:0] s_rep__d;
     wire  [202:0] s_rep__q;
     reg  s_rep__reset;
     reg  s_rep__clock;
+    reg  [223:0] g_pc__d;
+    wire  [223:0] g_pc__q;
+    reg  g_pc__reset;
+    reg  g_pc__clock;
+    reg  [7:0] g_class__d;
+    wire  [7:0] g_class__q;
+    reg  g_class__reset;
+    reg  g_class__clock;
+    reg  [31:0] g_sub__d;
+    wire  [31:0] g_sub__q;
+    reg  g_sub__reset;
+    reg  g_sub__clock;
+    reg  [3:0] g_cond__d;
+    wire  [3:0] g_cond__q;
+    reg  g_cond__reset;
+    reg  g_cond__clock;
+    reg  [3:0] g_pick__d;
+    wire  [3:0] g_pick__q;
+    reg  g_pick__reset;
+    reg  g_pick__clock;
+    reg  [7:0] g_kind__d;
+    wire  [7:0] g_kind__q;
+    reg  g_kind__reset;
+    reg  g_kind__clock;
 
     // Local signals
     reg  [55:0] sel_pc;
     reg  [1:0] sel_class;
     reg  [7:0] sel_subclass;
     reg  sel_cond;
+    reg  [1:0] op_class;
+    reg  [7:0] op_sub;
+    reg  [7:0] class_lo;
+    reg  [7:0] class_hi;
+    reg  [7:0] kind_in;
     reg  hyp;
     reg  el1_phys;
     reg  el2_phys;
@@ -98,7 +126,7 @@ module spe_capture_c16(clock,reset,tag_valid,pick,disp_pc,disp_class,disp_subcla
         .reset(s_phase__reset),
         .clock(s_phase__clock)
     );
-    spe_rff #(.W(202), .INIT(202'h0)) s_op(
+    spe_rff #(.W(135), .INIT(135'h0)) s_op(
         .d(s_op__d),
         .q(s_op__q),
         .reset(s_op__reset),
@@ -110,79 +138,144 @@ module spe_capture_c16(clock,reset,tag_valid,pick,disp_pc,disp_class,disp_subcla
         .reset(s_rep__reset),
         .clock(s_rep__clock)
     );
+    spe_rff #(.W(224), .INIT(224'h0)) g_pc(
+        .d(g_pc__d),
+        .q(g_pc__q),
+        .reset(g_pc__reset),
+        .clock(g_pc__clock)
+    );
+    spe_rff #(.W(8), .INIT(8'h0)) g_class(
+        .d(g_class__d),
+        .q(g_class__q),
+        .reset(g_class__reset),
+        .clock(g_class__clock)
+    );
+    spe_rff #(.W(32), .INIT(32'h0)) g_sub(
+        .d(g_sub__d),
+        .q(g_sub__q),
+        .reset(g_sub__reset),
+        .clock(g_sub__clock)
+    );
+    spe_rff #(.W(4), .INIT(4'h0)) g_cond(
+        .d(g_cond__d),
+        .q(g_cond__q),
+        .reset(g_cond__reset),
+        .clock(g_cond__clock)
+    );
+    spe_rff #(.W(4), .INIT(4'h0)) g_pick(
+        .d(g_pick__d),
+        .q(g_pick__q),
+        .reset(g_pick__reset),
+        .clock(g_pick__clock)
+    );
+    spe_rff #(.W(8), .INIT(8'h0)) g_kind(
+        .d(g_kind__d),
+        .q(g_kind__q),
+        .reset(g_kind__reset),
+        .clock(g_kind__clock)
+    );
 
     // Update code
     always @(*) begin
         s_phase__clock = clock;
         s_op__clock = clock;
         s_rep__clock = clock;
+        g_pc__clock = clock;
+        g_class__clock = clock;
+        g_sub__clock = clock;
+        g_cond__clock = clock;
+        g_pick__clock = clock;
+        g_kind__clock = clock;
         s_phase__d = s_phase__q;
         s_op__d = s_op__q;
         s_rep__d = s_rep__q;
+        g_pc__d = g_pc__q;
+        g_class__d = g_class__q;
+        g_sub__d = g_sub__q;
+        g_cond__d = g_cond__q;
+        g_pick__d = g_pick__q;
+        g_kind__d = g_kind__q;
         s_phase__reset = reset;
         s_op__reset = reset;
         s_rep__reset = reset;
+        g_pc__reset = reset;
+        g_class__reset = reset;
+        g_sub__reset = reset;
+        g_cond__reset = reset;
+        g_pick__reset = reset;
+        g_kind__reset = reset;
+        class_lo = disp_class & k_even;
+        class_hi = (disp_class >> 32'h1) & k_even;
+        kind_in = (class_lo & ~class_hi) | ((class_hi & ~class_lo) << 32'h1);
+        if (s_phase__q == SamplePhase__Idle) begin
+            g_kind__d = kind_in;
+            g_pc__d = disp_pc;
+            g_class__d = disp_class;
+            g_sub__d = disp_subclass;
+            g_cond__d = disp_cond;
+            g_pick__d = pick;
+        end
         sel_pc = k_zero_addr;
         sel_class = k_zero2;
         sel_subclass = k_zero8;
         sel_cond = 1'b0;
-        if (pick[0]) begin
-            sel_pc = disp_pc[(0 * k_addr_bits)+:(56)];
-            sel_class = disp_class[(0 * 32'h2)+:(2)];
-            sel_subclass = disp_subclass[(0 * 32'h8)+:(8)];
-            sel_cond = disp_cond[0];
+        if (g_pick__q[0]) begin
+            sel_pc = g_pc__q[(0 * k_addr_bits)+:(56)];
+            sel_class = g_class__q[(0 * 32'h2)+:(2)];
+            sel_subclass = g_sub__q[(0 * 32'h8)+:(8)];
+            sel_cond = g_cond__q[0];
         end
-        if (pick[1]) begin
-            sel_pc = disp_pc[(1 * k_addr_bits)+:(56)];
-            sel_class = disp_class[(1 * 32'h2)+:(2)];
-            sel_subclass = disp_subclass[(1 * 32'h8)+:(8)];
-            sel_cond = disp_cond[1];
+        if (g_pick__q[1]) begin
+            sel_pc = g_pc__q[(1 * k_addr_bits)+:(56)];
+            sel_class = g_class__q[(1 * 32'h2)+:(2)];
+            sel_subclass = g_sub__q[(1 * 32'h8)+:(8)];
+            sel_cond = g_cond__q[1];
         end
-        if (pick[2]) begin
-            sel_pc = disp_pc[(2 * k_addr_bits)+:(56)];
-            sel_class = disp_class[(2 * 32'h2)+:(2)];
-            sel_subclass = disp_subclass[(2 * 32'h8)+:(8)];
-            sel_cond = disp_cond[2];
+        if (g_pick__q[2]) begin
+            sel_pc = g_pc__q[(2 * k_addr_bits)+:(56)];
+            sel_class = g_class__q[(2 * 32'h2)+:(2)];
+            sel_subclass = g_sub__q[(2 * 32'h8)+:(8)];
+            sel_cond = g_cond__q[2];
         end
-        if (pick[3]) begin
-            sel_pc = disp_pc[(3 * k_addr_bits)+:(56)];
-            sel_class = disp_class[(3 * 32'h2)+:(2)];
-            sel_subclass = disp_subclass[(3 * 32'h8)+:(8)];
-            sel_cond = disp_cond[3];
+        if (g_pick__q[3]) begin
+            sel_pc = g_pc__q[(3 * k_addr_bits)+:(56)];
+            sel_class = g_class__q[(3 * 32'h2)+:(2)];
+            sel_subclass = g_sub__q[(3 * 32'h8)+:(8)];
+            sel_cond = g_cond__q[3];
+        end
+        op_class = sel_class;
+        op_sub = sel_subclass;
+        if (sel_class == k_class_rsvd) begin
+            op_class = k_class_other;
+            op_sub = k_zero8;
         end
         hyp = (disp_el == k_el2) | ((disp_el == k_el0) & disp_host);
         el1_phys = (ctl[(3)+:(2)] == k_pct_phys) | (ctl[(3)+:(2)] == k_pct_ofs_phys);
         el2_phys = (ctl[(8)+:(2)] == k_pct_phys) | (ctl[(8)+:(2)] == k_pct_ofs_phys);
         if (tag_valid) begin
             s_phase__d = SamplePhase__Tracking;
-            s_op__d[(0)+:(56)] = sel_pc;
-            s_op__d[(56)+:(2)] = sel_class;
-            s_op__d[(58)+:(8)] = sel_subclass;
-            if (sel_class == k_class_rsvd) begin
-                s_op__d[(56)+:(2)] = k_class_other;
-                s_op__d[(58)+:(8)] = k_zero8;
-            end
-            s_op__d[(66)+:(1)] = sel_cond;
-            s_op__d[(67)+:(2)] = disp_el;
-            s_op__d[(69)+:(1)] = disp_ns;
-            s_op__d[(70)+:(1)] = ctl[(0)+:(1)] & ~hyp;
-            s_op__d[(71)+:(1)] = ctl[(5)+:(1)];
-            s_op__d[(74)+:(32)] = ctx_el1;
-            s_op__d[(106)+:(32)] = ctx_el2;
+        end
+        if (s_phase__q == SamplePhase__Idle) begin
+            s_op__d[(0)+:(2)] = disp_el;
+            s_op__d[(2)+:(1)] = disp_ns;
+            s_op__d[(3)+:(1)] = ctl[(0)+:(1)] & ~hyp;
+            s_op__d[(4)+:(1)] = ctl[(5)+:(1)];
+            s_op__d[(7)+:(32)] = ctx_el1;
+            s_op__d[(39)+:(32)] = ctx_el2;
             if (hyp) begin
-                s_op__d[(72)+:(1)] = ctl[(6)+:(1)];
-                s_op__d[(73)+:(1)] = ctl[(7)+:(1)];
-                s_op__d[(138)+:(64)] = cnt_virt;
+                s_op__d[(5)+:(1)] = ctl[(6)+:(1)];
+                s_op__d[(6)+:(1)] = ctl[(7)+:(1)];
+                s_op__d[(71)+:(64)] = cnt_virt;
                 if (el2_phys) begin
-                    s_op__d[(138)+:(64)] = cnt_phys;
+                    s_op__d[(71)+:(64)] = cnt_phys;
                 end
             end
             else begin
-                s_op__d[(72)+:(1)] = ctl[(1)+:(1)] & ctl[(6)+:(1)];
-                s_op__d[(73)+:(1)] = ctl[(2)+:(1)];
-                s_op__d[(138)+:(64)] = cnt_virt;
+                s_op__d[(5)+:(1)] = ctl[(1)+:(1)] & ctl[(6)+:(1)];
+                s_op__d[(6)+:(1)] = ctl[(2)+:(1)];
+                s_op__d[(71)+:(64)] = cnt_virt;
                 if (el1_phys & el2_phys) begin
-                    s_op__d[(138)+:(64)] = cnt_phys;
+                    s_op__d[(71)+:(64)] = cnt_phys;
                 end
             end
             s_rep__d[(0)+:(1)] = 1'b0;
@@ -194,8 +287,47 @@ module spe_capture_c16(clock,reset,tag_valid,pick,disp_pc,disp_class,disp_subcla
             s_rep__d[(201)+:(1)] = 1'b0;
             s_rep__d[(202)+:(1)] = 1'b0;
         end
-        is_ldst = s_op__q[(56)+:(2)] == k_class_ldst;
-        is_branch = s_op__q[(56)+:(2)] == k_class_branch;
+        is_ldst = 1'b0;
+        is_branch = 1'b0;
+        if (g_pick__q[0]) begin
+            is_ldst = g_kind__q[0 * 32'h2];
+            is_branch = g_kind__q[0 * 32'h2 + 32'h1];
+        end
+        if (g_pick__q[1]) begin
+            is_ldst = g_kind__q[1 * 32'h2];
+            is_branch = g_kind__q[1 * 32'h2 + 32'h1];
+        end
+        if (g_pick__q[2]) begin
+            is_ldst = g_kind__q[2 * 32'h2];
+            is_branch = g_kind__q[2 * 32'h2 + 32'h1];
+        end
+        if (g_pick__q[3]) begin
+            is_ldst = g_kind__q[3 * 32'h2];
+            is_branch = g_kind__q[3 * 32'h2 + 32'h1];
+        end
+        if (xl[(0)+:(1)] & ~s_rep__q[(1)+:(1)]) begin
+            s_rep__d[(2)+:(64)] = xl[(1)+:(64)];
+        end
+        if (xl[(65)+:(1)] & ~s_rep__q[(66)+:(1)]) begin
+            s_rep__d[(67)+:(56)] = xl[(66)+:(56)];
+            s_rep__d[(123)+:(1)] = xl[(122)+:(1)];
+            s_rep__d[(124)+:(1)] = xl[(123)+:(1)];
+        end
+        if (mem[(0)+:(1)] & ~s_rep__q[(125)+:(1)]) begin
+            s_rep__d[(126)+:(8)] = mem[(1)+:(8)];
+            s_rep__d[(134)+:(1)] = mem[(9)+:(1)];
+            s_rep__d[(135)+:(1)] = mem[(10)+:(1)];
+            s_rep__d[(136)+:(1)] = mem[(11)+:(1)];
+            s_rep__d[(137)+:(1)] = mem[(12)+:(1)];
+            s_rep__d[(138)+:(1)] = mem[(13)+:(1)];
+            s_rep__d[(139)+:(1)] = mem[(14)+:(1)];
+        end
+        if (br[(0)+:(1)] & ~s_rep__q[(140)+:(1)]) begin
+            s_rep__d[(141)+:(56)] = br[(1)+:(56)];
+            s_rep__d[(197)+:(1)] = br[(57)+:(1)];
+            s_rep__d[(198)+:(1)] = br[(58)+:(1)];
+            s_rep__d[(199)+:(1)] = br[(59)+:(1)];
+        end
         stray = iss_valid | xl[(0)+:(1)] | xl[(65)+:(1)] | mem[(0)+:(1)] | br[(0)+:(1)] | cpl[(0)+:(1)];
         progress[(3)+:(1)] = 1'b0;
         xl_started_now = s_rep__q[(1)+:(1)];
@@ -214,7 +346,6 @@ module spe_capture_c16(clock,reset,tag_valid,pick,disp_pc,disp_class,disp_subcla
                     progress[(3)+:(1)] = 1'b1;
                     xl_started_now = 1'b1;
                     s_rep__d[(1)+:(1)] = 1'b1;
-                    s_rep__d[(2)+:(64)] = xl[(1)+:(64)];
                 end
                 else begin
                     stray = 1'b1;
@@ -223,9 +354,6 @@ module spe_capture_c16(clock,reset,tag_valid,pick,disp_pc,disp_class,disp_subcla
             if (xl[(65)+:(1)]) begin
                 if (is_ldst & xl_started_now & ~s_rep__q[(66)+:(1)]) begin
                     s_rep__d[(66)+:(1)] = 1'b1;
-                    s_rep__d[(67)+:(56)] = xl[(66)+:(56)];
-                    s_rep__d[(123)+:(1)] = xl[(122)+:(1)];
-                    s_rep__d[(124)+:(1)] = xl[(123)+:(1)];
                 end
                 else begin
                     stray = 1'b1;
@@ -234,13 +362,6 @@ module spe_capture_c16(clock,reset,tag_valid,pick,disp_pc,disp_class,disp_subcla
             if (mem[(0)+:(1)]) begin
                 if (is_ldst & ~s_rep__q[(125)+:(1)]) begin
                     s_rep__d[(125)+:(1)] = 1'b1;
-                    s_rep__d[(126)+:(8)] = mem[(1)+:(8)];
-                    s_rep__d[(134)+:(1)] = mem[(9)+:(1)];
-                    s_rep__d[(135)+:(1)] = mem[(10)+:(1)];
-                    s_rep__d[(136)+:(1)] = mem[(11)+:(1)];
-                    s_rep__d[(137)+:(1)] = mem[(12)+:(1)];
-                    s_rep__d[(138)+:(1)] = mem[(13)+:(1)];
-                    s_rep__d[(139)+:(1)] = mem[(14)+:(1)];
                 end
                 else begin
                     stray = 1'b1;
@@ -249,10 +370,6 @@ module spe_capture_c16(clock,reset,tag_valid,pick,disp_pc,disp_class,disp_subcla
             if (br[(0)+:(1)]) begin
                 if (is_branch & ~s_rep__q[(140)+:(1)]) begin
                     s_rep__d[(140)+:(1)] = 1'b1;
-                    s_rep__d[(141)+:(56)] = br[(1)+:(56)];
-                    s_rep__d[(197)+:(1)] = br[(57)+:(1)];
-                    s_rep__d[(198)+:(1)] = br[(58)+:(1)];
-                    s_rep__d[(199)+:(1)] = br[(59)+:(1)];
                 end
                 else begin
                     stray = 1'b1;
@@ -285,9 +402,9 @@ module spe_capture_c16(clock,reset,tag_valid,pick,disp_pc,disp_class,disp_subcla
         progress[(0)+:(1)] = s_rep__q[(0)+:(1)];
         progress[(1)+:(1)] = s_rep__q[(1)+:(1)];
         progress[(2)+:(1)] = s_rep__q[(66)+:(1)];
-        is_load = is_ldst & (((s_op__q[(58)+:(8)] & k_st) == k_zero8) | (((s_op__q[(58)+:(8)] & k_ext_mask) == k_ext) & ((s_op__q[(58)+:(8)] & k_at) != k_zero8)));
+        is_load = is_ldst & (((op_sub & k_st) == k_zero8) | (((op_sub & k_ext_mask) == k_ext) & ((op_sub & k_at) != k_zero8)));
         view[(1)+:(1)] = is_load;
-        view[(2)+:(1)] = is_ldst & (((s_op__q[(58)+:(8)] & k_st) != k_zero8) | (((s_op__q[(58)+:(8)] & k_ext_mask) == k_ext) & ((s_op__q[(58)+:(8)] & k_at) != k_zero8)));
+        view[(2)+:(1)] = is_ldst & (((op_sub & k_st) != k_zero8) | (((op_sub & k_ext_mask) == k_ext) & ((op_sub & k_at) != k_zero8)));
         view[(0)+:(1)] = is_branch;
         ev[(0)+:(1)] = s_rep__q[(201)+:(1)];
         ev[(1)+:(1)] = s_rep__q[(200)+:(1)];
@@ -295,7 +412,7 @@ module spe_capture_c16(clock,reset,tag_valid,pick,disp_pc,disp_class,disp_subcla
         ev[(3)+:(1)] = s_rep__q[(125)+:(1)] & s_rep__q[(135)+:(1)];
         ev[(4)+:(1)] = s_rep__q[(66)+:(1)] & s_rep__q[(123)+:(1)];
         ev[(5)+:(1)] = s_rep__q[(66)+:(1)] & s_rep__q[(124)+:(1)];
-        ev[(6)+:(1)] = s_op__q[(66)+:(1)] & ((s_rep__q[(140)+:(1)] & ~s_rep__q[(197)+:(1)]) | s_rep__q[(202)+:(1)]);
+        ev[(6)+:(1)] = sel_cond & ((s_rep__q[(140)+:(1)] & ~s_rep__q[(197)+:(1)]) | s_rep__q[(202)+:(1)]);
         ev[(7)+:(1)] = s_rep__q[(140)+:(1)] & s_rep__q[(198)+:(1)];
         ev[(8)+:(1)] = s_rep__q[(125)+:(1)] & s_rep__q[(136)+:(1)];
         ev[(9)+:(1)] = s_rep__q[(125)+:(1)] & s_rep__q[(137)+:(1)];
@@ -304,21 +421,21 @@ module spe_capture_c16(clock,reset,tag_valid,pick,disp_pc,disp_class,disp_subcla
         ev[(12)+:(4)] = k_zero4;
         events = ev;
         view[(3)+:(12)] = events[(32'h0)+:(12)];
-        sample[(0)+:(56)] = s_op__q[(0)+:(56)];
-        sample[(56)+:(2)] = s_op__q[(67)+:(2)];
-        sample[(58)+:(1)] = s_op__q[(69)+:(1)];
-        sample[(59)+:(2)] = s_op__q[(56)+:(2)];
-        sample[(61)+:(8)] = s_op__q[(58)+:(8)];
+        sample[(0)+:(56)] = sel_pc;
+        sample[(56)+:(2)] = s_op__q[(0)+:(2)];
+        sample[(58)+:(1)] = s_op__q[(2)+:(1)];
+        sample[(59)+:(2)] = op_class;
+        sample[(61)+:(8)] = op_sub;
         if (is_branch & s_rep__q[(140)+:(1)] & s_rep__q[(199)+:(1)]) begin
-            sample[(61)+:(8)] = s_op__q[(58)+:(8)] | k_br_ind;
+            sample[(61)+:(8)] = op_sub | k_br_ind;
         end
-        sample[(69)+:(1)] = s_op__q[(70)+:(1)];
-        sample[(70)+:(1)] = s_op__q[(71)+:(1)];
-        sample[(71)+:(32)] = s_op__q[(74)+:(32)];
-        sample[(103)+:(32)] = s_op__q[(106)+:(32)];
-        sample[(135)+:(1)] = s_op__q[(72)+:(1)];
-        sample[(136)+:(1)] = s_op__q[(73)+:(1)];
-        sample[(137)+:(64)] = s_op__q[(138)+:(64)];
+        sample[(69)+:(1)] = s_op__q[(3)+:(1)];
+        sample[(70)+:(1)] = s_op__q[(4)+:(1)];
+        sample[(71)+:(32)] = s_op__q[(7)+:(32)];
+        sample[(103)+:(32)] = s_op__q[(39)+:(32)];
+        sample[(135)+:(1)] = s_op__q[(5)+:(1)];
+        sample[(136)+:(1)] = s_op__q[(6)+:(1)];
+        sample[(137)+:(64)] = s_op__q[(71)+:(64)];
         sample[(201)+:(1)] = s_rep__q[(1)+:(1)];
         sample[(202)+:(1)] = s_rep__q[(66)+:(1)];
         sample[(203)+:(64)] = s_rep__q[(2)+:(64)];

@@ -131,7 +131,6 @@ module spe_top_default(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
     wire  [404:0] capture__sample;
     reg  latency__clock;
     reg  latency__reset;
-    reg  latency__tag_valid;
     reg  [2:0] latency__phase;
     reg  [3:0] latency__progress;
     wire  [11:0] latency__total;
@@ -236,7 +235,6 @@ module spe_top_default(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
     spe_latency_default latency(
         .clock(latency__clock),
         .reset(latency__reset),
-        .tag_valid(latency__tag_valid),
         .phase(latency__phase),
         .progress(latency__progress),
         .total(latency__total),
@@ -342,7 +340,6 @@ module spe_top_default(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
         capture__ctl = regs__collect_ctl;
         capture__wr_start = writer__start;
         capture__wr_end = writer__finish;
-        latency__tag_valid = sampler__tag_valid;
         latency__phase = capture__phase;
         latency__progress = capture__progress;
         filter__phase = capture__phase;

@@ -34,6 +34,7 @@ module spe_writer_wide(clock,reset,phase,filtrate,ctl,beat_data,beat,wr,resp,sta
     localparam  z_3_64 = 64'h0;
 
     // Enums
+    localparam SamplePhase__Filter = 2;
     localparam SamplePhase__Check = 3;
     localparam SamplePhase__Writing = 4;
 
@@ -229,11 +230,13 @@ module spe_writer_wide(clock,reset,phase,filtrate,ctl,beat_data,beat,wr,resp,sta
         e_hi_eq__d = s_next__q[(32'h26)+:(26)] == s_limit__q[(32'h26)+:(26)];
         e_lo_ge__d = s_next__q[(32'hc)+:(26)] >= s_limit__q[(32'hc)+:(26)];
         no_room_next = e_hi_gt__q | (e_hi_eq__q & e_lo_ge__q);
-        if (filtrate & ctl[(0)+:(1)] & ~ctl[(1)+:(1)]) begin
-            start = 1'b1;
+        if (phase == SamplePhase__Filter) begin
             s_beat__d = k_zero3;
             s_base__d = base;
             s_limit__d = limit;
+        end
+        if (filtrate & ctl[(0)+:(1)] & ~ctl[(1)+:(1)]) begin
+            start = 1'b1;
         end
         checking = phase == SamplePhase__Check;
         if (checking & no_room) begin

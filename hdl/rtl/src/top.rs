@@ -117,7 +117,6 @@ macro_rules! spe_top {
                 self.capture.ctl.next = self.regs.collect_ctl.val();
                 self.capture.wr_start.next = self.writer.start.val();
                 self.capture.wr_end.next = self.writer.finish.val();
-                self.latency.tag_valid.next = self.sampler.tag_valid.val();
                 self.latency.phase.next = self.capture.phase.val();
                 self.latency.progress.next = self.capture.progress.val();
                 self.filter.phase.next = self.capture.phase.val();

@@ -3,8 +3,8 @@
 //!
 //! ```text
 //!  every cycle: room = (PMBPTR & ~63) vs limit, bits 63:38 and 37:12 --> c_* flops
-//!  Filter: filtrate & prof_en & !discard --> start (-> Check); take base = PMBPTR & ~63
-//!        and the limit (s_base, s_limit)
+//!  Filter: take base = PMBPTR & ~63 and the limit (s_base, s_limit);
+//!        filtrate & prof_en & !discard --> start (-> Check)
 //!  Check:  c_* say base >= limit --> full + DL, end (nothing written); else -> Writing
 //!  Writing (beats, from state): addr = base | beat << 3, data = serializer beat
 //!        meanwhile: next = base + 64 in two halves (s_nlo, s_next), next vs limit --> e_* flops
@@ -177,12 +177,16 @@ impl Logic for SpeWriter {
         self.no_room_next.next =
             self.e_hi_gt.q.val() | (self.e_hi_eq.q.val() & self.e_lo_ge.q.val());
 
-        // Filter: take the kept record, its slot and the limit.
-        if self.filtrate.val() & self.ctl.val().prof_en & !self.ctl.val().discard {
-            self.start.next = true;
+        // Filter: take the slot and the limit (every filter cycle, whether or not the
+        // record is kept: no enable from the same-cycle filter decision); the kept record
+        // goes on to Check.
+        if self.phase.val() == SamplePhase::Filter {
             self.s_beat.d.next = self.k_zero3.val();
             self.s_base.d.next = self.base.val();
             self.s_limit.d.next = self.limit.val();
+        }
+        if self.filtrate.val() & self.ctl.val().prof_en & !self.ctl.val().discard {
+            self.start.next = true;
         }
 
         // Check: no room for the record: buffer full with data loss, nothing written.

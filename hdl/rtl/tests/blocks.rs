@@ -389,8 +389,7 @@ fn a_management_event_keeps_the_collision_flag_and_raises_the_interrupt() {
 fn latency_counters_saturate_at_the_counter_width() {
     let mut l = SpeLatency::<12>::new(cfg());
     start(&mut l);
-    cycle(&mut l, |l| l.tag_valid.next = true, |_| ());
-    l.tag_valid.next = false;
+    cycle(&mut l, |l| l.phase.next = SamplePhase::Idle, |_| ());
     l.phase.next = SamplePhase::Tracking;
     for _ in 0..4200 {
         cycle(&mut l, |_| (), |_| ());
@@ -408,8 +407,7 @@ fn latency_counters_saturate_at_the_counter_width() {
 fn translation_latency_counts_from_the_start_report_to_the_done_report() {
     let mut l = SpeLatency::<12>::new(cfg());
     start(&mut l);
-    cycle(&mut l, |l| l.tag_valid.next = true, |_| ());
-    l.tag_valid.next = false;
+    cycle(&mut l, |l| l.phase.next = SamplePhase::Idle, |_| ());
     l.phase.next = SamplePhase::Tracking;
     cycle(&mut l, |l| l.progress.next.xl_restart = true, |_| ());
     l.progress.next.xl_restart = false;
