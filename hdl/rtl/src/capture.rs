@@ -241,9 +241,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, s_phase, s_op, s_rep, g_pc, g_class, g_sub, g_cond, g_pick, g_kind
-        );
+        dff_setup!(self, clock, s_phase, s_op, s_rep, g_pc, g_class, g_sub, g_cond, g_pick, g_kind);
         self.s_phase.reset.next = self.reset.val();
         self.s_op.reset.next = self.reset.val();
         self.s_rep.reset.next = self.reset.val();

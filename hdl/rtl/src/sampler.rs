@@ -185,7 +185,9 @@ impl<const W: usize> SpeSampler<W> {
             reg_we: Default::default(),
             reg_addr: Default::default(),
             icr_we: Default::default(),
-            a_pmsicr: K::new(u64::from(spe_defs::regs::reg(spe_defs::regs::RegId::Pmsicr).addr()).into()),
+            a_pmsicr: K::new(
+                u64::from(spe_defs::regs::reg(spe_defs::regs::RegId::Pmsicr).addr()).into(),
+            ),
             count_now: Default::default(),
             lfsr: Rff::with_reset(u64::from(impdef::LFSR_SEED).into()),
             n_prev: Default::default(),
@@ -281,10 +283,13 @@ impl<const W: usize> Logic for SpeSampler<W> {
             self.next_nib.next.hi = self.c_hi_dec.val();
         }
         self.jitter9.next = self.z_8_9.val();
-        self.jitter9.next.set_value_lo(self.reload_prev.q.val().jitter);
+        self.jitter9
+            .next
+            .set_value_lo(self.reload_prev.q.val().jitter);
         self.c_lo9.next = self.z_4_9.val();
         self.c_lo9.next.set_value_lo(self.c_lo.val());
-        self.jc.next = self.jitter9.val().to_bits() + self.c_lo9.val().to_bits() + self.k_one9.val();
+        self.jc.next =
+            self.jitter9.val().to_bits() + self.c_lo9.val().to_bits() + self.k_one9.val();
         self.n9.next = self.z_4_9.val();
         self.n9.next.set_value_lo(self.n_prev.q.val());
         self.t.next = self.jc.val() - self.n9.val().to_bits();
@@ -393,9 +398,8 @@ impl<const W: usize> Logic for SpeSampler<W> {
         }
 
         // This group's count, applied next cycle (a port write of PMSICR wins).
-        self.icr_we.next = self.reg_en.val()
-            & self.reg_we.val()
-            & (self.reg_addr.val() == self.a_pmsicr.val());
+        self.icr_we.next =
+            self.reg_en.val() & self.reg_we.val() & (self.reg_addr.val() == self.a_pmsicr.val());
         self.n_prev.d.next = self.pop.val();
         if self.icr_we.val() {
             self.n_prev.d.next = self.k_zero4.val();

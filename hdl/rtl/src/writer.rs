@@ -106,7 +106,10 @@ impl SpeWriter {
         cfg.validate().expect("valid configuration");
         assert_eq!(BEAT_BYTES, 8, "the write port carries 64-bit beats");
         assert_eq!(BEATS_PER_RECORD, 8, "the beat counter is 3 bits");
-        assert_eq!(RECORD_SIZE, 64, "the slot is bits 63:6, the beat address bits 5:3");
+        assert_eq!(
+            RECORD_SIZE, 64,
+            "the slot is bits 63:6, the beat address bits 5:3"
+        );
         Self {
             k_align: K::new((!(RECORD_SIZE as u64 - 1)).into()),
             k_last_beat: K::new((BEATS_PER_RECORD as u64 - 1).into()),
@@ -148,7 +151,8 @@ impl Logic for SpeWriter {
         // in two halves of bits 63:12 (the limit's bits 11:0 are zero).
         self.base.next = self.ctl.val().ptr & self.k_align.val();
         self.limit.next = self.ctl.val().limit;
-        self.c_hi_gt.d.next = self.base.val().get_bits::<26>(38) > self.limit.val().get_bits::<26>(38);
+        self.c_hi_gt.d.next =
+            self.base.val().get_bits::<26>(38) > self.limit.val().get_bits::<26>(38);
         self.c_hi_eq.d.next =
             self.base.val().get_bits::<26>(38) == self.limit.val().get_bits::<26>(38);
         self.c_lo_ge.d.next =
@@ -158,15 +162,21 @@ impl Logic for SpeWriter {
         // Next record address and its room check, every cycle, from the record's slot and
         // limit (stable from the filter cycle to the end of the record).
         self.nlo_in.next = self.z_33.val();
-        self.nlo_in.next.set_value_lo(self.s_base.q.val().get_bits::<32>(6));
+        self.nlo_in
+            .next
+            .set_value_lo(self.s_base.q.val().get_bits::<32>(6));
         self.s_nlo.d.next = self.nlo_in.val().to_bits() + self.k_one33.val();
         self.nhi_carry.next = self.z_1_26.val();
-        self.nhi_carry.next.set_value_lo(self.s_nlo.q.val().get_bits::<1>(32));
+        self.nhi_carry
+            .next
+            .set_value_lo(self.s_nlo.q.val().get_bits::<1>(32));
         self.nhi.next = self.s_base.q.val().get_bits::<26>(38) + self.nhi_carry.val().to_bits();
         self.nhi64.next = self.z_26_64.val();
         self.nhi64.next.set_value_lo(self.nhi.val());
         self.nlo64.next = self.z_32_64.val();
-        self.nlo64.next.set_value_lo(self.s_nlo.q.val().get_bits::<32>(0));
+        self.nlo64
+            .next
+            .set_value_lo(self.s_nlo.q.val().get_bits::<32>(0));
         self.s_next.d.next = (self.nhi64.val().to_bits() << 38) | (self.nlo64.val().to_bits() << 6);
         self.e_hi_gt.d.next =
             self.s_next.q.val().get_bits::<26>(38) > self.s_limit.q.val().get_bits::<26>(38);

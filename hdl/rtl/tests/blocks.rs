@@ -351,7 +351,11 @@ fn a_port_write_wins_over_a_hardware_update_in_the_same_cycle() {
         |_| (),
     );
     g.reg_we.next = false;
-    assert_eq!(v(g.sample_ctl.val().count), 5, "the PMSICR flop took the write");
+    assert_eq!(
+        v(g.sample_ctl.val().count),
+        5,
+        "the PMSICR flop took the write"
+    );
 }
 
 #[test]
@@ -594,7 +598,10 @@ fn writer_writes_eight_beats_in_address_order_and_holds_a_beat_under_backpressur
 fn writer_never_writes_at_or_past_the_limit() {
     let mut w = Writer::new(0x1FC0 + 0x40, 0x2000);
     let (_, upd) = w.cycle(true, false, false);
-    assert!(!upd.full, "the filter cycle takes the record; the next cycle checks it");
+    assert!(
+        !upd.full,
+        "the filter cycle takes the record; the next cycle checks it"
+    );
     let (req, upd) = w.cycle(false, true, false);
     assert!(!req.valid);
     assert!(
