@@ -105,6 +105,9 @@ pub struct Merged {
     pub cond_fail: Bit,
 }
 
+// The per-slot kind bits (`g_kind`) decode class 01 as load/store and 10 as branch.
+const _: () = assert!(op_class::LD_ST_ATOMIC == 0b01 && op_class::BRANCH == 0b10);
+
 /// The capture block for dispatch width `W`; `PCB`, `CB`, `SB` are the widths of the
 /// per-slot PC (56·W), class (2·W) and subclass (8·W) buses.
 #[derive(LogicBlock, Default)]
@@ -212,10 +215,6 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             "per-slot bus widths"
         );
         let k2 = |v: u8| K::new(u64::from(v).into());
-        assert!(
-            op_class::LD_ST_ATOMIC == 0b01 && op_class::BRANCH == 0b10,
-            "the per-slot kind bits decode class 01 as load/store and 10 as branch"
-        );
         let k8 = |v: u8| K::new(u64::from(v).into());
         Self {
             k_el0: k2(0),
