@@ -6,7 +6,7 @@ module spe_filter_c16(reset,phase,ctl,minlat,view,lat_total,feed,filtrate);
 
     // Module arguments
     input wire  reset;
-    input wire  [1:0] phase;
+    input wire  [2:0] phase;
     input wire  [30:0] ctl;
     input wire  [15:0] minlat;
     input wire  [14:0] view;

@@ -75,7 +75,7 @@ module spe_top_c16(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     reg  [63:0] regs__reg_wdata;
     wire  [63:0] regs__reg_rdata;
     wire  regs__irq;
-    reg  [31:0] regs__count_next;
+    reg  [31:0] regs__count_now;
     reg  regs__coll_set;
     reg  [67:0] regs__upd;
     wire  [61:0] regs__sample_ctl;
@@ -91,16 +91,20 @@ module spe_top_c16(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     reg  sampler__disp_aarch32;
     reg  sampler__prof_allowed;
     reg  [61:0] sampler__ctl;
-    reg  [1:0] sampler__phase;
+    reg  [2:0] sampler__phase;
     wire  [3:0] sampler__tag;
+    wire  [3:0] sampler__pick;
     wire  sampler__tag_valid;
     wire  sampler__collision;
     wire  [3:0] sampler__pop;
-    wire  [31:0] sampler__count_next;
+    reg  sampler__reg_en;
+    reg  sampler__reg_we;
+    reg  [4:0] sampler__reg_addr;
+    wire  [31:0] sampler__count_now;
     reg  capture__clock;
     reg  capture__reset;
     reg  capture__tag_valid;
-    reg  [3:0] capture__tag;
+    reg  [3:0] capture__pick;
     reg  [223:0] capture__disp_pc;
     reg  [7:0] capture__disp_class;
     reg  [31:0] capture__disp_subclass;
@@ -120,21 +124,20 @@ module spe_top_c16(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     reg  [3:0] capture__cpl;
     reg  capture__wr_start;
     reg  capture__wr_end;
-    wire  [1:0] capture__phase;
+    wire  [2:0] capture__phase;
     wire  capture__hook_stray;
     wire  [3:0] capture__progress;
     wire  [14:0] capture__view;
     wire  [404:0] capture__sample;
     reg  latency__clock;
     reg  latency__reset;
-    reg  latency__tag_valid;
-    reg  [1:0] latency__phase;
+    reg  [2:0] latency__phase;
     reg  [3:0] latency__progress;
     wire  [15:0] latency__total;
     wire  [15:0] latency__issue;
     wire  [15:0] latency__xlat;
     reg  filter__reset;
-    reg  [1:0] filter__phase;
+    reg  [2:0] filter__phase;
     reg  [30:0] filter__ctl;
     reg  [15:0] filter__minlat;
     reg  [14:0] filter__view;
@@ -149,7 +152,7 @@ module spe_top_c16(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     wire  [63:0] serializer__beat_data;
     reg  writer__clock;
     reg  writer__reset;
-    reg  [1:0] writer__phase;
+    reg  [2:0] writer__phase;
     reg  writer__filtrate;
     reg  [129:0] writer__ctl;
     reg  [63:0] writer__beat_data;
@@ -170,7 +173,7 @@ module spe_top_c16(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .reg_wdata(regs__reg_wdata),
         .reg_rdata(regs__reg_rdata),
         .irq(regs__irq),
-        .count_next(regs__count_next),
+        .count_now(regs__count_now),
         .coll_set(regs__coll_set),
         .upd(regs__upd),
         .sample_ctl(regs__sample_ctl),
@@ -190,16 +193,20 @@ module spe_top_c16(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .ctl(sampler__ctl),
         .phase(sampler__phase),
         .tag(sampler__tag),
+        .pick(sampler__pick),
         .tag_valid(sampler__tag_valid),
         .collision(sampler__collision),
         .pop(sampler__pop),
-        .count_next(sampler__count_next)
+        .reg_en(sampler__reg_en),
+        .reg_we(sampler__reg_we),
+        .reg_addr(sampler__reg_addr),
+        .count_now(sampler__count_now)
     );
     spe_capture_c16 capture(
         .clock(capture__clock),
         .reset(capture__reset),
         .tag_valid(capture__tag_valid),
-        .tag(capture__tag),
+        .pick(capture__pick),
         .disp_pc(capture__disp_pc),
         .disp_class(capture__disp_class),
         .disp_subclass(capture__disp_subclass),
@@ -228,7 +235,6 @@ module spe_top_c16(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     spe_latency_c16 latency(
         .clock(latency__clock),
         .reset(latency__reset),
-        .tag_valid(latency__tag_valid),
         .phase(latency__phase),
         .progress(latency__progress),
         .total(latency__total),
@@ -330,11 +336,10 @@ module spe_top_c16(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         sampler__ctl = regs__sample_ctl;
         sampler__phase = capture__phase;
         capture__tag_valid = sampler__tag_valid;
-        capture__tag = sampler__tag;
+        capture__pick = sampler__pick;
         capture__ctl = regs__collect_ctl;
         capture__wr_start = writer__start;
         capture__wr_end = writer__finish;
-        latency__tag_valid = sampler__tag_valid;
         latency__phase = capture__phase;
         latency__progress = capture__progress;
         filter__phase = capture__phase;
@@ -351,7 +356,10 @@ module spe_top_c16(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         writer__filtrate = filter__filtrate;
         writer__ctl = regs__buffer_ctl;
         writer__beat_data = serializer__beat_data;
-        regs__count_next = sampler__count_next;
+        regs__count_now = sampler__count_now;
+        sampler__reg_en = reg_en;
+        sampler__reg_we = reg_we;
+        sampler__reg_addr = reg_addr;
         regs__coll_set = sampler__collision;
         regs__upd = writer__upd;
         tag = sampler__tag;

@@ -7,7 +7,7 @@ module spe_writer_w2(clock,reset,phase,filtrate,ctl,beat_data,beat,wr,resp,start
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [1:0] phase;
+    input wire  [2:0] phase;
     input wire  filtrate;
     input wire  [129:0] ctl;
     input wire  [63:0] beat_data;
@@ -20,31 +20,84 @@ module spe_writer_w2(clock,reset,phase,filtrate,ctl,beat_data,beat,wr,resp,start
 
     // Constant declarations
     localparam  k_align = 64'hffffffffffffffc0;
-    localparam  k_beat_bytes = 64'h8;
     localparam  k_last_beat = 3'b111;
     localparam  k_one3 = 3'b1;
+    localparam  k_one33 = 33'h1;
     localparam  k_zero3 = 3'b0;
     localparam  k_zero8 = 8'h0;
     localparam  k_zero64 = 64'h0;
     localparam  k_strb = 8'hff;
+    localparam  z_33 = 33'h0;
+    localparam  z_1_26 = 26'h0;
+    localparam  z_26_64 = 64'h0;
+    localparam  z_32_64 = 64'h0;
+    localparam  z_3_64 = 64'h0;
 
     // Enums
-    localparam SamplePhase__Writing = 3;
+    localparam SamplePhase__Filter = 2;
+    localparam SamplePhase__Check = 3;
+    localparam SamplePhase__Writing = 4;
 
     // Stub signals
     reg  [2:0] s_beat__d;
     wire  [2:0] s_beat__q;
     reg  s_beat__reset;
     reg  s_beat__clock;
-    reg  [63:0] s_addr__d;
-    wire  [63:0] s_addr__q;
-    reg  s_addr__reset;
-    reg  s_addr__clock;
+    reg  [63:0] s_base__d;
+    wire  [63:0] s_base__q;
+    reg  s_base__reset;
+    reg  s_base__clock;
+    reg  [63:0] s_limit__d;
+    wire  [63:0] s_limit__q;
+    reg  s_limit__reset;
+    reg  s_limit__clock;
+    reg  [32:0] s_nlo__d;
+    wire  [32:0] s_nlo__q;
+    reg  s_nlo__reset;
+    reg  s_nlo__clock;
+    reg  [63:0] s_next__d;
+    wire  [63:0] s_next__q;
+    reg  s_next__reset;
+    reg  s_next__clock;
+    reg  c_hi_gt__d;
+    wire  c_hi_gt__q;
+    reg  c_hi_gt__reset;
+    reg  c_hi_gt__clock;
+    reg  c_hi_eq__d;
+    wire  c_hi_eq__q;
+    reg  c_hi_eq__reset;
+    reg  c_hi_eq__clock;
+    reg  c_lo_ge__d;
+    wire  c_lo_ge__q;
+    reg  c_lo_ge__reset;
+    reg  c_lo_ge__clock;
+    reg  e_hi_gt__d;
+    wire  e_hi_gt__q;
+    reg  e_hi_gt__reset;
+    reg  e_hi_gt__clock;
+    reg  e_hi_eq__d;
+    wire  e_hi_eq__q;
+    reg  e_hi_eq__reset;
+    reg  e_hi_eq__clock;
+    reg  e_lo_ge__d;
+    wire  e_lo_ge__q;
+    reg  e_lo_ge__reset;
+    reg  e_lo_ge__clock;
 
     // Local signals
     reg  writing;
+    reg  checking;
     reg  [63:0] base;
-    reg  [63:0] next_addr;
+    reg  [63:0] limit;
+    reg  no_room;
+    reg  no_room_next;
+    reg  [32:0] nlo_in;
+    reg  [25:0] nhi_carry;
+    reg  [25:0] nhi;
+    reg  [63:0] nhi64;
+    reg  [63:0] nlo64;
+    reg  [63:0] beat64;
+    reg  [63:0] beat_addr;
 
     // Sub module instances
     spe_rff #(.W(3), .INIT(3'b0)) s_beat(
@@ -53,21 +106,102 @@ module spe_writer_w2(clock,reset,phase,filtrate,ctl,beat_data,beat,wr,resp,start
         .reset(s_beat__reset),
         .clock(s_beat__clock)
     );
-    spe_rff #(.W(64), .INIT(64'h0)) s_addr(
-        .d(s_addr__d),
-        .q(s_addr__q),
-        .reset(s_addr__reset),
-        .clock(s_addr__clock)
+    spe_rff #(.W(64), .INIT(64'h0)) s_base(
+        .d(s_base__d),
+        .q(s_base__q),
+        .reset(s_base__reset),
+        .clock(s_base__clock)
+    );
+    spe_rff #(.W(64), .INIT(64'h0)) s_limit(
+        .d(s_limit__d),
+        .q(s_limit__q),
+        .reset(s_limit__reset),
+        .clock(s_limit__clock)
+    );
+    spe_rff #(.W(33), .INIT(33'h0)) s_nlo(
+        .d(s_nlo__d),
+        .q(s_nlo__q),
+        .reset(s_nlo__reset),
+        .clock(s_nlo__clock)
+    );
+    spe_rff #(.W(64), .INIT(64'h0)) s_next(
+        .d(s_next__d),
+        .q(s_next__q),
+        .reset(s_next__reset),
+        .clock(s_next__clock)
+    );
+    spe_rff #(.W(1), .INIT(1'b0)) c_hi_gt(
+        .d(c_hi_gt__d),
+        .q(c_hi_gt__q),
+        .reset(c_hi_gt__reset),
+        .clock(c_hi_gt__clock)
+    );
+    spe_rff #(.W(1), .INIT(1'b0)) c_hi_eq(
+        .d(c_hi_eq__d),
+        .q(c_hi_eq__q),
+        .reset(c_hi_eq__reset),
+        .clock(c_hi_eq__clock)
+    );
+    spe_rff #(.W(1), .INIT(1'b0)) c_lo_ge(
+        .d(c_lo_ge__d),
+        .q(c_lo_ge__q),
+        .reset(c_lo_ge__reset),
+        .clock(c_lo_ge__clock)
+    );
+    spe_rff #(.W(1), .INIT(1'b0)) e_hi_gt(
+        .d(e_hi_gt__d),
+        .q(e_hi_gt__q),
+        .reset(e_hi_gt__reset),
+        .clock(e_hi_gt__clock)
+    );
+    spe_rff #(.W(1), .INIT(1'b0)) e_hi_eq(
+        .d(e_hi_eq__d),
+        .q(e_hi_eq__q),
+        .reset(e_hi_eq__reset),
+        .clock(e_hi_eq__clock)
+    );
+    spe_rff #(.W(1), .INIT(1'b0)) e_lo_ge(
+        .d(e_lo_ge__d),
+        .q(e_lo_ge__q),
+        .reset(e_lo_ge__reset),
+        .clock(e_lo_ge__clock)
     );
 
     // Update code
     always @(*) begin
         s_beat__clock = clock;
-        s_addr__clock = clock;
+        s_base__clock = clock;
+        s_limit__clock = clock;
+        s_nlo__clock = clock;
+        s_next__clock = clock;
+        c_hi_gt__clock = clock;
+        c_hi_eq__clock = clock;
+        c_lo_ge__clock = clock;
+        e_hi_gt__clock = clock;
+        e_hi_eq__clock = clock;
+        e_lo_ge__clock = clock;
         s_beat__d = s_beat__q;
-        s_addr__d = s_addr__q;
+        s_base__d = s_base__q;
+        s_limit__d = s_limit__q;
+        s_nlo__d = s_nlo__q;
+        s_next__d = s_next__q;
+        c_hi_gt__d = c_hi_gt__q;
+        c_hi_eq__d = c_hi_eq__q;
+        c_lo_ge__d = c_lo_ge__q;
+        e_hi_gt__d = e_hi_gt__q;
+        e_hi_eq__d = e_hi_eq__q;
+        e_lo_ge__d = e_lo_ge__q;
         s_beat__reset = reset;
-        s_addr__reset = reset;
+        s_base__reset = reset;
+        s_limit__reset = reset;
+        s_nlo__reset = reset;
+        s_next__reset = reset;
+        c_hi_gt__reset = reset;
+        c_hi_eq__reset = reset;
+        c_lo_ge__reset = reset;
+        e_hi_gt__reset = reset;
+        e_hi_eq__reset = reset;
+        e_lo_ge__reset = reset;
         upd[(0)+:(1)] = 1'b0;
         upd[(1)+:(64)] = k_zero64;
         upd[(65)+:(1)] = 1'b0;
@@ -76,34 +210,58 @@ module spe_writer_w2(clock,reset,phase,filtrate,ctl,beat_data,beat,wr,resp,start
         start = 1'b0;
         finish = 1'b0;
         base = ctl[(2)+:(64)] & k_align;
+        limit = ctl[(66)+:(64)];
+        c_hi_gt__d = base[(32'h26)+:(26)] > limit[(32'h26)+:(26)];
+        c_hi_eq__d = base[(32'h26)+:(26)] == limit[(32'h26)+:(26)];
+        c_lo_ge__d = base[(32'hc)+:(26)] >= limit[(32'hc)+:(26)];
+        no_room = c_hi_gt__q | (c_hi_eq__q & c_lo_ge__q);
+        nlo_in = z_33;
+        nlo_in[(0)+:(32)] = s_base__q[(32'h6)+:(32)];
+        s_nlo__d = nlo_in + k_one33;
+        nhi_carry = z_1_26;
+        nhi_carry[(0)+:(1)] = s_nlo__q[(32'h20)+:(1)];
+        nhi = s_base__q[(32'h26)+:(26)] + nhi_carry;
+        nhi64 = z_26_64;
+        nhi64[(0)+:(26)] = nhi;
+        nlo64 = z_32_64;
+        nlo64[(0)+:(32)] = s_nlo__q[(32'h0)+:(32)];
+        s_next__d = (nhi64 << 32'h26) | (nlo64 << 32'h6);
+        e_hi_gt__d = s_next__q[(32'h26)+:(26)] > s_limit__q[(32'h26)+:(26)];
+        e_hi_eq__d = s_next__q[(32'h26)+:(26)] == s_limit__q[(32'h26)+:(26)];
+        e_lo_ge__d = s_next__q[(32'hc)+:(26)] >= s_limit__q[(32'hc)+:(26)];
+        no_room_next = e_hi_gt__q | (e_hi_eq__q & e_lo_ge__q);
+        if (phase == SamplePhase__Filter) begin
+            s_beat__d = k_zero3;
+            s_base__d = base;
+            s_limit__d = limit;
+        end
         if (filtrate & ctl[(0)+:(1)] & ~ctl[(1)+:(1)]) begin
-            if (base >= ctl[(66)+:(64)]) begin
-                upd[(65)+:(1)] = 1'b1;
-                upd[(66)+:(1)] = 1'b1;
-            end
-            else begin
-                start = 1'b1;
-                s_beat__d = k_zero3;
-                s_addr__d = base;
-            end
+            start = 1'b1;
+        end
+        checking = phase == SamplePhase__Check;
+        if (checking & no_room) begin
+            finish = 1'b1;
+            upd[(65)+:(1)] = 1'b1;
+            upd[(66)+:(1)] = 1'b1;
         end
         writing = phase == SamplePhase__Writing;
-        next_addr = s_addr__q + k_beat_bytes;
+        beat64 = z_3_64;
+        beat64[(0)+:(3)] = s_beat__q;
+        beat_addr = s_base__q | (beat64 << 32'h3);
         if (writing & resp[(0)+:(1)]) begin
             if (resp[(1)+:(1)]) begin
                 finish = 1'b1;
                 upd[(0)+:(1)] = 1'b1;
-                upd[(1)+:(64)] = s_addr__q;
+                upd[(1)+:(64)] = beat_addr;
                 upd[(67)+:(1)] = 1'b1;
             end
             else begin
-                s_addr__d = next_addr;
                 s_beat__d = s_beat__q + k_one3;
                 if (s_beat__q == k_last_beat) begin
                     finish = 1'b1;
                     upd[(0)+:(1)] = 1'b1;
-                    upd[(1)+:(64)] = next_addr;
-                    if (next_addr >= ctl[(66)+:(64)]) begin
+                    upd[(1)+:(64)] = s_next__q;
+                    if (no_room_next) begin
                         upd[(65)+:(1)] = 1'b1;
                     end
                 end
@@ -114,7 +272,7 @@ module spe_writer_w2(clock,reset,phase,filtrate,ctl,beat_data,beat,wr,resp,start
         wr[(65)+:(64)] = k_zero64;
         wr[(129)+:(8)] = k_zero8;
         if (writing & ~reset) begin
-            wr[(1)+:(64)] = s_addr__q;
+            wr[(1)+:(64)] = beat_addr;
             wr[(65)+:(64)] = beat_data;
             wr[(129)+:(8)] = k_strb;
         end

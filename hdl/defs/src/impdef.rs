@@ -191,7 +191,7 @@ pub const CHOICES: &[Choice] = &[
     ("Sample population", "Dispatched (speculative) micro-ops, counted in slot order within a dispatch group (PMSIDR.ArchInst = 0). Ops in AArch32 state, at EL3, at an EL whose enable is clear, with `prof_allowed` low, or while profiling is stopped (PMBLIMITR.E = 0 or PMBSR.S = 1) are not in the population."),
     ("Random perturbation", "PMSIRR.RND = 1 replaces the low 8 bits of the reload value with the low 8 bits of a 16-bit Galois LFSR (taps 0xB400, seed 0xACE1 after reset) that steps every cycle. ECOUNT (FEAT_SPE_ERnd) is not implemented: PMSIDR.ERnd = 0."),
     ("Recommended minimum interval", "PMSIDR.Interval per preset (0b0100 = 1024 by default)."),
-    ("What is \"in flight\"", "From the cycle after the tag until the record's last beat is accepted by memory, or the record is dropped by the filters, discard mode or a stopped buffer. A sample selected while one is in flight is a collision."),
+    ("What is \"in flight\"", "From the cycle after the tag until the record's last beat is accepted by memory, or the record is dropped by the filters, discard mode, a stopped buffer or the room check. A sample selected while one is in flight is a collision."),
     ("Latency counters", "Total: cycles from the tag cycle to the completion report. Issue: to the issue report, or to completion if the op never issued. Translation: from the translation-start report to the translation-done report. All saturate at the counter width (12 or 16 bits, PMSIDR.CountSize)."),
     ("Timestamp and context", "Captured in the tag cycle: the virtual or physical counter input per PCT, and CONTEXTIDR_EL1/EL2."),
     ("Record slot and packet order", "64-byte records (PMSIDR.MaxSize = 6, PMBIDR.Align = 6); each packet at a fixed offset, absent packets left as Padding (see the record layout)."),
@@ -199,6 +199,7 @@ pub const CHOICES: &[Choice] = &[
     ("Data Source payload", "1 byte (header 0x43), the core's data-source code passed through; loads only (PMSIDR.LDS = 1)."),
     ("Hook reports", "Accepted only while a sample is tracked (from the cycle after the tag to completion). Translation and memory reports apply to load/store ops, branch reports to branches; any other report is ignored and pulses `hook_stray`."),
     ("Buffer ownership", "The buffer is owned by EL1 (MDCR_EL2.E2PB not implemented); PMBIDR.P = 0."),
+    ("Record write timing", "A kept record takes PMBPTR (aligned down) and the limit in its filter cycle (the SAMPLE_FEED pulse); the next cycle checks the room (no room: buffer full with DL, raised at that cycle's edge, nothing written); the first beat is offered the cycle after. The buffer-full check after the last beat uses the limit taken with the record: a PMBLIMITR write while a record is written applies from the next record. PMBPTR advances, and buffer full after a record is raised, at the last beat's handshake."),
     ("Memory write port", "64-bit beats, eight per record, in increasing address order, all byte enables set. A beat completes when `wr_valid && wr_ready`; `wr_err` in that cycle reports an external abort for that beat."),
     ("Security state", "Secure or Non-secure (`disp_ns`); Realm (NSE) is not implemented and NSE is recorded as 0."),
 ];

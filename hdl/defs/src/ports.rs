@@ -449,7 +449,7 @@ pub const PORTS: &[Port] = &[
         Bits(1),
         "memory port",
         "A record beat is offered",
-        "reg",
+        "reg; a kept record's first beat two cycles after its filter cycle (the SAMPLE_FEED pulse; the cycle between checks the room)",
     ),
     p(
         "wr_addr",
@@ -498,7 +498,7 @@ pub const PORTS: &[Port] = &[
         Bits(1),
         "interrupt",
         "PMBIRQ: level, high while PMBSR.S = 1",
-        "reg",
+        "reg; buffer full with no room for a kept record: high two cycles after its filter cycle; after a record: the cycle after its last beat's handshake",
     ),
     p(
         "pmu_sample_pop",

@@ -24,8 +24,11 @@ pub enum SamplePhase {
     Idle,
     /// From the cycle after the tag through the completion report.
     Tracking,
-    /// The one cycle after completion: the filters decide.
+    /// The one cycle after completion: the filters decide; a kept record's PMBPTR and
+    /// limit are taken.
     Filter,
+    /// The one cycle after a kept record's filter cycle: the buffer-room check.
+    Check,
     /// The record's beats go out on the memory write port.
     Writing,
 }

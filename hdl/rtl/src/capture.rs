@@ -4,11 +4,12 @@
 //! payload, Operation Type payload).
 //!
 //! ```text
-//!  tag[W] + disp_*[W] --> slot mux --> TaggedOp (PC, type, EL/NS, context, timestamp, collection)
+//!  pick[W] + disp_*[W] --> slot mux --> TaggedOp (PC, type, EL/NS, context, timestamp, collection)
 //!  xl / mem / br / cpl reports --> acceptance rules --> Merged reports --> Sample, FilterView
 //!                                      `--> hook_stray (comb)
-//!  phase: Idle -tag-> Tracking -completion-> Filter -wr_start-> Writing -wr_end-> Idle
-//!                                              `-- not written ------------------> Idle
+//!  phase: Idle -tag-> Tracking -completion-> Filter -wr_start-> Check --> Writing -wr_end-> Idle
+//!                                              |                `-wr_end (no room)--------> Idle
+//!                                              `-- not written ---------------------------> Idle
 //! ```
 //!
 //! Acceptance rules (`spe_defs::impdef::CHOICES`, "Hook reports"): reports count from the
@@ -52,15 +53,10 @@ pub struct Events {
     pub rsvd: Bits<4>,
 }
 
-/// The sampled op as captured in its tag cycle.
+/// The sampled op's group-wide part as captured in its tag cycle (the slot's own fields
+/// are held with the whole group: `g_*` and `g_pick`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct TaggedOp {
-    /// The tagged slot's PC, Operation Type class and payload (class 3 stored as Other
-    /// with payload 0), and its conditional flag.
-    pub pc: Bits<ADDR_BITS>,
-    pub class: Bits<2>,
-    pub subclass: Bits<8>,
-    pub cond: Bit,
     /// The group's EL and security state.
     pub el: Bits<2>,
     pub ns: Bit,
@@ -109,15 +105,19 @@ pub struct Merged {
     pub cond_fail: Bit,
 }
 
+// The per-slot kind bits (`g_kind`) decode class 01 as load/store and 10 as branch.
+const _: () = assert!(op_class::LD_ST_ATOMIC == 0b01 && op_class::BRANCH == 0b10);
+
 /// The capture block for dispatch width `W`; `PCB`, `CB`, `SB` are the widths of the
 /// per-slot PC (56·W), class (2·W) and subclass (8·W) buses.
 #[derive(LogicBlock, Default)]
 pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const SB: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    // Tag (sampler) and the dispatch group it selects from.
+    // Tag (sampler): an op is tagged this cycle, and the slot the counter picks (one-hot,
+    // before the population enable: ahead of tag_valid), and the dispatch group.
     pub tag_valid: Signal<In, Bit>,
-    pub tag: Signal<In, Bits<W>>,
+    pub pick: Signal<In, Bits<W>>,
     pub disp_pc: Signal<In, Bits<PCB>>,
     pub disp_class: Signal<In, Bits<CB>>,
     pub disp_subclass: Signal<In, Bits<SB>>,
@@ -152,12 +152,28 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     s_phase: Rff<SamplePhase>,
     s_op: Rff<TaggedOp>,
     s_rep: Rff<Merged>,
+    /// The dispatch group's per-slot fields and the picked slot, taken every Idle cycle
+    /// (held from the tag cycle, the last Idle one, to the end of the record): the slot
+    /// multiplexer works from these flops, off the path from the dispatch inputs.
+    g_pc: Rff<Bits<PCB>>,
+    g_class: Rff<Bits<CB>>,
+    g_sub: Rff<Bits<SB>>,
+    g_cond: Rff<Bits<W>>,
+    g_pick: Rff<Bits<W>>,
+    /// Per slot of the held group: bit 2i the op is a load/store, bit 2i+1 a branch.
+    g_kind: Rff<Bits<CB>>,
     // Local signals: the tagged slot's fields, the op's regime and timestamp source,
     // its class, the translation start as seen this cycle, the stray flag, the events.
     sel_pc: Signal<Local, Bits<ADDR_BITS>>,
     sel_class: Signal<Local, Bits<2>>,
     sel_subclass: Signal<Local, Bits<8>>,
     sel_cond: Signal<Local, Bit>,
+    /// The op's class and payload as recorded (class 3 as Other, payload 0).
+    op_class: Signal<Local, Bits<2>>,
+    op_sub: Signal<Local, Bits<8>>,
+    class_lo: Signal<Local, Bits<CB>>,
+    class_hi: Signal<Local, Bits<CB>>,
+    kind_in: Signal<Local, Bits<CB>>,
     hyp: Signal<Local, Bit>,
     el1_phys: Signal<Local, Bit>,
     el2_phys: Signal<Local, Bit>,
@@ -174,11 +190,11 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     k_pct_phys: K<Bits<2>>,
     k_pct_ofs_phys: K<Bits<2>>,
     k_class_other: K<Bits<2>>,
-    k_class_ldst: K<Bits<2>>,
-    k_class_branch: K<Bits<2>>,
     k_class_rsvd: K<Bits<2>>,
     k_addr_bits: K<Bits<32>>,
     k_zero2: K<Bits<2>>,
+    /// Bit 2i of each slot's class field.
+    k_even: K<Bits<CB>>,
     k_zero4: K<Bits<4>>,
     k_zero8: K<Bits<8>>,
     k_zero_addr: K<Bits<ADDR_BITS>>,
@@ -206,10 +222,9 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             k_pct_phys: k2(pmscr::PCT_PHYSICAL as u8),
             k_pct_ofs_phys: k2(pmscr::PCT_OFFSET_PHYSICAL as u8),
             k_class_other: k2(op_class::OTHER),
-            k_class_ldst: k2(op_class::LD_ST_ATOMIC),
-            k_class_branch: k2(op_class::BRANCH),
             k_class_rsvd: k2(op_class::RESERVED),
             k_addr_bits: K::new((ADDR_BITS as u64).into()),
+            k_even: K::new((0x5555_5555_5555_5555u64 & spe_defs::low_mask(CB as u32)).into()),
             k_ext_mask: k8(subclass::LDST_EXT_MASK),
             k_ext: k8(subclass::LDST_EXT),
             k_at: k8(subclass::LDST_EXT_AT),
@@ -225,26 +240,52 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s_phase, s_op, s_rep);
+        dff_setup!(self, clock, s_phase, s_op, s_rep, g_pc, g_class, g_sub, g_cond, g_pick, g_kind);
         self.s_phase.reset.next = self.reset.val();
         self.s_op.reset.next = self.reset.val();
         self.s_rep.reset.next = self.reset.val();
+        self.g_pc.reset.next = self.reset.val();
+        self.g_class.reset.next = self.reset.val();
+        self.g_sub.reset.next = self.reset.val();
+        self.g_cond.reset.next = self.reset.val();
+        self.g_pick.reset.next = self.reset.val();
+        self.g_kind.reset.next = self.reset.val();
 
-        // The tagged slot's op.
+        // The tagged slot's op: the held group's picked slot.
+        // Each slot's kind (class 01 load/store in bit 2i, class 10 branch in bit 2i+1).
+        self.class_lo.next = self.disp_class.val() & self.k_even.val();
+        self.class_hi.next = (self.disp_class.val() >> 1) & self.k_even.val();
+        self.kind_in.next = (self.class_lo.val() & !self.class_hi.val())
+            | ((self.class_hi.val() & !self.class_lo.val()) << 1);
+        if self.s_phase.q.val() == SamplePhase::Idle {
+            self.g_kind.d.next = self.kind_in.val();
+            self.g_pc.d.next = self.disp_pc.val();
+            self.g_class.d.next = self.disp_class.val();
+            self.g_sub.d.next = self.disp_subclass.val();
+            self.g_cond.d.next = self.disp_cond.val();
+            self.g_pick.d.next = self.pick.val();
+        }
         self.sel_pc.next = self.k_zero_addr.val();
         self.sel_class.next = self.k_zero2.val();
         self.sel_subclass.next = self.k_zero8.val();
         self.sel_cond.next = false;
         for i in 0..W {
-            if self.tag.val().get_bit(i) {
+            if self.g_pick.q.val().get_bit(i) {
                 self.sel_pc.next = self
-                    .disp_pc
+                    .g_pc
+                    .q
                     .val()
                     .get_bits::<ADDR_BITS>(i * self.k_addr_bits.val().index());
-                self.sel_class.next = self.disp_class.val().get_bits::<2>(i * 2);
-                self.sel_subclass.next = self.disp_subclass.val().get_bits::<8>(i * 8);
-                self.sel_cond.next = self.disp_cond.val().get_bit(i);
+                self.sel_class.next = self.g_class.q.val().get_bits::<2>(i * 2);
+                self.sel_subclass.next = self.g_sub.q.val().get_bits::<8>(i * 8);
+                self.sel_cond.next = self.g_cond.q.val().get_bit(i);
             }
+        }
+        self.op_class.next = self.sel_class.val();
+        self.op_sub.next = self.sel_subclass.val();
+        if self.sel_class.val() == self.k_class_rsvd.val() {
+            self.op_class.next = self.k_class_other.val();
+            self.op_sub.next = self.k_zero8.val();
         }
         // EL2 regime: EL2, or EL0 in the host.
         self.hyp.next = (self.disp_el.val() == self.k_el2.val())
@@ -254,17 +295,13 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         self.el2_phys.next = (self.ctl.val().el2_pct == self.k_pct_phys.val())
             | (self.ctl.val().el2_pct == self.k_pct_ofs_phys.val());
 
-        // Tag: capture the op and its collection flags; clear the report flags.
+        // Idle: capture the picked slot's op and its collection flags and clear the report
+        // flags every cycle (no enable from the same-cycle tag: the held values are those
+        // of the tag cycle, the last Idle cycle); the tag starts tracking.
         if self.tag_valid.val() {
             self.s_phase.d.next = SamplePhase::Tracking;
-            self.s_op.d.next.pc = self.sel_pc.val();
-            self.s_op.d.next.class = self.sel_class.val();
-            self.s_op.d.next.subclass = self.sel_subclass.val();
-            if self.sel_class.val() == self.k_class_rsvd.val() {
-                self.s_op.d.next.class = self.k_class_other.val();
-                self.s_op.d.next.subclass = self.k_zero8.val();
-            }
-            self.s_op.d.next.cond = self.sel_cond.val();
+        }
+        if self.s_phase.q.val() == SamplePhase::Idle {
             self.s_op.d.next.el = self.disp_el.val();
             self.s_op.d.next.ns = self.disp_ns.val();
             self.s_op.d.next.cx1 = self.ctl.val().el1_cx & !self.hyp.val();
@@ -301,8 +338,39 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         }
 
         // Tracking: merge this cycle's reports; any report outside tracking is stray.
-        self.is_ldst.next = self.s_op.q.val().class == self.k_class_ldst.val();
-        self.is_branch.next = self.s_op.q.val().class == self.k_class_branch.val();
+        self.is_ldst.next = false;
+        self.is_branch.next = false;
+        for i in 0..W {
+            if self.g_pick.q.val().get_bit(i) {
+                self.is_ldst.next = self.g_kind.q.val().get_bit(i * 2);
+                self.is_branch.next = self.g_kind.q.val().get_bit(i * 2 + 1);
+            }
+        }
+        // A report's data is taken whenever its flag is clear (the data are don't-cares
+        // until the flag is set): only the flags wait for the acceptance rules below.
+        if self.xl.val().start & !self.s_rep.q.val().xl_started {
+            self.s_rep.d.next.va = self.xl.val().va;
+        }
+        if self.xl.val().done & !self.s_rep.q.val().xl_done {
+            self.s_rep.d.next.pa = self.xl.val().pa;
+            self.s_rep.d.next.tlb_access = self.xl.val().tlb_access;
+            self.s_rep.d.next.tlb_walk = self.xl.val().tlb_walk;
+        }
+        if self.mem.val().done & !self.s_rep.q.val().mem_done {
+            self.s_rep.d.next.source = self.mem.val().source;
+            self.s_rep.d.next.l1d_access = self.mem.val().l1d_access;
+            self.s_rep.d.next.l1d_refill = self.mem.val().l1d_refill;
+            self.s_rep.d.next.llc_access = self.mem.val().llc_access;
+            self.s_rep.d.next.llc_miss = self.mem.val().llc_miss;
+            self.s_rep.d.next.remote = self.mem.val().remote;
+            self.s_rep.d.next.misaligned = self.mem.val().misaligned;
+        }
+        if self.br.val().done & !self.s_rep.q.val().br_done {
+            self.s_rep.d.next.target = self.br.val().target;
+            self.s_rep.d.next.taken = self.br.val().taken;
+            self.s_rep.d.next.mispred = self.br.val().mispred;
+            self.s_rep.d.next.indirect = self.br.val().indirect;
+        }
         self.stray.next = self.iss_valid.val()
             | self.xl.val().start
             | self.xl.val().done
@@ -327,7 +395,6 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
                     self.progress.next.xl_restart = true;
                     self.xl_started_now.next = true;
                     self.s_rep.d.next.xl_started = true;
-                    self.s_rep.d.next.va = self.xl.val().va;
                 } else {
                     self.stray.next = true;
                 }
@@ -335,9 +402,6 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
             if self.xl.val().done {
                 if self.is_ldst.val() & self.xl_started_now.val() & !self.s_rep.q.val().xl_done {
                     self.s_rep.d.next.xl_done = true;
-                    self.s_rep.d.next.pa = self.xl.val().pa;
-                    self.s_rep.d.next.tlb_access = self.xl.val().tlb_access;
-                    self.s_rep.d.next.tlb_walk = self.xl.val().tlb_walk;
                 } else {
                     self.stray.next = true;
                 }
@@ -347,13 +411,6 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
             if self.mem.val().done {
                 if self.is_ldst.val() & !self.s_rep.q.val().mem_done {
                     self.s_rep.d.next.mem_done = true;
-                    self.s_rep.d.next.source = self.mem.val().source;
-                    self.s_rep.d.next.l1d_access = self.mem.val().l1d_access;
-                    self.s_rep.d.next.l1d_refill = self.mem.val().l1d_refill;
-                    self.s_rep.d.next.llc_access = self.mem.val().llc_access;
-                    self.s_rep.d.next.llc_miss = self.mem.val().llc_miss;
-                    self.s_rep.d.next.remote = self.mem.val().remote;
-                    self.s_rep.d.next.misaligned = self.mem.val().misaligned;
                 } else {
                     self.stray.next = true;
                 }
@@ -361,10 +418,6 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
             if self.br.val().done {
                 if self.is_branch.val() & !self.s_rep.q.val().br_done {
                     self.s_rep.d.next.br_done = true;
-                    self.s_rep.d.next.target = self.br.val().target;
-                    self.s_rep.d.next.taken = self.br.val().taken;
-                    self.s_rep.d.next.mispred = self.br.val().mispred;
-                    self.s_rep.d.next.indirect = self.br.val().indirect;
                 } else {
                     self.stray.next = true;
                 }
@@ -379,11 +432,18 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         }
         self.hook_stray.next = self.stray.val() & !self.reset.val();
 
-        // The filter cycle hands the record to the writer or drops it; the writer ends it.
+        // The filter cycle hands the record to the writer or drops it; the writer's check
+        // cycle goes on to the beats or ends it (no room); the writer ends the beats.
         if self.s_phase.q.val() == SamplePhase::Filter {
             self.s_phase.d.next = SamplePhase::Idle;
             if self.wr_start.val() {
-                self.s_phase.d.next = SamplePhase::Writing;
+                self.s_phase.d.next = SamplePhase::Check;
+            }
+        }
+        if self.s_phase.q.val() == SamplePhase::Check {
+            self.s_phase.d.next = SamplePhase::Writing;
+            if self.wr_end.val() {
+                self.s_phase.d.next = SamplePhase::Idle;
             }
         }
         if (self.s_phase.q.val() == SamplePhase::Writing) & self.wr_end.val() {
@@ -396,14 +456,14 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
 
         // Load / store classification: atomics (extended encoding with AT) are both.
         self.is_load.next = self.is_ldst.val()
-            & (((self.s_op.q.val().subclass & self.k_st.val()) == self.k_zero8.val())
-                | (((self.s_op.q.val().subclass & self.k_ext_mask.val()) == self.k_ext.val())
-                    & ((self.s_op.q.val().subclass & self.k_at.val()) != self.k_zero8.val())));
+            & (((self.op_sub.val() & self.k_st.val()) == self.k_zero8.val())
+                | (((self.op_sub.val() & self.k_ext_mask.val()) == self.k_ext.val())
+                    & ((self.op_sub.val() & self.k_at.val()) != self.k_zero8.val())));
         self.view.next.is_load = self.is_load.val();
         self.view.next.is_store = self.is_ldst.val()
-            & (((self.s_op.q.val().subclass & self.k_st.val()) != self.k_zero8.val())
-                | (((self.s_op.q.val().subclass & self.k_ext_mask.val()) == self.k_ext.val())
-                    & ((self.s_op.q.val().subclass & self.k_at.val()) != self.k_zero8.val())));
+            & (((self.op_sub.val() & self.k_st.val()) != self.k_zero8.val())
+                | (((self.op_sub.val() & self.k_ext_mask.val()) == self.k_ext.val())
+                    & ((self.op_sub.val() & self.k_at.val()) != self.k_zero8.val())));
         self.view.next.is_branch = self.is_branch.val();
 
         // Events payload.
@@ -413,7 +473,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         self.ev.next.l1d_refill = self.s_rep.q.val().mem_done & self.s_rep.q.val().l1d_refill;
         self.ev.next.tlb_access = self.s_rep.q.val().xl_done & self.s_rep.q.val().tlb_access;
         self.ev.next.tlb_walk = self.s_rep.q.val().xl_done & self.s_rep.q.val().tlb_walk;
-        self.ev.next.not_taken = self.s_op.q.val().cond
+        self.ev.next.not_taken = self.sel_cond.val()
             & ((self.s_rep.q.val().br_done & !self.s_rep.q.val().taken)
                 | self.s_rep.q.val().cond_fail);
         self.ev.next.mispred = self.s_rep.q.val().br_done & self.s_rep.q.val().mispred;
@@ -427,13 +487,13 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
 
         // The sample for the serializer. Operation Type payload: the branch hook's
         // indirect flag sets IND.
-        self.sample.next.pc = self.s_op.q.val().pc;
+        self.sample.next.pc = self.sel_pc.val();
         self.sample.next.el = self.s_op.q.val().el;
         self.sample.next.ns = self.s_op.q.val().ns;
-        self.sample.next.op_class = self.s_op.q.val().class;
-        self.sample.next.op_payload = self.s_op.q.val().subclass;
+        self.sample.next.op_class = self.op_class.val();
+        self.sample.next.op_payload = self.op_sub.val();
         if self.is_branch.val() & self.s_rep.q.val().br_done & self.s_rep.q.val().indirect {
-            self.sample.next.op_payload = self.s_op.q.val().subclass | self.k_br_ind.val();
+            self.sample.next.op_payload = self.op_sub.val() | self.k_br_ind.val();
         }
         self.sample.next.cx1 = self.s_op.q.val().cx1;
         self.sample.next.cx2 = self.s_op.q.val().cx2;

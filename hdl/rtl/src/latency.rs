@@ -1,7 +1,7 @@
 //! `spe_latency`: the three saturating latency counters of the sampled op.
 //!
 //! ```text
-//!  tag_valid ---------> clear all to 0
+//!  Idle -------------> clear all to 0 (the tag cycle is the last Idle cycle)
 //!  Tracking -------> total   += 1                      (saturating at 2^CW - 1)
 //!  !issued --------> issue   += 1
 //!  xl started, not done -> translation += 1; an accepted start restarts it at 0
@@ -22,8 +22,7 @@ use spe_defs::Config;
 pub struct SpeLatency<const CW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    // The tag (sampler) and the op's progress (capture).
-    pub tag_valid: Signal<In, Bit>,
+    // The sample's phase and the op's progress (capture).
     pub phase: Signal<In, SamplePhase>,
     pub progress: Signal<In, Progress>,
     // Counter values.
@@ -63,7 +62,7 @@ impl<const CW: usize> Logic for SpeLatency<CW> {
         self.c_issue.reset.next = self.reset.val();
         self.c_xlat.reset.next = self.reset.val();
 
-        if self.tag_valid.val() {
+        if self.phase.val() == SamplePhase::Idle {
             self.c_total.d.next = self.k_zero.val();
             self.c_issue.d.next = self.k_zero.val();
             self.c_xlat.d.next = self.k_zero.val();

@@ -46,9 +46,10 @@ pub struct SpeRegs<const CW: usize> {
     pub reg_wdata: Signal<In, Bits<64>>,
     pub reg_rdata: Signal<Out, Bits<64>>,
     pub irq: Signal<Out, Bit>,
-    // Hardware updates: PMSICR after this cycle's dispatch group (written every cycle
-    // outside reset), PMBSR.COLL, and the writer's PMBPTR update and management events.
-    pub count_next: Signal<In, Bits<32>>,
+    // Hardware updates: PMSICR's value this cycle (the sampler's `count_now`: read by the
+    // port and stored every cycle outside reset), PMBSR.COLL, and the writer's PMBPTR
+    // update and management events.
+    pub count_now: Signal<In, Bits<32>>,
     pub coll_set: Signal<In, Bit>,
     pub upd: Signal<In, BufferUpdate>,
     // Decoded controls for the other blocks.
@@ -64,7 +65,8 @@ pub struct SpeRegs<const CW: usize> {
     pmscr_el2: Rff<Bits<PMSCR_BITS>>,
     /// PMSNEVFR: events that drop a record (inverted event filter).
     pmsnevfr: Rff<Bits<PMSEVFR_BITS>>,
-    /// PMSICR: the interval counter, written by hardware every cycle outside reset.
+    /// PMSICR: the interval counter before the previous dispatch group (the sampler applies
+    /// that group: its `count_now` is the register's value), stored every cycle outside reset.
     pmsicr: Rff<Bits<32>>,
     /// PMSIRR: the interval and RND (jitter).
     pmsirr: Rff<Bits<32>>,
@@ -269,7 +271,7 @@ impl<const CW: usize> Logic for SpeRegs<CW> {
 
         // Hardware updates: the interval counter every cycle, the buffer pointer from the
         // writer, PMBSR from the sampler (COLL) and the management events (which keep COLL).
-        self.pmsicr.d.next = self.count_next.val();
+        self.pmsicr.d.next = self.count_now.val();
         if self.upd.val().ptr_we {
             self.pmbptr.d.next = self.upd.val().ptr;
         }
@@ -353,7 +355,7 @@ impl<const CW: usize> Logic for SpeRegs<CW> {
         self.rd_pmsevfr.next = self.z_pmsevfr.val();
         self.rd_pmsevfr.next.set_value_lo(self.pmsevfr.q.val());
         self.rd_pmsicr.next = self.z_32.val();
-        self.rd_pmsicr.next.set_value_lo(self.pmsicr.q.val());
+        self.rd_pmsicr.next.set_value_lo(self.count_now.val());
         self.rd_pmsirr.next = self.z_32.val();
         self.rd_pmsirr.next.set_value_lo(self.pmsirr.q.val());
         self.rd_pmsfcr.next = self.z_pmsfcr.val();

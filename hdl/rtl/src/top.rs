@@ -113,11 +113,10 @@ macro_rules! spe_top {
                 self.sampler.ctl.next = self.regs.sample_ctl.val();
                 self.sampler.phase.next = self.capture.phase.val();
                 self.capture.tag_valid.next = self.sampler.tag_valid.val();
-                self.capture.tag.next = self.sampler.tag.val();
+                self.capture.pick.next = self.sampler.pick.val();
                 self.capture.ctl.next = self.regs.collect_ctl.val();
                 self.capture.wr_start.next = self.writer.start.val();
                 self.capture.wr_end.next = self.writer.finish.val();
-                self.latency.tag_valid.next = self.sampler.tag_valid.val();
                 self.latency.phase.next = self.capture.phase.val();
                 self.latency.progress.next = self.capture.progress.val();
                 self.filter.phase.next = self.capture.phase.val();
@@ -134,7 +133,10 @@ macro_rules! spe_top {
                 self.writer.filtrate.next = self.filter.filtrate.val();
                 self.writer.ctl.next = self.regs.buffer_ctl.val();
                 self.writer.beat_data.next = self.serializer.beat_data.val();
-                self.regs.count_next.next = self.sampler.count_next.val();
+                self.regs.count_now.next = self.sampler.count_now.val();
+                self.sampler.reg_en.next = self.reg_en.val();
+                self.sampler.reg_we.next = self.reg_we.val();
+                self.sampler.reg_addr.next = self.reg_addr.val();
                 self.regs.coll_set.next = self.sampler.collision.val();
                 self.regs.upd.next = self.writer.upd.val();
 

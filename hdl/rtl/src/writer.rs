@@ -2,21 +2,30 @@
 //! write port, advances PMBPTR, and raises the buffer management events.
 //!
 //! ```text
-//!  Filter: filtrate & prof_en & !discard --> base = PMBPTR & ~63
-//!        base >= limit ----------------------> full + DL (nothing written)
-//!        else start (-> Writing), beat 0, addr = base
-//!  Writing: wr_valid/addr/data/strb (from state) --> memory
+//!  every cycle: room = (PMBPTR & ~63) vs limit, bits 63:38 and 37:12 --> c_* flops
+//!  Filter: take base = PMBPTR & ~63 and the limit (s_base, s_limit);
+//!        filtrate & prof_en & !discard --> start (-> Check)
+//!  Check:  c_* say base >= limit --> full + DL, end (nothing written); else -> Writing
+//!  Writing (beats, from state): addr = base | beat << 3, data = serializer beat
+//!        meanwhile: next = base + 64 in two halves (s_nlo, s_next), next vs limit --> e_* flops
 //!        ready & err  --> abort, PMBPTR = faulting beat address, end
-//!        ready        --> next beat; after beat 7: end, PMBPTR = base + 64,
-//!                         full when no room for another record
+//!        ready        --> next beat; after beat 7: end, PMBPTR = next,
+//!                         full when e_* say no room for another record
 //! ```
 //!
 //! Records are 64-byte aligned and the limit is 4 KiB aligned, so "a record at `a` would
-//! reach or pass the limit" is simply `a >= limit` (`spe_defs::impdef::CONSTRAINED`).
+//! reach or pass the limit" is simply `a >= limit`, that is `a[63:12] >= limit[63:12]`
+//! (`spe_defs::impdef::CONSTRAINED`). No long carry chain ends in a decision: the
+//! comparisons are split in two 26-bit halves, each registered, and the next record address
+//! is computed in two registered steps while the beats go out (a record takes at least
+//! eight cycles). The room check therefore sees PMBPTR and the limit of the filter cycle,
+//! one cycle before it acts (the Check phase), and the check after the last beat uses the
+//! limit taken with the record: the model's timing (`tb/model/src/writer.rs`).
 //! The write port outputs come from state only and are zero when `wr_valid` is low.
 
 use crate::bundles::{BufferCtl, BufferUpdate, SamplePhase, WriteReq, WriteResp};
 use crate::flop::Rff;
+use crate::Zext;
 use crate::K;
 use rust_hdl::prelude::*;
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
@@ -26,7 +35,8 @@ use spe_defs::Config;
 pub struct SpeWriter {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    /// The sample's phase (capture): a record is taken in Filter and written in Writing.
+    /// The sample's phase (capture): a record is taken in Filter, checked in Check and
+    /// written in Writing.
     pub phase: Signal<In, SamplePhase>,
     /// The filters kept the record.
     pub filtrate: Signal<In, Bit>,
@@ -37,27 +47,58 @@ pub struct SpeWriter {
     // Memory write port.
     pub wr: Signal<Out, WriteReq>,
     pub resp: Signal<In, WriteResp>,
-    /// The record goes to memory (Filter -> Writing); its last beat or a fault ends it.
+    /// The record goes to the writer (Filter -> Check); no room in Check, its last beat or
+    /// a fault ends it.
     pub start: Signal<Out, Bit>,
     pub finish: Signal<Out, Bit>,
     /// PMBPTR update and management events, for the registers.
     pub upd: Signal<Out, BufferUpdate>,
     // State.
+    /// The next beat; the record's slot and the limit, taken in the filter cycle.
     s_beat: Rff<Bits<3>>,
-    s_addr: Rff<Bits<64>>,
+    s_base: Rff<Bits<64>>,
+    s_limit: Rff<Bits<64>>,
+    /// Next record address: bits 37:6 of the slot plus one (with the carry in bit 32),
+    /// then the whole address.
+    s_nlo: Rff<Bits<33>>,
+    s_next: Rff<Bits<64>>,
+    /// Last cycle's slot at PMBPTR against last cycle's limit: bits 63:38 greater, equal;
+    /// bits 37:12 greater or equal.
+    c_hi_gt: Rff<Bit>,
+    c_hi_eq: Rff<Bit>,
+    c_lo_ge: Rff<Bit>,
+    /// The same for the next record address against the record's limit.
+    e_hi_gt: Rff<Bit>,
+    e_hi_eq: Rff<Bit>,
+    e_lo_ge: Rff<Bit>,
     // Local signals.
     writing: Signal<Local, Bit>,
+    checking: Signal<Local, Bit>,
     base: Signal<Local, Bits<64>>,
-    next_addr: Signal<Local, Bits<64>>,
+    limit: Signal<Local, Bits<64>>,
+    no_room: Signal<Local, Bit>,
+    no_room_next: Signal<Local, Bit>,
+    nlo_in: Signal<Local, Zext<32, 33>>,
+    nhi_carry: Signal<Local, Zext<1, 26>>,
+    nhi: Signal<Local, Bits<26>>,
+    nhi64: Signal<Local, Zext<26, 64>>,
+    nlo64: Signal<Local, Zext<32, 64>>,
+    beat64: Signal<Local, Zext<3, 64>>,
+    beat_addr: Signal<Local, Bits<64>>,
     // Constants.
     k_align: K<Bits<64>>,
-    k_beat_bytes: K<Bits<64>>,
     k_last_beat: K<Bits<3>>,
     k_one3: K<Bits<3>>,
+    k_one33: K<Bits<33>>,
     k_zero3: K<Bits<3>>,
     k_zero8: K<Bits<8>>,
     k_zero64: K<Bits<64>>,
     k_strb: K<Bits<8>>,
+    z_33: K<Zext<32, 33>>,
+    z_1_26: K<Zext<1, 26>>,
+    z_26_64: K<Zext<26, 64>>,
+    z_32_64: K<Zext<32, 64>>,
+    z_3_64: K<Zext<3, 64>>,
 }
 
 impl SpeWriter {
@@ -65,11 +106,15 @@ impl SpeWriter {
         cfg.validate().expect("valid configuration");
         assert_eq!(BEAT_BYTES, 8, "the write port carries 64-bit beats");
         assert_eq!(BEATS_PER_RECORD, 8, "the beat counter is 3 bits");
+        assert_eq!(
+            RECORD_SIZE, 64,
+            "the slot is bits 63:6, the beat address bits 5:3"
+        );
         Self {
             k_align: K::new((!(RECORD_SIZE as u64 - 1)).into()),
-            k_beat_bytes: K::new((BEAT_BYTES as u64).into()),
             k_last_beat: K::new((BEATS_PER_RECORD as u64 - 1).into()),
             k_one3: K::new(1u64.into()),
+            k_one33: K::new(1u64.into()),
             k_strb: K::new(u64::from(BEAT_STRB).into()),
             ..Default::default()
         }
@@ -79,9 +124,21 @@ impl SpeWriter {
 impl Logic for SpeWriter {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s_beat, s_addr);
+        dff_setup!(
+            self, clock, s_beat, s_base, s_limit, s_nlo, s_next, c_hi_gt, c_hi_eq, c_lo_ge,
+            e_hi_gt, e_hi_eq, e_lo_ge
+        );
         self.s_beat.reset.next = self.reset.val();
-        self.s_addr.reset.next = self.reset.val();
+        self.s_base.reset.next = self.reset.val();
+        self.s_limit.reset.next = self.reset.val();
+        self.s_nlo.reset.next = self.reset.val();
+        self.s_next.reset.next = self.reset.val();
+        self.c_hi_gt.reset.next = self.reset.val();
+        self.c_hi_eq.reset.next = self.reset.val();
+        self.c_lo_ge.reset.next = self.reset.val();
+        self.e_hi_gt.reset.next = self.reset.val();
+        self.e_hi_eq.reset.next = self.reset.val();
+        self.e_lo_ge.reset.next = self.reset.val();
         self.upd.next.ptr_we = false;
         self.upd.next.ptr = self.k_zero64.val();
         self.upd.next.full = false;
@@ -90,38 +147,86 @@ impl Logic for SpeWriter {
         self.start.next = false;
         self.finish.next = false;
 
-        // Start: the aligned slot at PMBPTR, if it lies below the limit.
+        // Room check, every cycle: the aligned slot at PMBPTR against the limit, registered
+        // in two halves of bits 63:12 (the limit's bits 11:0 are zero).
         self.base.next = self.ctl.val().ptr & self.k_align.val();
+        self.limit.next = self.ctl.val().limit;
+        self.c_hi_gt.d.next =
+            self.base.val().get_bits::<26>(38) > self.limit.val().get_bits::<26>(38);
+        self.c_hi_eq.d.next =
+            self.base.val().get_bits::<26>(38) == self.limit.val().get_bits::<26>(38);
+        self.c_lo_ge.d.next =
+            self.base.val().get_bits::<26>(12) >= self.limit.val().get_bits::<26>(12);
+        self.no_room.next = self.c_hi_gt.q.val() | (self.c_hi_eq.q.val() & self.c_lo_ge.q.val());
+
+        // Next record address and its room check, every cycle, from the record's slot and
+        // limit (stable from the filter cycle to the end of the record).
+        self.nlo_in.next = self.z_33.val();
+        self.nlo_in
+            .next
+            .set_value_lo(self.s_base.q.val().get_bits::<32>(6));
+        self.s_nlo.d.next = self.nlo_in.val().to_bits() + self.k_one33.val();
+        self.nhi_carry.next = self.z_1_26.val();
+        self.nhi_carry
+            .next
+            .set_value_lo(self.s_nlo.q.val().get_bits::<1>(32));
+        self.nhi.next = self.s_base.q.val().get_bits::<26>(38) + self.nhi_carry.val().to_bits();
+        self.nhi64.next = self.z_26_64.val();
+        self.nhi64.next.set_value_lo(self.nhi.val());
+        self.nlo64.next = self.z_32_64.val();
+        self.nlo64
+            .next
+            .set_value_lo(self.s_nlo.q.val().get_bits::<32>(0));
+        self.s_next.d.next = (self.nhi64.val().to_bits() << 38) | (self.nlo64.val().to_bits() << 6);
+        self.e_hi_gt.d.next =
+            self.s_next.q.val().get_bits::<26>(38) > self.s_limit.q.val().get_bits::<26>(38);
+        self.e_hi_eq.d.next =
+            self.s_next.q.val().get_bits::<26>(38) == self.s_limit.q.val().get_bits::<26>(38);
+        self.e_lo_ge.d.next =
+            self.s_next.q.val().get_bits::<26>(12) >= self.s_limit.q.val().get_bits::<26>(12);
+        self.no_room_next.next =
+            self.e_hi_gt.q.val() | (self.e_hi_eq.q.val() & self.e_lo_ge.q.val());
+
+        // Filter: take the slot and the limit (every filter cycle, whether or not the
+        // record is kept: no enable from the same-cycle filter decision); the kept record
+        // goes on to Check.
+        if self.phase.val() == SamplePhase::Filter {
+            self.s_beat.d.next = self.k_zero3.val();
+            self.s_base.d.next = self.base.val();
+            self.s_limit.d.next = self.limit.val();
+        }
         if self.filtrate.val() & self.ctl.val().prof_en & !self.ctl.val().discard {
-            if self.base.val() >= self.ctl.val().limit {
-                self.upd.next.full = true;
-                self.upd.next.full_dl = true;
-            } else {
-                self.start.next = true;
-                self.s_beat.d.next = self.k_zero3.val();
-                self.s_addr.d.next = self.base.val();
-            }
+            self.start.next = true;
+        }
+
+        // Check: no room for the record: buffer full with data loss, nothing written.
+        self.checking.next = self.phase.val() == SamplePhase::Check;
+        if self.checking.val() & self.no_room.val() {
+            self.finish.next = true;
+            self.upd.next.full = true;
+            self.upd.next.full_dl = true;
         }
 
         // Writing: one beat per accepted transfer.
         self.writing.next = self.phase.val() == SamplePhase::Writing;
-        self.next_addr.next = self.s_addr.q.val() + self.k_beat_bytes.val();
+        self.beat64.next = self.z_3_64.val();
+        self.beat64.next.set_value_lo(self.s_beat.q.val());
+        self.beat_addr.next = self.s_base.q.val() | (self.beat64.val().to_bits() << 3);
         if self.writing.val() & self.resp.val().ready {
             if self.resp.val().err {
                 // External abort: stop; PMBPTR points at the faulting beat.
                 self.finish.next = true;
                 self.upd.next.ptr_we = true;
-                self.upd.next.ptr = self.s_addr.q.val();
+                self.upd.next.ptr = self.beat_addr.val();
                 self.upd.next.abort = true;
             } else {
-                self.s_addr.d.next = self.next_addr.val();
                 self.s_beat.d.next = self.s_beat.q.val() + self.k_one3.val();
                 if self.s_beat.q.val() == self.k_last_beat.val() {
                     // Record done: advance PMBPTR; full when no room for another.
                     self.finish.next = true;
                     self.upd.next.ptr_we = true;
-                    self.upd.next.ptr = self.next_addr.val();
-                    if self.next_addr.val() >= self.ctl.val().limit {
+                    self.upd.next.ptr = self.s_next.q.val();
+                    if self.no_room_next.val() {
                         self.upd.next.full = true;
                     }
                 }
@@ -134,7 +239,7 @@ impl Logic for SpeWriter {
         self.wr.next.data = self.k_zero64.val();
         self.wr.next.strb = self.k_zero8.val();
         if self.writing.val() & !self.reset.val() {
-            self.wr.next.addr = self.s_addr.q.val();
+            self.wr.next.addr = self.beat_addr.val();
             self.wr.next.data = self.beat_data.val();
             self.wr.next.strb = self.k_strb.val();
         }

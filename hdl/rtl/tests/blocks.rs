@@ -42,17 +42,24 @@ fn sampler() -> SpeSampler<4> {
     s
 }
 
+/// PMSICR after the group of the last cycle: the sampler applies a group's count in the
+/// next cycle (`count_now`, from the PMSICR flop's value, here held by the test).
+fn count_after(s: &mut SpeSampler<4>) -> u64 {
+    comb(s, |s| s.disp_valid.next = b(0), |s| v(s.count_now.val()))
+}
+
 #[test]
 fn sampler_tags_the_op_that_brings_the_counter_to_zero() {
     let mut s = sampler();
-    let (tag, next, pop) = cycle(
+    let (tag, pop) = cycle(
         &mut s,
         |s| {
             s.ctl.next.count = b(3);
             s.disp_valid.next = b(0b1111);
         },
-        |s| (v(s.tag.val()), v(s.count_next.val()), v(s.pop.val())),
+        |s| (v(s.tag.val()), v(s.pop.val())),
     );
+    let next = count_after(&mut s);
     assert_eq!(tag, 0b0100, "the third population op brings 3 to 0");
     assert_eq!(pop, 4);
     assert_eq!(
@@ -85,7 +92,7 @@ fn sampler_leaves_ops_at_el3_in_aarch32_or_not_allowed_out_of_the_population() {
         (0, true, true),     // AArch32
         (0, false, false),   // profiling not allowed
     ] {
-        let (pop, next) = cycle(
+        let pop = cycle(
             &mut s,
             |s| {
                 s.ctl.next.count = b(1);
@@ -94,8 +101,9 @@ fn sampler_leaves_ops_at_el3_in_aarch32_or_not_allowed_out_of_the_population() {
                 s.disp_aarch32.next = setup.1;
                 s.prof_allowed.next = setup.2;
             },
-            |s| (v(s.pop.val()), v(s.count_next.val())),
+            |s| v(s.pop.val()),
         );
+        let next = count_after(&mut s);
         assert_eq!((pop, next), (0, 1), "{setup:?}");
     }
 }
@@ -110,7 +118,7 @@ fn sampler_raises_an_interval_below_the_minimum_and_adds_lfsr_jitter() {
         cycle(&mut s, |s| s.reset.next = false, |_| ());
         lfsr = impdef::lfsr_step(lfsr);
     }
-    let next = cycle(
+    cycle(
         &mut s,
         |s| {
             s.ctl.next.count = b(0);
@@ -118,8 +126,9 @@ fn sampler_raises_an_interval_below_the_minimum_and_adds_lfsr_jitter() {
             s.ctl.next.interval = b(1); // 256, below the minimum
             s.ctl.next.rnd = true;
         },
-        |s| v(s.count_next.val()),
+        |_| (),
     );
+    let next = count_after(&mut s);
     assert_eq!(
         next,
         u64::from(cfg().min_interval()) | u64::from(lfsr & 0xFF)
@@ -148,7 +157,7 @@ fn tag(c: &mut Capture, slot: usize, class: u64, subclass: u64) -> SamplePhase {
         c,
         |c| {
             c.tag_valid.next = true;
-            c.tag.next = b(1 << slot);
+            c.pick.next = b(1 << slot);
             c.disp_pc.next = (0..4).fold(b(0), |acc: Bits<224>, i| {
                 acc | (b::<224>(0x1000 + 4 * i) << (56 * i))
             });
@@ -161,7 +170,7 @@ fn tag(c: &mut Capture, slot: usize, class: u64, subclass: u64) -> SamplePhase {
         |_| (),
     );
     c.tag_valid.next = false;
-    c.tag.next = b(0);
+    c.pick.next = b(0);
     comb(c, |_| (), |c| c.phase.val())
 }
 
@@ -222,7 +231,7 @@ fn capture_accepts_each_hook_once_while_tracking_and_flags_the_rest_as_stray() {
 }
 
 #[test]
-fn capture_phase_runs_tracking_filter_writing_idle_and_skips_writing_for_a_dropped_record() {
+fn capture_phase_runs_tracking_filter_check_writing_idle_and_skips_writing_for_a_dropped_record() {
     let mut c = capture();
     for written in [true, false] {
         assert_eq!(tag(&mut c, 0, 0, 0), SamplePhase::Tracking);
@@ -245,7 +254,12 @@ fn capture_phase_runs_tracking_filter_writing_idle_and_skips_writing_for_a_dropp
         let p = next(&mut c, &|c: &mut Capture| c.wr_start.next = written);
         c.wr_start.next = false;
         if written {
-            assert_eq!(p, SamplePhase::Writing);
+            assert_eq!(p, SamplePhase::Check);
+            assert_eq!(
+                next(&mut c, &|_| ()),
+                SamplePhase::Writing,
+                "the check cycle found room"
+            );
             assert_eq!(
                 next(&mut c, &|_| ()),
                 SamplePhase::Writing,
@@ -328,7 +342,7 @@ fn a_port_write_wins_over_a_hardware_update_in_the_same_cycle() {
     cycle(
         &mut g,
         |g| {
-            g.count_next.next = b(77);
+            g.count_now.next = b(77);
             g.reg_en.next = true;
             g.reg_we.next = true;
             g.reg_addr.next = b(u64::from(r::reg(RegId::Pmsicr).addr()));
@@ -337,14 +351,17 @@ fn a_port_write_wins_over_a_hardware_update_in_the_same_cycle() {
         |_| (),
     );
     g.reg_we.next = false;
-    g.count_next.next = b(5);
-    assert_eq!(read(&mut g, RegId::Pmsicr), 5);
+    assert_eq!(
+        v(g.sample_ctl.val().count),
+        5,
+        "the PMSICR flop took the write"
+    );
 }
 
 #[test]
 fn a_management_event_keeps_the_collision_flag_and_raises_the_interrupt() {
     let mut g = regs();
-    g.count_next.next = b(0);
+    g.count_now.next = b(0);
     cycle(&mut g, |g| g.coll_set.next = true, |_| ());
     let irq_before = g.irq.val();
     cycle(
@@ -376,8 +393,7 @@ fn a_management_event_keeps_the_collision_flag_and_raises_the_interrupt() {
 fn latency_counters_saturate_at_the_counter_width() {
     let mut l = SpeLatency::<12>::new(cfg());
     start(&mut l);
-    cycle(&mut l, |l| l.tag_valid.next = true, |_| ());
-    l.tag_valid.next = false;
+    cycle(&mut l, |l| l.phase.next = SamplePhase::Idle, |_| ());
     l.phase.next = SamplePhase::Tracking;
     for _ in 0..4200 {
         cycle(&mut l, |_| (), |_| ());
@@ -395,8 +411,7 @@ fn latency_counters_saturate_at_the_counter_width() {
 fn translation_latency_counts_from_the_start_report_to_the_done_report() {
     let mut l = SpeLatency::<12>::new(cfg());
     start(&mut l);
-    cycle(&mut l, |l| l.tag_valid.next = true, |_| ());
-    l.tag_valid.next = false;
+    cycle(&mut l, |l| l.phase.next = SamplePhase::Idle, |_| ());
     l.phase.next = SamplePhase::Tracking;
     cycle(&mut l, |l| l.progress.next.xl_restart = true, |_| ());
     l.progress.next.xl_restart = false;
@@ -547,8 +562,10 @@ impl Writer {
             |w| (w.wr.val(), w.upd.val(), w.start.val(), w.finish.val()),
         );
         self.phase = match phase {
-            SamplePhase::Filter if started => SamplePhase::Writing,
+            SamplePhase::Filter if started => SamplePhase::Check,
             SamplePhase::Filter => SamplePhase::Idle,
+            SamplePhase::Check if finished => SamplePhase::Idle,
+            SamplePhase::Check => SamplePhase::Writing,
             SamplePhase::Writing if finished => SamplePhase::Idle,
             p => p,
         };
@@ -582,6 +599,12 @@ fn writer_never_writes_at_or_past_the_limit() {
     let mut w = Writer::new(0x1FC0 + 0x40, 0x2000);
     let (_, upd) = w.cycle(true, false, false);
     assert!(
+        !upd.full,
+        "the filter cycle takes the record; the next cycle checks it"
+    );
+    let (req, upd) = w.cycle(false, true, false);
+    assert!(!req.valid);
+    assert!(
         upd.full && upd.full_dl,
         "no room: buffer full with data loss"
     );
@@ -593,6 +616,7 @@ fn writer_never_writes_at_or_past_the_limit() {
 fn writer_stops_on_a_write_error_with_the_pointer_at_the_faulting_beat() {
     let mut w = Writer::new(0x1000, 0x2000);
     w.cycle(true, false, false);
+    w.cycle(false, true, false); // the check cycle
     w.cycle(false, true, false);
     w.cycle(false, true, false);
     let (_, upd) = w.cycle(false, true, true);

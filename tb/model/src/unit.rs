@@ -2,7 +2,8 @@
 //!
 //! Phases of the one sample in flight:
 //! `Idle` → (tag) → `Tracking` → (completion report) → `Filter` (one cycle: SAMPLE_FEED,
-//! SAMPLE_FILTRATE, keep/drop) → `Writing` (eight beats) → `Idle`.
+//! SAMPLE_FILTRATE, keep/drop, PMBPTR and the limit taken) → `Check` (one cycle: buffer-full
+//! with DL if the record has no room, else) → `Writing` (eight beats) → `Idle`.
 //! A new op can be tagged only in `Idle`; a selection in any other phase is a collision.
 //!
 //! Within a cycle: outputs are computed from the state at the start of the cycle and the
@@ -28,6 +29,8 @@ pub enum Phase {
     Idle,
     Tracking(Box<Sample>),
     Filter(Box<Sample>),
+    /// The cycle after the filter cycle: the room check (`writer::Write::check`).
+    Check(Box<Write>),
     Writing(Box<Write>),
 }
 
@@ -126,12 +129,16 @@ impl Model {
                 let keep = filter::apply(&self.regs, &s).is_ok();
                 out.pmu_sample_filtrate = keep;
                 if keep && self.regs.profiling_enabled() && !self.regs.discard() {
-                    match writer::start(&mut self.regs, record::encode(&s)) {
-                        Some(w) => Phase::Writing(Box::new(w)),
-                        None => Phase::Idle,
-                    }
+                    Phase::Check(Box::new(writer::take(&self.regs, record::encode(&s))))
                 } else {
                     Phase::Idle
+                }
+            }
+            Phase::Check(w) => {
+                out.hook_stray = inp.any_hook();
+                match (*w).check(&mut self.regs) {
+                    Some(w) => Phase::Writing(Box::new(w)),
+                    None => Phase::Idle,
                 }
             }
             Phase::Writing(w) => {

@@ -2,6 +2,13 @@
 //! port (valid/ready, error response), never at or past the limit; raises the buffer-full
 //! management event after a record that leaves no room for another, and the external-abort
 //! event on a write error (no further writes).
+//!
+//! Timing (an implementation choice: SPE leaves write timing to the implementation). A kept
+//! record takes PMBPTR and PMBLIMITR as they are in its filter cycle ([`take`]); the next
+//! cycle is the *check* cycle ([`Write::check`]): a record that would reach or pass the
+//! limit raises buffer-full with DL there (nothing written), otherwise the beats start in
+//! the cycle after it. The buffer-full check after the last beat uses the limit taken in
+//! the filter cycle (a PMBLIMITR write during the record does not move it).
 
 use crate::record::Record;
 use crate::regs::Regs;
@@ -14,6 +21,8 @@ pub struct Write {
     pub record: Record,
     /// Address of the record's first byte (64-byte aligned).
     pub base: u64,
+    /// The limit (PMBLIMITR.LIMIT << 12) taken with `base` in the filter cycle.
+    pub limit: u64,
     /// Next beat, 0..8.
     pub beat: usize,
 }
@@ -28,23 +37,29 @@ pub fn past_limit(base: u64, limit: u64) -> bool {
     u128::from(base) + RECORD_SIZE as u128 > u128::from(limit)
 }
 
-/// Starts writing `record` at PMBPTR, or raises buffer-full with data loss when there is
-/// no room (nothing is written then).
-pub fn start(regs: &mut Regs, record: Record) -> Option<Write> {
-    let base = slot_base(regs.get(RegId::Pmbptr));
-    if past_limit(base, regs.limit()) {
-        regs.management_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, false, true);
-        None
-    } else {
-        Some(Write {
-            record,
-            base,
-            beat: 0,
-        })
+/// Takes a kept record in its filter cycle: its slot at PMBPTR and the limit, as they are
+/// in this cycle. Nothing is decided yet: the next cycle is the check cycle.
+pub fn take(regs: &Regs, record: Record) -> Write {
+    Write {
+        record,
+        base: slot_base(regs.get(RegId::Pmbptr)),
+        limit: regs.limit(),
+        beat: 0,
     }
 }
 
 impl Write {
+    /// The check cycle: raises buffer-full with data loss when the record has no room
+    /// (nothing is written then, None); otherwise the beats start in the next cycle.
+    pub fn check(self, regs: &mut Regs) -> Option<Write> {
+        if past_limit(self.base, self.limit) {
+            regs.management_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, false, true);
+            None
+        } else {
+            Some(self)
+        }
+    }
+
     pub fn addr(&self) -> u64 {
         self.base.wrapping_add((self.beat * BEAT_BYTES) as u64)
     }
@@ -72,8 +87,9 @@ impl Write {
         }
         let next = self.base.wrapping_add(RECORD_SIZE as u64);
         regs.set(RegId::Pmbptr, next);
-        // SPEBufferIsFull: no room for another maximum-size record.
-        if past_limit(next, regs.limit()) {
+        // SPEBufferIsFull: no room for another maximum-size record (against the limit taken
+        // with the record).
+        if past_limit(next, self.limit) {
             regs.management_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, false, false);
         }
         None
