@@ -107,28 +107,17 @@ impl BuildReport {
             if self.timing_met() { "met" } else { "MISSED" }
         );
         if let Some(c) = &p.critical {
-            let _ = writeln!(
-                s,
-                "critical path {} ns: {} -> {}",
-                c.total_ns,
-                nextpnr::short_cell(&c.source),
-                nextpnr::short_cell(&c.sink)
-            );
+            let _ = writeln!(s, "{}", c.line());
         }
-        let times: Vec<_> = self
-            .stage_times
-            .iter()
-            .map(|(n, d)| format!("{n} {:.1} s", d.as_secs_f64()))
-            .collect();
+        let times = nextpnr::stage_times(&self.stage_times);
         match &self.bitstream {
             Some(b) => {
-                let _ = writeln!(s, "bitstream {} ({})", b.display(), times.join(", "));
+                let _ = writeln!(s, "bitstream {} ({times})", b.display());
             }
             None => {
                 let _ = writeln!(
                     s,
-                    "no bitstream: timing missed ({}; logs in {})",
-                    times.join(", "),
+                    "no bitstream: timing missed ({times}; logs in {})",
                     self.out_dir.display()
                 );
             }

@@ -274,28 +274,14 @@ impl SynthReport {
         }
         let _ = writeln!(w);
         if let Some(c) = &p.critical {
-            let split = match (c.logic_ns, c.routing_ns) {
-                (Some(l), Some(r)) => format!(" ({l} ns logic, {r} ns routing)"),
-                _ => String::new(),
-            };
-            let _ = writeln!(
-                w,
-                "critical path {} ns{split}: {} -> {}",
-                c.total_ns,
-                nextpnr::short_cell(&c.source),
-                nextpnr::short_cell(&c.sink)
-            );
+            let _ = writeln!(w, "{}", c.line());
         }
-        let times: Vec<_> = self
-            .stage_times
-            .iter()
-            .map(|(n, d)| format!("{n} {:.1} s", d.as_secs_f64()))
-            .collect();
+        let times = nextpnr::stage_times(&self.stage_times);
         let _ = writeln!(
             w,
             "files and logs in {} ({})",
             self.out_dir.display(),
-            times.join(", ")
+            times
         );
         s
     }

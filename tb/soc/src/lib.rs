@@ -250,26 +250,18 @@ pub fn run(elf: &Elf, opts: &RunOptions) -> Result<RunResult, String> {
     let mut model = spe_model::Model::new(cfg);
     let probe_in = InProbe::new();
     let out_layout = probe_layout(Dir::Out);
-    let pop_at = out_layout
-        .iter()
-        .find(|(i, _, _)| PORTS[*i].name == "pmu_sample_pop")
-        .map(|&(_, off, w)| (off, w))
-        .ok_or("no pmu_sample_pop port")?;
-    let feed_at = out_layout
-        .iter()
-        .find(|(i, _, _)| PORTS[*i].name == "pmu_sample_feed")
-        .map(|&(_, off, w)| (off, w))
-        .ok_or("no pmu_sample_feed port")?;
-    let stray_at = out_layout
-        .iter()
-        .find(|(i, _, _)| PORTS[*i].name == "hook_stray")
-        .map(|&(_, off, w)| (off, w))
-        .ok_or("no hook_stray port")?;
-    let filt_at = out_layout
-        .iter()
-        .find(|(i, _, _)| PORTS[*i].name == "pmu_sample_filtrate")
-        .map(|&(_, off, w)| (off, w))
-        .ok_or("no pmu_sample_filtrate port")?;
+    // Where one of the unit's outputs sits in the `spe_out` probe.
+    let out_at = |name: &str| {
+        out_layout
+            .iter()
+            .find(|(i, _, _)| PORTS[*i].name == name)
+            .map(|&(_, off, w)| (off, w))
+            .ok_or_else(|| format!("the unit has no output {name}"))
+    };
+    let pop_at = out_at("pmu_sample_pop")?;
+    let feed_at = out_at("pmu_sample_feed")?;
+    let stray_at = out_at("hook_stray")?;
+    let filt_at = out_at("pmu_sample_filtrate")?;
     let mut rx = UartRx::new(SIM_BAUD_DIV);
     let mut decoder = Decoder::new();
     let mut res = RunResult {
