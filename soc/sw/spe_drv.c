@@ -7,8 +7,6 @@
 #include "spe_dump.h"
 #include "spe_regs.h"
 
-#define SPE_LO(reg) (SOC_SPE_BASE + 8u * (reg))
-#define SPE_HI(reg) (SOC_SPE_BASE + 8u * (reg) + 4u)
 
 /* PMBSR_EL1 syndrome values (Arm ARM, PMBSR_EL1): EC = 0 buffer management, BSC = 1
  * buffer full. */
@@ -33,18 +31,18 @@ static int no_records; /* set when the buffer holds nothing to send (owned, or f
 
 static uint32_t spe_read(uint32_t reg)
 {
-    return mmio_read(SPE_LO(reg));
+    return mmio_read(SOC_SPE_LO(reg));
 }
 
 static void spe_write(uint32_t reg, uint32_t lo)
 {
-    mmio_write(SPE_LO(reg), lo);
+    mmio_write(SOC_SPE_LO(reg), lo);
 }
 
 static void spe_write64(uint32_t reg, uint32_t hi, uint32_t lo)
 {
-    mmio_write(SPE_HI(reg), hi);
-    mmio_write(SPE_LO(reg), lo);
+    mmio_write(SOC_SPE_HI(reg), hi);
+    mmio_write(SOC_SPE_LO(reg), lo);
 }
 
 /* The smallest interval the unit recommends: PMSIDR_EL1.Interval as the Linux driver
