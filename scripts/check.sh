@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The quick gate, run before every commit (about 3 minutes on a warm build, 2 cores):
+#   1. cargo fmt --check
+#   2. cargo clippy -D warnings (every target)
+#   3. the workspace tests (model, decoder, RTL blocks, Verilator bindings, the directed
+#      lockstep cases on the Verilated RTL and under rust-hdl's simulator; each under ~30 s)
+#   4. spe gen --check gen (gen/ is current: no stale, missing or stray file)
+#   5. scripts/rtl-check.sh on the default preset (Verilator -Wall lint, iverilog, Yosys)
+#   6. a random lockstep regression of SPE_CHECK_CYCLES cycles (1e7 by default) over every
+#      preset, with its own master seed (SPE_CHECK_SEED), so that it adds to the
+#      regression of scripts/test.sh rather than repeating its first jobs.
+# Each step prints the command that reproduces it; the gate prints its wall time at the end.
+# The full suite (scripts/test.sh, CI) runs this first, then the long checks.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$(repo_root)"
+start=$(date +%s)
+
+command -v cargo >/dev/null || { echo "error: cargo (Rust toolchain) is required" >&2; exit 1; }
+# The Verilator bindings (tb/verilator-sys) need Verilator at build time; rtl-check.sh
+# installs its own tools the same way.
+need verilator verilator
+
+CHECK_CYCLES=${SPE_CHECK_CYCLES:-10000000}
+CHECK_SEED=${SPE_CHECK_SEED:-0xc4ec}
+
+step cargo fmt --all -- --check
+step cargo clippy --workspace --all-targets --quiet -- -D warnings
+step cargo test --workspace --quiet
+step cargo build --release --quiet --bin spe
+SPE=target/release/spe
+step "$SPE" gen --check gen
+step scripts/rtl-check.sh gen default
+step "$SPE" regress --cycles "$CHECK_CYCLES" --job-cycles 500000 --seed "$CHECK_SEED" --quiet \
+    --vcd-dir target/spe-check/regress
+
+echo
+echo "quick gate passed in $(($(date +%s) - start)) s (scripts/check.sh)"
