@@ -16,8 +16,8 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     output reg  rvfi_valid;
     output reg  [31:0] rvfi_pc;
     output reg  rvfi_trap;
-    output reg  [543:0] spe_in;
-    output reg  [210:0] spe_out;
+    output reg  [544:0] spe_in;
+    output reg  [211:0] spe_out;
 
     // Constant declarations
     localparam  k_ram_hi = 19'b0;
@@ -126,8 +126,10 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     wire  spe__pmu_sample_feed;
     wire  spe__pmu_sample_filtrate;
     wire  spe__pmu_sample_collision;
-    wire  [543:0] spe__spe_in;
-    wire  [210:0] spe__spe_out;
+    reg  spe__psb_req;
+    wire  spe__psb_done;
+    wire  [544:0] spe__spe_in;
+    wire  [211:0] spe__spe_out;
     reg  uart__clock;
     reg  uart__reset;
     reg  uart__start;
@@ -318,6 +320,8 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         .pmu_sample_feed(spe__pmu_sample_feed),
         .pmu_sample_filtrate(spe__pmu_sample_filtrate),
         .pmu_sample_collision(spe__pmu_sample_collision),
+        .psb_req(spe__psb_req),
+        .psb_done(spe__psb_done),
         .spe_in(spe__spe_in),
         .spe_out(spe__spe_out)
     );
@@ -564,6 +568,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         rbuf__write_enable = spe__wr_valid & wr_in_buf;
         spe__wr_ready = 1'b1;
         spe__wr_err = spe__wr_valid & ~wr_in_buf;
+        spe__psb_req = 1'b0;
         reg_word = spe__reg_rdata;
         spe__reg_en = first & sel_spe;
         spe__reg_we = write;
@@ -916,7 +921,7 @@ module spe_soc_rbuf(read_address,read_clock,read_data,write_address,write_clock,
 
 endmodule // spe_soc_rbuf
 
-module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_cond,disp_el,disp_ns,disp_host,disp_aarch32,prof_allowed,tag,iss_valid,xl_start,xl_va,xl_done,xl_pa,xl_tlb_access,xl_tlb_walk,mem_done,mem_source,mem_l1d_access,mem_l1d_refill,mem_llc_access,mem_llc_miss,mem_remote,mem_misaligned,br_done,br_target,br_taken,br_mispred,br_indirect,cpl_done,cpl_retired,cpl_exception,cpl_cond_fail,hook_stray,ctx_el1,ctx_el2,cnt_virt,cnt_phys,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,wr_valid,wr_addr,wr_data,wr_strb,wr_ready,wr_err,irq,pmu_sample_pop,pmu_sample_feed,pmu_sample_filtrate,pmu_sample_collision,spe_in,spe_out);
+module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_cond,disp_el,disp_ns,disp_host,disp_aarch32,prof_allowed,tag,iss_valid,xl_start,xl_va,xl_done,xl_pa,xl_tlb_access,xl_tlb_walk,mem_done,mem_source,mem_l1d_access,mem_l1d_refill,mem_llc_access,mem_llc_miss,mem_remote,mem_misaligned,br_done,br_target,br_taken,br_mispred,br_indirect,cpl_done,cpl_retired,cpl_exception,cpl_cond_fail,hook_stray,ctx_el1,ctx_el2,cnt_virt,cnt_phys,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,wr_valid,wr_addr,wr_data,wr_strb,wr_ready,wr_err,irq,pmu_sample_pop,pmu_sample_feed,pmu_sample_filtrate,pmu_sample_collision,psb_req,psb_done,spe_in,spe_out);
 
     // Module arguments
     input wire  clk;
@@ -977,8 +982,10 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     output wire  pmu_sample_feed;
     output wire  pmu_sample_filtrate;
     output wire  pmu_sample_collision;
-    output wire  [543:0] spe_in;
-    output wire  [210:0] spe_out;
+    input wire  psb_req;
+    output wire  psb_done;
+    output wire  [544:0] spe_in;
+    output wire  [211:0] spe_out;
 
     // Update code (wrapper)
 
@@ -1040,10 +1047,12 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .pmu_sample_pop(pmu_sample_pop),
         .pmu_sample_feed(pmu_sample_feed),
         .pmu_sample_filtrate(pmu_sample_filtrate),
-        .pmu_sample_collision(pmu_sample_collision)
+        .pmu_sample_collision(pmu_sample_collision),
+        .psb_req(psb_req),
+        .psb_done(psb_done)
     );
-    assign spe_in = {wr_err, wr_ready, reg_wdata, reg_addr, reg_we, reg_en, cnt_phys, cnt_virt, ctx_el2, ctx_el1, cpl_cond_fail, cpl_exception, cpl_retired, cpl_done, br_indirect, br_mispred, br_taken, br_target, br_done, mem_misaligned, mem_remote, mem_llc_miss, mem_llc_access, mem_l1d_refill, mem_l1d_access, mem_source, mem_done, xl_tlb_walk, xl_tlb_access, xl_pa, xl_done, xl_va, xl_start, iss_valid, prof_allowed, disp_aarch32, disp_host, disp_ns, disp_el, disp_cond, disp_subclass, disp_class, disp_pc, disp_valid, reset};
-    assign spe_out = {pmu_sample_collision, pmu_sample_filtrate, pmu_sample_feed, pmu_sample_pop, irq, wr_strb, wr_data, wr_addr, wr_valid, reg_rdata, hook_stray, tag};
+    assign spe_in = {psb_req, wr_err, wr_ready, reg_wdata, reg_addr, reg_we, reg_en, cnt_phys, cnt_virt, ctx_el2, ctx_el1, cpl_cond_fail, cpl_exception, cpl_retired, cpl_done, br_indirect, br_mispred, br_taken, br_target, br_done, mem_misaligned, mem_remote, mem_llc_miss, mem_llc_access, mem_l1d_refill, mem_l1d_access, mem_source, mem_done, xl_tlb_walk, xl_tlb_access, xl_pa, xl_done, xl_va, xl_start, iss_valid, prof_allowed, disp_aarch32, disp_host, disp_ns, disp_el, disp_cond, disp_subclass, disp_class, disp_pc, disp_valid, reset};
+    assign spe_out = {psb_done, pmu_sample_collision, pmu_sample_filtrate, pmu_sample_feed, pmu_sample_pop, irq, wr_strb, wr_data, wr_addr, wr_valid, reg_rdata, hook_stray, tag};
 endmodule // spe_soc_spe
 
 module spe_soc_uart(clock,reset,start,data,tx,busy);

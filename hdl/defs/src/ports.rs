@@ -532,6 +532,23 @@ pub const PORTS: &[Port] = &[
         "SAMPLE_COLLISION: a sample was selected while one was in flight",
         "comb",
     ),
+    // Profiling synchronization (PSB CSYNC).
+    p(
+        "psb_req",
+        In,
+        Bits(1),
+        "synchronization",
+        "PSB CSYNC: the core executes a PSB and holds this high until psb_done; a sample still being tracked is dropped in every cycle this is high",
+        "level, per cycle",
+    ),
+    p(
+        "psb_done",
+        Out,
+        Bits(1),
+        "synchronization",
+        "The PSB is complete: every record of an op tagged before this cycle's edge is written (PMBPTR past it) or dropped, no write of it follows, and a PMBPTR / PMBLIMITR written from the next cycle on is not overwritten for it",
+        "comb; high while psb_req is high and no record is in its filter, check or write cycles: at most 10 + B cycles after psb_req rises, B the cycles wr_ready is low while the record's beats are offered",
+    ),
 ];
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 //!  pick[W] + disp_*[W] --> slot mux --> TaggedOp (PC, type, EL/NS, context, timestamp, collection)
 //!  xl / mem / br / cpl reports --> acceptance rules --> Merged reports --> Sample, FilterView
 //!                                      `--> hook_stray (comb)
+//!  psb_req, phase --> psb_done (comb); Tracking -psb_req-> Idle
 //!  phase: Idle -tag-> Tracking -completion-> Filter -wr_start-> Check --> Writing -wr_end-> Idle
 //!                                              |                `-wr_end (no room)--------> Idle
 //!                                              `-- not written ---------------------------> Idle
@@ -140,6 +141,10 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     // The writer took the record (Filter -> Writing) / wrote or abandoned it (-> Idle).
     pub wr_start: Signal<In, Bit>,
     pub wr_end: Signal<In, Bit>,
+    // Profiling synchronization: the core's PSB request (level) and its completion (comb:
+    // the request, and no record past its completion report in flight).
+    pub psb_req: Signal<In, Bit>,
+    pub psb_done: Signal<Out, Bit>,
     // Outputs: the phase (from state), the progress for the latency counters, what the
     // filter and the serializer see (comb from state), and the stray-report pulse.
     pub phase: Signal<Out, SamplePhase>,
@@ -429,8 +434,17 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
                 self.s_rep.d.next.cond_fail = self.cpl.val().cond_fail;
                 self.s_phase.d.next = SamplePhase::Filter;
             }
+            // A PSB drops a sample whose completion has not been reported: the core sends
+            // the reports of the ops older than the PSB before it raises the request.
+            if self.psb_req.val() {
+                self.s_phase.d.next = SamplePhase::Idle;
+            }
         }
         self.hook_stray.next = self.stray.val() & !self.reset.val();
+        self.psb_done.next = self.psb_req.val()
+            & ((self.s_phase.q.val() == SamplePhase::Idle)
+                | (self.s_phase.q.val() == SamplePhase::Tracking))
+            & !self.reset.val();
 
         // The filter cycle hands the record to the writer or drops it; the writer's check
         // cycle goes on to the beats or ends it (no room); the writer ends the beats.

@@ -108,6 +108,7 @@ macro_rules! spe_top {
                 self.regs.reg_wdata.next = self.reg_wdata.val();
                 self.writer.resp.next.ready = self.wr_ready.val();
                 self.writer.resp.next.err = self.wr_err.val();
+                self.capture.psb_req.next = self.psb_req.val();
 
                 // Between the blocks: bundles.
                 self.sampler.ctl.next = self.regs.sample_ctl.val();
@@ -153,6 +154,7 @@ macro_rules! spe_top {
                 self.pmu_sample_feed.next = self.filter.feed.val();
                 self.pmu_sample_filtrate.next = self.filter.filtrate.val();
                 self.pmu_sample_collision.next = self.sampler.collision.val();
+                self.psb_done.next = self.capture.psb_done.val();
             }
         }
     };

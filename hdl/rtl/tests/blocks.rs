@@ -274,6 +274,71 @@ fn capture_phase_runs_tracking_filter_check_writing_idle_and_skips_writing_for_a
     }
 }
 
+#[test]
+fn capture_psb_drops_a_tracked_sample_and_completes_only_after_the_record_is_written() {
+    let mut c = capture();
+    let next = |c: &mut Capture, set: &dyn Fn(&mut Capture)| {
+        cycle(c, |c| set(c), |_| ());
+        comb(c, |_| (), |c| (c.phase.val(), c.psb_done.val()))
+    };
+    // No request: never done.
+    assert!(!comb(&mut c, |_| (), |c| c.psb_done.val()));
+    // Idle: done in the request's own cycle.
+    assert!(comb(
+        &mut c,
+        |c| c.psb_req.next = true,
+        |c| c.psb_done.val()
+    ));
+    c.psb_req.next = false;
+    // Tracking: done at once, and the sample is gone after the edge (no filter cycle).
+    assert_eq!(tag(&mut c, 1, 0, 0), SamplePhase::Tracking);
+    assert!(comb(
+        &mut c,
+        |c| c.psb_req.next = true,
+        |c| c.psb_done.val()
+    ));
+    let (p, _) = next(&mut c, &|c: &mut Capture| {
+        c.psb_req.next = true;
+        c.cpl.next.done = true;
+        c.cpl.next.retired = true;
+    });
+    c.psb_req.next = false;
+    c.cpl.next.done = false;
+    assert_eq!(
+        p,
+        SamplePhase::Idle,
+        "a tracked sample is dropped, even in its completion cycle"
+    );
+    // A record past its completion is finished first: not done in Filter, Check, Writing.
+    assert_eq!(tag(&mut c, 0, 0, 0), SamplePhase::Tracking);
+    let (p, _) = next(&mut c, &|c: &mut Capture| {
+        c.cpl.next.done = true;
+        c.cpl.next.retired = true;
+    });
+    c.cpl.next.done = false;
+    assert_eq!(p, SamplePhase::Filter);
+    c.psb_req.next = true;
+    assert!(!comb(&mut c, |_| (), |c| c.psb_done.val()), "filter cycle");
+    let (p, done) = next(&mut c, &|c: &mut Capture| c.wr_start.next = true);
+    c.wr_start.next = false;
+    assert_eq!((p, done), (SamplePhase::Check, false));
+    let (p, done) = next(&mut c, &|_| ());
+    assert_eq!((p, done), (SamplePhase::Writing, false));
+    let (p, done) = next(&mut c, &|_| ());
+    assert_eq!((p, done), (SamplePhase::Writing, false), "beats held back");
+    let (p, done) = next(&mut c, &|c: &mut Capture| c.wr_end.next = true);
+    c.wr_end.next = false;
+    assert_eq!(
+        (p, done),
+        (SamplePhase::Idle, true),
+        "done after the last beat"
+    );
+    // Reset forces the output low.
+    assert!(!comb(&mut c, |c| c.reset.next = true, |c| c.psb_done.val()));
+    c.reset.next = false;
+    c.psb_req.next = false;
+}
+
 // ---------------------------------------------------------------- registers
 
 fn regs() -> SpeRegs<12> {

@@ -347,6 +347,8 @@ impl Logic for SpeSoc {
         self.rbuf.write_enable.next = self.spe.wr_valid.val() & self.wr_in_buf.val();
         self.spe.wr_ready.next = true;
         self.spe.wr_err.next = self.spe.wr_valid.val() & !self.wr_in_buf.val();
+        // No PSB yet: the driver stops profiling by disabling it.
+        self.spe.psb_req.next = false;
 
         // The unit's register window: a word write is a 64-bit write keeping the other half.
         self.reg_word.next = self.spe.reg_rdata.val();

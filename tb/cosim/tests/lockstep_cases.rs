@@ -178,3 +178,192 @@ fn rtl_matches_model_when_the_buffer_fills_and_in_the_el2_host() {
         30_000,
     );
 }
+
+/// A directed bench for the PSB case: the golden model and one RTL backend in lockstep,
+/// driven cycle by cycle by the test (dispatch, completion, memory, register port, PSB).
+struct Psb {
+    ls: Lockstep,
+    /// The last cycle's outputs (the tag to complete, the beat offered).
+    out: spe_ports::Outputs,
+    /// The memory holds `wr_ready` low while this is non-zero.
+    stall: u64,
+    beats: u64,
+    pc: u64,
+    /// Once set, a beat accepted is an error (writes after the PSB completed).
+    no_writes: bool,
+}
+
+impl Psb {
+    /// One cycle: two EL1 ops dispatched (unless `dispatch` is off), the tagged op
+    /// completed the cycle after its tag, memory ready unless stalled, plus `set`'s
+    /// register access or PSB request.
+    fn step(
+        &mut self,
+        dispatch: bool,
+        set: impl FnOnce(&mut spe_ports::Inputs),
+    ) -> spe_ports::Outputs {
+        let mut inp = spe_ports::Inputs {
+            disp_el: 1,
+            prof_allowed: true,
+            ..Default::default()
+        };
+        if dispatch {
+            for slot in &mut inp.disp[..2] {
+                slot.valid = true;
+                slot.pc = self.pc;
+                self.pc += 4;
+            }
+        }
+        if self.out.tag != 0 {
+            inp.cpl_done = true;
+            inp.cpl_retired = true;
+        }
+        inp.wr_ready = self.stall == 0;
+        self.stall = self.stall.saturating_sub(1);
+        set(&mut inp);
+        let out = self.ls.step(&inp);
+        if out.wr_valid && inp.wr_ready {
+            assert!(
+                !self.no_writes,
+                "a record beat was written after the PSB completed"
+            );
+            self.beats += 1;
+        }
+        self.out = out.clone();
+        out
+    }
+
+    fn write(&mut self, id: RegId, v: u64) {
+        self.step(true, |i| {
+            i.reg_en = true;
+            i.reg_we = true;
+            i.reg_addr = reg(id).addr();
+            i.reg_wdata = v;
+        });
+    }
+
+    fn read(&mut self, id: RegId) -> u64 {
+        self.step(true, |i| {
+            i.reg_en = true;
+            i.reg_addr = reg(id).addr();
+        })
+        .reg_rdata
+    }
+}
+
+use spe_defs::regs::{pmblimitr, pmbptr, pmbsr, pmscr, pmsicr, pmsirr, reg, RegId};
+use spe_ports::Dut;
+
+#[test]
+fn psb_waits_for_a_record_stalled_10000_cycles_mid_write_and_keeps_the_pmbptr_written_after_it() {
+    const STALL: u64 = 10_000;
+    let cfg = preset("fastsim");
+    let base: u64 = 0xffff_8000_2000_0000;
+    let head = base + 0x800; // the restart's PMBPTR: a perf AUX head mid-buffer
+    let limit =
+        pmblimitr::LIMIT.place((base + 0x1000) >> pmblimitr::LIMIT.lsb) | pmblimitr::E.place(1);
+    let enable = pmscr::E0SPE.place(1) | pmscr::E1SPE.place(1) | pmscr::TS.place(1);
+    let interval = u64::from(cfg.min_interval());
+    for backend in [Backend::Hdlsim, Backend::Verilator] {
+        eprintln!("psb case: {} backend, preset {}", backend.name(), cfg.name);
+        let mut t = Psb {
+            ls: Lockstep::new(cfg, make_dut(cfg, backend).unwrap()),
+            out: Default::default(),
+            stall: 0,
+            beats: 0,
+            pc: 0xffff_0000_0000_1000,
+            no_writes: false,
+        };
+        for _ in 0..4 {
+            t.step(false, |i| i.reset = true);
+        }
+        // Linux's start: buffer, then the interval and counter, then the control.
+        t.write(RegId::Pmbptr, pmbptr::PTR.place(base));
+        t.write(RegId::Pmblimitr, limit);
+        t.write(
+            RegId::Pmsirr,
+            pmsirr::INTERVAL.place(interval >> pmsirr::INTERVAL.lsb),
+        );
+        t.write(RegId::Pmsicr, pmsicr::COUNT.place(interval));
+        t.write(RegId::PmscrEl1, enable);
+        // Two whole records, then the memory stalls the third at its fourth beat.
+        let mut cycles = 0;
+        while !(t.beats == 16 + 3 && t.out.wr_valid) {
+            t.step(true, |_| ());
+            cycles += 1;
+            assert!(cycles < 100_000, "no third record");
+        }
+        t.stall = STALL;
+        // Linux's stop: PMSCR = 0, PSB (held until done), PMBLIMITR = 0, read PMBPTR.
+        t.write(RegId::PmscrEl1, 0);
+        let mut waited = 0;
+        while !t.step(true, |i| i.psb_req = true).psb_done {
+            waited += 1;
+            assert!(waited < STALL + 100, "the PSB never completed");
+        }
+        assert!(
+            waited >= STALL - 2,
+            "the PSB completed after {waited} cycles, before the stalled record was written"
+        );
+        assert!(
+            waited <= STALL + 10,
+            "PSB took {waited} cycles for a {STALL}-cycle stall"
+        );
+        assert_eq!(
+            t.beats, 24,
+            "the stalled record landed whole before the PSB completed"
+        );
+        t.no_writes = true;
+        t.write(RegId::Pmblimitr, 0);
+        let status = t.read(RegId::Pmbsr);
+        assert!(!pmbsr::S.is_set(status), "no management event: {status:#x}");
+        let ptr = t.read(RegId::Pmbptr);
+        assert_eq!(
+            ptr,
+            base + 3 * 64,
+            "PMBPTR after the PSB is the end of the last whole record"
+        );
+        for _ in 0..200 {
+            t.step(true, |_| ());
+        }
+        assert_eq!(t.read(RegId::Pmbptr), ptr, "PMBPTR moved while stopped");
+        // Restart at a new head; the unit never writes PMBPTR back below it.
+        t.no_writes = false;
+        t.write(RegId::Pmbptr, pmbptr::PTR.place(head));
+        t.write(RegId::Pmblimitr, limit);
+        t.write(RegId::Pmsicr, pmsicr::COUNT.place(interval));
+        t.write(RegId::PmscrEl1, enable);
+        let restart_beats = t.beats;
+        for _ in 0..5_000 {
+            // The read shows the state before this cycle's edge.
+            let records = (t.beats - restart_beats) / 8;
+            let out = t.step(true, |i| {
+                i.reg_en = true;
+                i.reg_addr = reg(RegId::Pmbptr).addr();
+            });
+            assert_eq!(
+                out.reg_rdata,
+                head + 64 * records,
+                "PMBPTR after the restart: the head plus the records written since"
+            );
+            if out.wr_valid {
+                assert!(
+                    out.wr_addr >= head,
+                    "a write below the new head: {:#x}",
+                    out.wr_addr
+                );
+            }
+        }
+        assert!(
+            t.beats - restart_beats >= 16,
+            "records are written after the restart"
+        );
+        if let Some(d) = t.ls.first() {
+            panic!(
+                "RTL ({} backend) diverged from the model: {d}",
+                backend.name()
+            );
+        }
+        eprintln!("  ok: {} cycles, PSB waited {waited} cycles", t.ls.cycles());
+    }
+}

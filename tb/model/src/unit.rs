@@ -6,6 +6,15 @@
 //! with DL if the record has no room, else) → `Writing` (eight beats) → `Idle`.
 //! A new op can be tagged only in `Idle`; a selection in any other phase is a collision.
 //!
+//! Profiling synchronization (PSB CSYNC, Arm ARM D17.9): while `psb_req` is high, a sample
+//! still `Tracking` is dropped at the edge: the core raises the request after the
+//! completion reports of the ops older than the PSB, so a sample whose completion has not
+//! been reported belongs to a younger op (or lost its report), and no record of an op
+//! tagged before the PSB may be written once it completes. A record past its completion
+//! (`Filter`, `Check`, `Writing`) is finished: `psb_done` is high in any cycle with the
+//! request and none of those phases, so PMBPTR then holds the end of the last whole record
+//! and nothing more is written for the ops tagged before it.
+//!
 //! Within a cycle: outputs are computed from the state at the start of the cycle and the
 //! inputs; at the edge, hardware updates are applied first and a register-port write last
 //! (software wins). While `reset` is high the unit takes no action and every output except
@@ -85,6 +94,7 @@ impl Model {
             return out;
         }
         let width = self.cfg.dispatch_width;
+        out.psb_done = inp.psb_req && matches!(self.phase, Phase::Idle | Phase::Tracking(_));
 
         // Sampler: population count, interval counter, selection.
         let decision = sampler::count_group(&self.regs, inp, width, self.lfsr);
@@ -117,7 +127,9 @@ impl Model {
             Phase::Tracking(mut s) => {
                 let (done, stray) = s.track_cycle(inp, counter_max);
                 out.hook_stray = stray;
-                if done {
+                if inp.psb_req {
+                    Phase::Idle
+                } else if done {
                     Phase::Filter(s)
                 } else {
                     Phase::Tracking(s)

@@ -157,6 +157,11 @@ pub struct Inputs {
     pub wr_ready: bool,
     /// 1 bit, with the handshake: the accepted beat faulted (external abort).
     pub wr_err: bool,
+    // Profiling synchronization.
+    /// 1 bit, level: the core executes PSB CSYNC and holds this high until `psb_done`
+    /// (after the completion reports of every op older than the PSB); a sample still
+    /// tracked is dropped in every cycle this is high.
+    pub psb_req: bool,
 }
 
 /// Everything the unit drives during one cycle (before the edge).
@@ -193,6 +198,10 @@ pub struct Outputs {
     pub pmu_sample_filtrate: bool,
     /// 1 bit, comb: SAMPLE_COLLISION, a sample was selected while one was in flight.
     pub pmu_sample_collision: bool,
+    /// 1 bit, comb: the PSB is complete (`psb_req` high and no record in its filter,
+    /// check or write cycles): every record of an op tagged before this cycle's edge is
+    /// written or dropped, and the unit writes nothing more for it.
+    pub psb_done: bool,
 }
 
 /// Calls the macro `$m` with the name of every [`Inputs`] field that is one port (not per
@@ -241,7 +250,8 @@ macro_rules! for_scalar_inputs {
             reg_addr,
             reg_wdata,
             wr_ready,
-            wr_err
+            wr_err,
+            psb_req
         )
     };
 }
@@ -280,7 +290,8 @@ macro_rules! for_outputs {
             pmu_sample_pop,
             pmu_sample_feed,
             pmu_sample_filtrate,
-            pmu_sample_collision
+            pmu_sample_collision,
+            psb_done
         )
     };
 }
@@ -544,6 +555,7 @@ mod tests {
             pmu_sample_feed: true,
             pmu_sample_filtrate: false,
             pmu_sample_collision: true,
+            psb_done: true,
         };
         let v = o.fields().map(|f| f.1);
         assert_eq!(Outputs::from_values(v), o);
