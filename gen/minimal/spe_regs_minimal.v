@@ -49,6 +49,7 @@ module spe_regs_minimal(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,i
     localparam  v_pmsidr = 64'h26457;
     localparam  v_pmbidr = 64'h6;
     localparam  k_coll = 32'h10000;
+    localparam  k_full_keep = 32'hd0000;
     localparam  k_full = 32'h20001;
     localparam  k_dl = 32'h80000;
     localparam  k_abort = 32'h900e0010;
@@ -251,9 +252,9 @@ module spe_regs_minimal(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,i
         end
         pmbsr__d = pmbsr_coll;
         if (upd[(65)+:(1)]) begin
-            pmbsr__d = (pmbsr_coll & k_coll) | k_full;
+            pmbsr__d = (pmbsr_coll & k_full_keep) | k_full;
             if (upd[(66)+:(1)]) begin
-                pmbsr__d = (pmbsr_coll & k_coll) | k_full | k_dl;
+                pmbsr__d = (pmbsr_coll & k_full_keep) | k_full | k_dl;
             end
         end
         if (upd[(67)+:(1)]) begin

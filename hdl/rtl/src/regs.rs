@@ -127,6 +127,8 @@ pub struct SpeRegs<const CW: usize> {
     v_pmbidr: K<Bits<64>>,
     // PMBSR values of the management events.
     k_coll: K<Bits<PMBSR_BITS>>,
+    /// What a buffer-full event leaves as it was: COLL, DL and EA (Arm ARM D17.8.2).
+    k_full_keep: K<Bits<PMBSR_BITS>>,
     k_full: K<Bits<PMBSR_BITS>>,
     k_dl: K<Bits<PMBSR_BITS>>,
     k_abort: K<Bits<PMBSR_BITS>>,
@@ -222,6 +224,7 @@ impl<const CW: usize> SpeRegs<CW> {
             v_pmsidr: k(r::read_only_value(RegId::Pmsidr, cfg)),
             v_pmbidr: k(r::read_only_value(RegId::Pmbidr, cfg)),
             k_coll: k(pmbsr::COLL.mask()),
+            k_full_keep: k(pmbsr::COLL.mask() | pmbsr::DL.mask() | pmbsr::EA.mask()),
             k_full: k(bsr(pmbsr::EC_BUF, pmbsr::BSC_FULL, 0, 0)),
             k_dl: k(pmbsr::DL.mask()),
             k_abort: k(bsr(pmbsr::EC_FAULT_S1, pmbsr::FSC_EXTERNAL_ABORT, 1, 1)),
@@ -280,12 +283,13 @@ impl<const CW: usize> Logic for SpeRegs<CW> {
             self.pmbsr_coll.next = self.pmbsr.q.val() | self.k_coll.val();
         }
         self.pmbsr.d.next = self.pmbsr_coll.val();
-        // Buffer full: S, EC = buffer, BSC = full (COLL kept); DL as well when the record
-        // that found no room is lost.
+        // Buffer full: S, EC = buffer, BSC = full; COLL, DL and EA as they were (D17.8.2);
+        // DL set when the record that found no room is lost.
         if self.upd.val().full {
-            self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_coll.val()) | self.k_full.val();
+            self.pmbsr.d.next =
+                (self.pmbsr_coll.val() & self.k_full_keep.val()) | self.k_full.val();
             if self.upd.val().full_dl {
-                self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_coll.val())
+                self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_full_keep.val())
                     | self.k_full.val()
                     | self.k_dl.val();
             }

@@ -455,6 +455,39 @@ fn a_management_event_keeps_the_collision_flag_and_raises_the_interrupt() {
 // ---------------------------------------------------------------- latency counters
 
 #[test]
+fn a_buffer_full_event_leaves_dl_and_ea_and_a_lost_record_sets_dl() {
+    for (dl, ea, lost) in [
+        (true, true, false),
+        (false, true, false),
+        (false, false, true),
+    ] {
+        let mut g = regs();
+        g.count_now.next = b(0);
+        write(
+            &mut g,
+            RegId::Pmbsr,
+            pmbsr::DL.place(dl.into()) | pmbsr::EA.place(ea.into()),
+        );
+        cycle(
+            &mut g,
+            |g| {
+                g.upd.next.full = true;
+                g.upd.next.full_dl = lost;
+            },
+            |_| (),
+        );
+        g.upd.next.full = false;
+        g.upd.next.full_dl = false;
+        let bsr = read(&mut g, RegId::Pmbsr);
+        assert!(pmbsr::S.is_set(bsr) && g.irq.val());
+        assert_eq!(pmbsr::EC.get(bsr), pmbsr::EC_BUF);
+        assert_eq!(pmbsr::BSC.get(bsr), pmbsr::BSC_FULL);
+        assert_eq!(pmbsr::DL.is_set(bsr), dl || lost, "DL (PMBSR {bsr:#x})");
+        assert_eq!(pmbsr::EA.is_set(bsr), ea, "EA (PMBSR {bsr:#x})");
+    }
+}
+
+#[test]
 fn latency_counters_saturate_at_the_counter_width() {
     let mut l = SpeLatency::<12>::new(cfg());
     start(&mut l);

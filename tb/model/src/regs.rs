@@ -98,9 +98,12 @@ impl Regs {
     pub fn limit(&self) -> u64 {
         self.get(RegId::Pmblimitr) & pmblimitr::LIMIT.mask()
     }
-    /// Raises a management event (S = 1) with the given EC/syndrome bits, keeping COLL.
+    /// Raises a management event (S = 1) with the given EC/syndrome bits. COLL, EA and DL
+    /// keep their values (a buffer-full event leaves DL and EA as they were: Arm ARM
+    /// D17.8.2, J1 `OtherSPEManagementEvent`); `ea` and `dl` set them.
     pub fn management_event(&mut self, ec: u64, mss: u64, ea: bool, dl: bool) {
-        let keep = self.get(RegId::Pmbsr) & pmbsr::COLL.mask();
+        let keep =
+            self.get(RegId::Pmbsr) & (pmbsr::COLL.mask() | pmbsr::EA.mask() | pmbsr::DL.mask());
         let v = keep
             | pmbsr::S.place(1)
             | pmbsr::EC.place(ec)

@@ -118,6 +118,36 @@ fn buffer_full_sets_service_status_and_interrupt_and_stops_profiling() {
 }
 
 #[test]
+fn buffer_full_leaves_dl_and_ea_as_they_were() {
+    for (dl, ea) in [(false, false), (true, false), (false, true), (true, true)] {
+        let mut tb = Tb::new(&Config::default());
+        tb.enable(4, 0);
+        // Room for one record; PMBSR holds DL / EA from before (S = 0: profiling runs).
+        let limit = BASE + 0x1000;
+        tb.write_reg(RegId::Pmbptr, limit - 2 * RECORD_SIZE as u64);
+        tb.write_reg(RegId::Pmblimitr, limit | pmblimitr::E.place(1));
+        tb.write_reg(
+            RegId::Pmbsr,
+            pmbsr::DL.place(dl.into()) | pmbsr::EA.place(ea.into()),
+        );
+        one_sample(&mut tb);
+        tb.steps(12);
+        one_sample(&mut tb);
+        tb.steps(12);
+        assert!(tb.step().irq);
+        let bsr = tb.read_reg(RegId::Pmbsr);
+        assert!(pmbsr::S.is_set(bsr));
+        assert_eq!(pmbsr::EC.get(bsr), pmbsr::EC_BUF);
+        assert_eq!(pmbsr::BSC.get(bsr), pmbsr::BSC_FULL);
+        assert_eq!(
+            (pmbsr::DL.is_set(bsr), pmbsr::EA.is_set(bsr)),
+            (dl, ea),
+            "buffer full changes neither DL nor EA (PMBSR {bsr:#x})"
+        );
+    }
+}
+
+#[test]
 fn records_are_never_written_at_or_past_the_limit() {
     let seed = seed("records_are_never_written_at_or_past_the_limit");
     let mut rng = Rng(seed);
