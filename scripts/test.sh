@@ -12,8 +12,9 @@
 # (scripts/perf-check.sh), the demo SoC (scripts/soc-check.sh: a C program on PicoRV32 and
 # the unit under Verilator, the unit in lockstep with the golden model, perf's per-function
 # profile against the exact retire counts), the random lockstep regression (SPE_REGRESS_CYCLES
-# cycles, 1e8 by default, master seed 1: other seeds than the gate's) and the mutant check
-# (the regression must catch a deliberately broken RTL).
+# cycles, 1e8 by default, master seed 1: other seeds than the gate's; half the jobs stop and
+# restart profiling at random moments) and the mutant checks (the regression must catch
+# each deliberately broken RTL).
 # Each step prints the command that reproduces it.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -70,15 +71,20 @@ step scripts/perf-check.sh "$SPE"
 step scripts/soc-check.sh "$SPE"
 # The random lockstep regression on every preset (SPE_REGRESS_CYCLES scales it).
 step "$SPE" regress --vcd-dir "$OUT/regress"
-# The regression must catch a deliberate RTL bug, with a first-divergence report.
-echo
-echo "==> $SPE regress --mutant filter-latency --cycles 40000000 (must fail)"
-if "$SPE" regress --mutant filter-latency --cycles 40000000 --quiet --vcd-dir "$OUT/mutant" >"$OUT/mutant.log" 2>&1; then
-    cat "$OUT/mutant.log"
-    echo "error: the regression did not catch the filter-latency mutant" >&2
-    exit 1
-fi
-grep -E "MISMATCH|replay:|VCD window" "$OUT/mutant.log"
-grep -q "MISMATCH in job" "$OUT/mutant.log" || { cat "$OUT/mutant.log"; echo "error: the mutant failed without a divergence report" >&2; exit 1; }
+# The regression must catch each deliberate RTL bug, with a first-divergence report:
+# filter-latency (the latency filter's >= made >), psb-early (the PSB completes while a
+# record is still being written).
+for m in filter-latency:40000000 psb-early:20000000; do
+    name=${m%%:*} cycles=${m##*:}
+    echo
+    echo "==> $SPE regress --mutant $name --cycles $cycles (must fail)"
+    if "$SPE" regress --mutant "$name" --cycles "$cycles" --quiet --vcd-dir "$OUT/mutant-$name" >"$OUT/mutant.log" 2>&1; then
+        cat "$OUT/mutant.log"
+        echo "error: the regression did not catch the $name mutant" >&2
+        exit 1
+    fi
+    grep -E "MISMATCH|replay:|VCD window" "$OUT/mutant.log"
+    grep -q "MISMATCH in job" "$OUT/mutant.log" || { cat "$OUT/mutant.log"; echo "error: the $name mutant failed without a divergence report" >&2; exit 1; }
+done
 echo
 echo "all checks passed"

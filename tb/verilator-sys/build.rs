@@ -131,13 +131,24 @@ struct Mutant {
     to: &'static str,
 }
 
-const MUTANTS: &[Mutant] = &[Mutant {
-    name: "filter-latency",
-    preset: "default",
-    file: "spe_filter_default.v",
-    from: "lat_ok = lat_total >= minlat;",
-    to: "lat_ok = lat_total > minlat;",
-}];
+const MUTANTS: &[Mutant] = &[
+    Mutant {
+        name: "filter-latency",
+        preset: "default",
+        file: "spe_filter_default.v",
+        from: "lat_ok = lat_total >= minlat;",
+        to: "lat_ok = lat_total > minlat;",
+    },
+    // The PSB completes at once: a record still in its filter, check or write cycles is
+    // written after the PSB completed.
+    Mutant {
+        name: "psb-early",
+        preset: "default",
+        file: "spe_capture_default.v",
+        from: "psb_done = psb_req & ((s_phase__q == SamplePhase__Idle) | (s_phase__q == SamplePhase__Tracking)) & ~reset;",
+        to: "psb_done = psb_req & ~reset;",
+    },
+];
 
 /// Collects the models: verilates each, adds its C++ to the build, its class to the shim
 /// and its row to the Rust table.

@@ -132,6 +132,14 @@ impl JobPlan {
         let settings = random_settings(job.preset, &mut r);
         let memory = random_memory(&mut r);
         let (chaos_name, chaos) = ChaosParams::random(&mut r);
+        // Context switches (drawn last, so the draws above stay as they were): half the
+        // jobs stop and restart profiling now and then; the stop's PSB often meets a record
+        // in flight, under whatever backpressure the memory applies.
+        let mut settings = settings;
+        if r.chance(0.5) {
+            settings.switch_every = r.range(20_000, 400_000);
+            settings.switch_off = r.range(1, 20_000);
+        }
         JobPlan {
             workload,
             settings,
@@ -164,7 +172,7 @@ impl JobPlan {
             filters.push(format!("min latency {}", s.min_latency));
         }
         format!(
-            "workload {}, chaos {}, memory {:?}/{:?}, interval {}{}, buffer {} B{}{}{}",
+            "workload {}, chaos {}, memory {:?}/{:?}, interval {}{}, buffer {} B{}{}{}{}",
             self.workload.name,
             self.chaos_name,
             self.memory.backpressure,
@@ -174,6 +182,14 @@ impl JobPlan {
             s.buffer_size,
             if s.host { ", EL2 host" } else { "" },
             if s.discard { ", discard" } else { "" },
+            if s.switch_every > 0 {
+                format!(
+                    ", context switch every ~{} cycles for {}",
+                    s.switch_every, s.switch_off
+                )
+            } else {
+                String::new()
+            },
             if filters.is_empty() {
                 String::new()
             } else {
@@ -283,6 +299,20 @@ pub fn run_job(
         },
     )?;
     let counts = chaos.counts();
+    // Without chaos (which writes registers behind the driver's back), the driver's checks
+    // must hold: every AUX output holds exactly the records below the PMBPTR it read, and
+    // nothing is written after a stop's PSB.
+    if plan.chaos == ChaosParams::NONE && r.stats.protocol_violations > 0 {
+        return Err(format!(
+            "job {} ({}): {} memory-port / synchronization violations, first: {}",
+            job.spec(),
+            plan.describe(),
+            r.stats.protocol_violations,
+            r.violations
+                .first()
+                .map_or_else(String::new, |v| v.to_string())
+        ));
+    }
     let ls = &mut chaos.inner;
     let vcd = ls.finish();
     ls.other.finish_trace();
@@ -315,6 +345,8 @@ pub struct PresetTotals {
     /// Records written to memory (beats accepted / beats per record).
     pub records: u64,
     pub mgmt_events: u64,
+    /// Context switches (a stop with its PSB, then a start) the driver made.
+    pub switches: u64,
     pub mismatches: u64,
     pub chaos: ChaosCounts,
 }
@@ -328,6 +360,7 @@ impl PresetTotals {
         self.collisions += r.stats.collisions;
         self.records += r.records();
         self.mgmt_events += r.stats.management_events;
+        self.switches += r.stats.context_switches;
         self.mismatches += r.mismatches;
         self.chaos += r.chaos;
     }
@@ -341,6 +374,7 @@ impl PresetTotals {
         self.collisions += t.collisions;
         self.records += t.records;
         self.mgmt_events += t.mgmt_events;
+        self.switches += t.switches;
         self.mismatches += t.mismatches;
         self.chaos += t.chaos;
     }
@@ -349,7 +383,7 @@ impl PresetTotals {
 /// The summary line of one preset.
 pub fn summary_line(preset: &str, t: &PresetTotals) -> String {
     format!(
-        "regress {preset:<8} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks, {} class-3 ops, {} lost completions)",
+        "regress {preset:<8} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; {} context switches; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks, {} class-3 ops, {} lost completions)",
         t.cycles,
         t.ops,
         t.samples,
@@ -358,6 +392,7 @@ pub fn summary_line(preset: &str, t: &PresetTotals) -> String {
         t.mismatches,
         t.jobs,
         t.mgmt_events,
+        t.switches,
         t.chaos.resets,
         t.chaos.reg_writes,
         t.chaos.wild_writes,

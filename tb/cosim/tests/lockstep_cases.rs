@@ -179,6 +179,70 @@ fn rtl_matches_model_when_the_buffer_fills_and_in_the_el2_host() {
     );
 }
 
+#[test]
+fn rtl_matches_model_with_context_switches_under_long_write_stalls() {
+    // The driver stops (PMSCR = 0, PSB, PMBLIMITR = 0, status, PMBPTR, PMSICR) and restarts
+    // profiling every ~3,000 cycles while the memory stalls beats for up to 2,000 cycles:
+    // many PSBs wait for a record mid-write. The driver's checks (each output holds exactly
+    // the whole records below the PMBPTR it read; no beat after a stop's PSB) must hold.
+    let cfg = preset("fastsim");
+    let s = SampleSettings {
+        switch_every: 3_000,
+        switch_off: 500,
+        buffer_size: 8192,
+        ..fast(cfg)
+    };
+    for backend in [Backend::Hdlsim, Backend::Verilator] {
+        let cycles = env_u64(
+            "SPE_LOCKSTEP_CYCLES",
+            if backend == Backend::Hdlsim {
+                30_000
+            } else {
+                600_000
+            },
+        );
+        let seed = env_u64("SPE_LOCKSTEP_SEED", 0x5EED_0004);
+        eprintln!(
+            "context switches: {} backend, seed {seed:#x}, {cycles} cycles (replay: SPE_LOCKSTEP_SEED={seed} SPE_LOCKSTEP_CYCLES={cycles} cargo test --release -p spe-cosim --test lockstep_cases context_switches)",
+            backend.name()
+        );
+        let mut ls = Lockstep::new(cfg, make_dut(cfg, backend).unwrap());
+        let w = Workload::by_name("memory").unwrap();
+        let r = run(
+            &mut ls,
+            cfg,
+            &w,
+            &s,
+            &memory("stalls:0.05:100:2000", "none"),
+            cycles,
+            seed,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        if let Some(d) = ls.first() {
+            panic!(
+                "RTL ({} backend) diverged from the model: {d}",
+                backend.name()
+            );
+        }
+        assert_eq!(r.stats.protocol_violations, 0, "{:?}", r.violations);
+        assert!(!r.stats.drain_timed_out);
+        assert!(
+            r.stats.context_switches >= 5,
+            "{}",
+            r.stats.context_switches
+        );
+        assert!(r.stats.records_written > 0);
+        eprintln!(
+            "  ok: {} cycles, {} context switches, {} records, {} AUX outputs",
+            ls.cycles(),
+            r.stats.context_switches,
+            r.stats.records_written,
+            r.aux_records.len()
+        );
+    }
+}
+
 /// A directed bench for the PSB case: the golden model and one RTL backend in lockstep,
 /// driven cycle by cycle by the test (dispatch, completion, memory, register port, PSB).
 struct Psb {

@@ -1,18 +1,32 @@
-//! The software driver: programs the unit through the register port the way the Linux
-//! `arm_spe_pmu` driver does (one access per cycle), services the buffer interrupt, and
-//! collects the records into a byte stream (what perf would find in its AUX area).
+//! The software driver: programs the unit through the register port in the order of
+//! Linux's `drivers/perf/arm_spe_pmu.c` (one access per cycle, a PSB CSYNC as the
+//! `psb_req` / `psb_done` handshake), services the buffer interrupt, and collects the
+//! records into a perf-style AUX ring (what perf would find in its AUX area).
 //!
-//! Start-up: PMSCR_EL2 as EL2 boot code leaves it (non-VHE: PA and physical-counter
-//! permission only), then PMSIRR, PMSFCR, PMSEVFR, PMSNEVFR, PMSLATFR, PMSICR, PMBPTR,
-//! PMBLIMITR (limit | fill mode | E) and the sampling control last (PMSCR_EL1, or
-//! PMSCR_EL2 in a VHE host, with PMSCR_EL1 left 0).
+//! * Start (`arm_spe_pmu_start`): PMSCR_EL2 as EL2 boot code leaves it (non-VHE, first
+//!   start only), then the buffer (PMBPTR = the ring's head, PMBLIMITR = its limit | E),
+//!   PMSFCR, PMSEVFR, PMSNEVFR, PMSLATFR, PMSIRR, PMSICR = the period left at the last
+//!   stop, and the sampling control last (PMSCR_EL1, or PMSCR_EL2 in a VHE host).
+//! * Stop (`arm_spe_pmu_stop`): PMSCR = 0, PSB, PMBLIMITR = 0 (disable and drain), then the
+//!   fault check below, PMBSR = 0 unless spurious, and PMSICR read back as the period left.
+//! * Fault check (`arm_spe_pmu_buf_get_fault_act`): PSB, read PMBSR; S = 0 is spurious;
+//!   DL marks the AUX record truncated and partial, COLL marks it collision; EC = BUF with
+//!   BSC = full is handled, anything else is fatal; then the AUX output ends at PMBPTR.
+//! * Interrupt (seen on `irq`): the fault check; spurious: nothing more; fatal: disable
+//!   and drain (or, with [`FaultAction::Restart`], a new AUX output so that a long run goes
+//!   on); full: a new AUX output unless truncated (truncated: the session stops, as perf
+//!   disables the event); then PMBSR = 0.
 //!
-//! Interrupt (seen on `irq`): read PMBSR and PMBPTR, copy [base, PMBPTR) from memory to
-//! the output, record the management event, then PMBPTR = base, PMBLIMITR again and
-//! PMBSR = 0 (profiling resumes). A buffer fault follows [`FaultAction`].
+//! The AUX ring: the buffer is a ring of `buffer_size` bytes consumed at once by perf, with
+//! a wakeup watermark of half the ring (4 KiB at least); an output runs from the head to
+//! the next watermark boundary or the end of the ring, so heads and limits fall mid-buffer.
+//! Every AUX output ends with the bytes in [head, PMBPTR) and an [`AuxRecord`].
 //!
-//! Drain at the end of a run: disable sampling, wait until the unit is quiet (the runner
-//! decides), read PMBSR and PMBPTR, copy what remains, disable the buffer.
+//! Checks on every AUX output (they need nothing but the memory port): the beats the
+//! memory accepted since the output began are exactly the whole records in [head, PMBPTR)
+//! (each record lands whole before the PMBPTR read, or not at all, and PMBPTR moved only
+//! over them), and no beat is offered between a stop's PSB completing and the next start.
+//! Breaches are memory violations ([`crate::memory::ViolationKind::SyncAudit`]).
 
 use crate::memory::Memory;
 use spe_defs::config::Config;
@@ -80,6 +94,11 @@ pub struct SampleSettings {
     /// Initial PMSICR.COUNT; `None`: the interval (Linux writes the period left).
     pub initial_count: Option<u64>,
     pub on_fault: FaultAction,
+    /// Mean cycles between context switches (stop, then start again after
+    /// `switch_off` cycles); 0: never.
+    pub switch_every: u64,
+    /// Cycles profiling stays stopped at a context switch.
+    pub switch_off: u64,
 }
 
 impl SampleSettings {
@@ -106,6 +125,8 @@ impl SampleSettings {
             buffer_size: 4 << 20,
             initial_count: None,
             on_fault: FaultAction::Stop,
+            switch_every: 0,
+            switch_off: 0,
         }
     }
 
@@ -187,16 +208,24 @@ impl SampleSettings {
             })
     }
 
-    /// The full start-up sequence, in order.
-    pub fn program(&self) -> Vec<(RegId, u64)> {
-        // Non-VHE EL2 boot code grants EL1 physical addresses and the physical counter.
-        let el2_boot = pmscr::PA.place(1) | pmscr::PCT.place(pmscr::PCT_PHYSICAL);
-        let mut seq = Vec::new();
-        if !self.host {
-            seq.push((RegId::PmscrEl2, el2_boot));
+    /// The sampling control register and its value (PMSCR_EL2 in a VHE host).
+    fn control(&self) -> RegId {
+        if self.host {
+            RegId::PmscrEl2
+        } else {
+            RegId::PmscrEl1
         }
-        seq.extend([
-            (RegId::Pmsirr, self.pmsirr()),
+    }
+
+    /// The AUX ring's wakeup watermark: half the ring, in whole 4 KiB pages, at least one.
+    pub fn watermark(&self) -> u64 {
+        (self.buffer_size / 2 / LIMIT_GRANULE).max(1) * LIMIT_GRANULE
+    }
+
+    /// The start sequence after the buffer (`arm_spe_pmu_start` with PERF_EF_RELOAD):
+    /// filters, interval, the counter (`count`: the period left), the control last.
+    pub fn start_after_buffer(&self, count: u64) -> Vec<(RegId, u64)> {
+        let mut seq = vec![
             (RegId::Pmsfcr, self.pmsfcr()),
             (RegId::Pmsevfr, self.event_filter),
             (RegId::Pmsnevfr, self.inv_event_filter),
@@ -204,20 +233,41 @@ impl SampleSettings {
                 RegId::Pmslatfr,
                 pmslatfr::MINLAT_FIELD.place(self.min_latency),
             ),
-            (
-                RegId::Pmsicr,
-                pmsicr::COUNT.place(self.initial_count.unwrap_or(self.interval)),
-            ),
-            (RegId::Pmbptr, pmbptr::PTR.place(self.buffer_base)),
-            (RegId::Pmblimitr, self.pmblimitr()),
-        ]);
+            (RegId::Pmsirr, self.pmsirr()),
+            (RegId::Pmsicr, pmsicr::COUNT.place(count)),
+        ];
         if self.host {
             seq.push((RegId::PmscrEl1, 0));
-            seq.push((RegId::PmscrEl2, self.pmscr()));
-        } else {
-            seq.push((RegId::PmscrEl1, self.pmscr()));
         }
+        seq.push((self.control(), self.pmscr()));
         seq
+    }
+
+    /// The first start, in order: EL2 boot state (non-VHE), buffer at the ring's start,
+    /// then [`SampleSettings::start_after_buffer`] with the initial count.
+    pub fn program(&self) -> Vec<(RegId, u64)> {
+        // Non-VHE EL2 boot code grants EL1 physical addresses and the physical counter.
+        let el2_boot = pmscr::PA.place(1) | pmscr::PCT.place(pmscr::PCT_PHYSICAL);
+        let mut seq = Vec::new();
+        if !self.host {
+            seq.push((RegId::PmscrEl2, el2_boot));
+        }
+        let limit = if self.discard {
+            self.pmblimitr()
+        } else {
+            self.limit_at(self.buffer_base + self.watermark().min(self.buffer_size))
+        };
+        seq.push((RegId::Pmbptr, pmbptr::PTR.place(self.buffer_base)));
+        seq.push((RegId::Pmblimitr, limit));
+        seq.extend(self.start_after_buffer(self.initial_count.unwrap_or(self.interval)));
+        seq
+    }
+
+    /// PMBLIMITR for a limit address (fill mode, enabled).
+    fn limit_at(&self, limit: u64) -> u64 {
+        pmblimitr::LIMIT.place(limit >> pmblimitr::LIMIT.lsb)
+            | pmblimitr::FM.place(pmblimitr::FM_FILL)
+            | pmblimitr::E.place(1)
     }
 }
 
@@ -248,25 +298,66 @@ impl MgmtEvent {
     }
 }
 
-/// One register access.
+/// One step of the driver's program: a register access or a PSB (each one bus cycle or
+/// more), or a decision taken on what was read (no cycle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Access {
     Write(RegId, u64),
     Read(RegId),
+    /// PSB CSYNC: `psb_req` until `psb_done`.
+    Psb,
+    /// The PMBSR just read: decide what the fault check does next.
+    Status(Ctx),
+    /// The PMBPTR just read: end the AUX output, then go on.
+    AuxEnd(Ctx, Act),
+    /// The PMSICR just read: the period left for the next start.
+    SavePeriod,
+    /// Begin an AUX output: PMBPTR and PMBLIMITR from the ring.
+    Begin,
+    /// A stop's PSB completed: the unit must not write until the next begin.
+    Quiesced,
+    /// A phase change at this point of the program.
+    Enter(Phase),
+}
+
+/// Why the fault check runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    Irq,
+    Stop,
+}
+
+/// What the fault check decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Act {
+    Spurious,
+    Full,
+    Fatal,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
-    /// Start-up writes in flight, or profiling on.
+    /// Profiling on (or being started).
     Running,
-    /// Reading status after an interrupt or for the final drain.
-    Collecting { drain: bool },
-    /// Profiling stopped after a fault (Linux truncates the session).
+    /// Stopped at a context switch, or being stopped.
+    Off,
+    /// Stopped for good (a fault with [`FaultAction::Stop`], or a truncated output).
     Stopped,
-    /// Sampling disabled at the end of the run, waiting for `collect_final`.
-    Disabled,
-    /// Drained and the buffer disabled.
+    /// The final stop is done.
     Done,
+}
+
+/// One AUX record: an output of the ring, as perf reports it (PERF_RECORD_AUX).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AuxRecord {
+    /// Offset in the ring where the output began (the head).
+    pub offset: u64,
+    /// Bytes written: PMBPTR minus the head.
+    pub size: u64,
+    /// Lost data (PMBSR.DL): PERF_AUX_FLAG_TRUNCATED and PERF_AUX_FLAG_PARTIAL.
+    pub truncated: bool,
+    /// Collisions seen (PMBSR.COLL): PERF_AUX_FLAG_COLLISION.
+    pub collision: bool,
 }
 
 /// The driver.
@@ -277,146 +368,332 @@ pub struct Driver {
     phase: Phase,
     /// `irq` seen high last cycle (and not just cleared).
     irq: bool,
-    status: Option<u64>,
+    /// The last PMBSR read.
+    status: u64,
+    /// The ring's head (offset) and the current output's flags.
+    head: u64,
+    truncated: bool,
+    collision: bool,
+    /// The PMBPTR written at the current output's begin, if one is open.
+    open: Option<u64>,
+    /// A begin the memory has not heard of yet.
+    pending_open: Option<u64>,
+    period_left: u64,
+    /// The last PMBPTR and PMSICR read.
+    ptr: u64,
+    icr: u64,
     aux: Vec<u8>,
     events: Vec<MgmtEvent>,
+    records: Vec<AuxRecord>,
 }
 
 impl Driver {
     /// A driver that will program `settings` from the first cycle.
     pub fn new(settings: SampleSettings) -> Result<Driver, String> {
         settings.validate()?;
-        let queue = settings
-            .program()
-            .into_iter()
-            .map(|(r, v)| Access::Write(r, v))
-            .collect();
+        let mut queue: VecDeque<Access> = VecDeque::new();
+        let seq = settings.program();
+        let buffer_at = seq
+            .iter()
+            .position(|a| a.0 == RegId::Pmbptr)
+            .expect("program writes PMBPTR");
+        for (i, (r, v)) in seq.into_iter().enumerate() {
+            if i == buffer_at && !settings.discard {
+                // The first output begins here (the ring's start).
+                queue.push_back(Access::Begin);
+                continue;
+            }
+            if i == buffer_at + 1 && !settings.discard {
+                continue; // PMBLIMITR: written by Begin.
+            }
+            queue.push_back(Access::Write(r, v));
+        }
         Ok(Driver {
+            period_left: settings.initial_count.unwrap_or(settings.interval),
             settings,
             queue,
             issued: None,
             phase: Phase::Running,
             irq: false,
-            status: None,
+            status: 0,
+            head: 0,
+            truncated: false,
+            collision: false,
+            open: None,
+            pending_open: None,
+            ptr: 0,
+            icr: 0,
             aux: Vec::new(),
             events: Vec::new(),
+            records: Vec::new(),
         })
     }
 
-    /// Drives this cycle's register access, if any.
+    /// Drives this cycle's register access or PSB request, if any.
     pub fn drive(&mut self, _cycle: u64, inp: &mut Inputs) {
-        if self.irq
-            && self.queue.is_empty()
-            && matches!(self.phase, Phase::Running | Phase::Disabled)
-        {
-            self.start_collect(false);
+        if self.irq && self.queue.is_empty() && self.phase == Phase::Running {
+            self.fault_check(Ctx::Irq);
+        }
+        // Decisions that can lead a program (a start's begin, a phase change) run here.
+        while let Some(a @ (Access::Begin | Access::Enter(_))) = self.queue.front().copied() {
+            self.queue.pop_front();
+            self.decide_now(a);
         }
         self.issued = self.queue.pop_front();
-        let Some(a) = self.issued else { return };
-        inp.reg_en = true;
-        match a {
-            Access::Write(r, v) => {
+        match self.issued {
+            Some(Access::Write(r, v)) => {
+                inp.reg_en = true;
                 inp.reg_we = true;
                 inp.reg_addr = reg(r).addr();
                 inp.reg_wdata = v;
             }
-            Access::Read(r) => {
+            Some(Access::Read(r)) => {
+                inp.reg_en = true;
                 inp.reg_we = false;
                 inp.reg_addr = reg(r).addr();
             }
+            Some(Access::Psb) => inp.psb_req = true,
+            _ => {}
         }
     }
 
-    /// Takes read data and the interrupt; copies drained records out of `mem`.
+    /// Takes read data, the PSB completion and the interrupt; runs the decisions that
+    /// follow; copies ended outputs out of `mem`.
     pub fn observe(&mut self, cycle: u64, out: &Outputs, mem: &mut Memory) {
+        if let Some(ptr) = self.pending_open.take() {
+            mem.open_session(ptr);
+        }
         let cleared = self.issued == Some(Access::Write(RegId::Pmbsr, 0));
         // irq is registered: in the cycle PMBSR is cleared it still shows the old status.
         self.irq = out.irq && !cleared;
         match self.issued.take() {
-            Some(Access::Read(RegId::Pmbsr)) => self.status = Some(out.reg_rdata),
-            Some(Access::Read(RegId::Pmbptr)) => self.collected(cycle, out.reg_rdata, mem),
+            Some(Access::Read(RegId::Pmbsr)) => self.status = out.reg_rdata,
+            Some(Access::Read(RegId::Pmbptr)) => self.ptr = out.reg_rdata,
+            Some(Access::Read(RegId::Pmsicr)) => self.icr = out.reg_rdata,
+            Some(Access::Psb) if !out.psb_done => self.queue.push_front(Access::Psb),
             _ => {}
         }
-        if cleared && matches!(self.phase, Phase::Collecting { .. }) {
-            self.phase = Phase::Running;
+        // Decisions run at once, in program order, until the next bus access.
+        while let Some(a) = self.queue.front().copied() {
+            match a {
+                Access::Write(..) | Access::Read(_) | Access::Psb => break,
+                _ => {
+                    self.queue.pop_front();
+                    self.decide(cycle, a, mem);
+                }
+            }
         }
     }
 
-    fn start_collect(&mut self, drain: bool) {
-        self.phase = Phase::Collecting { drain };
-        self.status = None;
-        self.queue.push_back(Access::Read(RegId::Pmbsr));
-        self.queue.push_back(Access::Read(RegId::Pmbptr));
+    /// Runs one decision of the program.
+    fn decide(&mut self, cycle: u64, a: Access, mem: &mut Memory) {
+        match a {
+            Access::Status(ctx) => {
+                let st = self.status;
+                if !pmbsr::S.is_set(st) {
+                    // Spurious: an interrupt ends here; a stop still ends its output.
+                    if ctx == Ctx::Stop {
+                        self.front(&[
+                            Access::Read(RegId::Pmbptr),
+                            Access::AuxEnd(ctx, Act::Spurious),
+                        ]);
+                    }
+                    return;
+                }
+                self.truncated |= pmbsr::DL.is_set(st);
+                self.collision |= pmbsr::COLL.is_set(st);
+                let full =
+                    pmbsr::EC.get(st) == pmbsr::EC_BUF && pmbsr::BSC.get(st) == pmbsr::BSC_FULL;
+                let act = if full { Act::Full } else { Act::Fatal };
+                self.front(&[Access::Read(RegId::Pmbptr), Access::AuxEnd(ctx, act)]);
+            }
+            Access::AuxEnd(ctx, act) => {
+                self.aux_end(cycle, mem);
+                let mut next = Vec::new();
+                match (ctx, act) {
+                    (Ctx::Irq, Act::Fatal) => {
+                        if self.settings.on_fault == FaultAction::Restart {
+                            next.push(Access::Begin);
+                        } else {
+                            next.extend(self.disable_and_drain());
+                            next.push(Access::Enter(Phase::Stopped));
+                        }
+                    }
+                    (Ctx::Irq, _) if self.truncated => {
+                        // perf disables an event whose output was truncated.
+                        next.extend(self.disable_and_drain());
+                        next.push(Access::Enter(Phase::Stopped));
+                    }
+                    (Ctx::Irq, _) => next.push(Access::Begin),
+                    (Ctx::Stop, _) => {}
+                }
+                if act != Act::Spurious {
+                    next.push(Access::Write(RegId::Pmbsr, 0));
+                }
+                if ctx == Ctx::Stop {
+                    next.push(Access::Read(RegId::Pmsicr));
+                    next.push(Access::SavePeriod);
+                }
+                self.front(&next);
+            }
+            Access::SavePeriod => self.period_left = pmsicr::COUNT.get(self.icr),
+            Access::Begin | Access::Enter(_) => {
+                self.decide_now(a);
+                if let Some(ptr) = self.pending_open.take() {
+                    mem.open_session(ptr);
+                }
+            }
+            Access::Quiesced => mem.quiesce(),
+            Access::Write(..) | Access::Read(_) | Access::Psb => unreachable!("bus access"),
+        }
     }
 
-    /// Both status and pointer read: copy the records and decide what happens next.
-    fn collected(&mut self, cycle: u64, ptr: u64, mem: &mut Memory) {
-        let Phase::Collecting { drain } = self.phase else {
+    /// The decisions that need no memory: a begin (the memory hears of it at the next
+    /// observe, before the PMBPTR write can matter) and a phase change.
+    fn decide_now(&mut self, a: Access) {
+        match a {
+            Access::Begin => {
+                let (ptr, limit) = self.begin();
+                if !self.settings.discard {
+                    self.pending_open = Some(ptr);
+                    self.open = Some(ptr);
+                }
+                self.front(&[
+                    Access::Write(RegId::Pmbptr, pmbptr::PTR.place(ptr)),
+                    Access::Write(RegId::Pmblimitr, limit),
+                ]);
+            }
+            Access::Enter(p) => self.phase = p,
+            _ => unreachable!("not a memory-free decision"),
+        }
+    }
+
+    /// Puts `seq` at the front of the program, in order.
+    fn front(&mut self, seq: &[Access]) {
+        for a in seq.iter().rev() {
+            self.queue.push_front(*a);
+        }
+    }
+
+    /// `arm_spe_pmu_disable_and_drain_local`: PMSCR = 0, PSB, PMBLIMITR = 0.
+    fn disable_and_drain(&self) -> Vec<Access> {
+        vec![
+            Access::Write(self.settings.control(), 0),
+            Access::Psb,
+            Access::Quiesced,
+            Access::Write(RegId::Pmblimitr, 0),
+        ]
+    }
+
+    /// The fault check (`arm_spe_pmu_buf_get_fault_act`): PSB, then read PMBSR.
+    fn fault_check(&mut self, ctx: Ctx) {
+        self.queue
+            .extend([Access::Psb, Access::Read(RegId::Pmbsr), Access::Status(ctx)]);
+    }
+
+    /// The next output of the ring: PMBPTR at the head, the limit at the next watermark
+    /// boundary or the ring's end (always at least one record slot above the head).
+    fn begin(&mut self) -> (u64, u64) {
+        let s = &self.settings;
+        if s.discard {
+            return (s.buffer_base, s.pmblimitr());
+        }
+        let w = s.watermark();
+        let end = s.buffer_size;
+        let limit = ((self.head / w + 1) * w).min(end);
+        (s.buffer_base + self.head, s.limit_at(s.buffer_base + limit))
+    }
+
+    /// Ends the open output at the PMBPTR just read: copies [head, PMBPTR) out, audits the
+    /// memory, records the AUX record and the management event, moves the head.
+    fn aux_end(&mut self, cycle: u64, mem: &mut Memory) {
+        let ptr = self.ptr;
+        let Some(start) = self.open.take() else {
             return;
         };
-        let status = self.status.unwrap_or(0);
-        let (base, limit) = self.settings.window();
-        let end = ptr.clamp(base, limit);
-        let bytes = end - base;
-        self.aux.extend(mem.read(base, bytes));
-        let service = pmbsr::S.is_set(status);
-        let ev = MgmtEvent {
-            cycle,
-            pmbsr: status,
-            pmbptr: ptr,
-            bytes,
-        };
-        if service || bytes > 0 {
-            self.events.push(ev);
+        let (base, size) = (self.settings.buffer_base, self.settings.buffer_size);
+        let end = ptr.clamp(start, base + size);
+        let bytes = end - start;
+        mem.audit_session(cycle, start, ptr);
+        self.aux.extend(mem.read(start, bytes));
+        if pmbsr::S.is_set(self.status) || bytes > 0 {
+            self.events.push(MgmtEvent {
+                cycle,
+                pmbsr: self.status,
+                pmbptr: ptr,
+                bytes,
+            });
         }
-        let restart = [
-            Access::Write(RegId::Pmbptr, pmbptr::PTR.place(self.settings.buffer_base)),
-            Access::Write(RegId::Pmblimitr, self.settings.pmblimitr()),
-            Access::Write(RegId::Pmbsr, 0),
-        ];
-        mem.rewound();
-        if drain {
-            self.queue.push_back(Access::Write(RegId::Pmblimitr, 0));
-            self.queue.push_back(Access::Write(RegId::Pmbsr, 0));
-            self.phase = Phase::Done;
-        } else if !service {
-            // Spurious interrupt: nothing to do but rewind.
-            self.queue.extend(restart);
-        } else if ev.is_fault() && self.settings.on_fault == FaultAction::Stop {
-            self.queue.push_back(Access::Write(RegId::Pmblimitr, 0));
-            self.queue.push_back(Access::Write(RegId::Pmbsr, 0));
-            self.phase = Phase::Stopped;
+        self.records.push(AuxRecord {
+            offset: start - base,
+            size: bytes,
+            truncated: self.truncated,
+            collision: self.collision,
+        });
+        self.truncated = false;
+        self.collision = false;
+        self.status = 0;
+        // Whole records only: the head stays on a record slot; it wraps at the ring's end.
+        self.head = (end - base) & !(RECORD_SIZE as u64 - 1);
+        if self.head >= size {
+            self.head = 0;
+        }
+    }
+
+    /// A context switch away: stop (`arm_spe_pmu_stop` with PERF_EF_UPDATE). Ignored unless
+    /// profiling runs and the driver is idle.
+    pub fn switch_out(&mut self) -> bool {
+        if self.phase != Phase::Running || !self.idle() {
+            return false;
+        }
+        self.phase = Phase::Off;
+        let stop = self.disable_and_drain();
+        self.queue.extend(stop);
+        self.fault_check(Ctx::Stop);
+        true
+    }
+
+    /// A context switch back: start again (`arm_spe_pmu_start` with PERF_EF_RELOAD).
+    pub fn switch_in(&mut self) -> bool {
+        if self.phase != Phase::Off || !self.idle() {
+            return false;
+        }
+        self.phase = Phase::Running;
+        if !self.settings.discard {
+            self.queue.push_back(Access::Begin);
         } else {
-            self.queue.extend(restart);
+            self.queue
+                .push_back(Access::Write(RegId::Pmblimitr, self.settings.pmblimitr()));
         }
+        let seq = self.settings.start_after_buffer(self.period_left);
+        self.queue
+            .extend(seq.into_iter().map(|(r, v)| Access::Write(r, v)));
+        true
     }
 
-    /// End of the run: disable sampling (both controls, so no new sample starts).
-    pub fn disable(&mut self) {
-        self.queue.push_back(Access::Write(RegId::PmscrEl1, 0));
-        self.queue.push_back(Access::Write(RegId::PmscrEl2, 0));
-        if self.phase == Phase::Running {
-            self.phase = Phase::Disabled;
-        }
+    /// True while profiling is stopped at a context switch.
+    pub fn switched_out(&self) -> bool {
+        self.phase == Phase::Off
     }
 
-    /// After the unit went quiet: read what remains and disable the buffer.
-    pub fn collect_final(&mut self) {
+    /// The end of the run: the final stop (as at a context switch), then done.
+    pub fn finish(&mut self) {
         match self.phase {
-            Phase::Disabled | Phase::Running => self.start_collect(true),
-            Phase::Stopped => self.phase = Phase::Done,
-            Phase::Collecting { .. } | Phase::Done => {}
+            Phase::Running => {
+                self.switch_out();
+                self.queue.push_back(Access::Enter(Phase::Done));
+            }
+            Phase::Off | Phase::Stopped => self.queue.push_back(Access::Enter(Phase::Done)),
+            Phase::Done => {}
         }
     }
 
-    /// True when nothing is queued and no interrupt is being serviced.
+    /// True when nothing is queued and no access is in flight.
     pub fn idle(&self) -> bool {
-        self.queue.is_empty()
-            && self.issued.is_none()
-            && !matches!(self.phase, Phase::Collecting { .. })
+        self.queue.is_empty() && self.issued.is_none()
     }
 
-    /// True once the final drain finished.
+    /// True once the final stop finished.
     pub fn done(&self) -> bool {
         self.phase == Phase::Done && self.queue.is_empty()
     }
@@ -430,9 +707,14 @@ impl Driver {
         std::mem::take(&mut self.aux)
     }
 
-    /// Management events (each interrupt serviced, and the final drain if it found data).
+    /// Management events (each serviced status with S set, and every output with data).
     pub fn events(&self) -> &[MgmtEvent] {
         &self.events
+    }
+
+    /// The AUX records, in order.
+    pub fn aux_records(&self) -> &[AuxRecord] {
+        &self.records
     }
 }
 

@@ -30,7 +30,7 @@ pub mod workload;
 
 pub use crate::core::{Core, CoreCounters};
 pub use crate::core_params::CoreParams;
-pub use driver::{Driver, FaultAction, MgmtEvent, SampleSettings};
+pub use driver::{AuxRecord, Driver, FaultAction, MgmtEvent, SampleSettings};
 pub use memory::{Backpressure, ErrorInjection, Memory, MemoryProfile, Violation, ViolationKind};
 pub use program::{
     Block, Builder, CodeProgram, Exit, KernelEntry, MemPattern, Program, StaticOp, TraceProgram,

@@ -156,6 +156,10 @@ pub enum ViolationKind {
     PastLimit,
     /// A beat below the buffer base.
     BelowBase,
+    /// Profiling synchronization: a beat offered after a stop's PSB completed, or the beats
+    /// accepted since an AUX output began are not exactly the whole records below the
+    /// PMBPTR read at its end.
+    SyncAudit,
 }
 
 /// One protocol breach.
@@ -203,6 +207,10 @@ pub struct Memory {
     last_record_end: Option<u64>,
     violations: Vec<Violation>,
     violation_count: u64,
+    /// The driver's open AUX output: where the next good beat must land.
+    session_next: Option<u64>,
+    /// A stop's PSB completed: no beat may be offered until the next output begins.
+    quiet: bool,
 }
 
 impl Memory {
@@ -225,6 +233,39 @@ impl Memory {
             last_record_end: None,
             violations: Vec::new(),
             violation_count: 0,
+            session_next: None,
+            quiet: false,
+        }
+    }
+
+    /// The driver begins an AUX output at `ptr` (it writes PMBPTR = `ptr`): records may
+    /// start again from there, and the good beats from now on must follow each other
+    /// from `ptr` up.
+    pub fn open_session(&mut self, ptr: u64) {
+        self.last_record_end = None;
+        self.session_next = Some(ptr);
+        self.quiet = false;
+    }
+
+    /// A stop's PSB completed: from now until the next output begins, any beat offered is
+    /// a violation.
+    pub fn quiesce(&mut self) {
+        self.quiet = true;
+    }
+
+    /// The driver ends the output begun at `start` with `ptr` read from PMBPTR: the good
+    /// beats since the begin must be exactly the records in [start, ptr).
+    pub fn audit_session(&mut self, cycle: u64, start: u64, ptr: u64) {
+        if let Some(next) = self.session_next.take() {
+            if next != ptr {
+                self.violation(
+                    cycle,
+                    ViolationKind::SyncAudit,
+                    format!(
+                        "output from {start:#x}: PMBPTR read {ptr:#x}, but the beats written end at {next:#x}"
+                    ),
+                );
+            }
         }
     }
 
@@ -232,11 +273,6 @@ impl Memory {
     pub fn set_window(&mut self, base: u64, limit: u64) {
         self.base = base;
         self.limit = limit;
-    }
-
-    /// The driver moved the write pointer back: records may start again from the base.
-    pub fn rewound(&mut self) {
-        self.last_record_end = None;
     }
 
     /// Drives `wr_ready` and `wr_err` for this cycle.
@@ -294,6 +330,14 @@ impl Memory {
             self.held = None;
             return;
         }
+        if self.quiet {
+            self.quiet = false; // one report per stop
+            self.violation(
+                cycle,
+                ViolationKind::SyncAudit,
+                format!("beat at {:#x} offered after the PSB completed", out.wr_addr),
+            );
+        }
         if !self.ready {
             self.held = Some(offered);
             return;
@@ -344,6 +388,23 @@ impl Memory {
             }
         }
         self.beats += 1;
+        if let Some(next) = self.session_next {
+            if self.err {
+                // The faulting beat is not written; PMBPTR must hold its address.
+            } else if b.addr == next {
+                self.session_next = Some(next.wrapping_add(BEAT_BYTES as u64));
+            } else {
+                self.session_next = None;
+                self.violation(
+                    cycle,
+                    ViolationKind::SyncAudit,
+                    format!(
+                        "beat at {:#x}, but the open output continues at {next:#x}",
+                        b.addr
+                    ),
+                );
+            }
+        }
         if self.err {
             // The faulting beat ends the record: the unit writes nothing more of it.
             self.errors_injected += 1;

@@ -2,14 +2,16 @@
 //! [`Dut`], one `step` per clock cycle, and reports what happened.
 //!
 //! Sequence: reset for [`RESET_CYCLES`]; `cycles` cycles of the workload while the driver
-//! programs the unit and services its interrupts; then a drain (sampling disabled, wait
-//! until the unit is quiet, collect what remains). Each cycle: core, driver and memory
+//! programs the unit, services its interrupts and, with `switch_every`, stops and restarts
+//! profiling at random moments (context switches); then the driver's final stop (PSB, the
+//! last output collected). Nothing here reads the unit's or the core model's state. Each cycle: core, driver and memory
 //! fill the inputs, the DUT steps, then each observes the outputs.
 
 use crate::core::Core;
 use crate::core_params::CoreParams;
-use crate::driver::{Driver, MgmtEvent, SampleSettings};
+use crate::driver::{AuxRecord, Driver, MgmtEvent, SampleSettings};
 use crate::memory::{Memory, MemoryProfile, Violation};
+use crate::rng::Rng;
 use crate::workload::Workload;
 use spe_defs::config::Config;
 use spe_defs::impdef::RECORD_SIZE;
@@ -22,9 +24,7 @@ use std::fmt;
 pub const RESET_CYCLES: u64 = 4;
 /// Cycles between progress calls.
 pub const PROGRESS_EVERY: u64 = 1 << 20;
-/// Quiet cycles (no write offered, nothing tagged, driver idle) that end the drain wait.
-pub const DRAIN_QUIET: u64 = 64;
-/// Longest drain (cycles) before giving up on the unit going quiet.
+/// Longest final stop (cycles) before giving up on the PSB completing.
 pub const DRAIN_LIMIT: u64 = 1 << 22;
 
 /// What a run did.
@@ -65,8 +65,10 @@ pub struct Stats {
     pub wrong_path_ops: u64,
     pub mispredicts: u64,
     pub exceptions: u64,
-    /// The drain gave up waiting for the unit to go quiet.
+    /// The final stop gave up waiting for the PSB to complete.
     pub drain_timed_out: bool,
+    /// Context switches (stop, later start) the driver made.
+    pub context_switches: u64,
     /// Per PC: ops in the population (ground truth).
     pub ground_truth: BTreeMap<u64, u64>,
     /// Per PC: ops tagged.
@@ -106,6 +108,8 @@ pub struct RunResult {
     pub stats: Stats,
     /// Every interrupt serviced (and the final drain), with PMBSR and PMBPTR.
     pub events: Vec<MgmtEvent>,
+    /// Every AUX output the driver ended (offset, size, truncated and collision flags).
+    pub aux_records: Vec<AuxRecord>,
     /// The first memory protocol violations.
     pub violations: Vec<Violation>,
     /// The first tag/population anomalies.
@@ -225,38 +229,41 @@ pub fn run(
         b.cycle += 1;
     }
     let end = b.cycle + cycles;
+    // Context switches: a stop, then a start `switch_off` cycles later.
+    let mut rng = Rng::derive(seed, 0xC7_5317);
+    let mut resume_at = None;
     while b.cycle < end {
+        if settings.switch_every > 0 {
+            match resume_at {
+                None if rng.chance(1.0 / settings.switch_every as f64) && b.driver.switch_out() => {
+                    b.stats.context_switches += 1;
+                    resume_at = Some(b.cycle + settings.switch_off.max(1));
+                }
+                Some(t) if b.cycle >= t && b.driver.switch_in() => resume_at = None,
+                _ => {}
+            }
+        }
         b.step();
         if b.cycle.is_multiple_of(PROGRESS_EVERY) {
             progress(b.cycle, &b.snapshot());
         }
     }
 
-    // Drain: no new samples, let the one in flight finish and its record land.
-    b.driver.disable();
+    // The final stop, as software does it: PMSCR = 0, PSB (the record in flight lands or is
+    // dropped), PMBLIMITR = 0, then the status and the last output.
+    b.driver.finish();
     let start = b.cycle;
-    let mut quiet = 0;
-    while quiet < DRAIN_QUIET && b.cycle - start < DRAIN_LIMIT {
-        let out = b.step();
-        let settled = !out.wr_valid && !b.core.is_tracking() && b.driver.idle();
-        quiet = if settled { quiet + 1 } else { 0 };
-    }
-    b.stats.drain_timed_out = quiet < DRAIN_QUIET;
-    let mut requested = false;
-    while !b.driver.done() && b.cycle - start < 2 * DRAIN_LIMIT {
-        if !requested && b.driver.idle() {
-            b.driver.collect_final();
-            requested = true;
-        }
+    while !b.driver.done() && b.cycle - start < DRAIN_LIMIT {
         b.step();
     }
-    b.stats.drain_timed_out |= !b.driver.done();
+    b.stats.drain_timed_out = !b.driver.done();
 
     let stats = b.snapshot();
     progress(b.cycle, &stats);
     Ok(RunResult {
         aux: b.driver.take_aux(),
         events: b.driver.events().to_vec(),
+        aux_records: b.driver.aux_records().to_vec(),
         violations: b.memory.violations().to_vec(),
         anomalies: b.core.anomalies().to_vec(),
         stats,

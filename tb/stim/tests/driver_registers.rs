@@ -54,16 +54,17 @@ fn start_up_writes_land_at_the_right_addresses_with_the_right_fields() {
     };
     let (_, dut) = run_with(&s, &MemoryProfile::default(), 1 << 40, 100, 1);
     let w = &dut.writes;
+    // arm_spe_pmu_start: the buffer first, filters, interval, counter, control last.
     let order = [
         RegId::PmscrEl2,
-        RegId::Pmsirr,
+        RegId::Pmbptr,
+        RegId::Pmblimitr,
         RegId::Pmsfcr,
         RegId::Pmsevfr,
         RegId::Pmsnevfr,
         RegId::Pmslatfr,
+        RegId::Pmsirr,
         RegId::Pmsicr,
-        RegId::Pmbptr,
-        RegId::Pmblimitr,
         RegId::PmscrEl1,
     ];
     assert!(w.len() >= order.len());
@@ -86,9 +87,16 @@ fn start_up_writes_land_at_the_right_addresses_with_the_right_fields() {
         ),
         (1, pmscr::PCT_PHYSICAL, 0, 0)
     );
-    assert_eq!(pmsirr::INTERVAL.get(v(1)), 4096 >> 8);
-    assert!(pmsirr::RND.is_set(v(1)));
-    let fcr = v(2);
+    assert_eq!(pmbptr::PTR.get(v(1)), s.buffer_base);
+    let lim = v(2);
+    assert!(pmblimitr::E.is_set(lim));
+    assert_eq!(pmblimitr::FM.get(lim), pmblimitr::FM_FILL);
+    assert_eq!(
+        pmblimitr::LIMIT.get(lim) << pmblimitr::LIMIT.lsb,
+        s.buffer_base + s.buffer_size / 2,
+        "the first output ends at the AUX ring's wakeup watermark (half the ring)"
+    );
+    let fcr = v(3);
     assert!(
         pmsfcr::FT.is_set(fcr)
             && pmsfcr::B.is_set(fcr)
@@ -96,18 +104,12 @@ fn start_up_writes_land_at_the_right_addresses_with_the_right_fields() {
             && !pmsfcr::ST.is_set(fcr)
     );
     assert!(pmsfcr::FE.is_set(fcr) && pmsfcr::FNE.is_set(fcr) && pmsfcr::FL.is_set(fcr));
-    assert_eq!(v(3), 1 << events::L1D_REFILL);
-    assert_eq!(v(4), 1 << events::TLB_WALK);
-    assert_eq!(pmslatfr::MINLAT_FIELD.get(v(5)), 20);
-    assert_eq!(pmsicr::COUNT.get(v(6)), 4096);
-    assert_eq!(pmbptr::PTR.get(v(7)), s.buffer_base);
-    let lim = v(8);
-    assert!(pmblimitr::E.is_set(lim));
-    assert_eq!(pmblimitr::FM.get(lim), pmblimitr::FM_FILL);
-    assert_eq!(
-        pmblimitr::LIMIT.get(lim) << pmblimitr::LIMIT.lsb,
-        s.buffer_base + s.buffer_size
-    );
+    assert_eq!(v(4), 1 << events::L1D_REFILL);
+    assert_eq!(v(5), 1 << events::TLB_WALK);
+    assert_eq!(pmslatfr::MINLAT_FIELD.get(v(6)), 20);
+    assert_eq!(pmsirr::INTERVAL.get(v(7)), 4096 >> 8);
+    assert!(pmsirr::RND.is_set(v(7)));
+    assert_eq!(pmsicr::COUNT.get(v(8)), 4096);
     let scr = v(9);
     assert!(pmscr::E0SPE.is_set(scr) && !pmscr::E1SPE.is_set(scr) && !pmscr::CX.is_set(scr));
     assert!(pmscr::PA.is_set(scr) && pmscr::TS.is_set(scr));
@@ -210,7 +212,9 @@ fn buffer_full_interrupts_are_serviced_and_every_record_drained() {
             "word {i}"
         );
     }
-    // Each service: read PMBSR, read PMBPTR, then PMBPTR = base, PMBLIMITR, PMBSR = 0.
+    // Each service (arm_spe_pmu_irq_handler): PSB, read PMBSR, read PMBPTR, then the next
+    // output of the ring (PMBPTR = the head, where the last one ended; PMBLIMITR at the next
+    // watermark boundary or the ring's end) and PMBSR = 0.
     let status_reads: Vec<u64> = dut
         .reads
         .iter()
@@ -218,11 +222,14 @@ fn buffer_full_interrupts_are_serviced_and_every_record_drained() {
         .map(|r| r.0)
         .collect();
     assert_eq!(status_reads.len() as u64, r.stats.management_events);
+    let half = s.buffer_size / 2;
     for c in status_reads {
-        assert!(dut
+        let ptr = dut
             .reads
             .iter()
-            .any(|r| r.0 == c + 1 && r.1 == addr(RegId::Pmbptr)));
+            .find(|r| r.0 == c + 1 && r.1 == addr(RegId::Pmbptr))
+            .expect("PMBPTR read right after PMBSR")
+            .2;
         let after: Vec<(u8, u64)> = dut
             .writes
             .iter()
@@ -230,26 +237,39 @@ fn buffer_full_interrupts_are_serviced_and_every_record_drained() {
             .take(3)
             .map(|w| (w.1, w.2))
             .collect();
-        assert_eq!(after[0], (addr(RegId::Pmbptr), s.buffer_base));
+        let head = if ptr - s.buffer_base >= s.buffer_size {
+            s.buffer_base
+        } else {
+            ptr
+        };
+        assert_eq!(after[0], (addr(RegId::Pmbptr), head), "the ring's head");
         assert_eq!(after[1].0, addr(RegId::Pmblimitr));
+        let limit = pmblimitr::LIMIT.get(after[1].1) << pmblimitr::LIMIT.lsb;
+        assert_eq!(
+            limit,
+            s.buffer_base + ((head - s.buffer_base) / half + 1) * half,
+            "the next watermark boundary"
+        );
         assert_eq!(after[2], (addr(RegId::Pmbsr), 0));
     }
-    // The end of the run: sampling disabled, then the buffer.
-    let tail: Vec<(u8, u64)> = dut
+    // The end of the run (arm_spe_pmu_stop): PMSCR = 0, PSB, PMBLIMITR = 0, PSB, read
+    // PMBSR and PMBPTR, read PMSICR.
+    let stop = dut
         .writes
         .iter()
-        .rev()
-        .take(2)
-        .map(|w| (w.1, w.2))
-        .collect();
+        .rposition(|w| w.1 == addr(RegId::PmscrEl1) && w.2 == 0)
+        .expect("sampling disabled at the end");
+    let tail: Vec<u8> = dut.writes[stop..].iter().map(|w| w.1).collect();
     assert_eq!(
         tail,
-        vec![(addr(RegId::Pmbsr), 0), (addr(RegId::Pmblimitr), 0)]
+        vec![addr(RegId::PmscrEl1), addr(RegId::Pmblimitr)],
+        "nothing but the buffer disable after the stop (no status to clear)"
     );
-    assert!(dut
-        .writes
-        .iter()
-        .any(|w| w.1 == addr(RegId::PmscrEl1) && w.2 == 0));
+    let last_reads: Vec<u8> = dut.reads.iter().rev().take(3).map(|r| r.1).collect();
+    assert_eq!(
+        last_reads,
+        vec![addr(RegId::Pmsicr), addr(RegId::Pmbptr), addr(RegId::Pmbsr)]
+    );
 }
 
 #[test]

@@ -79,6 +79,8 @@ pub struct FakeDut {
     /// Beat index of the record being written.
     writer: Option<usize>,
     in_flight: bool,
+    /// A PSB dropped the tracked sample: its completion writes no record.
+    psb_dropped: bool,
     feed: bool,
     pub records: u64,
     pub strays: u64,
@@ -100,6 +102,7 @@ impl FakeDut {
             track: None,
             writer: None,
             in_flight: false,
+            psb_dropped: false,
             feed: false,
             records: 0,
             strays: 0,
@@ -223,7 +226,12 @@ impl FakeDut {
             self.feed = true;
             let lim = self.reg(RegId::Pmblimitr);
             let fill = pmblimitr::FM.get(lim) != pmblimitr::FM_DISCARD;
-            if fill && pmblimitr::E.is_set(lim) && !pmbsr::S.is_set(self.reg(RegId::Pmbsr)) {
+            let dropped = std::mem::take(&mut self.psb_dropped);
+            if fill
+                && !dropped
+                && pmblimitr::E.is_set(lim)
+                && !pmbsr::S.is_set(self.reg(RegId::Pmbsr))
+            {
                 self.writer = Some(0);
             } else {
                 self.in_flight = false;
@@ -253,6 +261,12 @@ impl Dut for FakeDut {
             out.wr_addr = ptr + (beat * BEAT_BYTES) as u64;
             out.wr_data = self.records << 32 | beat as u64;
             out.wr_strb = BEAT_STRB;
+        }
+        // PSB: complete once no record is being written; a sample not yet completed is
+        // dropped (its record is never written; the fake keeps accepting its reports).
+        out.psb_done = inp.psb_req && self.writer.is_none();
+        if out.psb_done && self.track.is_some() {
+            self.psb_dropped = true;
         }
         out.pmu_sample_feed = std::mem::take(&mut self.feed);
         out.pmu_sample_filtrate = out.pmu_sample_feed;
