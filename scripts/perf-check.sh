@@ -9,6 +9,8 @@
 #      order, the same operation and data source, and (with timestamps) the time the
 #      record's TS gives at the 100 MHz timer;
 #   3. `perf mem report` runs.
+# Then the AUX records (PERF_RECORD_AUX per output of the driver's AUX ring, sizes adding up
+# to the data, a write error's output flagged truncated and partial, `[TP]` in the dump).
 # Then a decoder parity check: random buffers (real records with corrupted bytes, padding,
 # extended headers and random garbage) split into the same packets, with the same bytes and
 # the same bad-packet offsets, in `spe decode` and in perf's dump. Packet names are not
@@ -103,6 +105,29 @@ check mem-pa   --workload memory --cycles 1000000 --pa --pct-physical --preset w
 check branchy  --workload branchy --cycles 1000000 --filter-type b --preset minimal
 check modes    --workload modes --cycles 1000000 --host --preset fastsim
 check lat      --workload mix --cycles 1000000 --min-latency 20 --preset default
+# AUX records: every output of the driver's AUX ring is a PERF_RECORD_AUX whose sizes add up
+# to the data; a write error (PMBSR.DL) marks its output truncated and partial, as Linux does.
+echo
+echo "==> $SPE sim --workload mix --cycles 300000 --interval 256 --buffer-size 8192 (AUX records)"
+"$SPE" sim --workload mix --cycles 300000 --interval 256 --buffer-size 8192 --quiet \
+    --out "$OUT/aux.bin" --perf "$OUT/aux.data" >/dev/null
+perf report -D -i "$OUT/aux.data" 2>/dev/null | grep "PERF_RECORD_AUX " >"$OUT/aux.recs" || true
+n=$(wc -l <"$OUT/aux.recs")
+sum=$(sed -E 's/.* size: (0x[0-9a-f]+|0) .*/\1/' "$OUT/aux.recs" | while read -r x; do echo $((x)); done | awk '{ s += $1 } END { print s + 0 }')
+bytes=$(stat -c %s "$OUT/aux.bin")
+echo "aux: $n AUX records, $sum bytes in them, $bytes bytes of data"
+[ "$n" -ge 2 ] || { echo "error: expected several AUX records (the ring wraps)" >&2; exit 1; }
+[ "$sum" = "$bytes" ] || { echo "error: the AUX records cover $sum bytes, the data is $bytes" >&2; exit 1; }
+if grep -q "\[T" "$OUT/aux.recs"; then echo "error: a clean run has a truncated AUX record" >&2; exit 1; fi
+echo
+echo "==> $SPE sim --workload mix --cycles 300000 --mem-errors beat:37 (a truncated AUX record)"
+"$SPE" sim --workload mix --cycles 300000 --mem-errors beat:37 --quiet \
+    --out "$OUT/trunc.bin" --perf "$OUT/trunc.data" >/dev/null
+perf report -D -i "$OUT/trunc.data" 2>"$OUT/trunc.err" | grep "PERF_RECORD_AUX " >"$OUT/trunc.recs" || true
+cat "$OUT/trunc.recs"
+grep -q "flags: 0x5 \[TP\]" "$OUT/trunc.recs" || { echo "error: no truncated, partial AUX record after a write error" >&2; exit 1; }
+grep -q "AUX data lost" "$OUT/trunc.err" || { cat "$OUT/trunc.err"; echo "error: perf did not count the truncation" >&2; exit 1; }
+echo "truncated: perf shows the output as truncated and partial ([TP]) and reports the AUX data lost"
 # Decoder parity on corrupted random buffers.
 SEED=${SPE_PERF_SEED:-1}
 echo

@@ -49,6 +49,33 @@ impl PerfDataArgs {
     }
 }
 
+/// The driver's AUX outputs as perf's AUX records: offsets count the AUX data from its
+/// start (as the AUXTRACE records do); DL gave truncated + partial, COLL collision (the
+/// flags Linux's `arm_spe_pmu_buf_get_fault_act` sets).
+pub fn aux_outputs(records: &[spe_stim::AuxRecord]) -> Vec<spe_perfdata::AuxOutput> {
+    let mut offset = 0;
+    records
+        .iter()
+        .map(|r| {
+            let mut flags = 0;
+            if r.truncated {
+                flags |=
+                    spe_perfdata::PERF_AUX_FLAG_TRUNCATED | spe_perfdata::PERF_AUX_FLAG_PARTIAL;
+            }
+            if r.collision {
+                flags |= spe_perfdata::PERF_AUX_FLAG_COLLISION;
+            }
+            let o = spe_perfdata::AuxOutput {
+                offset,
+                size: r.size,
+                flags,
+            };
+            offset += r.size;
+            o
+        })
+        .collect()
+}
+
 /// Parses `START:LEN:PATH` or `START:LEN:PGOFF:PATH` (numbers hex `0x…` or decimal; the
 /// path may contain ':').
 fn parse_mapping(s: &str) -> Result<Mapping, String> {

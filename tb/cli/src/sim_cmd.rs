@@ -9,6 +9,7 @@ use spe_cosim::lockstep::Lockstep;
 use spe_cosim::verilated::Verilated;
 use spe_cosim::{make_dut, Backend, Variant};
 use spe_defs::Config;
+use spe_perfdata::PerfOptions;
 use spe_ports::Dut;
 use spe_stim::{parse_num, MemoryProfile, Program, RunResult, SampleSettings, Stats, Workload};
 use std::io::Write;
@@ -300,7 +301,10 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(path) = &a.perf {
-        let opts = a.perf_data.options()?;
+        let opts = PerfOptions {
+            aux_outputs: crate::perf_cmd::aux_outputs(&result.aux_records),
+            ..a.perf_data.options()?
+        };
         crate::perf_cmd::write(&result.aux, &opts, path)?;
     }
     if let Some(path) = &a.summary_json {

@@ -9,8 +9,9 @@
 //!   `sample_id_all` and the IDENTIFIER sample bit set;
 //! * AUXTRACE_INFO (type 70) with auxtrace type 4 (Arm SPE) and two private words (PMU type,
 //!   per-cpu mmaps), then TIME_CONV (so SPE timestamps map to perf time), COMM and MMAP
-//!   records (so PCs resolve to a task and symbols), AUXTRACE records (type 71) each
-//!   followed by the raw bytes;
+//!   records (so PCs resolve to a task and symbols), AUX records (type 11: each output of
+//!   the AUX ring with its offset, size and flags, as the kernel reports them), AUXTRACE
+//!   records (type 71) each followed by the raw bytes;
 //! * feature sections for the architecture (aarch64), the CPU count and a CPUID (a MIDR), so
 //!   that perf applies its Arm SPE data-source decoding.
 //!
@@ -25,6 +26,7 @@ pub const NEOVERSE_N1_MIDR: u64 = 0x414F_D0C1;
 
 const PERF_RECORD_MMAP: u32 = 1;
 const PERF_RECORD_COMM: u32 = 3;
+const PERF_RECORD_AUX: u32 = 11;
 const PERF_RECORD_FINISHED_ROUND: u32 = 68;
 const PERF_RECORD_AUXTRACE_INFO: u32 = 70;
 const PERF_RECORD_AUXTRACE: u32 = 71;
@@ -56,6 +58,21 @@ const EVENT_ID: u64 = 1;
 /// Largest AUXTRACE chunk (perf handles any size; chunks keep records moderate).
 const AUX_CHUNK: usize = 1 << 20;
 
+/// `PERF_AUX_FLAG_*` bits of an AUX record.
+pub const PERF_AUX_FLAG_TRUNCATED: u64 = 0x01;
+pub const PERF_AUX_FLAG_PARTIAL: u64 = 0x04;
+pub const PERF_AUX_FLAG_COLLISION: u64 = 0x08;
+
+/// One output of the AUX ring (PERF_RECORD_AUX): `size` bytes at `offset` of the AUX data
+/// (offsets count the data from its start, as the AUXTRACE records do), and its flags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AuxOutput {
+    pub offset: u64,
+    pub size: u64,
+    /// `PERF_AUX_FLAG_*` bits.
+    pub flags: u64,
+}
+
 /// An executable mapping, so user PCs resolve to symbols.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mapping {
@@ -80,6 +97,8 @@ pub struct PerfOptions {
     pub timer_hz: u64,
     /// MIDR_EL1 reported as the CPUID.
     pub midr: u64,
+    /// The AUX ring's outputs, in order (none: no AUX records, the data alone).
+    pub aux_outputs: Vec<AuxOutput>,
 }
 
 impl Default for PerfOptions {
@@ -92,6 +111,7 @@ impl Default for PerfOptions {
             mappings: Vec::new(),
             timer_hz: 100_000_000,
             midr: NEOVERSE_N1_MIDR,
+            aux_outputs: Vec::new(),
         }
     }
 }
@@ -248,6 +268,15 @@ pub fn write(aux: &[u8], o: &PerfOptions) -> Vec<u8> {
         record(&mut data, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, &b);
     }
 
+    for a in &o.aux_outputs {
+        b.clear();
+        u64le(&mut b, a.offset);
+        u64le(&mut b, a.size);
+        u64le(&mut b, a.flags);
+        sample_id(&mut b, o);
+        record(&mut data, PERF_RECORD_AUX, 0, &b);
+    }
+
     let mut offset = 0u64;
     for chunk in aux.chunks(AUX_CHUNK) {
         let padded = chunk.len().div_ceil(8) * 8;
@@ -363,6 +392,52 @@ mod tests {
         assert_eq!(types, vec![79, 70, 3, 71, 68]);
         // Three features: arch, nrcpus, cpuid.
         assert_eq!(rd64(&f, 72).count_ones(), 3);
+    }
+
+    #[test]
+    fn aux_outputs_become_aux_records_with_their_flags_before_the_data() {
+        let aux = vec![0u8; 64 * 3];
+        let outs = vec![
+            AuxOutput {
+                offset: 0,
+                size: 128,
+                flags: PERF_AUX_FLAG_COLLISION,
+            },
+            AuxOutput {
+                offset: 128,
+                size: 64,
+                flags: PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL,
+            },
+        ];
+        let f = write(
+            &aux,
+            &PerfOptions {
+                aux_outputs: outs.clone(),
+                ..PerfOptions::default()
+            },
+        );
+        let (doff, dsz) = (rd64(&f, 40) as usize, rd64(&f, 48) as usize);
+        let mut at = doff;
+        let mut types = Vec::new();
+        let mut got = Vec::new();
+        while at < doff + dsz {
+            let ty = u32::from_le_bytes(f[at..at + 4].try_into().unwrap());
+            let size = u16::from_le_bytes(f[at + 6..at + 8].try_into().unwrap()) as usize;
+            types.push(ty);
+            if ty == PERF_RECORD_AUX {
+                got.push(AuxOutput {
+                    offset: rd64(&f, at + 8),
+                    size: rd64(&f, at + 16),
+                    flags: rd64(&f, at + 24),
+                });
+            }
+            at += size;
+            if ty == PERF_RECORD_AUXTRACE {
+                at += rd64(&f, at - size + 8) as usize;
+            }
+        }
+        assert_eq!(types, vec![79, 70, 3, 11, 11, 71, 68]);
+        assert_eq!(got, outs);
     }
 
     /// Timer ticks become nanoseconds without overflow in perf's arithmetic.
