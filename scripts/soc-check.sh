@@ -10,6 +10,8 @@
 # at least SPE_SOC_HOT (default 0.02) of the population. The program runs its workloads
 # SPE_SOC_ROUNDS times (default 6: about 1,300 samples). The run is deterministic (the
 # unit's LFSR starts from reset), so a failure replays with the printed command.
+# The program stops and restarts profiling once mid-run through the SoC's PSB register
+# (Linux's stop and start); the dump must hold exactly the records the unit wrote.
 # Usage: scripts/soc-check.sh [SPE_BINARY]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -23,7 +25,12 @@ OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
 ROUNDS=$ROUNDS step bash scripts/soc-sw.sh "$OUT/fw"
-step "$SPE" soc run --elf "$OUT/fw/spe-demo.elf" --out "$OUT/soc.bin" --perf "$OUT/soc.data" --truth "$OUT/truth.tsv" --quiet
+step "$SPE" soc run --elf "$OUT/fw/spe-demo.elf" --out "$OUT/soc.bin" --perf "$OUT/soc.data" --truth "$OUT/truth.tsv" --quiet 2>&1 | tee "$OUT/run.txt"
+# The program stops and restarts profiling mid-run (a context switch: PSB, send, start
+# mid-buffer) besides its final stop; `spe soc run` fails unless the dump holds exactly the
+# records the unit wrote.
+psbs=$(sed -n 's/^sync: \([0-9]*\) PSBs completed.*/\1/p' "$OUT/run.txt")
+[ "${psbs:-0}" -ge 4 ] || { echo "error: expected the stop/restart and the final stop to complete PSBs, got ${psbs:-none}" >&2; exit 1; }
 # The buffer holds whole 64-byte records that perf and our decoder read alike.
 step "$SPE" decode "$OUT/soc.bin" --quiet --check-slots
 echo

@@ -191,6 +191,10 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     wire  [31:0] s_exit_code__q;
     reg  s_exit_code__reset;
     reg  s_exit_code__clock;
+    reg  s_psb__d;
+    wire  s_psb__q;
+    reg  s_psb__reset;
+    reg  s_psb__clock;
     reg  s_fvalid__d;
     wire  s_fvalid__q;
     reg  s_fvalid__reset;
@@ -408,6 +412,12 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         .reset(s_exit_code__reset),
         .clock(s_exit_code__clock)
     );
+    spe_rff #(.W(1), .INIT(1'b0)) s_psb(
+        .d(s_psb__d),
+        .q(s_psb__q),
+        .reset(s_psb__reset),
+        .clock(s_psb__clock)
+    );
     spe_rff #(.W(1), .INIT(1'b0)) s_fvalid(
         .d(s_fvalid__d),
         .q(s_fvalid__q),
@@ -467,6 +477,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         s_cycles__clock = clk;
         s_exit_valid__clock = clk;
         s_exit_code__clock = clk;
+        s_psb__clock = clk;
         s_fvalid__clock = clk;
         s_fpc__clock = clk;
         s_fword__clock = clk;
@@ -480,6 +491,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         s_cycles__d = s_cycles__q;
         s_exit_valid__d = s_exit_valid__q;
         s_exit_code__d = s_exit_code__q;
+        s_psb__d = s_psb__q;
         s_fvalid__d = s_fvalid__q;
         s_fpc__d = s_fpc__q;
         s_fword__d = s_fword__q;
@@ -497,6 +509,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         s_cycles__reset = reset;
         s_exit_valid__reset = reset;
         s_exit_code__reset = reset;
+        s_psb__reset = reset;
         s_track__reset = reset;
         s_issue__reset = reset;
         s_ldst__reset = reset;
@@ -568,7 +581,6 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         rbuf__write_enable = spe__wr_valid & wr_in_buf;
         spe__wr_ready = 1'b1;
         spe__wr_err = spe__wr_valid & ~wr_in_buf;
-        spe__psb_req = 1'b0;
         reg_word = spe__reg_rdata;
         spe__reg_en = first & sel_spe;
         spe__reg_we = write;
@@ -583,10 +595,15 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         uart__data = cpu__mem_wdata[(32'h0)+:(8)];
         s_exit_valid__d = s_exit_valid__q;
         s_exit_code__d = s_exit_code__q;
-        if (first & sel_ctl & write & ~cpu__mem_addr[32'h2]) begin
+        if (first & sel_ctl & write & ~cpu__mem_addr[32'h2] & ~cpu__mem_addr[32'h3]) begin
             s_exit_valid__d = 1'b1;
             s_exit_code__d = cpu__mem_wdata;
         end
+        s_psb__d = s_psb__q & ~spe__psb_done;
+        if (first & sel_ctl & write & ~cpu__mem_addr[32'h2] & cpu__mem_addr[32'h3]) begin
+            s_psb__d = 1'b1;
+        end
+        spe__psb_req = s_psb__q & ~s_track__q;
         s_io_rdata__d = k_zero32;
         if (sel_spe) begin
             if (cpu__mem_addr[32'h2]) begin
@@ -599,8 +616,11 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         if (sel_uart & cpu__mem_addr[32'h2] & uart__busy) begin
             s_io_rdata__d = k_one32;
         end
-        if (sel_ctl & cpu__mem_addr[32'h2]) begin
+        if (sel_ctl & cpu__mem_addr[32'h2] & ~cpu__mem_addr[32'h3]) begin
             s_io_rdata__d = s_cycles__q[(32'h0)+:(32)];
+        end
+        if (sel_ctl & ~cpu__mem_addr[32'h2] & cpu__mem_addr[32'h3] & s_psb__q) begin
+            s_io_rdata__d = k_one32;
         end
         cpu__mem_rdata = s_io_rdata__q;
         if (sel_ram) begin

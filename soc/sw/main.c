@@ -35,8 +35,12 @@ int main(void)
     uint32_t rc = spe_start();
     if (rc == EXIT_OK) {
         rc = workloads_selftest();
+        /* Half the rounds, a context switch (stop and start again mid-buffer), the rest. */
         if (rc == EXIT_OK)
-            rc = workloads_run(ROUNDS);
+            rc = workloads_run(ROUNDS / 2u);
+        spe_switch();
+        if (rc == EXIT_OK)
+            rc = workloads_run(ROUNDS - ROUNDS / 2u);
         spe_stop();
     }
     uint32_t spe = spe_finish(); /* the stream always ends, even if empty */

@@ -56,13 +56,19 @@ static uint32_t min_interval(void)
     return code < 9 ? by_code[code] : 4096u;
 }
 
-/* Stands in for PSB CSYNC; DSB: lets a record still being written reach the buffer. */
-static void drain_wait(void)
+/* PSB CSYNC; DSB. This SoC gives the core's PSB as a memory-mapped request: the write
+ * raises the unit's psb_req, which stays high until psb_done; then every record of an op
+ * sampled before it is in the buffer (or dropped) and PMBPTR is past it. */
+static void psb_csync(void)
 {
-    uint32_t t0 = mmio_read(SOC_CTL_CYCLES);
-    while (mmio_read(SOC_CTL_CYCLES) - t0 < 256u)
+    mmio_write(SOC_CTL_PSB, 1u);
+    while (mmio_read(SOC_CTL_PSB) & 1u)
         ;
 }
+
+/* The AUX head: the next record to send. The buffer-full handler rewinds it; a context
+ * switch keeps it, so profiling resumes mid-buffer. */
+static uint32_t head = SOC_BUF_BASE;
 
 uint32_t spe_start(void)
 {
@@ -96,21 +102,23 @@ uint32_t spe_start(void)
 
 void spe_stop(void)
 {
-    /* arm_spe_pmu_disable_and_drain_local: sampling off, drain, buffer off. */
+    /* arm_spe_pmu_disable_and_drain_local: sampling off, PSB (records in flight land),
+     * buffer off. */
     spe_write(SPE_PMSCR_EL1_ADDR, 0);
-    drain_wait();
+    psb_csync();
     spe_write(SPE_PMBLIMITR_EL1_ADDR, 0);
 }
 
-/* Sends the records in [base, PMBPTR) as the next piece of the dump stream. */
+/* Sends the records in [head, PMBPTR) as the next piece of the dump stream. */
 static void send_filled(void)
 {
     uint32_t ptr = spe_read(SPE_PMBPTR_EL1_ADDR);
-    if (ptr < SOC_BUF_BASE || ptr > BUF_LIMIT)
-        ptr = SOC_BUF_BASE; /* not ours: send nothing */
-    uint32_t n = ptr - SOC_BUF_BASE;
-    spe_dump_chunk(&dump, (const uint8_t *)SOC_BUF_BASE, n);
+    if (ptr < head || ptr > BUF_LIMIT)
+        ptr = head; /* not ours: send nothing */
+    uint32_t n = ptr - head;
+    spe_dump_chunk(&dump, (const uint8_t *)head, n);
     spe_stats.bytes += n;
+    head = ptr;
 }
 
 /* Handles PMBSR with S = 1; returns 1 when profiling may resume. */
@@ -129,6 +137,7 @@ static int service(uint32_t sr)
         if (sr & (uint32_t)SPE_PMBSR_EL1_DL_MASK)
             spe_stats.lost++;
         send_filled();
+        head = SOC_BUF_BASE;
         spe_write64(SPE_PMBPTR_EL1_ADDR, 0, SOC_BUF_BASE);
         return 1;
     }
@@ -141,8 +150,34 @@ static int service(uint32_t sr)
     return 0;
 }
 
+/* arm_spe_pmu_stop then arm_spe_pmu_start, as at a context switch: stop with the PSB, send
+ * what was written (the head moves to PMBPTR), save PMSICR; start again at the head,
+ * mid-buffer, with the saved counter. */
+void spe_switch(void)
+{
+    picorv32_maskirq(SOC_IRQ_MASK_TRAPS);
+    spe_stop();
+    psb_csync();
+    uint32_t sr = spe_read(SPE_PMBSR_EL1_ADDR);
+    if (sr & (uint32_t)SPE_PMBSR_EL1_S_MASK) {
+        if (!service(sr))
+            return; /* a fault: profiling stays off */
+        spe_write(SPE_PMBSR_EL1_ADDR, 0);
+    } else {
+        send_filled();
+    }
+    uint32_t count = spe_read(SPE_PMSICR_EL1_ADDR);
+    spe_stats.switches++;
+    spe_write64(SPE_PMBPTR_EL1_ADDR, 0, head);
+    spe_write64(SPE_PMBLIMITR_EL1_ADDR, 0, PMBLIMITR_VAL);
+    spe_write(SPE_PMSICR_EL1_ADDR, count);
+    spe_write(SPE_PMSCR_EL1_ADDR, PMSCR_VAL);
+    picorv32_maskirq(SOC_IRQ_MASK_RUN);
+}
+
 void spe_irq(void)
 {
+    psb_csync(); /* arm_spe_pmu_buf_get_fault_act: PSB before PMBSR */
     uint32_t sr = spe_read(SPE_PMBSR_EL1_ADDR);
     if (!(sr & (uint32_t)SPE_PMBSR_EL1_S_MASK)) {
         /* PicoRV32 latches the level IRQ again while the handler clears it. */
@@ -157,6 +192,7 @@ void spe_irq(void)
 uint32_t spe_finish(void)
 {
     picorv32_maskirq(SOC_IRQ_MASK_TRAPS);
+    psb_csync();
     uint32_t sr = spe_read(SPE_PMBSR_EL1_ADDR);
     if (sr & (uint32_t)SPE_PMBSR_EL1_S_MASK) {
         service(sr); /* a buffer-full sends its records and rewinds the pointer */

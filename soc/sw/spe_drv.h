@@ -23,6 +23,7 @@ struct spe_stats {
     uint32_t faults;    /* any other syndrome: profiling was stopped */
     uint32_t fault_pmbsr; /* PMBSR of the first such syndrome */
     uint32_t bytes;     /* record bytes sent */
+    uint32_t switches;  /* context switches (stop with a PSB, send, start again) */
 };
 extern volatile struct spe_stats spe_stats;
 
@@ -31,8 +32,8 @@ extern volatile struct spe_stats spe_stats;
  * buffer). */
 uint32_t spe_start(void);
 
-/* Stops profiling: PMSCR_EL1 = 0, wait for records in flight, PMBLIMITR_EL1 = 0 (the
- * pointer is kept). */
+/* Stops profiling: PMSCR_EL1 = 0, PSB CSYNC (records in flight land), PMBLIMITR_EL1 = 0
+ * (the pointer is kept). */
 void spe_stop(void);
 
 /* After spe_stop (or a failed spe_start): masks the SPE IRQ, handles a syndrome raised meanwhile, sends the rest
@@ -40,6 +41,9 @@ void spe_stop(void);
  * profiling during the run. */
 uint32_t spe_finish(void);
 
+/* A context switch: stops profiling with a PSB (Linux's stop), sends the records written
+ * so far, and starts again where the buffer was left (Linux's start, PMSICR restored). */
+void spe_switch(void);
 /* The buffer-management interrupt (from soc_irq when the SPE IRQ is pending). */
 void spe_irq(void);
 

@@ -60,7 +60,8 @@ pub const CTL: Region = Region {
     base: 0x0400_0000,
     size: 0x10,
     meaning:
-        "control: +0 write ends the program with that exit code; +4 read: cycle counter bits 31:0",
+        "control: +0 write ends the program with that exit code; +4 read: cycle counter bits 31:0; \
+         +8 write: PSB CSYNC (psb_req until the unit's psb_done), read: bit 0 = PSB pending",
 };
 
 /// Every region, in address order.
@@ -287,6 +288,10 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(
         s,
         "#define SOC_CTL_CYCLES (SOC_CTL_BASE + 0x4u) /* read: cycle counter bits 31:0 */"
+    )?;
+    writeln!(
+        s,
+        "#define SOC_CTL_PSB (SOC_CTL_BASE + 0x8u) /* write: PSB CSYNC; read: bit 0 = pending */"
     )?;
     writeln!(s, "/* SPE register with port address A (gen/spe_regs.h: SPE_<REG>_ADDR), low and high word. */")?;
     writeln!(s, "#define SOC_SPE_LO(a) (SOC_SPE_BASE + 8u * (a))")?;

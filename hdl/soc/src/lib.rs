@@ -100,6 +100,8 @@ pub struct SpeSoc {
     s_cycles: Rff<Bits<64>>,
     s_exit_valid: Rff<Bit>,
     s_exit_code: Rff<Bits<32>>,
+    /// The core's PSB CSYNC: requested by a write to CTL+8, held until the unit's psb_done.
+    s_psb: Rff<Bit>,
     // Dispatch state: the last instruction fetched since the last retirement (PicoRV32
     // prefetches, and drops the word after a load, a store or a taken branch), and whether
     // the next instruction is yet to be fetched.
@@ -250,6 +252,7 @@ impl Logic for SpeSoc {
             s_cycles,
             s_exit_valid,
             s_exit_code,
+            s_psb,
             s_fvalid,
             s_fpc,
             s_fword,
@@ -268,6 +271,7 @@ impl Logic for SpeSoc {
         self.s_cycles.reset.next = self.reset.val();
         self.s_exit_valid.reset.next = self.reset.val();
         self.s_exit_code.reset.next = self.reset.val();
+        self.s_psb.reset.next = self.reset.val();
         self.s_track.reset.next = self.reset.val();
         self.s_issue.reset.next = self.reset.val();
         self.s_ldst.reset.next = self.reset.val();
@@ -347,8 +351,6 @@ impl Logic for SpeSoc {
         self.rbuf.write_enable.next = self.spe.wr_valid.val() & self.wr_in_buf.val();
         self.spe.wr_ready.next = true;
         self.spe.wr_err.next = self.spe.wr_valid.val() & !self.wr_in_buf.val();
-        // No PSB yet: the driver stops profiling by disabling it.
-        self.spe.psb_req.next = false;
 
         // The unit's register window: a word write is a 64-bit write keeping the other half.
         self.reg_word.next = self.spe.reg_rdata.val();
@@ -375,10 +377,25 @@ impl Logic for SpeSoc {
             & self.sel_ctl.val()
             & self.write.val()
             & !self.cpu.mem_addr.val().get_bit(2)
+            & !self.cpu.mem_addr.val().get_bit(3)
         {
             self.s_exit_valid.d.next = true;
             self.s_exit_code.d.next = self.cpu.mem_wdata.val();
         }
+        // PSB CSYNC: a write to CTL+8 raises psb_req until the unit answers psb_done; the
+        // driver polls CTL+8 (bit 0: still pending). As the port contract asks, the request
+        // waits for the completion report of the op being tracked (the PSB store itself,
+        // or a poll), so the unit never drops a sample of this core.
+        self.s_psb.d.next = self.s_psb.q.val() & !self.spe.psb_done.val();
+        if self.first.val()
+            & self.sel_ctl.val()
+            & self.write.val()
+            & !self.cpu.mem_addr.val().get_bit(2)
+            & self.cpu.mem_addr.val().get_bit(3)
+        {
+            self.s_psb.d.next = true;
+        }
+        self.spe.psb_req.next = self.s_psb.q.val() & !self.s_track.q.val();
 
         // Peripheral read data, captured in the request cycle.
         self.s_io_rdata.d.next = self.k_zero32.val();
@@ -392,8 +409,18 @@ impl Logic for SpeSoc {
         if self.sel_uart.val() & self.cpu.mem_addr.val().get_bit(2) & self.uart.busy.val() {
             self.s_io_rdata.d.next = self.k_one32.val();
         }
-        if self.sel_ctl.val() & self.cpu.mem_addr.val().get_bit(2) {
+        if self.sel_ctl.val()
+            & self.cpu.mem_addr.val().get_bit(2)
+            & !self.cpu.mem_addr.val().get_bit(3)
+        {
             self.s_io_rdata.d.next = self.s_cycles.q.val().get_bits::<32>(0);
+        }
+        if self.sel_ctl.val()
+            & !self.cpu.mem_addr.val().get_bit(2)
+            & self.cpu.mem_addr.val().get_bit(3)
+            & self.s_psb.q.val()
+        {
+            self.s_io_rdata.d.next = self.k_one32.val();
         }
         self.cpu.mem_rdata.next = self.s_io_rdata.q.val();
         if self.sel_ram.val() {

@@ -24,7 +24,7 @@ RAM_BASE, RAM_SIZE = 0x0, 0x2000
 BUF_BASE, BUF_SIZE = 0x10000, 0x1000
 UART_DATA, UART_STATUS = 0x02000000, 0x02000004
 SPE_BASE = 0x03000000
-CTL_EXIT, CTL_CYCLES = 0x04000000, 0x04000004
+CTL_EXIT, CTL_CYCLES, CTL_PSB = 0x04000000, 0x04000004, 0x04000008
 SPE_IRQ = 4
 
 # Register port address -> (name, writable mask) for the `default` preset (gen/spe_regs.h).
@@ -193,6 +193,8 @@ def run(path, quiet=False):
                 return 0
             if addr == CTL_CYCLES:
                 return count & M32
+            if addr == CTL_PSB:
+                return 0  # the stand-in unit writes records at once: a PSB completes at once
             if SPE_BASE <= addr < SPE_BASE + 0x100:
                 return spe.read((addr - SPE_BASE) >> 3, addr & 4)
             raise AssertionError(f"read of unmapped {addr:#x} at pc {pc:#x}")
@@ -211,6 +213,8 @@ def run(path, quiet=False):
             uart.append(v & 0xFF)
         elif addr == CTL_EXIT:
             exit_code = v
+        elif addr == CTL_PSB:
+            pass  # PSB CSYNC: nothing in flight in the stand-in unit
         elif SPE_BASE <= addr < SPE_BASE + 0x100:
             spe.write((addr - SPE_BASE) >> 3, addr & 4, v)
         else:

@@ -102,6 +102,26 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
             res.uart_bytes
         )
     })?;
+    // Nothing lost or misplaced: the dump holds exactly the records the unit wrote, in the
+    // order it wrote them, whatever stops, restarts and buffer-full rewinds came between.
+    if c.buffer != res.written {
+        let at = c
+            .buffer
+            .iter()
+            .zip(&res.written)
+            .position(|(a, b)| a != b)
+            .unwrap_or(c.buffer.len().min(res.written.len()));
+        return Err(format!(
+            "the dump ({} bytes) differs from the records the unit wrote ({} bytes) from byte {at}: a record was lost or misplaced",
+            c.buffer.len(),
+            res.written.len()
+        ));
+    }
+    eprintln!(
+        "sync: {} PSBs completed; the dump holds exactly the {} record bytes the unit wrote",
+        res.psbs,
+        res.written.len()
+    );
     write_whole(&a.out, &c.buffer)?;
     // Samples per function, from the records' PCs.
     let decoded = spe_decode::record::decode(&c.buffer);

@@ -80,6 +80,11 @@ pub struct RunResult {
     /// Cycles in which the unit ignored a hook report (`hook_stray`): the SoC's hooks broke
     /// the port contract. Zero in a correct run.
     pub stray_hooks: u64,
+    /// PSBs the unit completed (`psb_done` cycles).
+    pub psbs: u64,
+    /// Every beat the memory accepted without error, in order: the records as the unit
+    /// wrote them (the dump must hold exactly these bytes).
+    pub written: Vec<u8>,
 }
 
 /// UART receiver on a sampled pin: 8N1, `div` cycles per bit, LSB first.
@@ -262,6 +267,9 @@ pub fn run(elf: &Elf, opts: &RunOptions) -> Result<RunResult, String> {
     let feed_at = out_at("pmu_sample_feed")?;
     let stray_at = out_at("hook_stray")?;
     let filt_at = out_at("pmu_sample_filtrate")?;
+    let psb_at = out_at("psb_done")?;
+    let wr_valid_at = out_at("wr_valid")?;
+    let wr_data_at = out_at("wr_data")?;
     let mut rx = UartRx::new(SIM_BAUD_DIV);
     let mut decoder = Decoder::new();
     let mut res = RunResult {
@@ -284,6 +292,8 @@ pub fn run(elf: &Elf, opts: &RunOptions) -> Result<RunResult, String> {
         samples: 0,
         records: 0,
         stray_hooks: 0,
+        psbs: 0,
+        written: Vec::new(),
     };
     let (mut win, mut wout) = (Vec::new(), Vec::new());
     soc.set(reset, 0);
@@ -338,6 +348,14 @@ pub fn run(elf: &Elf, opts: &RunOptions) -> Result<RunResult, String> {
         res.samples += bits(&wout, feed_at.0, feed_at.1);
         res.records += bits(&wout, filt_at.0, filt_at.1);
         res.stray_hooks += bits(&wout, stray_at.0, stray_at.1);
+        res.psbs += bits(&wout, psb_at.0, psb_at.1);
+        if bits(&wout, wr_valid_at.0, wr_valid_at.1) != 0
+            && probe_in.port(&win, "wr_ready") != 0
+            && probe_in.port(&win, "wr_err") == 0
+        {
+            let beat = bits(&wout, wr_data_at.0, wr_data_at.1);
+            res.written.extend_from_slice(&beat.to_le_bytes());
+        }
         if opts.lockstep {
             let inputs = probe_in.inputs(&win);
             let want = model.step(&inputs);

@@ -4,7 +4,9 @@
 //! Sequence: reset for [`RESET_CYCLES`]; `cycles` cycles of the workload while the driver
 //! programs the unit, services its interrupts and, with `switch_every`, stops and restarts
 //! profiling at random moments (context switches); then the driver's final stop (PSB, the
-//! last output collected). Nothing here reads the unit's or the core model's state. Each cycle: core, driver and memory
+//! last output collected). Nothing here reads the unit's state; the core model's own
+//! tracked op holds back the PSB request (a core raises `psb_req` after the completion
+//! reports of the ops older than the PSB). Each cycle: core, driver and memory
 //! fill the inputs, the DUT steps, then each observes the outputs.
 
 use crate::core::Core;
@@ -131,8 +133,15 @@ impl Bench<'_> {
     fn step(&mut self) -> Outputs {
         let c = self.cycle;
         let mut inp = Inputs::default();
+        // The core executes the driver's PSB as the port contract asks: it raises psb_req
+        // only once the op it tracks (older than the PSB) has sent its completion report,
+        // in an earlier cycle. This is the core's own state, as in a real core.
+        let older_op_pending = self.core.is_tracking();
         self.core.drive(c, &mut inp);
         self.driver.drive(c, &mut inp);
+        if older_op_pending {
+            inp.psb_req = false;
+        }
         self.memory.drive(c, &mut inp);
         let out = self.dut.step(&inp);
         self.core.observe(c, &out);
