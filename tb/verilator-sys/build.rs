@@ -2,7 +2,7 @@
 //! (`--coverage-line --coverage-toggle`) with the `coverage` feature, generates a C ABI shim over all of them, and
 //! compiles the models, the shim and the Verilator runtime at -O2 into one static library.
 //!
-//! Facts this relies on (shared/reference/toolchain.md, "Verilator 5.006 from Rust"):
+//! Facts this relies on (docs/toolchain.md, "Verilator 5.006 from Rust"):
 //! * find Verilator through `$VERILATOR` or PATH, require 5.x, read the root from
 //!   `verilator --getenv VERILATOR_ROOT`, never export `VERILATOR_ROOT`;
 //! * in library mode 5.006 does not build the runtime: compile the files listed in

@@ -23,7 +23,7 @@ pub const EVENTS_PAYLOAD: usize = 2;
 /// Payload size of the Data Source packet (the core's 8-bit data-source code).
 pub const DATA_SOURCE_PAYLOAD: usize = 1;
 
-/// Minimum interval for a PMSIDR.Interval code (reference §5.7); `None` for codes the
+/// Minimum interval for a PMSIDR.Interval code (docs/spe-reference.md §5.7); `None` for codes the
 /// architecture does not list.
 pub const fn min_interval_for_code(code: u8) -> Option<u32> {
     Some(match code {

@@ -5,7 +5,7 @@
 //! the decoder (`tb/decode`), the stimulus (`tb/stim`), the CLI and the generated docs is
 //! defined here, once. Nothing else may write one of these numbers again.
 //!
-//! Facts come from `shared/reference/spe-architecture.md` (the Arm ARM pseudocode and the
+//! Facts come from `docs/spe-reference.md` (the Arm ARM pseudocode and the
 //! Linux perf decoder); choices the architecture leaves to the implementation are in
 //! [`impdef`], each with its reason.
 //!

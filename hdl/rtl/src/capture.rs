@@ -18,7 +18,7 @@
 //! reports only for a load/store, branch reports only for a branch; translation-done needs
 //! an earlier or same-cycle start. Anything else pulses `hook_stray`.
 //!
-//! Collection decided at the tag (reference §4, DESIGN §4): CONTEXTIDR_EL1 when
+//! Collection decided at the tag (docs/spe-reference.md §5.1; Arm ARM D17.6): CONTEXTIDR_EL1 when
 //! PMSCR_EL1.CX and the op is not in the EL2 regime (EL2, or EL0 in the host);
 //! CONTEXTIDR_EL2 when PMSCR_EL2.CX; the physical address with PA (at EL1/EL0 both PA bits);
 //! a timestamp with the regime's TS; the physical counter when the regime's PCT selects it

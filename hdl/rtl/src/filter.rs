@@ -1,5 +1,5 @@
 //! `spe_filter`: decides in the one filter cycle after completion whether the record is
-//! kept (`SPEFilterBy*`, reference §5.4–5.6), and pulses SAMPLE_FEED / SAMPLE_FILTRATE.
+//! kept (`SPEFilterBy*`, docs/spe-reference.md §5.4–5.6), and pulses SAMPLE_FEED / SAMPLE_FILTRATE.
 //!
 //! ```text
 //!  filtering --------------------------------------------> feed

@@ -1,5 +1,5 @@
 //! `spe_top`: wires the blocks and exposes the interface of `spe_defs::ports::PORTS`
-//! (DESIGN §3), in the same order, names and widths. The port list and the wiring of the
+//! (the port table in gen/spe_tables.md), in the same order, names and widths. The port list and the wiring of the
 //! hook ports into the capture block's report bundles are generated from `PORTS` by
 //! `build.rs`; a test checks the generated Verilog port list against the table.
 //!

@@ -1,6 +1,6 @@
 //! `spe decode`: prints an SPE buffer the way `perf report -D` does, plus a line per record,
 //! and checks it: bad or truncated packets, abandoned records, an unterminated tail, and
-//! (with `--check-slots`) the record rules of the reference §7.5 for every 64-byte slot.
+//! (with `--check-slots`) the record rules of the docs/spe-reference.md §7.5 for every 64-byte slot.
 
 use clap::Args;
 use spe_decode::{check_record_rules, decode, dump, record_summary};

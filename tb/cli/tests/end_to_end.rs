@@ -1,6 +1,6 @@
 //! Whole runs: stimulus → golden model → memory → driver → buffer → independent decoder.
 //! Oracles: the decoder sees exactly the records the driver drained, with no bad packet;
-//! every 64-byte slot passes the reference §7.5 checklist; nothing is lost under
+//! every 64-byte slot passes the docs/spe-reference.md §7.5 checklist; nothing is lost under
 //! backpressure; a memory fault stops writing with S/EA/DL; samples spread over PCs as the
 //! ground truth says.
 

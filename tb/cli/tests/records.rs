@@ -1,6 +1,6 @@
 //! Oracle test across crates: random sampled ops through the golden model; every record it
 //! writes must decode (independent decoder) to exactly what the stimulus reported, and pass
-//! the reference §7.5 record checklist.
+//! the docs/spe-reference.md §7.5 record checklist.
 
 use spe_decode::{check_record_rules, decode};
 use spe_defs::impdef::RECORD_SIZE;

@@ -1,4 +1,4 @@
-//! Record-slot checker: the golden-model checklist of reference §7.5, applied to the bytes of
+//! Record-slot checker: the golden-model checklist of docs/spe-reference.md §7.5, applied to the bytes of
 //! one record slot, using the same packet decoder perf's rules drive.
 
 use spe_defs::packet::{
@@ -47,13 +47,13 @@ fn bad_header_reason(slot: &[u8], at: usize) -> String {
 }
 
 /// Checks one record slot (the bytes from a record's first packet to the end of its slot,
-/// padding included) against the reference §7.5 checklist and returns one message per
+/// padding included) against the docs/spe-reference.md §7.5 checklist and returns one message per
 /// violation, each starting with the offset in the slot; an empty vector means the slot passes:
 /// - nothing bad: no bad or truncated packet (a wrong SZ for Address (8), Counter (2),
 ///   Context (4) or Operation Type (1), or a Timestamp header other than `0x71`, makes a bad
 ///   packet, and the message says so);
 /// - no extended prefix `0x20..0x23` followed by `0x00` (perf's alignment pseudo-packet);
-/// - op class <= 2, and the subclass is one of the encodings of reference §1.4;
+/// - op class <= 2, and the subclass is one of the encodings of docs/spe-reference.md §1.4;
 /// - exactly one terminator (Timestamp or End), never both, never Timestamp then End;
 /// - only padding after the terminator.
 pub fn check_record_rules(slot: &[u8]) -> Vec<String> {

@@ -1,6 +1,6 @@
 //! Independent decoder for Arm Statistical Profiling Extension (SPE) records that follows the
 //! Linux perf `arm-spe` decoder's rules (`tools/perf/util/arm-spe-decoder/`), written from
-//! `shared/reference/spe-architecture.md` and perf's documented behaviour.
+//! `docs/spe-reference.md` and perf's documented behaviour.
 //!
 //! Layers:
 //! - [`packet`]: one packet at a time, perf `arm_spe_get_packet()` (match order, strict SZ,
@@ -9,7 +9,7 @@
 //! - [`record`]: framing into records, perf `arm_spe_read_record()` (a record ends at the
 //!   first Timestamp or End), and the address reconstruction of `arm_spe_calc_ip()`.
 //! - [`text`]: `perf report -D`-style lines and a one-line record summary.
-//! - [`check`]: the reference §7.5 checklist for one record slot.
+//! - [`check`]: the docs/spe-reference.md §7.5 checklist for one record slot.
 //!
 //! Header bytes, masks, indices and event names all come from [`spe_defs`].
 //!

@@ -1,4 +1,4 @@
-//! Operation Type subclasses: recognises the payload encodings of reference §1.4 with the
+//! Operation Type subclasses: recognises the payload encodings of docs/spe-reference.md §1.4 with the
 //! tests newer perf uses (`arm-spe-pkt-decoder.h`, `SPE_OP_PKT_*`), in perf's order, and
 //! describes them with perf's words (`arm_spe_pkt_desc_op_type()`).
 //!
@@ -157,7 +157,7 @@ pub fn describe_op(class: u8, v: u8) -> Option<String> {
     Some(s)
 }
 
-/// True when `v` is one of the subclass encodings of reference §1.4 for `class` (0..=2):
+/// True when `v` is one of the subclass encodings of docs/spe-reference.md §1.4 for `class` (0..=2):
 /// class 0 Other/SVE/SME, class 1 one of the listed load/store subclasses, class 2 with no
 /// bit set outside COND, IND, GCS and CR. Always false for class 3.
 pub fn subclass_is_defined(class: u8, v: u8) -> bool {

@@ -1,6 +1,6 @@
 //! Golden behavioural model of the SPE sampling unit.
 //!
-//! Written from `shared/reference/spe-architecture.md` and `shared/DESIGN.md`, never from
+//! Written from `docs/spe-reference.md` and the port and choice tables of `hdl/defs` (`gen/spe_tables.md`), never from
 //! the RTL, so that the two can disagree when one of them is wrong. It is one
 //! implementation of the port contract of `spe-ports` ([`spe_ports::Dut`] on
 //! [`spe_ports::Inputs`] / [`spe_ports::Outputs`], the ports of `spe_top`) and steps one

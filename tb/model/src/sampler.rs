@@ -1,5 +1,5 @@
 //! Sampler: the population count over a dispatch group, the interval down-counter with the
-//! architecture's reload rule (`SPEToCollectSample`, reference §6.1, without ERnd), the
+//! architecture's reload rule (`SPEToCollectSample`, docs/spe-reference.md §6.1, without ERnd), the
 //! LFSR jitter, and the selection of at most one slot per cycle.
 
 use crate::regs::Regs;

@@ -189,7 +189,7 @@ fn context_packets_only_when_cx_is_set() {
             assert_eq!(
                 &rec[0..5],
                 &[0x64, 0xd2, 0x04, 0x00, 0x00],
-                "reference §7.1 context bytes"
+                "docs/spe-reference.md §7.1 context bytes"
             );
         }
     }

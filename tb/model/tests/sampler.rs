@@ -5,7 +5,7 @@ use spe_defs::packet::op_class;
 use spe_defs::regs::{pmbsr, pmscr, pmsirr, RegId};
 use spe_defs::{Config, PRESETS};
 
-/// Independent reference of the reload rule (reference §6.1, no ERnd): the indices of the
+/// Independent reference of the reload rule (docs/spe-reference.md §6.1, no ERnd): the indices of the
 /// sampled ops in a stream of `n` population ops, starting from COUNT = `count`.
 fn reference_samples(mut count: u64, reload: u64, n: u64) -> Vec<u64> {
     let mut out = vec![];

@@ -2,7 +2,7 @@
 //! records this unit writes: `perf report -D`, `perf script --itrace=i1i`, `perf mem report`.
 //!
 //! Written from the public layout description (`tools/perf/Documentation/perf.data-file-format.txt`
-//! in the kernel tree) and the facts in `shared/reference/toolchain.md`:
+//! in the kernel tree) and the facts in `docs/toolchain.md`:
 //! * a `PERFILE2` header whose attribute entries are a 128-byte `perf_event_attr` (`size` =
 //!   128) plus its 16-byte id section;
 //! * the attribute's `type` is the SPE PMU type that AUXTRACE_INFO names, with

@@ -1,4 +1,4 @@
-//! The worked examples of reference §7, byte for byte.
+//! The worked examples of docs/spe-reference.md §7, byte for byte.
 
 use super::hex;
 use crate::{check_record_rules, decode, describe, Context, Op, Packet, PacketKind as K};

@@ -1,4 +1,4 @@
-//! The reference §7.5 checklist (`check_record_rules`).
+//! The docs/spe-reference.md §7.5 checklist (`check_record_rules`).
 
 use super::{examples::EXAMPLE_A, hex};
 use crate::check_record_rules;
