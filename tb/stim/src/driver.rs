@@ -508,21 +508,22 @@ impl Driver {
                 self.front(&[Access::Read(RegId::Pmbptr), Access::AuxEnd(ctx, act)]);
             }
             Access::AuxEnd(ctx, act) => {
+                let truncated = self.truncated;
                 self.aux_end(cycle, mem);
                 let mut next = Vec::new();
+                let restart = self.settings.on_fault == FaultAction::Restart;
                 match (ctx, act) {
-                    (Ctx::Irq, Act::Fatal) => {
-                        if self.settings.on_fault == FaultAction::Restart {
+                    // A fault, or a truncated output (perf disables its event): stop, or
+                    // with FaultAction::Restart begin a new output so a long run goes on.
+                    (Ctx::Irq, Act::Fatal) | (Ctx::Irq, Act::Full)
+                        if truncated || act == Act::Fatal =>
+                    {
+                        if restart {
                             next.push(Access::Begin);
                         } else {
                             next.extend(self.disable_and_drain());
                             next.push(Access::Enter(Phase::Stopped));
                         }
-                    }
-                    (Ctx::Irq, _) if self.truncated => {
-                        // perf disables an event whose output was truncated.
-                        next.extend(self.disable_and_drain());
-                        next.push(Access::Enter(Phase::Stopped));
                     }
                     (Ctx::Irq, _) => next.push(Access::Begin),
                     (Ctx::Stop, _) => {}
