@@ -187,9 +187,7 @@ impl SampleSettings {
         if self.discard {
             pmblimitr::FM.place(pmblimitr::FM_DISCARD) | pmblimitr::E.place(1)
         } else {
-            pmblimitr::LIMIT.place(self.limit() >> pmblimitr::LIMIT.lsb)
-                | pmblimitr::FM.place(pmblimitr::FM_FILL)
-                | pmblimitr::E.place(1)
+            self.limit_at(self.limit())
         }
     }
 
@@ -243,21 +241,37 @@ impl SampleSettings {
         seq
     }
 
+    /// What EL2 boot code leaves in PMSCR_EL2 before the kernel runs (nothing in a VHE
+    /// host): non-VHE boot code grants EL1 physical addresses and the physical counter.
+    fn el2_boot(&self) -> Option<(RegId, u64)> {
+        (!self.host).then(|| {
+            (
+                RegId::PmscrEl2,
+                pmscr::PA.place(1) | pmscr::PCT.place(pmscr::PCT_PHYSICAL),
+            )
+        })
+    }
+
+    /// PMBPTR and PMBLIMITR for an AUX output that begins at ring offset `head`: the limit
+    /// at the next watermark boundary or the ring's end (discard mode: no buffer).
+    pub fn buffer(&self, head: u64) -> (u64, u64) {
+        if self.discard {
+            return (self.buffer_base, self.pmblimitr());
+        }
+        let w = self.watermark();
+        let limit = ((head / w + 1) * w).min(self.buffer_size);
+        (
+            self.buffer_base + head,
+            self.limit_at(self.buffer_base + limit),
+        )
+    }
+
     /// The first start, in order: EL2 boot state (non-VHE), buffer at the ring's start,
     /// then [`SampleSettings::start_after_buffer`] with the initial count.
     pub fn program(&self) -> Vec<(RegId, u64)> {
-        // Non-VHE EL2 boot code grants EL1 physical addresses and the physical counter.
-        let el2_boot = pmscr::PA.place(1) | pmscr::PCT.place(pmscr::PCT_PHYSICAL);
-        let mut seq = Vec::new();
-        if !self.host {
-            seq.push((RegId::PmscrEl2, el2_boot));
-        }
-        let limit = if self.discard {
-            self.pmblimitr()
-        } else {
-            self.limit_at(self.buffer_base + self.watermark().min(self.buffer_size))
-        };
-        seq.push((RegId::Pmbptr, pmbptr::PTR.place(self.buffer_base)));
+        let (ptr, limit) = self.buffer(0);
+        let mut seq: Vec<_> = self.el2_boot().into_iter().collect();
+        seq.push((RegId::Pmbptr, pmbptr::PTR.place(ptr)));
         seq.push((RegId::Pmblimitr, limit));
         seq.extend(self.start_after_buffer(self.initial_count.unwrap_or(self.interval)));
         seq
@@ -391,23 +405,16 @@ impl Driver {
     /// A driver that will program `settings` from the first cycle.
     pub fn new(settings: SampleSettings) -> Result<Driver, String> {
         settings.validate()?;
-        let mut queue: VecDeque<Access> = VecDeque::new();
-        let seq = settings.program();
-        let buffer_at = seq
-            .iter()
-            .position(|a| a.0 == RegId::Pmbptr)
-            .expect("program writes PMBPTR");
-        for (i, (r, v)) in seq.into_iter().enumerate() {
-            if i == buffer_at && !settings.discard {
-                // The first output begins here (the ring's start).
-                queue.push_back(Access::Begin);
-                continue;
-            }
-            if i == buffer_at + 1 && !settings.discard {
-                continue; // PMBLIMITR: written by Begin.
-            }
-            queue.push_back(Access::Write(r, v));
-        }
+        // `program()`'s order, with the buffer written by the first output's begin.
+        let mut queue: VecDeque<Access> = settings
+            .el2_boot()
+            .map(|(r, v)| Access::Write(r, v))
+            .into_iter()
+            .collect();
+        queue.push_back(Access::Begin);
+        let start =
+            settings.start_after_buffer(settings.initial_count.unwrap_or(settings.interval));
+        queue.extend(start.into_iter().map(|(r, v)| Access::Write(r, v)));
         Ok(Driver {
             period_left: settings.initial_count.unwrap_or(settings.interval),
             settings,
@@ -595,14 +602,7 @@ impl Driver {
     /// The next output of the ring: PMBPTR at the head, the limit at the next watermark
     /// boundary or the ring's end (always at least one record slot above the head).
     fn begin(&mut self) -> (u64, u64) {
-        let s = &self.settings;
-        if s.discard {
-            return (s.buffer_base, s.pmblimitr());
-        }
-        let w = s.watermark();
-        let end = s.buffer_size;
-        let limit = ((self.head / w + 1) * w).min(end);
-        (s.buffer_base + self.head, s.limit_at(s.buffer_base + limit))
+        self.settings.buffer(self.head)
     }
 
     /// Ends the open output at the PMBPTR just read: copies [head, PMBPTR) out, audits the
@@ -670,11 +670,6 @@ impl Driver {
         self.queue
             .extend(seq.into_iter().map(|(r, v)| Access::Write(r, v)));
         true
-    }
-
-    /// True while profiling is stopped at a context switch.
-    pub fn switched_out(&self) -> bool {
-        self.phase == Phase::Off
     }
 
     /// The end of the run: the final stop (as at a context switch), then done.
