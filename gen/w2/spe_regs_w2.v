@@ -24,30 +24,43 @@ module spe_regs_w2(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,co
 
     // Constant declarations
     localparam  a_pmblimitr = 5'b0;
-    localparam  a_pmbptr = 5'b1;
-    localparam  a_pmbsr = 5'b11;
-    localparam  a_pmbidr = 5'b111;
-    localparam  a_pmscr_el1 = 5'b1000;
-    localparam  a_pmsnevfr = 5'b1001;
-    localparam  a_pmsicr = 5'b1010;
-    localparam  a_pmsirr = 5'b1011;
-    localparam  a_pmsfcr = 5'b1100;
-    localparam  a_pmsevfr = 5'b1101;
-    localparam  a_pmslatfr = 5'b1110;
-    localparam  a_pmsidr = 5'b1111;
-    localparam  a_pmscr_el2 = 5'b11000;
-    localparam  m_pmscr_el1 = 8'hfb;
-    localparam  m_pmscr_el2 = 8'hfb;
-    localparam  m_pmsevfr = 12'hffe;
-    localparam  m_pmsnevfr = 12'hffe;
-    localparam  m_pmsirr = 32'hffffff01;
-    localparam  m_pmsfcr = 19'b1110000000000001111;
-    localparam  m_pmslatfr = 16'hfff;
     localparam  m_pmblimitr = 64'hfffffffffffff007;
+    localparam  z_pmblimitr = 64'h0;
+    localparam  a_pmbptr = 5'b1;
+    localparam  m_pmbptr = 64'hffffffffffffffff;
+    localparam  z_pmbptr = 64'h0;
+    localparam  a_pmbsr = 5'b11;
     localparam  m_pmbsr = 32'hfc0fffff;
-    localparam  m_limit = 64'hfffffffffffff000;
-    localparam  v_pmsidr = 64'h26457;
+    localparam  z_pmbsr = 64'h0;
+    localparam  a_pmscr_el1 = 5'b1000;
+    localparam  m_pmscr_el1 = 8'hfb;
+    localparam  z_pmscr_el1 = 64'h0;
+    localparam  a_pmsnevfr = 5'b1001;
+    localparam  m_pmsnevfr = 12'hffe;
+    localparam  z_pmsnevfr = 64'h0;
+    localparam  a_pmsicr = 5'b1010;
+    localparam  m_pmsicr = 32'hffffffff;
+    localparam  z_pmsicr = 64'h0;
+    localparam  a_pmsirr = 5'b1011;
+    localparam  m_pmsirr = 32'hffffff01;
+    localparam  z_pmsirr = 64'h0;
+    localparam  a_pmsfcr = 5'b1100;
+    localparam  m_pmsfcr = 19'b1110000000000001111;
+    localparam  z_pmsfcr = 64'h0;
+    localparam  a_pmsevfr = 5'b1101;
+    localparam  m_pmsevfr = 12'hffe;
+    localparam  z_pmsevfr = 64'h0;
+    localparam  a_pmslatfr = 5'b1110;
+    localparam  m_pmslatfr = 16'hfff;
+    localparam  z_pmslatfr = 64'h0;
+    localparam  a_pmscr_el2 = 5'b11000;
+    localparam  m_pmscr_el2 = 8'hfb;
+    localparam  z_pmscr_el2 = 64'h0;
+    localparam  a_pmbidr = 5'b111;
     localparam  v_pmbidr = 64'h6;
+    localparam  a_pmsidr = 5'b1111;
+    localparam  v_pmsidr = 64'h26457;
+    localparam  m_limit = 64'hfffffffffffff000;
     localparam  k_coll = 32'h10000;
     localparam  k_full_keep = 32'hd0000;
     localparam  k_full = 32'h20001;
@@ -73,21 +86,24 @@ module spe_regs_w2(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,co
     localparam  p_s = 32'h11;
     localparam  k_fm_discard = 2'b10;
     localparam  k_zero64 = 64'h0;
-    localparam  z_pmscr = 64'h0;
-    localparam  z_pmsevfr = 64'h0;
-    localparam  z_pmsfcr = 64'h0;
-    localparam  z_pmslatfr = 64'h0;
-    localparam  z_32 = 64'h0;
 
     // Stub signals
+    reg  [63:0] pmblimitr__d;
+    wire  [63:0] pmblimitr__q;
+    reg  pmblimitr__reset;
+    reg  pmblimitr__clock;
+    reg  [63:0] pmbptr__d;
+    wire  [63:0] pmbptr__q;
+    reg  pmbptr__reset;
+    reg  pmbptr__clock;
+    reg  [31:0] pmbsr__d;
+    wire  [31:0] pmbsr__q;
+    reg  pmbsr__reset;
+    reg  pmbsr__clock;
     reg  [7:0] pmscr_el1__d;
     wire  [7:0] pmscr_el1__q;
     reg  pmscr_el1__reset;
     reg  pmscr_el1__clock;
-    reg  [7:0] pmscr_el2__d;
-    wire  [7:0] pmscr_el2__q;
-    reg  pmscr_el2__reset;
-    reg  pmscr_el2__clock;
     reg  [11:0] pmsnevfr__d;
     wire  [11:0] pmsnevfr__q;
     reg  pmsnevfr__reset;
@@ -112,45 +128,64 @@ module spe_regs_w2(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,co
     wire  [15:0] pmslatfr__q;
     reg  pmslatfr__reset;
     reg  pmslatfr__clock;
-    reg  [63:0] pmblimitr__d;
-    wire  [63:0] pmblimitr__q;
-    reg  pmblimitr__reset;
-    reg  pmblimitr__clock;
-    reg  [63:0] pmbptr__d;
-    wire  [63:0] pmbptr__q;
-    reg  pmbptr__reset;
-    reg  pmbptr__clock;
-    reg  [31:0] pmbsr__d;
-    wire  [31:0] pmbsr__q;
-    reg  pmbsr__reset;
-    reg  pmbsr__clock;
+    reg  [7:0] pmscr_el2__d;
+    wire  [7:0] pmscr_el2__q;
+    reg  pmscr_el2__reset;
+    reg  pmscr_el2__clock;
 
     // Local signals
+    reg  [63:0] rd_pmblimitr;
+    reg  [63:0] o_pmblimitr;
+    reg  [63:0] rd_pmbptr;
+    reg  [63:0] o_pmbptr;
+    reg  [63:0] rd_pmbsr;
+    reg  [63:0] o_pmbsr;
+    reg  [63:0] rd_pmscr_el1;
+    reg  [63:0] o_pmscr_el1;
+    reg  [63:0] rd_pmsnevfr;
+    reg  [63:0] o_pmsnevfr;
+    reg  [63:0] rd_pmsicr;
+    reg  [63:0] o_pmsicr;
+    reg  [63:0] rd_pmsirr;
+    reg  [63:0] o_pmsirr;
+    reg  [63:0] rd_pmsfcr;
+    reg  [63:0] o_pmsfcr;
+    reg  [63:0] rd_pmsevfr;
+    reg  [63:0] o_pmsevfr;
+    reg  [63:0] rd_pmslatfr;
+    reg  [63:0] o_pmslatfr;
+    reg  [63:0] rd_pmscr_el2;
+    reg  [63:0] o_pmscr_el2;
+    reg  [63:0] o_pmbidr;
+    reg  [63:0] o_pmsidr;
     reg  prof_en;
     reg  wr;
     reg  [31:0] pmbsr_coll;
-    reg  [63:0] rd_pmscr_el1;
-    reg  [63:0] rd_pmscr_el2;
-    reg  [63:0] rd_pmsnevfr;
-    reg  [63:0] rd_pmsicr;
-    reg  [63:0] rd_pmsirr;
-    reg  [63:0] rd_pmsfcr;
-    reg  [63:0] rd_pmsevfr;
-    reg  [63:0] rd_pmslatfr;
-    reg  [63:0] rd_pmbsr;
 
     // Sub module instances
+    spe_rff #(.W(64), .INIT(64'h0)) pmblimitr(
+        .d(pmblimitr__d),
+        .q(pmblimitr__q),
+        .reset(pmblimitr__reset),
+        .clock(pmblimitr__clock)
+    );
+    spe_rff #(.W(64), .INIT(64'h0)) pmbptr(
+        .d(pmbptr__d),
+        .q(pmbptr__q),
+        .reset(pmbptr__reset),
+        .clock(pmbptr__clock)
+    );
+    spe_rff #(.W(32), .INIT(32'h0)) pmbsr(
+        .d(pmbsr__d),
+        .q(pmbsr__q),
+        .reset(pmbsr__reset),
+        .clock(pmbsr__clock)
+    );
     spe_rff #(.W(8), .INIT(8'h0)) pmscr_el1(
         .d(pmscr_el1__d),
         .q(pmscr_el1__q),
         .reset(pmscr_el1__reset),
         .clock(pmscr_el1__clock)
-    );
-    spe_rff #(.W(8), .INIT(8'h0)) pmscr_el2(
-        .d(pmscr_el2__d),
-        .q(pmscr_el2__q),
-        .reset(pmscr_el2__reset),
-        .clock(pmscr_el2__clock)
     );
     spe_rff #(.W(12), .INIT(12'h0)) pmsnevfr(
         .d(pmsnevfr__d),
@@ -188,60 +223,48 @@ module spe_regs_w2(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,co
         .reset(pmslatfr__reset),
         .clock(pmslatfr__clock)
     );
-    spe_rff #(.W(64), .INIT(64'h0)) pmblimitr(
-        .d(pmblimitr__d),
-        .q(pmblimitr__q),
-        .reset(pmblimitr__reset),
-        .clock(pmblimitr__clock)
-    );
-    spe_rff #(.W(64), .INIT(64'h0)) pmbptr(
-        .d(pmbptr__d),
-        .q(pmbptr__q),
-        .reset(pmbptr__reset),
-        .clock(pmbptr__clock)
-    );
-    spe_rff #(.W(32), .INIT(32'h0)) pmbsr(
-        .d(pmbsr__d),
-        .q(pmbsr__q),
-        .reset(pmbsr__reset),
-        .clock(pmbsr__clock)
+    spe_rff #(.W(8), .INIT(8'h0)) pmscr_el2(
+        .d(pmscr_el2__d),
+        .q(pmscr_el2__q),
+        .reset(pmscr_el2__reset),
+        .clock(pmscr_el2__clock)
     );
 
     // Update code
     always @(*) begin
-        pmscr_el1__clock = clock;
-        pmscr_el2__clock = clock;
-        pmsnevfr__clock = clock;
-        pmsicr__clock = clock;
-        pmsirr__clock = clock;
-        pmsfcr__clock = clock;
-        pmsevfr__clock = clock;
-        pmslatfr__clock = clock;
         pmblimitr__clock = clock;
-        pmbptr__clock = clock;
-        pmbsr__clock = clock;
-        pmscr_el1__d = pmscr_el1__q;
-        pmscr_el2__d = pmscr_el2__q;
-        pmsnevfr__d = pmsnevfr__q;
-        pmsicr__d = pmsicr__q;
-        pmsirr__d = pmsirr__q;
-        pmsfcr__d = pmsfcr__q;
-        pmsevfr__d = pmsevfr__q;
-        pmslatfr__d = pmslatfr__q;
-        pmblimitr__d = pmblimitr__q;
-        pmbptr__d = pmbptr__q;
-        pmbsr__d = pmbsr__q;
-        pmscr_el1__reset = reset;
-        pmscr_el2__reset = reset;
-        pmsnevfr__reset = reset;
-        pmsicr__reset = reset;
-        pmsirr__reset = reset;
-        pmsfcr__reset = reset;
-        pmsevfr__reset = reset;
-        pmslatfr__reset = reset;
         pmblimitr__reset = reset;
+        pmblimitr__d = pmblimitr__q;
+        pmbptr__clock = clock;
         pmbptr__reset = reset;
+        pmbptr__d = pmbptr__q;
+        pmbsr__clock = clock;
         pmbsr__reset = reset;
+        pmbsr__d = pmbsr__q;
+        pmscr_el1__clock = clock;
+        pmscr_el1__reset = reset;
+        pmscr_el1__d = pmscr_el1__q;
+        pmsnevfr__clock = clock;
+        pmsnevfr__reset = reset;
+        pmsnevfr__d = pmsnevfr__q;
+        pmsicr__clock = clock;
+        pmsicr__reset = reset;
+        pmsicr__d = pmsicr__q;
+        pmsirr__clock = clock;
+        pmsirr__reset = reset;
+        pmsirr__d = pmsirr__q;
+        pmsfcr__clock = clock;
+        pmsfcr__reset = reset;
+        pmsfcr__d = pmsfcr__q;
+        pmsevfr__clock = clock;
+        pmsevfr__reset = reset;
+        pmsevfr__d = pmsevfr__q;
+        pmslatfr__clock = clock;
+        pmslatfr__reset = reset;
+        pmslatfr__d = pmslatfr__q;
+        pmscr_el2__clock = clock;
+        pmscr_el2__reset = reset;
+        pmscr_el2__d = pmscr_el2__q;
         pmsicr__d = count_now;
         if (upd[(0)+:(1)]) begin
             pmbptr__d = upd[(1)+:(64)];
@@ -262,20 +285,23 @@ module spe_regs_w2(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,co
         end
         wr = reg_en & reg_we;
         if (wr) begin
+            if (reg_addr == a_pmblimitr) begin
+                pmblimitr__d = reg_wdata[(32'h0)+:(64)] & m_pmblimitr;
+            end
+            if (reg_addr == a_pmbptr) begin
+                pmbptr__d = reg_wdata[(32'h0)+:(64)] & m_pmbptr;
+            end
+            if (reg_addr == a_pmbsr) begin
+                pmbsr__d = reg_wdata[(32'h0)+:(32)] & m_pmbsr;
+            end
             if (reg_addr == a_pmscr_el1) begin
                 pmscr_el1__d = reg_wdata[(32'h0)+:(8)] & m_pmscr_el1;
-            end
-            if (reg_addr == a_pmscr_el2) begin
-                pmscr_el2__d = reg_wdata[(32'h0)+:(8)] & m_pmscr_el2;
             end
             if (reg_addr == a_pmsnevfr) begin
                 pmsnevfr__d = reg_wdata[(32'h0)+:(12)] & m_pmsnevfr;
             end
-            if (reg_addr == a_pmsevfr) begin
-                pmsevfr__d = reg_wdata[(32'h0)+:(12)] & m_pmsevfr;
-            end
             if (reg_addr == a_pmsicr) begin
-                pmsicr__d = reg_wdata[(32'h0)+:(32)];
+                pmsicr__d = reg_wdata[(32'h0)+:(32)] & m_pmsicr;
             end
             if (reg_addr == a_pmsirr) begin
                 pmsirr__d = reg_wdata[(32'h0)+:(32)] & m_pmsirr;
@@ -283,77 +309,91 @@ module spe_regs_w2(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,co
             if (reg_addr == a_pmsfcr) begin
                 pmsfcr__d = reg_wdata[(32'h0)+:(19)] & m_pmsfcr;
             end
+            if (reg_addr == a_pmsevfr) begin
+                pmsevfr__d = reg_wdata[(32'h0)+:(12)] & m_pmsevfr;
+            end
             if (reg_addr == a_pmslatfr) begin
                 pmslatfr__d = reg_wdata[(32'h0)+:(16)] & m_pmslatfr;
             end
-            if (reg_addr == a_pmblimitr) begin
-                pmblimitr__d = reg_wdata & m_pmblimitr;
-            end
-            if (reg_addr == a_pmbptr) begin
-                pmbptr__d = reg_wdata;
-            end
-            if (reg_addr == a_pmbsr) begin
-                pmbsr__d = reg_wdata[(32'h0)+:(32)] & m_pmbsr;
+            if (reg_addr == a_pmscr_el2) begin
+                pmscr_el2__d = reg_wdata[(32'h0)+:(8)] & m_pmscr_el2;
             end
         end
-        rd_pmscr_el1 = z_pmscr;
+        rd_pmblimitr = z_pmblimitr;
+        rd_pmblimitr[(0)+:(64)] = pmblimitr__q;
+        rd_pmbptr = z_pmbptr;
+        rd_pmbptr[(0)+:(64)] = pmbptr__q;
+        rd_pmbsr = z_pmbsr;
+        rd_pmbsr[(0)+:(32)] = pmbsr__q;
+        rd_pmscr_el1 = z_pmscr_el1;
         rd_pmscr_el1[(0)+:(8)] = pmscr_el1__q;
-        rd_pmscr_el2 = z_pmscr;
-        rd_pmscr_el2[(0)+:(8)] = pmscr_el2__q;
-        rd_pmsnevfr = z_pmsevfr;
+        rd_pmsnevfr = z_pmsnevfr;
         rd_pmsnevfr[(0)+:(12)] = pmsnevfr__q;
-        rd_pmsevfr = z_pmsevfr;
-        rd_pmsevfr[(0)+:(12)] = pmsevfr__q;
-        rd_pmsicr = z_32;
-        rd_pmsicr[(0)+:(32)] = count_now;
-        rd_pmsirr = z_32;
+        rd_pmsirr = z_pmsirr;
         rd_pmsirr[(0)+:(32)] = pmsirr__q;
         rd_pmsfcr = z_pmsfcr;
         rd_pmsfcr[(0)+:(19)] = pmsfcr__q;
+        rd_pmsevfr = z_pmsevfr;
+        rd_pmsevfr[(0)+:(12)] = pmsevfr__q;
         rd_pmslatfr = z_pmslatfr;
         rd_pmslatfr[(0)+:(16)] = pmslatfr__q;
-        rd_pmbsr = z_32;
-        rd_pmbsr[(0)+:(32)] = pmbsr__q;
-        reg_rdata = k_zero64;
-        if (reg_addr == a_pmscr_el1) begin
-            reg_rdata = rd_pmscr_el1;
-        end
-        if (reg_addr == a_pmscr_el2) begin
-            reg_rdata = rd_pmscr_el2;
-        end
-        if (reg_addr == a_pmsnevfr) begin
-            reg_rdata = rd_pmsnevfr;
-        end
-        if (reg_addr == a_pmsevfr) begin
-            reg_rdata = rd_pmsevfr;
-        end
-        if (reg_addr == a_pmsicr) begin
-            reg_rdata = rd_pmsicr;
-        end
-        if (reg_addr == a_pmsirr) begin
-            reg_rdata = rd_pmsirr;
-        end
-        if (reg_addr == a_pmsfcr) begin
-            reg_rdata = rd_pmsfcr;
-        end
-        if (reg_addr == a_pmslatfr) begin
-            reg_rdata = rd_pmslatfr;
-        end
+        rd_pmscr_el2 = z_pmscr_el2;
+        rd_pmscr_el2[(0)+:(8)] = pmscr_el2__q;
+        rd_pmsicr = z_pmsicr;
+        rd_pmsicr[(0)+:(32)] = count_now;
+        o_pmblimitr = k_zero64;
         if (reg_addr == a_pmblimitr) begin
-            reg_rdata = pmblimitr__q;
+            o_pmblimitr = rd_pmblimitr;
         end
+        o_pmbptr = k_zero64;
         if (reg_addr == a_pmbptr) begin
-            reg_rdata = pmbptr__q;
+            o_pmbptr = rd_pmbptr;
         end
+        o_pmbsr = k_zero64;
         if (reg_addr == a_pmbsr) begin
-            reg_rdata = rd_pmbsr;
+            o_pmbsr = rd_pmbsr;
         end
-        if (reg_addr == a_pmsidr) begin
-            reg_rdata = v_pmsidr;
+        o_pmscr_el1 = k_zero64;
+        if (reg_addr == a_pmscr_el1) begin
+            o_pmscr_el1 = rd_pmscr_el1;
         end
+        o_pmsnevfr = k_zero64;
+        if (reg_addr == a_pmsnevfr) begin
+            o_pmsnevfr = rd_pmsnevfr;
+        end
+        o_pmsicr = k_zero64;
+        if (reg_addr == a_pmsicr) begin
+            o_pmsicr = rd_pmsicr;
+        end
+        o_pmsirr = k_zero64;
+        if (reg_addr == a_pmsirr) begin
+            o_pmsirr = rd_pmsirr;
+        end
+        o_pmsfcr = k_zero64;
+        if (reg_addr == a_pmsfcr) begin
+            o_pmsfcr = rd_pmsfcr;
+        end
+        o_pmsevfr = k_zero64;
+        if (reg_addr == a_pmsevfr) begin
+            o_pmsevfr = rd_pmsevfr;
+        end
+        o_pmslatfr = k_zero64;
+        if (reg_addr == a_pmslatfr) begin
+            o_pmslatfr = rd_pmslatfr;
+        end
+        o_pmscr_el2 = k_zero64;
+        if (reg_addr == a_pmscr_el2) begin
+            o_pmscr_el2 = rd_pmscr_el2;
+        end
+        o_pmbidr = k_zero64;
         if (reg_addr == a_pmbidr) begin
-            reg_rdata = v_pmbidr;
+            o_pmbidr = v_pmbidr;
         end
+        o_pmsidr = k_zero64;
+        if (reg_addr == a_pmsidr) begin
+            o_pmsidr = v_pmsidr;
+        end
+        reg_rdata = k_zero64 | o_pmblimitr | o_pmbptr | o_pmbsr | o_pmscr_el1 | o_pmsnevfr | o_pmsicr | o_pmsirr | o_pmsfcr | o_pmsevfr | o_pmslatfr | o_pmscr_el2 | o_pmbidr | o_pmsidr;
         irq = pmbsr__q[p_s];
         sample_ctl[(1)+:(1)] = pmscr_el1__q[p_e0];
         sample_ctl[(2)+:(1)] = pmscr_el1__q[p_e1];

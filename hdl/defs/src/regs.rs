@@ -11,8 +11,16 @@
 //! A register-port write in the same cycle as a hardware update of the same register wins
 //! (software is last).
 //!
-//! **Reset.** Every read/write register resets to zero (the architecture leaves most of
-//! them UNKNOWN on reset; zero means "profiling disabled").
+//! **Reset.** Every read/write register resets to its table `reset` value, zero for all of
+//! them (the architecture leaves most of them UNKNOWN on reset; zero means "profiling
+//! disabled").
+//!
+//! **The table drives the RTL.** [`REGS`] is the one description of the registers: the
+//! register block's flops (as wide as [`RegDef::storage_bits`], with the row's reset value),
+//! its write decode with the writable masks and its read multiplexer are generated from it
+//! (`hdl/rtl/build.rs`), as are the C header and the register table of `gen/spe_tables.md`.
+//! Only what hardware does to a register ([`HwUpdate`]) and what the fields control are
+//! written by hand.
 
 use crate::config::{Config, CounterWidth};
 use crate::Field;
@@ -43,6 +51,30 @@ pub enum RegId {
     Pmbidr,
 }
 
+/// How hardware changes a read/write register besides the register port. A port write in
+/// the same cycle as a hardware update wins in every case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HwUpdate {
+    /// Only the register port writes it (and reset).
+    None,
+    /// Hardware sets the value the register takes at the next clock edge (PMBPTR from the
+    /// writer, PMBSR from the collision flag and the management events). Reads return the
+    /// stored value.
+    Next,
+    /// Hardware computes the register's value every cycle from the stored one (PMSICR: the
+    /// sampler's count after this cycle's dispatch group); reads return that value, and it
+    /// is stored at every edge.
+    Live,
+}
+
+/// How many copies of a register a unit holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bank {
+    /// One per hardware thread: every SPE register belongs to a PE, and each thread of an
+    /// SMT core is a PE with its own SPE (a single-threaded unit holds one copy).
+    PerThread,
+}
+
 /// Static description of a register.
 #[derive(Clone, Copy, Debug)]
 pub struct RegDef {
@@ -52,6 +84,13 @@ pub struct RegDef {
     pub enc: (u8, u8, u8, u8, u8),
     /// True for ID registers: writes are ignored, reads return [`read_only_value`].
     pub read_only: bool,
+    /// Value after reset of a read/write register (read-only registers read
+    /// [`read_only_value`]).
+    pub reset: u64,
+    /// How hardware changes the register besides the register port.
+    pub hw: HwUpdate,
+    /// How many copies a unit holds.
+    pub bank: Bank,
     /// Implemented fields (everything else is RES0).
     pub fields: &'static [Field],
     /// One-line purpose.
@@ -81,8 +120,17 @@ impl RegDef {
         if self.read_only {
             read_only_value(self.id, cfg)
         } else {
-            0
+            self.reset
         }
+    }
+    /// Bits of storage a read/write register needs: up to its highest implemented field
+    /// (read-back zero-extends it to 64 bits).
+    pub fn storage_bits(&self) -> u32 {
+        self.fields
+            .iter()
+            .map(|f| f.lsb + f.width)
+            .max()
+            .unwrap_or(0)
     }
 }
 
@@ -374,6 +422,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMBLIMITR_EL1",
         enc: (3, 0, 9, 10, 0),
         read_only: false,
+        reset: 0,
+        hw: HwUpdate::None,
+        bank: Bank::PerThread,
         fields: pmblimitr::FIELDS,
         desc: "Buffer limit, enable and fill mode",
     },
@@ -382,6 +433,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMBPTR_EL1",
         enc: (3, 0, 9, 10, 1),
         read_only: false,
+        reset: 0,
+        hw: HwUpdate::Next,
+        bank: Bank::PerThread,
         fields: pmbptr::FIELDS,
         desc: "Buffer write pointer",
     },
@@ -390,6 +444,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMBSR_EL1",
         enc: (3, 0, 9, 10, 3),
         read_only: false,
+        reset: 0,
+        hw: HwUpdate::Next,
+        bank: Bank::PerThread,
         fields: pmbsr::FIELDS,
         desc: "Buffer status and syndrome",
     },
@@ -398,6 +455,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMBIDR_EL1",
         enc: (3, 0, 9, 10, 7),
         read_only: true,
+        reset: 0,
+        hw: HwUpdate::None,
+        bank: Bank::PerThread,
         fields: pmbidr::FIELDS,
         desc: "Buffer ID (read-only)",
     },
@@ -406,6 +466,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMSCR_EL1",
         enc: (3, 0, 9, 9, 0),
         read_only: false,
+        reset: 0,
+        hw: HwUpdate::None,
+        bank: Bank::PerThread,
         fields: pmscr::FIELDS_EL1,
         desc: "Sampling control, EL1",
     },
@@ -414,6 +477,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMSNEVFR_EL1",
         enc: (3, 0, 9, 9, 1),
         read_only: false,
+        reset: 0,
+        hw: HwUpdate::None,
+        bank: Bank::PerThread,
         fields: pmsevfr::FIELDS,
         desc: "Inverted event filter",
     },
@@ -422,6 +488,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMSICR_EL1",
         enc: (3, 0, 9, 9, 2),
         read_only: false,
+        reset: 0,
+        hw: HwUpdate::Live,
+        bank: Bank::PerThread,
         fields: pmsicr::FIELDS,
         desc: "Interval counter",
     },
@@ -430,6 +499,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMSIRR_EL1",
         enc: (3, 0, 9, 9, 3),
         read_only: false,
+        reset: 0,
+        hw: HwUpdate::None,
+        bank: Bank::PerThread,
         fields: pmsirr::FIELDS,
         desc: "Interval reload",
     },
@@ -438,6 +510,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMSFCR_EL1",
         enc: (3, 0, 9, 9, 4),
         read_only: false,
+        reset: 0,
+        hw: HwUpdate::None,
+        bank: Bank::PerThread,
         fields: pmsfcr::FIELDS,
         desc: "Filter control",
     },
@@ -446,6 +521,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMSEVFR_EL1",
         enc: (3, 0, 9, 9, 5),
         read_only: false,
+        reset: 0,
+        hw: HwUpdate::None,
+        bank: Bank::PerThread,
         fields: pmsevfr::FIELDS,
         desc: "Event filter",
     },
@@ -454,6 +532,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMSLATFR_EL1",
         enc: (3, 0, 9, 9, 6),
         read_only: false,
+        reset: 0,
+        hw: HwUpdate::None,
+        bank: Bank::PerThread,
         fields: pmslatfr::FIELDS,
         desc: "Minimum latency filter",
     },
@@ -462,6 +543,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMSIDR_EL1",
         enc: (3, 0, 9, 9, 7),
         read_only: true,
+        reset: 0,
+        hw: HwUpdate::None,
+        bank: Bank::PerThread,
         fields: pmsidr::FIELDS,
         desc: "Sampling ID (read-only)",
     },
@@ -470,6 +554,9 @@ pub const REGS: &[RegDef] = &[
         name: "PMSCR_EL2",
         enc: (3, 4, 9, 9, 0),
         read_only: false,
+        reset: 0,
+        hw: HwUpdate::None,
+        bank: Bank::PerThread,
         fields: pmscr::FIELDS_EL2,
         desc: "Sampling control, EL2",
     },
@@ -573,6 +660,28 @@ mod tests {
                 crate::low_mask(c.counter_width.bits())
             );
         }
+    }
+
+    #[test]
+    fn storage_holds_every_field_and_the_reset_value_is_writable() {
+        let bits = |id| reg(id).storage_bits();
+        assert_eq!(bits(RegId::PmscrEl1), 8);
+        assert_eq!(bits(RegId::Pmsevfr), 12);
+        assert_eq!(bits(RegId::Pmsfcr), 19);
+        assert_eq!(bits(RegId::Pmslatfr), 16);
+        assert_eq!(bits(RegId::Pmbsr), 32);
+        assert_eq!(bits(RegId::Pmblimitr), 64);
+        for c in PRESETS {
+            for r in REGS.iter().filter(|r| !r.read_only) {
+                let m = r.writable_mask(c);
+                assert_eq!(m & !crate::low_mask(r.storage_bits()), 0, "{}", r.name);
+                assert_eq!(r.reset & !m, 0, "{}: reset sets a RES0 bit", r.name);
+            }
+        }
+        // PMSICR is the only register whose read-back is the hardware's value.
+        let live: Vec<_> = REGS.iter().filter(|r| r.hw == HwUpdate::Live).collect();
+        assert_eq!(live.len(), 1);
+        assert_eq!(live[0].id, RegId::Pmsicr);
     }
 
     #[test]
