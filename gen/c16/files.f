@@ -7,5 +7,6 @@ spe_latency_c16.v
 spe_regs_c16.v
 spe_sampler_c16.v
 spe_serializer_c16.v
+spe_tracker_c16.v
 spe_writer_c16.v
 spe_top_c16.v

@@ -7,5 +7,6 @@ spe_latency_default.v
 spe_regs_default.v
 spe_sampler_default.v
 spe_serializer_default.v
+spe_tracker_default.v
 spe_writer_default.v
 spe_top_default.v

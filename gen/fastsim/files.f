@@ -7,5 +7,6 @@ spe_latency_fastsim.v
 spe_regs_fastsim.v
 spe_sampler_fastsim.v
 spe_serializer_fastsim.v
+spe_tracker_fastsim.v
 spe_writer_fastsim.v
 spe_top_fastsim.v

@@ -7,5 +7,6 @@ spe_latency_minimal.v
 spe_regs_minimal.v
 spe_sampler_minimal.v
 spe_serializer_minimal.v
+spe_tracker_minimal.v
 spe_writer_minimal.v
 spe_top_minimal.v

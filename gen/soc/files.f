@@ -8,5 +8,6 @@
 ../minimal/spe_sampler_minimal.v
 ../minimal/spe_serializer_minimal.v
 ../minimal/spe_top_minimal.v
+../minimal/spe_tracker_minimal.v
 ../minimal/spe_writer_minimal.v
 spe_soc.v

@@ -7,5 +7,6 @@ spe_latency_w2.v
 spe_regs_w2.v
 spe_sampler_w2.v
 spe_serializer_w2.v
+spe_tracker_w2.v
 spe_writer_w2.v
 spe_top_w2.v

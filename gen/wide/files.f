@@ -7,5 +7,6 @@ spe_latency_wide.v
 spe_regs_wide.v
 spe_sampler_wide.v
 spe_serializer_wide.v
+spe_tracker_wide.v
 spe_writer_wide.v
 spe_top_wide.v

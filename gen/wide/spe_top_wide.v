@@ -84,7 +84,8 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  [9:0] regs__collect_ctl;
     wire  [30:0] regs__filter_ctl;
     wire  [15:0] regs__minlat;
-    wire  [129:0] regs__buffer_ctl;
+    wire  [127:0] regs__buffer_ctl;
+    wire  regs__write_en;
     reg  sampler__clock;
     reg  sampler__reset;
     reg  [7:0] sampler__disp_valid;
@@ -105,34 +106,41 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  [31:0] sampler__count_now;
     reg  capture__clock;
     reg  capture__reset;
-    reg  capture__tag_valid;
+    reg  [2:0] capture__phase;
     reg  [7:0] capture__pick;
     reg  [447:0] capture__disp_pc;
     reg  [15:0] capture__disp_class;
     reg  [63:0] capture__disp_subclass;
     reg  [7:0] capture__disp_cond;
-    reg  [1:0] capture__disp_el;
-    reg  capture__disp_ns;
-    reg  capture__disp_host;
-    reg  [9:0] capture__ctl;
-    reg  [31:0] capture__ctx_el1;
-    reg  [31:0] capture__ctx_el2;
-    reg  [63:0] capture__cnt_virt;
-    reg  [63:0] capture__cnt_phys;
-    reg  capture__iss_valid;
-    reg  [123:0] capture__xl;
-    reg  [14:0] capture__mem;
-    reg  [59:0] capture__br;
-    reg  [3:0] capture__cpl;
-    reg  capture__wr_start;
-    reg  capture__wr_end;
-    reg  capture__psb_req;
-    wire  capture__psb_done;
-    wire  [2:0] capture__phase;
-    wire  capture__hook_stray;
-    wire  [3:0] capture__progress;
-    wire  [14:0] capture__view;
-    wire  [404:0] capture__sample;
+    wire  [70:0] capture__slot;
+    reg  tracker__clock;
+    reg  tracker__reset;
+    reg  tracker__tag_valid;
+    reg  [1:0] tracker__disp_el;
+    reg  tracker__disp_ns;
+    reg  tracker__disp_host;
+    reg  [9:0] tracker__ctl;
+    reg  [31:0] tracker__ctx_el1;
+    reg  [31:0] tracker__ctx_el2;
+    reg  [63:0] tracker__cnt_virt;
+    reg  [63:0] tracker__cnt_phys;
+    reg  [70:0] tracker__slot;
+    reg  tracker__iss_valid;
+    reg  [123:0] tracker__xl;
+    reg  [14:0] tracker__mem;
+    reg  [59:0] tracker__br;
+    reg  [3:0] tracker__cpl;
+    reg  tracker__filtrate;
+    reg  tracker__write_en;
+    reg  tracker__no_room;
+    reg  tracker__wr_done;
+    reg  tracker__psb_req;
+    wire  tracker__psb_done;
+    wire  [2:0] tracker__phase;
+    wire  tracker__hook_stray;
+    wire  [3:0] tracker__progress;
+    wire  [14:0] tracker__view;
+    wire  [404:0] tracker__sample;
     reg  latency__clock;
     reg  latency__reset;
     reg  [2:0] latency__phase;
@@ -157,14 +165,13 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  writer__clock;
     reg  writer__reset;
     reg  [2:0] writer__phase;
-    reg  writer__filtrate;
-    reg  [129:0] writer__ctl;
+    reg  [127:0] writer__ctl;
     reg  [63:0] writer__beat_data;
     wire  [2:0] writer__beat;
     wire  [136:0] writer__wr;
     reg  [1:0] writer__resp;
-    wire  writer__start;
-    wire  writer__finish;
+    wire  writer__no_room;
+    wire  writer__wr_done;
     wire  [67:0] writer__upd;
 
     // Sub module instances
@@ -184,7 +191,8 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .collect_ctl(regs__collect_ctl),
         .filter_ctl(regs__filter_ctl),
         .minlat(regs__minlat),
-        .buffer_ctl(regs__buffer_ctl)
+        .buffer_ctl(regs__buffer_ctl),
+        .write_en(regs__write_en)
     );
     spe_sampler_wide sampler(
         .clock(sampler__clock),
@@ -209,34 +217,43 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     spe_capture_wide capture(
         .clock(capture__clock),
         .reset(capture__reset),
-        .tag_valid(capture__tag_valid),
+        .phase(capture__phase),
         .pick(capture__pick),
         .disp_pc(capture__disp_pc),
         .disp_class(capture__disp_class),
         .disp_subclass(capture__disp_subclass),
         .disp_cond(capture__disp_cond),
-        .disp_el(capture__disp_el),
-        .disp_ns(capture__disp_ns),
-        .disp_host(capture__disp_host),
-        .ctl(capture__ctl),
-        .ctx_el1(capture__ctx_el1),
-        .ctx_el2(capture__ctx_el2),
-        .cnt_virt(capture__cnt_virt),
-        .cnt_phys(capture__cnt_phys),
-        .iss_valid(capture__iss_valid),
-        .xl(capture__xl),
-        .mem(capture__mem),
-        .br(capture__br),
-        .cpl(capture__cpl),
-        .wr_start(capture__wr_start),
-        .wr_end(capture__wr_end),
-        .psb_req(capture__psb_req),
-        .psb_done(capture__psb_done),
-        .phase(capture__phase),
-        .hook_stray(capture__hook_stray),
-        .progress(capture__progress),
-        .view(capture__view),
-        .sample(capture__sample)
+        .slot(capture__slot)
+    );
+    spe_tracker_wide tracker(
+        .clock(tracker__clock),
+        .reset(tracker__reset),
+        .tag_valid(tracker__tag_valid),
+        .disp_el(tracker__disp_el),
+        .disp_ns(tracker__disp_ns),
+        .disp_host(tracker__disp_host),
+        .ctl(tracker__ctl),
+        .ctx_el1(tracker__ctx_el1),
+        .ctx_el2(tracker__ctx_el2),
+        .cnt_virt(tracker__cnt_virt),
+        .cnt_phys(tracker__cnt_phys),
+        .slot(tracker__slot),
+        .iss_valid(tracker__iss_valid),
+        .xl(tracker__xl),
+        .mem(tracker__mem),
+        .br(tracker__br),
+        .cpl(tracker__cpl),
+        .filtrate(tracker__filtrate),
+        .write_en(tracker__write_en),
+        .no_room(tracker__no_room),
+        .wr_done(tracker__wr_done),
+        .psb_req(tracker__psb_req),
+        .psb_done(tracker__psb_done),
+        .phase(tracker__phase),
+        .hook_stray(tracker__hook_stray),
+        .progress(tracker__progress),
+        .view(tracker__view),
+        .sample(tracker__sample)
     );
     spe_latency_wide latency(
         .clock(latency__clock),
@@ -269,14 +286,13 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .clock(writer__clock),
         .reset(writer__reset),
         .phase(writer__phase),
-        .filtrate(writer__filtrate),
         .ctl(writer__ctl),
         .beat_data(writer__beat_data),
         .beat(writer__beat),
         .wr(writer__wr),
         .resp(writer__resp),
-        .start(writer__start),
-        .finish(writer__finish),
+        .no_room(writer__no_room),
+        .wr_done(writer__wr_done),
         .upd(writer__upd)
     );
 
@@ -285,11 +301,13 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         regs__clock = clk;
         sampler__clock = clk;
         capture__clock = clk;
+        tracker__clock = clk;
         latency__clock = clk;
         writer__clock = clk;
         regs__reset = reset;
         sampler__reset = reset;
         capture__reset = reset;
+        tracker__reset = reset;
         latency__reset = reset;
         filter__reset = reset;
         writer__reset = reset;
@@ -302,65 +320,68 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         capture__disp_class = disp_class;
         capture__disp_subclass = disp_subclass;
         capture__disp_cond = disp_cond;
-        capture__disp_el = disp_el;
-        capture__disp_ns = disp_ns;
-        capture__disp_host = disp_host;
-        capture__iss_valid = iss_valid;
-        capture__xl[(0)+:(1)] = xl_start;
-        capture__xl[(1)+:(64)] = xl_va;
-        capture__xl[(65)+:(1)] = xl_done;
-        capture__xl[(66)+:(56)] = xl_pa;
-        capture__xl[(122)+:(1)] = xl_tlb_access;
-        capture__xl[(123)+:(1)] = xl_tlb_walk;
-        capture__mem[(0)+:(1)] = mem_done;
-        capture__mem[(1)+:(8)] = mem_source;
-        capture__mem[(9)+:(1)] = mem_l1d_access;
-        capture__mem[(10)+:(1)] = mem_l1d_refill;
-        capture__mem[(11)+:(1)] = mem_llc_access;
-        capture__mem[(12)+:(1)] = mem_llc_miss;
-        capture__mem[(13)+:(1)] = mem_remote;
-        capture__mem[(14)+:(1)] = mem_misaligned;
-        capture__br[(0)+:(1)] = br_done;
-        capture__br[(1)+:(56)] = br_target;
-        capture__br[(57)+:(1)] = br_taken;
-        capture__br[(58)+:(1)] = br_mispred;
-        capture__br[(59)+:(1)] = br_indirect;
-        capture__cpl[(0)+:(1)] = cpl_done;
-        capture__cpl[(1)+:(1)] = cpl_retired;
-        capture__cpl[(2)+:(1)] = cpl_exception;
-        capture__cpl[(3)+:(1)] = cpl_cond_fail;
-        capture__ctx_el1 = ctx_el1;
-        capture__ctx_el2 = ctx_el2;
-        capture__cnt_virt = cnt_virt;
-        capture__cnt_phys = cnt_phys;
+        tracker__disp_el = disp_el;
+        tracker__disp_ns = disp_ns;
+        tracker__disp_host = disp_host;
+        tracker__iss_valid = iss_valid;
+        tracker__xl[(0)+:(1)] = xl_start;
+        tracker__xl[(1)+:(64)] = xl_va;
+        tracker__xl[(65)+:(1)] = xl_done;
+        tracker__xl[(66)+:(56)] = xl_pa;
+        tracker__xl[(122)+:(1)] = xl_tlb_access;
+        tracker__xl[(123)+:(1)] = xl_tlb_walk;
+        tracker__mem[(0)+:(1)] = mem_done;
+        tracker__mem[(1)+:(8)] = mem_source;
+        tracker__mem[(9)+:(1)] = mem_l1d_access;
+        tracker__mem[(10)+:(1)] = mem_l1d_refill;
+        tracker__mem[(11)+:(1)] = mem_llc_access;
+        tracker__mem[(12)+:(1)] = mem_llc_miss;
+        tracker__mem[(13)+:(1)] = mem_remote;
+        tracker__mem[(14)+:(1)] = mem_misaligned;
+        tracker__br[(0)+:(1)] = br_done;
+        tracker__br[(1)+:(56)] = br_target;
+        tracker__br[(57)+:(1)] = br_taken;
+        tracker__br[(58)+:(1)] = br_mispred;
+        tracker__br[(59)+:(1)] = br_indirect;
+        tracker__cpl[(0)+:(1)] = cpl_done;
+        tracker__cpl[(1)+:(1)] = cpl_retired;
+        tracker__cpl[(2)+:(1)] = cpl_exception;
+        tracker__cpl[(3)+:(1)] = cpl_cond_fail;
+        tracker__ctx_el1 = ctx_el1;
+        tracker__ctx_el2 = ctx_el2;
+        tracker__cnt_virt = cnt_virt;
+        tracker__cnt_phys = cnt_phys;
         regs__reg_en = reg_en;
         regs__reg_we = reg_we;
         regs__reg_addr = reg_addr;
         regs__reg_wdata = reg_wdata;
         writer__resp[(0)+:(1)] = wr_ready;
         writer__resp[(1)+:(1)] = wr_err;
-        capture__psb_req = psb_req;
+        tracker__psb_req = psb_req;
         sampler__ctl = regs__sample_ctl;
-        sampler__phase = capture__phase;
-        capture__tag_valid = sampler__tag_valid;
+        sampler__phase = tracker__phase;
+        capture__phase = tracker__phase;
         capture__pick = sampler__pick;
-        capture__ctl = regs__collect_ctl;
-        capture__wr_start = writer__start;
-        capture__wr_end = writer__finish;
-        latency__phase = capture__phase;
-        latency__progress = capture__progress;
-        filter__phase = capture__phase;
+        tracker__tag_valid = sampler__tag_valid;
+        tracker__slot = capture__slot;
+        tracker__ctl = regs__collect_ctl;
+        tracker__filtrate = filter__filtrate;
+        tracker__write_en = regs__write_en;
+        tracker__no_room = writer__no_room;
+        tracker__wr_done = writer__wr_done;
+        latency__phase = tracker__phase;
+        latency__progress = tracker__progress;
+        filter__phase = tracker__phase;
         filter__ctl = regs__filter_ctl;
         filter__minlat = regs__minlat;
-        filter__view = capture__view;
+        filter__view = tracker__view;
         filter__lat_total = latency__total;
-        serializer__sample = capture__sample;
+        serializer__sample = tracker__sample;
         serializer__lat_total = latency__total;
         serializer__lat_issue = latency__issue;
         serializer__lat_xlat = latency__xlat;
         serializer__beat = writer__beat;
-        writer__phase = capture__phase;
-        writer__filtrate = filter__filtrate;
+        writer__phase = tracker__phase;
         writer__ctl = regs__buffer_ctl;
         writer__beat_data = serializer__beat_data;
         regs__count_now = sampler__count_now;
@@ -370,7 +391,7 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         regs__coll_set = sampler__collision;
         regs__upd = writer__upd;
         tag = sampler__tag;
-        hook_stray = capture__hook_stray;
+        hook_stray = tracker__hook_stray;
         reg_rdata = regs__reg_rdata;
         irq = regs__irq;
         wr_valid = writer__wr[(0)+:(1)];
@@ -381,7 +402,7 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         pmu_sample_feed = filter__feed;
         pmu_sample_filtrate = filter__filtrate;
         pmu_sample_collision = sampler__collision;
-        psb_done = capture__psb_done;
+        psb_done = tracker__psb_done;
     end
 
 endmodule // spe_top_wide

@@ -5,7 +5,7 @@
 //! `with_top_ports! { m { rest } }` (exported: the SoC's wrapper of the unit uses it too) calls
 //! `m! { ports { name: In|Out Type; ... } hooks { bundle field port; ... } rest }`:
 //! `clk` and every port of `PORTS` in order, then every hook input (groups translation,
-//! memory, branch, completion) with the capture block's report bundle and the field of
+//! memory, branch, completion) with the tracker block's report bundle and the field of
 //! the same name less its prefix (`br target br_target;`).
 //!
 //! Writes `$OUT_DIR/reg_table.rs` with `with_reg_table! { m { rest } }` (used by
@@ -21,7 +21,7 @@ use spe_defs::ports::{Dir, Width, PORTS};
 use spe_defs::regs::{Bank, HwUpdate, REGS};
 use std::fmt::Write as _;
 
-/// Hook group of `PORTS` -> (port name prefix, report bundle of the capture block).
+/// Hook group of `PORTS` -> (port name prefix, report bundle of the tracker block).
 const HOOK_BUNDLES: &[(&str, &str, &str)] = &[
     ("translation", "xl_", "xl"),
     ("memory", "mem_", "mem"),

@@ -144,7 +144,7 @@ const MUTANTS: &[Mutant] = &[
     Mutant {
         name: "psb-early",
         preset: "default",
-        file: "spe_capture_default.v",
+        file: "spe_tracker_default.v",
         from: "psb_done = psb_req & ((s_phase__q == SamplePhase__Idle) | (s_phase__q == SamplePhase__Tracking)) & ~reset;",
         to: "psb_done = psb_req & ~reset;",
     },

@@ -609,7 +609,14 @@ mod tests {
     #[test]
     fn port_addresses_are_unique_and_follow_the_encoding() {
         let mut seen = std::collections::HashSet::new();
-        for r in REGS {
+        for (i, r) in REGS.iter().enumerate() {
+            // The model stores registers by `RegId` value: one per row, each below REGS.len().
+            assert!((r.id as usize) < REGS.len(), "{}: RegId value", r.name);
+            assert!(
+                REGS[..i].iter().all(|o| o.id != r.id),
+                "{} listed twice",
+                r.name
+            );
             assert!(
                 seen.insert(r.addr()),
                 "{} shares address {}",

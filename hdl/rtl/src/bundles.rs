@@ -4,12 +4,13 @@
 //! ports by name (build.rs: port `br_target` to `BranchReport::target`).
 //!
 //! ```text
-//!  top ports --> XlatReport, MemReport, BranchReport, CplReport --> capture
-//!  regs --> SampleCtl --> sampler      regs --> CollectCtl --> capture
+//!  top ports --> XlatReport, MemReport, BranchReport, CplReport --> tracker
+//!  regs --> SampleCtl --> sampler      regs --> CollectCtl --> tracker
 //!  regs --> FilterCtl --> filter       regs --> BufferCtl  --> writer --> BufferUpdate --> regs
-//!  capture --> SamplePhase --> sampler, latency, filter, writer
-//!  capture --> Progress --> latency    capture --> FilterView --> filter
-//!  capture --> Sample --> serializer   writer <--> WriteReq / WriteResp <--> top ports
+//!  capture --> Slot --> tracker        tracker --> SamplePhase --> sampler, capture, latency,
+//!                                                                  filter, writer
+//!  tracker --> Progress --> latency    tracker --> FilterView --> filter
+//!  tracker --> Sample --> serializer   writer <--> WriteReq / WriteResp <--> top ports
 //! ```
 //!
 //! No bundle holds a `CW`-wide value (rust-hdl structs cannot be generic).
@@ -17,7 +18,7 @@
 use crate::ADDR_BITS;
 use rust_hdl::prelude::*;
 
-/// Where the sample in flight is: the model's `Phase`. Held by `spe_capture`.
+/// Where the sample in flight is: the model's `Phase`. Held by `spe_tracker`.
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
 pub enum SamplePhase {
     /// No sample: the sampler may tag an op.
@@ -119,12 +120,9 @@ pub struct FilterCtl {
     pub nevfr: Bits<12>,
 }
 
-/// Register controls of the buffer writer.
+/// Register controls of the buffer writer: PMBPTR and PMBLIMITR.LIMIT << 12.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct BufferCtl {
-    pub prof_en: Bit,
-    /// PMBLIMITR.FM selects discard mode; PMBPTR; PMBLIMITR.LIMIT << 12.
-    pub discard: Bit,
     pub ptr: Bits<64>,
     pub limit: Bits<64>,
 }
@@ -166,6 +164,24 @@ pub struct Progress {
     pub xl_done: Bit,
     /// This cycle's translation start is accepted: the translation counter restarts.
     pub xl_restart: Bit,
+}
+
+/// The tagged op's own fields, from the capture block's slot multiplexer: its PC, its class
+/// and payload as recorded (class 3 as Other, payload 0), its condition flag and its
+/// classification. Meaningful from the cycle after the tag to the end of the record.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Slot {
+    pub pc: Bits<ADDR_BITS>,
+    pub op_class: Bits<2>,
+    pub op_payload: Bits<8>,
+    /// The op is conditional (its slot's `disp_cond`).
+    pub cond: Bit,
+    /// Load/store class (translation and memory reports belong to it), branch class
+    /// (branch reports do), and whether it loads or stores (an atomic does both).
+    pub is_ldst: Bit,
+    pub is_branch: Bit,
+    pub is_load: Bit,
+    pub is_store: Bit,
 }
 
 /// What the filters look at.

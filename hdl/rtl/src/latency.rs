@@ -22,7 +22,7 @@ use spe_defs::Config;
 pub struct SpeLatency<const CW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    // The sample's phase and the op's progress (capture).
+    // The sample's phase and the op's progress (tracker).
     pub phase: Signal<In, SamplePhase>,
     pub progress: Signal<In, Progress>,
     // Counter values.

@@ -4,7 +4,8 @@
 //! |---|---|---|
 //! | [`bundles`] | (none) | the typed bundles between blocks, the sample-phase state |
 //! | [`sampler`] | `spe_sampler_<preset>` | population count, interval counter, LFSR jitter, tag, collision |
-//! | [`capture`] | `spe_capture_<preset>` | holds the sampled op, merges the hook reports, derives events |
+//! | [`capture`] | `spe_capture_<preset>` | the slot multiplexer: holds the tag cycle's group, selects and classifies the sampled op |
+//! | [`tracker`] | `spe_tracker_<preset>` | the sample's life: the phase machine, the op's collection, the merged hook reports, stray detection, events |
 //! | [`latency`] | `spe_latency_<preset>` | total / issue / translation latency counters (saturating) |
 //! | [`filter`] | `spe_filter_<preset>` | type, event, inverted-event and minimum-latency filters |
 //! | [`serializer`] | `spe_serializer_<preset>` | the 64-byte record (fixed-offset packets), one beat at a time |
@@ -29,6 +30,7 @@ pub mod sampler;
 pub mod serializer;
 pub mod sim;
 pub mod top;
+pub mod tracker;
 pub mod writer;
 
 use rust_hdl::prelude::*;

@@ -104,6 +104,9 @@ macro_rules! spe_regs {
             pub filter_ctl: Signal<Out, FilterCtl>,
             pub minlat: Signal<Out, Bits<CW>>,
             pub buffer_ctl: Signal<Out, BufferCtl>,
+            /// Kept records are written: profiling runs (PMBLIMITR.E, not PMBSR.S) and
+            /// PMBLIMITR.FM is not discard.
+            pub write_en: Signal<Out, Bit>,
             // Generated from the register table: each read/write register's flop (named
             // after its `RegId`: `pmscr_el1`, `pmbsr`, ...; synchronous reset to its table
             // value), port address (`{op1 == 4, CRm[0], op2}` of its encoding), writable
@@ -122,9 +125,10 @@ macro_rules! spe_regs {
                 $ov: K<Bits<64>>,
                 $oo: Signal<Local, Bits<64>>,
             )*
-            // Local signals: profiling enable, the port's write strobe, PMBSR with this
-            // cycle's collision.
+            // Local signals: profiling enable, discard mode, the port's write strobe, PMBSR
+            // with this cycle's collision.
             prof_en: Signal<Local, Bit>,
+            discard: Signal<Local, Bit>,
             wr: Signal<Local, Bit>,
             pmbsr_coll: Signal<Local, Bits<32>>,
             /// PMBLIMITR.LIMIT in place.
@@ -339,7 +343,7 @@ macro_rules! spe_regs {
                 self.minlat.next = self.pmslatfr.q.val().get_bits::<CW>(0);
                 self.prof_en.next = self.pmblimitr.q.val().get_bit(self.p_en.val().index())
                     & !self.pmbsr.q.val().get_bit(self.p_s.val().index());
-                self.buffer_ctl.next.discard = self
+                self.discard.next = self
                     .pmblimitr
                     .q
                     .val()
@@ -348,7 +352,8 @@ macro_rules! spe_regs {
                 self.buffer_ctl.next.limit = self.pmblimitr.q.val() & self.m_limit.val();
                 self.buffer_ctl.next.ptr = self.pmbptr.q.val();
                 self.sample_ctl.next.prof_en = self.prof_en.val();
-                self.buffer_ctl.next.prof_en = self.prof_en.val();
+                // A kept record is written while profiling runs, unless in discard mode.
+                self.write_en.next = self.prof_en.val() & !self.discard.val();
             }
         }
     };

@@ -78,7 +78,7 @@ pub struct PhysAddr {
 /// The serializer: no state, the record follows the sample and the writer picks beats.
 #[derive(LogicBlock, Default)]
 pub struct SpeSerializer<const CW: usize> {
-    /// The sample (capture) and its latency counters.
+    /// The sample (tracker) and its latency counters.
     pub sample: Signal<In, Sample>,
     pub lat_total: Signal<In, Bits<CW>>,
     pub lat_issue: Signal<In, Bits<CW>>,

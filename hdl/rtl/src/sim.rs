@@ -60,6 +60,7 @@ clocked!(
     crate::sampler::SpeSampler<W> => [const W: usize],
     crate::latency::SpeLatency<CW> => [const CW: usize],
     crate::capture::SpeCapture<W, PCB, CB, SB> => [const W: usize, const PCB: usize, const CB: usize, const SB: usize],
+    crate::tracker::SpeTracker => [],
     crate::writer::SpeWriter => [],
 );
 

@@ -1,20 +1,22 @@
 //! `spe_top`: wires the blocks and exposes the interface of `spe_defs::ports::PORTS`
 //! (the port table in gen/spe_tables.md), in the same order, names and widths. The port list and the wiring of the
 //! hook ports into the capture block's report bundles are generated from `PORTS` by
-//! `build.rs`; a test checks the generated Verilog port list against the table.
+//! `build.rs`; a test checks the generated Verilog port list against the table. The
+//! tracker holds the sample's phase; every other block reads it.
 //!
 //! ```text
-//!            +---------+  tag   +---------+  sample  +-----------+ beat +--------+
-//!  disp_* -->| sampler |------->| capture |--------->| serializer|----->| writer |--> wr_*
-//!            +---------+        +---------+          +-----------+      +--------+
-//!                 ^   hooks ------^  |  \--> latency --^    filter --^       |
-//!                 |                  v                                      v
-//!            +---------------------------- regs ------------------------------+--> reg_rdata, irq
+//!            +---------+ pick +---------+ slot +---------+ sample +-----------+ beat +--------+
+//!  disp_* -->| sampler |----->| capture |----->| tracker |------->| serializer|----->| writer |--> wr_*
+//!            +---------+ tag  +---------+      +---------+        +-----------+      +--------+
+//!                 |  `-------------------------^  ^  |  |  \--> latency --^             |  |
+//!                 |                     hooks ----'  |  `--> filter --filtrate--> tracker |  |
+//!                 |                  phase <---------'     no_room, wr_done <------------'  |
+//!            +---------------------------------- regs ---------------------------------------+--> reg_rdata, irq
 //! ```
 //!
 //! The top holds no state and no logic: every flop lives in a block (one depth for all
 //! flops, which also keeps rust-hdl's simulator exact). It packs the flat hook ports into
-//! the capture block's report bundles, connects the blocks' bundles, and unpacks the write
+//! the tracker's report bundles, connects the blocks' bundles, and unpacks the write
 //! port.
 
 use crate::capture::SpeCapture;
@@ -23,6 +25,7 @@ use crate::latency::SpeLatency;
 use crate::regs::SpeRegs;
 use crate::sampler::SpeSampler;
 use crate::serializer::SpeSerializer;
+use crate::tracker::SpeTracker;
 use crate::writer::SpeWriter;
 use rust_hdl::prelude::*;
 use spe_defs::Config;
@@ -32,7 +35,7 @@ include!(concat!(env!("OUT_DIR"), "/top_ports.rs"));
 
 /// Declares [`SpeTop`], its `new` and its kernel from the generated port list: the flat
 /// ports (each `Default::default()` in `new`), the hook ports (each wired to its field of
-/// the capture block's report bundles), then the blocks (each built from the
+/// the tracker's report bundles), then the blocks (each built from the
 /// configuration). The kernel's hand-written part is here too: rust-hdl's `hdl_gen` needs
 /// every `self` of a kernel to come from the same place as the function it decorates.
 macro_rules! spe_top {
@@ -74,10 +77,11 @@ macro_rules! spe_top {
         {
             #[hdl_gen]
             fn update(&mut self) {
-                clock!(self, clk, regs, sampler, capture, latency, writer);
+                clock!(self, clk, regs, sampler, capture, tracker, latency, writer);
                 self.regs.reset.next = self.reset.val();
                 self.sampler.reset.next = self.reset.val();
                 self.capture.reset.next = self.reset.val();
+                self.tracker.reset.next = self.reset.val();
                 self.latency.reset.next = self.reset.val();
                 self.filter.reset.next = self.reset.val();
                 self.writer.reset.next = self.reset.val();
@@ -93,45 +97,48 @@ macro_rules! spe_top {
                 self.capture.disp_class.next = self.disp_class.val();
                 self.capture.disp_subclass.next = self.disp_subclass.val();
                 self.capture.disp_cond.next = self.disp_cond.val();
-                self.capture.disp_el.next = self.disp_el.val();
-                self.capture.disp_ns.next = self.disp_ns.val();
-                self.capture.disp_host.next = self.disp_host.val();
-                self.capture.iss_valid.next = self.iss_valid.val();
-                $(self.capture.$hb.next.$hf = self.$hp.val();)*
-                self.capture.ctx_el1.next = self.ctx_el1.val();
-                self.capture.ctx_el2.next = self.ctx_el2.val();
-                self.capture.cnt_virt.next = self.cnt_virt.val();
-                self.capture.cnt_phys.next = self.cnt_phys.val();
+                self.tracker.disp_el.next = self.disp_el.val();
+                self.tracker.disp_ns.next = self.disp_ns.val();
+                self.tracker.disp_host.next = self.disp_host.val();
+                self.tracker.iss_valid.next = self.iss_valid.val();
+                $(self.tracker.$hb.next.$hf = self.$hp.val();)*
+                self.tracker.ctx_el1.next = self.ctx_el1.val();
+                self.tracker.ctx_el2.next = self.ctx_el2.val();
+                self.tracker.cnt_virt.next = self.cnt_virt.val();
+                self.tracker.cnt_phys.next = self.cnt_phys.val();
                 self.regs.reg_en.next = self.reg_en.val();
                 self.regs.reg_we.next = self.reg_we.val();
                 self.regs.reg_addr.next = self.reg_addr.val();
                 self.regs.reg_wdata.next = self.reg_wdata.val();
                 self.writer.resp.next.ready = self.wr_ready.val();
                 self.writer.resp.next.err = self.wr_err.val();
-                self.capture.psb_req.next = self.psb_req.val();
+                self.tracker.psb_req.next = self.psb_req.val();
 
                 // Between the blocks: bundles.
                 self.sampler.ctl.next = self.regs.sample_ctl.val();
-                self.sampler.phase.next = self.capture.phase.val();
-                self.capture.tag_valid.next = self.sampler.tag_valid.val();
+                self.sampler.phase.next = self.tracker.phase.val();
+                self.capture.phase.next = self.tracker.phase.val();
                 self.capture.pick.next = self.sampler.pick.val();
-                self.capture.ctl.next = self.regs.collect_ctl.val();
-                self.capture.wr_start.next = self.writer.start.val();
-                self.capture.wr_end.next = self.writer.finish.val();
-                self.latency.phase.next = self.capture.phase.val();
-                self.latency.progress.next = self.capture.progress.val();
-                self.filter.phase.next = self.capture.phase.val();
+                self.tracker.tag_valid.next = self.sampler.tag_valid.val();
+                self.tracker.slot.next = self.capture.slot.val();
+                self.tracker.ctl.next = self.regs.collect_ctl.val();
+                self.tracker.filtrate.next = self.filter.filtrate.val();
+                self.tracker.write_en.next = self.regs.write_en.val();
+                self.tracker.no_room.next = self.writer.no_room.val();
+                self.tracker.wr_done.next = self.writer.wr_done.val();
+                self.latency.phase.next = self.tracker.phase.val();
+                self.latency.progress.next = self.tracker.progress.val();
+                self.filter.phase.next = self.tracker.phase.val();
                 self.filter.ctl.next = self.regs.filter_ctl.val();
                 self.filter.minlat.next = self.regs.minlat.val();
-                self.filter.view.next = self.capture.view.val();
+                self.filter.view.next = self.tracker.view.val();
                 self.filter.lat_total.next = self.latency.total.val();
-                self.serializer.sample.next = self.capture.sample.val();
+                self.serializer.sample.next = self.tracker.sample.val();
                 self.serializer.lat_total.next = self.latency.total.val();
                 self.serializer.lat_issue.next = self.latency.issue.val();
                 self.serializer.lat_xlat.next = self.latency.xlat.val();
                 self.serializer.beat.next = self.writer.beat.val();
-                self.writer.phase.next = self.capture.phase.val();
-                self.writer.filtrate.next = self.filter.filtrate.val();
+                self.writer.phase.next = self.tracker.phase.val();
                 self.writer.ctl.next = self.regs.buffer_ctl.val();
                 self.writer.beat_data.next = self.serializer.beat_data.val();
                 self.regs.count_now.next = self.sampler.count_now.val();
@@ -143,7 +150,7 @@ macro_rules! spe_top {
 
                 // Flat ports out.
                 self.tag.next = self.sampler.tag.val();
-                self.hook_stray.next = self.capture.hook_stray.val();
+                self.hook_stray.next = self.tracker.hook_stray.val();
                 self.reg_rdata.next = self.regs.reg_rdata.val();
                 self.irq.next = self.regs.irq.val();
                 self.wr_valid.next = self.writer.wr.val().valid;
@@ -154,7 +161,7 @@ macro_rules! spe_top {
                 self.pmu_sample_feed.next = self.filter.feed.val();
                 self.pmu_sample_filtrate.next = self.filter.filtrate.val();
                 self.pmu_sample_collision.next = self.sampler.collision.val();
-                self.psb_done.next = self.capture.psb_done.val();
+                self.psb_done.next = self.tracker.psb_done.val();
             }
         }
     };
@@ -166,6 +173,7 @@ with_top_ports! {
             regs: SpeRegs<CW>;
             sampler: SpeSampler<W>;
             capture: SpeCapture<W, PCB, CB, SB>;
+            tracker: SpeTracker;
             latency: SpeLatency<CW>;
             filter: SpeFilter<CW>;
             serializer: SpeSerializer<CW>;

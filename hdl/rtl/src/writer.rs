@@ -3,15 +3,17 @@
 //!
 //! ```text
 //!  every cycle: room = (PMBPTR & ~63) vs limit, bits 63:38 and 37:12 --> c_* flops
-//!  Filter: take base = PMBPTR & ~63 and the limit (s_base, s_limit);
-//!        filtrate & prof_en & !discard --> start (-> Check)
-//!  Check:  c_* say base >= limit --> full + DL, end (nothing written); else -> Writing
+//!  Filter: take base = PMBPTR & ~63 and the limit (s_base, s_limit)
+//!  Check:  c_* say base >= limit --> no_room: full + DL (nothing written)
 //!  Writing (beats, from state): addr = base | beat << 3, data = serializer beat
 //!        meanwhile: next = base + 64 in two halves (s_nlo, s_next), next vs limit --> e_* flops
-//!        ready & err  --> abort, PMBPTR = faulting beat address, end
-//!        ready        --> next beat; after beat 7: end, PMBPTR = next,
+//!        ready & err  --> abort, PMBPTR = faulting beat address, wr_done
+//!        ready        --> next beat; after beat 7: wr_done, PMBPTR = next,
 //!                         full when e_* say no room for another record
 //! ```
+//!
+//! The tracker moves the phase: it sends a kept record to Check, ends it on `no_room` in
+//! Check and on `wr_done` in Writing.
 //!
 //! Records are 64-byte aligned and the limit is 4 KiB aligned, so "a record at `a` would
 //! reach or pass the limit" is simply `a >= limit`, that is `a[63:12] >= limit[63:12]`
@@ -35,11 +37,9 @@ use spe_defs::Config;
 pub struct SpeWriter {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    /// The sample's phase (capture): a record is taken in Filter, checked in Check and
-    /// written in Writing.
+    /// The sample's phase (tracker): a record's slot is taken in Filter, checked in Check
+    /// and written in Writing.
     pub phase: Signal<In, SamplePhase>,
-    /// The filters kept the record.
-    pub filtrate: Signal<In, Bit>,
     pub ctl: Signal<In, BufferCtl>,
     /// The current beat's data (serializer) and its number.
     pub beat_data: Signal<In, Bits<64>>,
@@ -47,10 +47,11 @@ pub struct SpeWriter {
     // Memory write port.
     pub wr: Signal<Out, WriteReq>,
     pub resp: Signal<In, WriteResp>,
-    /// The record goes to the writer (Filter -> Check); no room in Check, its last beat or
-    /// a fault ends it.
-    pub start: Signal<Out, Bit>,
-    pub finish: Signal<Out, Bit>,
+    /// No room for a record at PMBPTR (the room check the Check cycle acts on), and the
+    /// record ended: its last beat or a faulting beat was accepted (Writing). The
+    /// tracker's phase follows them.
+    pub no_room: Signal<Out, Bit>,
+    pub wr_done: Signal<Out, Bit>,
     /// PMBPTR update and management events, for the registers.
     pub upd: Signal<Out, BufferUpdate>,
     // State.
@@ -76,7 +77,7 @@ pub struct SpeWriter {
     checking: Signal<Local, Bit>,
     base: Signal<Local, Bits<64>>,
     limit: Signal<Local, Bits<64>>,
-    no_room: Signal<Local, Bit>,
+    room_gone: Signal<Local, Bit>,
     no_room_next: Signal<Local, Bit>,
     nlo_in: Signal<Local, Zext<32, 33>>,
     nhi_carry: Signal<Local, Zext<1, 26>>,
@@ -144,8 +145,7 @@ impl Logic for SpeWriter {
         self.upd.next.full = false;
         self.upd.next.full_dl = false;
         self.upd.next.abort = false;
-        self.start.next = false;
-        self.finish.next = false;
+        self.wr_done.next = false;
 
         // Room check, every cycle: the aligned slot at PMBPTR against the limit, registered
         // in two halves of bits 63:12 (the limit's bits 11:0 are zero).
@@ -157,7 +157,8 @@ impl Logic for SpeWriter {
             self.base.val().get_bits::<26>(38) == self.limit.val().get_bits::<26>(38);
         self.c_lo_ge.d.next =
             self.base.val().get_bits::<26>(12) >= self.limit.val().get_bits::<26>(12);
-        self.no_room.next = self.c_hi_gt.q.val() | (self.c_hi_eq.q.val() & self.c_lo_ge.q.val());
+        self.room_gone.next = self.c_hi_gt.q.val() | (self.c_hi_eq.q.val() & self.c_lo_ge.q.val());
+        self.no_room.next = self.room_gone.val();
 
         // Next record address and its room check, every cycle, from the record's slot and
         // limit (stable from the filter cycle to the end of the record).
@@ -188,21 +189,16 @@ impl Logic for SpeWriter {
             self.e_hi_gt.q.val() | (self.e_hi_eq.q.val() & self.e_lo_ge.q.val());
 
         // Filter: take the slot and the limit (every filter cycle, whether or not the
-        // record is kept: no enable from the same-cycle filter decision); the kept record
-        // goes on to Check.
+        // record is kept: no enable from the same-cycle filter decision).
         if self.phase.val() == SamplePhase::Filter {
             self.s_beat.d.next = self.k_zero3.val();
             self.s_base.d.next = self.base.val();
             self.s_limit.d.next = self.limit.val();
         }
-        if self.filtrate.val() & self.ctl.val().prof_en & !self.ctl.val().discard {
-            self.start.next = true;
-        }
 
         // Check: no room for the record: buffer full with data loss, nothing written.
         self.checking.next = self.phase.val() == SamplePhase::Check;
-        if self.checking.val() & self.no_room.val() {
-            self.finish.next = true;
+        if self.checking.val() & self.room_gone.val() {
             self.upd.next.full = true;
             self.upd.next.full_dl = true;
         }
@@ -215,7 +211,7 @@ impl Logic for SpeWriter {
         if self.writing.val() & self.resp.val().ready {
             if self.resp.val().err {
                 // External abort: stop; PMBPTR points at the faulting beat.
-                self.finish.next = true;
+                self.wr_done.next = true;
                 self.upd.next.ptr_we = true;
                 self.upd.next.ptr = self.beat_addr.val();
                 self.upd.next.abort = true;
@@ -223,7 +219,7 @@ impl Logic for SpeWriter {
                 self.s_beat.d.next = self.s_beat.q.val() + self.k_one3.val();
                 if self.s_beat.q.val() == self.k_last_beat.val() {
                     // Record done: advance PMBPTR; full when no room for another.
-                    self.finish.next = true;
+                    self.wr_done.next = true;
                     self.upd.next.ptr_we = true;
                     self.upd.next.ptr = self.s_next.q.val();
                     if self.no_room_next.val() {

@@ -5,7 +5,7 @@
 use rust_hdl::prelude::*;
 use spe_defs::regs::{self as r, pmbsr, RegId};
 use spe_defs::{impdef, Config, PRESETS};
-use spe_rtl::bundles::{BufferUpdate, SamplePhase, WriteReq};
+use spe_rtl::bundles::{BufferUpdate, SamplePhase, Slot, WriteReq};
 use spe_rtl::capture::SpeCapture;
 use spe_rtl::filter::SpeFilter;
 use spe_rtl::latency::SpeLatency;
@@ -13,6 +13,7 @@ use spe_rtl::regs::SpeRegs;
 use spe_rtl::sampler::SpeSampler;
 use spe_rtl::serializer::SpeSerializer;
 use spe_rtl::sim::{comb, cycle, start};
+use spe_rtl::tracker::SpeTracker;
 use spe_rtl::writer::SpeWriter;
 
 fn cfg() -> &'static Config {
@@ -139,204 +140,262 @@ fn sampler_raises_an_interval_below_the_minimum_and_adds_lfsr_jitter() {
 
 type Capture = SpeCapture<4, 224, 8, 32>;
 
-/// A capture block out of reset, collecting context and timestamps at EL1.
+/// A capture block out of reset.
 fn capture() -> Capture {
     let mut c = Capture::new(cfg());
     start(&mut c);
     cycle(&mut c, |c| c.reset.next = true, |_| ());
     c.reset.next = false;
-    c.ctl.next.el1_cx = true;
-    c.ctl.next.el1_ts = true;
     c
 }
 
-/// Tags slot `slot` of a group whose slot i has PC 0x1000 + 4i, class `class` and
-/// payload `subclass`, at EL1; returns the phase seen in the next cycle.
-fn tag(c: &mut Capture, slot: usize, class: u64, subclass: u64) -> SamplePhase {
+/// Picks slot `slot` of a group whose slot i has PC 0x1000 + 4i, class `class`, payload
+/// `subclass` and condition flag `cond` in an Idle cycle; then, with the phase out of Idle,
+/// runs a cycle with another group on the inputs; returns the slot seen after it.
+fn pick(c: &mut Capture, slot: usize, class: u64, subclass: u64, cond: bool) -> Slot {
     cycle(
         c,
         |c| {
-            c.tag_valid.next = true;
+            c.phase.next = SamplePhase::Idle;
             c.pick.next = b(1 << slot);
             c.disp_pc.next = (0..4).fold(b(0), |acc: Bits<224>, i| {
                 acc | (b::<224>(0x1000 + 4 * i) << (56 * i))
             });
             c.disp_class.next = b((0..4).fold(0, |acc, i| acc | (class << (2 * i))));
             c.disp_subclass.next = b((0..4).fold(0, |acc, i| acc | (subclass << (8 * i))));
-            c.disp_el.next = b(1);
-            c.ctx_el1.next = b(0x1234);
-            c.cnt_virt.next = b(0x5555);
+            c.disp_cond.next = b(if cond { 0xf } else { 0 });
         },
         |_| (),
     );
-    c.tag_valid.next = false;
-    c.pick.next = b(0);
-    comb(c, |_| (), |c| c.phase.val())
+    cycle(
+        c,
+        |c| {
+            c.phase.next = SamplePhase::Tracking;
+            c.pick.next = b(1);
+            c.disp_pc.next = b(0x7777);
+            c.disp_class.next = b(0);
+            c.disp_subclass.next = b(0);
+            c.disp_cond.next = b(0);
+        },
+        |_| (),
+    );
+    comb(c, |_| (), |c| c.slot.val())
 }
 
 #[test]
-fn capture_records_the_tagged_slot_with_the_collection_decided_at_the_tag() {
+fn capture_holds_the_tagged_slot_of_the_tag_cycle_group_and_classifies_it() {
     let mut c = capture();
-    assert_eq!(tag(&mut c, 2, 1, 0), SamplePhase::Tracking);
-    let s = c.sample.val();
-    assert_eq!(v(s.pc), 0x1008, "slot 2's PC");
-    assert_eq!(v(s.op_class), 1);
-    assert_eq!(v(s.el), 1);
-    assert!(s.cx1 && !s.cx2 && s.ts_en && !s.pa_en);
-    assert_eq!((v(s.ctx1), v(s.ts)), (0x1234, 0x5555));
-    let view = c.view.val();
-    assert!(view.is_load && !view.is_store && !view.is_branch);
+    let s = pick(&mut c, 2, 1, 0, false);
+    assert_eq!(v(s.pc), 0x1008, "slot 2's PC, held out of Idle");
+    assert_eq!((v(s.op_class), v(s.op_payload)), (1, 0));
+    assert!(s.is_ldst && s.is_load && !s.is_store && !s.is_branch && !s.cond);
+    let s = pick(&mut c, 3, 2, 0, true);
+    assert_eq!(v(s.pc), 0x100c);
+    assert!(s.is_branch && !s.is_ldst && !s.is_load && s.cond);
 }
 
 #[test]
 fn capture_records_a_reserved_class_as_other_and_a_returning_atomic_as_load_and_store() {
     let mut c = capture();
-    tag(&mut c, 0, 3, 0xff);
-    assert_eq!(
-        (v(c.sample.val().op_class), v(c.sample.val().op_payload)),
-        (0, 0)
-    );
-    let mut c = capture();
+    let s = pick(&mut c, 0, 3, 0xff, false);
+    assert_eq!((v(s.op_class), v(s.op_payload)), (0, 0));
+    assert!(!s.is_ldst && !s.is_branch && !s.is_load && !s.is_store);
     let at =
         u64::from(spe_defs::packet::subclass::LDST_EXT | spe_defs::packet::subclass::LDST_EXT_AT);
-    tag(&mut c, 1, 1, at);
-    let view = c.view.val();
-    assert!(view.is_load && view.is_store);
+    let s = pick(&mut c, 1, 1, at, false);
+    assert!(s.is_load && s.is_store);
+}
+
+// ---------------------------------------------------------------- tracker
+
+/// A tracker out of reset, collecting context and timestamps at EL1.
+fn tracker() -> SpeTracker {
+    let mut t = SpeTracker::new(cfg());
+    start(&mut t);
+    cycle(&mut t, |t| t.reset.next = true, |_| ());
+    t.reset.next = false;
+    t.ctl.next.el1_cx = true;
+    t.ctl.next.el1_ts = true;
+    t
+}
+
+/// Tags an op at EL1 (a load when `ldst`, else an op of class Other) whose slot the
+/// capture block gives as PC 0x1008; returns the phase seen in the next cycle.
+fn tag(t: &mut SpeTracker, ldst: bool) -> SamplePhase {
+    cycle(
+        t,
+        |t| {
+            t.tag_valid.next = true;
+            t.disp_el.next = b(1);
+            t.ctx_el1.next = b(0x1234);
+            t.cnt_virt.next = b(0x5555);
+        },
+        |_| (),
+    );
+    t.tag_valid.next = false;
+    t.slot.next.pc = b(0x1008);
+    t.slot.next.op_class = b(u64::from(ldst));
+    t.slot.next.is_ldst = ldst;
+    t.slot.next.is_load = ldst;
+    comb(t, |_| (), |t| t.phase.val())
+}
+
+/// One cycle with `set` applied; the phase and `psb_done` seen after it.
+fn next(t: &mut SpeTracker, set: &dyn Fn(&mut SpeTracker)) -> (SamplePhase, bool) {
+    cycle(t, |t| set(t), |_| ());
+    comb(t, |_| (), |t| (t.phase.val(), t.psb_done.val()))
+}
+
+/// The completion report of a retired op.
+fn complete(t: &mut SpeTracker) {
+    t.cpl.next.done = true;
+    t.cpl.next.retired = true;
 }
 
 #[test]
-fn capture_accepts_each_hook_once_while_tracking_and_flags_the_rest_as_stray() {
-    let mut c = capture();
+fn tracker_records_the_collection_decided_at_the_tag() {
+    let mut t = tracker();
+    assert_eq!(tag(&mut t, true), SamplePhase::Tracking);
+    let s = t.sample.val();
+    assert_eq!(v(s.pc), 0x1008, "the capture block's slot");
+    assert_eq!(v(s.op_class), 1);
+    assert_eq!(v(s.el), 1);
+    assert!(s.cx1 && !s.cx2 && s.ts_en && !s.pa_en);
+    assert_eq!((v(s.ctx1), v(s.ts)), (0x1234, 0x5555));
+    let view = t.view.val();
+    assert!(view.is_load && !view.is_store && !view.is_branch);
+}
+
+#[test]
+fn tracker_accepts_each_hook_once_while_tracking_and_flags_the_rest_as_stray() {
+    let mut t = tracker();
     // Outside tracking every report is stray.
-    let stray = comb(&mut c, |c| c.iss_valid.next = true, |c| c.hook_stray.val());
+    let stray = comb(&mut t, |t| t.iss_valid.next = true, |t| t.hook_stray.val());
     assert!(stray);
-    c.iss_valid.next = false;
-    tag(&mut c, 0, 1, 0);
-    let first = cycle(&mut c, |c| c.mem.next.done = true, |c| c.hook_stray.val());
-    let again = cycle(&mut c, |_| (), |c| c.hook_stray.val());
-    c.mem.next.done = false;
+    t.iss_valid.next = false;
+    tag(&mut t, true);
+    let first = cycle(&mut t, |t| t.mem.next.done = true, |t| t.hook_stray.val());
+    let again = cycle(&mut t, |_| (), |t| t.hook_stray.val());
+    t.mem.next.done = false;
     assert!(!first, "the first memory report is accepted");
     assert!(again, "a second one is stray");
-    let branch = cycle(&mut c, |c| c.br.next.done = true, |c| c.hook_stray.val());
-    c.br.next.done = false;
+    let branch = cycle(&mut t, |t| t.br.next.done = true, |t| t.hook_stray.val());
+    t.br.next.done = false;
     assert!(branch, "a branch report for a load is stray");
-    let xl_done = cycle(&mut c, |c| c.xl.next.done = true, |c| c.hook_stray.val());
-    c.xl.next.done = false;
+    let xl_done = cycle(&mut t, |t| t.xl.next.done = true, |t| t.hook_stray.val());
+    t.xl.next.done = false;
     assert!(xl_done, "translation done without a start is stray");
     assert!(
-        c.sample.val().ds_en,
+        t.sample.val().ds_en,
         "the accepted memory report makes a Data Source packet"
     );
-    assert!(!c.progress.val().issued);
+    assert!(!t.progress.val().issued);
 }
 
 #[test]
-fn capture_phase_runs_tracking_filter_check_writing_idle_and_skips_writing_for_a_dropped_record() {
-    let mut c = capture();
-    for written in [true, false] {
-        assert_eq!(tag(&mut c, 0, 0, 0), SamplePhase::Tracking);
-        let next = |c: &mut Capture, set: &dyn Fn(&mut Capture)| {
-            cycle(c, |c| set(c), |_| ());
-            comb(c, |_| (), |c| c.phase.val())
-        };
-        assert_eq!(next(&mut c, &|_| ()), SamplePhase::Tracking);
-        let p = next(&mut c, &|c: &mut Capture| {
-            c.cpl.next.done = true;
-            c.cpl.next.retired = true;
-        });
-        c.cpl.next.done = false;
+fn tracker_phase_runs_tracking_filter_check_writing_idle_and_ends_a_record_without_room() {
+    let mut t = tracker();
+    // (filtrate, write_en, no room in the check): written, dropped, discarded, no room.
+    for (kept, write_en, no_room) in [
+        (true, true, false),
+        (false, true, false),
+        (true, false, false),
+        (true, true, true),
+    ] {
+        assert_eq!(tag(&mut t, false), SamplePhase::Tracking);
+        assert_eq!(next(&mut t, &|_| ()).0, SamplePhase::Tracking);
+        let (p, _) = next(&mut t, &|t| complete(t));
+        t.cpl.next.done = false;
         assert_eq!(p, SamplePhase::Filter);
-        assert!(c
+        assert!(t
             .sample
             .val()
             .events
             .get_bit(spe_defs::events::RETIRED as usize));
-        let p = next(&mut c, &|c: &mut Capture| c.wr_start.next = written);
-        c.wr_start.next = false;
-        if written {
-            assert_eq!(p, SamplePhase::Check);
-            assert_eq!(
-                next(&mut c, &|_| ()),
-                SamplePhase::Writing,
-                "the check cycle found room"
-            );
-            assert_eq!(
-                next(&mut c, &|_| ()),
-                SamplePhase::Writing,
-                "held until the end"
-            );
-            let p = next(&mut c, &|c: &mut Capture| c.wr_end.next = true);
-            c.wr_end.next = false;
-            assert_eq!(p, SamplePhase::Idle);
-        } else {
-            assert_eq!(p, SamplePhase::Idle, "a dropped record is never written");
+        let (p, _) = next(&mut t, &|t| {
+            t.filtrate.next = kept;
+            t.write_en.next = write_en;
+        });
+        t.filtrate.next = false;
+        if !(kept && write_en) {
+            assert_eq!(p, SamplePhase::Idle, "a record not kept is never written");
+            continue;
         }
+        assert_eq!(p, SamplePhase::Check);
+        let (p, _) = next(&mut t, &|t| t.no_room.next = no_room);
+        t.no_room.next = false;
+        if no_room {
+            assert_eq!(
+                p,
+                SamplePhase::Idle,
+                "no room: the record ends in its check"
+            );
+            continue;
+        }
+        assert_eq!(p, SamplePhase::Writing, "the check cycle found room");
+        assert_eq!(next(&mut t, &|_| ()).0, SamplePhase::Writing, "held");
+        let (p, _) = next(&mut t, &|t| t.wr_done.next = true);
+        t.wr_done.next = false;
+        assert_eq!(p, SamplePhase::Idle);
     }
 }
 
 #[test]
-fn capture_psb_drops_a_tracked_sample_and_completes_only_after_the_record_is_written() {
-    let mut c = capture();
-    let next = |c: &mut Capture, set: &dyn Fn(&mut Capture)| {
-        cycle(c, |c| set(c), |_| ());
-        comb(c, |_| (), |c| (c.phase.val(), c.psb_done.val()))
-    };
+fn tracker_psb_drops_a_tracked_sample_and_completes_only_after_the_record_is_written() {
+    let mut t = tracker();
+    t.write_en.next = true;
     // No request: never done.
-    assert!(!comb(&mut c, |_| (), |c| c.psb_done.val()));
+    assert!(!comb(&mut t, |_| (), |t| t.psb_done.val()));
     // Idle: done in the request's own cycle.
     assert!(comb(
-        &mut c,
-        |c| c.psb_req.next = true,
-        |c| c.psb_done.val()
+        &mut t,
+        |t| t.psb_req.next = true,
+        |t| t.psb_done.val()
     ));
-    c.psb_req.next = false;
+    t.psb_req.next = false;
     // Tracking: done at once, and the sample is gone after the edge (no filter cycle).
-    assert_eq!(tag(&mut c, 1, 0, 0), SamplePhase::Tracking);
+    assert_eq!(tag(&mut t, false), SamplePhase::Tracking);
     assert!(comb(
-        &mut c,
-        |c| c.psb_req.next = true,
-        |c| c.psb_done.val()
+        &mut t,
+        |t| t.psb_req.next = true,
+        |t| t.psb_done.val()
     ));
-    let (p, _) = next(&mut c, &|c: &mut Capture| {
-        c.psb_req.next = true;
-        c.cpl.next.done = true;
-        c.cpl.next.retired = true;
+    let (p, _) = next(&mut t, &|t| {
+        t.psb_req.next = true;
+        complete(t);
     });
-    c.psb_req.next = false;
-    c.cpl.next.done = false;
+    t.psb_req.next = false;
+    t.cpl.next.done = false;
     assert_eq!(
         p,
         SamplePhase::Idle,
         "a tracked sample is dropped, even in its completion cycle"
     );
     // A record past its completion is finished first: not done in Filter, Check, Writing.
-    assert_eq!(tag(&mut c, 0, 0, 0), SamplePhase::Tracking);
-    let (p, _) = next(&mut c, &|c: &mut Capture| {
-        c.cpl.next.done = true;
-        c.cpl.next.retired = true;
-    });
-    c.cpl.next.done = false;
+    assert_eq!(tag(&mut t, false), SamplePhase::Tracking);
+    let (p, _) = next(&mut t, &|t| complete(t));
+    t.cpl.next.done = false;
     assert_eq!(p, SamplePhase::Filter);
-    c.psb_req.next = true;
-    assert!(!comb(&mut c, |_| (), |c| c.psb_done.val()), "filter cycle");
-    let (p, done) = next(&mut c, &|c: &mut Capture| c.wr_start.next = true);
-    c.wr_start.next = false;
+    t.psb_req.next = true;
+    assert!(!comb(&mut t, |_| (), |t| t.psb_done.val()), "filter cycle");
+    let (p, done) = next(&mut t, &|t| t.filtrate.next = true);
+    t.filtrate.next = false;
     assert_eq!((p, done), (SamplePhase::Check, false));
-    let (p, done) = next(&mut c, &|_| ());
+    let (p, done) = next(&mut t, &|_| ());
     assert_eq!((p, done), (SamplePhase::Writing, false));
-    let (p, done) = next(&mut c, &|_| ());
+    let (p, done) = next(&mut t, &|_| ());
     assert_eq!((p, done), (SamplePhase::Writing, false), "beats held back");
-    let (p, done) = next(&mut c, &|c: &mut Capture| c.wr_end.next = true);
-    c.wr_end.next = false;
+    let (p, done) = next(&mut t, &|t| t.wr_done.next = true);
+    t.wr_done.next = false;
     assert_eq!(
         (p, done),
         (SamplePhase::Idle, true),
         "done after the last beat"
     );
     // Reset forces the output low.
-    assert!(!comb(&mut c, |c| c.reset.next = true, |c| c.psb_done.val()));
-    c.reset.next = false;
-    c.psb_req.next = false;
+    assert!(!comb(&mut t, |t| t.reset.next = true, |t| t.psb_done.val()));
+    t.reset.next = false;
+    t.psb_req.next = false;
 }
 
 // ---------------------------------------------------------------- registers
@@ -449,7 +508,7 @@ fn a_management_event_keeps_the_collision_flag_and_raises_the_interrupt() {
     assert_eq!(pmbsr::EC.get(bsr), pmbsr::EC_FAULT_S1);
     assert!(g.irq.val());
     assert!(!g.sample_ctl.val().prof_en, "S stops profiling");
-    assert!(!g.buffer_ctl.val().prof_en);
+    assert!(!g.write_en.val(), "nor are records written");
 }
 
 // ---------------------------------------------------------------- latency counters
@@ -622,8 +681,8 @@ fn serializer_places_packets_at_their_fixed_offsets() {
 
 // ---------------------------------------------------------------- writer
 
-/// A writer whose phase input follows its own start / finish outputs, as the capture
-/// block's phase does in the unit.
+/// A writer whose phase input follows its own `no_room` / `wr_done` outputs, as the
+/// tracker's phase does in the unit (a kept record goes from Filter to Check).
 struct Writer {
     w: SpeWriter,
     phase: SamplePhase,
@@ -635,7 +694,6 @@ impl Writer {
         start(&mut w);
         w.ctl.next.ptr = b(ptr);
         w.ctl.next.limit = b(limit);
-        w.ctl.next.prof_en = true;
         Writer {
             w,
             phase: SamplePhase::Idle,
@@ -649,22 +707,20 @@ impl Writer {
             self.phase = SamplePhase::Filter;
         }
         let phase = self.phase;
-        let (req, upd, started, finished) = cycle(
+        let (req, upd, no_room, done) = cycle(
             &mut self.w,
             |w| {
                 w.phase.next = phase;
-                w.filtrate.next = filtrate;
                 w.resp.next.ready = ready;
                 w.resp.next.err = err;
             },
-            |w| (w.wr.val(), w.upd.val(), w.start.val(), w.finish.val()),
+            |w| (w.wr.val(), w.upd.val(), w.no_room.val(), w.wr_done.val()),
         );
         self.phase = match phase {
-            SamplePhase::Filter if started => SamplePhase::Check,
-            SamplePhase::Filter => SamplePhase::Idle,
-            SamplePhase::Check if finished => SamplePhase::Idle,
+            SamplePhase::Filter => SamplePhase::Check,
+            SamplePhase::Check if no_room => SamplePhase::Idle,
             SamplePhase::Check => SamplePhase::Writing,
-            SamplePhase::Writing if finished => SamplePhase::Idle,
+            SamplePhase::Writing if done => SamplePhase::Idle,
             p => p,
         };
         (req, upd)

@@ -36,6 +36,7 @@ use yosys::CellCounts;
 const BLOCK_ORDER: &[&str] = &[
     "sampler",
     "capture",
+    "tracker",
     "latency",
     "filter",
     "serializer",

@@ -13,10 +13,11 @@ pub struct Regs {
     vals: [u64; REG_COUNT],
 }
 
-const REG_COUNT: usize = RegId::Pmbidr as usize + 1;
+/// One slot per row of the register table (`RegId` values are 0..REGS.len()).
+const REG_COUNT: usize = regs::REGS.len();
 
 impl Regs {
-    /// Reset values (every read/write register resets to zero).
+    /// Reset values (each read/write register its table row's).
     pub fn new(cfg: &Config) -> Regs {
         let mut vals = [0; REG_COUNT];
         for def in regs::REGS {

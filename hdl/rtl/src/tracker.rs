@@ -1,0 +1,477 @@
+//! `spe_tracker`: the sample's whole life. Owns the phase machine ([`SamplePhase`], the
+//! golden model's `Phase`), the tagged op's group-wide part and collection decisions, the
+//! merged hook reports and stray detection, and derives what the filter, the latency
+//! counters and the serializer see. Every phase transition is here, in one `match`. This is
+//! the block an SMT unit replicates per hardware thread.
+//!
+//! ```text
+//!  Idle     -tag_valid------------------------------------------------> Tracking
+//!  Tracking -cpl.done-> Filter;  psb_req -> Idle (the sample is dropped)
+//!  Filter   -filtrate & write_en-> Check;  else -> Idle
+//!  Check    -no_room (writer: buffer full, nothing written)-> Idle;  else -> Writing
+//!  Writing  -wr_done (writer: last beat or a fault accepted)-> Idle
+//!
+//!  Idle: op's EL/NS, context, timestamp, collection --> s_op; report flags cleared
+//!  xl / mem / br / cpl / iss reports --> acceptance rules --> s_rep, progress
+//!                                    `--> hook_stray (comb)
+//!  psb_req, phase --> psb_done (comb)
+//!  s_op, s_rep, slot (capture) --> Events, FilterView, Sample
+//! ```
+//!
+//! Acceptance rules (`spe_defs::impdef::CHOICES`, "Hook reports"): reports count from the
+//! cycle after the tag through the completion cycle; each hook once; translation and memory
+//! reports only for a load/store, branch reports only for a branch; translation-done needs
+//! an earlier or same-cycle start. Anything else pulses `hook_stray`.
+//!
+//! Collection decided at the tag (docs/spe-reference.md §5.1; Arm ARM D17.6): CONTEXTIDR_EL1
+//! when PMSCR_EL1.CX and the op is not in the EL2 regime (EL2, or EL0 in the host);
+//! CONTEXTIDR_EL2 when PMSCR_EL2.CX; the physical address with PA (at EL1/EL0 both PA bits);
+//! a timestamp with the regime's TS; the physical counter when the regime's PCT selects it
+//! (at EL1/EL0 both PCT fields).
+//!
+//! The kernel makes the transitions in one `match` on the phase; what Idle and Tracking do
+//! to the op and the reports comes before it, as `if`s on the phase (Yosys maps this form to
+//! fewer iCE40 cells than match arms that also hold the data updates: 2 to 21 per preset).
+
+use crate::bundles::{
+    BranchReport, CollectCtl, CplReport, FilterView, MemReport, Progress, Sample, SamplePhase,
+    Slot, XlatReport,
+};
+use crate::flop::Rff;
+use crate::ADDR_BITS;
+use crate::K;
+use rust_hdl::prelude::*;
+use spe_defs::packet::subclass;
+use spe_defs::regs::pmscr;
+use spe_defs::Config;
+
+/// The Events packet payload (bit numbers of `spe_defs::events`, checked by a test).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Events {
+    pub exception_gen: Bit,
+    pub retired: Bit,
+    pub l1d_access: Bit,
+    pub l1d_refill: Bit,
+    pub tlb_access: Bit,
+    pub tlb_walk: Bit,
+    pub not_taken: Bit,
+    pub mispred: Bit,
+    pub llc_access: Bit,
+    pub llc_miss: Bit,
+    pub remote_access: Bit,
+    pub alignment: Bit,
+    pub rsvd: Bits<4>,
+}
+
+/// The sampled op's group-wide part as captured in its tag cycle (the slot's own fields
+/// are held by the capture block).
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct TaggedOp {
+    /// The group's EL and security state.
+    pub el: Bits<2>,
+    pub ns: Bit,
+    /// Which Context packets, and whether the data PA and a timestamp, are collected:
+    /// decided by the op's regime and PMSCR at the tag, not when the record is written.
+    pub cx1: Bit,
+    pub cx2: Bit,
+    pub pa_en: Bit,
+    pub ts_en: Bit,
+    /// CONTEXTIDR_EL1/EL2 and the counter (virtual or physical) at the tag.
+    pub ctx1: Bits<32>,
+    pub ctx2: Bits<32>,
+    pub ts: Bits<64>,
+}
+
+/// The hook reports accepted so far: a flag per report (cleared at the tag) and its data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Merged {
+    /// Issue report seen.
+    pub issued: Bit,
+    /// Translation: started (with the data VA), done (with the PA and TLB events).
+    pub xl_started: Bit,
+    pub va: Bits<64>,
+    pub xl_done: Bit,
+    pub pa: Bits<ADDR_BITS>,
+    pub tlb_access: Bit,
+    pub tlb_walk: Bit,
+    /// Memory access done, with its data source and cache events.
+    pub mem_done: Bit,
+    pub source: Bits<8>,
+    pub l1d_access: Bit,
+    pub l1d_refill: Bit,
+    pub llc_access: Bit,
+    pub llc_miss: Bit,
+    pub remote: Bit,
+    pub misaligned: Bit,
+    /// Branch resolved, with its target and outcome.
+    pub br_done: Bit,
+    pub target: Bits<ADDR_BITS>,
+    pub taken: Bit,
+    pub mispred: Bit,
+    pub indirect: Bit,
+    /// The completion report's flags (set in the completion cycle).
+    pub retired: Bit,
+    pub exception: Bit,
+    pub cond_fail: Bit,
+}
+
+/// The tracker block (independent of the dispatch width: the capture block selects the
+/// op's slot).
+#[derive(LogicBlock, Default)]
+pub struct SpeTracker {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    /// The sampler tagged an op this cycle (only while Idle).
+    pub tag_valid: Signal<In, Bit>,
+    // The dispatch group's EL, security state and host flag; collection controls and
+    // context inputs.
+    pub disp_el: Signal<In, Bits<2>>,
+    pub disp_ns: Signal<In, Bit>,
+    pub disp_host: Signal<In, Bit>,
+    pub ctl: Signal<In, CollectCtl>,
+    pub ctx_el1: Signal<In, Bits<32>>,
+    pub ctx_el2: Signal<In, Bits<32>>,
+    pub cnt_virt: Signal<In, Bits<64>>,
+    pub cnt_phys: Signal<In, Bits<64>>,
+    /// The tagged op's own fields (capture).
+    pub slot: Signal<In, Slot>,
+    // Hook reports.
+    pub iss_valid: Signal<In, Bit>,
+    pub xl: Signal<In, XlatReport>,
+    pub mem: Signal<In, MemReport>,
+    pub br: Signal<In, BranchReport>,
+    pub cpl: Signal<In, CplReport>,
+    /// The filters kept the record (filter cycle), and kept records are written
+    /// (PMBLIMITR.E, not PMBSR.S, not discard mode).
+    pub filtrate: Signal<In, Bit>,
+    pub write_en: Signal<In, Bit>,
+    /// The writer's check found no room (Check), and the writer ended the record: its last
+    /// beat or a faulting one was accepted (Writing).
+    pub no_room: Signal<In, Bit>,
+    pub wr_done: Signal<In, Bit>,
+    // Profiling synchronization: the core's PSB request (level) and its completion (comb:
+    // the request, and no record past its completion report in flight).
+    pub psb_req: Signal<In, Bit>,
+    pub psb_done: Signal<Out, Bit>,
+    // Outputs: the phase (from state), the progress for the latency counters, what the
+    // filter and the serializer see (comb from state), and the stray-report pulse.
+    pub phase: Signal<Out, SamplePhase>,
+    /// A hook report was ignored (comb).
+    pub hook_stray: Signal<Out, Bit>,
+    pub progress: Signal<Out, Progress>,
+    pub view: Signal<Out, FilterView>,
+    pub sample: Signal<Out, Sample>,
+    // State (synchronous reset to Idle / zero).
+    s_phase: Rff<SamplePhase>,
+    s_op: Rff<TaggedOp>,
+    s_rep: Rff<Merged>,
+    // Local signals: the op's regime and timestamp source, the translation start as seen
+    // this cycle, the stray flag, the events.
+    hyp: Signal<Local, Bit>,
+    el1_phys: Signal<Local, Bit>,
+    el2_phys: Signal<Local, Bit>,
+    xl_started_now: Signal<Local, Bit>,
+    stray: Signal<Local, Bit>,
+    ev: Signal<Local, Events>,
+    events: Signal<Local, Bits<16>>,
+    // Constants: ELs, PCT encodings, the indirect-branch payload bit (from `spe_defs`).
+    k_el0: K<Bits<2>>,
+    k_el2: K<Bits<2>>,
+    k_pct_phys: K<Bits<2>>,
+    k_pct_ofs_phys: K<Bits<2>>,
+    k_zero4: K<Bits<4>>,
+    k_br_ind: K<Bits<8>>,
+}
+
+impl SpeTracker {
+    pub fn new(cfg: &Config) -> Self {
+        cfg.validate().expect("valid configuration");
+        let k2 = |v: u8| K::new(u64::from(v).into());
+        Self {
+            k_el0: k2(0),
+            k_el2: k2(2),
+            k_pct_phys: k2(pmscr::PCT_PHYSICAL as u8),
+            k_pct_ofs_phys: k2(pmscr::PCT_OFFSET_PHYSICAL as u8),
+            k_br_ind: K::new(u64::from(subclass::BR_IND).into()),
+            ..Default::default()
+        }
+    }
+}
+
+impl Logic for SpeTracker {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, s_phase, s_op, s_rep);
+        self.s_phase.reset.next = self.reset.val();
+        self.s_op.reset.next = self.reset.val();
+        self.s_rep.reset.next = self.reset.val();
+
+        // EL2 regime: EL2, or EL0 in the host.
+        self.hyp.next = (self.disp_el.val() == self.k_el2.val())
+            | ((self.disp_el.val() == self.k_el0.val()) & self.disp_host.val());
+        self.el1_phys.next = (self.ctl.val().el1_pct == self.k_pct_phys.val())
+            | (self.ctl.val().el1_pct == self.k_pct_ofs_phys.val());
+        self.el2_phys.next = (self.ctl.val().el2_pct == self.k_pct_phys.val())
+            | (self.ctl.val().el2_pct == self.k_pct_ofs_phys.val());
+
+        // A report's data is taken whenever its flag is clear (the data are don't-cares
+        // until the flag is set): only the flags wait for the acceptance rules below.
+        if self.xl.val().start & !self.s_rep.q.val().xl_started {
+            self.s_rep.d.next.va = self.xl.val().va;
+        }
+        if self.xl.val().done & !self.s_rep.q.val().xl_done {
+            self.s_rep.d.next.pa = self.xl.val().pa;
+            self.s_rep.d.next.tlb_access = self.xl.val().tlb_access;
+            self.s_rep.d.next.tlb_walk = self.xl.val().tlb_walk;
+        }
+        if self.mem.val().done & !self.s_rep.q.val().mem_done {
+            self.s_rep.d.next.source = self.mem.val().source;
+            self.s_rep.d.next.l1d_access = self.mem.val().l1d_access;
+            self.s_rep.d.next.l1d_refill = self.mem.val().l1d_refill;
+            self.s_rep.d.next.llc_access = self.mem.val().llc_access;
+            self.s_rep.d.next.llc_miss = self.mem.val().llc_miss;
+            self.s_rep.d.next.remote = self.mem.val().remote;
+            self.s_rep.d.next.misaligned = self.mem.val().misaligned;
+        }
+        if self.br.val().done & !self.s_rep.q.val().br_done {
+            self.s_rep.d.next.target = self.br.val().target;
+            self.s_rep.d.next.taken = self.br.val().taken;
+            self.s_rep.d.next.mispred = self.br.val().mispred;
+            self.s_rep.d.next.indirect = self.br.val().indirect;
+        }
+        // Any report outside tracking is stray.
+        self.stray.next = self.iss_valid.val()
+            | self.xl.val().start
+            | self.xl.val().done
+            | self.mem.val().done
+            | self.br.val().done
+            | self.cpl.val().done;
+        self.progress.next.xl_restart = false;
+        self.xl_started_now.next = self.s_rep.q.val().xl_started;
+
+        if self.s_phase.q.val() == SamplePhase::Idle {
+            // Idle: capture the op's group-wide part and its collection flags and clear
+            // the report flags every cycle (no enable from the same-cycle tag: the held
+            // values are those of the tag cycle, the last Idle cycle).
+            self.s_op.d.next.el = self.disp_el.val();
+            self.s_op.d.next.ns = self.disp_ns.val();
+            self.s_op.d.next.cx1 = self.ctl.val().el1_cx & !self.hyp.val();
+            self.s_op.d.next.cx2 = self.ctl.val().el2_cx;
+            self.s_op.d.next.ctx1 = self.ctx_el1.val();
+            self.s_op.d.next.ctx2 = self.ctx_el2.val();
+            // EL2 regime: PMSCR_EL2 alone decides; EL1 regime: PA needs both PA bits
+            // and the physical counter both PCT fields.
+            if self.hyp.val() {
+                self.s_op.d.next.pa_en = self.ctl.val().el2_pa;
+                self.s_op.d.next.ts_en = self.ctl.val().el2_ts;
+                self.s_op.d.next.ts = self.cnt_virt.val();
+                if self.el2_phys.val() {
+                    self.s_op.d.next.ts = self.cnt_phys.val();
+                }
+            } else {
+                self.s_op.d.next.pa_en = self.ctl.val().el1_pa & self.ctl.val().el2_pa;
+                self.s_op.d.next.ts_en = self.ctl.val().el1_ts;
+                self.s_op.d.next.ts = self.cnt_virt.val();
+                if self.el1_phys.val() & self.el2_phys.val() {
+                    self.s_op.d.next.ts = self.cnt_phys.val();
+                }
+            }
+            // A new op: no report yet (the reports' data fields are don't-cares until
+            // their flag is set).
+            self.s_rep.d.next.issued = false;
+            self.s_rep.d.next.xl_started = false;
+            self.s_rep.d.next.xl_done = false;
+            self.s_rep.d.next.mem_done = false;
+            self.s_rep.d.next.br_done = false;
+            self.s_rep.d.next.retired = false;
+            self.s_rep.d.next.exception = false;
+            self.s_rep.d.next.cond_fail = false;
+        }
+
+        if self.s_phase.q.val() == SamplePhase::Tracking {
+            // Tracking: merge this cycle's reports by the acceptance rules.
+            self.stray.next = false;
+            if self.iss_valid.val() {
+                if self.s_rep.q.val().issued {
+                    self.stray.next = true;
+                } else {
+                    self.s_rep.d.next.issued = true;
+                }
+            }
+            // A translation start restarts the translation counter; done needs a start
+            // in this or an earlier cycle.
+            if self.xl.val().start {
+                if self.slot.val().is_ldst & !self.s_rep.q.val().xl_started {
+                    self.progress.next.xl_restart = true;
+                    self.xl_started_now.next = true;
+                    self.s_rep.d.next.xl_started = true;
+                } else {
+                    self.stray.next = true;
+                }
+            }
+            if self.xl.val().done {
+                if self.slot.val().is_ldst & self.xl_started_now.val() & !self.s_rep.q.val().xl_done
+                {
+                    self.s_rep.d.next.xl_done = true;
+                } else {
+                    self.stray.next = true;
+                }
+            }
+            // Memory and translation reports only for a load/store, branch reports
+            // only for a branch; each once.
+            if self.mem.val().done {
+                if self.slot.val().is_ldst & !self.s_rep.q.val().mem_done {
+                    self.s_rep.d.next.mem_done = true;
+                } else {
+                    self.stray.next = true;
+                }
+            }
+            if self.br.val().done {
+                if self.slot.val().is_branch & !self.s_rep.q.val().br_done {
+                    self.s_rep.d.next.br_done = true;
+                } else {
+                    self.stray.next = true;
+                }
+            }
+            // Completion: the outcome flags.
+            if self.cpl.val().done {
+                self.s_rep.d.next.retired = self.cpl.val().retired;
+                self.s_rep.d.next.exception = self.cpl.val().exception;
+                self.s_rep.d.next.cond_fail = self.cpl.val().cond_fail;
+            }
+        }
+
+        // The phase machine: every transition.
+        match self.s_phase.q.val() {
+            SamplePhase::Idle => {
+                if self.tag_valid.val() {
+                    self.s_phase.d.next = SamplePhase::Tracking;
+                }
+            }
+            SamplePhase::Tracking => {
+                // Completion: the filter cycle next. A PSB drops a sample whose completion
+                // has not been reported: the core sends the reports of the ops older than
+                // the PSB before it raises the request.
+                if self.cpl.val().done {
+                    self.s_phase.d.next = SamplePhase::Filter;
+                }
+                if self.psb_req.val() {
+                    self.s_phase.d.next = SamplePhase::Idle;
+                }
+            }
+            SamplePhase::Filter => {
+                // The filters decide: a kept record goes to the writer's check, if records
+                // are written at all.
+                self.s_phase.d.next = SamplePhase::Idle;
+                if self.filtrate.val() & self.write_en.val() {
+                    self.s_phase.d.next = SamplePhase::Check;
+                }
+            }
+            SamplePhase::Check => {
+                // The writer's room check: no room ends the record (nothing written).
+                self.s_phase.d.next = SamplePhase::Writing;
+                if self.no_room.val() {
+                    self.s_phase.d.next = SamplePhase::Idle;
+                }
+            }
+            SamplePhase::Writing => {
+                if self.wr_done.val() {
+                    self.s_phase.d.next = SamplePhase::Idle;
+                }
+            }
+        }
+        self.hook_stray.next = self.stray.val() & !self.reset.val();
+        self.psb_done.next = self.psb_req.val()
+            & ((self.s_phase.q.val() == SamplePhase::Idle)
+                | (self.s_phase.q.val() == SamplePhase::Tracking))
+            & !self.reset.val();
+        self.phase.next = self.s_phase.q.val();
+        self.progress.next.issued = self.s_rep.q.val().issued;
+        self.progress.next.xl_started = self.s_rep.q.val().xl_started;
+        self.progress.next.xl_done = self.s_rep.q.val().xl_done;
+
+        // What the filters see.
+        self.view.next.is_load = self.slot.val().is_load;
+        self.view.next.is_store = self.slot.val().is_store;
+        self.view.next.is_branch = self.slot.val().is_branch;
+
+        // Events payload.
+        self.ev.next.exception_gen = self.s_rep.q.val().exception;
+        self.ev.next.retired = self.s_rep.q.val().retired;
+        self.ev.next.l1d_access = self.s_rep.q.val().mem_done & self.s_rep.q.val().l1d_access;
+        self.ev.next.l1d_refill = self.s_rep.q.val().mem_done & self.s_rep.q.val().l1d_refill;
+        self.ev.next.tlb_access = self.s_rep.q.val().xl_done & self.s_rep.q.val().tlb_access;
+        self.ev.next.tlb_walk = self.s_rep.q.val().xl_done & self.s_rep.q.val().tlb_walk;
+        self.ev.next.not_taken = self.slot.val().cond
+            & ((self.s_rep.q.val().br_done & !self.s_rep.q.val().taken)
+                | self.s_rep.q.val().cond_fail);
+        self.ev.next.mispred = self.s_rep.q.val().br_done & self.s_rep.q.val().mispred;
+        self.ev.next.llc_access = self.s_rep.q.val().mem_done & self.s_rep.q.val().llc_access;
+        self.ev.next.llc_miss = self.s_rep.q.val().mem_done & self.s_rep.q.val().llc_miss;
+        self.ev.next.remote_access = self.s_rep.q.val().mem_done & self.s_rep.q.val().remote;
+        self.ev.next.alignment = self.s_rep.q.val().mem_done & self.s_rep.q.val().misaligned;
+        self.ev.next.rsvd = self.k_zero4.val();
+        self.events.next = self.ev.val().into();
+        self.view.next.events = self.events.val().get_bits::<12>(0);
+
+        // The sample for the serializer. Operation Type payload: the branch hook's
+        // indirect flag sets IND.
+        self.sample.next.pc = self.slot.val().pc;
+        self.sample.next.el = self.s_op.q.val().el;
+        self.sample.next.ns = self.s_op.q.val().ns;
+        self.sample.next.op_class = self.slot.val().op_class;
+        self.sample.next.op_payload = self.slot.val().op_payload;
+        if self.slot.val().is_branch & self.s_rep.q.val().br_done & self.s_rep.q.val().indirect {
+            self.sample.next.op_payload = self.slot.val().op_payload | self.k_br_ind.val();
+        }
+        self.sample.next.cx1 = self.s_op.q.val().cx1;
+        self.sample.next.cx2 = self.s_op.q.val().cx2;
+        self.sample.next.ctx1 = self.s_op.q.val().ctx1;
+        self.sample.next.ctx2 = self.s_op.q.val().ctx2;
+        self.sample.next.pa_en = self.s_op.q.val().pa_en;
+        self.sample.next.ts_en = self.s_op.q.val().ts_en;
+        self.sample.next.ts = self.s_op.q.val().ts;
+        self.sample.next.xl_started = self.s_rep.q.val().xl_started;
+        self.sample.next.xl_done = self.s_rep.q.val().xl_done;
+        self.sample.next.va = self.s_rep.q.val().va;
+        self.sample.next.pa = self.s_rep.q.val().pa;
+        self.sample.next.br_resolved = self.s_rep.q.val().br_done;
+        self.sample.next.target = self.s_rep.q.val().target;
+        self.sample.next.ds_en = self.slot.val().is_load & self.s_rep.q.val().mem_done;
+        self.sample.next.source = self.s_rep.q.val().source;
+        self.sample.next.events = self.events.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spe_defs::events as ev;
+
+    #[test]
+    fn events_struct_puts_every_event_at_its_packet_bit() {
+        let e = Events::default();
+        assert_eq!(Events::BITS, 8 * spe_defs::impdef::EVENTS_PAYLOAD);
+        let bits = [
+            (e.get_my_offset_exception_gen(), ev::EXCEPTION_GEN),
+            (e.get_my_offset_retired(), ev::RETIRED),
+            (e.get_my_offset_l1d_access(), ev::L1D_ACCESS),
+            (e.get_my_offset_l1d_refill(), ev::L1D_REFILL),
+            (e.get_my_offset_tlb_access(), ev::TLB_ACCESS),
+            (e.get_my_offset_tlb_walk(), ev::TLB_WALK),
+            (e.get_my_offset_not_taken(), ev::NOT_TAKEN),
+            (e.get_my_offset_mispred(), ev::MISPRED),
+            (e.get_my_offset_llc_access(), ev::LLC_ACCESS),
+            (e.get_my_offset_llc_miss(), ev::LLC_MISS),
+            (e.get_my_offset_remote_access(), ev::REMOTE_ACCESS),
+            (e.get_my_offset_alignment(), ev::ALIGNMENT),
+        ];
+        for (offset, bit) in bits {
+            assert_eq!(offset as u32, bit);
+        }
+        assert_eq!(
+            e.get_my_offset_rsvd() as u64,
+            64 - u64::from(ev::IMPLEMENTED_MASK.leading_zeros())
+        );
+    }
+}
