@@ -17,17 +17,9 @@
 //! (`HwUpdate::Live`) as `flop read zero;`, and the read-only registers as `addr value RegId;`.
 //! The register block expands its flops, write decode and read multiplexer from these lists.
 
-use spe_defs::ports::{Dir, Width, PORTS};
+use spe_defs::ports::{hook_report, Dir, Width, PORTS};
 use spe_defs::regs::{Bank, HwUpdate, REGS};
 use std::fmt::Write as _;
-
-/// Hook group of `PORTS` -> (port name prefix, report bundle of the tracker block).
-const HOOK_BUNDLES: &[(&str, &str, &str)] = &[
-    ("translation", "xl_", "xl"),
-    ("memory", "mem_", "mem"),
-    ("branch", "br_", "br"),
-    ("completion", "cpl_", "cpl"),
-];
 
 /// The rust-hdl type of a port: per-slot buses use the top's width parameters.
 fn port_type(name: &str, width: Width) -> String {
@@ -39,6 +31,7 @@ fn port_type(name: &str, width: Width) -> String {
         Width::PerSlot(2) => "Bits<CB>".into(),
         Width::PerSlot(8) => "Bits<SB>".into(),
         Width::PerSlot(n) => panic!("port {name}: no top parameter for a {n}-bit slot field"),
+        Width::PerThread(_) => panic!("port {name}: the unit has one hardware thread"),
     }
 }
 
@@ -109,15 +102,15 @@ fn main() {
             Dir::Out => "Out",
         };
         write!(ports, "{}: {dir} {}; ", p.name, port_type(p.name, p.width)).unwrap();
-        if let Some((_, prefix, bundle)) = HOOK_BUNDLES.iter().find(|h| h.0 == p.group) {
+        if let Some(h) = hook_report(p) {
             assert_eq!(p.dir, Dir::In, "hook port {} must be an input", p.name);
-            let field = p.name.strip_prefix(prefix).unwrap_or_else(|| {
+            let field = p.name.strip_prefix(h.prefix).unwrap_or_else(|| {
                 panic!(
-                    "hook port {} of group {} must start with {prefix}",
-                    p.name, p.group
+                    "hook port {} of group {} must start with {}",
+                    p.name, p.group, h.prefix
                 )
             });
-            write!(wiring, "{bundle} {field} {}; ", p.name).unwrap();
+            write!(wiring, "{} {field} {}; ", h.field, p.name).unwrap();
         }
     }
     let text = format!(

@@ -14,21 +14,82 @@ pub enum Dir {
     Out,
 }
 
-/// Port width: fixed bits, or per dispatch slot (`W` copies of `bits`, slot 0 in the low bits).
+/// Port width: fixed bits, per dispatch slot (`W` copies of `bits`, slot 0 in the low
+/// bits), or per hardware thread (`T` copies, thread 0 in the low bits: the ports a
+/// multithreaded unit gives each thread, issue 14; no port is per thread yet).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Width {
     Bits(u32),
     PerSlot(u32),
+    PerThread(u32),
 }
 
 impl Width {
-    /// Total bits for dispatch width `w`.
-    pub const fn total(self, w: usize) -> u32 {
+    /// Total bits for dispatch width `w` and `t` hardware threads.
+    pub const fn total_for(self, w: usize, t: usize) -> u32 {
         match self {
             Width::Bits(b) => b,
             Width::PerSlot(b) => b * w as u32,
+            Width::PerThread(b) => b * t as u32,
         }
     }
+    /// Total bits for dispatch width `w` in a single-threaded unit (every preset today).
+    pub const fn total(self, w: usize) -> u32 {
+        self.total_for(w, 1)
+    }
+    /// Bits of one slot or one thread's copy (the whole port for `Bits`).
+    pub const fn bits(self) -> u32 {
+        match self {
+            Width::Bits(b) | Width::PerSlot(b) | Width::PerThread(b) => b,
+        }
+    }
+}
+
+/// A hook whose inputs travel together as one report: the RTL's report bundle (in the
+/// tracker) and the testbench's `Inputs` sub-struct are both generated from this table and
+/// `PORTS` (port `br_target` of group `branch` is field `target` of report `br`).
+#[derive(Clone, Copy, Debug)]
+pub struct HookReport {
+    /// The `group` of its ports in `PORTS`.
+    pub group: &'static str,
+    /// The prefix of its ports' names; the rest of a name is the field's.
+    pub prefix: &'static str,
+    /// The report's field name (in the RTL's tracker and in `Inputs`) and type name.
+    pub field: &'static str,
+    pub name: &'static str,
+}
+
+/// The hook reports, in `PORTS` order.
+pub const HOOK_REPORTS: &[HookReport] = &[
+    HookReport {
+        group: "translation",
+        prefix: "xl_",
+        field: "xl",
+        name: "XlatReport",
+    },
+    HookReport {
+        group: "memory",
+        prefix: "mem_",
+        field: "mem",
+        name: "MemReport",
+    },
+    HookReport {
+        group: "branch",
+        prefix: "br_",
+        field: "br",
+        name: "BranchReport",
+    },
+    HookReport {
+        group: "completion",
+        prefix: "cpl_",
+        field: "cpl",
+        name: "CplReport",
+    },
+];
+
+/// The hook report a port belongs to, if any.
+pub fn hook_report(port: &Port) -> Option<&'static HookReport> {
+    HOOK_REPORTS.iter().find(|h| h.group == port.group)
 }
 
 /// One port.
@@ -565,6 +626,20 @@ mod tests {
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'));
             assert!(!port.name.contains("__"));
+        }
+    }
+
+    #[test]
+    fn hook_report_ports_are_inputs_named_after_their_report() {
+        for h in HOOK_REPORTS {
+            let ports: Vec<_> = PORTS.iter().filter(|p| p.group == h.group).collect();
+            assert!(!ports.is_empty(), "{}: no ports", h.group);
+            for p in ports {
+                assert_eq!(p.dir, Dir::In, "{}", p.name);
+                assert_eq!(p.width, Width::Bits(p.width.bits()), "{}", p.name);
+                assert!(p.name.starts_with(h.prefix), "{}", p.name);
+                assert_eq!(hook_report(p).map(|r| r.field), Some(h.field));
+            }
         }
     }
 

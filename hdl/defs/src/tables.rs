@@ -16,6 +16,8 @@ fn width_text(w: Width) -> String {
         Width::Bits(b) => b.to_string(),
         Width::PerSlot(1) => "W".to_string(),
         Width::PerSlot(b) => format!("W x {b}"),
+        Width::PerThread(1) => "T".to_string(),
+        Width::PerThread(b) => format!("T x {b}"),
     }
 }
 

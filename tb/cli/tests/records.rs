@@ -177,29 +177,29 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
                 }
                 if let Some((s, d)) = xl {
                     if k == s {
-                        inp.xl_start = true;
-                        inp.xl_va = va;
+                        inp.xl.start = true;
+                        inp.xl.va = va;
                     }
                     if k == d {
-                        inp.xl_done = true;
-                        inp.xl_pa = pa_v;
-                        inp.xl_tlb_walk = walk;
+                        inp.xl.done = true;
+                        inp.xl.pa = pa_v;
+                        inp.xl.tlb_walk = walk;
                     }
                 }
                 if mem_at == Some(k) {
-                    inp.mem_done = true;
-                    inp.mem_source = ds as u8;
-                    inp.mem_l1d_refill = refill;
+                    inp.mem.done = true;
+                    inp.mem.source = ds as u8;
+                    inp.mem.l1d_refill = refill;
                 }
                 if br_at == Some(k) {
-                    inp.br_done = true;
-                    inp.br_target = tgt;
-                    inp.br_taken = taken;
-                    inp.br_mispred = mispred;
+                    inp.br.done = true;
+                    inp.br.target = tgt;
+                    inp.br.taken = taken;
+                    inp.br.mispred = mispred;
                 }
                 if k == total {
-                    inp.cpl_done = true;
-                    inp.cpl_retired = retired;
+                    inp.cpl.done = true;
+                    inp.cpl.retired = retired;
                 }
                 step(&mut m, &mut inp, &mut mem);
             }

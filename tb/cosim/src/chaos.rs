@@ -213,37 +213,37 @@ impl<D: Dut> Chaos<D> {
             0 => i.iss_valid = true,
             1 => {
                 if r.chance(0.5) {
-                    i.xl_start = true;
-                    i.xl_va = r.next_u64();
+                    i.xl.start = true;
+                    i.xl.va = r.next_u64();
                 } else {
-                    i.xl_done = true;
-                    i.xl_pa = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
-                    i.xl_tlb_access = r.chance(0.5);
-                    i.xl_tlb_walk = r.chance(0.5);
+                    i.xl.done = true;
+                    i.xl.pa = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
+                    i.xl.tlb_access = r.chance(0.5);
+                    i.xl.tlb_walk = r.chance(0.5);
                 }
             }
             2 => {
-                i.mem_done = true;
-                i.mem_source = r.below(256) as u8;
-                i.mem_l1d_access = r.chance(0.5);
-                i.mem_l1d_refill = r.chance(0.5);
-                i.mem_llc_access = r.chance(0.5);
-                i.mem_llc_miss = r.chance(0.5);
-                i.mem_remote = r.chance(0.5);
-                i.mem_misaligned = r.chance(0.5);
+                i.mem.done = true;
+                i.mem.source = r.below(256) as u8;
+                i.mem.l1d_access = r.chance(0.5);
+                i.mem.l1d_refill = r.chance(0.5);
+                i.mem.llc_access = r.chance(0.5);
+                i.mem.llc_miss = r.chance(0.5);
+                i.mem.remote = r.chance(0.5);
+                i.mem.misaligned = r.chance(0.5);
             }
             3 => {
-                i.br_done = true;
-                i.br_target = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
-                i.br_taken = r.chance(0.5);
-                i.br_mispred = r.chance(0.5);
-                i.br_indirect = r.chance(0.5);
+                i.br.done = true;
+                i.br.target = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
+                i.br.taken = r.chance(0.5);
+                i.br.mispred = r.chance(0.5);
+                i.br.indirect = r.chance(0.5);
             }
             _ => {
-                i.cpl_done = true;
-                i.cpl_retired = r.chance(0.5);
-                i.cpl_exception = r.chance(0.5);
-                i.cpl_cond_fail = r.chance(0.5);
+                i.cpl.done = true;
+                i.cpl.retired = r.chance(0.5);
+                i.cpl.exception = r.chance(0.5);
+                i.cpl.cond_fail = r.chance(0.5);
             }
         }
     }
@@ -317,8 +317,8 @@ impl<D: Dut> Dut for Chaos<D> {
                 i.reg_wdata = data.unwrap_or(self.rng.next_u64());
             }
         }
-        if i.cpl_done && self.rng.chance(self.params.lost_completion) {
-            i.cpl_done = false;
+        if i.cpl.done && self.rng.chance(self.params.lost_completion) {
+            i.cpl.done = false;
             self.counts.lost_completions += 1;
         }
         if self.rng.chance(self.params.hook) {

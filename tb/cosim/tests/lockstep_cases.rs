@@ -256,8 +256,8 @@ impl Psb {
             }
         }
         if self.out.tag != 0 {
-            inp.cpl_done = true;
-            inp.cpl_retired = true;
+            inp.cpl.done = true;
+            inp.cpl.retired = true;
         }
         inp.wr_ready = self.stall == 0;
         self.stall = self.stall.saturating_sub(1);

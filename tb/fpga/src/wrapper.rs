@@ -280,7 +280,7 @@ mod tests {
             .filter(|p| p.dir == Dir::In)
             .map(|p| match p.width {
                 Width::PerSlot(b) => b,
-                Width::Bits(_) => 0,
+                Width::Bits(_) | Width::PerThread(_) => 0,
             })
             .sum();
         let gap = generate(wide).input_bits - generate(narrow).input_bits;

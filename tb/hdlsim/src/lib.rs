@@ -110,8 +110,8 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
                 }
                 spe_ports::for_slot_inputs!(drive_slots);
                 macro_rules! drive {
-                    ($($f:ident),*) => {$(
-                        t.$f.drive(u64::from(i.$f));
+                    ($($port:ident: $($f:ident).+),*) => {$(
+                        t.$port.drive(u64::from(i.$($f).+));
                     )*};
                 }
                 spe_ports::for_scalar_inputs!(drive);

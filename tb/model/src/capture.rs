@@ -165,57 +165,57 @@ impl Sample {
                 self.issued = true;
             }
         }
-        if inp.xl_start {
+        if inp.xl.start {
             if self.is_load_store() && !self.xl_started {
                 self.xl_started = true;
-                self.va = inp.xl_va;
+                self.va = inp.xl.va;
                 self.lat_xlat = 0;
             } else {
                 stray = true;
             }
         }
-        if inp.xl_done {
+        if inp.xl.done {
             if self.is_load_store() && self.xl_started && !self.xl_done {
                 self.xl_done = true;
-                self.pa = inp.xl_pa & spe_defs::low_mask(spe_defs::packet::addr_payload::ADDR_BITS);
-                self.tlb_access = inp.xl_tlb_access;
-                self.tlb_walk = inp.xl_tlb_walk;
+                self.pa = inp.xl.pa & spe_defs::low_mask(spe_defs::packet::addr_payload::ADDR_BITS);
+                self.tlb_access = inp.xl.tlb_access;
+                self.tlb_walk = inp.xl.tlb_walk;
             } else {
                 stray = true;
             }
         }
-        if inp.mem_done {
+        if inp.mem.done {
             if self.is_load_store() && !self.mem_done {
                 self.mem_done = true;
-                self.data_source = inp.mem_source;
+                self.data_source = inp.mem.source;
                 let on = |b: bool, bit: u32| if b { ev::bit(bit) } else { 0 };
-                self.mem_events = on(inp.mem_l1d_access, ev::L1D_ACCESS)
-                    | on(inp.mem_l1d_refill, ev::L1D_REFILL)
-                    | on(inp.mem_llc_access, ev::LLC_ACCESS)
-                    | on(inp.mem_llc_miss, ev::LLC_MISS)
-                    | on(inp.mem_remote, ev::REMOTE_ACCESS)
-                    | on(inp.mem_misaligned, ev::ALIGNMENT);
+                self.mem_events = on(inp.mem.l1d_access, ev::L1D_ACCESS)
+                    | on(inp.mem.l1d_refill, ev::L1D_REFILL)
+                    | on(inp.mem.llc_access, ev::LLC_ACCESS)
+                    | on(inp.mem.llc_miss, ev::LLC_MISS)
+                    | on(inp.mem.remote, ev::REMOTE_ACCESS)
+                    | on(inp.mem.misaligned, ev::ALIGNMENT);
             } else {
                 stray = true;
             }
         }
-        if inp.br_done {
+        if inp.br.done {
             if self.is_branch() && !self.br_done {
                 self.br_done = true;
-                self.target = inp.br_target;
-                self.taken = inp.br_taken;
-                self.mispred = inp.br_mispred;
-                self.indirect = inp.br_indirect;
+                self.target = inp.br.target;
+                self.taken = inp.br.taken;
+                self.mispred = inp.br.mispred;
+                self.indirect = inp.br.indirect;
             } else {
                 stray = true;
             }
         }
-        if inp.cpl_done {
-            self.retired = inp.cpl_retired;
-            self.exception = inp.cpl_exception;
-            self.cond_fail = inp.cpl_cond_fail;
+        if inp.cpl.done {
+            self.retired = inp.cpl.retired;
+            self.exception = inp.cpl.exception;
+            self.cond_fail = inp.cpl.cond_fail;
         }
-        (inp.cpl_done, stray)
+        (inp.cpl.done, stray)
     }
 
     /// The Events packet payload of the completed sample.

@@ -47,16 +47,16 @@ fn total_issue_and_translation_latencies_count_cycles_between_reports() {
         &[
             (4, &|i| i.iss_valid = true),
             (6, &|i| {
-                i.xl_start = true;
-                i.xl_va = 0xffff_e000_1238;
+                i.xl.start = true;
+                i.xl.va = 0xffff_e000_1238;
             }),
             (9, &|i| {
-                i.xl_done = true;
-                i.xl_pa = 0x8_8000_1238;
+                i.xl.done = true;
+                i.xl.pa = 0x8_8000_1238;
             }),
             (42, &|i| {
-                i.cpl_done = true;
-                i.cpl_retired = true;
+                i.cpl.done = true;
+                i.cpl.retired = true;
             }),
         ],
     );
@@ -78,11 +78,11 @@ fn translation_start_and_done_in_one_cycle_is_zero_latency() {
         0,
         &[
             (2, &|i| {
-                i.xl_start = true;
-                i.xl_done = true;
+                i.xl.start = true;
+                i.xl.done = true;
             }),
             (3, &|i| {
-                i.cpl_done = true;
+                i.cpl.done = true;
             }),
         ],
     );
@@ -93,7 +93,7 @@ fn translation_start_and_done_in_one_cycle_is_zero_latency() {
 fn issue_latency_equals_total_when_the_op_never_issued() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
-    let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(17, &|i| i.cpl_done = true)]);
+    let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(17, &|i| i.cpl.done = true)]);
     assert_eq!(u16_at(&rec, layout::LAT_TOTAL.offset + 1), 17);
     assert_eq!(u16_at(&rec, layout::LAT_ISSUE.offset + 1), 17);
     assert_eq!(
@@ -115,7 +115,7 @@ fn latency_counters_saturate_at_the_counter_width() {
             &mut tb,
             op_class::OTHER,
             0,
-            &[(wait, &|i| i.cpl_done = true)],
+            &[(wait, &|i| i.cpl.done = true)],
         );
         assert_eq!(u16_at(&rec, layout::LAT_TOTAL.offset + 1), max, "{name}");
         assert_eq!(u16_at(&rec, layout::LAT_ISSUE.offset + 1), max, "{name}");
@@ -135,14 +135,14 @@ fn physical_address_only_when_collection_is_enabled() {
             0,
             &[
                 (1, &|i| {
-                    i.xl_start = true;
-                    i.xl_va = 0x1238;
+                    i.xl.start = true;
+                    i.xl.va = 0x1238;
                 }),
                 (2, &|i| {
-                    i.xl_done = true;
-                    i.xl_pa = 0x8_8000_1238;
+                    i.xl.done = true;
+                    i.xl.pa = 0x8_8000_1238;
                 }),
-                (3, &|i| i.cpl_done = true),
+                (3, &|i| i.cpl.done = true),
             ],
         );
         let has_pa = rec[layout::PA.offset] == 0xb3;
@@ -180,7 +180,7 @@ fn context_packets_only_when_cx_is_set() {
         tb.inp.disp_el = el;
         tb.inp.ctx_el1 = 1234;
         tb.inp.ctx_el2 = 99;
-        let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl_done = true)]);
+        let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl.done = true)]);
         let c1 = rec[layout::CONTEXT_EL1.offset] == 0x64;
         let c2 = rec[layout::CONTEXT_EL2.offset] == 0x65;
         assert_eq!(c1, cx1 && el != 2, "CONTEXTIDR_EL1 is not collected at EL2");
@@ -210,7 +210,7 @@ fn timestamp_is_virtual_or_physical_per_pct_and_ends_the_record() {
         tb.write_reg(RegId::PmscrEl2, pmscr::PCT.place(p2));
         tb.inp.cnt_virt = 0x0014_20b3_1fa5;
         tb.inp.cnt_phys = 0x9999_0000;
-        let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl_done = true)]);
+        let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl.done = true)]);
         let o = layout::END_OR_TS.offset;
         assert_eq!(rec[o], packet::TIMESTAMP);
         let want = if phys { 0x9999_0000 } else { 0x0014_20b3_1fa5 };
@@ -226,7 +226,7 @@ fn timestamp_is_virtual_or_physical_per_pct_and_ends_the_record() {
 fn without_timestamp_the_record_ends_with_a_single_end_packet() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
-    let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl_done = true)]);
+    let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl.done = true)]);
     let o = layout::END_OR_TS.offset;
     assert_eq!(rec[o], packet::END);
     assert!(rec[o + 1..].iter().all(|&b| b == 0));
@@ -248,14 +248,14 @@ fn branch_record_has_target_events_and_indirect_bit() {
         };
         let out = tb.step();
         assert_ne!(out.tag, 0);
-        tb.inp.br_done = true;
-        tb.inp.br_target = 0xaaaa_d000_1300;
-        tb.inp.br_taken = false;
-        tb.inp.br_mispred = true;
-        tb.inp.br_indirect = true;
+        tb.inp.br.done = true;
+        tb.inp.br.target = 0xaaaa_d000_1300;
+        tb.inp.br.taken = false;
+        tb.inp.br.mispred = true;
+        tb.inp.br.indirect = true;
         tb.step();
-        tb.inp.cpl_done = true;
-        tb.inp.cpl_retired = true;
+        tb.inp.cpl.done = true;
+        tb.inp.cpl.retired = true;
         tb.step();
         tb.steps(12);
         tb.record_at(BASE).unwrap()
@@ -295,26 +295,26 @@ fn load_record_carries_data_source_and_memory_events() {
         subclass::LDST_GP,
         &[
             (1, &|i| {
-                i.xl_start = true;
-                i.xl_va = 0x1000;
+                i.xl.start = true;
+                i.xl.va = 0x1000;
             }),
             (2, &|i| {
-                i.xl_done = true;
-                i.xl_tlb_access = true;
-                i.xl_tlb_walk = true;
+                i.xl.done = true;
+                i.xl.tlb_access = true;
+                i.xl.tlb_walk = true;
             }),
             (5, &|i| {
-                i.mem_done = true;
-                i.mem_source = 8;
-                i.mem_l1d_access = true;
-                i.mem_l1d_refill = true;
-                i.mem_llc_access = true;
-                i.mem_misaligned = true;
+                i.mem.done = true;
+                i.mem.source = 8;
+                i.mem.l1d_access = true;
+                i.mem.l1d_refill = true;
+                i.mem.llc_access = true;
+                i.mem.misaligned = true;
             }),
             (6, &|i| {
-                i.cpl_done = true;
-                i.cpl_retired = true;
-                i.cpl_exception = true;
+                i.cpl.done = true;
+                i.cpl.retired = true;
+                i.cpl.exception = true;
             }),
         ],
     );
@@ -347,10 +347,10 @@ fn stores_carry_no_data_source() {
         subclass::LDST_GP | subclass::LDST_ST,
         &[
             (1, &|i| {
-                i.mem_done = true;
-                i.mem_source = 8;
+                i.mem.done = true;
+                i.mem.source = 8;
             }),
-            (2, &|i| i.cpl_done = true),
+            (2, &|i| i.cpl.done = true),
         ],
     );
     assert_eq!(rec[layout::DATA_SOURCE.offset], 0);
@@ -364,16 +364,16 @@ fn hook_reports_with_nothing_in_flight_or_for_the_wrong_class_are_stray() {
     assert!(tb.step().hook_stray, "nothing in flight");
     tb.sample_after(1);
     tb.op(0, 0x100, op_class::OTHER, 0);
-    tb.inp.cpl_done = true;
+    tb.inp.cpl.done = true;
     let out = tb.step();
     assert_ne!(out.tag, 0);
     assert!(
         out.hook_stray,
         "reports in the tag cycle are not for the tagged op"
     );
-    tb.inp.br_done = true;
+    tb.inp.br.done = true;
     assert!(tb.step().hook_stray, "branch report for a non-branch");
-    tb.inp.xl_done = true;
+    tb.inp.xl.done = true;
     assert!(
         tb.step().hook_stray,
         "translation report for a non-load/store"
@@ -382,9 +382,9 @@ fn hook_reports_with_nothing_in_flight_or_for_the_wrong_class_are_stray() {
     assert!(!tb.step().hook_stray);
     tb.inp.iss_valid = true;
     assert!(tb.step().hook_stray, "second issue report");
-    tb.inp.cpl_done = true;
+    tb.inp.cpl.done = true;
     assert!(!tb.step().hook_stray);
-    tb.inp.cpl_done = true;
+    tb.inp.cpl.done = true;
     assert!(tb.step().hook_stray, "after completion nothing is tracked");
 }
 
@@ -396,7 +396,7 @@ fn reserved_op_class_is_recorded_as_other() {
         &mut tb,
         op_class::RESERVED,
         0x55,
-        &[(1, &|i| i.cpl_done = true)],
+        &[(1, &|i| i.cpl.done = true)],
     );
     assert_eq!(
         &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],

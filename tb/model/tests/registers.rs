@@ -77,7 +77,7 @@ fn reset_in_any_phase_returns_to_a_clean_state() {
             if n == k {
                 tb.inp.reset = true;
                 tb.op(0, 0, op_class::OTHER, 0);
-                tb.inp.cpl_done = true;
+                tb.inp.cpl.done = true;
                 let out = tb.step();
                 assert_eq!(out.tag, 0);
                 assert!(
@@ -90,7 +90,7 @@ fn reset_in_any_phase_returns_to_a_clean_state() {
             }
             match n {
                 0..=3 => tb.op(0, 0x10, op_class::OTHER, 0),
-                8 => tb.inp.cpl_done = true,
+                8 => tb.inp.cpl.done = true,
                 _ => {}
             }
             tb.step();

@@ -436,40 +436,40 @@ impl Core {
         }
         if let (Some(m), true) = (t.op.mem, t.op.class == op_class::LD_ST_ATOMIC) {
             if due(&mut t.xl_start) {
-                inp.xl_start = true;
-                inp.xl_va = m.va;
+                inp.xl.start = true;
+                inp.xl.va = m.va;
             }
             if due(&mut t.xl_done) {
-                inp.xl_done = true;
-                inp.xl_pa = m.pa & PA_MASK;
-                inp.xl_tlb_access = m.tlb.access();
-                inp.xl_tlb_walk = m.tlb.walk();
+                inp.xl.done = true;
+                inp.xl.pa = m.pa & PA_MASK;
+                inp.xl.tlb_access = m.tlb.access();
+                inp.xl.tlb_walk = m.tlb.walk();
             }
             if due(&mut t.mem_done) {
-                inp.mem_done = true;
-                inp.mem_source = m.source;
-                inp.mem_l1d_access = m.events.l1d_access;
-                inp.mem_l1d_refill = m.events.l1d_refill;
-                inp.mem_llc_access = m.events.llc_access;
-                inp.mem_llc_miss = m.events.llc_miss;
-                inp.mem_remote = m.events.remote;
-                inp.mem_misaligned = m.misaligned;
+                inp.mem.done = true;
+                inp.mem.source = m.source;
+                inp.mem.l1d_access = m.events.l1d_access;
+                inp.mem.l1d_refill = m.events.l1d_refill;
+                inp.mem.llc_access = m.events.llc_access;
+                inp.mem.llc_miss = m.events.llc_miss;
+                inp.mem.remote = m.events.remote;
+                inp.mem.misaligned = m.misaligned;
             }
         }
         if let (Some(b), true) = (t.op.branch, t.op.class == op_class::BRANCH) {
             if due(&mut t.br_done) {
-                inp.br_done = true;
-                inp.br_target = b.target;
-                inp.br_taken = b.taken;
-                inp.br_mispred = b.mispred;
-                inp.br_indirect = b.indirect;
+                inp.br.done = true;
+                inp.br.target = b.target;
+                inp.br.taken = b.taken;
+                inp.br.mispred = b.mispred;
+                inp.br.indirect = b.indirect;
             }
         }
         if t.complete <= cycle && !t.others_pending() {
-            inp.cpl_done = true;
-            inp.cpl_retired = t.op.retired();
-            inp.cpl_exception = t.op.exception;
-            inp.cpl_cond_fail = t.op.cond_fail && t.op.class != op_class::BRANCH;
+            inp.cpl.done = true;
+            inp.cpl.retired = t.op.retired();
+            inp.cpl.exception = t.op.exception;
+            inp.cpl.cond_fail = t.op.cond_fail && t.op.class != op_class::BRANCH;
             self.tracked = None;
         }
     }
@@ -480,29 +480,29 @@ impl Core {
         match r.below(6) {
             0 => inp.iss_valid = true,
             1 => {
-                inp.xl_start = true;
-                inp.xl_va = r.next_u64();
+                inp.xl.start = true;
+                inp.xl.va = r.next_u64();
             }
             2 => {
-                inp.xl_done = true;
-                inp.xl_pa = r.next_u64() & PA_MASK;
-                inp.xl_tlb_access = r.chance(0.5);
-                inp.xl_tlb_walk = r.chance(0.5);
+                inp.xl.done = true;
+                inp.xl.pa = r.next_u64() & PA_MASK;
+                inp.xl.tlb_access = r.chance(0.5);
+                inp.xl.tlb_walk = r.chance(0.5);
             }
             3 => {
-                inp.mem_done = true;
-                inp.mem_source = r.below(256) as u8;
-                inp.mem_l1d_refill = r.chance(0.5);
+                inp.mem.done = true;
+                inp.mem.source = r.below(256) as u8;
+                inp.mem.l1d_refill = r.chance(0.5);
             }
             4 => {
-                inp.br_done = true;
-                inp.br_target = r.next_u64();
-                inp.br_mispred = r.chance(0.5);
+                inp.br.done = true;
+                inp.br.target = r.next_u64();
+                inp.br.mispred = r.chance(0.5);
             }
             _ => {
-                inp.cpl_done = true;
-                inp.cpl_retired = r.chance(0.5);
-                inp.cpl_exception = r.chance(0.1);
+                inp.cpl.done = true;
+                inp.cpl.retired = r.chance(0.5);
+                inp.cpl.exception = r.chance(0.1);
             }
         }
         self.counters.stray_injected += 1;

@@ -157,8 +157,8 @@ impl Tb {
     }
 
     pub fn complete(&mut self, retired: bool) {
-        self.inp.cpl_done = true;
-        self.inp.cpl_retired = retired;
+        self.inp.cpl.done = true;
+        self.inp.cpl.retired = retired;
         self.step();
     }
 }

@@ -147,10 +147,10 @@ impl FakeDut {
     fn hooks(&mut self, c: u64, inp: &Inputs, out: &mut Outputs) {
         let reports = [
             inp.iss_valid,
-            inp.xl_start,
-            inp.xl_done,
-            inp.mem_done,
-            inp.br_done,
+            inp.xl.start,
+            inp.xl.done,
+            inp.mem.done,
+            inp.br.done,
         ];
         let names = ["issue", "xl_start", "xl_done", "mem_done", "br_done"];
         let tracking = self.track.as_ref().is_some_and(|t| c > t.tag_cycle);
@@ -183,45 +183,45 @@ impl FakeDut {
                 ));
             }
         }
-        if inp.xl_done && !t.seen[1] {
+        if inp.xl.done && !t.seen[1] {
             errs.push(format!("cycle {c}: xl_done before xl_start"));
         }
-        if inp.mem_done && !t.seen[2] {
+        if inp.mem.done && !t.seen[2] {
             errs.push(format!("cycle {c}: mem_done before xl_done"));
         }
         let s = &mut self.seen;
         s.issue += u64::from(inp.iss_valid);
-        s.xl_start += u64::from(inp.xl_start);
-        s.xl_same_cycle += u64::from(inp.xl_start && inp.xl_done);
-        if inp.xl_done {
+        s.xl_start += u64::from(inp.xl.start);
+        s.xl_same_cycle += u64::from(inp.xl.start && inp.xl.done);
+        if inp.xl.done {
             s.xl_done += 1;
-            s.tlb_walk += u64::from(inp.xl_tlb_walk);
-            if inp.xl_tlb_walk && !inp.xl_tlb_access {
+            s.tlb_walk += u64::from(inp.xl.tlb_walk);
+            if inp.xl.tlb_walk && !inp.xl.tlb_access {
                 errs.push(format!("cycle {c}: TLB walk without TLB access"));
             }
-            if inp.xl_pa >> 56 != 0 {
-                errs.push(format!("cycle {c}: PA {:#x} wider than 56 bits", inp.xl_pa));
+            if inp.xl.pa >> 56 != 0 {
+                errs.push(format!("cycle {c}: PA {:#x} wider than 56 bits", inp.xl.pa));
             }
         }
-        if inp.mem_done {
+        if inp.mem.done {
             s.mem += 1;
-            s.sources.insert(inp.mem_source);
-            s.misaligned += u64::from(inp.mem_misaligned);
+            s.sources.insert(inp.mem.source);
+            s.misaligned += u64::from(inp.mem.misaligned);
         }
-        if inp.br_done {
+        if inp.br.done {
             s.branch += 1;
-            s.mispred += u64::from(inp.br_mispred);
+            s.mispred += u64::from(inp.br.mispred);
         }
-        if inp.cpl_done {
+        if inp.cpl.done {
             if reports.iter().any(|&r| r) {
                 errs.push(format!(
                     "cycle {c}: completion in the same cycle as another report"
                 ));
             }
             s.completions += 1;
-            s.flushed += u64::from(!inp.cpl_retired);
-            s.exceptions += u64::from(inp.cpl_exception);
-            s.cond_fail += u64::from(inp.cpl_cond_fail);
+            s.flushed += u64::from(!inp.cpl.retired);
+            s.exceptions += u64::from(inp.cpl.exception);
+            s.cond_fail += u64::from(inp.cpl.cond_fail);
             self.track = None;
             self.feed = true;
             let lim = self.reg(RegId::Pmblimitr);
