@@ -5,9 +5,7 @@
 
 use crate::progress::Progress;
 use clap::{Args, ValueEnum};
-use spe_cosim::lockstep::Lockstep;
-use spe_cosim::verilated::Verilated;
-use spe_cosim::{make_dut, Backend, Variant};
+use spe_cosim::{make_dut_with, Backend, Waves};
 use spe_defs::Config;
 use spe_perfdata::PerfOptions;
 use spe_ports::Dut;
@@ -210,25 +208,11 @@ fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
     Ok(s)
 }
 
+/// The summary as JSON: every counter of [`Stats`], the drain flag and the seed.
 fn json_summary(st: &Stats, seed: u64) -> String {
-    let fields: [(&str, u64); 16] = [
-        ("cycles", st.cycles),
-        ("ops_dispatched", st.ops_dispatched),
-        ("population", st.population),
-        ("samples", st.samples),
-        ("collisions", st.collisions),
-        ("sample_feed", st.sample_feed),
-        ("sample_filtrate", st.sample_filtrate),
-        ("filter_drops", st.filter_drops),
-        ("records_written", st.records_written),
-        ("bytes_drained", st.bytes_drained),
-        ("management_events", st.management_events),
-        ("stray_reports", st.stray_reports),
-        ("protocol_violations", st.protocol_violations),
-        ("tag_anomalies", st.tag_anomalies),
-        ("drain_timed_out", u64::from(st.drain_timed_out)),
-        ("seed", seed),
-    ];
+    let mut fields = st.counters();
+    fields.push(("drain_timed_out", u64::from(st.drain_timed_out)));
+    fields.push(("seed", seed));
     let body: Vec<String> = fields
         .iter()
         .map(|(k, v)| format!("  \"{k}\": {v}"))
@@ -247,35 +231,17 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
         backpressure: MemoryProfile::parse_backpressure(&a.backpressure)?,
         errors: MemoryProfile::parse_errors(&a.mem_errors)?,
     };
-    if a.vcd.is_some() && a.backend != Backend::Lockstep {
-        return Err("--vcd needs --backend lockstep (use --wave for the Verilator backend)".into());
-    }
-    if a.wave.is_some() && a.backend != Backend::Verilator {
-        return Err("--wave needs --backend verilator".into());
-    }
-    let mut lockstep: Option<Lockstep> = None;
-    let mut single: Option<Box<dyn Dut>> = None;
-    match (a.backend, &a.wave) {
-        (Backend::Lockstep, _) => {
-            let mut ls = Lockstep::new(cfg, make_dut(cfg, Backend::Verilator)?);
-            if let Some(p) = &a.vcd {
-                ls.record_vcd(p);
+    let waves = Waves {
+        vcd: a.vcd.clone(),
+        wave: match &a.wave {
+            Some(path) => {
+                let (from, to) = parse_window(&a.wave_window)?;
+                Some((path.clone(), from, to))
             }
-            lockstep = Some(ls);
-        }
-        (Backend::Verilator, Some(path)) => {
-            let (from, to) = parse_window(&a.wave_window)?;
-            let mut v = Verilated::new(cfg, Variant::Trace)?;
-            v.trace_window(path, from, to)?;
-            single = Some(Box::new(v));
-        }
-        (b, _) => single = Some(make_dut(cfg, b)?),
-    }
-    let dut: &mut dyn Dut = match (&mut lockstep, &mut single) {
-        (Some(ls), _) => ls,
-        (None, Some(d)) => d.as_mut(),
-        (None, None) => unreachable!("every backend sets a DUT"),
+            None => None,
+        },
     };
+    let mut dut = make_dut_with(cfg, a.backend, &waves)?;
     let total = a.cycles + spe_stim::run::RESET_CYCLES;
     let mut bar = Progress::new("spe sim", total, a.quiet);
     let mut progress = |cycle: u64, st: &Stats| {
@@ -285,7 +251,7 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
         );
     };
     let result: RunResult = spe_stim::run(
-        dut,
+        dut.as_mut(),
         cfg,
         &workload,
         &settings,
@@ -355,26 +321,13 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     }
     // Anything that breaks the unit's contract makes the run fail.
     let mut failed = false;
-    if let Some(ls) = &mut lockstep {
-        let vcd = ls.finish();
-        match ls.first() {
-            None => writeln!(
-                out,
-                "lockstep: the Verilated RTL matched the model on every output for {} cycles",
-                ls.cycles()
-            )
-            .map_err(io)?,
-            Some(d) => {
-                failed = true;
-                eprintln!(
-                    "spe sim: LOCKSTEP MISMATCH: {d} ({} cycles differed)",
-                    ls.mismatches()
-                );
-                match vcd {
-                    Some(Ok(p)) => eprintln!("spe sim: VCD window around it: {}", p.display()),
-                    Some(Err(e)) => eprintln!("spe sim: {e}"),
-                    None => {}
-                }
+    match dut.verdict() {
+        Ok(Some(text)) => writeln!(out, "{text}").map_err(io)?,
+        Ok(None) => {}
+        Err(text) => {
+            failed = true;
+            for line in text.lines() {
+                eprintln!("spe sim: {line}");
             }
         }
     }

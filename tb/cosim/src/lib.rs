@@ -3,8 +3,8 @@
 //! * [`Backend`] / [`make_dut`]: one DUT trait ([`spe_ports::Dut`]), three implementations:
 //!   the golden model, the Verilated RTL ([`verilated::Verilated`], through the in-workspace
 //!   `verilator-sys` crate) and the RTL under rust-hdl's simulator (`spe-hdlsim`, exact but
-//!   slow: short block-level runs); [`Backend::Lockstep`] names the checker below, which
-//!   `spe sim --backend` also offers;
+//!   slow: short block-level runs); [`Backend::Lockstep`] is the checker below, built by
+//!   [`make_dut`] like the others, which `spe sim --backend` also offers;
 //! * [`lockstep::Lockstep`]: the model and another backend on the same inputs, every output
 //!   compared every cycle, first divergence reported with a VCD window;
 //! * [`chaos`]: random stimulus on top of the core stimulus model (illegal and
@@ -22,6 +22,7 @@ pub mod verilated;
 use spe_defs::Config;
 use spe_model::Model;
 use spe_ports::Dut;
+use std::path::PathBuf;
 pub use verilator_sys::{self, Variant};
 
 /// An implementation of the unit, or the lockstep pair (what `spe sim --backend` picks;
@@ -50,17 +51,57 @@ impl Backend {
     }
 }
 
-/// A DUT of `cfg` on `backend` (the Verilated model in its fast build). The lockstep pair
-/// is a checker whose mismatches are read from it: build it with
-/// [`lockstep::Lockstep::new`].
+/// Waveforms a backend writes besides stepping.
+#[derive(Clone, Debug, Default)]
+pub struct Waves {
+    /// The lockstep pair: a VCD window of every port, model against RTL, around the first
+    /// divergence ([`lockstep::Lockstep::record_vcd`]).
+    pub vcd: Option<PathBuf>,
+    /// The Verilated RTL: its internal signals traced over cycles `[from, to)` (a
+    /// `Variant::Trace` build, [`verilated::Verilated::trace_window`]).
+    pub wave: Option<(PathBuf, u64, u64)>,
+}
+
+/// A DUT of `cfg` on `backend`, the Verilated model in its fast build: what every command
+/// steps, the lockstep pair included (its verdict comes from [`Dut::verdict`] after the
+/// run).
 pub fn make_dut(cfg: &Config, backend: Backend) -> Result<Box<dyn Dut>, String> {
+    make_dut_with(cfg, backend, &Waves::default())
+}
+
+/// [`make_dut`] with waveforms: `waves.vcd` needs the lockstep pair, `waves.wave` the
+/// Verilated backend (which then runs its tracing build).
+pub fn make_dut_with(
+    cfg: &Config,
+    backend: Backend,
+    waves: &Waves,
+) -> Result<Box<dyn Dut>, String> {
     cfg.validate()?;
+    if waves.vcd.is_some() && backend != Backend::Lockstep {
+        return Err("a VCD window around a divergence (--vcd) needs the lockstep backend (use --wave for the Verilator backend)".into());
+    }
+    if waves.wave.is_some() && backend != Backend::Verilator {
+        return Err(
+            "a trace of the RTL's internal signals (--wave) needs the verilator backend".into(),
+        );
+    }
     Ok(match backend {
         Backend::Model => Box::new(Model::new(cfg)),
-        Backend::Verilator => Box::new(verilated::Verilated::new(cfg, Variant::Fast)?),
+        Backend::Verilator => match &waves.wave {
+            None => Box::new(verilated::Verilated::new(cfg, Variant::Fast)?),
+            Some((path, from, to)) => {
+                let mut v = verilated::Verilated::new(cfg, Variant::Trace)?;
+                v.trace_window(path, *from, *to)?;
+                Box::new(v)
+            }
+        },
         Backend::Hdlsim => spe_hdlsim::rtl_sim(cfg),
         Backend::Lockstep => {
-            return Err("the lockstep backend is a checker: build it with Lockstep::new".into())
+            let mut ls = lockstep::Lockstep::new(cfg, make_dut(cfg, Backend::Verilator)?);
+            if let Some(path) = &waves.vcd {
+                ls.record_vcd(path);
+            }
+            Box::new(ls)
         }
     })
 }

@@ -195,6 +195,29 @@ impl<O: Dut> Dut for Lockstep<O> {
         self.cycle += 1;
         m
     }
+
+    /// `Ok` with the cycle count when the two agreed on every output of every cycle;
+    /// `Err` with the first divergence, the count of cycles that differed and where the VCD
+    /// window went.
+    fn verdict(&mut self) -> Result<Option<String>, String> {
+        let vcd = self.finish();
+        let Some(d) = &self.first else {
+            return Ok(Some(format!(
+                "lockstep: the RTL matched the model on every output for {} cycles",
+                self.cycle
+            )));
+        };
+        let mut text = format!(
+            "LOCKSTEP MISMATCH: {d} ({} cycles differed)",
+            self.mismatches
+        );
+        match vcd {
+            Some(Ok(p)) => text += &format!("\nVCD window around it: {}", p.display()),
+            Some(Err(e)) => text += &format!("\n{e}"),
+            None => {}
+        }
+        Err(text)
+    }
 }
 
 /// Width of port `name` for dispatch width `w`, from the port table.

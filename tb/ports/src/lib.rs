@@ -205,11 +205,21 @@ pub trait Dut {
     /// the cycle (before the edge), then takes the rising clock edge. Same inputs from
     /// construction, same outputs.
     fn step(&mut self, inputs: &Inputs) -> Outputs;
+
+    /// After the last step: a checker's verdict on the whole run (the lockstep pair's):
+    /// `Ok(Some(text))` to report, `Err(text)` when the run broke the contract. A plain
+    /// implementation of the unit has none.
+    fn verdict(&mut self) -> Result<Option<String>, String> {
+        Ok(None)
+    }
 }
 
 impl<T: Dut + ?Sized> Dut for Box<T> {
     fn step(&mut self, inputs: &Inputs) -> Outputs {
         (**self).step(inputs)
+    }
+    fn verdict(&mut self) -> Result<Option<String>, String> {
+        (**self).verdict()
     }
 }
 

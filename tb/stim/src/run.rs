@@ -29,52 +29,75 @@ pub const PROGRESS_EVERY: u64 = 1 << 20;
 /// Longest final stop (cycles) before giving up on the PSB completing.
 pub const DRAIN_LIMIT: u64 = 1 << 22;
 
-/// What a run did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
+/// Declares [`Stats`] from the one list of its counters (each a `u64` with its
+/// documentation) and [`Stats::counters`], which gives every counter by name (the JSON
+/// summary's fields); a test checks that the text form shows every counter.
+macro_rules! stats {
+    ($($(#[$m:meta])* $name:ident,)*) => {
+        /// What a run did.
+        #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        pub struct Stats {
+            $($(#[$m])* pub $name: u64,)*
+            /// The final stop gave up waiting for the PSB to complete.
+            pub drain_timed_out: bool,
+            /// Per PC: ops in the population (ground truth).
+            pub ground_truth: BTreeMap<u64, u64>,
+            /// Per PC: ops tagged.
+            pub samples_per_pc: BTreeMap<u64, u64>,
+        }
+
+        impl Stats {
+            /// Every counter as (name, value), in the order declared.
+            pub fn counters(&self) -> Vec<(&'static str, u64)> {
+                vec![$((stringify!($name), self.$name)),*]
+            }
+        }
+    };
+}
+
+stats! {
     /// Clock cycles stepped (reset and drain included).
-    pub cycles: u64,
-    pub ops_dispatched: u64,
+    cycles,
+    /// Ops dispatched.
+    ops_dispatched,
     /// Ops in the sample population (sum of SAMPLE_POP).
-    pub population: u64,
+    population,
     /// Ops tagged.
-    pub samples: u64,
+    samples,
     /// SAMPLE_COLLISION pulses.
-    pub collisions: u64,
+    collisions,
     /// SAMPLE_FEED pulses.
-    pub sample_feed: u64,
+    sample_feed,
     /// SAMPLE_FILTRATE pulses.
-    pub sample_filtrate: u64,
+    sample_filtrate,
     /// Samples that reached the filters and were dropped (feed - filtrate).
-    pub filter_drops: u64,
-    /// Record bytes the driver drained.
-    pub bytes_drained: u64,
+    filter_drops,
     /// Records drained (bytes / 64).
-    pub records_written: u64,
+    records_written,
+    /// Record bytes the driver drained.
+    bytes_drained,
     /// Interrupts serviced with PMBSR.S set.
-    pub management_events: u64,
+    management_events,
     /// `hook_stray` pulses.
-    pub stray_reports: u64,
+    stray_reports,
     /// Stray reports the core injected on purpose.
-    pub stray_injected: u64,
+    stray_injected,
     /// Memory write-protocol violations.
-    pub protocol_violations: u64,
+    protocol_violations,
     /// Tag or population outputs that broke the dispatch contract.
-    pub tag_anomalies: u64,
-    pub beats_accepted: u64,
-    pub write_errors_injected: u64,
-    /// Wrong-path ops dispatched, mispredicted branches, exceptions.
-    pub wrong_path_ops: u64,
-    pub mispredicts: u64,
-    pub exceptions: u64,
-    /// The final stop gave up waiting for the PSB to complete.
-    pub drain_timed_out: bool,
+    tag_anomalies,
+    /// Write beats the memory accepted.
+    beats_accepted,
+    /// Write errors the memory injected.
+    write_errors_injected,
+    /// Wrong-path ops dispatched.
+    wrong_path_ops,
+    /// Mispredicted branches.
+    mispredicts,
+    /// Exceptions.
+    exceptions,
     /// Context switches (stop, later start) the driver made.
-    pub context_switches: u64,
-    /// Per PC: ops in the population (ground truth).
-    pub ground_truth: BTreeMap<u64, u64>,
-    /// Per PC: ops tagged.
-    pub samples_per_pc: BTreeMap<u64, u64>,
+    context_switches,
 }
 
 impl fmt::Display for Stats {
@@ -86,8 +109,8 @@ impl fmt::Display for Stats {
         )?;
         writeln!(
             f,
-            "samples {} (collisions {}), feed {}, filtrate {} (filtered out {}), records {} ({} bytes), management events {}",
-            self.samples, self.collisions, self.sample_feed, self.sample_filtrate, self.filter_drops, self.records_written, self.bytes_drained, self.management_events
+            "samples {} (collisions {}), feed {}, filtrate {} (filtered out {}), records {} ({} bytes, {} beats), management events {}, context switches {}",
+            self.samples, self.collisions, self.sample_feed, self.sample_filtrate, self.filter_drops, self.records_written, self.bytes_drained, self.beats_accepted, self.management_events, self.context_switches
         )?;
         write!(
             f,
@@ -278,4 +301,57 @@ pub fn run(
         stats,
         seed,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stats;
+
+    /// The text form shows every counter: each set to a value of its own, each value is in
+    /// the text (a counter added to the list and not to the text fails here).
+    #[test]
+    fn the_text_shows_every_counter() {
+        let mut st = Stats::default();
+        macro_rules! set {
+            ($($name:ident),*) => {{
+                let mut v = 900_001;
+                $(st.$name = v; v += 1;)*
+                let _ = v;
+                [$(stringify!($name)),*]
+            }};
+        }
+        let names = set!(
+            cycles,
+            ops_dispatched,
+            population,
+            samples,
+            collisions,
+            sample_feed,
+            sample_filtrate,
+            filter_drops,
+            records_written,
+            bytes_drained,
+            management_events,
+            stray_reports,
+            stray_injected,
+            protocol_violations,
+            tag_anomalies,
+            beats_accepted,
+            write_errors_injected,
+            wrong_path_ops,
+            mispredicts,
+            exceptions,
+            context_switches
+        );
+        let counters = st.counters();
+        assert_eq!(
+            counters.iter().map(|c| c.0).collect::<Vec<_>>(),
+            names,
+            "this test sets every counter of the list"
+        );
+        let text = st.to_string();
+        for (name, v) in counters {
+            assert!(text.contains(&v.to_string()), "{name} missing from: {text}");
+        }
+    }
 }
