@@ -52,7 +52,7 @@ impl PerfDataArgs {
 /// The driver's AUX outputs as perf's AUX records: offsets count the AUX data from its
 /// start (as the AUXTRACE records do); DL gave truncated + partial, COLL collision (the
 /// flags Linux's `arm_spe_pmu_buf_get_fault_act` sets).
-pub fn aux_outputs(records: &[spe_stim::AuxRecord]) -> Vec<spe_perfdata::AuxOutput> {
+pub fn aux_outputs(records: &[spe_bench::AuxRecord]) -> Vec<spe_perfdata::AuxOutput> {
     let mut offset = 0;
     records
         .iter()

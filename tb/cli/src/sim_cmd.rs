@@ -5,11 +5,12 @@
 
 use crate::progress::Progress;
 use clap::{Args, ValueEnum};
+use spe_bench::{MemoryProfile, RunResult, SampleSettings, Stats};
 use spe_cosim::{make_dut_with, Backend, Waves};
 use spe_defs::Config;
 use spe_perfdata::PerfOptions;
 use spe_ports::Dut;
-use spe_stim::{parse_num, MemoryProfile, Program, RunResult, SampleSettings, Stats, Workload};
+use spe_stim::{parse_num, Program, Workload};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -242,7 +243,7 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
         },
     };
     let mut dut = make_dut_with(cfg, a.backend, &waves)?;
-    let total = a.cycles + spe_stim::run::RESET_CYCLES;
+    let total = a.cycles + spe_bench::run::RESET_CYCLES;
     let mut bar = Progress::new("spe sim", total, a.quiet);
     let mut progress = |cycle: u64, st: &Stats| {
         bar.update(
@@ -250,7 +251,7 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
             &format!("{} samples, {} records", st.samples, st.records_written),
         );
     };
-    let result: RunResult = spe_stim::run(
+    let result: RunResult = spe_bench::run(
         dut.as_mut(),
         cfg,
         &workload,

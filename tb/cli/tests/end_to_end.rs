@@ -4,15 +4,15 @@
 //! backpressure; a memory fault stops writing with S/EA/DL; samples spread over PCs as the
 //! ground truth says.
 
+use spe_bench::{
+    run, Backpressure, ErrorInjection, FaultAction, MemoryProfile, RunResult, SampleSettings,
+};
 use spe_decode::{check_record_rules, decode};
 use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::regs::pmbsr;
 use spe_defs::{Config, PRESETS};
 use spe_model::Model;
-use spe_stim::{
-    run, Backpressure, ErrorInjection, FaultAction, MemoryProfile, RunResult, SampleSettings,
-    Workload,
-};
+use spe_stim::Workload;
 
 fn seed(test: &str) -> u64 {
     let s = std::env::var("SPE_E2E_SEED")

@@ -20,14 +20,14 @@
 //! Everything derives from one seed. Chaos stops after a given number of cycles so the
 //! runner's final drain sees a quiet system.
 
+use spe_bench::driver::FaultAction;
+use spe_bench::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
 use spe_defs::events::FILTERABLE_MASK;
 use spe_defs::packet::{addr_payload::ADDR_BITS, op_class};
 use spe_defs::regs::{reg, REGS};
 use spe_defs::Config;
 use spe_ports::{Dut, Inputs, Outputs};
-use spe_stim::driver::FaultAction;
 use spe_stim::rng::Rng;
-use spe_stim::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
 use std::collections::VecDeque;
 
 /// How much chaos, as per-cycle probabilities.

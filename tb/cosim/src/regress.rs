@@ -11,12 +11,13 @@
 use crate::chaos::{random_memory, random_settings, Chaos, ChaosCounts, ChaosParams};
 use crate::lockstep::{Divergence, Lockstep};
 use crate::verilated::Verilated;
+use spe_bench::run::RESET_CYCLES;
+use spe_bench::Stats;
 use spe_defs::impdef::BEATS_PER_RECORD;
 use spe_defs::{Config, PRESETS};
 use spe_stim::parse_num;
 use spe_stim::rng::{hash64, Rng};
-use spe_stim::run::RESET_CYCLES;
-use spe_stim::{Stats, Workload, WORKLOADS};
+use spe_stim::{Workload, WORKLOADS};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -110,8 +111,8 @@ pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
 #[derive(Clone, Debug)]
 pub struct JobPlan {
     pub workload: Workload,
-    pub settings: spe_stim::SampleSettings,
-    pub memory: spe_stim::MemoryProfile,
+    pub settings: spe_bench::SampleSettings,
+    pub memory: spe_bench::MemoryProfile,
     pub chaos_name: &'static str,
     pub chaos: ChaosParams,
 }
@@ -285,7 +286,7 @@ pub fn run_job(
         RESET_CYCLES + job.cycles,
     );
     let mut last = 0;
-    let r = spe_stim::run(
+    let r = spe_bench::run(
         &mut chaos,
         job.preset,
         &plan.workload,

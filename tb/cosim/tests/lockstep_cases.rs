@@ -8,12 +8,12 @@
 //! Cycles: `SPE_LOCKSTEP_CYCLES` (default sized per backend: rust-hdl's simulator is slow,
 //! the Verilated model runs 20 times longer in the same time).
 
+use spe_bench::driver::SampleSettings;
+use spe_bench::memory::MemoryProfile;
+use spe_bench::run::{run, RunResult};
 use spe_cosim::lockstep::Lockstep;
 use spe_cosim::{make_dut, Backend};
 use spe_defs::{Config, PRESETS};
-use spe_stim::driver::SampleSettings;
-use spe_stim::memory::MemoryProfile;
-use spe_stim::run::{run, RunResult};
 use spe_stim::workload::Workload;
 
 fn env_u64(name: &str, default: u64) -> u64 {

@@ -4,13 +4,13 @@
 mod common;
 
 use common::{seed, FakeDut};
+use spe_bench::{
+    run, Backpressure, ErrorInjection, Memory, MemoryProfile, SampleSettings, ViolationKind,
+};
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
 use spe_defs::Config;
 use spe_ports::{Inputs, Outputs};
-use spe_stim::{
-    run, Backpressure, ErrorInjection, Memory, MemoryProfile, SampleSettings, ViolationKind,
-    Workload,
-};
+use spe_stim::Workload;
 
 const FILE: &str = "memory_protocol";
 const BASE: u64 = 0x1000;

@@ -5,11 +5,10 @@
 mod common;
 
 use common::seed;
+use spe_bench::{run, Backpressure, ErrorInjection, MemoryProfile, RunResult, SampleSettings};
 use spe_defs::{Config, PRESETS};
 use spe_model::Model;
-use spe_stim::{
-    run, Backpressure, ErrorInjection, MemoryProfile, RunResult, SampleSettings, Workload,
-};
+use spe_stim::Workload;
 
 const FILE: &str = "model";
 

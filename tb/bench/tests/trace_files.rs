@@ -5,14 +5,14 @@
 mod common;
 
 use common::{seed, FakeDut, NullDut};
+use spe_bench::{run, MemoryProfile, SampleSettings};
 use spe_defs::impdef::data_source;
 use spe_defs::packet::{op_class, subclass};
 use spe_defs::Config;
 use spe_ports::{Dut, Inputs};
 use spe_stim::trace;
 use spe_stim::{
-    run, BranchOutcome, Core, MemAccess, MemEvents, MemoryProfile, MicroOp, Mode, Program,
-    SampleSettings, Tlb, TraceProgram, Workload,
+    BranchOutcome, Core, MemAccess, MemEvents, MicroOp, Mode, Program, Tlb, TraceProgram, Workload,
 };
 use std::path::PathBuf;
 
@@ -125,7 +125,7 @@ fn hand_written_ops_with_every_field_set_round_trip() {
 
 #[test]
 fn a_malformed_line_in_a_file_names_the_file_and_the_line() {
-    let dir = std::env::temp_dir().join(format!("spe-stim-trace-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("spe-bench-trace-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("bad.trace");
     std::fs::write(

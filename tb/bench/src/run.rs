@@ -9,16 +9,16 @@
 //! reports of the ops older than the PSB). Each cycle: core, driver and memory
 //! fill the inputs, the DUT steps, then each observes the outputs.
 
-use crate::core::Core;
-use crate::core_params::CoreParams;
 use crate::driver::{AuxRecord, Driver, MgmtEvent, SampleSettings};
 use crate::memory::{Memory, MemoryProfile, Violation};
-use crate::rng::Rng;
-use crate::workload::Workload;
 use spe_defs::config::Config;
 use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::regs::pmbsr;
 use spe_ports::{Dut, Inputs, Outputs};
+use spe_stim::core::Core;
+use spe_stim::core_params::CoreParams;
+use spe_stim::rng::Rng;
+use spe_stim::workload::Workload;
 use std::collections::BTreeMap;
 use std::fmt;
 

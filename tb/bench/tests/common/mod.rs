@@ -26,7 +26,7 @@ pub fn seed(test_file: &str, test: &str) -> u64 {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1),
     };
-    eprintln!("{test}: seed {seed}; replay: {SEED_ENV}={seed} cargo test -p spe-stim --test {test_file} -- --exact {test}");
+    eprintln!("{test}: seed {seed}; replay: {SEED_ENV}={seed} cargo test -p spe-bench --test {test_file} -- --exact {test}");
     seed
 }
 

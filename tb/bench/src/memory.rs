@@ -13,9 +13,9 @@
 //! is injected by holding `wr_ready` low until a beat is waiting, then accepting that beat
 //! with `wr_err`: the error always lands on a real handshake.
 
-use crate::rng::Rng;
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
 use spe_ports::{Inputs, Outputs};
+use spe_stim::rng::Rng;
 use std::collections::HashMap;
 use std::fmt;
 

@@ -5,14 +5,13 @@
 mod common;
 
 use common::{seed, FakeDut};
+use spe_bench::{run, ErrorInjection, FaultAction, MemoryProfile, RunResult, SampleSettings};
 use spe_defs::events;
 use spe_defs::regs::{
     pmblimitr, pmbptr, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, reg, RegId,
 };
 use spe_defs::Config;
-use spe_stim::{
-    run, ErrorInjection, FaultAction, MemoryProfile, RunResult, SampleSettings, Workload,
-};
+use spe_stim::Workload;
 
 const FILE: &str = "driver_registers";
 

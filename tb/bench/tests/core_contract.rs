@@ -5,9 +5,10 @@
 mod common;
 
 use common::{seed, FakeDut, NullDut};
+use spe_bench::{run, MemoryProfile, RunResult, SampleSettings};
 use spe_defs::{Config, PRESETS};
 use spe_ports::{Dut, Inputs};
-use spe_stim::{run, Core, MemoryProfile, RunResult, SampleSettings, Workload, LOOP_PC_RANGE};
+use spe_stim::{Core, Workload, LOOP_PC_RANGE};
 
 const FILE: &str = "core_contract";
 
