@@ -51,6 +51,11 @@ macro_rules! stats {
             pub fn counters(&self) -> Vec<(&'static str, u64)> {
                 vec![$((stringify!($name), self.$name)),*]
             }
+
+            /// Every counter as (name, place), in the order declared.
+            pub fn counters_mut(&mut self) -> Vec<(&'static str, &mut u64)> {
+                vec![$((stringify!($name), &mut self.$name)),*]
+            }
         }
     };
 }
@@ -312,43 +317,17 @@ mod tests {
     #[test]
     fn the_text_shows_every_counter() {
         let mut st = Stats::default();
-        macro_rules! set {
-            ($($name:ident),*) => {{
-                let mut v = 900_001;
-                $(st.$name = v; v += 1;)*
-                let _ = v;
-                [$(stringify!($name)),*]
-            }};
+        for (i, (_, v)) in st.counters_mut().into_iter().enumerate() {
+            *v = 900_001 + i as u64;
         }
-        let names = set!(
-            cycles,
-            ops_dispatched,
-            population,
-            samples,
-            collisions,
-            sample_feed,
-            sample_filtrate,
-            filter_drops,
-            records_written,
-            bytes_drained,
-            management_events,
-            stray_reports,
-            stray_injected,
-            protocol_violations,
-            tag_anomalies,
-            beats_accepted,
-            write_errors_injected,
-            wrong_path_ops,
-            mispredicts,
-            exceptions,
-            context_switches
-        );
         let counters = st.counters();
-        assert_eq!(
-            counters.iter().map(|c| c.0).collect::<Vec<_>>(),
-            names,
-            "this test sets every counter of the list"
-        );
+        for (i, (name, v)) in counters.iter().enumerate() {
+            assert_eq!(
+                *v,
+                900_001 + i as u64,
+                "{name}: counters and counters_mut agree"
+            );
+        }
         let text = st.to_string();
         for (name, v) in counters {
             assert!(text.contains(&v.to_string()), "{name} missing from: {text}");
