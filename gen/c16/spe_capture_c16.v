@@ -179,7 +179,7 @@ module spe_capture_c16(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,d
             slot[(58)+:(8)] = k_zero8;
         end
         slot[(67)+:(1)] = is_ldst;
-        slot[(69)+:(1)] = is_ldst & (((op_sub & k_st) == k_zero8) | (((op_sub & k_ext_mask) == k_ext) & ((op_sub & k_at) != k_zero8)));
+        slot[(69)+:(1)] = is_ldst & ((op_sub & k_st) == k_zero8);
         slot[(70)+:(1)] = is_ldst & (((op_sub & k_st) != k_zero8) | (((op_sub & k_ext_mask) == k_ext) & ((op_sub & k_at) != k_zero8)));
     end
 

@@ -202,14 +202,27 @@ pub mod subclass {
     pub const CR_RET: u8 = 2;
     pub const CR_NON_BL_RET: u8 = 3;
 
-    /// True when a load/store subclass is an atomic (extended encoding with AT set), which
-    /// counts as both a load and a store for the type filter.
+    /// True when a load/store subclass is an atomic (extended encoding with AT set). An
+    /// atomic writes memory, so it is a store for the type filter; it is also a load when it
+    /// returns a value to a register (ST clear; STADD and the other no-return atomics set
+    /// ST). Arm ARM D17.5.1 and PMSFCR_EL1.LD: loads include "atomic operations that return
+    /// a value"; J1 `SPESampleExtendedLoadStore`: not a load is `SPEOpType_Store`.
     pub const fn ldst_is_atomic(v: u8) -> bool {
         (v & LDST_EXT_MASK) == LDST_EXT && (v & LDST_EXT_AT) != 0
     }
     /// True when a load/store subclass is a store (b0; MEMSET is always a store).
     pub const fn ldst_is_store(v: u8) -> bool {
         (v & LDST_ST) != 0
+    }
+    /// True when a load/store subclass is a load for the type filter and the Data Source
+    /// packet: ST clear (plain loads and the atomics that return a value; J1 `is_load` is
+    /// `op_type IN {Load, LoadAtomic}`).
+    pub const fn ldst_is_load(v: u8) -> bool {
+        !ldst_is_store(v)
+    }
+    /// True when a load/store subclass writes memory: a store, or any atomic.
+    pub const fn ldst_writes(v: u8) -> bool {
+        ldst_is_store(v) || ldst_is_atomic(v)
     }
 }
 
@@ -303,6 +316,10 @@ mod tests {
         assert!(subclass::ldst_is_atomic(0x07));
         assert!(!subclass::ldst_is_atomic(0x02));
         assert!(!subclass::ldst_is_atomic(0x04)); // SIMD&FP load, not extended
+                                                  // A returning atomic (ST clear) is a load and a store; a no-return one (STADD,
+                                                  // `49 07`) only a store.
+        assert!(subclass::ldst_is_load(0x06) && subclass::ldst_writes(0x06));
+        assert!(!subclass::ldst_is_load(0x07) && subclass::ldst_writes(0x07));
         assert!(subclass::ldst_is_store(subclass::LDST_MEMSET));
     }
 }

@@ -12,7 +12,8 @@
 //! is that of the tag cycle, the last Idle one) and held until the sample's record is
 //! done, so the multiplexer works from flops, off the path from the dispatch inputs. A
 //! reserved op class 3 is recorded as Other, payload 0. A load/store is a load unless its
-//! payload's ST bit is set; an atomic (extended encoding with AT) is both.
+//! payload's ST bit is set, and a store if it is set or the op is an atomic (extended
+//! encoding with AT): a returning atomic is both, a no-return one (STADD) only a store.
 
 use crate::bundles::{SamplePhase, Slot};
 use crate::flop::Rff;
@@ -156,11 +157,11 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         }
         self.slot.next.is_ldst = self.is_ldst.val();
 
-        // Load / store classification: atomics (extended encoding with AT) are both.
-        self.slot.next.is_load = self.is_ldst.val()
-            & (((self.op_sub.val() & self.k_st.val()) == self.k_zero8.val())
-                | (((self.op_sub.val() & self.k_ext_mask.val()) == self.k_ext.val())
-                    & ((self.op_sub.val() & self.k_at.val()) != self.k_zero8.val())));
+        // Load / store classification: a load has ST clear (the atomics that return a
+        // value among them); a store has ST set or is an atomic (extended encoding with AT):
+        // a no-return atomic (STADD) is a store only (D17.5.1, PMSFCR_EL1.LD).
+        self.slot.next.is_load =
+            self.is_ldst.val() & ((self.op_sub.val() & self.k_st.val()) == self.k_zero8.val());
         self.slot.next.is_store = self.is_ldst.val()
             & (((self.op_sub.val() & self.k_st.val()) != self.k_zero8.val())
                 | (((self.op_sub.val() & self.k_ext_mask.val()) == self.k_ext.val())

@@ -206,6 +206,19 @@ fn capture_records_a_reserved_class_as_other_and_a_returning_atomic_as_load_and_
     assert!(s.is_load && s.is_store);
 }
 
+#[test]
+fn capture_classifies_a_no_return_atomic_as_a_store_and_not_a_load() {
+    let mut c = capture();
+    let stadd = u64::from(
+        spe_defs::packet::subclass::LDST_EXT
+            | spe_defs::packet::subclass::LDST_EXT_AT
+            | spe_defs::packet::subclass::LDST_ST,
+    );
+    assert_eq!(stadd, 0x07, "STADD's payload, `49 07`");
+    let s = pick(&mut c, 2, 1, stadd, false);
+    assert!(s.is_store && !s.is_load);
+}
+
 // ---------------------------------------------------------------- tracker
 
 /// A tracker out of reset, collecting context and timestamps at EL1.

@@ -134,15 +134,14 @@ impl Sample {
     pub fn is_branch(&self) -> bool {
         self.class == op_class::BRANCH
     }
-    /// Loads, and atomics (which count as both load and store).
+    /// Loads, including the atomics that return a value (ST clear); a no-return atomic
+    /// (STADD) is not one (D17.5.1, PMSFCR_EL1.LD).
     pub fn is_load(&self) -> bool {
-        self.is_load_store()
-            && (!subclass::ldst_is_store(self.subclass) || subclass::ldst_is_atomic(self.subclass))
+        self.is_load_store() && subclass::ldst_is_load(self.subclass)
     }
-    /// Stores, and atomics.
+    /// Stores, and every atomic (it writes memory).
     pub fn is_store(&self) -> bool {
-        self.is_load_store()
-            && (subclass::ldst_is_store(self.subclass) || subclass::ldst_is_atomic(self.subclass))
+        self.is_load_store() && subclass::ldst_writes(self.subclass)
     }
 
     /// One tracking cycle: counts latencies and merges this cycle's hook reports.

@@ -34,7 +34,7 @@ fn outcome(
 fn none(_: &mut spe_ports::Inputs) {}
 
 #[test]
-fn type_filter_keeps_only_selected_classes() {
+fn type_filter_keeps_only_selected_classes_and_a_no_return_atomic_is_a_store_not_a_load() {
     let load = (op_class::LD_ST_ATOMIC, subclass::LDST_GP);
     let store = (
         op_class::LD_ST_ATOMIC,
@@ -43,6 +43,11 @@ fn type_filter_keeps_only_selected_classes() {
     let atomic = (
         op_class::LD_ST_ATOMIC,
         subclass::LDST_EXT | subclass::LDST_EXT_AT,
+    );
+    // STADD and the other atomics that return no value: ST set (`49 07`).
+    let no_return_atomic = (
+        op_class::LD_ST_ATOMIC,
+        subclass::LDST_EXT | subclass::LDST_EXT_AT | subclass::LDST_ST,
     );
     let branch = (op_class::BRANCH, 0);
     let other = (op_class::OTHER, 0);
@@ -57,6 +62,7 @@ fn type_filter_keeps_only_selected_classes() {
             ("load", load, ld),
             ("store", store, st),
             ("atomic", atomic, ld || st),
+            ("no-return atomic", no_return_atomic, st),
             ("branch", branch, b),
             ("other", other, false),
         ] {
