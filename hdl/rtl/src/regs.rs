@@ -76,7 +76,7 @@ macro_rules! spe_regs {
     (
         rw { $($r:ident $a:ident $m:ident $rd:ident $z:ident $o:ident $id:ident $n:literal;)* }
         stored { $($sr:ident $srd:ident $sz:ident;)* }
-        live { $($lr:ident $lrd:ident $lz:ident;)* }
+        live { $($lrd:ident $lz:ident;)* }
         ro { $($oa:ident $ov:ident $oo:ident $oid:ident;)* }
     ) => {
         /// The register block. `CW` is the latency-counter width (MINLAT is as wide).
