@@ -43,8 +43,7 @@ module spe_sampler_minimal(clock,reset,disp_valid,disp_el,disp_host,disp_aarch32
     localparam  k_kth__0 = 5'b1;
     localparam  k_zero27 = 27'h0;
     localparam  a_pmsicr = 5'b1010;
-    localparam  k_min_interval = 24'h4;
-    localparam  k_min_interval_dec = 24'h3;
+    localparam  k_zero24 = 24'h0;
     localparam  k_taps = 16'hb400;
 
     // Enums
@@ -182,9 +181,9 @@ module spe_sampler_minimal(clock,reset,disp_valid,disp_el,disp_host,disp_aarch32
         end
         interval = ctl[(37)+:(24)];
         interval_dec = ctl[(37)+:(24)] - k_one24;
-        if (ctl[(37)+:(24)] < k_min_interval) begin
-            interval = k_min_interval;
-            interval_dec = k_min_interval_dec;
+        if (ctl[(37)+:(24)] == k_zero24) begin
+            interval = k_one24;
+            interval_dec = k_zero24;
         end
         jitter = k_zero8;
         if (ctl[(61)+:(1)]) begin

@@ -207,7 +207,7 @@ pub const CHOICES: &[Choice] = &[
 
 /// CONSTRAINED UNPREDICTABLE cases and the one behaviour this unit defines for each.
 pub const CONSTRAINED: &[Choice] = &[
-    ("PMSIRR.INTERVAL below the advertised minimum", "The reload uses the minimum (INTERVAL is treated as min_interval >> 8); the register reads back as written."),
+    ("PMSIRR.INTERVAL = 0 (the interval is UNKNOWN, Arm ARM D24.7.15)", "The reload uses INTERVAL = 1 (256 ops, plus the jitter byte when RND = 1); the register reads back 0. Any other INTERVAL, below the advertised minimum too, is used as written (J1 `SPEResetSampleCounter`)."),
     ("PMSFCR.FT = 1 with B, LD and ST all 0", "The type filter passes every record (as if FT = 0)."),
     ("PMSFCR.FL = 1 with MINLAT = 0", "Every record passes (total latency >= 0)."),
     ("PMSFCR.FE = 1 with PMSEVFR = 0", "Every record passes the event filter (an empty AND)."),

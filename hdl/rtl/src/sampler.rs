@@ -35,8 +35,9 @@
 //!
 //! The reload `R` is never below 256, so at most one op is selected per cycle. The
 //! selected op is tag_valid when nothing is in flight (`busy` low), otherwise it is a
-//! collision. The reload is `max(INTERVAL, minimum) << 8`, with the low byte taken from the
-//! LFSR when PMSIRR.RND is set; the LFSR steps every cycle outside reset.
+//! collision. The reload is `INTERVAL << 8` as written (INTERVAL = 0, an UNKNOWN interval in
+//! the architecture, is used as 1), with the low byte taken from the LFSR when PMSIRR.RND is
+//! set; the LFSR steps every cycle outside reset.
 
 use crate::bundles::{SampleCtl, SamplePhase};
 use crate::flop::Rff;
@@ -155,8 +156,7 @@ pub struct SpeSampler<const W: usize> {
     k_zero27: K<Bits<27>>,
     /// PMSICR's port address.
     a_pmsicr: K<Bits<5>>,
-    k_min_interval: K<Bits<24>>,
-    k_min_interval_dec: K<Bits<24>>,
+    k_zero24: K<Bits<24>>,
     k_taps: K<Bits<16>>,
 }
 
@@ -164,8 +164,6 @@ impl<const W: usize> SpeSampler<W> {
     pub fn new(cfg: &Config) -> Self {
         assert_eq!(W, cfg.dispatch_width, "dispatch width mismatch");
         assert!((1..=8).contains(&W));
-        let min = cfg.min_interval_field();
-        assert!(min >= 1, "the reload is at least 256");
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -237,8 +235,7 @@ impl<const W: usize> SpeSampler<W> {
             k_onehot: std::array::from_fn(|i| K::new((1u64 << i).into())),
             k_kth: std::array::from_fn(|i| K::new((i as u64 + 1).into())),
             k_zero27: K::new(0u64.into()),
-            k_min_interval: K::new(min.into()),
-            k_min_interval_dec: K::new((min - 1).into()),
+            k_zero24: K::new(0u64.into()),
             k_taps: K::new(u64::from(impdef::LFSR_TAPS).into()),
         }
     }
@@ -316,12 +313,13 @@ impl<const W: usize> Logic for SpeSampler<W> {
             }
         }
 
-        // This cycle's reload value, for the next cycle.
+        // This cycle's reload value, for the next cycle: INTERVAL as written, 0 used as 1
+        // (so the reload is at least 256).
         self.interval.next = self.ctl.val().interval;
         self.interval_dec.next = self.ctl.val().interval - self.k_one24.val();
-        if self.ctl.val().interval < self.k_min_interval.val() {
-            self.interval.next = self.k_min_interval.val();
-            self.interval_dec.next = self.k_min_interval_dec.val();
+        if self.ctl.val().interval == self.k_zero24.val() {
+            self.interval.next = self.k_one24.val();
+            self.interval_dec.next = self.k_zero24.val();
         }
         self.jitter.next = self.k_zero8.val();
         if self.ctl.val().rnd {

@@ -110,30 +110,31 @@ fn sampler_leaves_ops_at_el3_in_aarch32_or_not_allowed_out_of_the_population() {
 }
 
 #[test]
-fn sampler_raises_an_interval_below_the_minimum_and_adds_lfsr_jitter() {
-    let mut s = sampler();
-    // Reset, then count cycles so the LFSR state is known.
-    cycle(&mut s, |s| s.reset.next = true, |_| ());
-    let mut lfsr = impdef::LFSR_SEED;
-    for _ in 0..5 {
-        cycle(&mut s, |s| s.reset.next = false, |_| ());
-        lfsr = impdef::lfsr_step(lfsr);
+fn sampler_uses_the_interval_as_written_below_the_minimum_zero_as_one_with_lfsr_jitter() {
+    // J1 SPEResetSampleCounter: no clamp to PMSIDR.Interval; INTERVAL = 0 (UNKNOWN interval)
+    // is used as 1.
+    for (interval, reload) in [(1u64, 256u64), (0, 256), (2, 512)] {
+        let mut s = sampler();
+        // Reset, then count cycles so the LFSR state is known.
+        cycle(&mut s, |s| s.reset.next = true, |_| ());
+        let mut lfsr = impdef::LFSR_SEED;
+        for _ in 0..5 {
+            cycle(&mut s, |s| s.reset.next = false, |_| ());
+            lfsr = impdef::lfsr_step(lfsr);
+        }
+        cycle(
+            &mut s,
+            |s| {
+                s.ctl.next.count = b(0);
+                s.disp_valid.next = b(0b0001);
+                s.ctl.next.interval = b(interval);
+                s.ctl.next.rnd = true;
+            },
+            |_| (),
+        );
+        let next = count_after(&mut s);
+        assert_eq!(next, reload | u64::from(lfsr & 0xFF), "INTERVAL {interval}");
     }
-    cycle(
-        &mut s,
-        |s| {
-            s.ctl.next.count = b(0);
-            s.disp_valid.next = b(0b0001);
-            s.ctl.next.interval = b(1); // 256, below the minimum
-            s.ctl.next.rnd = true;
-        },
-        |_| (),
-    );
-    let next = count_after(&mut s);
-    assert_eq!(
-        next,
-        u64::from(cfg().min_interval()) | u64::from(lfsr & 0xFF)
-    );
 }
 
 // ---------------------------------------------------------------- capture

@@ -338,13 +338,14 @@ impl<D: Dut> Dut for Chaos<D> {
 }
 
 /// Random software settings for `cfg`: any mix of filters, collection controls, exception
-/// levels, EL2 host or not, discard, intervals from 256 (below the advertised minimum) to
-/// a few times the minimum, with or without jitter, buffers from 4 KiB to 4 MiB.
+/// levels, EL2 host or not, discard, intervals from 0 (an UNKNOWN interval, used as 256) and
+/// 256 (below the advertised minimum) to a few times the minimum, with or without jitter, buffers from 4 KiB to 4 MiB.
 pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
     let mut s = SampleSettings::perf_default(cfg);
     let min = u64::from(cfg.min_interval());
     // Mostly short intervals: many samples, and collisions, per simulated cycle.
     s.interval = match r.below(8) {
+        0 if r.chance(0.25) => 0,
         0..=2 => 256,
         3 | 4 => 256 * r.range(1, min / 256),
         5 => min,

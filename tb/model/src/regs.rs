@@ -71,11 +71,11 @@ impl Regs {
     pub fn jitter(&self) -> bool {
         pmsirr::RND.is_set(self.get(RegId::Pmsirr))
     }
-    /// The reload value's bits 31:8, raised to the advertised minimum.
+    /// The reload value's bits 31:8: PMSIRR.INTERVAL as written, below the advertised
+    /// minimum too (J1 `SPEResetSampleCounter`). INTERVAL = 0, whose interval the
+    /// architecture leaves UNKNOWN (D24.7.15), is used as 1: a reload of 256.
     pub fn effective_interval(&self) -> u64 {
-        pmsirr::INTERVAL
-            .get(self.get(RegId::Pmsirr))
-            .max(self.cfg.min_interval_field())
+        pmsirr::INTERVAL.get(self.get(RegId::Pmsirr)).max(1)
     }
     /// PMSICR.COUNT.
     pub fn count(&self) -> u32 {

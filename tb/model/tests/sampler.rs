@@ -54,7 +54,7 @@ fn interval_counting_follows_slot_order_at_every_width() {
         ));
         let mut rng = Rng(seed);
         let mut tb = Tb::new(cfg);
-        tb.enable(0, 0); // below the minimum: uses the preset's minimum
+        tb.enable(cfg.min_interval_field(), 0);
         let reload = u64::from(cfg.min_interval());
         let mut sampled = vec![];
         let mut n = 0u64;
@@ -115,8 +115,10 @@ fn jitter_perturbs_only_the_low_byte_of_the_reload() {
 }
 
 #[test]
-fn interval_below_the_advertised_minimum_uses_the_minimum() {
-    for interval in [0u64, 1, 3] {
+fn interval_below_the_advertised_minimum_is_used_as_written_and_zero_as_one() {
+    // J1 SPEResetSampleCounter: COUNT<31:8> = PMSIRR.INTERVAL, no clamp to PMSIDR.Interval.
+    // INTERVAL = 0 leaves the interval UNKNOWN; this unit uses 1 (256 ops).
+    for (interval, period) in [(0u64, 256u64), (1, 256), (3, 768), (4, 1024), (6, 1536)] {
         let mut tb = Tb::new(Config::preset("minimal").unwrap());
         tb.enable(interval, 0);
         assert_eq!(
@@ -124,15 +126,22 @@ fn interval_below_the_advertised_minimum_uses_the_minimum() {
             interval,
             "reads back as written"
         );
-        let mut first = None;
-        for n in 0..3000u64 {
+        let mut tags = vec![];
+        for n in 0..(3 * period + 10) {
             tb.op(0, 0, op_class::OTHER, 0);
             if tb.step().tag != 0 {
-                first = Some(n);
-                break;
+                tags.push(n);
+                tb.complete(true);
+                tb.steps(12);
             }
         }
-        assert_eq!(first, Some(1024));
+        // From COUNT = 0: the first op reloads, the op `period` later is sampled, and the
+        // next samples are `period + 1` ops apart.
+        assert_eq!(
+            tags,
+            vec![period, 2 * period + 1, 3 * period + 2],
+            "INTERVAL {interval}"
+        );
     }
 }
 
