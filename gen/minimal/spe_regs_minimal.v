@@ -34,7 +34,7 @@ module spe_regs_minimal(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,i
     localparam  m_pmbsr = 32'hfc0fffff;
     localparam  z_pmbsr = 64'h0;
     localparam  a_pmscr_el1 = 5'b1000;
-    localparam  m_pmscr_el1 = 8'hfb;
+    localparam  m_pmscr_el1 = 8'h7b;
     localparam  z_pmscr_el1 = 64'h0;
     localparam  a_pmsnevfr = 5'b1001;
     localparam  m_pmsnevfr = 12'hffe;
@@ -55,7 +55,7 @@ module spe_regs_minimal(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,i
     localparam  m_pmslatfr = 16'hfff;
     localparam  z_pmslatfr = 64'h0;
     localparam  a_pmscr_el2 = 5'b11000;
-    localparam  m_pmscr_el2 = 8'hfb;
+    localparam  m_pmscr_el2 = 8'h7b;
     localparam  z_pmscr_el2 = 64'h0;
     localparam  a_pmbidr = 5'b111;
     localparam  v_pmbidr = 64'h6;

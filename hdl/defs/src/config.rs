@@ -36,6 +36,11 @@ pub struct Config {
     pub counter_width: CounterWidth,
     /// PMSIDR.Interval code: the advertised recommended minimum interval.
     pub interval_code: u8,
+    /// The core implements FEAT_ECV without CNTPOFF_EL2 (ID_AA64MMFR0_EL1.ECV = 0b0001):
+    /// PMSCR_ELx.PCT is a two-bit field and PCT = 11 (offset physical) records the physical
+    /// count, which equals the offset physical count without CNTPOFF. Otherwise PCT bit 7 is
+    /// RES0 (Arm ARM D24.7.8; J1 `CollectTimeStamp` reads PCT as `'0':PCT<0>`).
+    pub feat_ecv: bool,
 }
 
 /// Largest dispatch width the interface supports.
@@ -115,6 +120,7 @@ pub const PRESETS: &[Config] = &[
         dispatch_width: 4,
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
+        feat_ecv: false,
     },
     Config {
         name: "minimal",
@@ -122,6 +128,7 @@ pub const PRESETS: &[Config] = &[
         dispatch_width: 1,
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
+        feat_ecv: false,
     },
     Config {
         name: "w2",
@@ -129,6 +136,7 @@ pub const PRESETS: &[Config] = &[
         dispatch_width: 2,
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
+        feat_ecv: false,
     },
     Config {
         name: "c16",
@@ -136,13 +144,15 @@ pub const PRESETS: &[Config] = &[
         dispatch_width: 4,
         counter_width: CounterWidth::Bits16,
         interval_code: 0b0100,
+        feat_ecv: false,
     },
     Config {
         name: "wide",
-        desc: "8-wide dispatch, 16-bit counters: a big out-of-order core",
+        desc: "8-wide dispatch, 16-bit counters, FEAT_ECV: a big out-of-order core",
         dispatch_width: 8,
         counter_width: CounterWidth::Bits16,
         interval_code: 0b0100,
+        feat_ecv: true,
     },
     Config {
         name: "fastsim",
@@ -150,6 +160,7 @@ pub const PRESETS: &[Config] = &[
         dispatch_width: 2,
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0000,
+        feat_ecv: false,
     },
 ];
 
@@ -181,6 +192,7 @@ mod tests {
             .iter()
             .any(|c| c.counter_width == CounterWidth::Bits16));
         assert_eq!(Config::preset("fastsim").unwrap().min_interval(), 256);
+        assert!(PRESETS.iter().any(|c| c.feat_ecv) && PRESETS.iter().any(|c| !c.feat_ecv));
     }
 
     #[test]

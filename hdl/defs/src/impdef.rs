@@ -214,7 +214,7 @@ pub const CONSTRAINED: &[Choice] = &[
     ("The same event in PMSEVFR and PMSNEVFR (FE = FnE = 1)", "Both filters apply: a record with the event fails FnE, one without fails FE, so every record is dropped."),
     ("PMBPTR not aligned to 64 bytes", "Bits 5:0 are treated as zero: the record is written to the aligned-down slot and PMBPTR is aligned after it."),
     ("PMBLIMITR.FM = 01 or 11 (reserved)", "Behaves as fill mode (00)."),
-    ("PMSCR.PCT = 10 (reserved)", "Virtual timestamp (as 00). PCT = 11 gives the physical counter (no CNTPOFF input)."),
+    ("PMSCR.PCT = 10 (reserved; only writable with FEAT_ECV)", "Virtual timestamp (as 00). Without FEAT_ECV (`Config::feat_ecv`, every preset but `wide`) PCT bit 7 is RES0, so 10 reads back as 00 and 11 as 01. With it, PCT = 11 records the physical count: the offset physical count of a core without CNTPOFF_EL2 (ID_AA64MMFR0_EL1.ECV = 0b0001)."),
     ("PMBPTR at or past LIMIT - 64 when a record is to be written", "Nothing is written; PMBSR gets S = 1, EC = BUF, BSC = full, DL = 1 (the record is lost)."),
     ("Op class 3 (reserved) on the dispatch hook", "Recorded as class Other with payload 0x00."),
 ];

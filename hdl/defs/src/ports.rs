@@ -451,7 +451,7 @@ pub const PORTS: &[Port] = &[
         In,
         Bits(64),
         "context",
-        "Virtual counter (CNTVCT)",
+        "Virtual counter (CNTVCT) as the sampled op's EL reads it. In the host (EL2 with HCR_EL2.E2H = 1, or EL0 with `disp_host`) that is the physical count, which is what PMSCR_EL2.PCT = 00 must record there (J1 `CollectTimeStamp`: IsInHost gives the physical timestamp)",
         "sampled in the tag cycle",
     ),
     p(

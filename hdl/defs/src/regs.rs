@@ -112,6 +112,10 @@ impl RegDef {
             RegId::Pmslatfr => {
                 pmslatfr::MINLAT_FIELD.mask() & crate::low_mask(cfg.counter_width.bits())
             }
+            // PCT bit 7 is RES0 without FEAT_ECV.
+            RegId::PmscrEl1 | RegId::PmscrEl2 if !cfg.feat_ecv => {
+                self.fields.iter().fold(0, |m, f| m | f.mask()) & !pmscr::PCT_ECV_BIT
+            }
             _ => self.fields.iter().fold(0, |m, f| m | f.mask()),
         }
     }
@@ -162,8 +166,10 @@ pub mod pmscr {
         "PCT",
         6,
         2,
-        "Timestamp counter: 00 virtual, 01 physical, 11 physical (offset), 10 reserved",
+        "Timestamp counter: 00 virtual, 01 physical, 11 physical (offset), 10 reserved; bit 7 RES0 without FEAT_ECV",
     );
+    /// PCT's high bit (bit 7): RES0 unless the configuration has FEAT_ECV.
+    pub const PCT_ECV_BIT: u64 = 1 << 7;
     pub const FIELDS_EL1: &[Field] = &[E0SPE, E1SPE, CX, PA, TS, PCT];
     pub const FIELDS_EL2: &[Field] = &[
         Field::new(
@@ -190,7 +196,7 @@ pub mod pmscr {
             "PCT",
             6,
             2,
-            "EL2 timestamp control; a physical timestamp at EL1 needs PCT!=00 here too",
+            "EL2 timestamp control; a physical timestamp at EL1 needs PCT!=00 here too; bit 7 RES0 without FEAT_ECV",
         ),
     ];
     /// PCT encodings.
@@ -649,8 +655,20 @@ mod tests {
     #[test]
     fn writable_masks_match_the_architecture() {
         let cfg = &PRESETS[0];
-        assert_eq!(reg(RegId::PmscrEl1).writable_mask(cfg), 0xFB);
-        assert_eq!(reg(RegId::PmscrEl2).writable_mask(cfg), 0xFB);
+        assert_eq!(
+            reg(RegId::PmscrEl1).writable_mask(cfg),
+            0x7B,
+            "PCT bit 7 RES0"
+        );
+        assert_eq!(
+            reg(RegId::PmscrEl2).writable_mask(cfg),
+            0x7B,
+            "PCT bit 7 RES0"
+        );
+        let ecv = Config::preset("wide").unwrap();
+        assert!(ecv.feat_ecv);
+        assert_eq!(reg(RegId::PmscrEl1).writable_mask(ecv), 0xFB);
+        assert_eq!(reg(RegId::PmscrEl2).writable_mask(ecv), 0xFB);
         assert_eq!(reg(RegId::Pmsirr).writable_mask(cfg), 0xFFFF_FF01);
         assert_eq!(reg(RegId::Pmsicr).writable_mask(cfg), 0xFFFF_FFFF);
         assert_eq!(reg(RegId::Pmsfcr).writable_mask(cfg), 0x7_000F);

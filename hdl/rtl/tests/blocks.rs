@@ -3,7 +3,7 @@
 //! model in `tb/hdlsim`.)
 
 use rust_hdl::prelude::*;
-use spe_defs::regs::{self as r, pmbsr, RegId};
+use spe_defs::regs::{self as r, pmbsr, pmscr, RegId};
 use spe_defs::{impdef, Config, PRESETS};
 use spe_rtl::bundles::{BufferUpdate, SamplePhase, Slot, WriteReq};
 use spe_rtl::capture::SpeCapture;
@@ -461,6 +461,52 @@ fn register_writes_drop_res0_bits_and_read_back() {
             def.writable_mask(cfg()),
             "{}",
             def.name
+        );
+    }
+}
+
+#[test]
+fn pmscr_pct_bit_7_is_res0_without_feat_ecv_and_writable_with_it() {
+    // D24.7.8: PCT<1> is RES0 unless FEAT_ECV (only the `wide` preset has it).
+    let mut g = regs();
+    for id in [RegId::PmscrEl1, RegId::PmscrEl2] {
+        write(&mut g, id, pmscr::PCT.place(3));
+        assert_eq!(
+            read(&mut g, id),
+            pmscr::PCT.place(1),
+            "default: 11 reads as 01"
+        );
+    }
+    let wide = Config::preset("wide").unwrap();
+    assert!(wide.feat_ecv);
+    let mut g = SpeRegs::<16>::new(wide);
+    start(&mut g);
+    cycle(&mut g, |g| g.reset.next = true, |_| ());
+    g.reset.next = false;
+    for id in [RegId::PmscrEl1, RegId::PmscrEl2] {
+        cycle(
+            &mut g,
+            |g| {
+                g.reg_en.next = true;
+                g.reg_we.next = true;
+                g.reg_addr.next = b(u64::from(r::reg(id).addr()));
+                g.reg_wdata.next = b(pmscr::PCT.place(3));
+            },
+            |_| (),
+        );
+        g.reg_we.next = false;
+        let got = cycle(
+            &mut g,
+            |g| {
+                g.reg_en.next = true;
+                g.reg_addr.next = b(u64::from(r::reg(id).addr()));
+            },
+            |g| v(g.reg_rdata.val()),
+        );
+        assert_eq!(
+            got,
+            pmscr::PCT.place(3),
+            "wide (FEAT_ECV): 11 reads as written"
         );
     }
 }

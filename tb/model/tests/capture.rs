@@ -196,6 +196,31 @@ fn context_packets_only_when_cx_is_set() {
 }
 
 #[test]
+fn pct_bit_7_is_res0_without_feat_ecv_and_pct_reads_as_0_colon_pct0() {
+    // D24.7.8: without FEAT_ECV, PCT<1> (bit 7) is RES0; J1 CollectTimeStamp then reads PCT
+    // as '0':PCT<0>. So 11 reads back and records as 01 (physical), 10 as 00 (virtual).
+    // With FEAT_ECV (`wide`) the field is two bits wide and reads back as written.
+    for name in ["default", "wide"] {
+        let cfg = Config::preset(name).unwrap();
+        for (pct, phys) in [(0u64, false), (1, true), (2, false), (3, true)] {
+            let mut tb = Tb::new(cfg);
+            tb.enable(4, pmscr::TS.place(1) | pmscr::PCT.place(pct));
+            tb.write_reg(RegId::PmscrEl2, pmscr::PCT.place(pct));
+            let stored = if cfg.feat_ecv { pct } else { pct & 1 };
+            for id in [RegId::PmscrEl1, RegId::PmscrEl2] {
+                assert_eq!(pmscr::PCT.get(tb.read_reg(id)), stored, "{name} PCT {pct}");
+            }
+            tb.inp.cnt_virt = 0x0014_20b3_1fa5;
+            tb.inp.cnt_phys = 0x9999_0000;
+            let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl.done = true)]);
+            let o = layout::END_OR_TS.offset;
+            let want = if phys { 0x9999_0000 } else { 0x0014_20b3_1fa5 };
+            assert_eq!(u64_at(&rec, o + 1), want, "{name} PCT {pct}");
+        }
+    }
+}
+
+#[test]
 fn timestamp_is_virtual_or_physical_per_pct_and_ends_the_record() {
     // (PMSCR_EL1.PCT, PMSCR_EL2.PCT) → physical?
     for (p1, p2, phys) in [
