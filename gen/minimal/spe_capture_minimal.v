@@ -17,7 +17,11 @@ module spe_capture_minimal(clock,reset,phase,pick,disp_pc,disp_class,disp_subcla
 
     // Constant declarations
     localparam  k_class_other = 2'b0;
+    localparam  k_class_branch = 2'b10;
     localparam  k_class_rsvd = 2'b11;
+    localparam  k_sve_sme_bit = 8'h8;
+    localparam  k_other_keep = 8'h1;
+    localparam  k_br_keep = 8'he3;
     localparam  k_addr_bits = 32'h38;
     localparam  k_zero2 = 2'b0;
     localparam  k_even = 2'b1;
@@ -150,6 +154,12 @@ module spe_capture_minimal(clock,reset,phase,pick,disp_pc,disp_class,disp_subcla
         end
         slot[(56)+:(2)] = sel_class;
         slot[(58)+:(8)] = op_sub;
+        if ((sel_class == k_class_other) & ((op_sub & k_sve_sme_bit) == k_zero8)) begin
+            slot[(58)+:(8)] = op_sub & k_other_keep;
+        end
+        if (sel_class == k_class_branch) begin
+            slot[(58)+:(8)] = op_sub & k_br_keep;
+        end
         if (sel_class == k_class_rsvd) begin
             slot[(56)+:(2)] = k_class_other;
             slot[(58)+:(8)] = k_zero8;

@@ -202,6 +202,26 @@ pub mod subclass {
     pub const CR_RET: u8 = 2;
     pub const CR_NON_BL_RET: u8 = 3;
 
+    /// Class OTHER payloads without b3 (not SVE/SME) keep only COND: the ASE (b2) and FP
+    /// (b1) flags belong to FEAT_SPE_FPF, which this unit does not implement (PMSIDR.FPF = 0;
+    /// Arm ARM D18.2.7).
+    pub const OTHER_SVE_SME_BIT: u8 = 1 << 3;
+    pub const OTHER_KEEP_WITHOUT_FPF: u8 = OTHER_COND;
+    /// Class BRANCH bits this unit clears: GCS (b2, FEAT_GCS recording, SPEv1p4) and CR
+    /// (b4:3, FEAT_SPE_CRR: "the only permitted value is 0b00" without it).
+    pub const BR_CLEAR_WITHOUT_CRR_GCS: u8 = BR_GCS | (BR_CR_FIELD << BR_CR_SHIFT);
+
+    /// The Operation Type payload this unit records for a class and the core's subclass:
+    /// the bits of features it does not build (FEAT_SPE_FPF, FEAT_SPE_CRR, GCS) are cleared;
+    /// load/store subclasses pass through.
+    pub const fn recorded_payload(class: u8, v: u8) -> u8 {
+        match class {
+            super::op_class::OTHER if v & OTHER_SVE_SME_BIT == 0 => v & OTHER_KEEP_WITHOUT_FPF,
+            super::op_class::BRANCH => v & !BR_CLEAR_WITHOUT_CRR_GCS,
+            _ => v,
+        }
+    }
+
     /// True when a load/store subclass is an atomic (extended encoding with AT set). An
     /// atomic writes memory, so it is a store for the type filter; it is also a load when it
     /// returns a value to a register (ST clear; STADD and the other no-return atomics set

@@ -165,7 +165,7 @@ pub const PORTS: &[Port] = &[
         In,
         PerSlot(8),
         "dispatch",
-        "Operation Type payload (subclass bits as the packet encodes them)",
+        "Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF), GCS and CR of a branch (GCS recording, FEAT_SPE_CRR)",
         "with disp_valid",
     ),
     p(

@@ -11,7 +11,9 @@
 //! The group is taken every Idle cycle (no enable from the same-cycle tag: the held group
 //! is that of the tag cycle, the last Idle one) and held until the sample's record is
 //! done, so the multiplexer works from flops, off the path from the dispatch inputs. A
-//! reserved op class 3 is recorded as Other, payload 0. A load/store is a load unless its
+//! reserved op class 3 is recorded as Other, payload 0. Payload bits of features the unit
+//! does not build are cleared (`subclass::recorded_payload`): ASE/FP of a class-Other op
+//! (no FEAT_SPE_FPF), GCS and CR of a branch (no GCS recording, no FEAT_SPE_CRR). A load/store is a load unless its
 //! payload's ST bit is set, and a store if it is set or the op is an atomic (extended
 //! encoding with AT): a returning atomic is both, a no-return one (STADD) only a store.
 
@@ -62,7 +64,14 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     is_ldst: Signal<Local, Bit>,
     // Constants: op classes, subclass bits (all from `spe_defs`).
     k_class_other: K<Bits<2>>,
+    k_class_branch: K<Bits<2>>,
     k_class_rsvd: K<Bits<2>>,
+    /// Payload masks for features the unit does not build (`subclass::recorded_payload`):
+    /// class Other without the SVE/SME bit keeps COND only (no FPF); a branch drops GCS and
+    /// CR (no GCS recording, no CRR).
+    k_sve_sme_bit: K<Bits<8>>,
+    k_other_keep: K<Bits<8>>,
+    k_br_keep: K<Bits<8>>,
     k_addr_bits: K<Bits<32>>,
     k_zero2: K<Bits<2>>,
     /// Bit 2i of each slot's class field.
@@ -88,7 +97,11 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
         let k8 = |v: u8| K::new(u64::from(v).into());
         Self {
             k_class_other: k2(op_class::OTHER),
+            k_class_branch: k2(op_class::BRANCH),
             k_class_rsvd: k2(op_class::RESERVED),
+            k_sve_sme_bit: k8(subclass::OTHER_SVE_SME_BIT),
+            k_other_keep: k8(subclass::OTHER_KEEP_WITHOUT_FPF),
+            k_br_keep: k8(!subclass::BR_CLEAR_WITHOUT_CRR_GCS),
             k_addr_bits: K::new((ADDR_BITS as u64).into()),
             k_even: K::new((0x5555_5555_5555_5555u64 & spe_defs::low_mask(CB as u32)).into()),
             k_ext_mask: k8(subclass::LDST_EXT_MASK),
@@ -151,6 +164,14 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         }
         self.slot.next.op_class = self.sel_class.val();
         self.slot.next.op_payload = self.op_sub.val();
+        if (self.sel_class.val() == self.k_class_other.val())
+            & ((self.op_sub.val() & self.k_sve_sme_bit.val()) == self.k_zero8.val())
+        {
+            self.slot.next.op_payload = self.op_sub.val() & self.k_other_keep.val();
+        }
+        if self.sel_class.val() == self.k_class_branch.val() {
+            self.slot.next.op_payload = self.op_sub.val() & self.k_br_keep.val();
+        }
         if self.sel_class.val() == self.k_class_rsvd.val() {
             self.slot.next.op_class = self.k_class_other.val();
             self.slot.next.op_payload = self.k_zero8.val();

@@ -220,6 +220,39 @@ fn capture_classifies_a_no_return_atomic_as_a_store_and_not_a_load() {
     assert!(s.is_store && !s.is_load);
 }
 
+#[test]
+fn capture_masks_op_type_bits_of_features_not_built_fpf_crr_gcs() {
+    use spe_defs::packet::subclass as sc;
+    let mut c = capture();
+    // Class Other: ASE and FP (FEAT_SPE_FPF) are cleared, COND is kept; an SVE-other
+    // payload (b3 set) passes whole, its FP flag included.
+    for (sub, want) in [
+        (0x06u8, 0x00u8),
+        (0x07, 0x01),
+        (0x02, 0x00),
+        (0x04, 0x00),
+        (
+            sc::OTHER_SVE | sc::SVE_FP | sc::SVE_PRED,
+            sc::OTHER_SVE | sc::SVE_FP | sc::SVE_PRED,
+        ),
+    ] {
+        let s = pick(&mut c, 1, 0, u64::from(sub), false);
+        assert_eq!(v(s.op_payload), u64::from(want), "Other {sub:#04x}");
+        assert_eq!(u64::from(sc::recorded_payload(0, sub)), u64::from(want));
+    }
+    // Branch: GCS (b2) and CR (b4:3, FEAT_SPE_CRR) are cleared, COND and IND kept.
+    for sub in 0u8..=0x1f {
+        let s = pick(&mut c, 2, 2, u64::from(sub), false);
+        assert_eq!(v(s.op_payload), u64::from(sub & 0x03), "Branch {sub:#04x}");
+        assert_eq!(sc::recorded_payload(2, sub), sub & 0x03);
+    }
+    // Load/store subclasses pass through (the GCS load/store subclass among them).
+    for sub in [0x00u8, 0x05, 0x25, 0x41, 0x8b] {
+        let s = pick(&mut c, 0, 1, u64::from(sub), false);
+        assert_eq!(v(s.op_payload), u64::from(sub), "Load/store {sub:#04x}");
+    }
+}
+
 // ---------------------------------------------------------------- tracker
 
 /// A tracker out of reset, collecting context and timestamps at EL1.

@@ -118,7 +118,7 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
                     subclass::LDST_GP | subclass::LDST_ST,
                 ),
                 2 => (op_class::BRANCH, subclass::BR_COND),
-                _ => (op_class::OTHER, subclass::OTHER_FP),
+                _ => (op_class::OTHER, subclass::OTHER_COND),
             };
             let pc = (if el == 1 {
                 0xffff_8000_0000_0000

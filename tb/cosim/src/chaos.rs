@@ -325,10 +325,14 @@ impl<D: Dut> Dut for Chaos<D> {
             self.random_hook(&mut i);
         }
         if self.rng.chance(self.params.odd_op) {
-            // Class 3 is reserved: the unit must treat it as the model says.
+            // An odd op type: class 3 (reserved), or the op's own class with any payload
+            // (bits of features the unit does not build, undefined encodings): the unit must
+            // treat both as the model says.
             let k = self.rng.below(self.cfg.dispatch_width as u64) as usize;
             if i.disp[k].valid {
-                i.disp[k].class = op_class::RESERVED;
+                if self.rng.chance(0.5) {
+                    i.disp[k].class = op_class::RESERVED;
+                }
                 i.disp[k].subclass = self.rng.below(256) as u8;
                 self.counts.odd_ops += 1;
             }

@@ -384,7 +384,7 @@ impl PresetTotals {
 /// The summary line of one preset.
 pub fn summary_line(preset: &str, t: &PresetTotals) -> String {
     format!(
-        "regress {preset:<8} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; {} context switches; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks, {} class-3 ops, {} lost completions)",
+        "regress {preset:<8} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; {} context switches; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks, {} odd op types, {} lost completions)",
         t.cycles,
         t.ops,
         t.samples,

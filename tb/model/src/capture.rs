@@ -107,11 +107,15 @@ impl Sample {
         } else {
             pct_physical(el1) && pct_physical(el2)
         };
-        // Class 3 is reserved: recorded as Other with payload 0.
+        // Class 3 is reserved: recorded as Other with payload 0. Payload bits of features
+        // the unit does not build (FPF's ASE/FP, CRR's CR, GCS) are cleared.
         let (class, subclass) = if s.class & 3 == op_class::RESERVED {
             (op_class::OTHER, 0)
         } else {
-            (s.class & 3, s.subclass)
+            (
+                s.class & 3,
+                subclass::recorded_payload(s.class & 3, s.subclass),
+            )
         };
         Sample {
             pc: s.pc,

@@ -430,6 +430,34 @@ fn reserved_op_class_is_recorded_as_other() {
 }
 
 #[test]
+fn op_type_payload_drops_bits_of_features_not_built_fpf_crr_gcs() {
+    // D18.2.7: ASE/FP of class Other exist with FEAT_SPE_FPF (PMSIDR.FPF = 0 here); CR is
+    // 0b00 without FEAT_SPE_CRR (CRR = 0); the branch GCS bit needs GCS recording (SPEv1p4,
+    // beyond the advertised v1p2). The payload the core reports is recorded without them.
+    let cases: &[(u8, u8, u8)] = &[
+        (op_class::OTHER, 0x02, 0x00),
+        (op_class::OTHER, 0x04, 0x00),
+        (op_class::OTHER, 0x06, 0x00),
+        (op_class::OTHER, 0x07, 0x01),
+        (op_class::OTHER, 0x0e, 0x0e), // SVE other (b3): FP and PRED pass
+        (op_class::BRANCH, 0x1f, 0x03),
+        (op_class::BRANCH, 0x0d, 0x01),
+        (op_class::BRANCH, 0x14, 0x00),
+        (op_class::LD_ST_ATOMIC, 0x45, 0x45), // GCS load/store subclass passes
+    ];
+    for &(class, sub, want) in cases {
+        let mut tb = Tb::new(&Config::default());
+        tb.enable(4, 0);
+        let rec = sample_with(&mut tb, class, sub, &[(1, &|i| i.cpl.done = true)]);
+        assert_eq!(
+            &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],
+            &[0x48 | class, want],
+            "class {class} payload {sub:#04x}"
+        );
+    }
+}
+
+#[test]
 fn kernel_pc_encodes_el_and_ns_in_the_top_byte() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
