@@ -16,7 +16,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     output reg  rvfi_valid;
     output reg  [31:0] rvfi_pc;
     output reg  rvfi_trap;
-    output reg  [544:0] spe_in;
+    output reg  [545:0] spe_in;
     output reg  [211:0] spe_out;
 
     // Constant declarations
@@ -86,6 +86,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     reg  [63:0] spe__xl_va;
     reg  spe__xl_done;
     reg  [55:0] spe__xl_pa;
+    reg  spe__xl_pa_ns;
     reg  spe__xl_tlb_access;
     reg  spe__xl_tlb_walk;
     reg  spe__mem_done;
@@ -128,7 +129,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     wire  spe__pmu_sample_collision;
     reg  spe__psb_req;
     wire  spe__psb_done;
-    wire  [544:0] spe__spe_in;
+    wire  [545:0] spe__spe_in;
     wire  [211:0] spe__spe_out;
     reg  uart__clock;
     reg  uart__reset;
@@ -284,6 +285,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         .xl_va(spe__xl_va),
         .xl_done(spe__xl_done),
         .xl_pa(spe__xl_pa),
+        .xl_pa_ns(spe__xl_pa_ns),
         .xl_tlb_access(spe__xl_tlb_access),
         .xl_tlb_walk(spe__xl_tlb_walk),
         .mem_done(spe__mem_done),
@@ -715,6 +717,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         spe__xl_done = data_first;
         spe__xl_va = ((cpu__mem_addr) & 64'hffffffffffffffff);
         spe__xl_pa = ((cpu__mem_addr) & 56'hffffffffffffff);
+        spe__xl_pa_ns = 1'b1;
         spe__xl_tlb_access = 1'b0;
         spe__xl_tlb_walk = 1'b0;
         spe__mem_done = data_done;
@@ -941,7 +944,7 @@ module spe_soc_rbuf(read_address,read_clock,read_data,write_address,write_clock,
 
 endmodule // spe_soc_rbuf
 
-module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_cond,disp_el,disp_ns,disp_host,disp_aarch32,prof_allowed,tag,iss_valid,xl_start,xl_va,xl_done,xl_pa,xl_tlb_access,xl_tlb_walk,mem_done,mem_source,mem_l1d_access,mem_l1d_refill,mem_llc_access,mem_llc_miss,mem_remote,mem_misaligned,br_done,br_target,br_taken,br_mispred,br_indirect,cpl_done,cpl_retired,cpl_exception,cpl_cond_fail,hook_stray,ctx_el1,ctx_el2,cnt_virt,cnt_phys,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,wr_valid,wr_addr,wr_data,wr_strb,wr_ready,wr_err,irq,pmu_sample_pop,pmu_sample_feed,pmu_sample_filtrate,pmu_sample_collision,psb_req,psb_done,spe_in,spe_out);
+module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_cond,disp_el,disp_ns,disp_host,disp_aarch32,prof_allowed,tag,iss_valid,xl_start,xl_va,xl_done,xl_pa,xl_pa_ns,xl_tlb_access,xl_tlb_walk,mem_done,mem_source,mem_l1d_access,mem_l1d_refill,mem_llc_access,mem_llc_miss,mem_remote,mem_misaligned,br_done,br_target,br_taken,br_mispred,br_indirect,cpl_done,cpl_retired,cpl_exception,cpl_cond_fail,hook_stray,ctx_el1,ctx_el2,cnt_virt,cnt_phys,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,wr_valid,wr_addr,wr_data,wr_strb,wr_ready,wr_err,irq,pmu_sample_pop,pmu_sample_feed,pmu_sample_filtrate,pmu_sample_collision,psb_req,psb_done,spe_in,spe_out);
 
     // Module arguments
     input wire  clk;
@@ -962,6 +965,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     input wire  [63:0] xl_va;
     input wire  xl_done;
     input wire  [55:0] xl_pa;
+    input wire  xl_pa_ns;
     input wire  xl_tlb_access;
     input wire  xl_tlb_walk;
     input wire  mem_done;
@@ -1004,7 +1008,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     output wire  pmu_sample_collision;
     input wire  psb_req;
     output wire  psb_done;
-    output wire  [544:0] spe_in;
+    output wire  [545:0] spe_in;
     output wire  [211:0] spe_out;
 
     // Update code (wrapper)
@@ -1028,6 +1032,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .xl_va(xl_va),
         .xl_done(xl_done),
         .xl_pa(xl_pa),
+        .xl_pa_ns(xl_pa_ns),
         .xl_tlb_access(xl_tlb_access),
         .xl_tlb_walk(xl_tlb_walk),
         .mem_done(mem_done),
@@ -1071,7 +1076,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .psb_req(psb_req),
         .psb_done(psb_done)
     );
-    assign spe_in = {psb_req, wr_err, wr_ready, reg_wdata, reg_addr, reg_we, reg_en, cnt_phys, cnt_virt, ctx_el2, ctx_el1, cpl_cond_fail, cpl_exception, cpl_retired, cpl_done, br_indirect, br_mispred, br_taken, br_target, br_done, mem_misaligned, mem_remote, mem_llc_miss, mem_llc_access, mem_l1d_refill, mem_l1d_access, mem_source, mem_done, xl_tlb_walk, xl_tlb_access, xl_pa, xl_done, xl_va, xl_start, iss_valid, prof_allowed, disp_aarch32, disp_host, disp_ns, disp_el, disp_cond, disp_subclass, disp_class, disp_pc, disp_valid, reset};
+    assign spe_in = {psb_req, wr_err, wr_ready, reg_wdata, reg_addr, reg_we, reg_en, cnt_phys, cnt_virt, ctx_el2, ctx_el1, cpl_cond_fail, cpl_exception, cpl_retired, cpl_done, br_indirect, br_mispred, br_taken, br_target, br_done, mem_misaligned, mem_remote, mem_llc_miss, mem_llc_access, mem_l1d_refill, mem_l1d_access, mem_source, mem_done, xl_tlb_walk, xl_tlb_access, xl_pa_ns, xl_pa, xl_done, xl_va, xl_start, iss_valid, prof_allowed, disp_aarch32, disp_host, disp_ns, disp_el, disp_cond, disp_subclass, disp_class, disp_pc, disp_valid, reset};
     assign spe_out = {psb_done, pmu_sample_collision, pmu_sample_filtrate, pmu_sample_feed, pmu_sample_pop, irq, wr_strb, wr_data, wr_addr, wr_valid, reg_rdata, hook_stray, tag};
 endmodule // spe_soc_spe
 

@@ -18,7 +18,7 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_el
     input wire  [63:0] cnt_phys;
     input wire  [70:0] slot;
     input wire  iss_valid;
-    input wire  [123:0] xl;
+    input wire  [124:0] xl;
     input wire  [14:0] mem;
     input wire  [59:0] br;
     input wire  [3:0] cpl;
@@ -32,7 +32,7 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_el
     output reg  hook_stray;
     output reg  [3:0] progress;
     output reg  [14:0] view;
-    output reg  [404:0] sample;
+    output reg  [405:0] sample;
 
     // Constant declarations
     localparam  k_el0 = 2'b0;
@@ -58,8 +58,8 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_el
     wire  [134:0] s_op__q;
     reg  s_op__reset;
     reg  s_op__clock;
-    reg  [202:0] s_rep__d;
-    wire  [202:0] s_rep__q;
+    reg  [203:0] s_rep__d;
+    wire  [203:0] s_rep__q;
     reg  s_rep__reset;
     reg  s_rep__clock;
 
@@ -85,7 +85,7 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_el
         .reset(s_op__reset),
         .clock(s_op__clock)
     );
-    spe_rff #(.W(203), .INIT(203'h0)) s_rep(
+    spe_rff #(.W(204), .INIT(204'h0)) s_rep(
         .d(s_rep__d),
         .q(s_rep__q),
         .reset(s_rep__reset),
@@ -113,21 +113,22 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_el
             s_rep__d[(67)+:(56)] = xl[(66)+:(56)];
             s_rep__d[(123)+:(1)] = xl[(122)+:(1)];
             s_rep__d[(124)+:(1)] = xl[(123)+:(1)];
+            s_rep__d[(125)+:(1)] = xl[(124)+:(1)];
         end
-        if (mem[(0)+:(1)] & ~s_rep__q[(125)+:(1)]) begin
-            s_rep__d[(126)+:(8)] = mem[(1)+:(8)];
-            s_rep__d[(134)+:(1)] = mem[(9)+:(1)];
-            s_rep__d[(135)+:(1)] = mem[(10)+:(1)];
-            s_rep__d[(136)+:(1)] = mem[(11)+:(1)];
-            s_rep__d[(137)+:(1)] = mem[(12)+:(1)];
-            s_rep__d[(138)+:(1)] = mem[(13)+:(1)];
-            s_rep__d[(139)+:(1)] = mem[(14)+:(1)];
+        if (mem[(0)+:(1)] & ~s_rep__q[(126)+:(1)]) begin
+            s_rep__d[(127)+:(8)] = mem[(1)+:(8)];
+            s_rep__d[(135)+:(1)] = mem[(9)+:(1)];
+            s_rep__d[(136)+:(1)] = mem[(10)+:(1)];
+            s_rep__d[(137)+:(1)] = mem[(11)+:(1)];
+            s_rep__d[(138)+:(1)] = mem[(12)+:(1)];
+            s_rep__d[(139)+:(1)] = mem[(13)+:(1)];
+            s_rep__d[(140)+:(1)] = mem[(14)+:(1)];
         end
-        if (br[(0)+:(1)] & ~s_rep__q[(140)+:(1)]) begin
-            s_rep__d[(141)+:(56)] = br[(1)+:(56)];
-            s_rep__d[(197)+:(1)] = br[(57)+:(1)];
-            s_rep__d[(198)+:(1)] = br[(58)+:(1)];
-            s_rep__d[(199)+:(1)] = br[(59)+:(1)];
+        if (br[(0)+:(1)] & ~s_rep__q[(141)+:(1)]) begin
+            s_rep__d[(142)+:(56)] = br[(1)+:(56)];
+            s_rep__d[(198)+:(1)] = br[(57)+:(1)];
+            s_rep__d[(199)+:(1)] = br[(58)+:(1)];
+            s_rep__d[(200)+:(1)] = br[(59)+:(1)];
         end
         stray = iss_valid | xl[(0)+:(1)] | xl[(65)+:(1)] | mem[(0)+:(1)] | br[(0)+:(1)] | cpl[(0)+:(1)];
         progress[(3)+:(1)] = 1'b0;
@@ -158,11 +159,11 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_el
             s_rep__d[(0)+:(1)] = 1'b0;
             s_rep__d[(1)+:(1)] = 1'b0;
             s_rep__d[(66)+:(1)] = 1'b0;
-            s_rep__d[(125)+:(1)] = 1'b0;
-            s_rep__d[(140)+:(1)] = 1'b0;
-            s_rep__d[(200)+:(1)] = 1'b0;
+            s_rep__d[(126)+:(1)] = 1'b0;
+            s_rep__d[(141)+:(1)] = 1'b0;
             s_rep__d[(201)+:(1)] = 1'b0;
             s_rep__d[(202)+:(1)] = 1'b0;
+            s_rep__d[(203)+:(1)] = 1'b0;
         end
         if (s_phase__q == SamplePhase__Tracking) begin
             stray = 1'b0;
@@ -193,25 +194,25 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_el
                 end
             end
             if (mem[(0)+:(1)]) begin
-                if (slot[(67)+:(1)] & ~s_rep__q[(125)+:(1)]) begin
-                    s_rep__d[(125)+:(1)] = 1'b1;
+                if (slot[(67)+:(1)] & ~s_rep__q[(126)+:(1)]) begin
+                    s_rep__d[(126)+:(1)] = 1'b1;
                 end
                 else begin
                     stray = 1'b1;
                 end
             end
             if (br[(0)+:(1)]) begin
-                if (slot[(68)+:(1)] & ~s_rep__q[(140)+:(1)]) begin
-                    s_rep__d[(140)+:(1)] = 1'b1;
+                if (slot[(68)+:(1)] & ~s_rep__q[(141)+:(1)]) begin
+                    s_rep__d[(141)+:(1)] = 1'b1;
                 end
                 else begin
                     stray = 1'b1;
                 end
             end
             if (cpl[(0)+:(1)]) begin
-                s_rep__d[(200)+:(1)] = cpl[(1)+:(1)];
-                s_rep__d[(201)+:(1)] = cpl[(2)+:(1)];
-                s_rep__d[(202)+:(1)] = cpl[(3)+:(1)];
+                s_rep__d[(201)+:(1)] = cpl[(1)+:(1)];
+                s_rep__d[(202)+:(1)] = cpl[(2)+:(1)];
+                s_rep__d[(203)+:(1)] = cpl[(3)+:(1)];
             end
         end
         case (s_phase__q)
@@ -260,18 +261,18 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_el
         view[(1)+:(1)] = slot[(69)+:(1)];
         view[(2)+:(1)] = slot[(70)+:(1)];
         view[(0)+:(1)] = slot[(68)+:(1)];
-        ev[(0)+:(1)] = s_rep__q[(201)+:(1)];
-        ev[(1)+:(1)] = s_rep__q[(200)+:(1)];
-        ev[(2)+:(1)] = s_rep__q[(125)+:(1)] & s_rep__q[(134)+:(1)];
-        ev[(3)+:(1)] = s_rep__q[(125)+:(1)] & s_rep__q[(135)+:(1)];
-        ev[(4)+:(1)] = s_rep__q[(66)+:(1)] & s_rep__q[(123)+:(1)];
-        ev[(5)+:(1)] = s_rep__q[(66)+:(1)] & s_rep__q[(124)+:(1)];
-        ev[(6)+:(1)] = slot[(66)+:(1)] & ((s_rep__q[(140)+:(1)] & ~s_rep__q[(197)+:(1)]) | s_rep__q[(202)+:(1)]);
-        ev[(7)+:(1)] = s_rep__q[(140)+:(1)] & s_rep__q[(198)+:(1)];
-        ev[(8)+:(1)] = s_rep__q[(125)+:(1)] & s_rep__q[(136)+:(1)];
-        ev[(9)+:(1)] = s_rep__q[(125)+:(1)] & s_rep__q[(137)+:(1)];
-        ev[(10)+:(1)] = s_rep__q[(125)+:(1)] & s_rep__q[(138)+:(1)];
-        ev[(11)+:(1)] = s_rep__q[(125)+:(1)] & s_rep__q[(139)+:(1)];
+        ev[(0)+:(1)] = s_rep__q[(202)+:(1)];
+        ev[(1)+:(1)] = s_rep__q[(201)+:(1)];
+        ev[(2)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(135)+:(1)];
+        ev[(3)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(136)+:(1)];
+        ev[(4)+:(1)] = s_rep__q[(66)+:(1)] & s_rep__q[(124)+:(1)];
+        ev[(5)+:(1)] = s_rep__q[(66)+:(1)] & s_rep__q[(125)+:(1)];
+        ev[(6)+:(1)] = slot[(66)+:(1)] & ((s_rep__q[(141)+:(1)] & ~s_rep__q[(198)+:(1)]) | s_rep__q[(203)+:(1)]);
+        ev[(7)+:(1)] = s_rep__q[(141)+:(1)] & s_rep__q[(199)+:(1)];
+        ev[(8)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(137)+:(1)];
+        ev[(9)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(138)+:(1)];
+        ev[(10)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(139)+:(1)];
+        ev[(11)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(140)+:(1)];
         ev[(12)+:(4)] = k_zero4;
         events = ev;
         view[(3)+:(12)] = events[(32'h0)+:(12)];
@@ -280,7 +281,7 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_el
         sample[(58)+:(1)] = s_op__q[(2)+:(1)];
         sample[(59)+:(2)] = slot[(56)+:(2)];
         sample[(61)+:(8)] = slot[(58)+:(8)];
-        if (slot[(68)+:(1)] & s_rep__q[(140)+:(1)] & s_rep__q[(199)+:(1)]) begin
+        if (slot[(68)+:(1)] & s_rep__q[(141)+:(1)] & s_rep__q[(200)+:(1)]) begin
             sample[(61)+:(8)] = slot[(58)+:(8)] | k_br_ind;
         end
         sample[(69)+:(1)] = s_op__q[(3)+:(1)];
@@ -294,11 +295,12 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_el
         sample[(202)+:(1)] = s_rep__q[(66)+:(1)];
         sample[(203)+:(64)] = s_rep__q[(2)+:(64)];
         sample[(267)+:(56)] = s_rep__q[(67)+:(56)];
-        sample[(323)+:(1)] = s_rep__q[(140)+:(1)];
-        sample[(324)+:(56)] = s_rep__q[(141)+:(56)];
-        sample[(380)+:(1)] = slot[(69)+:(1)] & s_rep__q[(125)+:(1)];
-        sample[(381)+:(8)] = s_rep__q[(126)+:(8)];
-        sample[(389)+:(16)] = events;
+        sample[(323)+:(1)] = s_rep__q[(123)+:(1)];
+        sample[(324)+:(1)] = s_rep__q[(141)+:(1)];
+        sample[(325)+:(56)] = s_rep__q[(142)+:(56)];
+        sample[(381)+:(1)] = slot[(69)+:(1)] & s_rep__q[(126)+:(1)];
+        sample[(382)+:(8)] = s_rep__q[(127)+:(8)];
+        sample[(390)+:(16)] = events;
     end
 
 endmodule // spe_tracker_w2

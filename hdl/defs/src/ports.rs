@@ -267,6 +267,14 @@ pub const PORTS: &[Port] = &[
         "with xl_done",
     ),
     p(
+        "xl_pa_ns",
+        In,
+        Bits(1),
+        "translation",
+        "Physical address space of the access: 1 Non-secure, 0 Secure (the data PA packet's NS bit, Arm ARM D18.2.1; a Secure-state access to Non-secure memory is 1)",
+        "with xl_done",
+    ),
+    p(
         "xl_tlb_access",
         In,
         Bits(1),

@@ -41,6 +41,8 @@ pub struct XlatReport {
     pub va: Bits<64>,
     pub done: Bit,
     pub pa: Bits<ADDR_BITS>,
+    /// The access's physical address space (1 Non-secure).
+    pub pa_ns: Bit,
     pub tlb_access: Bit,
     pub tlb_walk: Bit,
 }
@@ -215,6 +217,8 @@ pub struct Sample {
     pub xl_done: Bit,
     pub va: Bits<64>,
     pub pa: Bits<ADDR_BITS>,
+    /// The data PA's address space (the translation report's, not the PE's state).
+    pub pa_ns: Bit,
     pub br_resolved: Bit,
     pub target: Bits<ADDR_BITS>,
     /// A Data Source packet is due (a load whose memory access was reported).

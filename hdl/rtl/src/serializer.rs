@@ -172,7 +172,7 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         self.iss16.next.set_value_lo(self.lat_issue.val());
         self.xlat16.next.set_value_lo(self.lat_xlat.val());
         // Address payloads: the PC and the branch target carry the op's EL and NS, the
-        // data PA its NS.
+        // data PA the NS of its physical address space (the translation report's).
         self.pc_pl.next.addr = self.sample.val().pc;
         self.pc_pl.next.rsvd = self.k_zero5.val();
         self.pc_pl.next.el = self.sample.val().el;
@@ -183,7 +183,7 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         self.tgt_pl.next.ns = self.sample.val().ns;
         self.pa_pl.next.addr = self.sample.val().pa;
         self.pa_pl.next.rsvd = self.k_zero7.val();
-        self.pa_pl.next.ns = self.sample.val().ns;
+        self.pa_pl.next.ns = self.sample.val().pa_ns;
 
         // The record: padding, then every present packet at its offset.
         self.rec.next = self.k_empty.val();

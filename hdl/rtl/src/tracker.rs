@@ -92,6 +92,7 @@ pub struct Merged {
     pub va: Bits<64>,
     pub xl_done: Bit,
     pub pa: Bits<ADDR_BITS>,
+    pub pa_ns: Bit,
     pub tlb_access: Bit,
     pub tlb_walk: Bit,
     /// Memory access done, with its data source and cache events.
@@ -221,6 +222,7 @@ impl Logic for SpeTracker {
         }
         if self.xl.val().done & !self.s_rep.q.val().xl_done {
             self.s_rep.d.next.pa = self.xl.val().pa;
+            self.s_rep.d.next.pa_ns = self.xl.val().pa_ns;
             self.s_rep.d.next.tlb_access = self.xl.val().tlb_access;
             self.s_rep.d.next.tlb_walk = self.xl.val().tlb_walk;
         }
@@ -435,6 +437,7 @@ impl Logic for SpeTracker {
         self.sample.next.xl_done = self.s_rep.q.val().xl_done;
         self.sample.next.va = self.s_rep.q.val().va;
         self.sample.next.pa = self.s_rep.q.val().pa;
+        self.sample.next.pa_ns = self.s_rep.q.val().pa_ns;
         self.sample.next.br_resolved = self.s_rep.q.val().br_done;
         self.sample.next.target = self.s_rep.q.val().target;
         self.sample.next.ds_en = self.slot.val().is_load & self.s_rep.q.val().mem_done;

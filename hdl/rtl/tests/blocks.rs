@@ -772,6 +772,46 @@ fn serializer_places_packets_at_their_fixed_offsets() {
     assert_eq!(rec.len(), impdef::RECORD_SIZE);
 }
 
+#[test]
+fn serializer_data_pa_ns_is_the_access_pa_space_not_the_pe_security_state() {
+    // D18.2.1: the data PA's NS is its physical address space; the PC keeps the PE's.
+    use spe_defs::impdef::layout;
+    for (pe_ns, pa_ns) in [(true, true), (false, false), (false, true), (true, false)] {
+        let mut s = SpeSerializer::<12>::new(cfg());
+        s.connect_all();
+        let mut rec = Vec::new();
+        for beat in 0..8u64 {
+            rec.extend(comb(
+                &mut s,
+                |s| {
+                    s.sample.next.pc = b(0xaaaa_d000_1000);
+                    s.sample.next.ns = pe_ns;
+                    s.sample.next.op_class = b(1);
+                    s.sample.next.pa_en = true;
+                    s.sample.next.xl_started = true;
+                    s.sample.next.xl_done = true;
+                    s.sample.next.pa = b(0x8_8000_1238);
+                    s.sample.next.pa_ns = pa_ns;
+                    s.beat.next = b(beat);
+                },
+                |s| v(s.beat_data.val()).to_le_bytes(),
+            ));
+        }
+        let top = |slot: impdef::Slot| rec[slot.offset + slot.len - 1];
+        assert_eq!(rec[layout::PA.offset], 0xb3);
+        assert_eq!(
+            top(layout::PA) >> 7,
+            u8::from(pa_ns),
+            "PA NS ({pe_ns}, {pa_ns})"
+        );
+        assert_eq!(
+            top(layout::PC) >> 7,
+            u8::from(pe_ns),
+            "PC NS ({pe_ns}, {pa_ns})"
+        );
+    }
+}
+
 // ---------------------------------------------------------------- writer
 
 /// A writer whose phase input follows its own `no_room` / `wr_done` outputs, as the

@@ -528,6 +528,7 @@ impl Logic for SpeSoc {
         self.spe.xl_done.next = self.data_first.val();
         self.spe.xl_va.next = bit_cast::<64, 32>(self.cpu.mem_addr.val());
         self.spe.xl_pa.next = bit_cast::<56, 32>(self.cpu.mem_addr.val());
+        self.spe.xl_pa_ns.next = true;
         self.spe.xl_tlb_access.next = false;
         self.spe.xl_tlb_walk.next = false;
         self.spe.mem_done.next = self.data_done.val();

@@ -84,6 +84,7 @@ fn hand_written_ops_with_every_field_set_round_trip() {
         },
         misaligned: true,
         mem_lat: 777,
+        ns_mem: true,
     });
     ld.wrong_path = true;
     ld.exception = true;
@@ -116,6 +117,7 @@ fn hand_written_ops_with_every_field_set_round_trip() {
         events: MemEvents::for_source(data_source::DRAM),
         misaligned: false,
         mem_lat: 1,
+        ns_mem: false,
     });
     let reserved = MicroOp::new(0x18, op_class::RESERVED, 0xff, Mode::at(0));
     let ops = vec![ld, br, sel, walk, reserved];

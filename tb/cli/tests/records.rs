@@ -183,6 +183,7 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
                     if k == d {
                         inp.xl.done = true;
                         inp.xl.pa = pa_v;
+                        inp.xl.pa_ns = true;
                         inp.xl.tlb_walk = walk;
                     }
                 }

@@ -218,6 +218,7 @@ impl<D: Dut> Chaos<D> {
                 } else {
                     i.xl.done = true;
                     i.xl.pa = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
+                    i.xl.pa_ns = r.chance(0.5);
                     i.xl.tlb_access = r.chance(0.5);
                     i.xl.tlb_walk = r.chance(0.5);
                 }

@@ -141,6 +141,9 @@ impl JobPlan {
             settings.switch_every = r.range(20_000, 400_000);
             settings.switch_off = r.range(1, 20_000);
         }
+        // A quarter of the jobs run in Secure state (drawn after everything above): NS = 0
+        // in the PC and target packets, and the data PA's NS from the page's address space.
+        workload.params.secure = r.chance(0.25);
         JobPlan {
             workload,
             settings,

@@ -51,6 +51,8 @@ pub struct Sample {
     pub xl_done: bool,
     pub va: u64,
     pub pa: u64,
+    /// The access's physical address space (the translation report's NS; D18.2.1).
+    pub pa_ns: bool,
     pub tlb_access: bool,
     pub tlb_walk: bool,
     // Memory hook.
@@ -181,6 +183,7 @@ impl Sample {
             if self.is_load_store() && self.xl_started && !self.xl_done {
                 self.xl_done = true;
                 self.pa = inp.xl.pa & spe_defs::low_mask(spe_defs::packet::addr_payload::ADDR_BITS);
+                self.pa_ns = inp.xl.pa_ns;
                 self.tlb_access = inp.xl.tlb_access;
                 self.tlb_walk = inp.xl.tlb_walk;
             } else {

@@ -87,7 +87,9 @@ pub fn encode(s: &Sample) -> Record {
         );
     }
     if s.xl_done && s.collect.phys_addr {
-        let pa = addr_payload::physical(s.pa, s.ns);
+        // NS: the physical address space of the access (D18.2.1, J1 uses
+        // addrdesc.paddress.paspace), not the PE's Security state.
+        let pa = addr_payload::physical(s.pa, s.pa_ns);
         put(
             &mut r,
             layout::PA,

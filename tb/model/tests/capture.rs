@@ -141,6 +141,7 @@ fn physical_address_only_when_collection_is_enabled() {
                 (2, &|i| {
                     i.xl.done = true;
                     i.xl.pa = 0x8_8000_1238;
+                    i.xl.pa_ns = true;
                 }),
                 (3, &|i| i.cpl.done = true),
             ],
@@ -159,6 +160,46 @@ fn physical_address_only_when_collection_is_enabled() {
                 .iter()
                 .all(|&b| b == 0));
         }
+    }
+}
+
+#[test]
+fn data_pa_ns_is_the_access_pa_space_not_the_pe_security_state() {
+    // D18.2.1: the data PA packet's NS is the physical address space of the access (J1
+    // uses addrdesc.paddress.paspace); the PC packet's NS is the PE's Security state.
+    for (pe_ns, pa_ns) in [(true, true), (false, false), (false, true)] {
+        let mut tb = Tb::new(&Config::default());
+        tb.enable(4, pmscr::PA.place(1));
+        tb.inp.disp_ns = pe_ns;
+        let rec = sample_with(
+            &mut tb,
+            op_class::LD_ST_ATOMIC,
+            0,
+            &[
+                (1, &move |i| {
+                    i.xl.start = true;
+                    i.xl.va = 0x1238;
+                    i.disp_ns = pe_ns;
+                }),
+                (2, &move |i| {
+                    i.xl.done = true;
+                    i.xl.pa = 0x8_8000_1238;
+                    i.xl.pa_ns = pa_ns;
+                }),
+                (3, &|i| i.cpl.done = true),
+            ],
+        );
+        assert_eq!(rec[layout::PA.offset], 0xb3);
+        assert_eq!(
+            u64_at(&rec, layout::PA.offset + 1),
+            (u64::from(pa_ns) << 63) | 0x8_8000_1238,
+            "PE NS={pe_ns}, access PA space NS={pa_ns}"
+        );
+        assert_eq!(
+            u64_at(&rec, layout::PC.offset + 1) >> 63,
+            u64::from(pe_ns),
+            "the PC packet keeps the PE's state"
+        );
     }
 }
 

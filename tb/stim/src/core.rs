@@ -442,6 +442,7 @@ impl Core {
             if due(&mut t.xl_done) {
                 inp.xl.done = true;
                 inp.xl.pa = m.pa & PA_MASK;
+                inp.xl.pa_ns = t.op.mode.ns || m.ns_mem;
                 inp.xl.tlb_access = m.tlb.access();
                 inp.xl.tlb_walk = m.tlb.walk();
             }
@@ -486,6 +487,7 @@ impl Core {
             2 => {
                 inp.xl.done = true;
                 inp.xl.pa = r.next_u64() & PA_MASK;
+                inp.xl.pa_ns = r.chance(0.5);
                 inp.xl.tlb_access = r.chance(0.5);
                 inp.xl.tlb_walk = r.chance(0.5);
             }

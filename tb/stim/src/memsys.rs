@@ -153,7 +153,14 @@ impl MemSystem {
             events: MemEvents::for_source(source),
             misaligned,
             mem_lat,
+            ns_mem: Self::ns_page(page),
         }
+    }
+
+    /// A quarter of the pages are Non-secure memory (what Secure-state software maps with
+    /// its descriptors' NS bit), by a hash of the page number (no random draw).
+    pub fn ns_page(page: u64) -> bool {
+        hash64(page ^ 0x0A5E_C0DE).is_multiple_of(4)
     }
 }
 

@@ -115,7 +115,7 @@ impl Line {
     }
 }
 
-const FLAGS: [&str; 13] = [
+const FLAGS: [&str; 14] = [
     "cond",
     "uncond",
     "wrong",
@@ -125,6 +125,7 @@ const FLAGS: [&str; 13] = [
     "mispred",
     "ind",
     "misaligned",
+    "ns-mem",
     "a32",
     "noprof",
     "secure",
@@ -294,6 +295,7 @@ fn build(pc: u64, class: u8, sub: u8, l: &Line) -> Result<MicroOp, String> {
         ("ev", l.ev.is_some()),
         ("mem", l.mem.is_some()),
         ("misaligned", l.has("misaligned")),
+        ("ns-mem", l.has("ns-mem")),
     ];
     match l.va {
         Some(va) => {
@@ -313,6 +315,7 @@ fn build(pc: u64, class: u8, sub: u8, l: &Line) -> Result<MicroOp, String> {
                 source,
                 events: l.ev.unwrap_or(MemEvents::for_source(source)),
                 misaligned: l.has("misaligned"),
+                ns_mem: l.has("ns-mem"),
                 mem_lat: l.mem.unwrap_or(default_mem_lat(source)),
             });
         }
@@ -427,6 +430,7 @@ fn write_op(s: &mut String, op: &MicroOp) {
     let mem = op.mem.filter(|_| op.class == op_class::LD_ST_ATOMIC);
     let br = op.branch.filter(|_| op.class == op_class::BRANCH);
     flag(mem.is_some_and(|m| m.misaligned), "misaligned");
+    flag(mem.is_some_and(|m| m.ns_mem), "ns-mem");
     flag(br.is_some_and(|b| b.taken), "taken");
     flag(br.is_some_and(|b| b.mispred), "mispred");
     flag(br.is_some_and(|b| b.indirect), "ind");

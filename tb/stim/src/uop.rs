@@ -117,6 +117,9 @@ pub struct MemAccess {
     pub events: MemEvents,
     /// Misaligned access (ALIGNMENT event).
     pub misaligned: bool,
+    /// The page is Non-secure memory: a Secure-state access to it is in the Non-secure
+    /// physical address space (`xl_pa_ns`). Non-secure state accesses are always.
+    pub ns_mem: bool,
     /// Cycles from translation done to memory done (at least 1).
     pub mem_lat: u32,
 }
