@@ -20,7 +20,7 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_e
     input wire  iss_valid;
     input wire  [124:0] xl;
     input wire  [14:0] mem;
-    input wire  [59:0] br;
+    input wire  [62:0] br;
     input wire  [3:0] cpl;
     input wire  filtrate;
     input wire  write_en;
@@ -32,7 +32,7 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_e
     output reg  hook_stray;
     output reg  [3:0] progress;
     output reg  [14:0] view;
-    output reg  [405:0] sample;
+    output reg  [408:0] sample;
 
     // Constant declarations
     localparam  k_el0 = 2'b0;
@@ -58,8 +58,8 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_e
     wire  [134:0] s_op__q;
     reg  s_op__reset;
     reg  s_op__clock;
-    reg  [203:0] s_rep__d;
-    wire  [203:0] s_rep__q;
+    reg  [206:0] s_rep__d;
+    wire  [206:0] s_rep__q;
     reg  s_rep__reset;
     reg  s_rep__clock;
 
@@ -85,7 +85,7 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_e
         .reset(s_op__reset),
         .clock(s_op__clock)
     );
-    spe_rff #(.W(204), .INIT(204'h0)) s_rep(
+    spe_rff #(.W(207), .INIT(207'h0)) s_rep(
         .d(s_rep__d),
         .q(s_rep__q),
         .reset(s_rep__reset),
@@ -126,9 +126,11 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_e
         end
         if (br[(0)+:(1)] & ~s_rep__q[(141)+:(1)]) begin
             s_rep__d[(142)+:(56)] = br[(1)+:(56)];
-            s_rep__d[(198)+:(1)] = br[(57)+:(1)];
-            s_rep__d[(199)+:(1)] = br[(58)+:(1)];
+            s_rep__d[(198)+:(2)] = br[(57)+:(2)];
             s_rep__d[(200)+:(1)] = br[(59)+:(1)];
+            s_rep__d[(201)+:(1)] = br[(60)+:(1)];
+            s_rep__d[(202)+:(1)] = br[(61)+:(1)];
+            s_rep__d[(203)+:(1)] = br[(62)+:(1)];
         end
         stray = iss_valid | xl[(0)+:(1)] | xl[(65)+:(1)] | mem[(0)+:(1)] | br[(0)+:(1)] | cpl[(0)+:(1)];
         progress[(3)+:(1)] = 1'b0;
@@ -161,9 +163,9 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_e
             s_rep__d[(66)+:(1)] = 1'b0;
             s_rep__d[(126)+:(1)] = 1'b0;
             s_rep__d[(141)+:(1)] = 1'b0;
-            s_rep__d[(201)+:(1)] = 1'b0;
-            s_rep__d[(202)+:(1)] = 1'b0;
-            s_rep__d[(203)+:(1)] = 1'b0;
+            s_rep__d[(204)+:(1)] = 1'b0;
+            s_rep__d[(205)+:(1)] = 1'b0;
+            s_rep__d[(206)+:(1)] = 1'b0;
         end
         if (s_phase__q == SamplePhase__Tracking) begin
             stray = 1'b0;
@@ -210,9 +212,9 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_e
                 end
             end
             if (cpl[(0)+:(1)]) begin
-                s_rep__d[(201)+:(1)] = cpl[(1)+:(1)];
-                s_rep__d[(202)+:(1)] = cpl[(2)+:(1)];
-                s_rep__d[(203)+:(1)] = cpl[(3)+:(1)];
+                s_rep__d[(204)+:(1)] = cpl[(1)+:(1)];
+                s_rep__d[(205)+:(1)] = cpl[(2)+:(1)];
+                s_rep__d[(206)+:(1)] = cpl[(3)+:(1)];
             end
         end
         case (s_phase__q)
@@ -261,14 +263,14 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_e
         view[(1)+:(1)] = slot[(69)+:(1)];
         view[(2)+:(1)] = slot[(70)+:(1)];
         view[(0)+:(1)] = slot[(68)+:(1)];
-        ev[(0)+:(1)] = s_rep__q[(202)+:(1)];
-        ev[(1)+:(1)] = s_rep__q[(201)+:(1)];
+        ev[(0)+:(1)] = s_rep__q[(205)+:(1)];
+        ev[(1)+:(1)] = s_rep__q[(204)+:(1)];
         ev[(2)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(135)+:(1)];
         ev[(3)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(136)+:(1)];
         ev[(4)+:(1)] = s_rep__q[(66)+:(1)] & s_rep__q[(124)+:(1)];
         ev[(5)+:(1)] = s_rep__q[(66)+:(1)] & s_rep__q[(125)+:(1)];
-        ev[(6)+:(1)] = slot[(66)+:(1)] & ((s_rep__q[(141)+:(1)] & ~s_rep__q[(198)+:(1)]) | s_rep__q[(203)+:(1)]);
-        ev[(7)+:(1)] = s_rep__q[(141)+:(1)] & s_rep__q[(199)+:(1)];
+        ev[(6)+:(1)] = slot[(66)+:(1)] & ((s_rep__q[(141)+:(1)] & ~s_rep__q[(201)+:(1)]) | s_rep__q[(206)+:(1)]);
+        ev[(7)+:(1)] = s_rep__q[(141)+:(1)] & s_rep__q[(202)+:(1)];
         ev[(8)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(137)+:(1)];
         ev[(9)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(138)+:(1)];
         ev[(10)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(139)+:(1)];
@@ -281,7 +283,7 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_e
         sample[(58)+:(1)] = s_op__q[(2)+:(1)];
         sample[(59)+:(2)] = slot[(56)+:(2)];
         sample[(61)+:(8)] = slot[(58)+:(8)];
-        if (slot[(68)+:(1)] & s_rep__q[(141)+:(1)] & s_rep__q[(200)+:(1)]) begin
+        if (slot[(68)+:(1)] & s_rep__q[(141)+:(1)] & s_rep__q[(203)+:(1)]) begin
             sample[(61)+:(8)] = slot[(58)+:(8)] | k_br_ind;
         end
         sample[(69)+:(1)] = s_op__q[(3)+:(1)];
@@ -298,9 +300,11 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,disp_host,ctl,ctx_e
         sample[(323)+:(1)] = s_rep__q[(123)+:(1)];
         sample[(324)+:(1)] = s_rep__q[(141)+:(1)];
         sample[(325)+:(56)] = s_rep__q[(142)+:(56)];
-        sample[(381)+:(1)] = slot[(69)+:(1)] & s_rep__q[(126)+:(1)];
-        sample[(382)+:(8)] = s_rep__q[(127)+:(8)];
-        sample[(390)+:(16)] = events;
+        sample[(381)+:(2)] = s_rep__q[(198)+:(2)];
+        sample[(383)+:(1)] = s_rep__q[(200)+:(1)];
+        sample[(384)+:(1)] = slot[(69)+:(1)] & s_rep__q[(126)+:(1)];
+        sample[(385)+:(8)] = s_rep__q[(127)+:(8)];
+        sample[(393)+:(16)] = events;
     end
 
 endmodule // spe_tracker_c16

@@ -16,7 +16,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     output reg  rvfi_valid;
     output reg  [31:0] rvfi_pc;
     output reg  rvfi_trap;
-    output reg  [545:0] spe_in;
+    output reg  [548:0] spe_in;
     output reg  [211:0] spe_out;
 
     // Constant declarations
@@ -99,6 +99,8 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     reg  spe__mem_misaligned;
     reg  spe__br_done;
     reg  [55:0] spe__br_target;
+    reg  [1:0] spe__br_target_el;
+    reg  spe__br_target_ns;
     reg  spe__br_taken;
     reg  spe__br_mispred;
     reg  spe__br_indirect;
@@ -129,7 +131,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     wire  spe__pmu_sample_collision;
     reg  spe__psb_req;
     wire  spe__psb_done;
-    wire  [545:0] spe__spe_in;
+    wire  [548:0] spe__spe_in;
     wire  [211:0] spe__spe_out;
     reg  uart__clock;
     reg  uart__reset;
@@ -298,6 +300,8 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         .mem_misaligned(spe__mem_misaligned),
         .br_done(spe__br_done),
         .br_target(spe__br_target),
+        .br_target_el(spe__br_target_el),
+        .br_target_ns(spe__br_target_ns),
         .br_taken(spe__br_taken),
         .br_mispred(spe__br_mispred),
         .br_indirect(spe__br_indirect),
@@ -733,6 +737,8 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         spe__mem_misaligned = 1'b0;
         spe__br_done = s_track__q & s_branch__q & cpu__rvfi_valid;
         spe__br_target = ((cpu__rvfi_pc_wdata) & 56'hffffffffffffff);
+        spe__br_target_el = k_el0;
+        spe__br_target_ns = 1'b1;
         spe__br_taken = cpu__rvfi_pc_wdata != (cpu__rvfi_pc_rdata + k_four32);
         spe__br_mispred = 1'b0;
         spe__br_indirect = 1'b0;
@@ -944,7 +950,7 @@ module spe_soc_rbuf(read_address,read_clock,read_data,write_address,write_clock,
 
 endmodule // spe_soc_rbuf
 
-module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_cond,disp_el,disp_ns,disp_host,disp_aarch32,prof_allowed,tag,iss_valid,xl_start,xl_va,xl_done,xl_pa,xl_pa_ns,xl_tlb_access,xl_tlb_walk,mem_done,mem_source,mem_l1d_access,mem_l1d_refill,mem_llc_access,mem_llc_miss,mem_remote,mem_misaligned,br_done,br_target,br_taken,br_mispred,br_indirect,cpl_done,cpl_retired,cpl_exception,cpl_cond_fail,hook_stray,ctx_el1,ctx_el2,cnt_virt,cnt_phys,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,wr_valid,wr_addr,wr_data,wr_strb,wr_ready,wr_err,irq,pmu_sample_pop,pmu_sample_feed,pmu_sample_filtrate,pmu_sample_collision,psb_req,psb_done,spe_in,spe_out);
+module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_cond,disp_el,disp_ns,disp_host,disp_aarch32,prof_allowed,tag,iss_valid,xl_start,xl_va,xl_done,xl_pa,xl_pa_ns,xl_tlb_access,xl_tlb_walk,mem_done,mem_source,mem_l1d_access,mem_l1d_refill,mem_llc_access,mem_llc_miss,mem_remote,mem_misaligned,br_done,br_target,br_target_el,br_target_ns,br_taken,br_mispred,br_indirect,cpl_done,cpl_retired,cpl_exception,cpl_cond_fail,hook_stray,ctx_el1,ctx_el2,cnt_virt,cnt_phys,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,wr_valid,wr_addr,wr_data,wr_strb,wr_ready,wr_err,irq,pmu_sample_pop,pmu_sample_feed,pmu_sample_filtrate,pmu_sample_collision,psb_req,psb_done,spe_in,spe_out);
 
     // Module arguments
     input wire  clk;
@@ -978,6 +984,8 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     input wire  mem_misaligned;
     input wire  br_done;
     input wire  [55:0] br_target;
+    input wire  [1:0] br_target_el;
+    input wire  br_target_ns;
     input wire  br_taken;
     input wire  br_mispred;
     input wire  br_indirect;
@@ -1008,7 +1016,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     output wire  pmu_sample_collision;
     input wire  psb_req;
     output wire  psb_done;
-    output wire  [545:0] spe_in;
+    output wire  [548:0] spe_in;
     output wire  [211:0] spe_out;
 
     // Update code (wrapper)
@@ -1045,6 +1053,8 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .mem_misaligned(mem_misaligned),
         .br_done(br_done),
         .br_target(br_target),
+        .br_target_el(br_target_el),
+        .br_target_ns(br_target_ns),
         .br_taken(br_taken),
         .br_mispred(br_mispred),
         .br_indirect(br_indirect),
@@ -1076,7 +1086,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .psb_req(psb_req),
         .psb_done(psb_done)
     );
-    assign spe_in = {psb_req, wr_err, wr_ready, reg_wdata, reg_addr, reg_we, reg_en, cnt_phys, cnt_virt, ctx_el2, ctx_el1, cpl_cond_fail, cpl_exception, cpl_retired, cpl_done, br_indirect, br_mispred, br_taken, br_target, br_done, mem_misaligned, mem_remote, mem_llc_miss, mem_llc_access, mem_l1d_refill, mem_l1d_access, mem_source, mem_done, xl_tlb_walk, xl_tlb_access, xl_pa_ns, xl_pa, xl_done, xl_va, xl_start, iss_valid, prof_allowed, disp_aarch32, disp_host, disp_ns, disp_el, disp_cond, disp_subclass, disp_class, disp_pc, disp_valid, reset};
+    assign spe_in = {psb_req, wr_err, wr_ready, reg_wdata, reg_addr, reg_we, reg_en, cnt_phys, cnt_virt, ctx_el2, ctx_el1, cpl_cond_fail, cpl_exception, cpl_retired, cpl_done, br_indirect, br_mispred, br_taken, br_target_ns, br_target_el, br_target, br_done, mem_misaligned, mem_remote, mem_llc_miss, mem_llc_access, mem_l1d_refill, mem_l1d_access, mem_source, mem_done, xl_tlb_walk, xl_tlb_access, xl_pa_ns, xl_pa, xl_done, xl_va, xl_start, iss_valid, prof_allowed, disp_aarch32, disp_host, disp_ns, disp_el, disp_cond, disp_subclass, disp_class, disp_pc, disp_valid, reset};
     assign spe_out = {psb_done, pmu_sample_collision, pmu_sample_filtrate, pmu_sample_feed, pmu_sample_pop, irq, wr_strb, wr_data, wr_addr, wr_valid, reg_rdata, hook_stray, tag};
 endmodule // spe_soc_spe
 

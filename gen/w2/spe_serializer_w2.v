@@ -5,7 +5,7 @@
 module spe_serializer_w2(sample,lat_total,lat_issue,lat_xlat,beat,beat_data);
 
     // Module arguments
-    input wire  [405:0] sample;
+    input wire  [408:0] sample;
     input wire  [11:0] lat_total;
     input wire  [11:0] lat_issue;
     input wire  [11:0] lat_xlat;
@@ -60,8 +60,8 @@ module spe_serializer_w2(sample,lat_total,lat_issue,lat_xlat,beat,beat_data);
         pc_pl[(63)+:(1)] = sample[(58)+:(1)];
         tgt_pl[(0)+:(56)] = sample[(325)+:(56)];
         tgt_pl[(56)+:(5)] = k_zero5;
-        tgt_pl[(61)+:(2)] = sample[(56)+:(2)];
-        tgt_pl[(63)+:(1)] = sample[(58)+:(1)];
+        tgt_pl[(61)+:(2)] = sample[(381)+:(2)];
+        tgt_pl[(63)+:(1)] = sample[(383)+:(1)];
         pa_pl[(0)+:(56)] = sample[(267)+:(56)];
         pa_pl[(56)+:(7)] = k_zero7;
         pa_pl[(63)+:(1)] = sample[(323)+:(1)];
@@ -98,9 +98,9 @@ module spe_serializer_w2(sample,lat_total,lat_issue,lat_xlat,beat,beat_data);
             rec[(296)+:(8)] = h_pa;
             rec[(304)+:(64)] = pa_pl;
         end
-        if (sample[(381)+:(1)]) begin
+        if (sample[(384)+:(1)]) begin
             rec[(368)+:(8)] = h_ds;
-            rec[(376)+:(8)] = sample[(382)+:(8)];
+            rec[(376)+:(8)] = sample[(385)+:(8)];
         end
         rec[(384)+:(8)] = h_op_other;
         if (sample[(59)+:(2)] == k_class_ldst) begin
@@ -111,7 +111,7 @@ module spe_serializer_w2(sample,lat_total,lat_issue,lat_xlat,beat,beat_data);
         end
         rec[(392)+:(8)] = sample[(61)+:(8)];
         rec[(400)+:(8)] = h_ev;
-        rec[(408)+:(16)] = sample[(390)+:(16)];
+        rec[(408)+:(16)] = sample[(393)+:(16)];
         if (sample[(136)+:(1)]) begin
             rec[(424)+:(8)] = h_ts;
             rec[(432)+:(64)] = sample[(137)+:(64)];

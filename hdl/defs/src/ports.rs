@@ -373,6 +373,22 @@ pub const PORTS: &[Port] = &[
         "with br_done",
     ),
     p(
+        "br_target_el",
+        In,
+        Bits(2),
+        "branch",
+        "Exception level at the target: the op's EL, except for an exception return (ERET to a lower EL) (the target packet's EL, Arm ARM D18.2.1)",
+        "with br_done",
+    ),
+    p(
+        "br_target_ns",
+        In,
+        Bits(1),
+        "branch",
+        "Security state at the target (1 Non-secure): the op's, except for an exception return that changes it (the target packet's NS)",
+        "with br_done",
+    ),
+    p(
         "br_taken",
         In,
         Bits(1),

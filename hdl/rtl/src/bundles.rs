@@ -65,6 +65,9 @@ pub struct MemReport {
 pub struct BranchReport {
     pub done: Bit,
     pub target: Bits<ADDR_BITS>,
+    /// The EL and Security state at the target (an ERET's differ from the op's).
+    pub target_el: Bits<2>,
+    pub target_ns: Bit,
     pub taken: Bit,
     pub mispred: Bit,
     pub indirect: Bit,
@@ -221,6 +224,9 @@ pub struct Sample {
     pub pa_ns: Bit,
     pub br_resolved: Bit,
     pub target: Bits<ADDR_BITS>,
+    /// The target's EL and NS (the branch report's, not the op's).
+    pub target_el: Bits<2>,
+    pub target_ns: Bit,
     /// A Data Source packet is due (a load whose memory access was reported).
     pub ds_en: Bit,
     pub source: Bits<8>,

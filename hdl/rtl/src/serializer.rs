@@ -171,16 +171,17 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         self.tot16.next.set_value_lo(self.lat_total.val());
         self.iss16.next.set_value_lo(self.lat_issue.val());
         self.xlat16.next.set_value_lo(self.lat_xlat.val());
-        // Address payloads: the PC and the branch target carry the op's EL and NS, the
-        // data PA the NS of its physical address space (the translation report's).
+        // Address payloads: the PC carries the op's EL and NS, the branch target the EL and
+        // NS at the target (the branch report's: an ERET's differ), the data PA the NS of
+        // its physical address space (the translation report's).
         self.pc_pl.next.addr = self.sample.val().pc;
         self.pc_pl.next.rsvd = self.k_zero5.val();
         self.pc_pl.next.el = self.sample.val().el;
         self.pc_pl.next.ns = self.sample.val().ns;
         self.tgt_pl.next.addr = self.sample.val().target;
         self.tgt_pl.next.rsvd = self.k_zero5.val();
-        self.tgt_pl.next.el = self.sample.val().el;
-        self.tgt_pl.next.ns = self.sample.val().ns;
+        self.tgt_pl.next.el = self.sample.val().target_el;
+        self.tgt_pl.next.ns = self.sample.val().target_ns;
         self.pa_pl.next.addr = self.sample.val().pa;
         self.pa_pl.next.rsvd = self.k_zero7.val();
         self.pa_pl.next.ns = self.sample.val().pa_ns;

@@ -107,6 +107,8 @@ pub struct Merged {
     /// Branch resolved, with its target and outcome.
     pub br_done: Bit,
     pub target: Bits<ADDR_BITS>,
+    pub target_el: Bits<2>,
+    pub target_ns: Bit,
     pub taken: Bit,
     pub mispred: Bit,
     pub indirect: Bit,
@@ -237,6 +239,8 @@ impl Logic for SpeTracker {
         }
         if self.br.val().done & !self.s_rep.q.val().br_done {
             self.s_rep.d.next.target = self.br.val().target;
+            self.s_rep.d.next.target_el = self.br.val().target_el;
+            self.s_rep.d.next.target_ns = self.br.val().target_ns;
             self.s_rep.d.next.taken = self.br.val().taken;
             self.s_rep.d.next.mispred = self.br.val().mispred;
             self.s_rep.d.next.indirect = self.br.val().indirect;
@@ -440,6 +444,8 @@ impl Logic for SpeTracker {
         self.sample.next.pa_ns = self.s_rep.q.val().pa_ns;
         self.sample.next.br_resolved = self.s_rep.q.val().br_done;
         self.sample.next.target = self.s_rep.q.val().target;
+        self.sample.next.target_el = self.s_rep.q.val().target_el;
+        self.sample.next.target_ns = self.s_rep.q.val().target_ns;
         self.sample.next.ds_en = self.slot.val().is_load & self.s_rep.q.val().mem_done;
         self.sample.next.source = self.s_rep.q.val().source;
         self.sample.next.events = self.events.val();

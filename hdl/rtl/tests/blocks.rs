@@ -812,6 +812,43 @@ fn serializer_data_pa_ns_is_the_access_pa_space_not_the_pe_security_state() {
     }
 }
 
+#[test]
+fn serializer_branch_target_carries_the_el_and_ns_at_the_target() {
+    // D18.2.1: the target packet's EL and NS are those at the target (an ERET from EL1 to
+    // EL0 records EL0), the PC packet's the op's.
+    use spe_defs::impdef::layout;
+    for (el, ns, tel, tns) in [
+        (1u64, true, 0u64, true),
+        (2, false, 1, true),
+        (0, true, 0, false),
+    ] {
+        let mut s = SpeSerializer::<12>::new(cfg());
+        s.connect_all();
+        let mut rec = Vec::new();
+        for beat in 0..8u64 {
+            rec.extend(comb(
+                &mut s,
+                |s| {
+                    s.sample.next.pc = b(0xffff_8000_1010_0040 & 0x00ff_ffff_ffff_ffff);
+                    s.sample.next.el = b(el);
+                    s.sample.next.ns = ns;
+                    s.sample.next.op_class = b(2);
+                    s.sample.next.br_resolved = true;
+                    s.sample.next.target = b(0xaaaa_d000_1300);
+                    s.sample.next.target_el = b(tel);
+                    s.sample.next.target_ns = tns;
+                    s.beat.next = b(beat);
+                },
+                |s| v(s.beat_data.val()).to_le_bytes(),
+            ));
+        }
+        let top = |slot: impdef::Slot| u64::from(rec[slot.offset + slot.len - 1]);
+        assert_eq!(rec[layout::TGT_OR_VA.offset], 0xb1);
+        assert_eq!(top(layout::TGT_OR_VA), (u64::from(tns) << 7) | (tel << 5));
+        assert_eq!(top(layout::PC), (u64::from(ns) << 7) | (el << 5));
+    }
+}
+
 // ---------------------------------------------------------------- writer
 
 /// A writer whose phase input follows its own `no_room` / `wr_done` outputs, as the

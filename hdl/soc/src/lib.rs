@@ -546,6 +546,8 @@ impl Logic for SpeSoc {
         self.spe.br_done.next =
             self.s_track.q.val() & self.s_branch.q.val() & self.cpu.rvfi_valid.val();
         self.spe.br_target.next = bit_cast::<56, 32>(self.cpu.rvfi_pc_wdata.val());
+        self.spe.br_target_el.next = self.k_el0.val();
+        self.spe.br_target_ns.next = true;
         self.spe.br_taken.next =
             self.cpu.rvfi_pc_wdata.val() != (self.cpu.rvfi_pc_rdata.val() + self.k_four32.val());
         self.spe.br_mispred.next = false;

@@ -104,6 +104,8 @@ fn hand_written_ops_with_every_field_set_round_trip() {
         taken: true,
         mispred: true,
         indirect: true,
+        target_el: 0,
+        target_ns: true,
     });
     let mut sel = MicroOp::new(0x10, op_class::OTHER, subclass::OTHER_COND, Mode::at(3));
     sel.cond_fail = true;

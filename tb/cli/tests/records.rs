@@ -195,6 +195,8 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
                 if br_at == Some(k) {
                     inp.br.done = true;
                     inp.br.target = tgt;
+                    inp.br.target_el = el;
+                    inp.br.target_ns = true;
                     inp.br.taken = taken;
                     inp.br.mispred = mispred;
                 }

@@ -239,6 +239,8 @@ impl<D: Dut> Chaos<D> {
                 i.br.taken = r.chance(0.5);
                 i.br.mispred = r.chance(0.5);
                 i.br.indirect = r.chance(0.5);
+                i.br.target_el = r.below(4) as u8;
+                i.br.target_ns = r.chance(0.5);
             }
             _ => {
                 i.cpl.done = true;

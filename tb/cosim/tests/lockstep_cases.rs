@@ -220,6 +220,59 @@ fn rtl_matches_model_with_context_switches_under_long_write_stalls() {
     }
 }
 
+#[test]
+fn an_eret_from_el1_to_el0_records_its_target_at_el0_and_perf_reads_it_without_a_0xff_top_byte() {
+    // The `modes` workload enters the kernel (EL1) often and leaves it by an ERET to user
+    // code (EL0). Branch records only, a short interval: the ERETs sampled must carry the
+    // target's EL (0), not the branch's (1), in their target packet (Arm ARM D18.2.1), so
+    // perf's arm_spe_calc_ip leaves the target's top byte clear.
+    let cfg = preset("fastsim");
+    let s = SampleSettings {
+        branch_filter: true,
+        ..fast(cfg)
+    };
+    let runs = lockstep(
+        "an_eret_from_el1_to_el0_records_its_target_at_el0_and_perf_reads_it_without_a_0xff_top_byte",
+        cfg,
+        "modes",
+        &s,
+        &MemoryProfile::default(),
+        40_000,
+    );
+    let mut erets = Vec::new();
+    for r in &runs {
+        let d = spe_decode::decode(&r.aux);
+        let (mut n, mut branches) = (0, 0);
+        for rec in &d.records {
+            let (Some(pc), Some(tgt)) = (rec.pc, rec.branch_target) else {
+                continue;
+            };
+            branches += 1;
+            let (pc_el, tgt_el) = (spe_decode::payload_el(pc), spe_decode::payload_el(tgt));
+            let to_ip = spe_decode::calc_ip(1, tgt);
+            // VA[55] selects the half: user code is at 0x0000_aaaa_..., the kernel at
+            // 0xffff_8000_...; a target in user code is at EL0, one in the kernel at EL1.
+            let user_target = spe_decode::payload_addr(tgt) >> 55 == 0;
+            assert_eq!(
+                tgt_el == 0,
+                user_target,
+                "target {to_ip:#x} recorded at EL{tgt_el} (branch at EL{pc_el})"
+            );
+            if pc_el == 1 && tgt_el == 0 {
+                n += 1;
+                assert_eq!(to_ip >> 56, 0, "perf's to_ip {to_ip:#x} of an ERET to EL0");
+            }
+        }
+        eprintln!("  {branches} branch records, {n} ERETs from EL1 to EL0");
+        erets.push(n);
+    }
+    // The Verilated run (the long one) must have met ERETs in lockstep.
+    assert!(
+        erets.last().is_some_and(|&n| n > 0),
+        "no ERET from EL1 to EL0 recorded: {erets:?}"
+    );
+}
+
 /// A directed bench for the PSB case: the golden model and one RTL backend in lockstep,
 /// driven cycle by cycle by the test (dispatch, completion, memory, register port, PSB).
 struct Psb {

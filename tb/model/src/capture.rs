@@ -62,6 +62,10 @@ pub struct Sample {
     // Branch hook.
     pub br_done: bool,
     pub target: u64,
+    /// The EL and Security state at the target (D18.2.1: an exception return's differ
+    /// from the branch's), from the branch report.
+    pub target_el: u8,
+    pub target_ns: bool,
     pub taken: bool,
     pub mispred: bool,
     pub indirect: bool,
@@ -209,6 +213,8 @@ impl Sample {
             if self.is_branch() && !self.br_done {
                 self.br_done = true;
                 self.target = inp.br.target;
+                self.target_el = inp.br.target_el & 3;
+                self.target_ns = inp.br.target_ns;
                 self.taken = inp.br.taken;
                 self.mispred = inp.br.mispred;
                 self.indirect = inp.br.indirect;

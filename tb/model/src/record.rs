@@ -69,7 +69,9 @@ pub fn encode(s: &Sample) -> Record {
         packet::ADDRESS_PAYLOAD,
     );
     if s.br_done {
-        let tgt = addr_payload::instruction(s.target, s.el, s.ns);
+        // D18.2.1: "For a branch target address, this is the Exception level [Security
+        // state] at the target of the branch": the branch report's, not the op's.
+        let tgt = addr_payload::instruction(s.target, s.target_el, s.target_ns);
         put(
             &mut r,
             layout::TGT_OR_VA,

@@ -299,6 +299,61 @@ fn without_timestamp_the_record_ends_with_a_single_end_packet() {
 }
 
 #[test]
+fn branch_target_packet_carries_the_el_and_ns_at_the_target_not_the_branchs() {
+    // D18.2.1: "For a branch target address, this is the Exception level at the target of
+    // the branch", and likewise the Security state; an exception return changes both.
+    // An ERET at EL1 (Non-secure) to EL0, and one at EL2 (Secure) to Non-secure EL1.
+    for (el, ns, tel, tns) in [
+        (1u8, true, 0u8, true),
+        (2, false, 1, true),
+        (0, true, 0, true),
+    ] {
+        let mut tb = Tb::new(&Config::default());
+        tb.enable(4, 0);
+        tb.write_reg(
+            RegId::PmscrEl2,
+            pmscr::E0SPE.place(1) | pmscr::E1SPE.place(1),
+        );
+        tb.sample_after(1);
+        tb.inp.disp_el = el;
+        tb.inp.disp_ns = ns;
+        tb.inp.disp[0] = spe_ports::Slot {
+            valid: true,
+            pc: 0xffff_8000_1010_0040,
+            class: op_class::BRANCH,
+            subclass: subclass::BR_IND,
+            cond: false,
+        };
+        assert_ne!(tb.step().tag, 0, "EL{el} NS={ns} tagged");
+        tb.inp.disp[0].valid = false;
+        tb.inp.br.done = true;
+        tb.inp.br.target = 0xaaaa_d000_1300;
+        tb.inp.br.target_el = tel;
+        tb.inp.br.target_ns = tns;
+        tb.inp.br.taken = true;
+        tb.inp.br.indirect = true;
+        tb.step();
+        tb.inp.cpl.done = true;
+        tb.inp.cpl.retired = true;
+        tb.step();
+        tb.steps(12);
+        let rec = tb.record_at(BASE).unwrap();
+        let top = |o: usize| rec[o + 8];
+        assert_eq!(
+            top(layout::PC.offset),
+            (u8::from(ns) << 7) | (el << 5),
+            "the PC packet has the branch's EL{el} NS={ns}"
+        );
+        assert_eq!(rec[layout::TGT_OR_VA.offset], 0xb1);
+        assert_eq!(
+            top(layout::TGT_OR_VA.offset),
+            (u8::from(tns) << 7) | (tel << 5),
+            "the target packet has the target's EL{tel} NS={tns}"
+        );
+    }
+}
+
+#[test]
 fn branch_record_has_target_events_and_indirect_bit() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
@@ -316,6 +371,7 @@ fn branch_record_has_target_events_and_indirect_bit() {
         assert_ne!(out.tag, 0);
         tb.inp.br.done = true;
         tb.inp.br.target = 0xaaaa_d000_1300;
+        tb.inp.br.target_ns = true;
         tb.inp.br.taken = false;
         tb.inp.br.mispred = true;
         tb.inp.br.indirect = true;

@@ -464,6 +464,8 @@ impl Core {
                 inp.br.taken = b.taken;
                 inp.br.mispred = b.mispred;
                 inp.br.indirect = b.indirect;
+                inp.br.target_el = b.target_el;
+                inp.br.target_ns = b.target_ns;
             }
         }
         if t.complete <= cycle && !t.others_pending() {
@@ -500,6 +502,8 @@ impl Core {
                 inp.br.done = true;
                 inp.br.target = r.next_u64();
                 inp.br.mispred = r.chance(0.5);
+                inp.br.target_el = r.below(4) as u8;
+                inp.br.target_ns = r.chance(0.5);
             }
             _ => {
                 inp.cpl.done = true;

@@ -107,6 +107,8 @@ struct Line {
     ev: Option<MemEvents>,
     mem: Option<u32>,
     tgt: Option<u64>,
+    tel: Option<u8>,
+    tns: Option<bool>,
 }
 
 impl Line {
@@ -215,8 +217,10 @@ fn parse_key(l: &mut Line, key: &str, val: &str) -> Result<(), String> {
             parse_bounded(key, val, 1, MAX_LATENCY)? as u32,
         ),
         "tgt" => set(&mut l.tgt, key, parse_num(val)?),
+        "tel" => set(&mut l.tel, key, parse_bounded(key, val, 0, 3)? as u8),
+        "tns" => set(&mut l.tns, key, parse_bounded(key, val, 0, 1)? == 1),
         _ => Err(format!(
-            "unknown key {key}= (expected el, iss, exe, ctx, va, pa, tlb, xl, src, ev, mem or tgt)"
+            "unknown key {key}= (expected el, iss, exe, ctx, va, pa, tlb, xl, src, ev, mem, tgt, tel or tns)"
         )),
     }
 }
@@ -330,6 +334,8 @@ fn build(pc: u64, class: u8, sub: u8, l: &Line) -> Result<MicroOp, String> {
         ("taken", l.has("taken")),
         ("mispred", l.has("mispred")),
         ("ind", l.has("ind")),
+        ("tel", l.tel.is_some()),
+        ("tns", l.tns.is_some()),
     ];
     match l.tgt {
         Some(target) => {
@@ -341,6 +347,8 @@ fn build(pc: u64, class: u8, sub: u8, l: &Line) -> Result<MicroOp, String> {
                 taken: l.has("taken"),
                 mispred: l.has("mispred"),
                 indirect: l.has("ind"),
+                target_el: l.tel.unwrap_or(op.mode.el),
+                target_ns: l.tns.unwrap_or(op.mode.ns),
             });
         }
         None => {
@@ -504,6 +512,16 @@ fn write_op(s: &mut String, op: &MicroOp) {
     }
     if let Some(b) = br {
         key(true, "tgt", format!("{:#x}", b.target));
+        key(
+            b.target_el != op.mode.el,
+            "tel",
+            (b.target_el & 3).to_string(),
+        );
+        key(
+            b.target_ns != op.mode.ns,
+            "tns",
+            u8::from(b.target_ns).to_string(),
+        );
     }
 }
 

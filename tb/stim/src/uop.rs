@@ -132,6 +132,10 @@ pub struct BranchOutcome {
     pub mispred: bool,
     /// Resolved as an indirect branch (ORed into the op-type IND bit by the unit).
     pub indirect: bool,
+    /// The Exception level and Security state at the target (`br_target_el`,
+    /// `br_target_ns`): the branch's own, except after an exception return.
+    pub target_el: u8,
+    pub target_ns: bool,
 }
 
 /// One dispatched micro-op and everything that will happen to it.

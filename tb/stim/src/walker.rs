@@ -380,13 +380,18 @@ impl Walker {
                 (ret, true, false, ret)
             }
         };
+        self.pos = next;
+        // The mode at the target: after an ERET the kernel visit is over and the target is
+        // user code (EL0); any other branch stays in its own mode.
+        let at_target = self.mode();
         op.branch = Some(BranchOutcome {
             target: self.pc(next),
             taken,
             mispred,
             indirect: op.subclass & subclass::BR_IND != 0,
+            target_el: at_target.el,
+            target_ns: at_target.ns,
         });
-        self.pos = next;
         if mispred {
             self.wrong_start = Some(wrong);
         }
@@ -434,11 +439,14 @@ impl Walker {
                 block: target,
                 idx: 0,
             };
+            // A wrong-path branch (an ERET too) stays in the same address space.
             op.branch = Some(BranchOutcome {
                 target: self.pc(next),
                 taken,
                 mispred: false,
                 indirect: op.subclass & subclass::BR_IND != 0,
+                target_el: op.mode.el,
+                target_ns: op.mode.ns,
             });
             next
         } else {
