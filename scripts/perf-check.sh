@@ -105,6 +105,17 @@ check mem-pa   --workload memory --cycles 1000000 --pa --pct-physical --preset w
 check branchy  --workload branchy --cycles 1000000 --filter-type b --preset minimal
 check modes    --workload modes --cycles 1000000 --host --preset fastsim
 check lat      --workload mix --cycles 1000000 --min-latency 20 --preset default
+check eret     --workload modes --cycles 1000000 --filter-type b --interval 256 --preset fastsim
+# Branch targets of ERETs from the kernel (EL1) to user code (EL0): perf makes a branch sample
+# of each mispredicted branch, with the target as its address (arm_spe_calc_ip). The target
+# packet must carry EL0 (Arm ARM D18.2.1), so perf's to_ip has no 0xff top byte
+# (0xff00aaaa... would mean the branch's EL1 was recorded).
+perf script -i "$OUT/eret.data" --itrace=b -F ip,addr 2>/dev/null | awk '{ print $1, $2 }' >"$OUT/eret.br"
+erets=$(awk '$2 ~ /^ffff8/ && $1 !~ /^ffff8/' "$OUT/eret.br" | wc -l)
+bad=$(awk '$2 ~ /^ffff8/ && $1 ~ /^ff00/' "$OUT/eret.br" | wc -l)
+echo "eret: perf shows $erets branch samples from the kernel to user code, $bad with a 0xff top byte"
+[ "$erets" -gt 0 ] || { echo "error: no ERET from the kernel to user code among perf's branch samples" >&2; exit 1; }
+[ "$bad" = 0 ] || { awk '$2 ~ /^ffff8/ && $1 ~ /^ff00/' "$OUT/eret.br" | head -3; echo "error: ERET targets with a 0xff top byte" >&2; exit 1; }
 # AUX records: every output of the driver's AUX ring is a PERF_RECORD_AUX whose sizes add up
 # to the data; a write error (PMBSR.DL) marks its output truncated and partial, as Linux does.
 echo

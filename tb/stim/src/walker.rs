@@ -17,6 +17,10 @@ use spe_defs::packet::{op_class, subclass};
 
 /// Deepest call stack kept (the return-address stack of a real core is smaller).
 const MAX_STACK: usize = 64;
+/// Probability that an ERET is mispredicted (perf makes branch samples of mispredicted
+/// branches only, so these show an ERET's target in `perf script --itrace=b`).
+const ERET_MISPRED_RATE: f64 = 0.25;
+
 /// First process id handed out by context switches.
 const PID_BASE: u32 = 1000;
 
@@ -204,8 +208,14 @@ impl Walker {
     }
 
     fn mode(&self) -> Mode {
+        self.mode_at(self.pos)
+    }
+
+    /// The mode of an op at `at`: kernel code (or a kernel visit) runs at EL1 (EL2 in a
+    /// VHE host). A wrong path after a mispredicted ERET is kernel code at EL1.
+    fn mode_at(&self, at: Pos) -> Mode {
         let p = &self.params;
-        let kernel = self.kernel.is_some() || self.prog.blocks[self.pos.block].kernel;
+        let kernel = self.kernel.is_some() || self.prog.blocks[at.block].kernel;
         Mode {
             el: if !kernel {
                 0
@@ -377,7 +387,11 @@ impl Walker {
                 if self.rng.chance(self.params.ctx_switch_rate) {
                     op.ctx_el1 = Some(PID_BASE + self.rng.below(30_000) as u32);
                 }
-                (ret, true, false, ret)
+                // The return address comes from ELR: now and then the front end has
+                // fetched on in the kernel (a mispredicted ERET, a wrong path at EL1).
+                let mispred = self.rng.chance(ERET_MISPRED_RATE);
+                let wrong = start(self.next_block_same_space(b));
+                (ret, true, mispred, wrong)
             }
         };
         self.pos = next;
@@ -405,7 +419,7 @@ impl Walker {
         };
         let Pos { block: b, idx: i } = w.pos;
         let sop = self.prog.blocks[b].ops[i];
-        let mut op = MicroOp::new(self.pc(w.pos), sop.class, sop.subclass, self.mode());
+        let mut op = MicroOp::new(self.pc(w.pos), sop.class, sop.subclass, self.mode_at(w.pos));
         op.wrong_path = true;
         op.issue_lat = self.issue_lat();
         if let Some(m) = sop.mem {
