@@ -39,9 +39,98 @@ pub const fn min_interval_for_code(code: u8) -> Option<u32> {
     })
 }
 
-/// Architecture version advertised in ID_AA64DFR0_EL1.PMSVer (held by the core, not this
-/// unit): SPEv1p2, for discard mode and the inverted event filter (FnE).
-pub const PMSVER: u8 = 0b0011;
+/// One SPE feature or part of one: the PMSVer from which the architecture requires it (`0`:
+/// optional at every version), whether this unit implements it whole, and where software
+/// sees it (a PMSIDR field, or none).
+#[derive(Clone, Copy, Debug)]
+pub struct Feature {
+    pub name: &'static str,
+    /// ID_AA64DFR0_EL1.PMSVer value from which the feature is mandatory; 0: optional.
+    pub mandatory_from: u8,
+    /// Mandatory only on a PE with SVE or SME.
+    pub needs_sve: bool,
+    pub implemented: bool,
+    /// The PMSIDR_EL1 bit that advertises an optional feature.
+    pub pmsidr: Option<crate::Field>,
+}
+
+const fn feat(name: &'static str, from: u8, implemented: bool) -> Feature {
+    Feature {
+        name,
+        mandatory_from: from,
+        needs_sve: false,
+        implemented,
+        pmsidr: None,
+    }
+}
+
+const fn optional(name: &'static str, implemented: bool, field: crate::Field) -> Feature {
+    Feature {
+        name,
+        mandatory_from: 0,
+        needs_sve: false,
+        implemented,
+        pmsidr: Some(field),
+    }
+}
+
+/// The SPE features up to SPEv1p3 and what this unit builds (docs/spe-reference.md §5.12,
+/// conformance review §3). [`PMSVER`] is derived from it; a test checks PMSIDR against it.
+pub const FEATURES: &[Feature] = {
+    use crate::regs::pmsidr;
+    &[
+        feat("FEAT_SPE: sampling, filters, the profiling buffer, records", 0b0001, true),
+        feat("FEAT_SPEv1p1: the ALIGNMENT event (E[11]) and its filter bits", 0b0010, true),
+        Feature {
+            name: "FEAT_SPEv1p1: SVE events E[17] and E[18] and their filter bits",
+            mandatory_from: 0b0010,
+            needs_sve: true,
+            implemented: false,
+            pmsidr: None,
+        },
+        feat("FEAT_SPEv1p2: discard mode (PMBLIMITR_EL1.FM = 0b10)", 0b0011, true),
+        feat("FEAT_SPEv1p2: PMSIDR_EL1.Format", 0b0011, true),
+        feat("FEAT_SPEv1p2: PMBLIMITR_EL1.PMFZ (freeze the PMU on a buffer management event)", 0b0011, false),
+        feat("FEAT_SPEv1p2: the SAMPLE_FEED_* PMU events", 0b0011, false),
+        feat("FEAT_SPEv1p3: MOPS and MTE op types; no external abort reported to the unit; PMBIDR_EL1.F = 1", 0b0100, false),
+        optional("FEAT_SPE_FnE: the inverted event filter (PMSNEVFR_EL1; mandatory from SPEv1p2)", true, pmsidr::FNE),
+        optional("FEAT_SPE_LDS: the Data Source packet", true, pmsidr::LDS),
+        optional("Architectural-instruction population (PMSIDR_EL1.ArchInst)", ARCH_INST, pmsidr::ARCHINST),
+        optional("FEAT_SPE_ERnd: random interval in ECOUNT", false, pmsidr::ERND),
+        optional("FEAT_SPE_FDS: filtering by data source", false, pmsidr::FDS),
+        optional("FEAT_SPE_PBT: the previous-branch-target packet", false, pmsidr::PBT),
+    ]
+};
+
+/// The highest ID_AA64DFR0_EL1.PMSVer whose mandatory features this unit all implements, for
+/// a PE without SVE or SME (`sve`: with them).
+pub const fn implemented_pmsver(sve: bool) -> u8 {
+    let mut v = 0b0001;
+    loop {
+        let next = v + 1;
+        let mut i = 0;
+        while i < FEATURES.len() {
+            let f = &FEATURES[i];
+            if f.mandatory_from == next && (sve || !f.needs_sve) && !f.implemented {
+                return v;
+            }
+            i += 1;
+        }
+        v = next;
+        if v == 0b1111 {
+            return v;
+        }
+    }
+}
+
+/// Architecture version the integrating core advertises in ID_AA64DFR0_EL1.PMSVer (the core
+/// holds the register, not this unit), for a PE without SVE or SME: SPEv1p1. SPEv1p2 would
+/// claim PMBLIMITR.PMFZ and the SAMPLE_FEED_* events, which the unit does not build; its
+/// discard mode and inverted event filter are there all the same (Linux uses discard only
+/// from SPEv1p2). A PE with SVE or SME advertises [`PMSVER_WITH_SVE`].
+pub const PMSVER: u8 = implemented_pmsver(false);
+/// PMSVer for a PE with SVE or SME: FEAT_SPE only (E[17]/E[18] are missing).
+pub const PMSVER_WITH_SVE: u8 = implemented_pmsver(true);
 
 /// Pseudo-random jitter source: a 16-bit Galois LFSR (right shift; when the bit shifted
 /// out is 1 the state is XORed with [`LFSR_TAPS`]). Polynomial x^16+x^14+x^13+x^11+1,
@@ -256,6 +345,47 @@ mod tests {
             assert_ne!(s, 0);
         }
         assert_eq!(n, 65535);
+    }
+
+    #[test]
+    fn pmsver_and_every_presets_pmsidr_match_the_feature_list() {
+        use crate::regs::{pmsidr, read_only_value, RegId};
+        // PMSVer: every feature mandatory at or below it is implemented, and one mandatory
+        // at the next version is not (PMFZ for SPEv1p2; E[17]/E[18] for SPEv1p1 with SVE).
+        assert_eq!(PMSVER, 0b0010, "SPEv1p1");
+        assert_eq!(PMSVER_WITH_SVE, 0b0001, "FEAT_SPE");
+        for (sve, v) in [(false, PMSVER), (true, PMSVER_WITH_SVE)] {
+            let applies = |f: &&Feature| sve || !f.needs_sve;
+            assert!(FEATURES
+                .iter()
+                .filter(applies)
+                .filter(|f| f.mandatory_from != 0 && f.mandatory_from <= v)
+                .all(|f| f.implemented));
+            assert!(FEATURES
+                .iter()
+                .filter(applies)
+                .any(|f| f.mandatory_from == v + 1 && !f.implemented));
+        }
+        // PMSIDR of every preset: each optional feature's bit says whether it is built,
+        // and the filters and record format match the base features.
+        for cfg in crate::PRESETS {
+            let idr = read_only_value(RegId::Pmsidr, cfg);
+            for f in FEATURES {
+                if let Some(field) = f.pmsidr {
+                    assert_eq!(
+                        field.get(idr),
+                        u64::from(f.implemented),
+                        "{}: {}",
+                        cfg.name,
+                        f.name
+                    );
+                }
+            }
+            for field in [pmsidr::FE, pmsidr::FT, pmsidr::FL] {
+                assert_eq!(field.get(idr), 1, "{}: {}", cfg.name, field.name);
+            }
+            assert_eq!(pmsidr::FORMAT.get(idr), 0, "{}", cfg.name);
+        }
     }
 
     #[test]

@@ -213,7 +213,7 @@ pub const PORTS: &[Port] = &[
         In,
         Bits(1),
         "dispatch",
-        "Profiling allowed by EL3 policy (MDCR_EL3); low: not in the population",
+        "Profiling allowed: the core folds in what the unit does not see, low keeping the op out of the population (J1 `ProfilingBufferEnabled`): the PE not in Debug state (Halted), the PE's Security state being the buffer's owning one (MDCR_EL3.NSPB/NSPBE, SCR_EL3.NS/NSE), and EL3's other profiling policy",
         "per cycle",
     ),
     p(

@@ -143,9 +143,22 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "\n## Implementation-defined choices\n")?;
     writeln!(
         s,
-        "- **Architecture version.** The integrating core advertises ID_AA64DFR0_EL1.PMSVer = `{:#06b}` (SPEv1p2: discard mode and the inverted event filter).",
-        impdef::PMSVER
+        "- **Architecture version.** The integrating core advertises ID_AA64DFR0_EL1.PMSVer = `{:#06b}` (SPEv1p1), or `{:#06b}` (FEAT_SPE) on a PE with SVE or SME: the highest version whose mandatory features the unit all implements (below). Discard mode and the inverted event filter (SPEv1p2's) are implemented too.",
+        impdef::PMSVER,
+        impdef::PMSVER_WITH_SVE
     )?;
+    writeln!(s, "\n| feature | mandatory from PMSVer | implemented |")?;
+    writeln!(s, "|---|---|---|")?;
+    for f in impdef::FEATURES {
+        let from = match (f.mandatory_from, f.needs_sve) {
+            (0, _) => "optional".to_string(),
+            (v, false) => format!("`{v:#06b}`"),
+            (v, true) => format!("`{v:#06b}` with SVE or SME"),
+        };
+        let imp = if f.implemented { "yes" } else { "no" };
+        writeln!(s, "| {} | {from} | {imp} |", f.name)?;
+    }
+    writeln!(s)?;
     for (topic, choice) in impdef::CHOICES {
         writeln!(s, "- **{topic}.** {choice}")?;
     }
