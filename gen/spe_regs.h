@@ -52,7 +52,7 @@
 #define SPE_PMBSR_EL1_DL_MASK 0x0000000000080000ull /* Data loss: the last record may be partial or lost */
 #define SPE_PMBSR_EL1_EC_SHIFT 26u
 #define SPE_PMBSR_EL1_EC_WIDTH 6u
-#define SPE_PMBSR_EL1_EC_MASK 0x00000000fc000000ull /* Event class: 000000 buffer management, 100100 stage-1 data abort */
+#define SPE_PMBSR_EL1_EC_MASK 0x00000000fc000000ull /* Event class: 000000 buffer management, 100100 stage-1 data abort, 100101 stage-2 data abort */
 
 /* PMBIDR_EL1 (S3_0_C9_C10_7), read-only */
 #define SPE_PMBIDR_EL1_Align_SHIFT 0u

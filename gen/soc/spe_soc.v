@@ -16,7 +16,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     output reg  rvfi_valid;
     output reg  [31:0] rvfi_pc;
     output reg  rvfi_trap;
-    output reg  [548:0] spe_in;
+    output reg  [556:0] spe_in;
     output reg  [211:0] spe_out;
 
     // Constant declarations
@@ -124,6 +124,8 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     wire  [7:0] spe__wr_strb;
     reg  spe__wr_ready;
     reg  spe__wr_err;
+    reg  [1:0] spe__wr_err_kind;
+    reg  [5:0] spe__wr_err_fsc;
     wire  spe__irq;
     wire  [3:0] spe__pmu_sample_pop;
     wire  spe__pmu_sample_feed;
@@ -131,7 +133,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     wire  spe__pmu_sample_collision;
     reg  spe__psb_req;
     wire  spe__psb_done;
-    wire  [548:0] spe__spe_in;
+    wire  [556:0] spe__spe_in;
     wire  [211:0] spe__spe_out;
     reg  uart__clock;
     reg  uart__reset;
@@ -325,6 +327,8 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         .wr_strb(spe__wr_strb),
         .wr_ready(spe__wr_ready),
         .wr_err(spe__wr_err),
+        .wr_err_kind(spe__wr_err_kind),
+        .wr_err_fsc(spe__wr_err_fsc),
         .irq(spe__irq),
         .pmu_sample_pop(spe__pmu_sample_pop),
         .pmu_sample_feed(spe__pmu_sample_feed),
@@ -587,6 +591,8 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         rbuf__write_enable = spe__wr_valid & wr_in_buf;
         spe__wr_ready = 1'b1;
         spe__wr_err = spe__wr_valid & ~wr_in_buf;
+        spe__wr_err_kind = 64'h0;
+        spe__wr_err_fsc = 64'h0;
         reg_word = spe__reg_rdata;
         spe__reg_en = first & sel_spe;
         spe__reg_we = write;
@@ -950,7 +956,7 @@ module spe_soc_rbuf(read_address,read_clock,read_data,write_address,write_clock,
 
 endmodule // spe_soc_rbuf
 
-module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_cond,disp_el,disp_ns,disp_host,disp_aarch32,prof_allowed,tag,iss_valid,xl_start,xl_va,xl_done,xl_pa,xl_pa_ns,xl_tlb_access,xl_tlb_walk,mem_done,mem_source,mem_l1d_access,mem_l1d_refill,mem_llc_access,mem_llc_miss,mem_remote,mem_misaligned,br_done,br_target,br_target_el,br_target_ns,br_taken,br_mispred,br_indirect,cpl_done,cpl_retired,cpl_exception,cpl_cond_fail,hook_stray,ctx_el1,ctx_el2,cnt_virt,cnt_phys,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,wr_valid,wr_addr,wr_data,wr_strb,wr_ready,wr_err,irq,pmu_sample_pop,pmu_sample_feed,pmu_sample_filtrate,pmu_sample_collision,psb_req,psb_done,spe_in,spe_out);
+module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_cond,disp_el,disp_ns,disp_host,disp_aarch32,prof_allowed,tag,iss_valid,xl_start,xl_va,xl_done,xl_pa,xl_pa_ns,xl_tlb_access,xl_tlb_walk,mem_done,mem_source,mem_l1d_access,mem_l1d_refill,mem_llc_access,mem_llc_miss,mem_remote,mem_misaligned,br_done,br_target,br_target_el,br_target_ns,br_taken,br_mispred,br_indirect,cpl_done,cpl_retired,cpl_exception,cpl_cond_fail,hook_stray,ctx_el1,ctx_el2,cnt_virt,cnt_phys,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,wr_valid,wr_addr,wr_data,wr_strb,wr_ready,wr_err,wr_err_kind,wr_err_fsc,irq,pmu_sample_pop,pmu_sample_feed,pmu_sample_filtrate,pmu_sample_collision,psb_req,psb_done,spe_in,spe_out);
 
     // Module arguments
     input wire  clk;
@@ -1009,6 +1015,8 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     output wire  [7:0] wr_strb;
     input wire  wr_ready;
     input wire  wr_err;
+    input wire  [1:0] wr_err_kind;
+    input wire  [5:0] wr_err_fsc;
     output wire  irq;
     output wire  [3:0] pmu_sample_pop;
     output wire  pmu_sample_feed;
@@ -1016,7 +1024,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     output wire  pmu_sample_collision;
     input wire  psb_req;
     output wire  psb_done;
-    output wire  [548:0] spe_in;
+    output wire  [556:0] spe_in;
     output wire  [211:0] spe_out;
 
     // Update code (wrapper)
@@ -1078,6 +1086,8 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .wr_strb(wr_strb),
         .wr_ready(wr_ready),
         .wr_err(wr_err),
+        .wr_err_kind(wr_err_kind),
+        .wr_err_fsc(wr_err_fsc),
         .irq(irq),
         .pmu_sample_pop(pmu_sample_pop),
         .pmu_sample_feed(pmu_sample_feed),
@@ -1086,7 +1096,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .psb_req(psb_req),
         .psb_done(psb_done)
     );
-    assign spe_in = {psb_req, wr_err, wr_ready, reg_wdata, reg_addr, reg_we, reg_en, cnt_phys, cnt_virt, ctx_el2, ctx_el1, cpl_cond_fail, cpl_exception, cpl_retired, cpl_done, br_indirect, br_mispred, br_taken, br_target_ns, br_target_el, br_target, br_done, mem_misaligned, mem_remote, mem_llc_miss, mem_llc_access, mem_l1d_refill, mem_l1d_access, mem_source, mem_done, xl_tlb_walk, xl_tlb_access, xl_pa_ns, xl_pa, xl_done, xl_va, xl_start, iss_valid, prof_allowed, disp_aarch32, disp_host, disp_ns, disp_el, disp_cond, disp_subclass, disp_class, disp_pc, disp_valid, reset};
+    assign spe_in = {psb_req, wr_err_fsc, wr_err_kind, wr_err, wr_ready, reg_wdata, reg_addr, reg_we, reg_en, cnt_phys, cnt_virt, ctx_el2, ctx_el1, cpl_cond_fail, cpl_exception, cpl_retired, cpl_done, br_indirect, br_mispred, br_taken, br_target_ns, br_target_el, br_target, br_done, mem_misaligned, mem_remote, mem_llc_miss, mem_llc_access, mem_l1d_refill, mem_l1d_access, mem_source, mem_done, xl_tlb_walk, xl_tlb_access, xl_pa_ns, xl_pa, xl_done, xl_va, xl_start, iss_valid, prof_allowed, disp_aarch32, disp_host, disp_ns, disp_el, disp_cond, disp_subclass, disp_class, disp_pc, disp_valid, reset};
     assign spe_out = {psb_done, pmu_sample_collision, pmu_sample_filtrate, pmu_sample_feed, pmu_sample_pop, irq, wr_strb, wr_data, wr_addr, wr_valid, reg_rdata, hook_stray, tag};
 endmodule // spe_soc_spe
 

@@ -12,10 +12,10 @@ module spe_writer_wide(clock,reset,phase,ctl,beat_data,beat,wr,resp,no_room,wr_d
     input wire  [63:0] beat_data;
     output reg  [2:0] beat;
     output reg  [136:0] wr;
-    input wire  [1:0] resp;
+    input wire  [9:0] resp;
     output reg  no_room;
     output reg  wr_done;
-    output reg  [67:0] upd;
+    output reg  [76:0] upd;
 
     // Constant declarations
     localparam  k_align = 64'hffffffffffffffc0;
@@ -206,6 +206,9 @@ module spe_writer_wide(clock,reset,phase,ctl,beat_data,beat,wr,resp,no_room,wr_d
         upd[(65)+:(1)] = 1'b0;
         upd[(66)+:(1)] = 1'b0;
         upd[(67)+:(1)] = 1'b0;
+        upd[(68)+:(2)] = resp[(2)+:(2)];
+        upd[(70)+:(6)] = resp[(4)+:(6)];
+        upd[(76)+:(1)] = s_beat__q == k_zero3;
         wr_done = 1'b0;
         base = ctl[(0)+:(64)] & k_align;
         limit = ctl[(64)+:(64)];

@@ -573,8 +573,24 @@ pub const PORTS: &[Port] = &[
         In,
         Bits(1),
         "memory port",
-        "The accepted beat faulted (external abort)",
+        "The accepted beat faulted; the record ends (PMBSR as `wr_err_kind` says)",
         "with the handshake",
+    ),
+    p(
+        "wr_err_kind",
+        In,
+        Bits(2),
+        "memory port",
+        "Kind of the fault: 00 external abort (EA = 1, FSC 010000), 01 stage-1 MMU fault (translation, access flag, permission: EC 100100 with `wr_err_fsc`, EA = 0), 10 stage-2 fault (EC 100101 with `wr_err_fsc`), 11 reserved (as 00). DL is set unless the faulting beat is the record's first (Arm ARM D17.8.4)",
+        "with wr_err",
+    ),
+    p(
+        "wr_err_fsc",
+        In,
+        Bits(6),
+        "memory port",
+        "Fault status code of a stage-1 or stage-2 fault (PMBSR.MSS[5:0])",
+        "with wr_err",
     ),
     // Interrupt and PMU events.
     p(

@@ -395,14 +395,50 @@ pub mod pmbsr {
         "EC",
         26,
         6,
-        "Event class: 000000 buffer management, 100100 stage-1 data abort",
+        "Event class: 000000 buffer management, 100100 stage-1 data abort, 100101 stage-2 data abort",
     );
     pub const FIELDS: &[Field] = &[MSS, COLL, S, EA, DL, EC];
     pub const EC_BUF: u64 = 0b000000;
     pub const EC_FAULT_S1: u64 = 0b100100;
+    pub const EC_FAULT_S2: u64 = 0b100101;
     pub const BSC_FULL: u64 = 0b000001;
     /// FSC for a synchronous external abort (not on a translation table walk).
     pub const FSC_EXTERNAL_ABORT: u64 = 0b010000;
+    /// Width of the FSC in MSS[5:0].
+    pub const FSC_BITS: u32 = 6;
+
+    /// Kinds of a write-port error (`wr_err_kind`).
+    pub const ERR_EXTERNAL: u8 = 0b00;
+    pub const ERR_STAGE1: u8 = 0b01;
+    pub const ERR_STAGE2: u8 = 0b10;
+    /// 0b11 is reserved and reported as an external abort.
+    pub const ERR_RESERVED: u8 = 0b11;
+
+    /// PMBSR for a fault on a buffer write (Arm ARM D17.8.3, D17.8.4): S set; EC stage-1 or
+    /// stage-2 data abort; MSS the FSC (an external abort's is 010000, an MMU fault's the one
+    /// the core gives); EA set for an external abort only; DL set unless the fault is at
+    /// the record's first byte (J1: DL only if start_vaddr != the faulting address), where
+    /// DL keeps `old`'s value; COLL kept.
+    pub const fn fault(old: u64, kind: u8, fsc: u8, first_byte: bool) -> u64 {
+        let external = kind == ERR_EXTERNAL || kind == ERR_RESERVED;
+        let ec = if kind == ERR_STAGE2 {
+            EC_FAULT_S2
+        } else {
+            EC_FAULT_S1
+        };
+        let mss = if external {
+            FSC_EXTERNAL_ABORT
+        } else {
+            (fsc as u64) & ((1 << FSC_BITS) - 1)
+        };
+        let dl = if first_byte { DL.get(old) } else { 1 };
+        (old & COLL.mask())
+            | S.place(1)
+            | EC.place(ec)
+            | MSS.place(mss)
+            | EA.place(external as u64)
+            | DL.place(dl)
+    }
 }
 
 /// PMBIDR_EL1: buffer ID (read-only).

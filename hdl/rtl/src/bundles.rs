@@ -141,8 +141,13 @@ pub struct BufferUpdate {
     /// Buffer-full management event (EC=BUF, BSC=full); `full_dl` sets DL with it.
     pub full: Bit,
     pub full_dl: Bit,
-    /// External-abort management event (EC=S1 data abort, FSC=external abort, EA, DL).
+    /// Fault management event on a buffer write (`spe_defs::regs::pmbsr::fault`): its
+    /// kind (`wr_err_kind`) and FSC, and whether it hit the record's first beat (DL is then
+    /// left as it was).
     pub abort: Bit,
+    pub abort_kind: Bits<2>,
+    pub abort_fsc: Bits<6>,
+    pub abort_first: Bit,
 }
 
 /// Memory write port, request side (from state; all zero when `valid` is low).
@@ -159,6 +164,9 @@ pub struct WriteReq {
 pub struct WriteResp {
     pub ready: Bit,
     pub err: Bit,
+    /// The fault's kind and FSC (with `err`).
+    pub err_kind: Bits<2>,
+    pub err_fsc: Bits<6>,
 }
 
 /// How far the tracked op got, for the latency counters.

@@ -139,7 +139,18 @@ macro_rules! spe_regs {
             k_full_keep: K<Bits<32>>,
             k_full: K<Bits<32>>,
             k_dl: K<Bits<32>>,
-            k_abort: K<Bits<32>>,
+            /// A fault on a buffer write (`pmbsr::fault`): S with EC for stage 1 or 2; EA
+            /// with the external-abort FSC; the kinds that carry their own FSC.
+            k_abort_s1: K<Bits<32>>,
+            k_abort_s2: K<Bits<32>>,
+            k_ea_ext: K<Bits<32>>,
+            k_kind_s1: K<Bits<2>>,
+            k_kind_s2: K<Bits<2>>,
+            ab_ec: Signal<Local, Bits<32>>,
+            ab_fsc: Signal<Local, Zext<6, 32>>,
+            z_6_32: K<Zext<6, 32>>,
+            ab_mss: Signal<Local, Bits<32>>,
+            ab_dl: Signal<Local, Bits<32>>,
             // Field positions, for `get_bit` / `get_bits` on the stored registers.
             p_e0: K<Bits<32>>,
             p_e1: K<Bits<32>>,
@@ -193,7 +204,11 @@ macro_rules! spe_regs {
                     k_full_keep: k(pmbsr::COLL.mask() | pmbsr::DL.mask() | pmbsr::EA.mask()),
                     k_full: k(bsr(pmbsr::EC_BUF, pmbsr::BSC_FULL, 0, 0)),
                     k_dl: k(pmbsr::DL.mask()),
-                    k_abort: k(bsr(pmbsr::EC_FAULT_S1, pmbsr::FSC_EXTERNAL_ABORT, 1, 1)),
+                    k_abort_s1: k(bsr(pmbsr::EC_FAULT_S1, 0, 0, 0)),
+                    k_abort_s2: k(bsr(pmbsr::EC_FAULT_S2, 0, 0, 0)),
+                    k_ea_ext: k(pmbsr::EA.mask() | pmbsr::MSS.place(pmbsr::FSC_EXTERNAL_ABORT)),
+                    k_kind_s1: k(u64::from(pmbsr::ERR_STAGE1)),
+                    k_kind_s2: k(u64::from(pmbsr::ERR_STAGE2)),
                     p_e0: pos(pmscr::E0SPE),
                     p_e1: pos(pmscr::E1SPE),
                     p_cx: pos(pmscr::CX),
@@ -251,11 +266,31 @@ macro_rules! spe_regs {
                             | self.k_dl.val();
                     }
                 }
-                // External abort on a write: S, EC = stage-1 data abort, FSC = external
-                // abort, EA and DL (COLL kept).
+                // A fault on a write (`pmbsr::fault`, D17.8.3/D17.8.4): S; EC stage-1 data
+                // abort, or stage-2 for that kind; MSS the FSC (an MMU fault's own, an
+                // external abort's 010000 with EA); DL unless at the record's first beat,
+                // where it stays as it was; COLL kept.
+                self.ab_ec.next = self.k_abort_s1.val();
+                if self.upd.val().abort_kind == self.k_kind_s2.val() {
+                    self.ab_ec.next = self.k_abort_s2.val();
+                }
+                self.ab_fsc.next = self.z_6_32.val();
+                self.ab_fsc.next.set_value_lo(self.upd.val().abort_fsc);
+                self.ab_mss.next = self.k_ea_ext.val();
+                if (self.upd.val().abort_kind == self.k_kind_s1.val())
+                    | (self.upd.val().abort_kind == self.k_kind_s2.val())
+                {
+                    self.ab_mss.next = self.ab_fsc.val().to_bits();
+                }
+                self.ab_dl.next = self.k_dl.val();
+                if self.upd.val().abort_first {
+                    self.ab_dl.next = self.pmbsr_coll.val() & self.k_dl.val();
+                }
                 if self.upd.val().abort {
-                    self.pmbsr.d.next =
-                        (self.pmbsr_coll.val() & self.k_coll.val()) | self.k_abort.val();
+                    self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_coll.val())
+                        | self.ab_ec.val()
+                        | self.ab_mss.val()
+                        | self.ab_dl.val();
                 }
 
                 // Generated: register port writes (last: software wins over hardware). Each

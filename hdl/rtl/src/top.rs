@@ -112,6 +112,8 @@ macro_rules! spe_top {
                 self.regs.reg_wdata.next = self.reg_wdata.val();
                 self.writer.resp.next.ready = self.wr_ready.val();
                 self.writer.resp.next.err = self.wr_err.val();
+                self.writer.resp.next.err_kind = self.wr_err_kind.val();
+                self.writer.resp.next.err_fsc = self.wr_err_fsc.val();
                 self.tracker.psb_req.next = self.psb_req.val();
 
                 // Between the blocks: bundles.

@@ -7,7 +7,7 @@
 //!  Check:  c_* say base >= limit --> no_room: full + DL (nothing written)
 //!  Writing (beats, from state): addr = base | beat << 3, data = serializer beat
 //!        meanwhile: next = base + 64 in two halves (s_nlo, s_next), next vs limit --> e_* flops
-//!        ready & err  --> abort, PMBPTR = faulting beat address, wr_done
+//!        ready & err  --> abort (kind, FSC, first beat), PMBPTR = faulting beat address, wr_done
 //!        ready        --> next beat; after beat 7: wr_done, PMBPTR = next,
 //!                         full when e_* say no room for another record
 //! ```
@@ -145,6 +145,9 @@ impl Logic for SpeWriter {
         self.upd.next.full = false;
         self.upd.next.full_dl = false;
         self.upd.next.abort = false;
+        self.upd.next.abort_kind = self.resp.val().err_kind;
+        self.upd.next.abort_fsc = self.resp.val().err_fsc;
+        self.upd.next.abort_first = self.s_beat.q.val() == self.k_zero3.val();
         self.wr_done.next = false;
 
         // Room check, every cycle: the aligned slot at PMBPTR against the limit, registered
@@ -210,7 +213,8 @@ impl Logic for SpeWriter {
         self.beat_addr.next = self.s_base.q.val() | (self.beat64.val().to_bits() << 3);
         if self.writing.val() & self.resp.val().ready {
             if self.resp.val().err {
-                // External abort: stop; PMBPTR points at the faulting beat.
+                // A fault (its kind, FSC and first-beat flag go with `abort`): stop;
+                // PMBPTR points at the faulting beat.
                 self.wr_done.next = true;
                 self.upd.next.ptr_we = true;
                 self.upd.next.ptr = self.beat_addr.val();

@@ -604,6 +604,51 @@ fn a_management_event_keeps_the_collision_flag_and_raises_the_interrupt() {
     assert!(!g.write_en.val(), "nor are records written");
 }
 
+#[test]
+fn a_write_fault_sets_ec_fsc_and_ea_by_kind_and_keeps_dl_at_the_first_byte() {
+    // D17.8.3/D17.8.4 (`pmbsr::fault`): EC by stage, MSS the FSC (010000 and EA for an
+    // external abort, the reserved kind included), DL unchanged at the first byte.
+    for (kind, fsc) in [(0u64, 0u64), (1, 0b000111), (2, 0b001101), (3, 0b101010)] {
+        for first in [false, true] {
+            for old_dl in [false, true] {
+                let mut g = regs();
+                g.count_now.next = b(0);
+                write(&mut g, RegId::Pmbsr, pmbsr::DL.place(u64::from(old_dl)));
+                cycle(
+                    &mut g,
+                    |g| {
+                        g.upd.next.abort = true;
+                        g.upd.next.abort_kind = b(kind);
+                        g.upd.next.abort_fsc = b(fsc);
+                        g.upd.next.abort_first = first;
+                    },
+                    |_| (),
+                );
+                g.upd.next.abort = false;
+                let bsr = read(&mut g, RegId::Pmbsr);
+                let want = pmbsr::fault(
+                    pmbsr::DL.place(u64::from(old_dl)),
+                    kind as u8,
+                    fsc as u8,
+                    first,
+                );
+                assert_eq!(
+                    bsr, want,
+                    "kind {kind} FSC {fsc:#x} first {first} DL was {old_dl}"
+                );
+                let external = kind == 0 || kind == 3;
+                assert_eq!(pmbsr::EA.is_set(bsr), external);
+                assert_eq!(pmbsr::DL.is_set(bsr), !first || old_dl);
+                assert_eq!(
+                    pmbsr::EC.get(bsr),
+                    if kind == 2 { 0b100101 } else { 0b100100 }
+                );
+                assert_eq!(pmbsr::FSC.get(bsr), if external { 0b010000 } else { fsc });
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------- latency counters
 
 #[test]
@@ -934,6 +979,25 @@ fn writer_never_writes_at_or_past_the_limit() {
     );
     let (req, _) = w.cycle(false, true, false);
     assert!(!req.valid);
+}
+
+#[test]
+fn writer_reports_the_fault_kind_fsc_and_whether_the_first_beat_faulted() {
+    for bad in [0u64, 3] {
+        let mut w = Writer::new(0x1000, 0x2000);
+        w.cycle(true, false, false);
+        w.cycle(false, true, false); // the check cycle
+        for _ in 0..bad {
+            w.cycle(false, true, false);
+        }
+        w.w.resp.next.err_kind = b(2);
+        w.w.resp.next.err_fsc = b(0b001110);
+        let (_, upd) = w.cycle(false, true, true);
+        assert!(upd.abort);
+        assert_eq!((v(upd.abort_kind), v(upd.abort_fsc)), (2, 0b001110));
+        assert_eq!(upd.abort_first, bad == 0, "fault at beat {bad}");
+        assert_eq!(v(upd.ptr), 0x1000 + 8 * bad);
+    }
 }
 
 #[test]

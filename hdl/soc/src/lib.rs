@@ -351,6 +351,9 @@ impl Logic for SpeSoc {
         self.rbuf.write_enable.next = self.spe.wr_valid.val() & self.wr_in_buf.val();
         self.spe.wr_ready.next = true;
         self.spe.wr_err.next = self.spe.wr_valid.val() & !self.wr_in_buf.val();
+        // A write outside the buffer RAM is an external abort (kind 00).
+        self.spe.wr_err_kind.next = 0u64.into();
+        self.spe.wr_err_fsc.next = 0u64.into();
 
         // The unit's register window: a word write is a 64-bit write keeping the other half.
         self.reg_word.next = self.spe.reg_rdata.val();

@@ -14,6 +14,7 @@
 //! with `wr_err`: the error always lands on a real handshake.
 
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
+use spe_defs::regs::pmbsr;
 use spe_ports::{Inputs, Outputs};
 use spe_stim::rng::Rng;
 use std::collections::HashMap;
@@ -46,11 +47,33 @@ pub enum ErrorInjection {
     },
 }
 
+/// What an injected error reports (`wr_err_kind`, `wr_err_fsc`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultSpec {
+    /// External abort.
+    External,
+    /// Stage-1 MMU fault with this FSC.
+    Stage1(u8),
+    /// Stage-2 fault with this FSC.
+    Stage2(u8),
+    /// Each error draws its kind (and an MMU fault its FSC from [`MMU_FSCS`]).
+    Any,
+}
+
+/// MMU fault status codes a buffer write can meet (Arm ARM D17.8.3): translation fault at
+/// levels 0..3, access flag fault at levels 1..3, permission fault at levels 1..3.
+pub const MMU_FSCS: [u8; 10] = [
+    0b000100, 0b000101, 0b000110, 0b000111, 0b001001, 0b001010, 0b001011, 0b001101, 0b001110,
+    0b001111,
+];
+
 /// Backpressure and error behaviour of the memory.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MemoryProfile {
     pub backpressure: Backpressure,
     pub errors: ErrorInjection,
+    /// What each error reports.
+    pub fault: FaultSpec,
 }
 
 impl Default for MemoryProfile {
@@ -58,6 +81,7 @@ impl Default for MemoryProfile {
         MemoryProfile {
             backpressure: Backpressure::AlwaysReady,
             errors: ErrorInjection::Never,
+            fault: FaultSpec::External,
         }
     }
 }
@@ -119,8 +143,44 @@ impl MemoryProfile {
         }
     }
 
-    /// Parses an error spec: `none`, `beat:N`, or `random:P`.
+    /// Parses the fault kind of an error spec, its part after `@`: `ext` (the default),
+    /// `s1[:FSC]`, `s2[:FSC]` (FSC in decimal or 0x hex; default translation fault level 3),
+    /// or `any` (each error draws its kind).
+    pub fn parse_fault(spec: &str) -> Result<FaultSpec, String> {
+        let Some((_, kind)) = spec.split_once('@') else {
+            return Ok(FaultSpec::External);
+        };
+        let fsc = |f: Option<&str>| -> Result<u8, String> {
+            let Some(f) = f else { return Ok(0b000111) };
+            let v = match f.strip_prefix("0x") {
+                Some(h) => u8::from_str_radix(h, 16),
+                None => f.parse(),
+            }
+            .map_err(|_| format!("errors {spec:?}: {f:?} is not a fault status code"))?;
+            if v >= 64 {
+                return Err(format!("errors {spec:?}: FSC {v} does not fit 6 bits"));
+            }
+            Ok(v)
+        };
+        let (k, f) = match kind.split_once(':') {
+            Some((k, f)) => (k, Some(f)),
+            None => (kind, None),
+        };
+        match k {
+            "ext" if f.is_none() => Ok(FaultSpec::External),
+            "any" if f.is_none() => Ok(FaultSpec::Any),
+            "s1" => Ok(FaultSpec::Stage1(fsc(f)?)),
+            "s2" => Ok(FaultSpec::Stage2(fsc(f)?)),
+            _ => Err(format!(
+                "errors {spec:?}: fault kind {kind:?} is not ext, s1[:FSC], s2[:FSC] or any"
+            )),
+        }
+    }
+
+    /// Parses an error spec: `none`, `beat:N`, or `random:P`, each optionally followed by
+    /// `@KIND` ([`MemoryProfile::parse_fault`]).
     pub fn parse_errors(spec: &str) -> Result<ErrorInjection, String> {
+        let spec = spec.split_once('@').map_or(spec, |(s, _)| s);
         match spec.split_once(':') {
             None if spec == "none" => Ok(ErrorInjection::Never),
             Some(("beat", n)) => n
@@ -132,7 +192,7 @@ impl MemoryProfile {
                 .map(|p| ErrorInjection::Random { p })
                 .map_err(|_| format!("errors {spec:?}: {p:?} is not a probability")),
             _ => Err(format!(
-                "errors {spec:?}: expected none, beat:N or random:P"
+                "errors {spec:?}: expected none, beat:N or random:P (then @KIND)"
             )),
         }
     }
@@ -302,6 +362,23 @@ impl Memory {
         self.err = err;
         inp.wr_ready = ready;
         inp.wr_err = err;
+        let (kind, fsc) = if !err {
+            (0, 0)
+        } else {
+            match self.profile.fault {
+                FaultSpec::External => (pmbsr::ERR_EXTERNAL, 0),
+                FaultSpec::Stage1(f) => (pmbsr::ERR_STAGE1, f),
+                FaultSpec::Stage2(f) => (pmbsr::ERR_STAGE2, f),
+                FaultSpec::Any => {
+                    // Every kind, the reserved one (reported as an external abort) too.
+                    let kind = self.rng.below(4) as u8;
+                    let fsc = MMU_FSCS[self.rng.below(MMU_FSCS.len() as u64) as usize];
+                    (kind, fsc)
+                }
+            }
+        };
+        inp.wr_err_kind = kind;
+        inp.wr_err_fsc = fsc;
     }
 
     /// Checks the port and accepts the beat on a handshake.
@@ -538,7 +615,7 @@ mod tests {
         assert!(MemoryProfile::parse_errors("beat:-1").is_err());
         let bad = MemoryProfile {
             backpressure: Backpressure::Random { p_ready: 0.0 },
-            errors: ErrorInjection::Never,
+            ..MemoryProfile::default()
         };
         assert!(bad.validate().is_err());
     }

@@ -21,6 +21,7 @@ fn memory(backpressure: Backpressure, errors: ErrorInjection) -> Memory {
         MemoryProfile {
             backpressure,
             errors,
+            ..MemoryProfile::default()
         },
         1,
     );
@@ -277,7 +278,7 @@ fn backpressure_of_any_length_loses_no_record() {
         let mut dut = FakeDut::new(cfg.dispatch_width, 31);
         let prof = MemoryProfile {
             backpressure: bp,
-            errors: ErrorInjection::Never,
+            ..MemoryProfile::default()
         };
         let r = run(&mut dut, &cfg, &w, &s, &prof, 150_000, seed, &mut |_, _| {}).unwrap();
         assert_eq!(r.stats.protocol_violations, 0, "{bp:?}: {:?}", r.violations);

@@ -5,7 +5,7 @@
 mod common;
 
 use common::seed;
-use spe_bench::{run, Backpressure, ErrorInjection, MemoryProfile, RunResult, SampleSettings};
+use spe_bench::{run, Backpressure, MemoryProfile, RunResult, SampleSettings};
 use spe_defs::{Config, PRESETS};
 use spe_model::Model;
 use spe_stim::Workload;
@@ -66,7 +66,7 @@ fn every_workload_runs_on_every_preset_with_backpressure_and_jitter() {
             min: 1,
             max: 300,
         },
-        errors: ErrorInjection::Never,
+        ..MemoryProfile::default()
     };
     for cfg in PRESETS {
         for name in Workload::names() {

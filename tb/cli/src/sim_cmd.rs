@@ -93,7 +93,9 @@ pub struct SimArgs {
     /// Memory backpressure: ready, random:P, or stalls:P:MIN:MAX.
     #[arg(long, default_value = "ready")]
     backpressure: String,
-    /// Memory write errors: none, beat:N, or random:P.
+    /// Memory write errors: none, beat:N, or random:P, then optionally @KIND: ext (external
+    /// abort, the default), s1[:FSC] or s2[:FSC] (stage-1 / stage-2 MMU fault; FSC default
+    /// 0x07, translation fault level 3), any (each error draws its kind).
     #[arg(long, default_value = "none")]
     mem_errors: String,
     /// Seed of every random choice of the run.
@@ -231,6 +233,7 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     let memory = MemoryProfile {
         backpressure: MemoryProfile::parse_backpressure(&a.backpressure)?,
         errors: MemoryProfile::parse_errors(&a.mem_errors)?,
+        fault: MemoryProfile::parse_fault(&a.mem_errors)?,
     };
     let waves = Waves {
         vcd: a.vcd.clone(),

@@ -120,7 +120,7 @@ fn backpressure_of_any_length_loses_no_kept_record() {
         };
         let mem = MemoryProfile {
             backpressure: bp,
-            errors: ErrorInjection::Never,
+            ..MemoryProfile::default()
         };
         let r = run_on(cfg, "mix", &s, &mem, 400_000, seed);
         let what = format!("{bp:?}");
@@ -201,8 +201,8 @@ fn filters_and_discard_change_what_is_written_not_what_is_sampled() {
 }
 
 #[test]
-fn a_memory_fault_stops_writing_with_s_ea_and_dl() {
-    let seed = seed("a_memory_fault_stops_writing_with_s_ea_and_dl");
+fn a_memory_fault_stops_writing_with_s_ea_and_dl_unless_at_a_records_first_byte() {
+    let seed = seed("a_memory_fault_stops_writing_with_s_ea_and_dl_unless_at_a_records_first_byte");
     let cfg = &Config::default();
     for beat in [0u64, 5, 37] {
         let s = SampleSettings {
@@ -213,6 +213,7 @@ fn a_memory_fault_stops_writing_with_s_ea_and_dl() {
         let mem = MemoryProfile {
             backpressure: Backpressure::AlwaysReady,
             errors: ErrorInjection::AtBeat(beat),
+            ..MemoryProfile::default()
         };
         let r = run_on(cfg, "loop", &s, &mem, 300_000, seed);
         assert_eq!(r.stats.protocol_violations, 0, "{:?}", r.violations);
@@ -221,7 +222,14 @@ fn a_memory_fault_stops_writing_with_s_ea_and_dl() {
             .iter()
             .find(|e| pmbsr::EA.is_set(e.pmbsr))
             .expect("a fault event");
-        assert!(pmbsr::S.is_set(fault.pmbsr) && pmbsr::DL.is_set(fault.pmbsr));
+        assert!(pmbsr::S.is_set(fault.pmbsr));
+        // D17.8.4: DL stays as it was (0) when the fault is at a record's first byte.
+        assert_eq!(
+            pmbsr::DL.is_set(fault.pmbsr),
+            beat % 8 != 0,
+            "beat {beat}: {:#x}",
+            fault.pmbsr
+        );
         assert_eq!(pmbsr::EC.get(fault.pmbsr), pmbsr::EC_FAULT_S1);
         assert_eq!(
             r.stats.beats_accepted,

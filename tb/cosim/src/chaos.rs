@@ -21,6 +21,7 @@
 //! runner's final drain sees a quiet system.
 
 use spe_bench::driver::FaultAction;
+use spe_bench::memory::{FaultSpec, MMU_FSCS};
 use spe_bench::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
 use spe_defs::events::FILTERABLE_MASK;
 use spe_defs::packet::{addr_payload::ADDR_BITS, op_class};
@@ -431,9 +432,17 @@ pub fn random_memory(r: &mut Rng) -> MemoryProfile {
         1 => ErrorInjection::AtBeat(r.below(400)),
         _ => ErrorInjection::Never,
     };
+    // Every fault kind: most jobs draw one per error, the rest keep to one kind.
+    let fault = match r.below(6) {
+        0 => FaultSpec::External,
+        1 => FaultSpec::Stage1(MMU_FSCS[r.below(MMU_FSCS.len() as u64) as usize]),
+        2 => FaultSpec::Stage2(MMU_FSCS[r.below(MMU_FSCS.len() as u64) as usize]),
+        _ => FaultSpec::Any,
+    };
     MemoryProfile {
         backpressure,
         errors,
+        fault,
     }
 }
 

@@ -106,6 +106,7 @@ fn memory(backpressure: &str, errors: &str) -> MemoryProfile {
     MemoryProfile {
         backpressure: MemoryProfile::parse_backpressure(backpressure).unwrap(),
         errors: MemoryProfile::parse_errors(errors).unwrap(),
+        fault: MemoryProfile::parse_fault(errors).unwrap(),
     }
 }
 
@@ -271,6 +272,51 @@ fn an_eret_from_el1_to_el0_records_its_target_at_el0_and_perf_reads_it_without_a
         erets.last().is_some_and(|&n| n > 0),
         "no ERET from EL1 to EL0 recorded: {erets:?}"
     );
+}
+
+#[test]
+fn a_stage1_fault_on_a_records_first_beat_keeps_dl_and_an_external_abort_on_beat_5_sets_ea_and_dl()
+{
+    // Arm ARM D17.8.3/D17.8.4: the fault kind sets EC, the FSC and EA; DL stays as it was
+    // when the faulting write is the record's first byte. `beat:N` faults the N-th beat
+    // accepted in the run (beat 8 is the second record's first).
+    use spe_defs::regs::pmbsr;
+    let cfg = preset("fastsim");
+    let cases = [
+        ("beat:0@s1:0x07", pmbsr::EC_FAULT_S1, 0x07, false, false),
+        (
+            "beat:5@ext",
+            pmbsr::EC_FAULT_S1,
+            pmbsr::FSC_EXTERNAL_ABORT,
+            true,
+            true,
+        ),
+        ("beat:8@s2:0x0d", pmbsr::EC_FAULT_S2, 0x0d, false, false),
+        ("beat:13@s1:0x0b", pmbsr::EC_FAULT_S1, 0x0b, false, true),
+    ];
+    for (errors, ec, fsc, ea, dl) in cases {
+        for r in lockstep(
+            "a_stage1_fault_on_a_records_first_beat_keeps_dl_and_an_external_abort_on_beat_5_sets_ea_and_dl",
+            cfg,
+            "mix",
+            &fast(cfg),
+            &memory("ready", errors),
+            20_000,
+        ) {
+            let e = r
+                .events
+                .iter()
+                .find(|e| e.is_fault())
+                .unwrap_or_else(|| panic!("{errors}: no fault event in {:?}", r.events));
+            let bsr = e.pmbsr;
+            eprintln!("  {errors}: PMBSR {bsr:#x}");
+            assert!(pmbsr::S.is_set(bsr), "{errors}: {bsr:#x}");
+            assert_eq!(pmbsr::EC.get(bsr), ec, "{errors}: EC of {bsr:#x}");
+            assert_eq!(pmbsr::FSC.get(bsr), fsc, "{errors}: FSC of {bsr:#x}");
+            assert_eq!(pmbsr::EA.is_set(bsr), ea, "{errors}: EA of {bsr:#x}");
+            assert_eq!(pmbsr::DL.is_set(bsr), dl, "{errors}: DL of {bsr:#x}");
+        }
+    }
 }
 
 /// A directed bench for the PSB case: the golden model and one RTL backend in lockstep,

@@ -159,7 +159,8 @@ impl Model {
                 out.wr_addr = w.addr();
                 out.wr_data = w.data();
                 out.wr_strb = Write::STRB;
-                match (*w).cycle(&mut self.regs, inp.wr_ready, inp.wr_err) {
+                let err = inp.wr_err.then_some((inp.wr_err_kind, inp.wr_err_fsc));
+                match (*w).cycle(&mut self.regs, inp.wr_ready, err) {
                     Some(w) => Phase::Writing(Box::new(w)),
                     None => Phase::Idle,
                 }

@@ -69,16 +69,23 @@ impl Write {
     }
     pub const STRB: u8 = BEAT_STRB;
 
-    /// One cycle with the beat offered. Returns the write still in progress, or None when
-    /// the record is done or faulted (PMBPTR and PMBSR updated).
-    pub fn cycle(mut self, regs: &mut Regs, ready: bool, err: bool) -> Option<Write> {
+    /// One cycle with the beat offered; `err` is a fault on the beat, with its kind and FSC
+    /// (`wr_err_kind`, `wr_err_fsc`). Returns the write still in progress, or None when the
+    /// record is done or faulted (PMBPTR and PMBSR updated).
+    pub fn cycle(mut self, regs: &mut Regs, ready: bool, err: Option<(u8, u8)>) -> Option<Write> {
         if !ready {
             return Some(self);
         }
-        if err {
-            // External abort: stop with S, EA, DL; PMBPTR holds the faulting address.
+        if let Some((kind, fsc)) = err {
+            // A fault: stop; PMBPTR holds the faulting address. D17.8.3/D17.8.4: EC by
+            // stage, the FSC in MSS, EA for an external abort only, DL unless the fault is
+            // at the record's first byte (then DL is unchanged).
             regs.set(RegId::Pmbptr, self.addr());
-            regs.management_event(pmbsr::EC_FAULT_S1, pmbsr::FSC_EXTERNAL_ABORT, true, true);
+            let old = regs.get(RegId::Pmbsr);
+            regs.set(
+                RegId::Pmbsr,
+                pmbsr::fault(old, kind & 3, fsc, self.beat == 0),
+            );
             return None;
         }
         self.beat += 1;

@@ -183,40 +183,72 @@ fn records_are_never_written_at_or_past_the_limit() {
 }
 
 #[test]
-fn memory_error_sets_s_ea_dl_and_stops_writes() {
-    for bad_beat in 0..8u64 {
-        let mut tb = Tb::new(&Config::default());
-        tb.enable(4, 0);
-        one_sample(&mut tb);
-        let mut accepted = 0;
-        loop {
-            tb.inp.wr_err = accepted == bad_beat;
-            let out = tb.step();
-            if out.wr_valid && out.wr_addr == BASE + 8 * bad_beat {
-                break;
-            }
-            if out.wr_valid {
-                accepted += 1;
+fn a_write_fault_sets_ec_fsc_and_ea_by_kind_and_dl_unless_at_the_first_byte() {
+    // D17.8.3/D17.8.4: stage-1 faults (and external aborts) report EC 100100, stage-2
+    // faults 100101; MSS holds the FSC (010000 for an external abort); EA only for an
+    // external abort; DL is set unless the faulting write is the record's first byte, where
+    // it stays as it was. The reserved kind 11 is an external abort.
+    let kinds = [
+        (pmbsr::ERR_EXTERNAL, 0u8),
+        (pmbsr::ERR_STAGE1, 0b000111),
+        (pmbsr::ERR_STAGE2, 0b001101),
+        (pmbsr::ERR_RESERVED, 0b101010),
+    ];
+    for (kind, fsc) in kinds {
+        for bad_beat in [0u64, 5] {
+            for old_dl in [false, true] {
+                let ctx =
+                    format!("kind {kind:#04b} FSC {fsc:#08b} beat {bad_beat} DL was {old_dl}");
+                let mut tb = Tb::new(&Config::default());
+                tb.enable(4, 0);
+                tb.write_reg(RegId::Pmbsr, pmbsr::DL.place(u64::from(old_dl)));
+                one_sample(&mut tb);
+                let mut accepted = 0;
+                loop {
+                    tb.inp.wr_err = accepted == bad_beat;
+                    tb.inp.wr_err_kind = if tb.inp.wr_err { kind } else { 0 };
+                    tb.inp.wr_err_fsc = if tb.inp.wr_err { fsc } else { 0 };
+                    let out = tb.step();
+                    if out.wr_valid && out.wr_addr == BASE + 8 * bad_beat {
+                        break;
+                    }
+                    if out.wr_valid {
+                        accepted += 1;
+                    }
+                }
+                tb.inp.wr_err = false;
+                // No further beats, ever.
+                for _ in 0..50 {
+                    tb.op(0, 0, op_class::OTHER, 0);
+                    let out = tb.step();
+                    assert!(!out.wr_valid, "{ctx}");
+                    assert!(out.irq, "{ctx}");
+                }
+                let external = kind == pmbsr::ERR_EXTERNAL || kind == pmbsr::ERR_RESERVED;
+                let bsr = tb.read_reg(RegId::Pmbsr);
+                assert!(pmbsr::S.is_set(bsr), "{ctx}");
+                let ec = if kind == pmbsr::ERR_STAGE2 {
+                    pmbsr::EC_FAULT_S2
+                } else {
+                    pmbsr::EC_FAULT_S1
+                };
+                assert_eq!(pmbsr::EC.get(bsr), ec, "{ctx}");
+                let want_fsc = if external {
+                    pmbsr::FSC_EXTERNAL_ABORT
+                } else {
+                    u64::from(fsc)
+                };
+                assert_eq!(pmbsr::FSC.get(bsr), want_fsc, "{ctx}");
+                assert_eq!(pmbsr::EA.is_set(bsr), external, "{ctx}");
+                assert_eq!(pmbsr::DL.is_set(bsr), bad_beat != 0 || old_dl, "{ctx}");
+                assert_eq!(
+                    tb.read_reg(RegId::Pmbptr),
+                    BASE + 8 * bad_beat,
+                    "PMBPTR holds the faulting address ({ctx})"
+                );
+                assert_eq!(tb.mem.len() as u64, bad_beat, "{ctx}");
             }
         }
-        tb.inp.wr_err = false;
-        // No further beats, ever.
-        for _ in 0..50 {
-            tb.op(0, 0, op_class::OTHER, 0);
-            let out = tb.step();
-            assert!(!out.wr_valid);
-            assert!(out.irq);
-        }
-        let bsr = tb.read_reg(RegId::Pmbsr);
-        assert!(pmbsr::S.is_set(bsr) && pmbsr::EA.is_set(bsr) && pmbsr::DL.is_set(bsr));
-        assert_eq!(pmbsr::EC.get(bsr), pmbsr::EC_FAULT_S1);
-        assert_eq!(pmbsr::FSC.get(bsr), pmbsr::FSC_EXTERNAL_ABORT);
-        assert_eq!(
-            tb.read_reg(RegId::Pmbptr),
-            BASE + 8 * bad_beat,
-            "PMBPTR holds the faulting address"
-        );
-        assert_eq!(tb.mem.len() as u64, bad_beat);
     }
 }
 
