@@ -459,7 +459,7 @@ pub const PORTS: &[Port] = &[
         In,
         Bits(32),
         "context",
-        "CONTEXTIDR_EL1",
+        "CONTEXTIDR_EL1 (the register's value: in a VHE host the kernel's writes to CONTEXTIDR_EL1 are redirected by the core to CONTEXTIDR_EL2, so they arrive on `ctx_el2`)",
         "sampled in the tag cycle",
     ),
     p(
@@ -508,7 +508,7 @@ pub const PORTS: &[Port] = &[
         In,
         Bits(5),
         "registers",
-        "{op1 == 4, CRm[0], op2} of the system register",
+        "{op1 == 4, CRm[0], op2} of the system register, after the core's VHE redirection: at EL2 with HCR_EL2.E2H = 1 an access to PMSCR_EL1 reaches PMSCR_EL2 (op1 = 4) and one to PMSCR_EL12 (op1 = 5) reaches PMSCR_EL1, so a VHE host kernel's driver, which writes PMSCR_EL1, controls PMSCR_EL2",
         "with reg_en",
     ),
     p(

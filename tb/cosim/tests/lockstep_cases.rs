@@ -319,6 +319,45 @@ fn a_stage1_fault_on_a_records_first_beat_keeps_dl_and_an_external_abort_on_beat
     }
 }
 
+#[test]
+fn a_vhe_host_driver_s_pmscr_el1_redirected_to_pmscr_el2_samples_el2_and_host_el0_with_contextidr_el2(
+) {
+    // In a VHE host (HCR_EL2.E2H = TGE = 1) the kernel runs at EL2; Linux's driver writes
+    // PMSCR_EL1, which the core redirects to PMSCR_EL2 (the port address with op1 = 4,
+    // gen/spe_tables.md `reg_addr`): the bench's driver in host mode writes PMSCR_EL2 and
+    // leaves PMSCR_EL1 zero. Samples are taken at EL2 (E2SPE) and at EL0 in the host
+    // (E0HSPE), never at EL1, and their context packet is CONTEXTIDR_EL2's (0x65).
+    let cfg = preset("fastsim");
+    let s = SampleSettings {
+        host: true,
+        cx: true,
+        ..fast(cfg)
+    };
+    for r in lockstep(
+        "a_vhe_host_driver_s_pmscr_el1_redirected_to_pmscr_el2_samples_el2_and_host_el0_with_contextidr_el2",
+        cfg,
+        "modes",
+        &s,
+        &MemoryProfile::default(),
+        30_000,
+    ) {
+        let d = spe_decode::decode(&r.aux);
+        let (mut per_el, mut contexts) = ([0u64; 4], 0);
+        for rec in &d.records {
+            let pc = rec.pc.expect("every record has a PC");
+            per_el[usize::from(spe_decode::payload_el(pc))] += 1;
+            if let Some(c) = rec.context {
+                assert_eq!(c.el(), 2, "a host sample's context is CONTEXTIDR_EL2: {c:?}");
+                contexts += 1;
+            }
+        }
+        eprintln!("  records by EL: {per_el:?}, {contexts} with CONTEXTIDR_EL2");
+        assert_eq!(contexts, d.records.len(), "PMSCR_EL2.CX: every record has a context");
+        assert!(per_el[0] > 0 && per_el[2] > 0, "host EL0 and EL2 sampled: {per_el:?}");
+        assert_eq!(per_el[1] + per_el[3], 0, "nothing at EL1 or EL3: {per_el:?}");
+    }
+}
+
 /// A directed bench for the PSB case: the golden model and one RTL backend in lockstep,
 /// driven cycle by cycle by the test (dispatch, completion, memory, register port, PSB).
 struct Psb {
