@@ -272,40 +272,174 @@ pub mod data_source {
     pub const DRAM: u8 = 0xe;
 }
 
-/// A documented choice: (topic, choice).
-pub type Choice = (&'static str, &'static str);
+/// A documented choice: its key, the case or topic, the Arm ARM rule or section it answers,
+/// and the behaviour this unit chose. The code that implements a CONSTRAINED UNPREDICTABLE
+/// choice carries the comment `choice: KEY` in the golden model and in the RTL; a test checks
+/// that every such tag names a row and that every CONSTRAINED row is tagged in both.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    pub key: &'static str,
+    pub topic: &'static str,
+    pub rule: &'static str,
+    pub behaviour: &'static str,
+}
 
 /// Implementation-defined choices, for the generated docs.
 pub const CHOICES: &[Choice] = &[
-    ("Sample population", "Dispatched (speculative) micro-ops, counted in slot order within a dispatch group (PMSIDR.ArchInst = 0). Ops in AArch32 state, at EL3, at an EL whose enable is clear, with `prof_allowed` low, or while profiling is stopped (PMBLIMITR.E = 0 or PMBSR.S = 1) are not in the population."),
-    ("Random perturbation", "PMSIRR.RND = 1 replaces the low 8 bits of the reload value with the low 8 bits of a 16-bit Galois LFSR (taps 0xB400, seed 0xACE1 after reset) that steps every cycle. ECOUNT (FEAT_SPE_ERnd) is not implemented: PMSIDR.ERnd = 0."),
-    ("Recommended minimum interval", "PMSIDR.Interval per preset (0b0100 = 1024 by default)."),
-    ("What is \"in flight\"", "From the cycle after the tag until the record's last beat is accepted by memory, or the record is dropped by the filters, discard mode, a stopped buffer or the room check. A sample selected while one is in flight is a collision."),
-    ("Latency counters", "Total: cycles from the tag cycle to the completion report. Issue: to the issue report, or to completion if the op never issued. Translation: from the translation-start report to the translation-done report. All saturate at the counter width (12 or 16 bits, PMSIDR.CountSize)."),
-    ("Timestamp and context", "Captured in the tag cycle: the virtual or physical counter input per PCT, and CONTEXTIDR_EL1/EL2."),
-    ("Record slot and packet order", "64-byte records (PMSIDR.MaxSize = 6, PMBIDR.Align = 6); each packet at a fixed offset, absent packets left as Padding (see the record layout)."),
-    ("Events payload", "2 bytes (header 0x52); events 0..11 implemented."),
-    ("Data Source payload", "1 byte (header 0x43), the core's data-source code passed through; loads only (PMSIDR.LDS = 1)."),
-    ("Hook reports", "Accepted only while a sample is tracked (from the cycle after the tag to completion). Translation and memory reports apply to load/store ops, branch reports to branches; any other report is ignored and pulses `hook_stray`."),
-    ("Buffer ownership", "The buffer is owned by EL1 (MDCR_EL2.E2PB not implemented); PMBIDR.P = 0."),
-    ("Record write timing", "A kept record takes PMBPTR (aligned down) and the limit in its filter cycle (the SAMPLE_FEED pulse); the next cycle checks the room (no room: buffer full with DL, raised at that cycle's edge, nothing written); the first beat is offered the cycle after. The buffer-full check after the last beat uses the limit taken with the record: a PMBLIMITR write while a record is written applies from the next record. PMBPTR advances, and buffer full after a record is raised, at the last beat's handshake. A buffer-full event sets S, EC and BSC and leaves COLL, DL and EA as they were (Arm ARM D17.8.2); only the no-room case sets DL."),
-    ("Memory write port", "64-bit beats, eight per record, in increasing address order, all byte enables set. A beat completes when `wr_valid && wr_ready`; `wr_err` in that cycle reports a fault on that beat, of the kind `wr_err_kind` gives (external abort, stage-1 or stage-2 MMU fault with `wr_err_fsc`)."),
-    ("Profiling synchronization (PSB CSYNC)", "The core raises `psb_req` when it executes PSB CSYNC, after the completion reports of the ops older than the PSB (a core that executes PSB at commit has sent them), and holds it until `psb_done`. While `psb_req` is high a sample still being tracked is dropped at the edge (its op is younger than the PSB, or its report was lost; no record, no SAMPLE_FEED; its later reports are stray); a record in its filter, check or write cycles goes on, so `psb_done` rises the cycle after its last beat (or after its filter or check cycle when it is not written): at most 10 + B cycles, B the cycles `wr_ready` is low for its beats. From `psb_done` on, PMBPTR is the address after the last whole record, and the unit writes no memory and no PMBPTR / PMBSR for an op tagged before it (Arm ARM D17.4, D17.9): software's stop sequence (PMSCR = 0, PSB, DSB, PMBLIMITR = 0, read PMBPTR) sees exactly the records written."),
-    ("Security state", "Secure or Non-secure (`disp_ns`); Realm (NSE) is not implemented and NSE is recorded as 0."),
+    Choice {
+        key: "population",
+        topic: "Sample population",
+        rule: "PMSIDR_EL1.ArchInst; J1 SPEToCollectSample, StatisticalProfilingEnabled",
+        behaviour: "Dispatched (speculative) micro-ops, counted in slot order within a dispatch group (PMSIDR.ArchInst = 0). Ops in AArch32 state, at EL3, at an EL whose enable is clear, with `prof_allowed` low, or while profiling is stopped (PMBLIMITR.E = 0 or PMBSR.S = 1) are not in the population.",
+    },
+    Choice {
+        key: "jitter",
+        topic: "Random perturbation",
+        rule: "D17.3.4.3 (random perturbation), PMSIRR_EL1.RND, PMSIDR_EL1.ERnd; J1 SPEResetSampleCounter",
+        behaviour: "PMSIRR.RND = 1 replaces the low 8 bits of the reload value with the low 8 bits of a 16-bit Galois LFSR (taps 0xB400, seed 0xACE1 after reset) that steps every cycle. ECOUNT (FEAT_SPE_ERnd) is not implemented: PMSIDR.ERnd = 0.",
+    },
+    Choice {
+        key: "min-interval",
+        topic: "Recommended minimum interval",
+        rule: "PMSIDR_EL1.Interval (D24.7)",
+        behaviour: "PMSIDR.Interval per preset (0b0100 = 1024 by default).",
+    },
+    Choice {
+        key: "in-flight",
+        topic: "What is \"in flight\"",
+        rule: "J1 SPEStartSample, SPESampleCollision (one sample in flight)",
+        behaviour: "From the cycle after the tag until the record's last beat is accepted by memory, or the record is dropped by the filters, discard mode, a stopped buffer or the room check. A sample selected while one is in flight is a collision.",
+    },
+    Choice {
+        key: "latency-counters",
+        topic: "Latency counters",
+        rule: "Counter packets, indexes 0-2 (D18.2); J1 SPECompleteSample",
+        behaviour: "Total: cycles from the tag cycle to the completion report. Issue: to the issue report, or to completion if the op never issued. Translation: from the translation-start report to the translation-done report. All saturate at the counter width (12 or 16 bits, PMSIDR.CountSize).",
+    },
+    Choice {
+        key: "timestamp-context",
+        topic: "Timestamp and context",
+        rule: "J1 CollectTimeStamp, CollectContextIDR1, CollectContextIDR2",
+        behaviour: "Captured in the tag cycle: the virtual or physical counter input per PCT, and CONTEXTIDR_EL1/EL2.",
+    },
+    Choice {
+        key: "record-slot",
+        topic: "Record slot and packet order",
+        rule: "PMSIDR_EL1.MaxSize, PMBIDR_EL1.Align; J1 SPECompleteSample (packet order)",
+        behaviour: "64-byte records (PMSIDR.MaxSize = 6, PMBIDR.Align = 6); each packet at a fixed offset, absent packets left as Padding (see the record layout).",
+    },
+    Choice {
+        key: "events-payload",
+        topic: "Events payload",
+        rule: "D18.2.6 (Events packet)",
+        behaviour: "2 bytes (header 0x52); events 0..11 implemented.",
+    },
+    Choice {
+        key: "data-source",
+        topic: "Data Source payload",
+        rule: "PMSIDR_EL1.LDS; Data Source packet (D18.2)",
+        behaviour: "1 byte (header 0x43), the core's data-source code passed through; loads only (PMSIDR.LDS = 1).",
+    },
+    Choice {
+        key: "hook-reports",
+        topic: "Hook reports",
+        rule: "J1 SPEStartSample, SPECompleteSample (what the PE reports for the sampled op)",
+        behaviour: "Accepted only while a sample is tracked (from the cycle after the tag to completion). Translation and memory reports apply to load/store ops, branch reports to branches; any other report is ignored and pulses `hook_stray`.",
+    },
+    Choice {
+        key: "buffer-owner",
+        topic: "Buffer ownership",
+        rule: "D17.7.5 (RTDHBH), MDCR_EL2.E2PB, PMBIDR_EL1.P; J1 ProfilingBufferOwner",
+        behaviour: "The buffer is owned by EL1 (MDCR_EL2.E2PB not implemented); PMBIDR.P = 0.",
+    },
+    Choice {
+        key: "write-timing",
+        topic: "Record write timing",
+        rule: "D17.8.2 (buffer full); J1 SPEBufferIsFull, SPEWriteToBuffer",
+        behaviour: "A kept record takes PMBPTR (aligned down) and the limit in its filter cycle (the SAMPLE_FEED pulse); the next cycle checks the room (no room: buffer full with DL, raised at that cycle's edge, nothing written); the first beat is offered the cycle after. The buffer-full check after the last beat uses the limit taken with the record: a PMBLIMITR write while a record is written applies from the next record. PMBPTR advances, and buffer full after a record is raised, at the last beat's handshake. A buffer-full event sets S, EC and BSC and leaves COLL, DL and EA as they were (Arm ARM D17.8.2); only the no-room case sets DL.",
+    },
+    Choice {
+        key: "write-port",
+        topic: "Memory write port",
+        rule: "D17.8.3, D17.8.4 (faults on buffer writes); J1 SPEWriteToBuffer",
+        behaviour: "64-bit beats, eight per record, in increasing address order, all byte enables set. A beat completes when `wr_valid && wr_ready`; `wr_err` in that cycle reports a fault on that beat, of the kind `wr_err_kind` gives (external abort, stage-1 or stage-2 MMU fault with `wr_err_fsc`).",
+    },
+    Choice {
+        key: "psb-csync",
+        topic: "Profiling synchronization (PSB CSYNC)",
+        rule: "D17.9 (synchronization: PSB CSYNC, RTRDTK, IMLGHW), D17.4 (discarded records)",
+        behaviour: "The core raises `psb_req` when it executes PSB CSYNC, after the completion reports of the ops older than the PSB (a core that executes PSB at commit has sent them), and holds it until `psb_done`. While `psb_req` is high a sample still being tracked is dropped at the edge (its op is younger than the PSB, or its report was lost; no record, no SAMPLE_FEED; its later reports are stray); a record in its filter, check or write cycles goes on, so `psb_done` rises the cycle after its last beat (or after its filter or check cycle when it is not written): at most 10 + B cycles, B the cycles `wr_ready` is low for its beats. From `psb_done` on, PMBPTR is the address after the last whole record, and the unit writes no memory and no PMBPTR / PMBSR for an op tagged before it (Arm ARM D17.4, D17.9): software's stop sequence (PMSCR = 0, PSB, DSB, PMBLIMITR = 0, read PMBPTR) sees exactly the records written.",
+    },
+    Choice {
+        key: "security-state",
+        topic: "Security state",
+        rule: "D18.2.1 (NS, NSE in Address packets)",
+        behaviour: "Secure or Non-secure (`disp_ns`); Realm (NSE) is not implemented and NSE is recorded as 0.",
+    },
 ];
 
 /// CONSTRAINED UNPREDICTABLE cases and the one behaviour this unit defines for each.
 pub const CONSTRAINED: &[Choice] = &[
-    ("PMSIRR.INTERVAL = 0 (the interval is UNKNOWN, Arm ARM D24.7.15)", "The reload uses INTERVAL = 1 (256 ops, plus the jitter byte when RND = 1); the register reads back 0. Any other INTERVAL, below the advertised minimum too, is used as written (J1 `SPEResetSampleCounter`)."),
-    ("PMSFCR.FT = 1 with B, LD and ST all 0", "The type filter passes every record (as if FT = 0)."),
-    ("PMSFCR.FL = 1 with MINLAT = 0", "Every record passes (total latency >= 0)."),
-    ("PMSFCR.FE = 1 with PMSEVFR = 0", "Every record passes the event filter (an empty AND)."),
-    ("The same event in PMSEVFR and PMSNEVFR (FE = FnE = 1)", "Both filters apply: a record with the event fails FnE, one without fails FE, so every record is dropped."),
-    ("PMBPTR not aligned to 64 bytes", "Bits 5:0 are treated as zero: the record is written to the aligned-down slot and PMBPTR is aligned after it."),
-    ("PMBLIMITR.FM = 01 or 11 (reserved)", "Behaves as fill mode (00)."),
-    ("PMSCR.PCT = 10 (reserved; only writable with FEAT_ECV)", "Virtual timestamp (as 00). Without FEAT_ECV (`Config::feat_ecv`, every preset but `wide`) PCT bit 7 is RES0, so 10 reads back as 00 and 11 as 01. With it, PCT = 11 records the physical count: the offset physical count of a core without CNTPOFF_EL2 (ID_AA64MMFR0_EL1.ECV = 0b0001)."),
-    ("PMBPTR at or past LIMIT - 64 when a record is to be written", "Nothing is written; PMBSR gets S = 1, EC = BUF, BSC = full, DL = 1 (the record is lost)."),
-    ("Op class 3 (reserved) on the dispatch hook", "Recorded as class Other with payload 0x00."),
+    Choice {
+        key: "interval-zero",
+        topic: "PMSIRR.INTERVAL = 0 (the interval is UNKNOWN, Arm ARM D24.7.15)",
+        rule: "D24.7.15 PMSIRR_EL1.INTERVAL; J1 SPEResetSampleCounter",
+        behaviour: "The reload uses INTERVAL = 1 (256 ops, plus the jitter byte when RND = 1); the register reads back 0. Any other INTERVAL, below the advertised minimum too, is used as written (J1 `SPEResetSampleCounter`).",
+    },
+    Choice {
+        key: "ft-no-type-bit",
+        topic: "PMSFCR.FT = 1 with B, LD and ST all 0",
+        rule: "PMSFCR_EL1.FT (D24.7); J1 SPEFilterByType",
+        behaviour: "The type filter passes every record (as if FT = 0).",
+    },
+    Choice {
+        key: "fl-minlat-zero",
+        topic: "PMSFCR.FL = 1 with MINLAT = 0",
+        rule: "PMSFCR_EL1.FL, PMSLATFR_EL1.MINLAT (D24.7); J1 SPEFilterByLatency",
+        behaviour: "Every record passes (total latency >= 0).",
+    },
+    Choice {
+        key: "fe-empty-filter",
+        topic: "PMSFCR.FE = 1 with PMSEVFR = 0",
+        rule: "PMSFCR_EL1.FE, PMSEVFR_EL1 (D24.7); J1 SPEFilterByEvents",
+        behaviour: "Every record passes the event filter (an empty AND).",
+    },
+    Choice {
+        key: "fe-fne-same-event",
+        topic: "The same event in PMSEVFR and PMSNEVFR (FE = FnE = 1)",
+        rule: "PMSNEVFR_EL1 (D24.7); J1 SPEFilterByEvents",
+        behaviour: "Both filters apply: a record with the event fails FnE, one without fails FE, so every record is dropped.",
+    },
+    Choice {
+        key: "pmbptr-unaligned",
+        topic: "PMBPTR not aligned to 64 bytes",
+        rule: "PMBPTR_EL1 alignment to PMBIDR_EL1.Align (RHLXGD)",
+        behaviour: "Bits 5:0 are treated as zero: the record is written to the aligned-down slot and PMBPTR is aligned after it.",
+    },
+    Choice {
+        key: "fm-reserved",
+        topic: "PMBLIMITR.FM = 01 or 11 (reserved)",
+        rule: "PMBLIMITR_EL1.FM (D24.7.2)",
+        behaviour: "Behaves as fill mode (00).",
+    },
+    Choice {
+        key: "pct-reserved",
+        topic: "PMSCR.PCT = 10 (reserved; only writable with FEAT_ECV)",
+        rule: "PMSCR_ELx.PCT (D24.7.8); J1 CollectTimeStamp (ConstrainUnpredictableBits Unpredictable_PMSCR_PCT)",
+        behaviour: "Virtual timestamp (as 00). Without FEAT_ECV (`Config::feat_ecv`, every preset but `wide`) PCT bit 7 is RES0, so 10 reads back as 00 and 11 as 01. With it, PCT = 11 records the physical count: the offset physical count of a core without CNTPOFF_EL2 (ID_AA64MMFR0_EL1.ECV = 0b0001).",
+    },
+    Choice {
+        key: "no-room",
+        topic: "PMBPTR at or past LIMIT - 64 when a record is to be written",
+        rule: "RHXSYK (software keeps PMBPTR below LIMIT); J1 SPEBufferIsFull",
+        behaviour: "Nothing is written; PMBSR gets S = 1, EC = BUF, BSC = full, DL = 1 (the record is lost).",
+    },
+    Choice {
+        key: "op-class-3",
+        topic: "Op class 3 (reserved) on the dispatch hook",
+        rule: "D18.2.7 (Operation Type class 0b11 reserved)",
+        behaviour: "Recorded as class Other with payload 0x00.",
+    },
 ];
 
 /// Sum of packet sizes never exceeds the record slot (also checked by a test).
@@ -385,6 +519,63 @@ mod tests {
                 assert_eq!(field.get(idr), 1, "{}: {}", cfg.name, field.name);
             }
             assert_eq!(pmsidr::FORMAT.get(idr), 0, "{}", cfg.name);
+        }
+    }
+
+    /// The `choice: KEY` tags in the Rust sources under `dir` (relative to this crate).
+    fn choice_tags(dir: &str) -> Vec<(String, String)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        let mut out = Vec::new();
+        let mut stack = vec![root];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+                let path = e.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|x| x == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    // Words of the text, comment markers left out (a tag may wrap).
+                    let words: Vec<&str> = text
+                        .split_whitespace()
+                        .filter(|w| !matches!(*w, "//" | "///" | "//!"))
+                        .collect();
+                    for w in words.windows(2) {
+                        if w[0].ends_with("choice:") {
+                            let key = w[1].trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+                            out.push((key.to_string(), path.display().to_string()));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_constrained_choice_is_tagged_in_the_model_and_the_rtl_and_every_tag_has_a_row() {
+        let keys: Vec<&str> = CHOICES.iter().chain(CONSTRAINED).map(|c| c.key).collect();
+        for (i, k) in keys.iter().enumerate() {
+            assert!(!keys[..i].contains(k), "choice key {k} listed twice");
+        }
+        for c in CHOICES.iter().chain(CONSTRAINED) {
+            assert!(!c.rule.is_empty() && !c.behaviour.is_empty(), "{}", c.key);
+        }
+        for dir in ["../../tb/model/src", "../rtl/src"] {
+            let tags = choice_tags(dir);
+            for (key, file) in &tags {
+                assert!(
+                    keys.contains(&key.as_str()),
+                    "{file}: tag `choice: {key}` has no row"
+                );
+            }
+            for c in CONSTRAINED {
+                assert!(
+                    tags.iter().any(|(k, _)| k == c.key),
+                    "CONSTRAINED choice {} is not tagged (`choice: {}`) under {dir}",
+                    c.key,
+                    c.key
+                );
+            }
         }
     }
 

@@ -159,14 +159,23 @@ fn render(s: &mut String) -> std::fmt::Result {
         writeln!(s, "| {} | {from} | {imp} |", f.name)?;
     }
     writeln!(s)?;
-    for (topic, choice) in impdef::CHOICES {
-        writeln!(s, "- **{topic}.** {choice}")?;
+    for c in impdef::CHOICES {
+        writeln!(
+            s,
+            "- **{}.** {} *(Rule: {}.)*",
+            c.topic, c.behaviour, c.rule
+        )?;
     }
     writeln!(s, "\n## CONSTRAINED UNPREDICTABLE cases\n")?;
-    writeln!(s, "| case | behaviour of this unit |")?;
-    writeln!(s, "|---|---|")?;
-    for (case, choice) in impdef::CONSTRAINED {
-        writeln!(s, "| {case} | {choice} |")?;
+    writeln!(s, "Each row's key tags the code that implements it in the golden model and the RTL (`choice: KEY`); a test checks both.\n")?;
+    writeln!(s, "| key | case | Arm ARM rule | behaviour of this unit |")?;
+    writeln!(s, "|---|---|---|---|")?;
+    for c in impdef::CONSTRAINED {
+        writeln!(
+            s,
+            "| `{}` | {} | {} | {} |",
+            c.key, c.topic, c.rule, c.behaviour
+        )?;
     }
     Ok(())
 }

@@ -172,6 +172,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         if self.sel_class.val() == self.k_class_branch.val() {
             self.slot.next.op_payload = self.op_sub.val() & self.k_br_keep.val();
         }
+        // choice: op-class-3
         if self.sel_class.val() == self.k_class_rsvd.val() {
             self.slot.next.op_class = self.k_class_other.val();
             self.slot.next.op_payload = self.k_zero8.val();

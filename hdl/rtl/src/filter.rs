@@ -57,13 +57,16 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
     fn update(&mut self) {
         self.filtering.next = self.phase.val() == SamplePhase::Filter;
         // Type filter: with FT set and at least one type bit, the op must match one.
+        // choice: ft-no-type-bit
         self.type_ok.next = true;
         if self.ctl.val().ft & (self.ctl.val().b | self.ctl.val().ld | self.ctl.val().st) {
             self.type_ok.next = (self.ctl.val().b & self.view.val().is_branch)
                 | (self.ctl.val().ld & self.view.val().is_load)
                 | (self.ctl.val().st & self.view.val().is_store);
         }
-        // Event filter: every selected event set.
+        // Event filter: every selected event set. An empty selection passes (choice:
+        // fe-empty-filter); with the same event in PMSNEVFR both filters apply
+        // (choice: fe-fne-same-event).
         self.ev_ok.next = true;
         if self.ctl.val().fe {
             self.ev_ok.next = (self.view.val().events & self.ctl.val().evfr) == self.ctl.val().evfr;
@@ -74,7 +77,7 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
             self.nev_ok.next =
                 (self.view.val().events & self.ctl.val().nevfr) == self.k_zero12.val();
         }
-        // Minimum latency on the total latency.
+        // Minimum latency on the total latency (MINLAT = 0 keeps all). choice: fl-minlat-zero
         self.lat_ok.next = true;
         if self.ctl.val().fl {
             self.lat_ok.next = self.lat_total.val() >= self.minlat.val();

@@ -378,6 +378,7 @@ macro_rules! spe_regs {
                 self.minlat.next = self.pmslatfr.q.val().get_bits::<CW>(0);
                 self.prof_en.next = self.pmblimitr.q.val().get_bit(self.p_en.val().index())
                     & !self.pmbsr.q.val().get_bit(self.p_s.val().index());
+                // Discard only for FM = 10; the reserved 01 and 11 fill. choice: fm-reserved
                 self.discard.next = self
                     .pmblimitr
                     .q

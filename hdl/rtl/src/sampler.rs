@@ -314,7 +314,7 @@ impl<const W: usize> Logic for SpeSampler<W> {
         }
 
         // This cycle's reload value, for the next cycle: INTERVAL as written, 0 used as 1
-        // (so the reload is at least 256).
+        // (so the reload is at least 256). choice: interval-zero
         self.interval.next = self.ctl.val().interval;
         self.interval_dec.next = self.ctl.val().interval - self.k_one24.val();
         if self.ctl.val().interval == self.k_zero24.val() {

@@ -212,6 +212,7 @@ impl Logic for SpeTracker {
         // EL2 regime: EL2, or EL0 in the host.
         self.hyp.next = (self.disp_el.val() == self.k_el2.val())
             | ((self.disp_el.val() == self.k_el0.val()) & self.disp_host.val());
+        // PCT 01 and 11 are physical; 00 and the reserved 10 virtual. choice: pct-reserved
         self.el1_phys.next = (self.ctl.val().el1_pct == self.k_pct_phys.val())
             | (self.ctl.val().el1_pct == self.k_pct_ofs_phys.val());
         self.el2_phys.next = (self.ctl.val().el2_pct == self.k_pct_phys.val())

@@ -152,6 +152,7 @@ impl Logic for SpeWriter {
 
         // Room check, every cycle: the aligned slot at PMBPTR against the limit, registered
         // in two halves of bits 63:12 (the limit's bits 11:0 are zero).
+        // PMBPTR's bits 5:0 are ignored. choice: pmbptr-unaligned
         self.base.next = self.ctl.val().ptr & self.k_align.val();
         self.limit.next = self.ctl.val().limit;
         self.c_hi_gt.d.next =
@@ -200,6 +201,7 @@ impl Logic for SpeWriter {
         }
 
         // Check: no room for the record: buffer full with data loss, nothing written.
+        // choice: no-room
         self.checking.next = self.phase.val() == SamplePhase::Check;
         if self.checking.val() & self.room_gone.val() {
             self.upd.next.full = true;

@@ -20,7 +20,7 @@ pub fn apply(regs: &Regs, s: &Sample) -> Result<(), Drop> {
     let events = s.events();
     if regs.fcr(pmsfcr::FT) {
         let (b, ld, st) = regs.type_filter_bits();
-        // FT with no type bit passes everything (documented choice).
+        // FT with no type bit passes everything. choice: ft-no-type-bit
         let any_bit = b || ld || st;
         let matches = (b && s.is_branch()) || (ld && s.is_load()) || (st && s.is_store());
         if any_bit && !matches {
@@ -28,7 +28,9 @@ pub fn apply(regs: &Regs, s: &Sample) -> Result<(), Drop> {
         }
     }
     if regs.fcr(pmsfcr::FE) {
-        // Every selected event must be set (an empty selection passes).
+        // Every selected event must be set: an empty selection passes (choice:
+        // fe-empty-filter); with the same event in PMSNEVFR both filters apply
+        // (choice: fe-fne-same-event).
         let want = regs.get(RegId::Pmsevfr);
         if events & want != want {
             return Err(Drop::Events);
@@ -40,6 +42,7 @@ pub fn apply(regs: &Regs, s: &Sample) -> Result<(), Drop> {
             return Err(Drop::InvertedEvents);
         }
     }
+    // MINLAT = 0 keeps every record. choice: fl-minlat-zero
     if regs.fcr(pmsfcr::FL) && s.lat_total < regs.min_latency() {
         return Err(Drop::Latency);
     }

@@ -74,6 +74,7 @@ impl Regs {
     /// The reload value's bits 31:8: PMSIRR.INTERVAL as written, below the advertised
     /// minimum too (J1 `SPEResetSampleCounter`). INTERVAL = 0, whose interval the
     /// architecture leaves UNKNOWN (D24.7.15), is used as 1: a reload of 256.
+    // choice: interval-zero
     pub fn effective_interval(&self) -> u64 {
         pmsirr::INTERVAL.get(self.get(RegId::Pmsirr)).max(1)
     }
@@ -91,7 +92,7 @@ impl Regs {
     pub fn min_latency(&self) -> u64 {
         pmslatfr::MINLAT_FIELD.get(self.get(RegId::Pmslatfr))
     }
-    /// True in discard mode (FM = 10); the reserved values behave as fill.
+    /// True in discard mode (FM = 10); the reserved values behave as fill. choice: fm-reserved
     pub fn discard(&self) -> bool {
         pmblimitr::FM.get(self.get(RegId::Pmblimitr)) == pmblimitr::FM_DISCARD
     }

@@ -3,7 +3,7 @@
 //! management event after a record that leaves no room for another, and the external-abort
 //! event on a write error (no further writes).
 //!
-//! Timing (an implementation choice: SPE leaves write timing to the implementation). A kept
+//! Timing (an implementation choice, SPE leaving write timing to the implementation). A kept
 //! record takes PMBPTR and PMBLIMITR as they are in its filter cycle ([`take`]); the next
 //! cycle is the *check* cycle ([`Write::check`]): a record that would reach or pass the
 //! limit raises buffer-full with DL there (nothing written), otherwise the beats start in
@@ -27,7 +27,7 @@ pub struct Write {
     pub beat: usize,
 }
 
-/// The aligned slot address PMBPTR designates (bits 5:0 ignored: documented choice).
+/// The aligned slot address PMBPTR designates (bits 5:0 ignored). choice: pmbptr-unaligned
 pub fn slot_base(ptr: u64) -> u64 {
     ptr & !(RECORD_SIZE as u64 - 1)
 }
@@ -51,6 +51,7 @@ pub fn take(regs: &Regs, record: Record) -> Write {
 impl Write {
     /// The check cycle: raises buffer-full with data loss when the record has no room
     /// (nothing is written then, None); otherwise the beats start in the next cycle.
+    /// choice: no-room
     pub fn check(self, regs: &mut Regs) -> Option<Write> {
         if past_limit(self.base, self.limit) {
             regs.management_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, false, true);
