@@ -676,7 +676,13 @@ impl Driver {
     pub fn finish(&mut self) {
         match self.phase {
             Phase::Running => {
-                self.switch_out();
+                // The stop follows whatever is queued: an interrupt service in progress
+                // ends first (switch_out would refuse to start while one is, and the run
+                // would then end without its stop and its last output).
+                self.phase = Phase::Off;
+                let stop = self.disable_and_drain();
+                self.queue.extend(stop);
+                self.fault_check(Ctx::Stop);
                 self.queue.push_back(Access::Enter(Phase::Done));
             }
             Phase::Off | Phase::Stopped => self.queue.push_back(Access::Enter(Phase::Done)),
