@@ -778,8 +778,8 @@ fn filter_with_ft_but_no_type_bit_passes_everything() {
 
 // ---------------------------------------------------------------- serializer
 
-#[test]
-fn serializer_places_packets_at_their_fixed_offsets() {
+/// The record a serializer out of reset makes of the sample `set` gives: its eight beats.
+fn serialize(set: impl Fn(&mut SpeSerializer<12>)) -> Vec<u8> {
     let mut s = SpeSerializer::<12>::new(cfg());
     s.connect_all();
     let mut rec = Vec::new();
@@ -787,17 +787,25 @@ fn serializer_places_packets_at_their_fixed_offsets() {
         rec.extend(comb(
             &mut s,
             |s| {
-                s.sample.next.pc = b(0xaaaa_d000_1000);
-                s.sample.next.ns = true;
-                s.sample.next.op_class = b(1);
-                s.lat_total.next = b(0x123);
-                s.sample.next.ts_en = true;
-                s.sample.next.ts = b(0x1122_3344_5566_7788);
+                set(s);
                 s.beat.next = b(beat);
             },
             |s| v(s.beat_data.val()).to_le_bytes(),
         ));
     }
+    rec
+}
+
+#[test]
+fn serializer_places_packets_at_their_fixed_offsets() {
+    let rec = serialize(|s| {
+        s.sample.next.pc = b(0xaaaa_d000_1000);
+        s.sample.next.ns = true;
+        s.sample.next.op_class = b(1);
+        s.lat_total.next = b(0x123);
+        s.sample.next.ts_en = true;
+        s.sample.next.ts = b(0x1122_3344_5566_7788);
+    });
     use spe_defs::impdef::layout;
     let at = |slot: impdef::Slot| &rec[slot.offset..slot.offset + slot.len];
     assert_eq!(
@@ -822,26 +830,16 @@ fn serializer_data_pa_ns_is_the_access_pa_space_not_the_pe_security_state() {
     // D18.2.1: the data PA's NS is its physical address space; the PC keeps the PE's.
     use spe_defs::impdef::layout;
     for (pe_ns, pa_ns) in [(true, true), (false, false), (false, true), (true, false)] {
-        let mut s = SpeSerializer::<12>::new(cfg());
-        s.connect_all();
-        let mut rec = Vec::new();
-        for beat in 0..8u64 {
-            rec.extend(comb(
-                &mut s,
-                |s| {
-                    s.sample.next.pc = b(0xaaaa_d000_1000);
-                    s.sample.next.ns = pe_ns;
-                    s.sample.next.op_class = b(1);
-                    s.sample.next.pa_en = true;
-                    s.sample.next.xl_started = true;
-                    s.sample.next.xl_done = true;
-                    s.sample.next.pa = b(0x8_8000_1238);
-                    s.sample.next.pa_ns = pa_ns;
-                    s.beat.next = b(beat);
-                },
-                |s| v(s.beat_data.val()).to_le_bytes(),
-            ));
-        }
+        let rec = serialize(|s| {
+            s.sample.next.pc = b(0xaaaa_d000_1000);
+            s.sample.next.ns = pe_ns;
+            s.sample.next.op_class = b(1);
+            s.sample.next.pa_en = true;
+            s.sample.next.xl_started = true;
+            s.sample.next.xl_done = true;
+            s.sample.next.pa = b(0x8_8000_1238);
+            s.sample.next.pa_ns = pa_ns;
+        });
         let top = |slot: impdef::Slot| rec[slot.offset + slot.len - 1];
         assert_eq!(rec[layout::PA.offset], 0xb3);
         assert_eq!(
@@ -867,26 +865,16 @@ fn serializer_branch_target_carries_the_el_and_ns_at_the_target() {
         (2, false, 1, true),
         (0, true, 0, false),
     ] {
-        let mut s = SpeSerializer::<12>::new(cfg());
-        s.connect_all();
-        let mut rec = Vec::new();
-        for beat in 0..8u64 {
-            rec.extend(comb(
-                &mut s,
-                |s| {
-                    s.sample.next.pc = b(0xffff_8000_1010_0040 & 0x00ff_ffff_ffff_ffff);
-                    s.sample.next.el = b(el);
-                    s.sample.next.ns = ns;
-                    s.sample.next.op_class = b(2);
-                    s.sample.next.br_resolved = true;
-                    s.sample.next.target = b(0xaaaa_d000_1300);
-                    s.sample.next.target_el = b(tel);
-                    s.sample.next.target_ns = tns;
-                    s.beat.next = b(beat);
-                },
-                |s| v(s.beat_data.val()).to_le_bytes(),
-            ));
-        }
+        let rec = serialize(|s| {
+            s.sample.next.pc = b(0xffff_8000_1010_0040 & 0x00ff_ffff_ffff_ffff);
+            s.sample.next.el = b(el);
+            s.sample.next.ns = ns;
+            s.sample.next.op_class = b(2);
+            s.sample.next.br_resolved = true;
+            s.sample.next.target = b(0xaaaa_d000_1300);
+            s.sample.next.target_el = b(tel);
+            s.sample.next.target_ns = tns;
+        });
         let top = |slot: impdef::Slot| u64::from(rec[slot.offset + slot.len - 1]);
         assert_eq!(rec[layout::TGT_OR_VA.offset], 0xb1);
         assert_eq!(top(layout::TGT_OR_VA), (u64::from(tns) << 7) | (tel << 5));
