@@ -49,6 +49,8 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     localparam  k_sub_cond = 8'h1;
     localparam  k_sub_ind = 8'h2;
     localparam  k_el0 = 2'b0;
+    localparam  k_err_external = 2'b0;
+    localparam  k_zero6 = 6'b0;
     localparam  k_src_ram = 8'h0;
     localparam  k_src_dev = 8'he;
     localparam  k_irq = 32'h10;
@@ -591,8 +593,8 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         rbuf__write_enable = spe__wr_valid & wr_in_buf;
         spe__wr_ready = 1'b1;
         spe__wr_err = spe__wr_valid & ~wr_in_buf;
-        spe__wr_err_kind = 64'h0;
-        spe__wr_err_fsc = 64'h0;
+        spe__wr_err_kind = k_err_external;
+        spe__wr_err_fsc = k_zero6;
         reg_word = spe__reg_rdata;
         spe__reg_en = first & sel_spe;
         spe__reg_we = write;

@@ -107,16 +107,13 @@ impl RegDef {
         if self.read_only {
             return 0;
         }
+        let fields = self.fields.iter().fold(0, |m, f| m | f.mask());
         match self.id {
             // MINLAT is as wide as the latency counters.
-            RegId::Pmslatfr => {
-                pmslatfr::MINLAT_FIELD.mask() & crate::low_mask(cfg.counter_width.bits())
-            }
-            // PCT bit 7 is RES0 without FEAT_ECV.
-            RegId::PmscrEl1 | RegId::PmscrEl2 if !cfg.feat_ecv => {
-                self.fields.iter().fold(0, |m, f| m | f.mask()) & !pmscr::PCT_ECV_BIT
-            }
-            _ => self.fields.iter().fold(0, |m, f| m | f.mask()),
+            RegId::Pmslatfr => fields & crate::low_mask(cfg.counter_width.bits()),
+            // PCT's high bit is RES0 without FEAT_ECV.
+            RegId::PmscrEl1 | RegId::PmscrEl2 if !cfg.feat_ecv => fields & !pmscr::PCT_ECV_BIT,
+            _ => fields,
         }
     }
     /// Value after reset.
@@ -169,7 +166,7 @@ pub mod pmscr {
         "Timestamp counter: 00 virtual, 01 physical, 11 physical (offset), 10 reserved; bit 7 RES0 without FEAT_ECV",
     );
     /// PCT's high bit (bit 7): RES0 unless the configuration has FEAT_ECV.
-    pub const PCT_ECV_BIT: u64 = 1 << 7;
+    pub const PCT_ECV_BIT: u64 = 1 << (PCT.lsb + PCT.width - 1);
     pub const FIELDS_EL1: &[Field] = &[E0SPE, E1SPE, CX, PA, TS, PCT];
     pub const FIELDS_EL2: &[Field] = &[
         Field::new(
@@ -404,8 +401,6 @@ pub mod pmbsr {
     pub const BSC_FULL: u64 = 0b000001;
     /// FSC for a synchronous external abort (not on a translation table walk).
     pub const FSC_EXTERNAL_ABORT: u64 = 0b010000;
-    /// Width of the FSC in MSS[5:0].
-    pub const FSC_BITS: u32 = 6;
 
     /// Kinds of a write-port error (`wr_err_kind`).
     pub const ERR_EXTERNAL: u8 = 0b00;
@@ -426,16 +421,16 @@ pub mod pmbsr {
         } else {
             EC_FAULT_S1
         };
-        let mss = if external {
+        let code = if external {
             FSC_EXTERNAL_ABORT
         } else {
-            (fsc as u64) & ((1 << FSC_BITS) - 1)
+            fsc as u64
         };
         let dl = if first_byte { DL.get(old) } else { 1 };
         (old & COLL.mask())
             | S.place(1)
             | EC.place(ec)
-            | MSS.place(mss)
+            | FSC.place(code)
             | EA.place(external as u64)
             | DL.place(dl)
     }

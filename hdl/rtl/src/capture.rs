@@ -13,9 +13,10 @@
 //! done, so the multiplexer works from flops, off the path from the dispatch inputs. A
 //! reserved op class 3 is recorded as Other, payload 0. Payload bits of features the unit
 //! does not build are cleared (`subclass::recorded_payload`): ASE/FP of a class-Other op
-//! (no FEAT_SPE_FPF), GCS and CR of a branch (no GCS recording, no FEAT_SPE_CRR). A load/store is a load unless its
-//! payload's ST bit is set, and a store if it is set or the op is an atomic (extended
-//! encoding with AT): a returning atomic is both, a no-return one (STADD) only a store.
+//! (no FEAT_SPE_FPF), GCS and CR of a branch (no GCS recording, no FEAT_SPE_CRR). A
+//! load/store is a load unless its payload's ST bit is set, and a store if it is set or the
+//! op is an atomic (extended encoding with AT): a returning atomic is both, a no-return one
+//! (STADD) only a store.
 
 use crate::bundles::{SamplePhase, Slot};
 use crate::flop::Rff;

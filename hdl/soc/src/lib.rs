@@ -163,6 +163,9 @@ pub struct SpeSoc {
     k_sub_cond: K<Bits<8>>,
     k_sub_ind: K<Bits<8>>,
     k_el0: K<Bits<2>>,
+    /// A write outside the buffer RAM: an external abort (no FSC of its own).
+    k_err_external: K<Bits<2>>,
+    k_zero6: K<Bits<6>>,
     k_src_ram: K<Bits<8>>,
     k_src_dev: K<Bits<8>>,
     k_irq: K<Bits<32>>,
@@ -229,6 +232,8 @@ impl SpeSoc {
             k_sub_store: K::new(u64::from(subclass::LDST_ST).into()),
             k_sub_cond: K::new(u64::from(subclass::BR_COND).into()),
             k_sub_ind: K::new(u64::from(subclass::BR_IND).into()),
+            k_err_external: K::new(u64::from(spe_defs::regs::pmbsr::ERR_EXTERNAL).into()),
+            k_zero6: K::new(0u64.into()),
             k_src_ram: K::new(u64::from(SOURCE_RAM).into()),
             k_src_dev: K::new(u64::from(SOURCE_DEVICE).into()),
             k_irq: K::new((1u64 << SPE_IRQ).into()),
@@ -351,9 +356,9 @@ impl Logic for SpeSoc {
         self.rbuf.write_enable.next = self.spe.wr_valid.val() & self.wr_in_buf.val();
         self.spe.wr_ready.next = true;
         self.spe.wr_err.next = self.spe.wr_valid.val() & !self.wr_in_buf.val();
-        // A write outside the buffer RAM is an external abort (kind 00).
-        self.spe.wr_err_kind.next = 0u64.into();
-        self.spe.wr_err_fsc.next = 0u64.into();
+        // A write outside the buffer RAM is an external abort.
+        self.spe.wr_err_kind.next = self.k_err_external.val();
+        self.spe.wr_err_fsc.next = self.k_zero6.val();
 
         // The unit's register window: a word write is a 64-bit write keeping the other half.
         self.reg_word.next = self.spe.reg_rdata.val();

@@ -67,6 +67,11 @@ pub const MMU_FSCS: [u8; 10] = [
     0b001111,
 ];
 
+/// One of [`MMU_FSCS`], drawn from `r`.
+pub fn random_mmu_fsc(r: &mut Rng) -> u8 {
+    MMU_FSCS[r.below(MMU_FSCS.len() as u64) as usize]
+}
+
 /// Backpressure and error behaviour of the memory.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MemoryProfile {
@@ -372,8 +377,7 @@ impl Memory {
                 FaultSpec::Any => {
                     // Every kind, the reserved one (reported as an external abort) too.
                     let kind = self.rng.below(4) as u8;
-                    let fsc = MMU_FSCS[self.rng.below(MMU_FSCS.len() as u64) as usize];
-                    (kind, fsc)
+                    (kind, random_mmu_fsc(&mut self.rng))
                 }
             }
         };

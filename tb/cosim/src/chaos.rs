@@ -21,7 +21,7 @@
 //! runner's final drain sees a quiet system.
 
 use spe_bench::driver::FaultAction;
-use spe_bench::memory::{FaultSpec, MMU_FSCS};
+use spe_bench::memory::{random_mmu_fsc, FaultSpec};
 use spe_bench::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
 use spe_defs::events::FILTERABLE_MASK;
 use spe_defs::packet::{addr_payload::ADDR_BITS, op_class};
@@ -347,7 +347,8 @@ impl<D: Dut> Dut for Chaos<D> {
 
 /// Random software settings for `cfg`: any mix of filters, collection controls, exception
 /// levels, EL2 host or not, discard, intervals from 0 (an UNKNOWN interval, used as 256) and
-/// 256 (below the advertised minimum) to a few times the minimum, with or without jitter, buffers from 4 KiB to 4 MiB.
+/// 256 (below the advertised minimum) to a few times the minimum, with or without jitter,
+/// buffers from 4 KiB to 4 MiB.
 pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
     let mut s = SampleSettings::perf_default(cfg);
     let min = u64::from(cfg.min_interval());
@@ -435,8 +436,8 @@ pub fn random_memory(r: &mut Rng) -> MemoryProfile {
     // Every fault kind: most jobs draw one per error, the rest keep to one kind.
     let fault = match r.below(6) {
         0 => FaultSpec::External,
-        1 => FaultSpec::Stage1(MMU_FSCS[r.below(MMU_FSCS.len() as u64) as usize]),
-        2 => FaultSpec::Stage2(MMU_FSCS[r.below(MMU_FSCS.len() as u64) as usize]),
+        1 => FaultSpec::Stage1(random_mmu_fsc(r)),
+        2 => FaultSpec::Stage2(random_mmu_fsc(r)),
         _ => FaultSpec::Any,
     };
     MemoryProfile {

@@ -80,9 +80,8 @@ fn el2_regime(el: u8, host: bool) -> bool {
     el == 2 || (el == 0 && host)
 }
 
-/// choice: pct-reserved.
 /// Physical timestamps for a PCT value: 01 physical, 11 physical minus CNTPOFF (no offset
-/// input, so physical); 00 virtual, 10 reserved (virtual).
+/// input, so physical); 00 virtual, 10 reserved (virtual; choice: pct-reserved).
 fn pct_physical(pmscr_value: u64) -> bool {
     let pct = pmscr::PCT.get(pmscr_value);
     pct == pmscr::PCT_PHYSICAL || pct == pmscr::PCT_OFFSET_PHYSICAL
@@ -114,8 +113,9 @@ impl Sample {
         } else {
             pct_physical(el1) && pct_physical(el2)
         };
-        // Class 3 is reserved: recorded as Other with payload 0 (choice: op-class-3). Payload bits of features
-        // the unit does not build (FPF's ASE/FP, CRR's CR, GCS) are cleared.
+        // Class 3 is reserved: recorded as Other with payload 0 (choice: op-class-3).
+        // Payload bits of features the unit does not build (FPF's ASE/FP, CRR's CR, GCS)
+        // are cleared.
         let (class, subclass) = if s.class & 3 == op_class::RESERVED {
             (op_class::OTHER, 0)
         } else {
