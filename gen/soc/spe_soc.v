@@ -16,7 +16,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     output reg  rvfi_valid;
     output reg  [31:0] rvfi_pc;
     output reg  rvfi_trap;
-    output reg  [556:0] spe_in;
+    output reg  [560:0] spe_in;
     output reg  [211:0] spe_out;
 
     // Constant declarations
@@ -49,6 +49,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     localparam  k_sub_cond = 8'h1;
     localparam  k_sub_ind = 8'h2;
     localparam  k_el0 = 2'b0;
+    localparam  k_zero2 = 2'b0;
     localparam  k_err_external = 2'b0;
     localparam  k_zero6 = 6'b0;
     localparam  k_src_ram = 8'h0;
@@ -79,7 +80,10 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     reg  spe__disp_cond;
     reg  [1:0] spe__disp_el;
     reg  spe__disp_ns;
-    reg  spe__disp_host;
+    reg  spe__el2_en;
+    reg  [1:0] spe__mdcr_e2pb;
+    reg  spe__hcr_tge;
+    reg  spe__hcr_e2h;
     reg  spe__disp_aarch32;
     reg  spe__prof_allowed;
     wire [0:0] spe__tag;
@@ -135,7 +139,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     wire  spe__pmu_sample_collision;
     reg  spe__psb_req;
     wire  spe__psb_done;
-    wire  [556:0] spe__spe_in;
+    wire  [560:0] spe__spe_in;
     wire  [211:0] spe__spe_out;
     reg  uart__clock;
     reg  uart__reset;
@@ -282,7 +286,10 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         .disp_cond(spe__disp_cond),
         .disp_el(spe__disp_el),
         .disp_ns(spe__disp_ns),
-        .disp_host(spe__disp_host),
+        .el2_en(spe__el2_en),
+        .mdcr_e2pb(spe__mdcr_e2pb),
+        .hcr_tge(spe__hcr_tge),
+        .hcr_e2h(spe__hcr_e2h),
         .disp_aarch32(spe__disp_aarch32),
         .prof_allowed(spe__prof_allowed),
         .tag(spe__tag),
@@ -715,7 +722,10 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         end
         spe__disp_el = k_el0;
         spe__disp_ns = 1'b1;
-        spe__disp_host = 1'b0;
+        spe__el2_en = 1'b0;
+        spe__mdcr_e2pb = k_zero2;
+        spe__hcr_tge = 1'b0;
+        spe__hcr_e2h = 1'b0;
         spe__disp_aarch32 = 1'b0;
         spe__prof_allowed = 1'b1;
         s_issue__d = 1'b0;
@@ -958,7 +968,7 @@ module spe_soc_rbuf(read_address,read_clock,read_data,write_address,write_clock,
 
 endmodule // spe_soc_rbuf
 
-module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_cond,disp_el,disp_ns,disp_host,disp_aarch32,prof_allowed,tag,iss_valid,xl_start,xl_va,xl_done,xl_pa,xl_pa_ns,xl_tlb_access,xl_tlb_walk,mem_done,mem_source,mem_l1d_access,mem_l1d_refill,mem_llc_access,mem_llc_miss,mem_remote,mem_misaligned,br_done,br_target,br_target_el,br_target_ns,br_taken,br_mispred,br_indirect,cpl_done,cpl_retired,cpl_exception,cpl_cond_fail,hook_stray,ctx_el1,ctx_el2,cnt_virt,cnt_phys,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,wr_valid,wr_addr,wr_data,wr_strb,wr_ready,wr_err,wr_err_kind,wr_err_fsc,irq,pmu_sample_pop,pmu_sample_feed,pmu_sample_filtrate,pmu_sample_collision,psb_req,psb_done,spe_in,spe_out);
+module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_cond,disp_el,disp_ns,el2_en,mdcr_e2pb,hcr_tge,hcr_e2h,disp_aarch32,prof_allowed,tag,iss_valid,xl_start,xl_va,xl_done,xl_pa,xl_pa_ns,xl_tlb_access,xl_tlb_walk,mem_done,mem_source,mem_l1d_access,mem_l1d_refill,mem_llc_access,mem_llc_miss,mem_remote,mem_misaligned,br_done,br_target,br_target_el,br_target_ns,br_taken,br_mispred,br_indirect,cpl_done,cpl_retired,cpl_exception,cpl_cond_fail,hook_stray,ctx_el1,ctx_el2,cnt_virt,cnt_phys,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,wr_valid,wr_addr,wr_data,wr_strb,wr_ready,wr_err,wr_err_kind,wr_err_fsc,irq,pmu_sample_pop,pmu_sample_feed,pmu_sample_filtrate,pmu_sample_collision,psb_req,psb_done,spe_in,spe_out);
 
     // Module arguments
     input wire  clk;
@@ -970,7 +980,10 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     input wire  disp_cond;
     input wire  [1:0] disp_el;
     input wire  disp_ns;
-    input wire  disp_host;
+    input wire  el2_en;
+    input wire  [1:0] mdcr_e2pb;
+    input wire  hcr_tge;
+    input wire  hcr_e2h;
     input wire  disp_aarch32;
     input wire  prof_allowed;
     output wire  tag;
@@ -1026,7 +1039,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     output wire  pmu_sample_collision;
     input wire  psb_req;
     output wire  psb_done;
-    output wire  [556:0] spe_in;
+    output wire  [560:0] spe_in;
     output wire  [211:0] spe_out;
 
     // Update code (wrapper)
@@ -1041,7 +1054,10 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .disp_cond(disp_cond),
         .disp_el(disp_el),
         .disp_ns(disp_ns),
-        .disp_host(disp_host),
+        .el2_en(el2_en),
+        .mdcr_e2pb(mdcr_e2pb),
+        .hcr_tge(hcr_tge),
+        .hcr_e2h(hcr_e2h),
         .disp_aarch32(disp_aarch32),
         .prof_allowed(prof_allowed),
         .tag(tag),
@@ -1098,7 +1114,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .psb_req(psb_req),
         .psb_done(psb_done)
     );
-    assign spe_in = {psb_req, wr_err_fsc, wr_err_kind, wr_err, wr_ready, reg_wdata, reg_addr, reg_we, reg_en, cnt_phys, cnt_virt, ctx_el2, ctx_el1, cpl_cond_fail, cpl_exception, cpl_retired, cpl_done, br_indirect, br_mispred, br_taken, br_target_ns, br_target_el, br_target, br_done, mem_misaligned, mem_remote, mem_llc_miss, mem_llc_access, mem_l1d_refill, mem_l1d_access, mem_source, mem_done, xl_tlb_walk, xl_tlb_access, xl_pa_ns, xl_pa, xl_done, xl_va, xl_start, iss_valid, prof_allowed, disp_aarch32, disp_host, disp_ns, disp_el, disp_cond, disp_subclass, disp_class, disp_pc, disp_valid, reset};
+    assign spe_in = {psb_req, wr_err_fsc, wr_err_kind, wr_err, wr_ready, reg_wdata, reg_addr, reg_we, reg_en, cnt_phys, cnt_virt, ctx_el2, ctx_el1, cpl_cond_fail, cpl_exception, cpl_retired, cpl_done, br_indirect, br_mispred, br_taken, br_target_ns, br_target_el, br_target, br_done, mem_misaligned, mem_remote, mem_llc_miss, mem_llc_access, mem_l1d_refill, mem_l1d_access, mem_source, mem_done, xl_tlb_walk, xl_tlb_access, xl_pa_ns, xl_pa, xl_done, xl_va, xl_start, iss_valid, prof_allowed, disp_aarch32, hcr_e2h, hcr_tge, mdcr_e2pb, el2_en, disp_ns, disp_el, disp_cond, disp_subclass, disp_class, disp_pc, disp_valid, reset};
     assign spe_out = {psb_done, pmu_sample_collision, pmu_sample_filtrate, pmu_sample_feed, pmu_sample_pop, irq, wr_strb, wr_data, wr_addr, wr_valid, reg_rdata, hook_stray, tag};
 endmodule // spe_soc_spe
 

@@ -175,13 +175,13 @@ pub mod layout {
         name: "Context EL1",
         offset: 0,
         len: 1 + packet::CONTEXT_PAYLOAD,
-        when: "CX collected for EL1 (PMSCR_EL1.CX, sample not at EL2 or in host)",
+        when: "PMSCR_EL1.CX, the sample not at EL2 and not under HCR_EL2.TGE = 1 (J1 CollectContextIDR1)",
     };
     pub const CONTEXT_EL2: Slot = Slot {
         name: "Context EL2",
         offset: 5,
         len: 1 + packet::CONTEXT_PAYLOAD,
-        when: "PMSCR_EL2.CX",
+        when: "PMSCR_EL2.CX with EL2 enabled (`el2_en`; J1 CollectContextIDR2)",
     };
     pub const LAT_TOTAL: Slot = Slot {
         name: "Counter TOT",
@@ -290,7 +290,7 @@ pub const CHOICES: &[Choice] = &[
         key: "population",
         topic: "Sample population",
         rule: "PMSIDR_EL1.ArchInst; J1 SPEToCollectSample, StatisticalProfilingEnabled",
-        behaviour: "Dispatched (speculative) micro-ops, counted in slot order within a dispatch group (PMSIDR.ArchInst = 0). Ops in AArch32 state, at EL3, at an EL whose enable is clear, with `prof_allowed` low, or while profiling is stopped (PMBLIMITR.E = 0 or PMBSR.S = 1) are not in the population.",
+        behaviour: "Dispatched (speculative) micro-ops, counted in slot order within a dispatch group (PMSIDR.ArchInst = 0). Ops in AArch32 state, at EL3, at an EL whose enable is clear (EL0 under HCR_EL2.TGE = 1 uses PMSCR_EL2.E0HSPE), at an EL the owning EL excludes (above the owner, or anywhere under TGE = 1 when EL1 owns the buffer: J1 StatisticalProfilingEnabled), with `prof_allowed` low, or while profiling is stopped (PMBLIMITR.E = 0 or PMBSR.S = 1) are not in the population.",
     },
     Choice {
         key: "jitter",
@@ -320,7 +320,7 @@ pub const CHOICES: &[Choice] = &[
         key: "timestamp-context",
         topic: "Timestamp and context",
         rule: "J1 CollectTimeStamp, CollectContextIDR1, CollectContextIDR2",
-        behaviour: "Captured in the tag cycle: the virtual or physical counter input per PCT, and CONTEXTIDR_EL1/EL2.",
+        behaviour: "Decided in the tag cycle, by the owning EL and not by the sample's EL: TS is the owner's PMSCR.TS; PA is PMSCR_EL2.PA and, under an EL1 owner, PMSCR_EL1.PA too (PMSCR_EL1.PA alone without EL2); the counter is chosen by PMSCR_EL2.PCT (00: virtual, or physical in the host; 01: physical under an EL2 owner, else PMSCR_EL1.PCT decides; 11: offset physical unless the owner is EL1 and PMSCR_EL1.PCT = 00), then PMSCR_EL1.PCT, as J1 CollectTimeStamp does; CONTEXTIDR_EL1 unless at EL2 or under TGE = 1, CONTEXTIDR_EL2 only with EL2 enabled. The counter and the context inputs are captured in the tag cycle.",
     },
     Choice {
         key: "record-slot",
@@ -350,7 +350,13 @@ pub const CHOICES: &[Choice] = &[
         key: "buffer-owner",
         topic: "Buffer ownership",
         rule: "D17.7.5 (RTDHBH), MDCR_EL2.E2PB, PMBIDR_EL1.P; J1 ProfilingBufferOwner",
-        behaviour: "The buffer is owned by EL1 (MDCR_EL2.E2PB not implemented); PMBIDR.P = 0.",
+        behaviour: "The owner is EL2 when `el2_en` is high and `mdcr_e2pb` = 00, otherwise EL1; the core drives MDCR_EL2.E2PB, HCR_EL2.TGE/E2H and whether EL2 is enabled, and traps register accesses as E2PB says. PMBIDR.P reads 0: a core that lets a lower EL read PMBIDR_EL1 while a higher EL owns the buffer returns P = 1 itself.",
+    },
+    Choice {
+        key: "e2spe-el1-owner",
+        topic: "PMSCR_EL2.E2SPE and E0HSPE under an EL1 owner",
+        rule: "D24.7.9 PMSCR_EL2 (E2SPE, E0HSPE: RES0 when MDCR_EL2.E2PB != 00); J1 StatisticalProfilingEnabled",
+        behaviour: "Stored and read back as written, with no effect while EL1 owns the buffer: nothing at EL2, or at EL0 under TGE = 1, is sampled then.",
     },
     Choice {
         key: "write-timing",

@@ -82,6 +82,17 @@ pub struct CplReport {
     pub cond_fail: Bit,
 }
 
+/// The PE's EL2 state for the dispatch group (the `el2_en`, `mdcr_e2pb`, `hcr_tge` and
+/// `hcr_e2h` ports): the buffer's owner and the HCR_EL2 bits (J1 `ProfilingBufferOwner`,
+/// `EL2Enabled`, `IsInHost`). The HCR_EL2 and MDCR_EL2 bits count only with `el2_en`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
+pub struct Regime {
+    pub el2_en: Bit,
+    pub e2pb: Bits<2>,
+    pub tge: Bit,
+    pub e2h: Bit,
+}
+
 /// Register controls of the sampler: PMSCR enables, PMSICR, PMSIRR, profiling enable.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct SampleCtl {

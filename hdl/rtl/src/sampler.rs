@@ -5,7 +5,7 @@
 //!  PMSICR flop c, n_prev, reload_prev (registered) --> count_now (PMSICR's value) --> regs
 //!                                                  \-> kth[W]: the k-th population op is sampled
 //!  disp_valid[W] ---------------------------------> rank chain --> pick[W] --+--> tag[W] (comb)
-//!  EL / host / aarch32 / prof_allowed / enables --> pop_en ------------------^    collision
+//!  EL / owner, TGE / aarch32 / prof_allowed / enables --> pop_en -----------^    collision
 //!  disp_valid, pop_en --> n --> n_prev (flop)
 //!  interval, rnd, LFSR --> reload_prev (flop)
 //! ```
@@ -70,7 +70,11 @@ pub struct SpeSampler<const W: usize> {
     // Dispatch hook (group attributes apply to every slot).
     pub disp_valid: Signal<In, Bits<W>>,
     pub disp_el: Signal<In, Bits<2>>,
-    pub disp_host: Signal<In, Bit>,
+    /// EL2 enabled, MDCR_EL2.E2PB and HCR_EL2.TGE (the owner and TGE; E2H does not
+    /// matter to the population).
+    pub el2_en: Signal<In, Bit>,
+    pub e2pb: Signal<In, Bits<2>>,
+    pub tge: Signal<In, Bit>,
     pub disp_aarch32: Signal<In, Bit>,
     pub prof_allowed: Signal<In, Bit>,
     pub ctl: Signal<In, SampleCtl>,
@@ -123,6 +127,8 @@ pub struct SpeSampler<const W: usize> {
     // Local signals: from the dispatch group.
     busy: Signal<Local, Bit>,
     icr_we: Signal<Local, Bit>,
+    owner_el2: Signal<Local, Bit>,
+    tge_set: Signal<Local, Bit>,
     el_ok: Signal<Local, Bit>,
     pop_en: Signal<Local, Bit>,
     pre: [Signal<Local, Bits<4>>; W],
@@ -138,6 +144,7 @@ pub struct SpeSampler<const W: usize> {
     k_el0: K<Bits<2>>,
     k_el1: K<Bits<2>>,
     k_el2: K<Bits<2>>,
+    k_zero2: K<Bits<2>>,
     k_one4: K<Bits<4>>,
     k_zero4: K<Bits<4>>,
     k_zero28: K<Bits<28>>,
@@ -169,7 +176,9 @@ impl<const W: usize> SpeSampler<W> {
             reset: Default::default(),
             disp_valid: Default::default(),
             disp_el: Default::default(),
-            disp_host: Default::default(),
+            el2_en: Default::default(),
+            e2pb: Default::default(),
+            tge: Default::default(),
             disp_aarch32: Default::default(),
             prof_allowed: Default::default(),
             ctl: Default::default(),
@@ -207,6 +216,8 @@ impl<const W: usize> SpeSampler<W> {
             c_lo9: Default::default(),
             jc: Default::default(),
             busy: Default::default(),
+            owner_el2: Default::default(),
+            tge_set: Default::default(),
             el_ok: Default::default(),
             pop_en: Default::default(),
             pre: array_init(),
@@ -221,6 +232,7 @@ impl<const W: usize> SpeSampler<W> {
             k_el0: K::new(0u64.into()),
             k_el1: K::new(1u64.into()),
             k_el2: K::new(2u64.into()),
+            k_zero2: K::new(0u64.into()),
             k_one4: K::new(1u64.into()),
             k_zero4: K::new(0u64.into()),
             k_zero28: K::new(0u64.into()),
@@ -329,12 +341,16 @@ impl<const W: usize> Logic for SpeSampler<W> {
         self.reload_prev.d.next.jitter = self.jitter.val();
         self.reload_prev_dec.d.next = self.interval_dec.val();
 
-        // Population enable for the whole group: profiling running and allowed, AArch64,
-        // and the EL's enable bit (EL0 in the host uses E0HSPE; never EL3).
+        // Population enable for the whole group (J1 `StatisticalProfilingEnabled`):
+        // profiling running and allowed, AArch64, the EL's enable bit (EL0 under TGE uses
+        // E0HSPE; never EL3), and the owner allowing the EL: EL2 only under an EL2 owner,
+        // nothing under TGE = 1 when EL1 owns the buffer.
+        self.owner_el2.next = self.el2_en.val() & (self.e2pb.val() == self.k_zero2.val());
+        self.tge_set.next = self.el2_en.val() & self.tge.val();
         self.el_ok.next = false;
         if self.disp_el.val() == self.k_el0.val() {
             self.el_ok.next = self.ctl.val().el1_e0spe;
-            if self.disp_host.val() {
+            if self.tge_set.val() {
                 self.el_ok.next = self.ctl.val().el2_e0hspe;
             }
         }
@@ -342,9 +358,10 @@ impl<const W: usize> Logic for SpeSampler<W> {
             self.el_ok.next = self.ctl.val().el1_e1spe;
         }
         if self.disp_el.val() == self.k_el2.val() {
-            self.el_ok.next = self.ctl.val().el2_e2spe;
+            self.el_ok.next = self.ctl.val().el2_e2spe & self.owner_el2.val();
         }
         self.pop_en.next = self.el_ok.val()
+            & !(self.tge_set.val() & !self.owner_el2.val())
             & self.ctl.val().prof_en
             & self.prof_allowed.val()
             & !self.disp_aarch32.val()

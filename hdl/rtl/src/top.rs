@@ -90,7 +90,9 @@ macro_rules! spe_top {
                 // fields from the generated list), context, register port, write response.
                 self.sampler.disp_valid.next = self.disp_valid.val();
                 self.sampler.disp_el.next = self.disp_el.val();
-                self.sampler.disp_host.next = self.disp_host.val();
+                self.sampler.el2_en.next = self.el2_en.val();
+                self.sampler.e2pb.next = self.mdcr_e2pb.val();
+                self.sampler.tge.next = self.hcr_tge.val();
                 self.sampler.disp_aarch32.next = self.disp_aarch32.val();
                 self.sampler.prof_allowed.next = self.prof_allowed.val();
                 self.capture.disp_pc.next = self.disp_pc.val();
@@ -99,7 +101,10 @@ macro_rules! spe_top {
                 self.capture.disp_cond.next = self.disp_cond.val();
                 self.tracker.disp_el.next = self.disp_el.val();
                 self.tracker.disp_ns.next = self.disp_ns.val();
-                self.tracker.disp_host.next = self.disp_host.val();
+                self.tracker.regime.next.el2_en = self.el2_en.val();
+                self.tracker.regime.next.e2pb = self.mdcr_e2pb.val();
+                self.tracker.regime.next.tge = self.hcr_tge.val();
+                self.tracker.regime.next.e2h = self.hcr_e2h.val();
                 self.tracker.iss_valid.next = self.iss_valid.val();
                 $(self.tracker.$hb.next.$hf = self.$hp.val();)*
                 self.tracker.ctx_el1.next = self.ctx_el1.val();

@@ -23,19 +23,20 @@
 //! reports only for a load/store, branch reports only for a branch; translation-done needs
 //! an earlier or same-cycle start. Anything else pulses `hook_stray`.
 //!
-//! Collection decided at the tag (docs/spe-reference.md §5.1; Arm ARM D17.6): CONTEXTIDR_EL1
-//! when PMSCR_EL1.CX and the op is not in the EL2 regime (EL2, or EL0 in the host);
-//! CONTEXTIDR_EL2 when PMSCR_EL2.CX; the physical address with PA (at EL1/EL0 both PA bits);
-//! a timestamp with the regime's TS; the physical counter when the regime's PCT selects it
-//! (at EL1/EL0 both PCT fields).
+//! Collection decided at the tag by the buffer's owning EL (Arm ARM D17.6; J1
+//! `CollectContextIDR1`/`2`, `CollectPhysicalAddress`, `CollectTimeStamp`): CONTEXTIDR_EL1
+//! when PMSCR_EL1.CX and the op is neither at EL2 nor under HCR_EL2.TGE = 1; CONTEXTIDR_EL2
+//! when PMSCR_EL2.CX and EL2 is enabled; the physical address with PMSCR_EL2.PA (and
+//! PMSCR_EL1.PA under an EL1 owner; PMSCR_EL1.PA alone without EL2); a timestamp with the
+//! owner's TS; the physical counter as PMSCR_EL2.PCT, then PMSCR_EL1.PCT, select it.
 //!
 //! The kernel makes the transitions in one `match` on the phase; what Idle and Tracking do
 //! to the op and the reports comes before it, as `if`s on the phase (Yosys maps this form to
 //! fewer iCE40 cells than match arms that also hold the data updates: 2 to 21 per preset).
 
 use crate::bundles::{
-    BranchReport, CollectCtl, CplReport, FilterView, MemReport, Progress, Sample, SamplePhase,
-    Slot, XlatReport,
+    BranchReport, CollectCtl, CplReport, FilterView, MemReport, Progress, Regime, Sample,
+    SamplePhase, Slot, XlatReport,
 };
 use crate::flop::Rff;
 use crate::ADDR_BITS;
@@ -126,11 +127,11 @@ pub struct SpeTracker {
     pub reset: Signal<In, Bit>,
     /// The sampler tagged an op this cycle (only while Idle).
     pub tag_valid: Signal<In, Bit>,
-    // The dispatch group's EL, security state and host flag; collection controls and
+    // The dispatch group's EL, security state and EL2 state; collection controls and
     // context inputs.
     pub disp_el: Signal<In, Bits<2>>,
     pub disp_ns: Signal<In, Bit>,
-    pub disp_host: Signal<In, Bit>,
+    pub regime: Signal<In, Regime>,
     pub ctl: Signal<In, CollectCtl>,
     pub ctx_el1: Signal<In, Bits<32>>,
     pub ctx_el2: Signal<In, Bits<32>>,
@@ -168,9 +169,13 @@ pub struct SpeTracker {
     s_phase: Rff<SamplePhase>,
     s_op: Rff<TaggedOp>,
     s_rep: Rff<Merged>,
-    // Local signals: the op's regime and timestamp source, the translation start as seen
+    // Local signals: the owner, TGE, EL2, the host and the timestamp source, the translation start as seen
     // this cycle, the stray flag, the events.
-    hyp: Signal<Local, Bit>,
+    owner_el2: Signal<Local, Bit>,
+    tge_set: Signal<Local, Bit>,
+    at_el2: Signal<Local, Bit>,
+    in_host: Signal<Local, Bit>,
+    ts_phys: Signal<Local, Bit>,
     el1_phys: Signal<Local, Bit>,
     el2_phys: Signal<Local, Bit>,
     xl_started_now: Signal<Local, Bit>,
@@ -180,6 +185,7 @@ pub struct SpeTracker {
     // Constants: ELs, PCT encodings, the indirect-branch payload bit (from `spe_defs`).
     k_el0: K<Bits<2>>,
     k_el2: K<Bits<2>>,
+    k_zero2: K<Bits<2>>,
     k_pct_phys: K<Bits<2>>,
     k_pct_ofs_phys: K<Bits<2>>,
     k_zero4: K<Bits<4>>,
@@ -193,6 +199,7 @@ impl SpeTracker {
         Self {
             k_el0: k2(0),
             k_el2: k2(2),
+            k_zero2: k2(0),
             k_pct_phys: k2(pmscr::PCT_PHYSICAL as u8),
             k_pct_ofs_phys: k2(pmscr::PCT_OFFSET_PHYSICAL as u8),
             k_br_ind: K::new(u64::from(subclass::BR_IND).into()),
@@ -209,14 +216,29 @@ impl Logic for SpeTracker {
         self.s_op.reset.next = self.reset.val();
         self.s_rep.reset.next = self.reset.val();
 
-        // EL2 regime: EL2, or EL0 in the host.
-        self.hyp.next = (self.disp_el.val() == self.k_el2.val())
-            | ((self.disp_el.val() == self.k_el0.val()) & self.disp_host.val());
-        // PCT 01 and 11 are physical; 00 and the reserved 10 virtual. choice: pct-reserved
+        // The owner (EL2 with E2PB = 00, else EL1), TGE and the host (J1 IsInHost: E2H at
+        // EL2, or at EL0 under TGE), all with EL2 enabled.
+        self.owner_el2.next =
+            self.regime.val().el2_en & (self.regime.val().e2pb == self.k_zero2.val());
+        self.tge_set.next = self.regime.val().el2_en & self.regime.val().tge;
+        self.at_el2.next = self.disp_el.val() == self.k_el2.val();
+        self.in_host.next = self.regime.val().el2_en
+            & self.regime.val().e2h
+            & (self.at_el2.val()
+                | ((self.disp_el.val() == self.k_el0.val()) & self.regime.val().tge));
+        // PCT 01 and 11 select a physical count; 00 and the reserved 10 the virtual one
+        // (physical in the host). choice: pct-reserved
         self.el1_phys.next = (self.ctl.val().el1_pct == self.k_pct_phys.val())
             | (self.ctl.val().el1_pct == self.k_pct_ofs_phys.val());
         self.el2_phys.next = (self.ctl.val().el2_pct == self.k_pct_phys.val())
             | (self.ctl.val().el2_pct == self.k_pct_ofs_phys.val());
+        // J1 CollectTimeStamp: PMSCR_EL2.PCT first (with EL2 enabled): 00 gives the virtual
+        // count (physical in the host); 01 and 11 the physical one under an EL2 owner;
+        // under an EL1 owner PMSCR_EL1.PCT decides (11 with PCT_el1 = 00 too).
+        self.ts_phys.next = self.owner_el2.val() | self.el1_phys.val() | self.in_host.val();
+        if self.regime.val().el2_en & !self.el2_phys.val() {
+            self.ts_phys.next = self.in_host.val();
+        }
 
         // A report's data is taken whenever its flag is clear (the data are don't-cares
         // until the flag is set): only the flags wait for the acceptance rules below.
@@ -262,26 +284,25 @@ impl Logic for SpeTracker {
             // values are those of the tag cycle, the last Idle cycle).
             self.s_op.d.next.el = self.disp_el.val();
             self.s_op.d.next.ns = self.disp_ns.val();
-            self.s_op.d.next.cx1 = self.ctl.val().el1_cx & !self.hyp.val();
-            self.s_op.d.next.cx2 = self.ctl.val().el2_cx;
+            self.s_op.d.next.cx1 = self.ctl.val().el1_cx & !self.at_el2.val() & !self.tge_set.val();
+            self.s_op.d.next.cx2 = self.ctl.val().el2_cx & self.regime.val().el2_en;
             self.s_op.d.next.ctx1 = self.ctx_el1.val();
             self.s_op.d.next.ctx2 = self.ctx_el2.val();
-            // EL2 regime: PMSCR_EL2 alone decides; EL1 regime: PA needs both PA bits
-            // and the physical counter both PCT fields.
-            if self.hyp.val() {
-                self.s_op.d.next.pa_en = self.ctl.val().el2_pa;
+            // By the owning EL, not the op's (J1 CollectTimeStamp, CollectPhysicalAddress):
+            // TS is the owner's; PA needs PMSCR_EL2.PA with EL2 enabled, and PMSCR_EL1.PA
+            // too under an EL1 owner (alone without EL2).
+            self.s_op.d.next.ts_en = self.ctl.val().el1_ts;
+            if self.owner_el2.val() {
                 self.s_op.d.next.ts_en = self.ctl.val().el2_ts;
-                self.s_op.d.next.ts = self.cnt_virt.val();
-                if self.el2_phys.val() {
-                    self.s_op.d.next.ts = self.cnt_phys.val();
-                }
-            } else {
-                self.s_op.d.next.pa_en = self.ctl.val().el1_pa & self.ctl.val().el2_pa;
-                self.s_op.d.next.ts_en = self.ctl.val().el1_ts;
-                self.s_op.d.next.ts = self.cnt_virt.val();
-                if self.el1_phys.val() & self.el2_phys.val() {
-                    self.s_op.d.next.ts = self.cnt_phys.val();
-                }
+            }
+            self.s_op.d.next.pa_en = self.ctl.val().el1_pa;
+            if self.regime.val().el2_en {
+                self.s_op.d.next.pa_en =
+                    self.ctl.val().el2_pa & (self.owner_el2.val() | self.ctl.val().el1_pa);
+            }
+            self.s_op.d.next.ts = self.cnt_virt.val();
+            if self.ts_phys.val() {
+                self.s_op.d.next.ts = self.cnt_phys.val();
             }
             // A new op: no report yet (the reports' data fields are don't-cares until
             // their flag is set).

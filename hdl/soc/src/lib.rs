@@ -163,6 +163,8 @@ pub struct SpeSoc {
     k_sub_cond: K<Bits<8>>,
     k_sub_ind: K<Bits<8>>,
     k_el0: K<Bits<2>>,
+    /// MDCR_EL2.E2PB, ignored: the PE has no EL2.
+    k_zero2: K<Bits<2>>,
     /// A write outside the buffer RAM: an external abort (no FSC of its own).
     k_err_external: K<Bits<2>>,
     k_zero6: K<Bits<6>>,
@@ -513,7 +515,11 @@ impl Logic for SpeSoc {
         }
         self.spe.disp_el.next = self.k_el0.val();
         self.spe.disp_ns.next = true;
-        self.spe.disp_host.next = false;
+        // A PE without EL2: the buffer is EL1's, the HCR_EL2/MDCR_EL2 inputs are unused.
+        self.spe.el2_en.next = false;
+        self.spe.mdcr_e2pb.next = self.k_zero2.val();
+        self.spe.hcr_tge.next = false;
+        self.spe.hcr_e2h.next = false;
         self.spe.disp_aarch32.next = false;
         self.spe.prof_allowed.next = true;
 

@@ -64,7 +64,10 @@ fn hand_written_ops_with_every_field_set_round_trip() {
         Mode {
             el: 2,
             ns: false,
-            host: true,
+            el2: false,
+            e2pb: 0b01,
+            tge: true,
+            e2h: true,
             aarch32: true,
             prof_allowed: false,
         },

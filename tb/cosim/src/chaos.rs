@@ -11,7 +11,9 @@
 //! * resets of random length at random moments, followed by a fresh programming sequence;
 //! * hook reports at random moments, whether an op is in flight or not, and completion
 //!   reports lost, so that an op stays in flight until a random report ends it;
-//! * dispatched ops of the reserved operation class 3 with random payloads.
+//! * dispatched ops of the reserved operation class 3 with random payloads;
+//! * cycles with random EL2 inputs (EL2 enabled or not, any MDCR_EL2.E2PB, HCR_EL2.TGE and
+//!   E2H) whatever the group's EL.
 //!
 //! [`random_settings`] and [`random_memory`] pick the software settings and memory
 //! behaviour of a regression job (intervals below the advertised minimum, tiny buffers that
@@ -51,6 +53,9 @@ pub struct ChaosParams {
     /// A completion report swallowed (per report): the unit keeps timing the op until a
     /// random report completes it, so its latency counters saturate.
     pub lost_completion: f64,
+    /// A cycle with random EL2 inputs (`el2_en`, `mdcr_e2pb`, `hcr_tge`, `hcr_e2h`),
+    /// whatever the group's EL: owners and host states the core never combines.
+    pub odd_regime: f64,
 }
 
 impl ChaosParams {
@@ -64,6 +69,7 @@ impl ChaosParams {
         hook: 0.0,
         odd_op: 0.0,
         lost_completion: 0.0,
+        odd_regime: 0.0,
     };
 
     /// Some chaos: occasional disturbances between long stretches of normal profiling.
@@ -76,6 +82,7 @@ impl ChaosParams {
         hook: 1e-4,
         odd_op: 1e-3,
         lost_completion: 5e-3,
+        odd_regime: 1e-3,
     };
 
     /// Much chaos: the unit rarely finishes a record undisturbed.
@@ -88,6 +95,7 @@ impl ChaosParams {
         hook: 5e-3,
         odd_op: 1e-2,
         lost_completion: 2e-2,
+        odd_regime: 1e-2,
     };
 
     /// One of the three levels (none 1/4, light 1/2, heavy 1/4).
@@ -110,6 +118,7 @@ pub struct ChaosCounts {
     pub reprograms: u64,
     pub hooks: u64,
     pub odd_ops: u64,
+    pub odd_regimes: u64,
     pub lost_completions: u64,
 }
 
@@ -122,6 +131,7 @@ impl std::ops::AddAssign for ChaosCounts {
         self.reprograms += o.reprograms;
         self.hooks += o.hooks;
         self.odd_ops += o.odd_ops;
+        self.odd_regimes += o.odd_regimes;
         self.lost_completions += o.lost_completions;
     }
 }
@@ -341,6 +351,13 @@ impl<D: Dut> Dut for Chaos<D> {
                 self.counts.odd_ops += 1;
             }
         }
+        if self.rng.chance(self.params.odd_regime) {
+            i.el2_en = self.rng.chance(0.5);
+            i.mdcr_e2pb = self.rng.below(4) as u8;
+            i.hcr_tge = self.rng.chance(0.5);
+            i.hcr_e2h = self.rng.chance(0.5);
+            self.counts.odd_regimes += 1;
+        }
         self.inner.step(&i)
     }
 }
@@ -478,7 +495,12 @@ mod tests {
         }
         let k = c.counts();
         assert!(
-            k.resets > 0 && k.reprograms > 0 && k.wild_writes > 0 && k.hooks > 0 && k.odd_ops > 0,
+            k.resets > 0
+                && k.reprograms > 0
+                && k.wild_writes > 0
+                && k.hooks > 0
+                && k.odd_ops > 0
+                && k.odd_regimes > 0,
             "{k:?}"
         );
         assert!(k.reg_reads > 0);

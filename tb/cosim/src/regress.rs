@@ -144,6 +144,14 @@ impl JobPlan {
         // A quarter of the jobs run in Secure state (drawn after everything above): NS = 0
         // in the PC and target packets, and the data PA's NS from the page's address space.
         workload.params.secure = r.chance(0.25);
+        // The EL2 state (drawn after that): mostly Linux's (EL2 enabled; E2PB = 00 in a
+        // VHE host, 11 otherwise); a tenth of the jobs have no EL2 (a core without it, or
+        // Secure state without Secure EL2), a sixth any E2PB: a hypervisor's EL2 owning the
+        // buffer under an EL1 kernel, or an EL1 owner in a VHE host (no sampling there).
+        workload.params.el2 = !r.chance(0.1);
+        if r.chance(0.15) {
+            workload.params.e2pb = Some(r.below(4) as u8);
+        }
         JobPlan {
             workload,
             settings,
@@ -176,7 +184,7 @@ impl JobPlan {
             filters.push(format!("min latency {}", s.min_latency));
         }
         format!(
-            "workload {}, chaos {}, memory {:?}/{:?}, interval {}{}, buffer {} B{}{}{}{}",
+            "workload {}, chaos {}, memory {:?}/{:?}, interval {}{}, buffer {} B{}{}{}{}{}",
             self.workload.name,
             self.chaos_name,
             self.memory.backpressure,
@@ -185,6 +193,11 @@ impl JobPlan {
             if s.jitter { " +jitter" } else { "" },
             s.buffer_size,
             if s.host { ", EL2 host" } else { "" },
+            match (self.workload.params.el2, self.workload.params.e2pb) {
+                (false, _) => ", no EL2".to_string(),
+                (true, Some(e)) => format!(", MDCR_EL2.E2PB {e:02b}"),
+                (true, None) => String::new(),
+            },
             if s.discard { ", discard" } else { "" },
             if s.switch_every > 0 {
                 format!(
@@ -387,7 +400,7 @@ impl PresetTotals {
 /// The summary line of one preset.
 pub fn summary_line(preset: &str, t: &PresetTotals) -> String {
     format!(
-        "regress {preset:<8} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; {} context switches; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks, {} odd op types, {} lost completions)",
+        "regress {preset:<8} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; {} context switches; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks, {} odd op types, {} odd EL2 states, {} lost completions)",
         t.cycles,
         t.ops,
         t.samples,
@@ -403,6 +416,7 @@ pub fn summary_line(preset: &str, t: &PresetTotals) -> String {
         t.chaos.reprograms,
         t.chaos.hooks,
         t.chaos.odd_ops,
+        t.chaos.odd_regimes,
         t.chaos.lost_completions
     )
 }

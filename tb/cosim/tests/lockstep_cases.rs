@@ -546,3 +546,269 @@ fn psb_waits_for_a_record_stalled_10000_cycles_mid_write_and_keeps_the_pmbptr_wr
         eprintln!("  ok: {} cycles, PSB waited {waited} cycles", t.ls.cycles());
     }
 }
+
+/// A directed bench for the buffer-owner cases: the golden model and one RTL backend in
+/// lockstep, fed blocks of loads at one EL after another under a fixed EL2 state (the
+/// `el2_en`, `mdcr_e2pb`, `hcr_tge`, `hcr_e2h` inputs). The sampled load reports its
+/// translation the cycle after its tag and completes the cycle after that; memory is
+/// always ready and every beat is kept, by address.
+struct OwnerBench {
+    ls: Lockstep,
+    /// The group-wide inputs of every cycle (EL2 state, Security state, counters).
+    group: spe_ports::Inputs,
+    /// Cycles since the last tag (None: no sample in flight).
+    since_tag: Option<u64>,
+    mem: std::collections::BTreeMap<u64, u8>,
+    pc: u64,
+}
+
+impl OwnerBench {
+    fn step(&mut self, dispatch_el: Option<u8>, set: impl FnOnce(&mut spe_ports::Inputs)) {
+        let mut inp = self.group.clone();
+        inp.wr_ready = true;
+        if let Some(el) = dispatch_el {
+            inp.disp_el = el;
+            for slot in &mut inp.disp[..2] {
+                slot.valid = true;
+                slot.pc = self.pc;
+                slot.class = spe_defs::packet::op_class::LD_ST_ATOMIC;
+                self.pc += 4;
+            }
+        }
+        match self.since_tag {
+            Some(1) => {
+                inp.xl.start = true;
+                inp.xl.done = true;
+                inp.xl.va = 0x0000_ffff_8000_1230;
+                inp.xl.pa = 0x0000_0008_8000_1230;
+                inp.xl.pa_ns = true;
+            }
+            Some(2) => {
+                inp.cpl.done = true;
+                inp.cpl.retired = true;
+            }
+            _ => {}
+        }
+        set(&mut inp);
+        let out = self.ls.step(&inp);
+        self.since_tag = match self.since_tag {
+            Some(k) if k < 2 => Some(k + 1),
+            _ => None,
+        };
+        if out.tag != 0 {
+            assert!(
+                self.since_tag.is_none(),
+                "a tag while a sample is in flight"
+            );
+            self.since_tag = Some(1);
+        }
+        if out.wr_valid {
+            for (i, b) in out.wr_data.to_le_bytes().iter().enumerate() {
+                self.mem.insert(out.wr_addr + i as u64, *b);
+            }
+        }
+    }
+
+    fn write(&mut self, id: RegId, v: u64) {
+        self.step(None, |i| {
+            i.reg_en = true;
+            i.reg_we = true;
+            i.reg_addr = reg(id).addr();
+            i.reg_wdata = v;
+        });
+    }
+
+    /// Blocks of 1028 loads (514 cycles of two) at EL0, EL1 and EL2, `rounds` times. With
+    /// the interval 256 and PMSICR = 256 the sampled population ops are numbers
+    /// 256 + 257 k (a zero count reloads on the next op), so a profiled block of
+    /// 4 x 257 ops holds exactly 4 samples and an unprofiled one none.
+    fn run_blocks(&mut self, rounds: u32) {
+        for _ in 0..rounds {
+            for el in 0..3u8 {
+                for _ in 0..514 {
+                    self.step(Some(el), |_| ());
+                }
+            }
+        }
+        for _ in 0..40 {
+            self.step(None, |_| ());
+        }
+    }
+}
+
+/// What one 64-byte record slot holds (fixed packet offsets, gen/spe_tables.md).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+struct Collected {
+    cx1: bool,
+    cx2: bool,
+    pa: bool,
+    /// The timestamp's value, if any.
+    ts: Option<u64>,
+}
+
+/// One phase of an owner case: records per EL, and what each EL's records collected.
+type PhaseResult = ([u32; 4], [Option<Collected>; 4]);
+
+/// Runs the owner case on both RTL backends; returns per backend the records per EL and
+/// what each EL's records collected (every record of one EL must collect the same).
+fn owner_case(
+    test: &str,
+    regime: (bool, u8, bool, bool),
+    phases: &[(bool, u8, bool, bool)],
+) -> Vec<Vec<PhaseResult>> {
+    use spe_defs::impdef::layout;
+    let cfg = preset("fastsim");
+    let base: u64 = 0xffff_8000_4000_0000;
+    let size: u64 = 0x1_0000;
+    let mut all = Vec::new();
+    for backend in [Backend::Hdlsim, Backend::Verilator] {
+        eprintln!("{test}: {} backend, preset {}", backend.name(), cfg.name);
+        let (el2, e2pb, tge, e2h) = regime;
+        let mut b = OwnerBench {
+            ls: Lockstep::new(cfg, make_dut(cfg, backend).unwrap()),
+            group: spe_ports::Inputs {
+                prof_allowed: true,
+                disp_ns: true,
+                el2_en: el2,
+                mdcr_e2pb: e2pb,
+                hcr_tge: tge,
+                hcr_e2h: e2h,
+                cnt_virt: 0x0000_0014_20b3_0000,
+                cnt_phys: 0x0000_0099_0000_0000,
+                ..Default::default()
+            },
+            since_tag: None,
+            mem: Default::default(),
+            pc: 0xffff_8000_0010_0000,
+        };
+        for _ in 0..4 {
+            b.step(None, |i| i.reset = true);
+        }
+        // Sampling at every EL, CONTEXTIDR at both: PMSCR_EL1 asks for neither a
+        // timestamp nor the PA, PMSCR_EL2 for both, with the physical counter.
+        b.write(
+            RegId::PmscrEl2,
+            pmscr::E0SPE.place(1)
+                | pmscr::E1SPE.place(1)
+                | pmscr::CX.place(1)
+                | pmscr::TS.place(1)
+                | pmscr::PA.place(1)
+                | pmscr::PCT.place(pmscr::PCT_PHYSICAL),
+        );
+        b.write(RegId::Pmbptr, pmbptr::PTR.place(base));
+        b.write(
+            RegId::Pmblimitr,
+            pmblimitr::LIMIT.place((base + size) >> pmblimitr::LIMIT.lsb) | pmblimitr::E.place(1),
+        );
+        b.write(RegId::Pmsirr, pmsirr::INTERVAL.place(1));
+        b.write(RegId::Pmsicr, pmsicr::COUNT.place(256));
+        b.write(
+            RegId::PmscrEl1,
+            pmscr::E0SPE.place(1) | pmscr::E1SPE.place(1) | pmscr::CX.place(1),
+        );
+        let mut results = Vec::new();
+        for &(el2, e2pb, tge, e2h) in phases {
+            b.group.el2_en = el2;
+            b.group.mdcr_e2pb = e2pb;
+            b.group.hcr_tge = tge;
+            b.group.hcr_e2h = e2h;
+            let start = b.mem.keys().next_back().map_or(base, |a| a + 1);
+            b.run_blocks(2);
+            let (mut per_el, mut what) = ([0u32; 4], [None; 4]);
+            let mut slot = start;
+            while b.mem.contains_key(&slot) {
+                let rec: Vec<u8> = (0..64).map(|i| b.mem[&(slot + i)]).collect();
+                let le = |o: usize| u64::from_le_bytes(rec[o..o + 8].try_into().unwrap());
+                let el = spe_decode::payload_el(le(layout::PC.offset + 1));
+                let c = Collected {
+                    cx1: rec[layout::CONTEXT_EL1.offset] == 0x64,
+                    cx2: rec[layout::CONTEXT_EL2.offset] == 0x65,
+                    pa: rec[layout::PA.offset] == 0xb3,
+                    ts: (rec[layout::END_OR_TS.offset] == spe_defs::packet::TIMESTAMP)
+                        .then(|| le(layout::END_OR_TS.offset + 1)),
+                };
+                let e = usize::from(el);
+                per_el[e] += 1;
+                if let Some(seen) = what[e] {
+                    assert_eq!(seen, c, "{test}: the EL{el} records differ");
+                }
+                what[e] = Some(c);
+                slot += 64;
+            }
+            eprintln!(
+                "  EL2 state {:?}: records per EL {per_el:?}, collected {what:?}",
+                (el2, e2pb, tge, e2h)
+            );
+            results.push((per_el, what));
+        }
+        if let Some(d) = b.ls.first() {
+            panic!(
+                "{test}: RTL ({} backend) diverged from the model: {d}",
+                backend.name()
+            );
+        }
+        eprintln!("  ok: {} cycles", b.ls.cycles());
+        all.push(results);
+    }
+    all
+}
+
+#[test]
+fn an_el2_owned_buffer_samples_el0_el1_and_el2_with_pmscr_el2_s_timestamp_and_pa_at_every_el() {
+    // MDCR_EL2.E2PB = 00 (a hypervisor owns the buffer while its EL1/EL0 guest runs;
+    // HCR_EL2.{E2H,TGE} = 00). J1 StatisticalProfilingEnabled: EL0, EL1 and EL2 are all
+    // at or below the owner, so 2 rounds x 4 samples at each. CollectTimeStamp and
+    // CollectPhysicalAddress follow the owner, EL2: PMSCR_EL2.TS and PA apply at every EL
+    // (PMSCR_EL1's are 0), and PCT_el2 = 01 gives the physical count. CollectContextIDR1:
+    // not at EL2; CollectContextIDR2: everywhere (EL2 enabled).
+    let test =
+        "an_el2_owned_buffer_samples_el0_el1_and_el2_with_pmscr_el2_s_timestamp_and_pa_at_every_el";
+    let el2_owner = (true, 0b00, false, false);
+    for r in owner_case(test, el2_owner, &[el2_owner]) {
+        let (per_el, what) = r[0];
+        assert_eq!(per_el, [8, 8, 8, 0], "records per EL");
+        for (el, c) in what.iter().take(3).enumerate() {
+            let c = c.unwrap();
+            assert_eq!(c.cx1, el != 2, "EL{el}: CONTEXTIDR_EL1");
+            assert!(c.cx2, "EL{el}: CONTEXTIDR_EL2");
+            assert!(c.pa, "EL{el}: PA by PMSCR_EL2.PA (owner EL2)");
+            assert_eq!(
+                c.ts,
+                Some(0x0000_0099_0000_0000),
+                "EL{el}: physical timestamp"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_el1_owned_buffer_samples_nothing_under_tge_and_then_el0_el1_with_pmscr_el1_s_controls() {
+    // MDCR_EL2.E2PB = 11 (the buffer is EL1's). With HCR_EL2.TGE = 1 (a VHE host's
+    // E2H = TGE = 1) J1 StatisticalProfilingEnabled is FALSE at every EL: no record. With
+    // TGE = 0 (E2H still 1) EL0 and EL1 are sampled (4 per block, 2 rounds) and EL2, above
+    // the owner, never. The owner is EL1: PMSCR_EL1.TS = 0 gives no timestamp although
+    // PMSCR_EL2.TS = 1, and PMSCR_EL1.PA = 0 vetoes PMSCR_EL2.PA; CONTEXTIDR_EL1 (TGE = 0)
+    // and CONTEXTIDR_EL2 are collected.
+    let test =
+        "an_el1_owned_buffer_samples_nothing_under_tge_and_then_el0_el1_with_pmscr_el1_s_controls";
+    let tge = (true, 0b11, true, true);
+    let no_tge = (true, 0b11, false, true);
+    for r in owner_case(test, tge, &[tge, no_tge]) {
+        assert_eq!(r[0].0, [0, 0, 0, 0], "records per EL under TGE = 1");
+        let (per_el, what) = r[1];
+        assert_eq!(per_el, [8, 8, 0, 0], "records per EL with TGE = 0");
+        for (el, c) in what.iter().take(2).enumerate() {
+            let c = c.unwrap();
+            assert_eq!(
+                c,
+                Collected {
+                    cx1: true,
+                    cx2: true,
+                    pa: false,
+                    ts: None
+                },
+                "EL{el}"
+            );
+        }
+    }
+}

@@ -12,10 +12,11 @@
 //! * issue = cycles from the tag cycle to the issue report, or total if it never issued;
 //! * translation = cycles from the start report to the done report.
 
+use crate::regime::{Counter, Regime};
 use crate::regs::Regs;
 use spe_defs::events as ev;
 use spe_defs::packet::{op_class, subclass};
-use spe_defs::regs::{pmscr, RegId};
+use spe_defs::regs::RegId;
 use spe_ports::Inputs;
 
 /// Which collections were enabled for the sample, decided in its tag cycle.
@@ -75,44 +76,22 @@ pub struct Sample {
     pub cond_fail: bool,
 }
 
-/// True when the sample's EL uses the EL2 controls (EL2, or EL0 in the host).
-fn el2_regime(el: u8, host: bool) -> bool {
-    el == 2 || (el == 0 && host)
-}
-
-/// Physical timestamps for a PCT value: 01 physical, 11 physical minus CNTPOFF (no offset
-/// input, so physical); 00 virtual, 10 reserved (virtual; choice: pct-reserved).
-fn pct_physical(pmscr_value: u64) -> bool {
-    let pct = pmscr::PCT.get(pmscr_value);
-    pct == pmscr::PCT_PHYSICAL || pct == pmscr::PCT_OFFSET_PHYSICAL
-}
-
 impl Sample {
     /// Captures the op in slot `slot` in its tag cycle.
     pub fn tag(regs: &Regs, inp: &Inputs, slot: usize) -> Sample {
         let s = &inp.disp[slot];
         let el1 = regs.get(RegId::PmscrEl1);
         let el2 = regs.get(RegId::PmscrEl2);
-        let hyp = el2_regime(inp.disp_el, inp.disp_host);
+        let el = inp.disp_el & 3;
+        // By the buffer's owner, not the sample's EL (J1 Collect*).
+        let r = Regime::of(inp);
         let collect = Collect {
-            context_el1: pmscr::CX.is_set(el1) && !hyp,
-            context_el2: pmscr::CX.is_set(el2),
-            phys_addr: if hyp {
-                pmscr::PA.is_set(el2)
-            } else {
-                pmscr::PA.is_set(el1) && pmscr::PA.is_set(el2)
-            },
-            timestamp: if hyp {
-                pmscr::TS.is_set(el2)
-            } else {
-                pmscr::TS.is_set(el1)
-            },
+            context_el1: r.context_el1(el, el1),
+            context_el2: r.context_el2(el2),
+            phys_addr: r.phys_addr(el1, el2),
+            timestamp: r.timestamp(el1, el2),
         };
-        let physical = if hyp {
-            pct_physical(el2)
-        } else {
-            pct_physical(el1) && pct_physical(el2)
-        };
+        let physical = r.counter(el, el1, el2) == Counter::Physical;
         // Class 3 is reserved: recorded as Other with payload 0 (choice: op-class-3).
         // Payload bits of features the unit does not build (FPF's ASE/FP, CRR's CR, GCS)
         // are cleared.
@@ -129,7 +108,7 @@ impl Sample {
             class,
             subclass,
             cond: s.cond,
-            el: inp.disp_el & 3,
+            el,
             ns: inp.disp_ns,
             collect,
             ctx_el1: inp.ctx_el1,

@@ -8,11 +8,12 @@
 //!
 //! One module per hardware block: [`sampler`], [`capture`] (op tag, hook merge, latency
 //! counters), [`filter`], [`record`] (serializer), [`writer`] (buffer writer), [`regs`]
-//! (registers) and [`unit`] (the top).
+//! (registers), [`regime`] (the buffer's owner and the EL2 controls) and [`unit`] (the top).
 
 pub mod capture;
 pub mod filter;
 pub mod record;
+pub mod regime;
 pub mod regs;
 pub mod sampler;
 pub mod unit;

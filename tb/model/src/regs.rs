@@ -57,10 +57,11 @@ impl Regs {
     pub fn profiling_enabled(&self) -> bool {
         pmblimitr::E.is_set(self.get(RegId::Pmblimitr)) && !pmbsr::S.is_set(self.get(RegId::Pmbsr))
     }
-    /// Sampling enable for an op at `el`; `host` selects the EL2 controls for EL0.
-    pub fn el_enabled(&self, el: u8, host: bool) -> bool {
+    /// The EL's sampling enable for an op at `el` (J1 `StatisticalProfilingEnabled`'s
+    /// `spe_bit`); `tge` (HCR_EL2.TGE with EL2 enabled) selects PMSCR_EL2.E0HSPE for EL0.
+    pub fn el_enabled(&self, el: u8, tge: bool) -> bool {
         match el {
-            0 if host => pmscr::E0SPE.is_set(self.get(RegId::PmscrEl2)), // E0HSPE
+            0 if tge => pmscr::E0SPE.is_set(self.get(RegId::PmscrEl2)), // E0HSPE
             0 => pmscr::E0SPE.is_set(self.get(RegId::PmscrEl1)),
             1 => pmscr::E1SPE.is_set(self.get(RegId::PmscrEl1)),
             2 => pmscr::E1SPE.is_set(self.get(RegId::PmscrEl2)), // E2SPE

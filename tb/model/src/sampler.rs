@@ -2,6 +2,7 @@
 //! architecture's reload rule (`SPEToCollectSample`, docs/spe-reference.md §6.1, without ERnd), the
 //! LFSR jitter, and the selection of at most one slot per cycle.
 
+use crate::regime::Regime;
 use crate::regs::Regs;
 use spe_defs::impdef;
 use spe_ports::Inputs;
@@ -17,13 +18,18 @@ pub struct SampleDecision {
     pub next_count: u32,
 }
 
-/// True when the op in slot `i` is in the sample population this cycle.
+/// True when the op in slot `i` is in the sample population this cycle (J1
+/// `StatisticalProfilingEnabled`: the buffer enabled, AArch64, the owner allowing the EL,
+/// and the EL's enable bit).
 pub fn in_population(regs: &Regs, inp: &Inputs, i: usize) -> bool {
+    let r = Regime::of(inp);
+    let el = inp.disp_el & 3;
     inp.disp[i].valid
         && regs.profiling_enabled()
         && inp.prof_allowed
         && !inp.disp_aarch32
-        && regs.el_enabled(inp.disp_el, inp.disp_host)
+        && r.owner_allows(el)
+        && regs.el_enabled(el, r.tge)
 }
 
 /// The reload value: `INTERVAL << 8`, with the low byte from the LFSR when RND = 1.

@@ -219,6 +219,10 @@ fn context_packets_only_when_cx_is_set() {
             pmscr::CX.place(cx2 as u64) | pmscr::E1SPE.place(1),
         );
         tb.inp.disp_el = el;
+        // EL2 is sampled only when EL2 owns the buffer (MDCR_EL2.E2PB = 00).
+        if el == 2 {
+            tb.inp.mdcr_e2pb = 0b00;
+        }
         tb.inp.ctx_el1 = 1234;
         tb.inp.ctx_el2 = 99;
         let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl.done = true)]);
@@ -233,6 +237,154 @@ fn context_packets_only_when_cx_is_set() {
                 "docs/spe-reference.md §7.1 context bytes"
             );
         }
+    }
+}
+
+/// What a sample collects per the Arm ARM J1 functions, transcribed: J1.1.1.52
+/// `CollectContextIDR1`, J1.1.1.53 `CollectContextIDR2`, J1.1.1.54
+/// `CollectPhysicalAddress`, J1.1.1.55 `CollectTimeStamp` (with J1.1.1.67
+/// `ProfilingBufferOwner` and `IsInHost`). Returns (CX1, CX2, PA, TS, physical counter).
+/// The reserved PCT = 10 is the unit's choice `pct-reserved`: used as 00.
+#[allow(clippy::too_many_arguments)]
+fn j1_collect(
+    el: u8,
+    el2_enabled: bool,
+    e2pb: u8,
+    tge: bool,
+    e2h: bool,
+    pmscr_el1: u64,
+    pmscr_el2: u64,
+    feat_ecv: bool,
+) -> (bool, bool, bool, bool, bool) {
+    let owning_el = if el2_enabled && e2pb == 0b00 { 2 } else { 1 };
+    let bit = |v: u64, f: spe_defs::Field| f.is_set(v);
+    let cx1 = el != 2 && !(el2_enabled && tge) && bit(pmscr_el1, pmscr::CX);
+    let cx2 = el2_enabled && bit(pmscr_el2, pmscr::CX);
+    let pa = if el2_enabled {
+        bit(pmscr_el2, pmscr::PA) && (owning_el == 2 || bit(pmscr_el1, pmscr::PA))
+    } else {
+        bit(pmscr_el1, pmscr::PA)
+    };
+    let ts = if owning_el == 2 {
+        bit(pmscr_el2, pmscr::TS)
+    } else {
+        bit(pmscr_el1, pmscr::TS)
+    };
+    let in_host = match el {
+        2 => el2_enabled && e2h,
+        0 => el2_enabled && e2h && tge,
+        _ => false,
+    };
+    let pct = |v: u64| {
+        let p = if feat_ecv {
+            pmscr::PCT.get(v)
+        } else {
+            pmscr::PCT.get(v) & 1
+        };
+        if p == 0b10 {
+            0b00
+        } else {
+            p
+        }
+    };
+    let pct_el1 = pct(pmscr_el1);
+    // TimeStamp_Virtual is the only non-physical outcome (OffsetPhysical is physical here).
+    let physical = 'ts: {
+        if el2_enabled {
+            match pct(pmscr_el2) {
+                0b00 => break 'ts in_host,
+                0b01 if owning_el == 2 => break 'ts true,
+                0b01 => {}
+                0b11 => {
+                    break 'ts if owning_el == 1 && pct_el1 == 0b00 {
+                        in_host
+                    } else {
+                        true
+                    }
+                }
+                _ => unreachable!(),
+            }
+        }
+        match pct_el1 {
+            0b00 => in_host,
+            _ => true,
+        }
+    };
+    (cx1, cx2, pa, ts, physical)
+}
+
+#[test]
+fn collection_follows_the_j1_collect_functions_by_owner_over_every_control() {
+    // Exhaustive over the sample's EL (0..2), EL2 enabled, MDCR_EL2.E2PB, HCR_EL2.TGE and
+    // E2H, and PMSCR_EL1/EL2 CX, PA, TS and PCT (both bits), with and without FEAT_ECV;
+    // only where the EL is profiled (J1 Collect* return nothing otherwise).
+    use spe_model::capture::Sample;
+    use spe_model::regs::Regs;
+    let fields = |b: u64| {
+        pmscr::CX.place(b & 1)
+            | pmscr::PA.place((b >> 1) & 1)
+            | pmscr::TS.place((b >> 2) & 1)
+            | pmscr::PCT.place((b >> 3) & 3)
+    };
+    for name in ["default", "wide"] {
+        let cfg = Config::preset(name).unwrap();
+        let (mut checked, mut seen) = (0u32, [[0u32; 2]; 5]);
+        for bits in 0u32..(1 << 17) {
+            let el = (bits & 3) as u8;
+            if el == 3 {
+                continue;
+            }
+            let el2 = bits & 4 != 0;
+            let e2pb = ((bits >> 3) & 3) as u8;
+            let tge = bits & 32 != 0;
+            let e2h = bits & 64 != 0;
+            let owner = if el2 && e2pb == 0 { 2 } else { 1 };
+            if el > owner || (el2 && tge && owner == 1) {
+                continue;
+            }
+            let (v1, v2) = (
+                fields(u64::from(bits >> 7) & 31),
+                fields(u64::from(bits >> 12)),
+            );
+            let mut regs = Regs::new(cfg);
+            regs.write(addr(RegId::PmscrEl1), v1);
+            regs.write(addr(RegId::PmscrEl2), v2);
+            let inp = spe_ports::Inputs {
+                disp_el: el,
+                el2_en: el2,
+                mdcr_e2pb: e2pb,
+                hcr_tge: tge,
+                hcr_e2h: e2h,
+                cnt_virt: 0x1111,
+                cnt_phys: 0x2222,
+                ..Default::default()
+            };
+            let s = Sample::tag(&regs, &inp, 0);
+            let got = (
+                s.collect.context_el1,
+                s.collect.context_el2,
+                s.collect.phys_addr,
+                s.collect.timestamp,
+                s.timestamp == 0x2222,
+            );
+            let want = j1_collect(el, el2, e2pb, tge, e2h, v1, v2, cfg.feat_ecv);
+            assert_eq!(
+                got, want,
+                "{name}: el={el} el2_en={el2} e2pb={e2pb:02b} tge={tge} e2h={e2h} PMSCR_EL1={v1:#x} PMSCR_EL2={v2:#x}: (CX1, CX2, PA, TS, physical)"
+            );
+            checked += 1;
+            for (k, b) in [want.0, want.1, want.2, want.3, want.4]
+                .into_iter()
+                .enumerate()
+            {
+                seen[k][usize::from(b)] += 1;
+            }
+        }
+        eprintln!("{name}: {checked} combinations; (false, true) per outcome: {seen:?}");
+        assert!(
+            seen.iter().all(|s| s[0] > 0 && s[1] > 0),
+            "every outcome both ways"
+        );
     }
 }
 
@@ -317,6 +469,8 @@ fn branch_target_packet_carries_the_el_and_ns_at_the_target_not_the_branchs() {
         tb.sample_after(1);
         tb.inp.disp_el = el;
         tb.inp.disp_ns = ns;
+        // EL2 is sampled when EL2 owns the buffer (MDCR_EL2.E2PB = 00).
+        tb.inp.mdcr_e2pb = if el == 2 { 0b00 } else { 0b11 };
         tb.inp.disp[0] = spe_ports::Slot {
             valid: true,
             pc: 0xffff_8000_1010_0040,

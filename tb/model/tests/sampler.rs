@@ -184,58 +184,97 @@ fn a_selection_while_one_is_in_flight_is_a_collision_without_interrupt() {
     assert!(!tb.step().irq);
 }
 
+/// Arm ARM J1.1.1.126 `StatisticalProfilingEnabled(el)` with J1.1.1.67
+/// `ProfilingBufferOwner`, transcribed: `allowed` stands for the rest of
+/// `ProfilingBufferEnabled` (the `prof_allowed` input), the buffer itself is enabled.
+#[allow(clippy::too_many_arguments)]
+fn j1_statistical_profiling_enabled(
+    el: u8,
+    el2_enabled: bool,
+    e2pb: u8,
+    tge: bool,
+    aarch32: bool,
+    allowed: bool,
+    (e0spe, e1spe, e0hspe, e2spe): (bool, bool, bool, bool),
+) -> bool {
+    if aarch32 || !allowed {
+        return false;
+    }
+    let tge_set = el2_enabled && tge;
+    let owning_el = if el2_enabled && e2pb == 0b00 { 2 } else { 1 };
+    if owning_el < el || (tge_set && owning_el == 1) {
+        return false;
+    }
+    match el {
+        2 => e2spe,
+        1 => e1spe,
+        0 => {
+            if tge_set {
+                e0hspe
+            } else {
+                e0spe
+            }
+        }
+        _ => unreachable!("EL3 is above every owner"),
+    }
+}
+
 #[test]
-fn population_excludes_el3_aarch32_disallowed_and_disabled_levels() {
-    // Exhaustive over EL, host, AArch32, prof_allowed and the four EL enables.
+fn population_follows_j1_statistical_profiling_enabled_over_every_el_owner_and_enable() {
+    // Exhaustive over EL, EL2 enabled, MDCR_EL2.E2PB, HCR_EL2.TGE and E2H, AArch32,
+    // prof_allowed and the four EL enables (E0SPE, E1SPE, E0HSPE, E2SPE).
     let cfg = Config::preset("default").unwrap();
-    for bits in 0u32..(1 << 9) {
+    let mut per_el = [0u32; 4];
+    for bits in 0u32..(1 << 13) {
         let el = (bits & 3) as u8;
-        let host = bits & 4 != 0;
-        let aarch32 = bits & 8 != 0;
-        let allowed = bits & 16 != 0;
-        let (e0, e1, e0h, e2) = (
-            bits & 32 != 0,
-            bits & 64 != 0,
-            bits & 128 != 0,
-            bits & 256 != 0,
+        let el2 = bits & 4 != 0;
+        let e2pb = ((bits >> 3) & 3) as u8;
+        let tge = bits & 32 != 0;
+        let e2h = bits & 64 != 0;
+        let aarch32 = bits & 128 != 0;
+        let allowed = bits & 256 != 0;
+        let en = (
+            bits & 512 != 0,
+            bits & 1024 != 0,
+            bits & 2048 != 0,
+            bits & 4096 != 0,
         );
         let mut tb = Tb::new(cfg);
         tb.enable(4, 0);
         tb.write_reg(
             RegId::PmscrEl1,
-            pmscr::E0SPE.place(e0 as u64) | pmscr::E1SPE.place(e1 as u64),
+            pmscr::E0SPE.place(en.0 as u64) | pmscr::E1SPE.place(en.1 as u64),
         );
         tb.write_reg(
             RegId::PmscrEl2,
-            pmscr::E0SPE.place(e0h as u64) | pmscr::E1SPE.place(e2 as u64),
+            pmscr::E0SPE.place(en.2 as u64) | pmscr::E1SPE.place(en.3 as u64),
         );
         tb.inp.disp_el = el;
-        tb.inp.disp_host = host;
+        tb.inp.el2_en = el2;
+        tb.inp.mdcr_e2pb = e2pb;
+        tb.inp.hcr_tge = tge;
+        tb.inp.hcr_e2h = e2h;
         tb.inp.disp_aarch32 = aarch32;
         tb.inp.prof_allowed = allowed;
         for i in 0..cfg.dispatch_width {
             tb.op(i, 0, op_class::OTHER, 0);
         }
         let pop = tb.step().pmu_sample_pop;
-        let enabled = match el {
-            0 => {
-                if host {
-                    e0h
-                } else {
-                    e0
-                }
-            }
-            1 => e1,
-            2 => e2,
-            _ => false,
-        };
-        let expect = if enabled && allowed && !aarch32 {
-            cfg.dispatch_width as u8
-        } else {
-            0
-        };
-        assert_eq!(pop, expect, "el={el} host={host} aarch32={aarch32} allowed={allowed} e0={e0} e1={e1} e0h={e0h} e2={e2}");
+        let on = j1_statistical_profiling_enabled(el, el2, e2pb, tge, aarch32, allowed, en);
+        per_el[usize::from(el)] += u32::from(on);
+        let expect = if on { cfg.dispatch_width as u8 } else { 0 };
+        assert_eq!(
+            pop, expect,
+            "el={el} el2_en={el2} e2pb={e2pb:02b} tge={tge} e2h={e2h} aarch32={aarch32} allowed={allowed} (E0SPE, E1SPE, E0HSPE, E2SPE)={en:?}"
+        );
     }
+    // Every EL but EL3 is profiled in some combinations (the check above can fail both
+    // ways): EL2 only with EL2 enabled, E2PB = 00 and E2SPE, AArch64 and allowed; any
+    // TGE and E2H, any of the three other enables.
+    eprintln!("profiled combinations per EL: {per_el:?}");
+    assert!(per_el[0] > 0 && per_el[1] > 0 && per_el[2] > 0);
+    assert_eq!(per_el[2], 2 * 2 * 8, "EL2: owner EL2 with E2SPE");
+    assert_eq!(per_el[3], 0);
 }
 
 #[test]

@@ -136,9 +136,7 @@ impl Core {
                 next: 0,
             },
         };
-        let mut mode = Mode::at(0);
-        mode.ns = !params.secure;
-        mode.host = params.vhe_host;
+        let mode = params.mode(0);
         Ok(Core {
             width: cfg.dispatch_width,
             params,
@@ -195,7 +193,10 @@ impl Core {
         }
         inp.disp_el = self.mode.el;
         inp.disp_ns = self.mode.ns;
-        inp.disp_host = self.mode.host;
+        inp.el2_en = self.mode.el2;
+        inp.mdcr_e2pb = self.mode.e2pb;
+        inp.hcr_tge = self.mode.tge;
+        inp.hcr_e2h = self.mode.e2h;
         inp.disp_aarch32 = self.mode.aarch32;
         inp.prof_allowed = self.mode.prof_allowed;
         inp.ctx_el1 = self.ctx_el1;

@@ -1,6 +1,8 @@
 //! The behaviour parameters of the core model ([`CoreParams`]): shared by the core
 //! ([`crate::core`]), its front end (the walker) and the workloads that tune them.
 
+use crate::uop::Mode;
+
 /// Behaviour of the core. Ranges are inclusive `(min, max)`; rates are probabilities.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CoreParams {
@@ -40,8 +42,14 @@ pub struct CoreParams {
     pub stray_rate: f64,
     /// Run in Secure state (NS = 0).
     pub secure: bool,
-    /// VHE host: user code has `host` set and the kernel runs at EL2.
+    /// VHE host: HCR_EL2.{E2H,TGE} = 11 and the kernel runs at EL2.
     pub vhe_host: bool,
+    /// EL2 implemented and enabled (`el2_en`); without it the HCR_EL2 and MDCR_EL2 inputs
+    /// do not count and the buffer is EL1's.
+    pub el2: bool,
+    /// MDCR_EL2.E2PB; `None` is Linux's value: 00 (EL2 owns the buffer) in a VHE host,
+    /// else 11 (EL1 owns it).
+    pub e2pb: Option<u8>,
     /// Virtual counter at cycle 0 (it advances by one per cycle).
     pub counter_start: u64,
     /// Physical counter = virtual counter + this.
@@ -80,6 +88,8 @@ impl Default for CoreParams {
             stray_rate: 0.0,
             secure: false,
             vhe_host: false,
+            el2: true,
+            e2pb: None,
             counter_start: 0x14_20B3_1FA5,
             counter_offset: 0x1000_0000,
             pid: 1234,
@@ -91,6 +101,21 @@ impl Default for CoreParams {
 }
 
 impl CoreParams {
+    /// The processor state of an op at `el` under these parameters (AArch64, profiling
+    /// allowed): Security state, EL2, the buffer's owner and the VHE host bits.
+    pub fn mode(&self, el: u8) -> Mode {
+        let mut m = Mode::at(el);
+        m.ns = !self.secure;
+        m.el2 = self.el2;
+        if self.vhe_host {
+            m = m.in_vhe_host();
+        }
+        if let Some(e) = self.e2pb {
+            m.e2pb = e;
+        }
+        m
+    }
+
     pub fn validate(&self) -> Result<(), String> {
         let rates = [
             ("bubble_rate", self.bubble_rate),
@@ -111,6 +136,9 @@ impl CoreParams {
             if !(0.0..=1.0).contains(&r) {
                 return Err(format!("core parameter {name} = {r} is not a probability"));
             }
+        }
+        if let Some(e) = self.e2pb.filter(|&e| e > 3) {
+            return Err(format!("core parameter e2pb = {e} is not a 2-bit value"));
         }
         let ranges = [
             ("bubble_len", self.bubble_len),

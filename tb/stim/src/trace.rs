@@ -96,6 +96,7 @@ fn parse_bounded(key: &str, s: &str, min: u64, max: u64) -> Result<u64, String> 
 struct Line {
     flags: Vec<String>,
     el: Option<u8>,
+    e2pb: Option<u8>,
     iss: Option<u32>,
     exe: Option<u32>,
     ctx: Option<u32>,
@@ -117,7 +118,7 @@ impl Line {
     }
 }
 
-const FLAGS: [&str; 14] = [
+const FLAGS: [&str; 17] = [
     "cond",
     "uncond",
     "wrong",
@@ -132,6 +133,9 @@ const FLAGS: [&str; 14] = [
     "noprof",
     "secure",
     "host",
+    "tge",
+    "e2h",
+    "no-el2",
 ];
 
 fn set<T>(slot: &mut Option<T>, key: &str, v: T) -> Result<(), String> {
@@ -146,6 +150,7 @@ fn parse_key(l: &mut Line, key: &str, val: &str) -> Result<(), String> {
     let lat = |v: &str| parse_bounded(key, v, 0, MAX_LATENCY).map(|x| x as u32);
     match key {
         "el" => set(&mut l.el, key, parse_bounded(key, val, 0, 3)? as u8),
+        "e2pb" => set(&mut l.e2pb, key, parse_bounded(key, val, 0, 3)? as u8),
         "iss" => set(
             &mut l.iss,
             key,
@@ -220,7 +225,7 @@ fn parse_key(l: &mut Line, key: &str, val: &str) -> Result<(), String> {
         "tel" => set(&mut l.tel, key, parse_bounded(key, val, 0, 3)? as u8),
         "tns" => set(&mut l.tns, key, parse_bounded(key, val, 0, 1)? == 1),
         _ => Err(format!(
-            "unknown key {key}= (expected el, iss, exe, ctx, va, pa, tlb, xl, src, ev, mem, tgt, tel or tns)"
+            "unknown key {key}= (expected el, e2pb, iss, exe, ctx, va, pa, tlb, xl, src, ev, mem, tgt, tel or tns)"
         )),
     }
 }
@@ -266,10 +271,18 @@ fn build(pc: u64, class: u8, sub: u8, l: &Line) -> Result<MicroOp, String> {
     if l.has("cond") && l.has("uncond") {
         return Err("cond and uncond together".into());
     }
+    if l.has("host") && (l.has("tge") || l.has("e2h")) {
+        return Err("host already sets tge and e2h".into());
+    }
+    let tge = l.has("host") || l.has("tge");
+    let e2h = l.has("host") || l.has("e2h");
     let mode = Mode {
         el: l.el.unwrap_or(default_el(pc)),
         ns: !l.has("secure"),
-        host: l.has("host"),
+        el2: !l.has("no-el2"),
+        e2pb: l.e2pb.unwrap_or(Mode::default_e2pb(tge, e2h)),
+        tge,
+        e2h,
         aarch32: l.has("a32"),
         prof_allowed: !l.has("noprof"),
     };
@@ -434,7 +447,10 @@ fn write_op(s: &mut String, op: &MicroOp) {
     flag(op.mode.aarch32, "a32");
     flag(!op.mode.prof_allowed, "noprof");
     flag(!op.mode.ns, "secure");
-    flag(op.mode.host, "host");
+    flag(op.mode.vhe_host(), "host");
+    flag(op.mode.tge && !op.mode.e2h, "tge");
+    flag(op.mode.e2h && !op.mode.tge, "e2h");
+    flag(!op.mode.el2, "no-el2");
     let mem = op.mem.filter(|_| op.class == op_class::LD_ST_ATOMIC);
     let br = op.branch.filter(|_| op.class == op_class::BRANCH);
     flag(mem.is_some_and(|m| m.misaligned), "misaligned");
@@ -451,6 +467,12 @@ fn write_op(s: &mut String, op: &MicroOp) {
         op.mode.el != default_el(op.pc),
         "el",
         (op.mode.el & 3).to_string(),
+    );
+    let e2pb = op.mode.e2pb & 3;
+    key(
+        e2pb != Mode::default_e2pb(op.mode.tge, op.mode.e2h),
+        "e2pb",
+        e2pb.to_string(),
     );
     let iss = op.issue_lat.max(1);
     key(iss != DEFAULT_ISSUE_LAT, "iss", iss.to_string());

@@ -16,8 +16,13 @@ pub struct Mode {
     pub el: u8,
     /// Non-secure.
     pub ns: bool,
-    /// EL0 runs in the EL2 host (VHE, HCR_EL2.{E2H,TGE} = 11).
-    pub host: bool,
+    /// EL2 is implemented and enabled in this Security state (`el2_en`).
+    pub el2: bool,
+    /// MDCR_EL2.E2PB (`mdcr_e2pb`): 00 the buffer is owned by EL2, else by EL1.
+    pub e2pb: u8,
+    /// HCR_EL2.TGE and E2H (`hcr_tge`, `hcr_e2h`); both set is a VHE host.
+    pub tge: bool,
+    pub e2h: bool,
     /// AArch32 state (not in the population).
     pub aarch32: bool,
     /// EL3 policy allows profiling.
@@ -25,14 +30,43 @@ pub struct Mode {
 }
 
 impl Mode {
-    /// Non-secure AArch64 at `el`, profiling allowed.
+    /// Non-secure AArch64 at `el`, profiling allowed, EL2 enabled with the buffer owned by
+    /// EL1 and HCR_EL2.{E2H,TGE} = 00 (a Linux kernel at EL1: MDCR_EL2.E2PB = 11).
     pub const fn at(el: u8) -> Mode {
         Mode {
             el,
             ns: true,
-            host: false,
+            el2: true,
+            e2pb: 0b11,
+            tge: false,
+            e2h: false,
             aarch32: false,
             prof_allowed: true,
+        }
+    }
+
+    /// The same op in a VHE host (HCR_EL2.{E2H,TGE} = 11) whose EL2 owns the buffer
+    /// (MDCR_EL2.E2PB = 00, as Linux sets it in a VHE host).
+    pub const fn in_vhe_host(self) -> Mode {
+        Mode {
+            e2pb: 0b00,
+            tge: true,
+            e2h: true,
+            ..self
+        }
+    }
+
+    /// Both HCR_EL2.E2H and TGE set (the `host` flag of a trace line).
+    pub const fn vhe_host(&self) -> bool {
+        self.tge && self.e2h
+    }
+
+    /// The MDCR_EL2.E2PB a trace line leaves out: 00 in a VHE host, else 11.
+    pub const fn default_e2pb(tge: bool, e2h: bool) -> u8 {
+        if tge && e2h {
+            0b00
+        } else {
+            0b11
         }
     }
 }

@@ -216,18 +216,17 @@ impl Walker {
     fn mode_at(&self, at: Pos) -> Mode {
         let p = &self.params;
         let kernel = self.kernel.is_some() || self.prog.blocks[at.block].kernel;
+        let el = if !kernel {
+            0
+        } else if p.vhe_host {
+            2
+        } else {
+            1
+        };
         Mode {
-            el: if !kernel {
-                0
-            } else if p.vhe_host {
-                2
-            } else {
-                1
-            },
-            ns: !p.secure,
-            host: p.vhe_host,
             aarch32: !kernel && self.a32_left > 0,
             prof_allowed: self.noprof_left == 0,
+            ..p.mode(el)
         }
     }
 

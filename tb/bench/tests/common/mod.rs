@@ -130,14 +130,24 @@ impl FakeDut {
         let el1 = self.reg(RegId::PmscrEl1);
         let el2 = self.reg(RegId::PmscrEl2);
         let lim = self.reg(RegId::Pmblimitr);
+        // J1 StatisticalProfilingEnabled: the owner (EL2 when EL2 is enabled and
+        // MDCR_EL2.E2PB = 00) allows ELs up to itself, and nothing under TGE when EL1 owns.
+        let owner = if inp.el2_en && inp.mdcr_e2pb == 0 {
+            2
+        } else {
+            1
+        };
+        let tge = inp.el2_en && inp.hcr_tge;
         let el_on = match inp.disp_el {
-            0 if inp.disp_host => pmscr::E0SPE.is_set(el2),
+            0 if tge => pmscr::E0SPE.is_set(el2),
             0 => pmscr::E0SPE.is_set(el1),
             1 => pmscr::E1SPE.is_set(el1),
             2 => pmscr::E1SPE.is_set(el2),
             _ => false,
         };
         el_on
+            && inp.disp_el <= owner
+            && !(tge && owner == 1)
             && !inp.disp_aarch32
             && inp.prof_allowed
             && pmblimitr::E.is_set(lim)

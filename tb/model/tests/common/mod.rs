@@ -31,9 +31,13 @@ pub fn addr(id: RegId) -> u8 {
 
 impl Tb {
     pub fn new(cfg: &Config) -> Tb {
+        // A Linux kernel at EL1 under a hypervisor: EL2 enabled, the buffer EL1's
+        // (MDCR_EL2.E2PB = 11), HCR_EL2.{E2H,TGE} = 00.
         let inp = Inputs {
             prof_allowed: true,
             disp_ns: true,
+            el2_en: true,
+            mdcr_e2pb: 0b11,
             wr_ready: true,
             ..Inputs::default()
         };
