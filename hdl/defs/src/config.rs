@@ -79,6 +79,7 @@ impl Config {
         Ok(())
     }
     /// Recommended minimum sampling interval in operations.
+    /// choice: min-interval
     pub fn min_interval(&self) -> u32 {
         impdef::min_interval_for_code(self.interval_code).expect("validated interval code")
     }

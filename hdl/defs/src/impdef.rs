@@ -273,9 +273,10 @@ pub mod data_source {
 }
 
 /// A documented choice: its key, the case or topic, the Arm ARM rule or section it answers,
-/// and the behaviour this unit chose. The code that implements a CONSTRAINED UNPREDICTABLE
-/// choice carries the comment `choice: KEY` in the golden model and in the RTL; a test checks
-/// that every such tag names a row and that every CONSTRAINED row is tagged in both.
+/// and the behaviour this unit chose. The code that implements a choice carries the comment
+/// `choice: KEY` in the golden model and in the RTL (an advertised ID value, in `hdl/defs`
+/// where the value is made); a test checks that every such tag names a row and that every
+/// row is tagged.
 #[derive(Clone, Copy, Debug)]
 pub struct Choice {
     pub key: &'static str,
@@ -557,8 +558,12 @@ mod tests {
         out
     }
 
+    /// Choices that are an advertised ID register value, made in `hdl/defs` alone (the
+    /// model and the RTL read the value).
+    const DEFS_ONLY: &[&str] = &["min-interval"];
+
     #[test]
-    fn every_constrained_choice_is_tagged_in_the_model_and_the_rtl_and_every_tag_has_a_row() {
+    fn every_choice_is_tagged_in_the_model_and_the_rtl_and_every_tag_has_a_row() {
         let keys: Vec<&str> = CHOICES.iter().chain(CONSTRAINED).map(|c| c.key).collect();
         for (i, k) in keys.iter().enumerate() {
             assert!(!keys[..i].contains(k), "choice key {k} listed twice");
@@ -566,18 +571,31 @@ mod tests {
         for c in CHOICES.iter().chain(CONSTRAINED) {
             assert!(!c.rule.is_empty() && !c.behaviour.is_empty(), "{}", c.key);
         }
+        for k in DEFS_ONLY {
+            assert!(keys.contains(k), "DEFS_ONLY lists {k}, which has no row");
+        }
+        // The definitions' own tags (this table and its generator excepted).
+        let defs: Vec<_> = choice_tags("src")
+            .into_iter()
+            .filter(|(_, f)| !f.ends_with("impdef.rs") && !f.ends_with("tables.rs"))
+            .collect();
         for dir in ["../../tb/model/src", "../rtl/src"] {
             let tags = choice_tags(dir);
-            for (key, file) in &tags {
+            for (key, file) in tags.iter().chain(&defs) {
                 assert!(
                     keys.contains(&key.as_str()),
                     "{file}: tag `choice: {key}` has no row"
                 );
             }
-            for c in CONSTRAINED {
+            for c in CHOICES.iter().chain(CONSTRAINED) {
+                let (place, tags) = if DEFS_ONLY.contains(&c.key) {
+                    ("hdl/defs/src", &defs)
+                } else {
+                    (dir, &tags)
+                };
                 assert!(
                     tags.iter().any(|(k, _)| k == c.key),
-                    "CONSTRAINED choice {} is not tagged (`choice: {}`) under {dir}",
+                    "choice {} is not tagged (`choice: {}`) under {place}",
                     c.key,
                     c.key
                 );

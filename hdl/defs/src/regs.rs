@@ -625,6 +625,7 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                 | pmsidr::FNE.place(1)
                 | pmsidr::FDS.place(0)
                 | pmsidr::INTERVAL.place(u64::from(cfg.interval_code))
+                // choice: record-slot
                 | pmsidr::MAXSIZE.place(impdef::RECORD_SIZE_LOG2 as u64)
                 | pmsidr::COUNTSIZE.place(match cfg.counter_width {
                     CounterWidth::Bits12 => pmsidr::COUNTSIZE_12BIT,

@@ -159,11 +159,14 @@ fn render(s: &mut String) -> std::fmt::Result {
         writeln!(s, "| {} | {from} | {imp} |", f.name)?;
     }
     writeln!(s)?;
+    writeln!(s, "Each row's key tags the code that implements it in the golden model and the RTL, or in `hdl/defs` for an advertised ID value (`choice: KEY`); a test checks that every row is tagged and every tag has a row.\n")?;
+    writeln!(s, "| key | topic | Arm ARM rule | behaviour of this unit |")?;
+    writeln!(s, "|---|---|---|---|")?;
     for c in impdef::CHOICES {
         writeln!(
             s,
-            "- **{}.** {} *(Rule: {}.)*",
-            c.topic, c.behaviour, c.rule
+            "| `{}` | {} | {} | {} |",
+            c.key, c.topic, c.rule, c.behaviour
         )?;
     }
     writeln!(s, "\n## CONSTRAINED UNPREDICTABLE cases\n")?;

@@ -62,6 +62,7 @@ impl<const CW: usize> Logic for SpeLatency<CW> {
         self.c_issue.reset.next = self.reset.val();
         self.c_xlat.reset.next = self.reset.val();
 
+        // choice: latency-counters
         if self.phase.val() == SamplePhase::Idle {
             self.c_total.d.next = self.k_zero.val();
             self.c_issue.d.next = self.k_zero.val();

@@ -333,6 +333,7 @@ impl<const W: usize> Logic for SpeSampler<W> {
             self.interval.next = self.k_one24.val();
             self.interval_dec.next = self.k_zero24.val();
         }
+        // choice: jitter
         self.jitter.next = self.k_zero8.val();
         if self.ctl.val().rnd {
             self.jitter.next = self.lfsr.q.val().get_bits::<8>(0);
@@ -345,6 +346,7 @@ impl<const W: usize> Logic for SpeSampler<W> {
         // profiling running and allowed, AArch64, the EL's enable bit (EL0 under TGE uses
         // E0HSPE; never EL3), and the owner allowing the EL: EL2 only under an EL2 owner,
         // nothing under TGE = 1 when EL1 owns the buffer.
+        // choice: population, choice: buffer-owner, choice: e2spe-el1-owner
         self.owner_el2.next = self.el2_en.val() & (self.e2pb.val() == self.k_zero2.val());
         self.tge_set.next = self.el2_en.val() & self.tge.val();
         self.el_ok.next = false;
@@ -387,6 +389,7 @@ impl<const W: usize> Logic for SpeSampler<W> {
             }
         }
         self.pick.next = self.sel.val();
+        // One sample in flight: a selection outside Idle is a collision. choice: in-flight
         self.busy.next = self.phase.val() != SamplePhase::Idle;
         self.tag.next = self.k_zero_w.val();
         if self.pop_en.val() & !self.busy.val() {

@@ -171,6 +171,7 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         self.tot16.next.set_value_lo(self.lat_total.val());
         self.iss16.next.set_value_lo(self.lat_issue.val());
         self.xlat16.next.set_value_lo(self.lat_xlat.val());
+        // NSE is 0 (no Realm state). choice: security-state
         // Address payloads: the PC carries the op's EL and NS, the branch target the EL and
         // NS at the target (the branch report's: an ERET's differ), the data PA the NS of
         // its physical address space (the translation report's).
@@ -186,6 +187,7 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         self.pa_pl.next.rsvd = self.k_zero7.val();
         self.pa_pl.next.ns = self.sample.val().pa_ns;
 
+        // choice: record-slot
         // The record: padding, then every present packet at its offset.
         self.rec.next = self.k_empty.val();
         // Context packets when the op's regime collects them (decided at the tag).
@@ -225,6 +227,7 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         }
         if self.sample.val().ds_en {
             self.rec.next.ds_hdr = self.h_ds.val();
+            // choice: data-source
             self.rec.next.ds = self.sample.val().source;
         }
         // Operation Type: the class in the header, the subclass in the payload.
@@ -236,6 +239,7 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
             self.rec.next.op_hdr = self.h_op_branch.val();
         }
         self.rec.next.op = self.sample.val().op_payload;
+        // choice: events-payload
         // Events, then a Timestamp or End closes the record.
         self.rec.next.ev_hdr = self.h_ev.val();
         self.rec.next.ev = self.sample.val().events;

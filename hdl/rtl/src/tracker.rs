@@ -288,6 +288,7 @@ impl Logic for SpeTracker {
             self.s_op.d.next.cx2 = self.ctl.val().el2_cx & self.regime.val().el2_en;
             self.s_op.d.next.ctx1 = self.ctx_el1.val();
             self.s_op.d.next.ctx2 = self.ctx_el2.val();
+            // choice: timestamp-context, choice: buffer-owner
             // By the owning EL, not the op's (J1 CollectTimeStamp, CollectPhysicalAddress):
             // TS is the owner's; PA needs PMSCR_EL2.PA with EL2 enabled, and PMSCR_EL1.PA
             // too under an EL1 owner (alone without EL2).
@@ -317,6 +318,7 @@ impl Logic for SpeTracker {
         }
 
         if self.s_phase.q.val() == SamplePhase::Tracking {
+            // choice: hook-reports
             // Tracking: merge this cycle's reports by the acceptance rules.
             self.stray.next = false;
             if self.iss_valid.val() {
@@ -409,6 +411,7 @@ impl Logic for SpeTracker {
             }
         }
         self.hook_stray.next = self.stray.val() & !self.reset.val();
+        // choice: psb-csync
         self.psb_done.next = self.psb_req.val()
             & ((self.s_phase.q.val() == SamplePhase::Idle)
                 | (self.s_phase.q.val() == SamplePhase::Tracking))

@@ -192,6 +192,7 @@ impl Logic for SpeWriter {
         self.no_room_next.next =
             self.e_hi_gt.q.val() | (self.e_hi_eq.q.val() & self.e_lo_ge.q.val());
 
+        // choice: write-timing
         // Filter: take the slot and the limit (every filter cycle, whether or not the
         // record is kept: no enable from the same-cycle filter decision).
         if self.phase.val() == SamplePhase::Filter {
@@ -208,6 +209,7 @@ impl Logic for SpeWriter {
             self.upd.next.full_dl = true;
         }
 
+        // choice: write-port
         // Writing: one beat per accepted transfer.
         self.writing.next = self.phase.val() == SamplePhase::Writing;
         self.beat64.next = self.z_3_64.val();

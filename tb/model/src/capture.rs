@@ -78,6 +78,7 @@ pub struct Sample {
 
 impl Sample {
     /// Captures the op in slot `slot` in its tag cycle.
+    /// choice: timestamp-context
     pub fn tag(regs: &Regs, inp: &Inputs, slot: usize) -> Sample {
         let s = &inp.disp[slot];
         let el1 = regs.get(RegId::PmscrEl1);
@@ -136,6 +137,7 @@ impl Sample {
 
     /// One tracking cycle: counts latencies and merges this cycle's hook reports.
     /// Returns `(completed, stray)`.
+    /// choice: latency-counters, choice: hook-reports
     pub fn track_cycle(&mut self, inp: &Inputs, counter_max: u64) -> (bool, bool) {
         let sat = |v: u64| (v + 1).min(counter_max);
         let mut stray = false;

@@ -17,6 +17,7 @@ fn put(rec: &mut Record, slot: Slot, header: u8, payload: u64, len: usize) {
 }
 
 /// Encodes the record of a completed sample.
+/// choice: record-slot, choice: events-payload, choice: data-source, choice: security-state
 pub fn encode(s: &Sample) -> Record {
     let mut r = [packet::PAD; RECORD_SIZE];
     if s.collect.context_el1 {

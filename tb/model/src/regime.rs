@@ -29,6 +29,7 @@ pub enum Counter {
 }
 
 impl Regime {
+    /// choice: buffer-owner
     pub fn of(inp: &Inputs) -> Regime {
         let el2 = inp.el2_en;
         Regime {
@@ -55,6 +56,7 @@ impl Regime {
 
     /// The owner lets `el` be profiled: not above the owning EL, and not under TGE = 1
     /// when EL1 owns the buffer (J1 `StatisticalProfilingEnabled`).
+    /// choice: e2spe-el1-owner
     pub fn owner_allows(&self, el: u8) -> bool {
         let tge_under_el1 = self.tge && self.owner() == 1;
         el <= self.owner() && !tge_under_el1

@@ -21,6 +21,7 @@ pub struct SampleDecision {
 /// True when the op in slot `i` is in the sample population this cycle (J1
 /// `StatisticalProfilingEnabled`: the buffer enabled, AArch64, the owner allowing the EL,
 /// and the EL's enable bit).
+/// choice: population
 pub fn in_population(regs: &Regs, inp: &Inputs, i: usize) -> bool {
     let r = Regime::of(inp);
     let el = inp.disp_el & 3;
@@ -33,6 +34,7 @@ pub fn in_population(regs: &Regs, inp: &Inputs, i: usize) -> bool {
 }
 
 /// The reload value: `INTERVAL << 8`, with the low byte from the LFSR when RND = 1.
+/// choice: jitter
 pub fn reload_value(regs: &Regs, lfsr: u16) -> u32 {
     let base = (regs.effective_interval() << 8) as u32;
     if regs.jitter() {

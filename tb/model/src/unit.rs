@@ -94,6 +94,7 @@ impl Model {
             return out;
         }
         let width = self.cfg.dispatch_width;
+        // choice: psb-csync
         out.psb_done = inp.psb_req && matches!(self.phase, Phase::Idle | Phase::Tracking(_));
 
         // Sampler: population count, interval counter, selection.
@@ -101,6 +102,7 @@ impl Model {
         out.pmu_sample_pop = decision.pop;
         let mut tagged = None;
         if let Some(slot) = decision.selected {
+            // One sample in flight: a selection outside Idle is a collision. choice: in-flight
             if self.phase == Phase::Idle {
                 out.tag = 1 << slot;
                 tagged = Some(Sample::tag(&self.regs, inp, slot));
@@ -168,6 +170,7 @@ impl Model {
         };
 
         // Edge: the jitter source steps; a register-port write lands last.
+        // choice: jitter
         self.lfsr = impdef::lfsr_step(self.lfsr);
         if inp.reg_en && inp.reg_we {
             self.regs.write(inp.reg_addr, inp.reg_wdata);

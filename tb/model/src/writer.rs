@@ -39,6 +39,7 @@ pub fn past_limit(base: u64, limit: u64) -> bool {
 
 /// Takes a kept record in its filter cycle: its slot at PMBPTR and the limit, as they are
 /// in this cycle. Nothing is decided yet: the next cycle is the check cycle.
+/// choice: write-timing
 pub fn take(regs: &Regs, record: Record) -> Write {
     Write {
         record,
@@ -73,6 +74,7 @@ impl Write {
     /// One cycle with the beat offered; `err` is a fault on the beat, with its kind and FSC
     /// (`wr_err_kind`, `wr_err_fsc`). Returns the write still in progress, or None when the
     /// record is done or faulted (PMBPTR and PMBSR updated).
+    /// choice: write-port, choice: write-timing
     pub fn cycle(mut self, regs: &mut Regs, ready: bool, err: Option<(u8, u8)>) -> Option<Write> {
         if !ready {
             return Some(self);
