@@ -22,7 +22,8 @@ use spe_defs::ports::{hook_report, Dir, Width, PORTS};
 use spe_defs::regs::{Bank, HwUpdate, REGS};
 use std::fmt::Write as _;
 
-/// The rust-hdl type of a port: per-slot buses use the top's width parameters.
+/// The rust-hdl type of a port: per-slot buses use the top's width parameters; a per-thread
+/// port is one thread's copy (every preset has one hardware thread: docs/smt.md).
 fn port_type(name: &str, width: Width) -> String {
     match width {
         Width::Bits(1) => "Bit".into(),
@@ -32,7 +33,11 @@ fn port_type(name: &str, width: Width) -> String {
         Width::PerSlot(2) => "Bits<CB>".into(),
         Width::PerSlot(8) => "Bits<SB>".into(),
         Width::PerSlot(n) => panic!("port {name}: no top parameter for a {n}-bit slot field"),
-        Width::PerThread(_) => panic!("port {name}: the unit has one hardware thread"),
+        Width::PerThread(1) => "Bit".into(),
+        Width::PerThread(n) => format!("Bits<{n}>"),
+        Width::ThreadId | Width::PerSlotThreadId => {
+            panic!("port {name}: only a multithreaded unit has it (SMT_PORTS)")
+        }
     }
 }
 

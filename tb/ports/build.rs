@@ -28,11 +28,18 @@ fn rust_type(bits: u32) -> &'static str {
     }
 }
 
-/// The bits a field holds: one slot of a per-slot input, the whole port otherwise.
+/// The bits a field holds: one slot of a per-slot input, one thread's copy of a per-thread
+/// port (every preset has one hardware thread: docs/smt.md), the whole port otherwise.
 fn field_bits(p: &Port) -> u32 {
     match (p.dir, p.width) {
         (Dir::In, Width::PerSlot(b)) => b,
-        (_, Width::PerThread(_)) => panic!("port {}: the unit has one hardware thread", p.name),
+        (_, Width::PerThread(b)) => b,
+        (_, Width::ThreadId | Width::PerSlotThreadId) => {
+            panic!(
+                "port {}: only a multithreaded unit has it (SMT_PORTS)",
+                p.name
+            )
+        }
         (_, w) => w.total(MAX_DISPATCH_WIDTH),
     }
 }
@@ -44,7 +51,9 @@ fn doc(p: &Port, indent: &str) -> String {
         Width::Bits(b) => format!("{b} bits"),
         Width::PerSlot(1) if p.dir == Dir::Out => "`W` bits, bit `i` slot `i`".to_string(),
         Width::PerSlot(b) => format!("{b} bits per slot"),
-        Width::PerThread(b) => format!("{b} bits per thread"),
+        Width::PerThread(1) => "1 bit per hardware thread".to_string(),
+        Width::PerThread(b) => format!("{b} bits per hardware thread"),
+        Width::ThreadId | Width::PerSlotThreadId => unreachable!("not in PORTS"),
     };
     let text = format!("`{}` ({width}; {}): {}.", p.name, p.timing, p.meaning);
     format!("{indent}#[doc = {text:?}]\n")

@@ -46,6 +46,10 @@ pub struct Config {
 /// Largest dispatch width the interface supports.
 pub const MAX_DISPATCH_WIDTH: usize = 8;
 
+/// Largest number of hardware threads the interface is specified for (docs/smt.md; every
+/// preset has one).
+pub const MAX_THREADS: usize = 4;
+
 /// Name of the source list in each preset's folder of `gen/` (paths relative to that
 /// folder, for `verilator -F`).
 pub const GEN_FILE_LIST: &str = "files.f";

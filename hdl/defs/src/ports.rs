@@ -16,12 +16,16 @@ pub enum Dir {
 
 /// Port width: fixed bits, per dispatch slot (`W` copies of `bits`, slot 0 in the low
 /// bits), or per hardware thread (`T` copies, thread 0 in the low bits: the ports a
-/// multithreaded unit gives each thread, issue 14; no port is per thread yet).
+/// multithreaded unit gives each thread, docs/smt.md; every preset has T = 1, where a
+/// per-thread port is exactly `bits` wide), or a hardware thread's number (`log2(T)` bits,
+/// once or per slot: the ports only a multithreaded unit has, [`SMT_PORTS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Width {
     Bits(u32),
     PerSlot(u32),
     PerThread(u32),
+    ThreadId,
+    PerSlotThreadId,
 }
 
 impl Width {
@@ -31,16 +35,20 @@ impl Width {
             Width::Bits(b) => b,
             Width::PerSlot(b) => b * w as u32,
             Width::PerThread(b) => b * t as u32,
+            Width::ThreadId => t.trailing_zeros(),
+            Width::PerSlotThreadId => w as u32 * t.trailing_zeros(),
         }
     }
     /// Total bits for dispatch width `w` in a single-threaded unit (every preset today).
     pub const fn total(self, w: usize) -> u32 {
         self.total_for(w, 1)
     }
-    /// Bits of one slot or one thread's copy (the whole port for `Bits`).
+    /// Bits of one slot or one thread's copy (the whole port for `Bits`; a thread number's
+    /// at the largest thread count).
     pub const fn bits(self) -> u32 {
         match self {
             Width::Bits(b) | Width::PerSlot(b) | Width::PerThread(b) => b,
+            Width::ThreadId | Width::PerSlotThreadId => crate::config::MAX_THREADS.trailing_zeros(),
         }
     }
 }
@@ -123,7 +131,7 @@ const fn p(
 }
 
 use Dir::{In, Out};
-use Width::{Bits, PerSlot};
+use Width::{Bits, PerSlot, PerThread};
 
 /// Every port of `spe_top` except `clk`.
 pub const PORTS: &[Port] = &[
@@ -179,7 +187,7 @@ pub const PORTS: &[Port] = &[
     p(
         "disp_el",
         In,
-        Bits(2),
+        PerThread(2),
         "dispatch",
         "Exception level of the whole group",
         "per cycle",
@@ -187,7 +195,7 @@ pub const PORTS: &[Port] = &[
     p(
         "disp_ns",
         In,
-        Bits(1),
+        PerThread(1),
         "dispatch",
         "Group is Non-secure",
         "per cycle",
@@ -195,7 +203,7 @@ pub const PORTS: &[Port] = &[
     p(
         "el2_en",
         In,
-        Bits(1),
+        PerThread(1),
         "dispatch",
         "EL2 is implemented and enabled in the PE's Security state (J1 `EL2Enabled`: 0 on a core without EL2, and in Secure state without Secure EL2). With 0 the buffer's owner is EL1, CONTEXTIDR_EL2 is never collected, PMSCR_EL2.PA acts as 1 and PMSCR_EL2.PCT as \"use PMSCR_EL1.PCT\"; `mdcr_e2pb`, `hcr_tge` and `hcr_e2h` are ignored",
         "per cycle",
@@ -203,7 +211,7 @@ pub const PORTS: &[Port] = &[
     p(
         "mdcr_e2pb",
         In,
-        Bits(2),
+        PerThread(2),
         "dispatch",
         "MDCR_EL2.E2PB: 00 the buffer is owned by EL2, any other value by EL1 (J1 `ProfilingBufferOwner`). An EL1 owner samples nothing at EL2 or under HCR_EL2.TGE = 1, and PMSCR_EL2.E2SPE/E0HSPE have no effect; the owner picks TS, PA and PCT (J1 `CollectTimeStamp`, `CollectPhysicalAddress`)",
         "per cycle",
@@ -211,7 +219,7 @@ pub const PORTS: &[Port] = &[
     p(
         "hcr_tge",
         In,
-        Bits(1),
+        PerThread(1),
         "dispatch",
         "HCR_EL2.TGE: with an EL2 owner, EL0 uses PMSCR_EL2.E0HSPE and CONTEXTIDR_EL1 is not collected; with an EL1 owner nothing is sampled (J1 `StatisticalProfilingEnabled`)",
         "per cycle",
@@ -219,7 +227,7 @@ pub const PORTS: &[Port] = &[
     p(
         "hcr_e2h",
         In,
-        Bits(1),
+        PerThread(1),
         "dispatch",
         "HCR_EL2.E2H: at EL2, or at EL0 with TGE = 1, the PE is in the host, where PCT = 00 records the physical count (J1 `IsInHost`, `CollectTimeStamp`)",
         "per cycle",
@@ -227,7 +235,7 @@ pub const PORTS: &[Port] = &[
     p(
         "disp_aarch32",
         In,
-        Bits(1),
+        PerThread(1),
         "dispatch",
         "Group is in AArch32 state: not in the population",
         "per cycle",
@@ -235,7 +243,7 @@ pub const PORTS: &[Port] = &[
     p(
         "prof_allowed",
         In,
-        Bits(1),
+        PerThread(1),
         "dispatch",
         "Profiling allowed: the core folds in what the unit does not see, low keeping the op out of the population (J1 `ProfilingBufferEnabled`): the PE not in Debug state (Halted), the PE's Security state being the buffer's owning one (MDCR_EL3.NSPB/NSPBE, SCR_EL3.NS/NSE), and EL3's other profiling policy",
         "per cycle",
@@ -252,7 +260,7 @@ pub const PORTS: &[Port] = &[
     p(
         "iss_valid",
         In,
-        Bits(1),
+        PerThread(1),
         "issue",
         "The tagged op left its issue queue",
         "pulse, once",
@@ -261,7 +269,7 @@ pub const PORTS: &[Port] = &[
     p(
         "xl_start",
         In,
-        Bits(1),
+        PerThread(1),
         "translation",
         "Translation of the tagged op's data address starts",
         "pulse, once",
@@ -269,7 +277,7 @@ pub const PORTS: &[Port] = &[
     p(
         "xl_va",
         In,
-        Bits(64),
+        PerThread(64),
         "translation",
         "Data virtual address (recorded whole, with the tag byte)",
         "with xl_start",
@@ -277,7 +285,7 @@ pub const PORTS: &[Port] = &[
     p(
         "xl_done",
         In,
-        Bits(1),
+        PerThread(1),
         "translation",
         "Translation done",
         "pulse, after or with xl_start",
@@ -285,7 +293,7 @@ pub const PORTS: &[Port] = &[
     p(
         "xl_pa",
         In,
-        Bits(56),
+        PerThread(56),
         "translation",
         "Physical address",
         "with xl_done",
@@ -293,7 +301,7 @@ pub const PORTS: &[Port] = &[
     p(
         "xl_pa_ns",
         In,
-        Bits(1),
+        PerThread(1),
         "translation",
         "Physical address space of the access: 1 Non-secure, 0 Secure (the data PA packet's NS bit, Arm ARM D18.2.1; a Secure-state access to Non-secure memory is 1)",
         "with xl_done",
@@ -301,7 +309,7 @@ pub const PORTS: &[Port] = &[
     p(
         "xl_tlb_access",
         In,
-        Bits(1),
+        PerThread(1),
         "translation",
         "Event TLB-ACCESS",
         "with xl_done",
@@ -309,7 +317,7 @@ pub const PORTS: &[Port] = &[
     p(
         "xl_tlb_walk",
         In,
-        Bits(1),
+        PerThread(1),
         "translation",
         "Event TLB-REFILL (walk)",
         "with xl_done",
@@ -318,7 +326,7 @@ pub const PORTS: &[Port] = &[
     p(
         "mem_done",
         In,
-        Bits(1),
+        PerThread(1),
         "memory",
         "Memory access of the tagged op done",
         "pulse, once",
@@ -326,7 +334,7 @@ pub const PORTS: &[Port] = &[
     p(
         "mem_source",
         In,
-        Bits(8),
+        PerThread(8),
         "memory",
         "Data source code (Data Source packet payload; loads only)",
         "with mem_done",
@@ -334,7 +342,7 @@ pub const PORTS: &[Port] = &[
     p(
         "mem_l1d_access",
         In,
-        Bits(1),
+        PerThread(1),
         "memory",
         "Event L1D-ACCESS",
         "with mem_done",
@@ -342,7 +350,7 @@ pub const PORTS: &[Port] = &[
     p(
         "mem_l1d_refill",
         In,
-        Bits(1),
+        PerThread(1),
         "memory",
         "Event L1D-REFILL",
         "with mem_done",
@@ -350,7 +358,7 @@ pub const PORTS: &[Port] = &[
     p(
         "mem_llc_access",
         In,
-        Bits(1),
+        PerThread(1),
         "memory",
         "Event LLC-ACCESS",
         "with mem_done",
@@ -358,7 +366,7 @@ pub const PORTS: &[Port] = &[
     p(
         "mem_llc_miss",
         In,
-        Bits(1),
+        PerThread(1),
         "memory",
         "Event LLC-REFILL",
         "with mem_done",
@@ -366,7 +374,7 @@ pub const PORTS: &[Port] = &[
     p(
         "mem_remote",
         In,
-        Bits(1),
+        PerThread(1),
         "memory",
         "Event REMOTE-ACCESS",
         "with mem_done",
@@ -374,7 +382,7 @@ pub const PORTS: &[Port] = &[
     p(
         "mem_misaligned",
         In,
-        Bits(1),
+        PerThread(1),
         "memory",
         "Event ALIGNMENT",
         "with mem_done",
@@ -383,7 +391,7 @@ pub const PORTS: &[Port] = &[
     p(
         "br_done",
         In,
-        Bits(1),
+        PerThread(1),
         "branch",
         "The tagged branch resolved",
         "pulse, once",
@@ -391,7 +399,7 @@ pub const PORTS: &[Port] = &[
     p(
         "br_target",
         In,
-        Bits(56),
+        PerThread(56),
         "branch",
         "Branch target virtual address, bits 55:0 (as the target packet records it)",
         "with br_done",
@@ -399,7 +407,7 @@ pub const PORTS: &[Port] = &[
     p(
         "br_target_el",
         In,
-        Bits(2),
+        PerThread(2),
         "branch",
         "Exception level at the target: the op's EL, except for an exception return (ERET to a lower EL) (the target packet's EL, Arm ARM D18.2.1)",
         "with br_done",
@@ -407,7 +415,7 @@ pub const PORTS: &[Port] = &[
     p(
         "br_target_ns",
         In,
-        Bits(1),
+        PerThread(1),
         "branch",
         "Security state at the target (1 Non-secure): the op's, except for an exception return that changes it (the target packet's NS)",
         "with br_done",
@@ -415,7 +423,7 @@ pub const PORTS: &[Port] = &[
     p(
         "br_taken",
         In,
-        Bits(1),
+        PerThread(1),
         "branch",
         "Branch taken (a conditional branch not taken sets NOT-TAKEN)",
         "with br_done",
@@ -423,7 +431,7 @@ pub const PORTS: &[Port] = &[
     p(
         "br_mispred",
         In,
-        Bits(1),
+        PerThread(1),
         "branch",
         "Event MISPRED",
         "with br_done",
@@ -431,7 +439,7 @@ pub const PORTS: &[Port] = &[
     p(
         "br_indirect",
         In,
-        Bits(1),
+        PerThread(1),
         "branch",
         "Indirect branch (ORed into the op-type IND bit)",
         "with br_done",
@@ -440,7 +448,7 @@ pub const PORTS: &[Port] = &[
     p(
         "cpl_done",
         In,
-        Bits(1),
+        PerThread(1),
         "completion",
         "The tagged op completed (retired or flushed); ends tracking",
         "pulse, once",
@@ -448,7 +456,7 @@ pub const PORTS: &[Port] = &[
     p(
         "cpl_retired",
         In,
-        Bits(1),
+        PerThread(1),
         "completion",
         "Retired (event RETIRED); low: flushed",
         "with cpl_done",
@@ -456,7 +464,7 @@ pub const PORTS: &[Port] = &[
     p(
         "cpl_exception",
         In,
-        Bits(1),
+        PerThread(1),
         "completion",
         "Op generated an exception (event EXCEPTION-GEN)",
         "with cpl_done",
@@ -464,7 +472,7 @@ pub const PORTS: &[Port] = &[
     p(
         "cpl_cond_fail",
         In,
-        Bits(1),
+        PerThread(1),
         "completion",
         "Conditional non-branch op failed its condition (NOT-TAKEN)",
         "with cpl_done",
@@ -472,7 +480,7 @@ pub const PORTS: &[Port] = &[
     p(
         "hook_stray",
         Out,
-        Bits(1),
+        PerThread(1),
         "hooks",
         "A hook report was ignored (nothing tracked, or not applicable to the tracked op)",
         "comb",
@@ -481,7 +489,7 @@ pub const PORTS: &[Port] = &[
     p(
         "ctx_el1",
         In,
-        Bits(32),
+        PerThread(32),
         "context",
         "CONTEXTIDR_EL1 (the register's value: in a VHE host the kernel's writes to CONTEXTIDR_EL1 are redirected by the core to CONTEXTIDR_EL2, so they arrive on `ctx_el2`)",
         "sampled in the tag cycle",
@@ -489,7 +497,7 @@ pub const PORTS: &[Port] = &[
     p(
         "ctx_el2",
         In,
-        Bits(32),
+        PerThread(32),
         "context",
         "CONTEXTIDR_EL2",
         "sampled in the tag cycle",
@@ -497,7 +505,7 @@ pub const PORTS: &[Port] = &[
     p(
         "cnt_virt",
         In,
-        Bits(64),
+        PerThread(64),
         "context",
         "Virtual counter: the physical count minus CNTVOFF_EL2 (CNTVCT outside the host). Recorded when the PCT controls select the virtual timestamp; in the host (`hcr_e2h`) the unit records `cnt_phys` instead (J1 `CollectTimeStamp`: IsInHost gives the physical timestamp)",
         "sampled in the tag cycle",
@@ -620,7 +628,7 @@ pub const PORTS: &[Port] = &[
     p(
         "irq",
         Out,
-        Bits(1),
+        PerThread(1),
         "interrupt",
         "PMBIRQ: level, high while PMBSR.S = 1",
         "reg; buffer full with no room for a kept record: high two cycles after its filter cycle; after a record: the cycle after its last beat's handshake",
@@ -628,7 +636,7 @@ pub const PORTS: &[Port] = &[
     p(
         "pmu_sample_pop",
         Out,
-        Bits(4),
+        PerThread(4),
         "pmu",
         "SAMPLE_POP: number of ops counted into the population this cycle",
         "comb",
@@ -636,7 +644,7 @@ pub const PORTS: &[Port] = &[
     p(
         "pmu_sample_feed",
         Out,
-        Bits(1),
+        PerThread(1),
         "pmu",
         "SAMPLE_FEED: a sample completed and reaches the filters",
         "reg, pulse",
@@ -644,7 +652,7 @@ pub const PORTS: &[Port] = &[
     p(
         "pmu_sample_filtrate",
         Out,
-        Bits(1),
+        PerThread(1),
         "pmu",
         "SAMPLE_FILTRATE: a sample passed the filters",
         "reg, pulse",
@@ -652,7 +660,7 @@ pub const PORTS: &[Port] = &[
     p(
         "pmu_sample_collision",
         Out,
-        Bits(1),
+        PerThread(1),
         "pmu",
         "SAMPLE_COLLISION: a sample was selected while one was in flight",
         "comb",
@@ -661,7 +669,7 @@ pub const PORTS: &[Port] = &[
     p(
         "psb_req",
         In,
-        Bits(1),
+        PerThread(1),
         "synchronization",
         "PSB CSYNC: the core executes a PSB and holds this high until psb_done; a sample still being tracked is dropped in every cycle this is high",
         "level, per cycle",
@@ -669,10 +677,48 @@ pub const PORTS: &[Port] = &[
     p(
         "psb_done",
         Out,
-        Bits(1),
+        PerThread(1),
         "synchronization",
         "The PSB is complete: every record of an op tagged before this cycle's edge is written (PMBPTR past it) or dropped, no write of it follows, and a PMBPTR / PMBLIMITR written from the next cycle on is not overwritten for it",
         "comb; high while psb_req is high and no record is in its filter, check or write cycles: at most 10 + B cycles after psb_req rises, B the cycles wr_ready is low while the record's beats are offered",
+    ),
+];
+
+/// The ports only a multithreaded unit (T > 1) has, specified ahead of it (docs/smt.md);
+/// no preset has T > 1 yet, so no generated top has them. The per-thread ports of [`PORTS`]
+/// (width `PerThread`) become T copies in such a unit.
+pub const SMT_PORTS: &[Port] = &[
+    p(
+        "disp_tid",
+        In,
+        Width::PerSlotThreadId,
+        "dispatch",
+        "The hardware thread of each slot's op: it counts towards that thread's interval counter and is sampled into that thread's buffer",
+        "with disp_valid",
+    ),
+    p(
+        "thr_active",
+        In,
+        PerThread(1),
+        "dispatch",
+        "Thread t was active and could issue an operation this cycle: its latency counters advance only then (Arm SPE overview: they count each cycle in which the thread was active and could issue)",
+        "per cycle",
+    ),
+    p(
+        "reg_tid",
+        In,
+        Width::ThreadId,
+        "register port",
+        "The thread whose registers the access reads or writes (the thread executing the MSR/MRS); the ID registers are the same for every thread",
+        "with reg_en",
+    ),
+    p(
+        "wr_tid",
+        Out,
+        Width::ThreadId,
+        "memory write",
+        "The thread whose buffer the offered beat is for: the core translates `wr_addr` in that thread's translation regime, and `wr_ready` / `wr_err*` answer that beat",
+        "reg, with wr_valid",
     ),
 ];
 
@@ -700,11 +746,35 @@ mod tests {
             assert!(!ports.is_empty(), "{}: no ports", h.group);
             for p in ports {
                 assert_eq!(p.dir, Dir::In, "{}", p.name);
-                assert_eq!(p.width, Width::Bits(p.width.bits()), "{}", p.name);
+                assert_eq!(p.width, Width::PerThread(p.width.bits()), "{}", p.name);
                 assert!(p.name.starts_with(h.prefix), "{}", p.name);
                 assert_eq!(hook_report(p).map(|r| r.field), Some(h.field));
             }
         }
+    }
+
+    #[test]
+    fn thread_number_widths_appear_only_in_the_smt_ports_and_names_stay_unique() {
+        for port in PORTS {
+            assert!(
+                !matches!(port.width, Width::ThreadId | Width::PerSlotThreadId),
+                "{}: a thread number port belongs in SMT_PORTS",
+                port.name
+            );
+        }
+        for port in SMT_PORTS {
+            assert!(
+                PORTS.iter().all(|q| q.name != port.name),
+                "{} is in both tables",
+                port.name
+            );
+        }
+        let tid = SMT_PORTS.iter().find(|p| p.name == "reg_tid").unwrap();
+        assert_eq!(tid.width.total_for(4, 1), 0);
+        assert_eq!(tid.width.total_for(4, 2), 1);
+        assert_eq!(tid.width.total_for(4, 4), 2);
+        let slots = SMT_PORTS.iter().find(|p| p.name == "disp_tid").unwrap();
+        assert_eq!(slots.width.total_for(8, 4), 16);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! writes the result to `gen/spe_tables.md`; a test fails when that file is stale.
 
 use crate::config::PRESETS;
-use crate::ports::{Dir, Width, PORTS};
+use crate::ports::{Dir, Width, PORTS, SMT_PORTS};
 use crate::regs::{self, REGS};
 use crate::{events, impdef};
 use std::fmt::Write;
@@ -18,6 +18,8 @@ fn width_text(w: Width) -> String {
         Width::PerSlot(b) => format!("W x {b}"),
         Width::PerThread(1) => "T".to_string(),
         Width::PerThread(b) => format!("T x {b}"),
+        Width::ThreadId => "log2(T)".to_string(),
+        Width::PerSlotThreadId => "W x log2(T)".to_string(),
     }
 }
 
@@ -52,11 +54,29 @@ fn render(s: &mut String) -> std::fmt::Result {
     }
 
     writeln!(s, "\n## Ports of `spe_top`\n")?;
-    writeln!(s, "Single clock `clk` (rising edge). `W` is the preset's dispatch width; per-slot ports pack slot 0 in the low bits. ")?;
+    writeln!(s, "Single clock `clk` (rising edge). `W` is the preset's dispatch width; per-slot ports pack slot 0 in the low bits. `T` is the number of hardware threads: 1 in every preset, so a per-thread port (`T x b`) is `b` bits; a multithreaded unit gives each thread its own copy, thread 0 in the low bits ([docs/smt.md](../docs/smt.md)). ")?;
     writeln!(s, "**comb**: depends on the same cycle's inputs; **reg**: registered. Every output except `reg_rdata` and `irq` is low while `reset` is high.\n")?;
     writeln!(s, "| port | dir | width | hook | meaning | timing |")?;
     writeln!(s, "|---|---|---|---|---|---|")?;
     for p in PORTS {
+        let dir = if p.dir == Dir::In { "in" } else { "out" };
+        writeln!(
+            s,
+            "| `{}` | {} | {} | {} | {} | {} |",
+            p.name,
+            dir,
+            width_text(p.width),
+            p.group,
+            p.meaning,
+            p.timing
+        )?;
+    }
+
+    writeln!(s, "\n### Ports of a multithreaded unit (T > 1)\n")?;
+    writeln!(s, "Specified ahead of the SMT presets ([docs/smt.md](../docs/smt.md)); no preset has them yet.\n")?;
+    writeln!(s, "| port | dir | width | group | meaning | timing |")?;
+    writeln!(s, "|---|---|---|---|---|---|")?;
+    for p in SMT_PORTS {
         let dir = if p.dir == Dir::In { "in" } else { "out" };
         writeln!(
             s,

@@ -280,7 +280,8 @@ mod tests {
             .filter(|p| p.dir == Dir::In)
             .map(|p| match p.width {
                 Width::PerSlot(b) => b,
-                Width::Bits(_) | Width::PerThread(_) => 0,
+                Width::Bits(_) | Width::PerThread(_) | Width::ThreadId => 0,
+                Width::PerSlotThreadId => unreachable!("not in PORTS"),
             })
             .sum();
         let gap = generate(wide).input_bits - generate(narrow).input_bits;
