@@ -29,8 +29,8 @@ pub struct CoverageArgs {
     /// Presets to run (comma-separated; default all).
     #[arg(long, value_delimiter = ',')]
     presets: Vec<String>,
-    /// Worker threads (default: the machine's cores).
-    #[arg(long)]
+    /// Worker threads, at least 1 (default: the machine's cores).
+    #[arg(long, value_parser = crate::regress_cmd::parse_threads)]
     threads: Option<usize>,
     /// Output directory: one coverage.dat per job, the merged coverage.dat (for
     /// `verilator_coverage --annotate`) and the report coverage.md.

@@ -23,13 +23,19 @@ pub struct DecodeArgs {
     #[arg(long)]
     check_slots: bool,
     /// Fail unless exactly N records decode.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::parse_usize)]
     expect_records: Option<usize>,
 }
 
 pub fn run(a: DecodeArgs) -> Result<ExitCode, String> {
     let buf =
         std::fs::read(&a.file).map_err(|e| format!("cannot read {}: {e}", a.file.display()))?;
+    if let Some(kind) = crate::file_kind(&buf) {
+        return Err(format!(
+            "{} is not a raw SPE buffer: it is {kind}",
+            a.file.display()
+        ));
+    }
     let d = decode(&buf);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -67,13 +67,13 @@ struct CaptureArgs {
     #[arg(long, value_name = "DEV", required_unless_present = "replay")]
     port: Option<String>,
     /// Baud rate of the port.
-    #[arg(long, default_value_t = 115_200)]
+    #[arg(long, value_parser = crate::parse_u32, default_value_t = 115_200)]
     baud: u32,
     /// Decode a recorded byte stream from FILE instead of reading a port.
     #[arg(long, value_name = "FILE", conflicts_with = "port")]
     replay: Option<PathBuf>,
     /// Give up after this many seconds without a byte from the port.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    #[arg(long, value_parser = spe_stim::parse_num, value_name = "SECONDS", default_value_t = 30)]
     timeout: u64,
     /// Where to write the buffer (raw SPE bytes).
     #[arg(long, short, value_name = "FILE")]

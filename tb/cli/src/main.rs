@@ -72,6 +72,74 @@ pub fn output_error(e: std::io::Error) -> String {
     format!("writing output: {e}")
 }
 
+/// A count or identifier that fits in 32 bits, in any form `parse_num` takes (`1e6`,
+/// `1_000_000`, `0x...`).
+pub fn parse_u32(s: &str) -> Result<u32, String> {
+    u32::try_from(spe_stim::parse_num(s)?).map_err(|_| format!("{s}: does not fit in 32 bits"))
+}
+
+/// A count, in any form `parse_num` takes.
+pub fn parse_usize(s: &str) -> Result<usize, String> {
+    usize::try_from(spe_stim::parse_num(s)?).map_err(|_| format!("{s}: too large"))
+}
+
+/// Checks, before a long run starts, that `path` can be written: its directory exists and
+/// is writable, and the path is not a directory. `what` names the option in the message.
+pub fn check_output(path: &std::path::Path, what: &str) -> Result<(), String> {
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(format!("{what} {shown}: is a directory, not a file"));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    match std::fs::metadata(dir) {
+        Ok(m) if !m.is_dir() => Err(format!(
+            "{what} {shown}: {} is not a directory",
+            dir.display()
+        )),
+        Ok(m) if m.permissions().readonly() => Err(format!(
+            "{what} {shown}: directory {} is read-only",
+            dir.display()
+        )),
+        Ok(_) => match std::fs::metadata(path) {
+            Ok(f) if f.permissions().readonly() => {
+                Err(format!("{what} {shown}: the file is read-only"))
+            }
+            _ => Ok(()),
+        },
+        Err(e) => Err(format!(
+            "{what} {shown}: directory {} does not exist ({e})",
+            dir.display()
+        )),
+    }
+}
+
+/// What a file that is not a raw SPE buffer looks like, from its first bytes (for error
+/// messages), or None when nothing is recognised.
+pub fn file_kind(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"PERFILE2") {
+        Some("a perf.data file (read it with `perf script -i FILE` or `perf report -i FILE`; its SPE data is the AUX area)")
+    } else if bytes.starts_with(b"\x7fELF") {
+        Some("an ELF file")
+    } else if bytes.starts_with(b"$version")
+        || bytes.starts_with(b"$date")
+        || bytes.starts_with(b"$timescale")
+    {
+        Some("a VCD waveform")
+    } else if !bytes.is_empty()
+        && bytes
+            .iter()
+            .take(4096)
+            .all(|&b| b.is_ascii_graphic() || b.is_ascii_whitespace())
+    {
+        Some("a text file")
+    } else {
+        None
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {

@@ -12,10 +12,10 @@ use std::process::ExitCode;
 #[derive(Args, Clone, Debug)]
 pub struct PerfDataArgs {
     /// CPU the buffer was captured on.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, value_parser = crate::parse_u32, default_value_t = 0)]
     pub perf_cpu: u32,
     /// Process id the records belong to (the stimulus core's CONTEXTIDR is 1234).
-    #[arg(long, default_value_t = 1234)]
+    #[arg(long, value_parser = crate::parse_u32, default_value_t = 1234)]
     pub perf_pid: u32,
     /// Command name of that process.
     #[arg(long, default_value = "spe-workload")]
@@ -107,8 +107,38 @@ pub struct PerfArgs {
     /// The perf.data file to write.
     #[arg(short, long, value_name = "OUT.data")]
     output: PathBuf,
+    /// Wrap the file even if it does not decode as an SPE buffer.
+    #[arg(long)]
+    force: bool,
     #[command(flatten)]
     perf: PerfDataArgs,
+}
+
+/// Refuses a file that is not a raw SPE buffer: empty, recognisably something else, or
+/// with packets the decoder rejects or no whole record.
+pub fn check_spe_buffer(name: &Path, buf: &[u8]) -> Result<(), String> {
+    let shown = name.display();
+    if buf.is_empty() {
+        return Err(format!("{shown} is empty: no SPE data to wrap"));
+    }
+    if let Some(kind) = crate::file_kind(buf) {
+        return Err(format!("{shown} is not a raw SPE buffer: it is {kind}"));
+    }
+    let d = spe_decode::decode(buf);
+    let bad = d.bad_offsets.len() + d.truncated_offsets.len();
+    if bad > 0 || d.records.is_empty() {
+        let first = d
+            .bad_offsets
+            .iter()
+            .chain(&d.truncated_offsets)
+            .min()
+            .map_or(String::new(), |o| format!(", the first at offset {o:#x}"));
+        return Err(format!(
+            "{shown} does not decode as an SPE buffer: {} records, {bad} bad or truncated packets{first} (check it with `spe decode`; --force wraps it anyway)",
+            d.records.len()
+        ));
+    }
+    Ok(())
 }
 
 /// Writes `aux` as perf.data to `path`.
@@ -121,6 +151,10 @@ pub fn write(aux: &[u8], opts: &PerfOptions, path: &Path) -> Result<usize, Strin
 pub fn run(a: PerfArgs) -> Result<ExitCode, String> {
     let aux =
         std::fs::read(&a.buffer).map_err(|e| format!("cannot read {}: {e}", a.buffer.display()))?;
+    if !a.force {
+        check_spe_buffer(&a.buffer, &aux)?;
+    }
+    crate::check_output(&a.output, "--output")?;
     let opts = a.perf.options()?;
     let n = write(&aux, &opts, &a.output)?;
     println!(

@@ -40,8 +40,8 @@ pub struct RegressArgs {
     /// Presets to run (comma-separated; default all).
     #[arg(long, value_delimiter = ',')]
     presets: Vec<String>,
-    /// Worker threads (default: the machine's cores).
-    #[arg(long)]
+    /// Worker threads, at least 1 (default: the machine's cores).
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Run one job alone, as printed by a failure: PRESET:SEED:CYCLES.
     #[arg(long, value_name = "SPEC", conflicts_with_all = ["shard", "presets"])]
@@ -59,6 +59,14 @@ pub struct RegressArgs {
     /// No progress lines.
     #[arg(long)]
     quiet: bool,
+}
+
+/// Parses `--threads`: a positive count (0 would run nothing).
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    match parse_num(s)? {
+        0 => Err("0 worker threads would run nothing; give at least 1, or leave --threads out for one per core".into()),
+        n => usize::try_from(n).map_err(|_| format!("{s}: too many threads")),
+    }
 }
 
 /// Worker threads: as asked, else the machine's cores.

@@ -32,7 +32,7 @@ pub struct SimArgs {
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
     /// Clock cycles to simulate (the final drain adds a few).
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, value_parser = parse_num, default_value_t = 1_000_000)]
     cycles: u64,
     /// Configuration preset (default, minimal, w2, c16, wide, fastsim).
     #[arg(long, default_value = "default")]
@@ -43,7 +43,7 @@ pub struct SimArgs {
     backend: Backend,
     /// Sampling period in ops, as perf's -c (PMSIRR.INTERVAL = period >> 8). Default: the
     /// preset's minimum interval.
-    #[arg(long, value_name = "OPS")]
+    #[arg(long, value_parser = parse_num, value_name = "OPS")]
     interval: Option<u64>,
     /// Random jitter on the interval (PMSIRR.RND).
     #[arg(long)]
@@ -82,7 +82,7 @@ pub struct SimArgs {
     #[arg(long, value_name = "MASK", value_parser = parse_num)]
     inv_event_filter: Option<u64>,
     /// Drop records with total latency below N cycles (PMSLATFR.MINLAT).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_parser = parse_num, value_name = "N")]
     min_latency: Option<u64>,
     /// Discard mode: sample and filter, write nothing (PMBLIMITR.FM = 10).
     #[arg(long)]
@@ -99,7 +99,7 @@ pub struct SimArgs {
     #[arg(long, default_value = "none")]
     mem_errors: String,
     /// Seed of every random choice of the run.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, value_parser = parse_num, default_value_t = 1)]
     seed: u64,
     /// Write the drained buffer bytes here.
     #[arg(long, value_name = "FILE")]
@@ -113,7 +113,7 @@ pub struct SimArgs {
     #[arg(long, value_name = "FILE")]
     summary_json: Option<PathBuf>,
     /// Print the N PCs with the most population ops: ground-truth share against sample share.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_parser = crate::parse_usize, value_name = "N", default_value_t = 0)]
     per_pc: usize,
     /// Lockstep backend: write a VCD window (inputs, model and RTL outputs) around the
     /// first divergence here.
@@ -235,6 +235,18 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
         errors: MemoryProfile::parse_errors(&a.mem_errors)?,
         fault: MemoryProfile::parse_fault(&a.mem_errors)?,
     };
+    // Every output is checked before the run, not after it.
+    for (path, what) in [
+        (&a.out, "--out"),
+        (&a.perf, "--perf"),
+        (&a.summary_json, "--summary-json"),
+        (&a.vcd, "--vcd"),
+        (&a.wave, "--wave"),
+    ] {
+        if let Some(p) = path {
+            crate::check_output(p, what)?;
+        }
+    }
     let waves = Waves {
         vcd: a.vcd.clone(),
         wave: match &a.wave {

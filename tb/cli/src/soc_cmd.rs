@@ -62,6 +62,12 @@ pub fn run(a: SocArgs) -> Result<ExitCode, String> {
 }
 
 fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
+    crate::check_output(&a.out, "--out")?;
+    for (path, what) in [(&a.perf, "--perf"), (&a.truth, "--truth")] {
+        if let Some(p) = path {
+            crate::check_output(p, what)?;
+        }
+    }
     let elf = Elf::read(&a.elf)?;
     let t0 = Instant::now();
     let res = run_soc(

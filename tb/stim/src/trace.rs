@@ -70,17 +70,39 @@ fn events_flags(e: &MemEvents) -> [bool; 5] {
     ]
 }
 
-/// Parses a number: decimal, or hexadecimal with `0x`; `_` separators allowed.
+/// Parses a number: decimal, hexadecimal with `0x`, or a whole number in e-notation
+/// (`1e6`, `2.5e6`); `_` separators allowed (`1_000_000`).
 pub fn parse_num(s: &str) -> Result<u64, String> {
     let clean = s.replace('_', "");
-    let r = match clean
+    let err = || {
+        format!(
+            "{s:?} is not a number (decimal, 0x hex, or a whole number in e-notation: 1e6, 2.5e6)"
+        )
+    };
+    if let Some(h) = clean
         .strip_prefix("0x")
         .or_else(|| clean.strip_prefix("0X"))
     {
-        Some(h) => u64::from_str_radix(h, 16),
-        None => clean.parse(),
-    };
-    r.map_err(|_| format!("{s:?} is not a number (decimal or 0x hex)"))
+        return u64::from_str_radix(h, 16).map_err(|_| err());
+    }
+    if let Some((mantissa, exp)) = clean.split_once(['e', 'E']) {
+        let exp: u32 = exp.parse().map_err(|_| err())?;
+        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let frac = frac.trim_end_matches('0');
+        let digits = format!("{int}{frac}");
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(err());
+        }
+        let scale = exp
+            .checked_sub(frac.len() as u32)
+            .ok_or_else(|| format!("{s:?} is not a whole number"))?;
+        return digits
+            .parse::<u64>()
+            .ok()
+            .and_then(|d| d.checked_mul(10u64.checked_pow(scale)?))
+            .ok_or_else(|| format!("{s:?} does not fit in 64 bits"));
+    }
+    clean.parse().map_err(|_| err())
 }
 
 fn parse_bounded(key: &str, s: &str, min: u64, max: u64) -> Result<u64, String> {
@@ -550,6 +572,34 @@ fn write_op(s: &mut String, op: &MicroOp) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_parse_in_decimal_hex_separators_and_e_notation() {
+        for (text, v) in [
+            ("1000000", 1_000_000),
+            ("1_000_000", 1_000_000),
+            ("0x1e6", 0x1e6),
+            ("1e6", 1_000_000),
+            ("2.5e6", 2_500_000),
+            ("1.50e1", 15),
+            ("1E3", 1000),
+            ("0e0", 0),
+        ] {
+            assert_eq!(parse_num(text), Ok(v), "{text}");
+        }
+        for (text, why) in [
+            ("1.5e0", "not a whole number"),
+            ("1e20", "does not fit"),
+            ("1e", "not a number"),
+            ("e6", "not a number"),
+            ("1.2.3e4", "not a number"),
+            ("-1e3", "not a number"),
+            ("ten", "not a number"),
+        ] {
+            let e = parse_num(text).unwrap_err();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+    }
 
     #[test]
     fn a_minimal_line_takes_every_default() {

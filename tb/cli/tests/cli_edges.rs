@@ -1,0 +1,166 @@
+//! The command line's rough edges (issue 28 item 6): outputs are checked before a run
+//! starts, `spe perf` and `spe decode` say what a file that is not an SPE buffer is, numbers
+//! take the `1e6` and `1_000_000` forms, `--threads 0` is refused. Each case checks the
+//! message and the exit code.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn spe(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_spe"))
+        .args(args)
+        .output()
+        .expect("spe runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("spe-cli-edges-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn an_unwritable_output_fails_before_the_run_with_exit_2() {
+    // 1e9 cycles would take minutes: the error must come before the run starts.
+    for args in [
+        &[
+            "sim",
+            "--cycles",
+            "1e9",
+            "--backend",
+            "verilator",
+            "--wave",
+            "/nonexistent/w.vcd",
+        ][..],
+        &["sim", "--cycles", "1e9", "--out", "/nonexistent/a.bin"][..],
+        &[
+            "sim",
+            "--cycles",
+            "1e9",
+            "--summary-json",
+            "/nonexistent/s.json",
+        ][..],
+        &[
+            "soc",
+            "run",
+            "--elf",
+            "/nonexistent/p.elf",
+            "--out",
+            "/nonexistent/s.bin",
+        ][..],
+    ] {
+        let t = std::time::Instant::now();
+        let o = spe(args);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+        assert!(
+            e.contains("directory /nonexistent does not exist"),
+            "{args:?}: {e}"
+        );
+        assert!(t.elapsed().as_secs() < 30, "{args:?} ran before failing");
+    }
+    let dir = scratch("dir");
+    let o = spe(&["sim", "--cycles", "1e9", "--out", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn perf_and_decode_refuse_what_is_not_an_spe_buffer_and_say_what_it_is() {
+    let dir = scratch("perf");
+    let bin = dir.join("a.bin");
+    let data = dir.join("a.data");
+    // A real buffer (and `1e5`, `100_000` as cycle counts).
+    for cycles in ["1e5", "100_000"] {
+        let o = spe(&[
+            "sim",
+            "--cycles",
+            cycles,
+            "--quiet",
+            "--out",
+            bin.to_str().unwrap(),
+            "--perf",
+            data.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "--cycles {cycles}: {}", stderr(&o));
+    }
+    let out = dir.join("b.data");
+    let o = spe(&["perf", bin.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "a real buffer wraps: {}", stderr(&o));
+    // A perf.data file given as the buffer.
+    let o = spe(&["perf", data.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("it is a perf.data file"),
+        "{}",
+        stderr(&o)
+    );
+    let o = spe(&["decode", data.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("it is a perf.data file"),
+        "{}",
+        stderr(&o)
+    );
+    // Random bytes, and a text file.
+    let rnd = dir.join("random.bin");
+    let bytes: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    std::fs::write(&rnd, bytes).unwrap();
+    let o = spe(&["perf", rnd.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("does not decode as an SPE buffer"),
+        "{}",
+        stderr(&o)
+    );
+    let o = spe(&[
+        "perf",
+        "--force",
+        rnd.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "--force wraps anyway: {}", stderr(&o));
+    let txt = dir.join("notes.txt");
+    std::fs::write(&txt, "not a buffer\n").unwrap();
+    let o = spe(&["perf", txt.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("it is a text file"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn numbers_in_e_notation_are_taken_and_threads_0_is_refused() {
+    let o = spe(&["regress", "--threads", "0", "--cycles", "1e3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("0 worker threads would run nothing"),
+        "{}",
+        stderr(&o)
+    );
+    let o = spe(&["sim", "--cycles", "1.5e0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a whole number"), "{}", stderr(&o));
+    let o = spe(&[
+        "regress",
+        "--threads",
+        "1",
+        "--cycles",
+        "2e3",
+        "--job-cycles",
+        "1_000",
+        "--presets",
+        "minimal",
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("regress minimal"), "{text}");
+}
