@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Tool checks of the generated Verilog, for every preset in gen/ (or the presets named):
-#   verilator --lint-only -Wall   (no waivers: rust-hdl output is post-processed to be clean)
-#   iverilog -g2005               (compiles)
+#   verilator --lint-only -Wall   (no waivers: rust-hdl output is post-processed to be clean;
+#                                  the list relative to itself, -F files.f)
+#   iverilog -g2005               (compiles; in the repository's gen/, from the list relative
+#                                  to the repository root, -c sources.f)
 #   yosys synth + check -assert   (synthesizable, no latches, no driver conflicts)
 # Usage: scripts/rtl-check.sh [GEN_DIR] [PRESET...]
 set -euo pipefail
@@ -29,13 +31,20 @@ trap 'rm -rf "$LOG"' EXIT
 for p in "${presets[@]}"; do
     list="$GEN/$p/files.f"
     top="spe_top_$p"
-    # Source files in order, resolved relative to the list file.
-    files=$(grep -v '^//' "$list" | sed "s|^|$GEN/$p/|" | tr '\n' ' ')
     echo
     echo "==> preset $p ($top)"
     step verilator --lint-only -Wall -F "$list" --top-module "$top"
-    # shellcheck disable=SC2086
-    step iverilog -g2005 -s "$top" -o "$LOG/$p.vvp" $files
+    if [ "$GEN" = gen ]; then
+        # The repository's gen/: iverilog and Yosys take the list relative to the
+        # repository root, as an integrator uses it from there.
+        files=$(tr '\n' ' ' < "gen/$p/sources.f")
+        step iverilog -g2005 -s "$top" -o "$LOG/$p.vvp" -c "gen/$p/sources.f"
+    else
+        # Source files in order, resolved relative to the list file.
+        files=$(grep -v '^//' "$list" | sed "s|^|$GEN/$p/|" | tr '\n' ' ')
+        # shellcheck disable=SC2086
+        step iverilog -g2005 -s "$top" -o "$LOG/$p.vvp" $files
+    fi
     echo "==> yosys -p 'read_verilog <files>; synth -top $top; check -assert' (log: latches counted)"
     yosys -q -l "$LOG/$p.yosys" -p "read_verilog $files; synth -top $top; check -assert; flatten; stat" >/dev/null
     if grep -q "Latch inferred" "$LOG/$p.yosys"; then

@@ -44,6 +44,8 @@ for f in gen/*/spe_top_*.v; do
     [ "$p" != default ] && others+=("$p")
 done
 step scripts/rtl-check.sh gen "${others[@]}"
+# FuseSoC (PyPI, pinned): gen/spe.core's lint target of one preset.
+step scripts/fusesoc-check.sh default
 # Area per block and Fmax of the smallest preset on the iCEBreaker's UP5K (about 30 s).
 step "$SPE" synth --preset minimal --device up5k --out "$OUT/synth" | tee "$OUT/synth.txt"
 grep -q '^Fmax [0-9.]* MHz' "$OUT/synth.txt" || { echo "error: spe synth printed no Fmax line" >&2; exit 1; }

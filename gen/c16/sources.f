@@ -1,0 +1,10 @@
+gen/spe_rff.v
+gen/c16/spe_capture_c16.v
+gen/c16/spe_filter_c16.v
+gen/c16/spe_latency_c16.v
+gen/c16/spe_regs_c16.v
+gen/c16/spe_sampler_c16.v
+gen/c16/spe_serializer_c16.v
+gen/c16/spe_tracker_c16.v
+gen/c16/spe_writer_c16.v
+gen/c16/spe_top_c16.v

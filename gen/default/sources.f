@@ -1,0 +1,10 @@
+gen/spe_rff.v
+gen/default/spe_capture_default.v
+gen/default/spe_filter_default.v
+gen/default/spe_latency_default.v
+gen/default/spe_regs_default.v
+gen/default/spe_sampler_default.v
+gen/default/spe_serializer_default.v
+gen/default/spe_tracker_default.v
+gen/default/spe_writer_default.v
+gen/default/spe_top_default.v

@@ -1,0 +1,10 @@
+gen/spe_rff.v
+gen/fastsim/spe_capture_fastsim.v
+gen/fastsim/spe_filter_fastsim.v
+gen/fastsim/spe_latency_fastsim.v
+gen/fastsim/spe_regs_fastsim.v
+gen/fastsim/spe_sampler_fastsim.v
+gen/fastsim/spe_serializer_fastsim.v
+gen/fastsim/spe_tracker_fastsim.v
+gen/fastsim/spe_writer_fastsim.v
+gen/fastsim/spe_top_fastsim.v

@@ -1,0 +1,10 @@
+gen/spe_rff.v
+gen/minimal/spe_capture_minimal.v
+gen/minimal/spe_filter_minimal.v
+gen/minimal/spe_latency_minimal.v
+gen/minimal/spe_regs_minimal.v
+gen/minimal/spe_sampler_minimal.v
+gen/minimal/spe_serializer_minimal.v
+gen/minimal/spe_tracker_minimal.v
+gen/minimal/spe_writer_minimal.v
+gen/minimal/spe_top_minimal.v

@@ -1,0 +1,10 @@
+gen/spe_rff.v
+gen/w2/spe_capture_w2.v
+gen/w2/spe_filter_w2.v
+gen/w2/spe_latency_w2.v
+gen/w2/spe_regs_w2.v
+gen/w2/spe_sampler_w2.v
+gen/w2/spe_serializer_w2.v
+gen/w2/spe_tracker_w2.v
+gen/w2/spe_writer_w2.v
+gen/w2/spe_top_w2.v

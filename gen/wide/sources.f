@@ -1,0 +1,10 @@
+gen/spe_rff.v
+gen/wide/spe_capture_wide.v
+gen/wide/spe_filter_wide.v
+gen/wide/spe_latency_wide.v
+gen/wide/spe_regs_wide.v
+gen/wide/spe_sampler_wide.v
+gen/wide/spe_serializer_wide.v
+gen/wide/spe_tracker_wide.v
+gen/wide/spe_writer_wide.v
+gen/wide/spe_top_wide.v
