@@ -5,6 +5,7 @@
 #   iverilog -g2005               (compiles; in the repository's gen/, from the list relative
 #                                  to the repository root, -c sources.f)
 #   yosys synth + check -assert   (synthesizable, no latches, no driver conflicts)
+#   verilator --lint-only -Wall   of the SystemVerilog wrapper spe_<preset>_sv and its package
 # Usage: scripts/rtl-check.sh [GEN_DIR] [PRESET...]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -34,6 +35,9 @@ for p in "${presets[@]}"; do
     echo
     echo "==> preset $p ($top)"
     step verilator --lint-only -Wall -F "$list" --top-module "$top"
+    # The SystemVerilog wrapper over the same files.
+    step verilator --lint-only -Wall -F "$list" "$GEN/$p/spe_${p}_pkg.sv" "$GEN/$p/spe_${p}_sv.sv" \
+        --top-module "spe_${p}_sv"
     if [ "$GEN" = gen ]; then
         # The repository's gen/: iverilog and Yosys take the list relative to the
         # repository root, as an integrator uses it from there.

@@ -19,6 +19,7 @@ pub mod packet;
 pub mod ports;
 pub mod regs;
 pub mod soc;
+pub mod sv;
 pub mod tables;
 
 pub use config::{Config, CounterWidth, PRESETS};

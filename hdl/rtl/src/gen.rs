@@ -306,6 +306,28 @@ pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
         path: format!("{}/{GEN_FILE_LIST}", cfg.name),
         text: list,
     });
+    // The SystemVerilog surface: the package of parameters and structs, and the wrapper.
+    files.push(GenFile {
+        path: format!("{}/{}.sv", cfg.name, spe_defs::sv::package_name(cfg)),
+        text: with_banner(
+            &format!(
+                "{}: parameters and port structs of {top} (SystemVerilog)",
+                spe_defs::sv::package_name(cfg)
+            ),
+            &spe_defs::sv::package(cfg),
+        ),
+    });
+    files.push(GenFile {
+        path: format!("{}/{}.sv", cfg.name, spe_defs::sv::wrapper_name(cfg)),
+        text: with_banner(
+            &format!(
+                "{}: {top} with struct ports, no logic (SystemVerilog; needs {}.sv and the files of files.f)",
+                spe_defs::sv::wrapper_name(cfg),
+                spe_defs::sv::package_name(cfg)
+            ),
+            &spe_defs::sv::wrapper(cfg),
+        ),
+    });
     // The same list from the repository root, bare paths and no comments, for tools that
     // read a list relative to the working directory: `verilator -f`, `iverilog -c`, and
     // Yosys (`yosys -p "read_verilog $(cat ...)"`).
@@ -476,6 +498,10 @@ fn index(files: &[GenFile]) -> String {
          itself (`verilator -F gen/<preset>/files.f`); `sources.f`, the same list relative \
          to the repository root, bare paths (`verilator -f`, `iverilog -c`, \
          `yosys -p \"read_verilog $(cat gen/<preset>/sources.f)\"`).\n\
+         - `<preset>/spe_<preset>_pkg.sv` and `spe_<preset>_sv.sv`: the SystemVerilog \
+         surface, a package of the preset's parameters and one packed struct per port group \
+         and direction, and a wrapper with those structs as ports that only connects them to \
+         `spe_top_<preset>`.\n\
          - `spe.core`: the FuseSoC core of every preset (targets `<preset>` and \
          `lint_<preset>`: `fusesoc --cores-root gen run --target lint_default ::spe_unit`).\n\
          - `soc/`: the demo SoC (`hdl/soc`: PicoRV32 and the unit, simulation build): \
