@@ -684,6 +684,56 @@ pub const PORTS: &[Port] = &[
     ),
 ];
 
+/// One rule of the hook protocol: a key and its text.
+#[derive(Clone, Copy, Debug)]
+pub struct HookRule {
+    pub key: &'static str,
+    pub rule: &'static str,
+}
+
+/// The hook protocol, every rule: what the unit accepts from the core's hook reports
+/// (`iss_valid`, `xl_*`, `mem_*`, `br_*`, `cpl_*`), in which cycles and order, and what it
+/// ignores. The golden model (`tb/model/src/capture.rs`, `unit.rs`) and the RTL tracker
+/// implement exactly these; the lockstep regression's chaos breaks each of them.
+pub const HOOK_RULES: &[HookRule] = &[
+    HookRule {
+        key: "window",
+        rule: "A report counts for the sampled op from the cycle after its tag (`tag` high) up to and including the cycle of its `cpl_done`. A report in any other cycle (nothing in flight, the tag cycle itself, or once the op completed and its record is filtered or written) is ignored and pulses `hook_stray`.",
+    },
+    HookRule {
+        key: "once",
+        rule: "Each of `iss_valid`, `xl_start`, `xl_done`, `mem_done` and `br_done` is accepted once per sampled op; a repeat is ignored (the first report's data stay) and pulses `hook_stray`.",
+    },
+    HookRule {
+        key: "class",
+        rule: "Translation and memory reports are accepted for a load/store/atomic (class 1) only, branch reports for a branch (class 2) only; for any other op they are ignored and pulse `hook_stray`.",
+    },
+    HookRule {
+        key: "translation-order",
+        rule: "`xl_done` needs `xl_start` in the same or an earlier cycle; without it, it is ignored and pulses `hook_stray`. The translation latency counts the cycles from `xl_start` to `xl_done` (0 when they share a cycle).",
+    },
+    HookRule {
+        key: "same-cycle",
+        rule: "Any number of reports may share a cycle, `cpl_done` included: each one that passes the rules above is accepted, so a report in the completion cycle is part of the record.",
+    },
+    HookRule {
+        key: "memory-order",
+        rule: "`mem_done` is not ordered against the translation reports: the unit accepts it before, with or after `xl_done` (a core reports it after, as the access needs its PA). Its data source is recorded for loads only.",
+    },
+    HookRule {
+        key: "optional",
+        rule: "Every report but `cpl_done` is optional: without `iss_valid` the issue latency equals the total latency; without translation reports the record has no data VA, PA or TLB events; without `mem_done` no data source or cache events; without `br_done` a branch has no target packet and no taken, mispredicted or indirect information.",
+    },
+    HookRule {
+        key: "completion",
+        rule: "`cpl_done` ends the tracking: the next cycle is the record's filter cycle. `cpl_retired`, `cpl_exception` and `cpl_cond_fail` are read in the `cpl_done` cycle only.",
+    },
+    HookRule {
+        key: "lost-completion",
+        rule: "An op whose `cpl_done` never comes stays in flight: every later selection is a collision (PMBSR.COLL, `pmu_sample_collision`) until a `cpl_done`, a PSB (`psb_req` drops a sample still tracked, without a record) or a reset ends it. Linux's stop and buffer-interrupt sequences both issue a PSB, so a lost completion costs at most the samples until the next stop.",
+    },
+];
+
 /// The ports only a multithreaded unit (T > 1) has, specified ahead of it (docs/smt.md);
 /// no preset has T > 1 yet, so no generated top has them. The per-thread ports of [`PORTS`]
 /// (width `PerThread`) become T copies in such a unit.

@@ -72,6 +72,14 @@ fn render(s: &mut String) -> std::fmt::Result {
         )?;
     }
 
+    writeln!(s, "\n### Hook protocol\n")?;
+    writeln!(s, "Every rule the unit applies to the hook reports (`iss_valid`, `xl_*`, `mem_*`, `br_*`, `cpl_*`); the golden model and the RTL implement exactly these.\n")?;
+    writeln!(s, "| rule | what the unit does |")?;
+    writeln!(s, "|---|---|")?;
+    for r in crate::ports::HOOK_RULES {
+        writeln!(s, "| `{}` | {} |", r.key, r.rule)?;
+    }
+
     writeln!(s, "\n### Ports of a multithreaded unit (T > 1)\n")?;
     writeln!(s, "Specified ahead of the SMT presets ([docs/smt.md](../docs/smt.md)); no preset has them yet.\n")?;
     writeln!(s, "| port | dir | width | group | meaning | timing |")?;
@@ -216,6 +224,9 @@ mod tests {
         }
         for s in crate::impdef::layout::ALL {
             assert!(md.contains(s.name));
+        }
+        for r in crate::ports::HOOK_RULES {
+            assert!(md.contains(&format!("| `{}` | {} |", r.key, r.rule)));
         }
     }
 }
