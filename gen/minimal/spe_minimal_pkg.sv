@@ -115,6 +115,7 @@ package spe_minimal_pkg;
   // Group `hooks`, outputs.
   typedef struct packed {
     logic [T-1:0] hook_stray;  // A hook report was ignored (nothing tracked, or not applicable to the tracked op) (comb)
+    logic [T-1:0] sample_timeout;  // The sampled op's `cpl_done` did not come in the 2^k cycles after its tag (k: the preset's completion timeout, gen/spe_tables.md presets): the sample is dropped, no record; count it to see lost completions (comb; one cycle, 2^k cycles after the tag)
   } hooks_out_t;
 
   // Group `registers`, outputs.

@@ -71,6 +71,7 @@ module spe_minimal_sv
     .cpl_exception(completion_i.cpl_exception),
     .cpl_cond_fail(completion_i.cpl_cond_fail),
     .hook_stray(hooks_o.hook_stray),
+    .sample_timeout(hooks_o.sample_timeout),
     .ctx_el1(context_i.ctx_el1),
     .ctx_el2(context_i.ctx_el2),
     .cnt_virt(context_i.cnt_virt),

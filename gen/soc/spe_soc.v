@@ -17,7 +17,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     output reg  [31:0] rvfi_pc;
     output reg  rvfi_trap;
     output reg  [560:0] spe_in;
-    output reg  [211:0] spe_out;
+    output reg  [212:0] spe_out;
 
     // Constant declarations
     localparam  k_ram_hi = 19'b0;
@@ -115,6 +115,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     reg  spe__cpl_exception;
     reg  spe__cpl_cond_fail;
     wire  spe__hook_stray;
+    wire  spe__sample_timeout;
     reg  [31:0] spe__ctx_el1;
     reg  [31:0] spe__ctx_el2;
     reg  [63:0] spe__cnt_virt;
@@ -140,7 +141,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     reg  spe__psb_req;
     wire  spe__psb_done;
     wire  [560:0] spe__spe_in;
-    wire  [211:0] spe__spe_out;
+    wire  [212:0] spe__spe_out;
     reg  uart__clock;
     reg  uart__reset;
     reg  uart__start;
@@ -321,6 +322,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         .cpl_exception(spe__cpl_exception),
         .cpl_cond_fail(spe__cpl_cond_fail),
         .hook_stray(spe__hook_stray),
+        .sample_timeout(spe__sample_timeout),
         .ctx_el1(spe__ctx_el1),
         .ctx_el2(spe__ctx_el2),
         .cnt_virt(spe__cnt_virt),
@@ -968,7 +970,7 @@ module spe_soc_rbuf(read_address,read_clock,read_data,write_address,write_clock,
 
 endmodule // spe_soc_rbuf
 
-module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_cond,disp_el,disp_ns,el2_en,mdcr_e2pb,hcr_tge,hcr_e2h,disp_aarch32,prof_allowed,tag,iss_valid,xl_start,xl_va,xl_done,xl_pa,xl_pa_ns,xl_tlb_access,xl_tlb_walk,mem_done,mem_source,mem_l1d_access,mem_l1d_refill,mem_llc_access,mem_llc_miss,mem_remote,mem_misaligned,br_done,br_target,br_target_el,br_target_ns,br_taken,br_mispred,br_indirect,cpl_done,cpl_retired,cpl_exception,cpl_cond_fail,hook_stray,ctx_el1,ctx_el2,cnt_virt,cnt_phys,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,wr_valid,wr_addr,wr_data,wr_strb,wr_ready,wr_err,wr_err_kind,wr_err_fsc,irq,pmu_sample_pop,pmu_sample_feed,pmu_sample_filtrate,pmu_sample_collision,psb_req,psb_done,spe_in,spe_out);
+module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_cond,disp_el,disp_ns,el2_en,mdcr_e2pb,hcr_tge,hcr_e2h,disp_aarch32,prof_allowed,tag,iss_valid,xl_start,xl_va,xl_done,xl_pa,xl_pa_ns,xl_tlb_access,xl_tlb_walk,mem_done,mem_source,mem_l1d_access,mem_l1d_refill,mem_llc_access,mem_llc_miss,mem_remote,mem_misaligned,br_done,br_target,br_target_el,br_target_ns,br_taken,br_mispred,br_indirect,cpl_done,cpl_retired,cpl_exception,cpl_cond_fail,hook_stray,sample_timeout,ctx_el1,ctx_el2,cnt_virt,cnt_phys,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,wr_valid,wr_addr,wr_data,wr_strb,wr_ready,wr_err,wr_err_kind,wr_err_fsc,irq,pmu_sample_pop,pmu_sample_feed,pmu_sample_filtrate,pmu_sample_collision,psb_req,psb_done,spe_in,spe_out);
 
     // Module arguments
     input wire  clk;
@@ -1015,6 +1017,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     input wire  cpl_exception;
     input wire  cpl_cond_fail;
     output wire  hook_stray;
+    output wire  sample_timeout;
     input wire  [31:0] ctx_el1;
     input wire  [31:0] ctx_el2;
     input wire  [63:0] cnt_virt;
@@ -1040,7 +1043,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     input wire  psb_req;
     output wire  psb_done;
     output wire  [560:0] spe_in;
-    output wire  [211:0] spe_out;
+    output wire  [212:0] spe_out;
 
     // Update code (wrapper)
 
@@ -1089,6 +1092,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .cpl_exception(cpl_exception),
         .cpl_cond_fail(cpl_cond_fail),
         .hook_stray(hook_stray),
+        .sample_timeout(sample_timeout),
         .ctx_el1(ctx_el1),
         .ctx_el2(ctx_el2),
         .cnt_virt(cnt_virt),
@@ -1115,7 +1119,7 @@ module spe_soc_spe(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .psb_done(psb_done)
     );
     assign spe_in = {psb_req, wr_err_fsc, wr_err_kind, wr_err, wr_ready, reg_wdata, reg_addr, reg_we, reg_en, cnt_phys, cnt_virt, ctx_el2, ctx_el1, cpl_cond_fail, cpl_exception, cpl_retired, cpl_done, br_indirect, br_mispred, br_taken, br_target_ns, br_target_el, br_target, br_done, mem_misaligned, mem_remote, mem_llc_miss, mem_llc_access, mem_l1d_refill, mem_l1d_access, mem_source, mem_done, xl_tlb_walk, xl_tlb_access, xl_pa_ns, xl_pa, xl_done, xl_va, xl_start, iss_valid, prof_allowed, disp_aarch32, hcr_e2h, hcr_tge, mdcr_e2pb, el2_en, disp_ns, disp_el, disp_cond, disp_subclass, disp_class, disp_pc, disp_valid, reset};
-    assign spe_out = {psb_done, pmu_sample_collision, pmu_sample_filtrate, pmu_sample_feed, pmu_sample_pop, irq, wr_strb, wr_data, wr_addr, wr_valid, reg_rdata, hook_stray, tag};
+    assign spe_out = {psb_done, pmu_sample_collision, pmu_sample_filtrate, pmu_sample_feed, pmu_sample_pop, irq, wr_strb, wr_data, wr_addr, wr_valid, reg_rdata, sample_timeout, hook_stray, tag};
 endmodule // spe_soc_spe
 
 module spe_soc_uart(clock,reset,start,data,tx,busy);

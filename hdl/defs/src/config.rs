@@ -41,7 +41,14 @@ pub struct Config {
     /// count, which equals the offset physical count without CNTPOFF. Otherwise PCT bit 7 is
     /// RES0 (Arm ARM D24.7.8; J1 `CollectTimeStamp` reads PCT as `'0':PCT<0>`).
     pub feat_ecv: bool,
+    /// A sampled op whose completion has not come 2^this cycles after its tag is dropped
+    /// (no record; `sample_timeout` pulses): the unit is never held by a lost completion.
+    /// At most [`MAX_CPL_TIMEOUT_LOG2`]. choice: completion-timeout
+    pub cpl_timeout_log2: u32,
 }
+
+/// Largest completion timeout, as a power of two (the tracker's age counter is this wide).
+pub const MAX_CPL_TIMEOUT_LOG2: u32 = 20;
 
 /// Largest dispatch width the interface supports.
 pub const MAX_DISPATCH_WIDTH: usize = 8;
@@ -61,6 +68,12 @@ impl Config {
             return Err(format!(
                 "dispatch width {} is outside 1..={MAX_DISPATCH_WIDTH}",
                 self.dispatch_width
+            ));
+        }
+        if !(4..=MAX_CPL_TIMEOUT_LOG2).contains(&self.cpl_timeout_log2) {
+            return Err(format!(
+                "completion timeout 2^{} cycles: the exponent must be 4..={MAX_CPL_TIMEOUT_LOG2}",
+                self.cpl_timeout_log2
             ));
         }
         if impdef::min_interval_for_code(self.interval_code).is_none() {
@@ -126,6 +139,7 @@ pub const PRESETS: &[Config] = &[
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
         feat_ecv: false,
+        cpl_timeout_log2: 20,
     },
     Config {
         name: "minimal",
@@ -134,6 +148,7 @@ pub const PRESETS: &[Config] = &[
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
         feat_ecv: false,
+        cpl_timeout_log2: 20,
     },
     Config {
         name: "w2",
@@ -142,6 +157,7 @@ pub const PRESETS: &[Config] = &[
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
         feat_ecv: false,
+        cpl_timeout_log2: 20,
     },
     Config {
         name: "c16",
@@ -150,6 +166,7 @@ pub const PRESETS: &[Config] = &[
         counter_width: CounterWidth::Bits16,
         interval_code: 0b0100,
         feat_ecv: false,
+        cpl_timeout_log2: 20,
     },
     Config {
         name: "wide",
@@ -158,6 +175,7 @@ pub const PRESETS: &[Config] = &[
         counter_width: CounterWidth::Bits16,
         interval_code: 0b0100,
         feat_ecv: true,
+        cpl_timeout_log2: 20,
     },
     Config {
         name: "fastsim",
@@ -166,6 +184,7 @@ pub const PRESETS: &[Config] = &[
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0000,
         feat_ecv: false,
+        cpl_timeout_log2: 14,
     },
 ];
 

@@ -348,6 +348,12 @@ pub const CHOICES: &[Choice] = &[
         behaviour: "Accepted only while a sample is tracked (from the cycle after the tag to completion). Translation and memory reports apply to load/store ops, branch reports to branches; any other report is ignored and pulses `hook_stray`.",
     },
     Choice {
+        key: "completion-timeout",
+        topic: "A sampled op that never completes",
+        rule: "J1 SPEStartSample, SPECompleteSample (a record is made when the sampled operation completes; the architecture has no bound)",
+        behaviour: "Dropped, without a record, 2^k cycles after its tag when its completion report has not come (k = `Config::cpl_timeout_log2`: 20, or 14 for `fastsim`); `sample_timeout` pulses. A later selection is then sampled again instead of colliding for ever.",
+    },
+    Choice {
         key: "buffer-owner",
         topic: "Buffer ownership",
         rule: "D17.7.5 (RTDHBH), MDCR_EL2.E2PB, PMBIDR_EL1.P; J1 ProfilingBufferOwner",

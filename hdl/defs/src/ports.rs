@@ -485,6 +485,14 @@ pub const PORTS: &[Port] = &[
         "A hook report was ignored (nothing tracked, or not applicable to the tracked op)",
         "comb",
     ),
+    p(
+        "sample_timeout",
+        Out,
+        PerThread(1),
+        "hooks",
+        "The sampled op's `cpl_done` did not come in the 2^k cycles after its tag (k: the preset's completion timeout, gen/spe_tables.md presets): the sample is dropped, no record; count it to see lost completions",
+        "comb; one cycle, 2^k cycles after the tag",
+    ),
     // Context inputs.
     p(
         "ctx_el1",
@@ -730,7 +738,7 @@ pub const HOOK_RULES: &[HookRule] = &[
     },
     HookRule {
         key: "lost-completion",
-        rule: "An op whose `cpl_done` never comes stays in flight: every later selection is a collision (PMBSR.COLL, `pmu_sample_collision`) until a `cpl_done`, a PSB (`psb_req` drops a sample still tracked, without a record) or a reset ends it. Linux's stop and buffer-interrupt sequences both issue a PSB, so a lost completion costs at most the samples until the next stop.",
+        rule: "An op whose `cpl_done` has not come 2^k cycles after its tag (k: the preset's completion timeout, 20 or 14) is dropped in that cycle, without a record, and `sample_timeout` pulses; a `cpl_done` in that very cycle still completes it. Until then the op is in flight (later selections are collisions: PMBSR.COLL, `pmu_sample_collision`); a PSB (`psb_req` drops a sample still tracked) or a reset ends it earlier.",
     },
 ];
 

@@ -36,18 +36,19 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "## Presets\n")?;
     writeln!(
         s,
-        "| preset | W | counters | min interval | PMSIDR_EL1 | purpose |"
+        "| preset | W | counters | min interval | completion timeout | PMSIDR_EL1 | purpose |"
     )?;
-    writeln!(s, "|---|---|---|---|---|---|")?;
+    writeln!(s, "|---|---|---|---|---|---|---|")?;
     for c in PRESETS {
         let idr = regs::read_only_value(regs::RegId::Pmsidr, c);
         writeln!(
             s,
-            "| `{}` | {} | {}-bit | {} | `{:#x}` | {} |",
+            "| `{}` | {} | {}-bit | {} | 2^{} cycles | `{:#x}` | {} |",
             c.name,
             c.dispatch_width,
             c.counter_width.bits(),
             c.min_interval(),
+            c.cpl_timeout_log2,
             idr,
             c.desc
         )?;

@@ -158,6 +158,7 @@ macro_rules! spe_top {
                 // Flat ports out.
                 self.tag.next = self.sampler.tag.val();
                 self.hook_stray.next = self.tracker.hook_stray.val();
+                self.sample_timeout.next = self.tracker.sample_timeout.val();
                 self.reg_rdata.next = self.regs.reg_rdata.val();
                 self.irq.next = self.regs.irq.val();
                 self.wr_valid.next = self.writer.wr.val().valid;

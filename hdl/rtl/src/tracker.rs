@@ -46,6 +46,9 @@ use spe_defs::packet::subclass;
 use spe_defs::regs::pmscr;
 use spe_defs::Config;
 
+/// Width of the age counter: the largest completion timeout's exponent.
+const AGE_BITS: usize = spe_defs::config::MAX_CPL_TIMEOUT_LOG2 as usize;
+
 /// The Events packet payload (bit numbers of `spe_defs::events`, checked by a test).
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct Events {
@@ -157,6 +160,8 @@ pub struct SpeTracker {
     // the request, and no record past its completion report in flight).
     pub psb_req: Signal<In, Bit>,
     pub psb_done: Signal<Out, Bit>,
+    /// The sample was dropped: no completion 2^k cycles after its tag (comb).
+    pub sample_timeout: Signal<Out, Bit>,
     // Outputs: the phase (from state), the progress for the latency counters, what the
     // filter and the serializer see (comb from state), and the stray-report pulse.
     pub phase: Signal<Out, SamplePhase>,
@@ -169,6 +174,8 @@ pub struct SpeTracker {
     s_phase: Rff<SamplePhase>,
     s_op: Rff<TaggedOp>,
     s_rep: Rff<Merged>,
+    /// Tracking cycles before this one (the completion timeout's count).
+    s_age: Rff<Bits<AGE_BITS>>,
     // Local signals: the owner, TGE, EL2, the host and the timestamp source, the translation start as seen
     // this cycle, the stray flag, the events.
     owner_el2: Signal<Local, Bit>,
@@ -179,6 +186,7 @@ pub struct SpeTracker {
     el1_phys: Signal<Local, Bit>,
     el2_phys: Signal<Local, Bit>,
     xl_started_now: Signal<Local, Bit>,
+    timed_out: Signal<Local, Bit>,
     stray: Signal<Local, Bit>,
     ev: Signal<Local, Events>,
     events: Signal<Local, Bits<16>>,
@@ -186,6 +194,10 @@ pub struct SpeTracker {
     k_el0: K<Bits<2>>,
     k_el2: K<Bits<2>>,
     k_zero2: K<Bits<2>>,
+    /// 2^k - 1: the age of a tracked op in the cycle its timeout falls.
+    k_age_last: K<Bits<AGE_BITS>>,
+    k_age_one: K<Bits<AGE_BITS>>,
+    k_age_zero: K<Bits<AGE_BITS>>,
     k_pct_phys: K<Bits<2>>,
     k_pct_ofs_phys: K<Bits<2>>,
     k_zero4: K<Bits<4>>,
@@ -200,6 +212,8 @@ impl SpeTracker {
             k_el0: k2(0),
             k_el2: k2(2),
             k_zero2: k2(0),
+            k_age_last: K::new(((1u64 << cfg.cpl_timeout_log2) - 1).into()),
+            k_age_one: K::new(1u64.into()),
             k_pct_phys: k2(pmscr::PCT_PHYSICAL as u8),
             k_pct_ofs_phys: k2(pmscr::PCT_OFFSET_PHYSICAL as u8),
             k_br_ind: K::new(u64::from(subclass::BR_IND).into()),
@@ -211,7 +225,8 @@ impl SpeTracker {
 impl Logic for SpeTracker {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s_phase, s_op, s_rep);
+        dff_setup!(self, clock, s_phase, s_op, s_rep, s_age);
+        self.s_age.reset.next = self.reset.val();
         self.s_phase.reset.next = self.reset.val();
         self.s_op.reset.next = self.reset.val();
         self.s_rep.reset.next = self.reset.val();
@@ -276,6 +291,8 @@ impl Logic for SpeTracker {
             | self.br.val().done
             | self.cpl.val().done;
         self.progress.next.xl_restart = false;
+        // The completion timeout falls in the tracking cycle whose age is 2^k - 1.
+        self.timed_out.next = self.s_age.q.val() == self.k_age_last.val();
         self.xl_started_now.next = self.s_rep.q.val().xl_started;
 
         if self.s_phase.q.val() == SamplePhase::Idle {
@@ -305,6 +322,7 @@ impl Logic for SpeTracker {
             if self.ts_phys.val() {
                 self.s_op.d.next.ts = self.cnt_phys.val();
             }
+            self.s_age.d.next = self.k_age_zero.val();
             // A new op: no report yet (the reports' data fields are don't-cares until
             // their flag is set).
             self.s_rep.d.next.issued = false;
@@ -319,7 +337,8 @@ impl Logic for SpeTracker {
 
         if self.s_phase.q.val() == SamplePhase::Tracking {
             // choice: hook-reports
-            // Tracking: merge this cycle's reports by the acceptance rules.
+            // Tracking: count the age; merge this cycle's reports by the acceptance rules.
+            self.s_age.d.next = self.s_age.q.val() + self.k_age_one.val();
             self.stray.next = false;
             if self.iss_valid.val() {
                 if self.s_rep.q.val().issued {
@@ -379,9 +398,13 @@ impl Logic for SpeTracker {
                 }
             }
             SamplePhase::Tracking => {
-                // Completion: the filter cycle next. A PSB drops a sample whose completion
+                // Completion: the filter cycle next. No completion 2^k cycles after the tag:
+                // dropped (choice: completion-timeout). A PSB drops a sample whose completion
                 // has not been reported: the core sends the reports of the ops older than
                 // the PSB before it raises the request.
+                if self.timed_out.val() {
+                    self.s_phase.d.next = SamplePhase::Idle;
+                }
                 if self.cpl.val().done {
                     self.s_phase.d.next = SamplePhase::Filter;
                 }
@@ -411,6 +434,11 @@ impl Logic for SpeTracker {
             }
         }
         self.hook_stray.next = self.stray.val() & !self.reset.val();
+        self.sample_timeout.next = (self.s_phase.q.val() == SamplePhase::Tracking)
+            & self.timed_out.val()
+            & !self.cpl.val().done
+            & !self.psb_req.val()
+            & !self.reset.val();
         // choice: psb-csync
         self.psb_done.next = self.psb_req.val()
             & ((self.s_phase.q.val() == SamplePhase::Idle)

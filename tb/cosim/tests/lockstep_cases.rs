@@ -812,3 +812,76 @@ fn an_el1_owned_buffer_samples_nothing_under_tge_and_then_el0_el1_with_pmscr_el1
         }
     }
 }
+
+#[test]
+fn a_lost_completion_is_dropped_after_the_timeout_and_sampling_resumes() {
+    // fastsim (completion timeout 2^14 cycles): the first sampled op never completes. The
+    // RTL drops it 2^14 cycles after its tag, as the model does (sample_timeout pulses once,
+    // no record), and the next selections are sampled and written again.
+    let cfg = preset("fastsim");
+    let timeout = 1u64 << cfg.cpl_timeout_log2;
+    let base: u64 = 0xffff_8000_3000_0000;
+    for backend in [Backend::Hdlsim, Backend::Verilator] {
+        eprintln!(
+            "timeout case: {} backend, preset {}",
+            backend.name(),
+            cfg.name
+        );
+        let mut t = Psb {
+            ls: Lockstep::new(cfg, make_dut(cfg, backend).unwrap()),
+            out: Default::default(),
+            stall: 0,
+            beats: 0,
+            pc: 0xffff_0000_0000_1000,
+            no_writes: false,
+        };
+        for _ in 0..4 {
+            t.step(false, |i| i.reset = true);
+        }
+        t.write(RegId::Pmbptr, pmbptr::PTR.place(base));
+        t.write(
+            RegId::Pmblimitr,
+            pmblimitr::LIMIT.place((base + 0x10000) >> pmblimitr::LIMIT.lsb)
+                | pmblimitr::E.place(1),
+        );
+        t.write(RegId::Pmsirr, pmsirr::INTERVAL.place(1));
+        t.write(RegId::Pmsicr, pmsicr::COUNT.place(8));
+        t.write(RegId::PmscrEl1, pmscr::E1SPE.place(1));
+        let (mut tag_cycle, mut pulses, mut lost) = (None, Vec::new(), true);
+        for c in 0..timeout + 2_000 {
+            let out = t.step(true, |i| {
+                if lost {
+                    i.cpl.done = false;
+                }
+            });
+            if out.tag != 0 && tag_cycle.is_none() {
+                tag_cycle = Some(c);
+            }
+            if out.sample_timeout {
+                pulses.push(c);
+                lost = false;
+            }
+        }
+        let tagged = tag_cycle.expect("a sample was tagged");
+        assert_eq!(
+            pulses,
+            [tagged + timeout],
+            "one timeout, 2^14 cycles after the tag"
+        );
+        assert!(
+            t.beats >= 8,
+            "records are written after the timeout: {} beats",
+            t.beats
+        );
+        if let Some(d) = t.ls.first() {
+            panic!(
+                "RTL ({} backend) diverged from the model: {d}",
+                backend.name()
+            );
+        }
+        eprintln!(
+            "  ok: tagged at {tagged}, dropped at {}, {} beats written after",
+            pulses[0], t.beats
+        );
+    }
+}

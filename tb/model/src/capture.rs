@@ -42,6 +42,8 @@ pub struct Sample {
     pub ctx_el1: u32,
     pub ctx_el2: u32,
     pub timestamp: u64,
+    /// Tracking cycles so far (the completion timeout's count).
+    pub age: u64,
     // Latency counters.
     pub lat_total: u64,
     pub lat_issue: u64,

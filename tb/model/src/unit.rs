@@ -129,10 +129,16 @@ impl Model {
             Phase::Tracking(mut s) => {
                 let (done, stray) = s.track_cycle(inp, counter_max);
                 out.hook_stray = stray;
+                // No completion 2^k cycles after the tag: dropped. choice: completion-timeout
+                s.age += 1;
+                let timed_out = s.age >= 1u64 << self.cfg.cpl_timeout_log2;
                 if inp.psb_req {
                     Phase::Idle
                 } else if done {
                     Phase::Filter(s)
+                } else if timed_out {
+                    out.sample_timeout = true;
+                    Phase::Idle
                 } else {
                     Phase::Tracking(s)
                 }

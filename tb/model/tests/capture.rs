@@ -725,3 +725,48 @@ fn kernel_pc_encodes_el_and_ns_in_the_top_byte() {
         &[0xb0, 0x40, 0x30, 0x20, 0x10, 0x00, 0x80, 0xff, 0xa0]
     );
 }
+
+#[test]
+fn a_sample_whose_completion_never_comes_is_dropped_2_to_the_k_cycles_after_its_tag() {
+    // fastsim: k = 14. The op is tagged in cycle t; without cpl_done it is dropped in cycle
+    // t + 2^14 (sample_timeout pulses then, once), no record is written, and the next
+    // selection is sampled instead of colliding. A cpl_done in that very cycle completes it.
+    let cfg = Config::preset("fastsim").unwrap();
+    let timeout = 1u64 << cfg.cpl_timeout_log2;
+    for complete_at_the_last_cycle in [false, true] {
+        let mut tb = Tb::new(cfg);
+        tb.enable(1, 0);
+        let before = tb.m.regs().get(RegId::Pmbptr);
+        tb.sample_after(1);
+        let t = tb.dispatch_until_tag(0x4000, op_class::OTHER, 0, 8);
+        let mut pulses = Vec::new();
+        while tb.cycle < t + timeout + 4 {
+            if complete_at_the_last_cycle && tb.cycle == t + timeout {
+                tb.inp.cpl.done = true;
+                tb.inp.cpl.retired = true;
+            }
+            let c = tb.cycle;
+            if tb.step().sample_timeout {
+                pulses.push(c);
+            }
+        }
+        tb.steps(12);
+        if complete_at_the_last_cycle {
+            assert!(pulses.is_empty(), "completed in the last cycle: {pulses:?}");
+            assert!(tb.record_at(before).is_some(), "its record is written");
+        } else {
+            assert_eq!(pulses, [t + timeout], "one pulse, 2^k cycles after the tag");
+            assert!(
+                tb.record_at(before).is_none(),
+                "no record for a dropped sample"
+            );
+            // The unit is free again: the next selection is sampled and recorded.
+            tb.sample_after(1);
+            let t2 = tb.dispatch_until_tag(0x4004, op_class::OTHER, 0, 8);
+            assert!(t2 > t + timeout);
+            tb.complete(true);
+            tb.steps(12);
+            assert!(tb.record_at(before).is_some(), "the next sample's record");
+        }
+    }
+}

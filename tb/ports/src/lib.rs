@@ -306,6 +306,7 @@ mod tests {
         let o = Outputs {
             tag: 0b100,
             hook_stray: true,
+            sample_timeout: true,
             reg_rdata: 0x1234,
             wr_valid: true,
             wr_addr: 0xffff_8000_0000_0040,
