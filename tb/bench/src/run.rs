@@ -85,6 +85,8 @@ stats! {
     management_events,
     /// `hook_stray` pulses.
     stray_reports,
+    /// `sample_timeout` pulses: samples dropped because their completion never came.
+    timeouts,
     /// Stray reports the core injected on purpose.
     stray_injected,
     /// Memory write-protocol violations.
@@ -119,9 +121,10 @@ impl fmt::Display for Stats {
         )?;
         write!(
             f,
-            "stray hook reports {} ({} injected), memory protocol violations {}, tag anomalies {}, write errors injected {}{}",
+            "stray hook reports {} ({} injected), completion timeouts {}, memory protocol violations {}, tag anomalies {}, write errors injected {}{}",
             self.stray_reports,
             self.stray_injected,
+            self.timeouts,
             self.protocol_violations,
             self.tag_anomalies,
             self.write_errors_injected,
@@ -180,6 +183,7 @@ impl Bench<'_> {
         s.sample_feed += u64::from(out.pmu_sample_feed);
         s.sample_filtrate += u64::from(out.pmu_sample_filtrate);
         s.stray_reports += u64::from(out.hook_stray);
+        s.timeouts += u64::from(out.sample_timeout);
         self.cycle += 1;
         out
     }

@@ -362,6 +362,8 @@ pub struct PresetTotals {
     /// Records written to memory (beats accepted / beats per record).
     pub records: u64,
     pub mgmt_events: u64,
+    /// Samples dropped by the completion timeout (`sample_timeout`).
+    pub timeouts: u64,
     /// Context switches (a stop with its PSB, then a start) the driver made.
     pub switches: u64,
     pub mismatches: u64,
@@ -377,6 +379,7 @@ impl PresetTotals {
         self.collisions += r.stats.collisions;
         self.records += r.records();
         self.mgmt_events += r.stats.management_events;
+        self.timeouts += r.stats.timeouts;
         self.switches += r.stats.context_switches;
         self.mismatches += r.mismatches;
         self.chaos += r.chaos;
@@ -391,6 +394,7 @@ impl PresetTotals {
         self.collisions += t.collisions;
         self.records += t.records;
         self.mgmt_events += t.mgmt_events;
+        self.timeouts += t.timeouts;
         self.switches += t.switches;
         self.mismatches += t.mismatches;
         self.chaos += t.chaos;
@@ -400,7 +404,7 @@ impl PresetTotals {
 /// The summary line of one preset.
 pub fn summary_line(preset: &str, t: &PresetTotals) -> String {
     format!(
-        "regress {preset:<8} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; {} context switches; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks, {} odd op types, {} odd EL2 states, {} lost completions)",
+        "regress {preset:<8} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; {} completion timeouts; {} context switches; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks, {} odd op types, {} odd EL2 states, {} lost completions)",
         t.cycles,
         t.ops,
         t.samples,
@@ -409,6 +413,7 @@ pub fn summary_line(preset: &str, t: &PresetTotals) -> String {
         t.mismatches,
         t.jobs,
         t.mgmt_events,
+        t.timeouts,
         t.switches,
         t.chaos.resets,
         t.chaos.reg_writes,
