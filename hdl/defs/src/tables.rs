@@ -23,6 +23,24 @@ fn width_text(w: Width) -> String {
     }
 }
 
+/// One table row per port: name, direction, width, group, meaning, timing.
+fn port_rows(s: &mut String, ports: &[crate::ports::Port]) -> std::fmt::Result {
+    for p in ports {
+        let dir = if p.dir == Dir::In { "in" } else { "out" };
+        writeln!(
+            s,
+            "| `{}` | {} | {} | {} | {} | {} |",
+            p.name,
+            dir,
+            width_text(p.width),
+            p.group,
+            p.meaning,
+            p.timing
+        )?;
+    }
+    Ok(())
+}
+
 /// The whole document.
 pub fn markdown() -> String {
     let mut s = String::new();
@@ -59,19 +77,7 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "**comb**: depends on the same cycle's inputs; **reg**: registered. Every output except `reg_rdata` and `irq` is low while `reset` is high.\n")?;
     writeln!(s, "| port | dir | width | hook | meaning | timing |")?;
     writeln!(s, "|---|---|---|---|---|---|")?;
-    for p in PORTS {
-        let dir = if p.dir == Dir::In { "in" } else { "out" };
-        writeln!(
-            s,
-            "| `{}` | {} | {} | {} | {} | {} |",
-            p.name,
-            dir,
-            width_text(p.width),
-            p.group,
-            p.meaning,
-            p.timing
-        )?;
-    }
+    port_rows(s, PORTS)?;
 
     writeln!(s, "\n### Hook protocol\n")?;
     writeln!(s, "Every rule the unit applies to the hook reports (`iss_valid`, `xl_*`, `mem_*`, `br_*`, `cpl_*`); the golden model and the RTL implement exactly these.\n")?;
@@ -85,19 +91,7 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "Specified ahead of the SMT presets ([docs/smt.md](../docs/smt.md)); no preset has them yet.\n")?;
     writeln!(s, "| port | dir | width | group | meaning | timing |")?;
     writeln!(s, "|---|---|---|---|---|---|")?;
-    for p in SMT_PORTS {
-        let dir = if p.dir == Dir::In { "in" } else { "out" };
-        writeln!(
-            s,
-            "| `{}` | {} | {} | {} | {} | {} |",
-            p.name,
-            dir,
-            width_text(p.width),
-            p.group,
-            p.meaning,
-            p.timing
-        )?;
-    }
+    port_rows(s, SMT_PORTS)?;
 
     writeln!(s, "\n## Register map\n")?;
     writeln!(s, "Port address = `{{op1 == 4, CRm[0], op2}}`. Unmapped addresses read zero and ignore writes; RES0 bits read zero; read-only registers ignore writes; a port write in the same cycle as a hardware update wins. Writable masks and ID values below are for the `default` preset (PMSLATFR's mask follows the counter width, PMSIDR.CountSize/Interval the preset).\n")?;

@@ -373,6 +373,22 @@ struct Psb {
 }
 
 impl Psb {
+    /// The bench for `cfg` on `backend`, after four reset cycles.
+    fn after_reset(cfg: &'static Config, backend: Backend) -> Psb {
+        let mut t = Psb {
+            ls: Lockstep::new(cfg, make_dut(cfg, backend).unwrap()),
+            out: Default::default(),
+            stall: 0,
+            beats: 0,
+            pc: 0xffff_0000_0000_1000,
+            no_writes: false,
+        };
+        for _ in 0..4 {
+            t.step(false, |i| i.reset = true);
+        }
+        t
+    }
+
     /// One cycle: two EL1 ops dispatched (unless `dispatch` is off), the tagged op
     /// completed the cycle after its tag, memory ready unless stalled, plus `set`'s
     /// register access or PSB request.
@@ -445,17 +461,7 @@ fn psb_waits_for_a_record_stalled_10000_cycles_mid_write_and_keeps_the_pmbptr_wr
     let interval = u64::from(cfg.min_interval());
     for backend in [Backend::Hdlsim, Backend::Verilator] {
         eprintln!("psb case: {} backend, preset {}", backend.name(), cfg.name);
-        let mut t = Psb {
-            ls: Lockstep::new(cfg, make_dut(cfg, backend).unwrap()),
-            out: Default::default(),
-            stall: 0,
-            beats: 0,
-            pc: 0xffff_0000_0000_1000,
-            no_writes: false,
-        };
-        for _ in 0..4 {
-            t.step(false, |i| i.reset = true);
-        }
+        let mut t = Psb::after_reset(cfg, backend);
         // Linux's start: buffer, then the interval and counter, then the control.
         t.write(RegId::Pmbptr, pmbptr::PTR.place(base));
         t.write(RegId::Pmblimitr, limit);
@@ -827,17 +833,7 @@ fn a_lost_completion_is_dropped_after_the_timeout_and_sampling_resumes() {
             backend.name(),
             cfg.name
         );
-        let mut t = Psb {
-            ls: Lockstep::new(cfg, make_dut(cfg, backend).unwrap()),
-            out: Default::default(),
-            stall: 0,
-            beats: 0,
-            pc: 0xffff_0000_0000_1000,
-            no_writes: false,
-        };
-        for _ in 0..4 {
-            t.step(false, |i| i.reset = true);
-        }
+        let mut t = Psb::after_reset(cfg, backend);
         t.write(RegId::Pmbptr, pmbptr::PTR.place(base));
         t.write(
             RegId::Pmblimitr,
