@@ -159,7 +159,7 @@ src += bytes(r.randrange(256) for _ in range(r.randrange(64, 4096)))  # garbage 
 src += bytes(r.randrange(256) for _ in range(-len(src) % 8))
 open(out, 'wb').write(src)
 PY
-    "$SPE" perf "$OUT/rnd$s.bin" -o "$OUT/rnd$s.data" >/dev/null
+    "$SPE" perf --force "$OUT/rnd$s.bin" -o "$OUT/rnd$s.data" >/dev/null
     "$SPE" decode "$OUT/rnd$s.bin" 2>/dev/null | grep -E '^\.  [0-9a-f]{8}:' | cut -c1-62 >"$OUT/rnd$s.ours" || true
     perf report -D -i "$OUT/rnd$s.data" 2>/dev/null | sed -n '/ARM SPE data: size/,/^$/p' \
         | grep -E '^\.  [0-9a-f]{8}:' >"$OUT/rnd$s.dump"
