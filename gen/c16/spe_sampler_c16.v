@@ -30,7 +30,7 @@ module spe_sampler_c16(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarch
     localparam  k_el0 = 2'b0;
     localparam  k_el1 = 2'b1;
     localparam  k_el2 = 2'b10;
-    localparam  k_zero2 = 2'b0;
+    localparam  k_e2pb_el2 = 2'b0;
     localparam  k_one4 = 4'h1;
     localparam  k_zero4 = 4'h0;
     localparam  k_zero28 = 28'h0;
@@ -218,7 +218,7 @@ module spe_sampler_c16(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarch
         reload_prev__d[(8)+:(24)] = interval;
         reload_prev__d[(0)+:(8)] = jitter;
         reload_prev_dec__d = interval_dec;
-        owner_el2 = el2_en & (e2pb == k_zero2);
+        owner_el2 = el2_en & (e2pb == k_e2pb_el2);
         tge_set = el2_en & tge;
         el_ok = 1'b0;
         if (disp_el == k_el0) begin

@@ -38,7 +38,7 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,
     // Constant declarations
     localparam  k_el0 = 2'b0;
     localparam  k_el2 = 2'b10;
-    localparam  k_zero2 = 2'b0;
+    localparam  k_e2pb_el2 = 2'b0;
     localparam  k_age_last = 20'hfffff;
     localparam  k_age_one = 20'h1;
     localparam  k_age_zero = 20'h0;
@@ -126,7 +126,7 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,
         s_phase__reset = reset;
         s_op__reset = reset;
         s_rep__reset = reset;
-        owner_el2 = regime[(0)+:(1)] & (regime[(1)+:(2)] == k_zero2);
+        owner_el2 = regime[(0)+:(1)] & (regime[(1)+:(2)] == k_e2pb_el2);
         tge_set = regime[(0)+:(1)] & regime[(3)+:(1)];
         at_el2 = disp_el == k_el2;
         in_host = regime[(0)+:(1)] & regime[(4)+:(1)] & (at_el2 | ((disp_el == k_el0) & regime[(3)+:(1)]));

@@ -135,6 +135,15 @@ impl RegDef {
     }
 }
 
+/// MDCR_EL2.E2PB, the core's register the unit sees on `mdcr_e2pb` (Arm ARM D24; J1
+/// `ProfilingBufferOwner`): 00 gives the buffer to EL2, any other value to EL1.
+pub mod mdcr_e2pb {
+    /// The buffer is owned by EL2 (a VHE host's value under Linux).
+    pub const EL2_OWNS: u8 = 0b00;
+    /// The buffer is owned by EL1 and EL1 may access it (Linux's value without VHE).
+    pub const EL1_OWNS: u8 = 0b11;
+}
+
 /// Sampling control (PMSCR_EL1 and PMSCR_EL2 share this layout; bits 0/1 are E0SPE/E1SPE
 /// in EL1 and E0HSPE/E2SPE in EL2).
 pub mod pmscr {

@@ -41,6 +41,18 @@ fn port_rows(s: &mut String, ports: &[crate::ports::Port]) -> std::fmt::Result {
     Ok(())
 }
 
+/// One table row per choice: key, topic, Arm ARM rule, behaviour.
+fn choice_rows(s: &mut String, choices: &[impdef::Choice]) -> std::fmt::Result {
+    for c in choices {
+        writeln!(
+            s,
+            "| `{}` | {} | {} | {} |",
+            c.key, c.topic, c.rule, c.behaviour
+        )?;
+    }
+    Ok(())
+}
+
 /// The whole document.
 pub fn markdown() -> String {
     let mut s = String::new();
@@ -185,24 +197,12 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "Each row's key tags the code that implements it in the golden model and the RTL, or in `hdl/defs` for an advertised ID value (`choice: KEY`); a test checks that every row is tagged and every tag has a row.\n")?;
     writeln!(s, "| key | topic | Arm ARM rule | behaviour of this unit |")?;
     writeln!(s, "|---|---|---|---|")?;
-    for c in impdef::CHOICES {
-        writeln!(
-            s,
-            "| `{}` | {} | {} | {} |",
-            c.key, c.topic, c.rule, c.behaviour
-        )?;
-    }
+    choice_rows(s, impdef::CHOICES)?;
     writeln!(s, "\n## CONSTRAINED UNPREDICTABLE cases\n")?;
     writeln!(s, "Each row's key tags the code that implements it in the golden model and the RTL (`choice: KEY`); a test checks both.\n")?;
     writeln!(s, "| key | case | Arm ARM rule | behaviour of this unit |")?;
     writeln!(s, "|---|---|---|---|")?;
-    for c in impdef::CONSTRAINED {
-        writeln!(
-            s,
-            "| `{}` | {} | {} | {} |",
-            c.key, c.topic, c.rule, c.behaviour
-        )?;
-    }
+    choice_rows(s, impdef::CONSTRAINED)?;
     Ok(())
 }
 

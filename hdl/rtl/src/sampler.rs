@@ -144,7 +144,8 @@ pub struct SpeSampler<const W: usize> {
     k_el0: K<Bits<2>>,
     k_el1: K<Bits<2>>,
     k_el2: K<Bits<2>>,
-    k_zero2: K<Bits<2>>,
+    /// MDCR_EL2.E2PB giving the buffer to EL2.
+    k_e2pb_el2: K<Bits<2>>,
     k_one4: K<Bits<4>>,
     k_zero4: K<Bits<4>>,
     k_zero28: K<Bits<28>>,
@@ -232,7 +233,7 @@ impl<const W: usize> SpeSampler<W> {
             k_el0: K::new(0u64.into()),
             k_el1: K::new(1u64.into()),
             k_el2: K::new(2u64.into()),
-            k_zero2: K::new(0u64.into()),
+            k_e2pb_el2: K::new(u64::from(spe_defs::regs::mdcr_e2pb::EL2_OWNS).into()),
             k_one4: K::new(1u64.into()),
             k_zero4: K::new(0u64.into()),
             k_zero28: K::new(0u64.into()),
@@ -347,7 +348,7 @@ impl<const W: usize> Logic for SpeSampler<W> {
         // E0HSPE; never EL3), and the owner allowing the EL: EL2 only under an EL2 owner,
         // nothing under TGE = 1 when EL1 owns the buffer.
         // choice: population, choice: buffer-owner, choice: e2spe-el1-owner
-        self.owner_el2.next = self.el2_en.val() & (self.e2pb.val() == self.k_zero2.val());
+        self.owner_el2.next = self.el2_en.val() & (self.e2pb.val() == self.k_e2pb_el2.val());
         self.tge_set.next = self.el2_en.val() & self.tge.val();
         self.el_ok.next = false;
         if self.disp_el.val() == self.k_el0.val() {

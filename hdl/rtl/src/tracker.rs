@@ -193,7 +193,8 @@ pub struct SpeTracker {
     // Constants: ELs, PCT encodings, the indirect-branch payload bit (from `spe_defs`).
     k_el0: K<Bits<2>>,
     k_el2: K<Bits<2>>,
-    k_zero2: K<Bits<2>>,
+    /// MDCR_EL2.E2PB giving the buffer to EL2.
+    k_e2pb_el2: K<Bits<2>>,
     /// 2^k - 1: the age of a tracked op in the cycle its timeout falls.
     k_age_last: K<Bits<AGE_BITS>>,
     k_age_one: K<Bits<AGE_BITS>>,
@@ -211,7 +212,7 @@ impl SpeTracker {
         Self {
             k_el0: k2(0),
             k_el2: k2(2),
-            k_zero2: k2(0),
+            k_e2pb_el2: k2(spe_defs::regs::mdcr_e2pb::EL2_OWNS),
             k_age_last: K::new(((1u64 << cfg.cpl_timeout_log2) - 1).into()),
             k_age_one: K::new(1u64.into()),
             k_pct_phys: k2(pmscr::PCT_PHYSICAL as u8),
@@ -234,7 +235,7 @@ impl Logic for SpeTracker {
         // The owner (EL2 with E2PB = 00, else EL1), TGE and the host (J1 IsInHost: E2H at
         // EL2, or at EL0 under TGE), all with EL2 enabled.
         self.owner_el2.next =
-            self.regime.val().el2_en & (self.regime.val().e2pb == self.k_zero2.val());
+            self.regime.val().el2_en & (self.regime.val().e2pb == self.k_e2pb_el2.val());
         self.tge_set.next = self.regime.val().el2_en & self.regime.val().tge;
         self.at_el2.next = self.disp_el.val() == self.k_el2.val();
         self.in_host.next = self.regime.val().el2_en

@@ -4,7 +4,7 @@
 //! (J1 `StatisticalProfilingEnabled`) and which collection controls apply (J1
 //! `CollectTimeStamp`, `CollectPhysicalAddress`, `CollectContextIDR1`/`2`).
 
-use spe_defs::regs::pmscr;
+use spe_defs::regs::{mdcr_e2pb, pmscr};
 use spe_ports::Inputs;
 
 /// The group's EL2 state; the HCR_EL2 bits read as 0 when EL2 is not enabled.
@@ -34,7 +34,7 @@ impl Regime {
         let el2 = inp.el2_en;
         Regime {
             el2,
-            owner_el2: el2 && inp.mdcr_e2pb & 3 == 0,
+            owner_el2: el2 && inp.mdcr_e2pb & 3 == mdcr_e2pb::EL2_OWNS,
             tge: el2 && inp.hcr_tge,
             e2h: el2 && inp.hcr_e2h,
         }

@@ -8,6 +8,7 @@
 
 use spe_defs::impdef::data_source;
 use spe_defs::packet::{op_class, subclass};
+use spe_defs::regs::mdcr_e2pb;
 
 /// Processor state of the group an op dispatches in (group-wide hook inputs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,7 +38,7 @@ impl Mode {
             el,
             ns: true,
             el2: true,
-            e2pb: 0b11,
+            e2pb: mdcr_e2pb::EL1_OWNS,
             tge: false,
             e2h: false,
             aarch32: false,
@@ -49,7 +50,7 @@ impl Mode {
     /// (MDCR_EL2.E2PB = 00, as Linux sets it in a VHE host).
     pub const fn in_vhe_host(self) -> Mode {
         Mode {
-            e2pb: 0b00,
+            e2pb: mdcr_e2pb::EL2_OWNS,
             tge: true,
             e2h: true,
             ..self
@@ -64,9 +65,9 @@ impl Mode {
     /// The MDCR_EL2.E2PB a trace line leaves out: 00 in a VHE host, else 11.
     pub const fn default_e2pb(tge: bool, e2h: bool) -> u8 {
         if tge && e2h {
-            0b00
+            mdcr_e2pb::EL2_OWNS
         } else {
-            0b11
+            mdcr_e2pb::EL1_OWNS
         }
     }
 }
