@@ -5,10 +5,14 @@
 //! * `Slot`: one dispatch slot, a field per per-slot input (`disp_pc` is `pc`);
 //! * one report struct per hook of `HOOK_REPORTS` (`XlatReport`, ...), a field per port of
 //!   its group (`xl_va` is `XlatReport::va`), mirroring the RTL's report bundles;
+//! * `ThreadInputs` and `ThreadOutputs`: one hardware thread's copy of the per-thread ports
+//!   (width `PerThread`), each hook report at its first port (every hook port is per thread);
 //! * `Inputs` and `Outputs`, in `PORTS` order: the slots as `disp` at the first per-slot
-//!   input, each hook report at its first port, every other port a field of its name;
-//! * the name lists `for_scalar_inputs!` (`port: path`, as `xl_va: xl.va`),
-//!   `for_slot_inputs!` (`port: slot_field`) and `for_outputs!`.
+//!   input, the threads as `thr: [Thread*; MAX_THREADS]` at the first per-thread port, every
+//!   other port a field of its name; `Outputs::fields` / `from_values` (port values);
+//! * the name lists `for_scalar_inputs!` (`port: field`), `for_slot_inputs!`
+//!   (`port: slot_field`), `for_thread_inputs!` (`port: path`, as `xl_va: xl.va`) and
+//!   `for_outputs!`.
 //!
 //! Each field's documentation is its port's width, timing and meaning from `PORTS`, the
 //! only description. A field is the narrowest of `bool`, `u8`, `u32`, `u64` that holds its
@@ -104,16 +108,70 @@ fn contract() -> String {
         }
         out += "}\n\n";
     }
-    // Inputs and Outputs.
+    // Inputs and Outputs: per-thread ports go to `ThreadInputs` / `ThreadOutputs`, placed as
+    // `thr` at the first of them.
     let (mut inputs, mut outputs) = (String::new(), String::new());
-    let (mut scalar_list, mut output_list) = (String::new(), String::new());
-    let mut slots_placed = false;
+    let (mut thr_in, mut thr_out) = (String::new(), String::new());
+    let (mut scalar_list, mut thread_list, mut output_list) =
+        (String::new(), String::new(), String::new());
+    let (mut fields_body, mut values_body) = (String::new(), String::new());
+    let (mut slots_placed, mut thr_in_placed, mut thr_out_placed) = (false, false, false);
     let mut hooks_placed: Vec<&str> = Vec::new();
+    let thr_doc = |what: &str| {
+        format!(
+            "    /// Each hardware thread's {what} (see [`Thread{what_ty}`]); thread `t` is \
+             bits `[t*b +: b]` of a per-thread port, the copies at and above the unit's \
+             thread count are ignored on input and zero on output.\n",
+            what_ty = if what == "inputs" {
+                "Inputs"
+            } else {
+                "Outputs"
+            }
+        )
+    };
     for p in PORTS {
+        let per_thread = matches!(p.width, Width::PerThread(_));
         match p.dir {
             Dir::Out => {
-                outputs += &field(p, p.name);
                 write!(output_list, "{}, ", p.name).unwrap();
+                if per_thread {
+                    thr_out += &field(p, p.name);
+                    if !thr_out_placed {
+                        outputs += &thr_doc("outputs");
+                        outputs += "    pub thr: [ThreadOutputs; MAX_THREADS],\n";
+                        thr_out_placed = true;
+                    }
+                    let b = p.width.bits();
+                    writeln!(
+                        fields_body,
+                        "            (\"{n}\", self.thr.iter().enumerate().fold(0u64, |a, (t, x)| \
+                         a | (u64::from(x.{n}) & low_mask({b})) << (t as u32 * {b}))),",
+                        n = p.name
+                    )
+                    .unwrap();
+                    write!(
+                        values_body,
+                        "        let x = v.next().unwrap_or_default();\n        \
+                         for (t, o) in out.thr.iter_mut().enumerate() {{\n            \
+                         o.{n} = PortValue::from_port((x >> (t as u32 * {b})) & low_mask({b}));\n        }}\n",
+                        n = p.name
+                    )
+                    .unwrap();
+                } else {
+                    outputs += &field(p, p.name);
+                    writeln!(
+                        fields_body,
+                        "            (\"{n}\", u64::from(self.{n})),",
+                        n = p.name
+                    )
+                    .unwrap();
+                    writeln!(
+                        values_body,
+                        "        out.{n} = PortValue::from_port(v.next().unwrap_or_default());",
+                        n = p.name
+                    )
+                    .unwrap();
+                }
             }
             Dir::In if matches!(p.width, Width::PerSlot(_)) => {
                 if !slots_placed {
@@ -123,10 +181,21 @@ fn contract() -> String {
                 }
             }
             Dir::In => {
+                let (body, list) = if per_thread {
+                    if !thr_in_placed {
+                        inputs += &thr_doc("inputs");
+                        inputs += "    pub thr: [ThreadInputs; MAX_THREADS],\n";
+                        thr_in_placed = true;
+                    }
+                    (&mut thr_in, &mut thread_list)
+                } else {
+                    (&mut inputs, &mut scalar_list)
+                };
                 if let Some(h) = hook_report(p) {
+                    assert!(per_thread, "hook port {} must be per thread", p.name);
                     if !hooks_placed.contains(&h.field) {
                         write!(
-                            inputs,
+                            body,
                             "    /// The {} hook's report (see [`{}`]).\n    pub {}: {},\n",
                             h.group, h.name, h.field, h.name
                         )
@@ -134,20 +203,34 @@ fn contract() -> String {
                         hooks_placed.push(h.field);
                     }
                     let f = p.name.strip_prefix(h.prefix).unwrap();
-                    write!(scalar_list, "{}: {}.{f}, ", p.name, h.field).unwrap();
+                    write!(list, "{}: {}.{f}, ", p.name, h.field).unwrap();
                 } else {
-                    inputs += &field(p, p.name);
-                    write!(scalar_list, "{}: {}, ", p.name, p.name).unwrap();
+                    *body += &field(p, p.name);
+                    write!(list, "{}: {}, ", p.name, p.name).unwrap();
                 }
             }
         }
     }
     write!(
         out,
-        "/// Everything the unit samples at one rising clock edge.\n\
+        "/// What one hardware thread's copy of the per-thread inputs carries.\n\
+         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]\npub struct ThreadInputs {{\n{thr_in}}}\n\n\
+         /// What one hardware thread's copy of the per-thread outputs carries.\n\
+         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]\npub struct ThreadOutputs {{\n{thr_out}}}\n\n\
+         /// Everything the unit samples at one rising clock edge.\n\
          #[derive(Clone, Debug, Default, PartialEq, Eq)]\npub struct Inputs {{\n{inputs}}}\n\n\
          /// Everything the unit drives during one cycle (before the edge).\n\
-         #[derive(Clone, Debug, Default, PartialEq, Eq)]\npub struct Outputs {{\n{outputs}}}\n\n"
+         #[derive(Clone, Debug, Default, PartialEq, Eq)]\npub struct Outputs {{\n{outputs}}}\n\n\
+         // Generated per port: a 1-bit lane's shift and a u64 port's conversion are kept.\n\
+         #[allow(clippy::identity_op, clippy::useless_conversion, clippy::field_reassign_with_default)]\n\
+         impl Outputs {{\n    \
+         /// Every output as (port name, value) in `PORTS` order; a per-thread port's value \
+         packs every thread's copy (thread `t` at bit `t * b`), as on the port.\n    \
+         pub fn fields(&self) -> [(&'static str, u64); OUTPUTS] {{\n        [\n{fields_body}        ]\n    }}\n\n    \
+         /// The outputs from port values in [`Outputs::fields`] order (what a port-level \
+         backend reads); bits above a field's width are dropped.\n    \
+         pub fn from_values(v: [u64; OUTPUTS]) -> Outputs {{\n        \
+         let mut v = v.into_iter();\n        let mut out = Outputs::default();\n{values_body}        out\n    }}\n}}\n\n"
     )
     .unwrap();
     let list_macro = |name: &str, doc: &str, list: &str| {
@@ -158,8 +241,8 @@ fn contract() -> String {
     };
     out += &list_macro(
         "for_scalar_inputs",
-        "/// Calls the macro `$m` with every [`Inputs`] field that is one port (not per slot),\n\
-         /// as `port: path` in `PORTS` order: `$m!(reset: reset, ..., xl_va: xl.va, ...)`.",
+        "/// Calls the macro `$m` with every [`Inputs`] field that is one port shared by the\n\
+         /// threads (not per slot, not per thread), as `port: field` in `PORTS` order.",
         &scalar_list,
     );
     out += &list_macro(
@@ -169,9 +252,15 @@ fn contract() -> String {
         &slot_list,
     );
     out += &list_macro(
+        "for_thread_inputs",
+        "/// Calls the macro `$m` with every per-thread input as `port: path` in [`ThreadInputs`],\n\
+         /// in `PORTS` order: `$m!(disp_el: disp_el, ..., xl_va: xl.va, ...)`.",
+        &thread_list,
+    );
+    out += &list_macro(
         "for_outputs",
-        "/// Calls the macro `$m` with the name of every [`Outputs`] field, in `PORTS` order:\n\
-         /// `$m!(tag, hook_stray, ...)`.",
+        "/// Calls the macro `$m` with the name of every output port, in `PORTS` order:\n\
+         /// `$m!(tag, hook_stray, ...)` ([`Outputs::fields`] order).",
         &output_list,
     );
     out

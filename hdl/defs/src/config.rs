@@ -45,6 +45,9 @@ pub struct Config {
     /// (no record; `sample_timeout` pulses): the unit is never held by a lost completion.
     /// At most [`MAX_CPL_TIMEOUT_LOG2`]. choice: completion-timeout
     pub cpl_timeout_log2: u32,
+    /// Hardware threads T the unit serves (1, 2 or 4; docs/smt.md). Every preset has one:
+    /// the golden model and the RTL for more are issue 14's next steps.
+    pub threads: usize,
 }
 
 /// Largest completion timeout, as a power of two (the tracker's age counter is this wide).
@@ -54,7 +57,7 @@ pub const MAX_CPL_TIMEOUT_LOG2: u32 = 20;
 pub const MAX_DISPATCH_WIDTH: usize = 8;
 
 /// Largest number of hardware threads the interface is specified for (docs/smt.md; every
-/// preset has one).
+/// preset has one: `Config::threads`).
 pub const MAX_THREADS: usize = 4;
 
 /// Name of the source list in each preset's folder of `gen/` (paths relative to that
@@ -74,6 +77,12 @@ impl Config {
             return Err(format!(
                 "completion timeout 2^{} cycles: the exponent must be 4..={MAX_CPL_TIMEOUT_LOG2}",
                 self.cpl_timeout_log2
+            ));
+        }
+        if !matches!(self.threads, 1 | 2 | 4) || self.threads > MAX_THREADS {
+            return Err(format!(
+                "{} hardware threads: a unit serves 1, 2 or 4",
+                self.threads
             ));
         }
         if impdef::min_interval_for_code(self.interval_code).is_none() {
@@ -140,6 +149,7 @@ pub const PRESETS: &[Config] = &[
         interval_code: 0b0100,
         feat_ecv: false,
         cpl_timeout_log2: 20,
+        threads: 1,
     },
     Config {
         name: "minimal",
@@ -149,6 +159,7 @@ pub const PRESETS: &[Config] = &[
         interval_code: 0b0100,
         feat_ecv: false,
         cpl_timeout_log2: 20,
+        threads: 1,
     },
     Config {
         name: "w2",
@@ -158,6 +169,7 @@ pub const PRESETS: &[Config] = &[
         interval_code: 0b0100,
         feat_ecv: false,
         cpl_timeout_log2: 20,
+        threads: 1,
     },
     Config {
         name: "c16",
@@ -167,6 +179,7 @@ pub const PRESETS: &[Config] = &[
         interval_code: 0b0100,
         feat_ecv: false,
         cpl_timeout_log2: 20,
+        threads: 1,
     },
     Config {
         name: "wide",
@@ -176,6 +189,7 @@ pub const PRESETS: &[Config] = &[
         interval_code: 0b0100,
         feat_ecv: true,
         cpl_timeout_log2: 20,
+        threads: 1,
     },
     Config {
         name: "fastsim",
@@ -185,6 +199,7 @@ pub const PRESETS: &[Config] = &[
         interval_code: 0b0000,
         feat_ecv: false,
         cpl_timeout_log2: 14,
+        threads: 1,
     },
 ];
 
@@ -198,6 +213,24 @@ mod tests {
         for c in PRESETS {
             c.validate().unwrap();
             assert!(names.insert(c.name));
+        }
+    }
+
+    #[test]
+    fn only_1_2_or_4_threads_are_valid() {
+        for (t, ok) in [
+            (0, false),
+            (1, true),
+            (2, true),
+            (3, false),
+            (4, true),
+            (8, false),
+        ] {
+            let c = Config {
+                threads: t,
+                ..PRESETS[0]
+            };
+            assert_eq!(c.validate().is_ok(), ok, "{t} threads");
         }
     }
 

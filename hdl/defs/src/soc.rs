@@ -11,6 +11,8 @@ use std::fmt::Write;
 pub const SOC_PRESET: &str = "minimal";
 /// The unit's dispatch width there.
 pub const SOC_W: usize = 1;
+/// Its hardware threads: PicoRV32 has one.
+pub const SOC_THREADS: usize = 1;
 
 /// The SoC's folder in `gen/`.
 pub const GEN_DIR: &str = "soc";
@@ -180,7 +182,7 @@ pub const fn probe_bits(dir: Dir) -> u32 {
             (Dir::In, Dir::In) | (Dir::Out, Dir::Out)
         );
         if same {
-            n += PORTS[i].width.total(SOC_W);
+            n += PORTS[i].width.total_for(SOC_W, SOC_THREADS);
         }
         i += 1;
     }
@@ -246,7 +248,7 @@ pub fn probe_layout(dir: Dir) -> Vec<(usize, u32, u32)> {
     let mut out = Vec::new();
     for (i, p) in PORTS.iter().enumerate() {
         if p.dir == dir {
-            let w = p.width.total(SOC_W);
+            let w = p.width.total_for(SOC_W, SOC_THREADS);
             out.push((i, off, w));
             off += w;
         }

@@ -65,6 +65,11 @@ macro_rules! spe_top {
                 if let Err(e) = cfg.validate() {
                     panic!("invalid SPE configuration: {e}");
                 }
+                assert_eq!(
+                    cfg.threads, 1,
+                    "preset {}: the RTL serves one hardware thread (docs/smt.md, step 4)",
+                    cfg.name
+                );
                 Self {
                     $($p: Default::default(),)*
                     $($b: <$bt>::new(cfg),)*

@@ -459,7 +459,7 @@ impl Driver {
                 inp.reg_we = false;
                 inp.reg_addr = reg(r).addr();
             }
-            Some(Access::Psb) => inp.psb_req = true,
+            Some(Access::Psb) => inp.thr[0].psb_req = true,
             _ => {}
         }
     }
@@ -472,12 +472,12 @@ impl Driver {
         }
         let cleared = self.issued == Some(Access::Write(RegId::Pmbsr, 0));
         // irq is registered: in the cycle PMBSR is cleared it still shows the old status.
-        self.irq = out.irq && !cleared;
+        self.irq = out.thr[0].irq && !cleared;
         match self.issued.take() {
             Some(Access::Read(RegId::Pmbsr)) => self.status = out.reg_rdata,
             Some(Access::Read(RegId::Pmbptr)) => self.ptr = out.reg_rdata,
             Some(Access::Read(RegId::Pmsicr)) => self.icr = out.reg_rdata,
-            Some(Access::Psb) if !out.psb_done => self.queue.push_front(Access::Psb),
+            Some(Access::Psb) if !out.thr[0].psb_done => self.queue.push_front(Access::Psb),
             _ => {}
         }
         // Decisions run at once, in program order, until the next bus access.

@@ -171,7 +171,7 @@ impl Bench<'_> {
         self.core.drive(c, &mut inp);
         self.driver.drive(c, &mut inp);
         if older_op_pending {
-            inp.psb_req = false;
+            inp.thr[0].psb_req = false;
         }
         self.memory.drive(c, &mut inp);
         let out = self.dut.step(&inp);
@@ -179,11 +179,11 @@ impl Bench<'_> {
         self.memory.observe(c, &out);
         self.driver.observe(c, &out, &mut self.memory);
         let s = &mut self.stats;
-        s.collisions += u64::from(out.pmu_sample_collision);
-        s.sample_feed += u64::from(out.pmu_sample_feed);
-        s.sample_filtrate += u64::from(out.pmu_sample_filtrate);
-        s.stray_reports += u64::from(out.hook_stray);
-        s.timeouts += u64::from(out.sample_timeout);
+        s.collisions += u64::from(out.thr[0].pmu_sample_collision);
+        s.sample_feed += u64::from(out.thr[0].pmu_sample_feed);
+        s.sample_filtrate += u64::from(out.thr[0].pmu_sample_filtrate);
+        s.stray_reports += u64::from(out.thr[0].hook_stray);
+        s.timeouts += u64::from(out.thr[0].sample_timeout);
         self.cycle += 1;
         out
     }

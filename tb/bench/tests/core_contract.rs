@@ -199,7 +199,7 @@ fn loop_workload_pcs_stay_in_the_documented_range() {
                 s.pc
             );
         }
-        assert_eq!(inp.disp_el, 0);
+        assert_eq!(inp.thr[0].disp_el, 0);
         core.observe(c, &dut.step(&inp));
     }
     let ops = core.take_recorded();

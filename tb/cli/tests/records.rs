@@ -75,11 +75,11 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
         let mut m = Model::new(cfg);
         let mut mem = Vec::new();
         let mut inp = Inputs {
-            prof_allowed: true,
-            disp_ns: true,
             wr_ready: true,
             ..Inputs::default()
         };
+        inp.thr[0].prof_allowed = true;
+        inp.thr[0].disp_ns = true;
         write(&mut m, &mut inp, &mut mem, RegId::Pmsirr, 4 << 8);
         write(&mut m, &mut inp, &mut mem, RegId::Pmbptr, BASE);
         write(
@@ -108,9 +108,9 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
             );
             write(&mut m, &mut inp, &mut mem, RegId::Pmsicr, 1);
             let el = rng.below(2) as u8;
-            inp.disp_el = el;
-            inp.ctx_el1 = rng.next_u64() as u32;
-            inp.cnt_virt = rng.next_u64();
+            inp.thr[0].disp_el = el;
+            inp.thr[0].ctx_el1 = rng.next_u64() as u32;
+            inp.thr[0].cnt_virt = rng.next_u64();
             let (class, sub) = match rng.below(4) {
                 0 => (op_class::LD_ST_ATOMIC, subclass::LDST_GP),
                 1 => (
@@ -173,36 +173,36 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
             );
             for k in 1..=total {
                 if issue_at == Some(k) {
-                    inp.iss_valid = true;
+                    inp.thr[0].iss_valid = true;
                 }
                 if let Some((s, d)) = xl {
                     if k == s {
-                        inp.xl.start = true;
-                        inp.xl.va = va;
+                        inp.thr[0].xl.start = true;
+                        inp.thr[0].xl.va = va;
                     }
                     if k == d {
-                        inp.xl.done = true;
-                        inp.xl.pa = pa_v;
-                        inp.xl.pa_ns = true;
-                        inp.xl.tlb_walk = walk;
+                        inp.thr[0].xl.done = true;
+                        inp.thr[0].xl.pa = pa_v;
+                        inp.thr[0].xl.pa_ns = true;
+                        inp.thr[0].xl.tlb_walk = walk;
                     }
                 }
                 if mem_at == Some(k) {
-                    inp.mem.done = true;
-                    inp.mem.source = ds as u8;
-                    inp.mem.l1d_refill = refill;
+                    inp.thr[0].mem.done = true;
+                    inp.thr[0].mem.source = ds as u8;
+                    inp.thr[0].mem.l1d_refill = refill;
                 }
                 if br_at == Some(k) {
-                    inp.br.done = true;
-                    inp.br.target = tgt;
-                    inp.br.target_el = el;
-                    inp.br.target_ns = true;
-                    inp.br.taken = taken;
-                    inp.br.mispred = mispred;
+                    inp.thr[0].br.done = true;
+                    inp.thr[0].br.target = tgt;
+                    inp.thr[0].br.target_el = el;
+                    inp.thr[0].br.target_ns = true;
+                    inp.thr[0].br.taken = taken;
+                    inp.thr[0].br.mispred = mispred;
                 }
                 if k == total {
-                    inp.cpl.done = true;
-                    inp.cpl.retired = retired;
+                    inp.thr[0].cpl.done = true;
+                    inp.thr[0].cpl.retired = retired;
                 }
                 step(&mut m, &mut inp, &mut mem);
             }
@@ -235,8 +235,8 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
                 target: br_at.map(|_| tgt),
                 ds: mem_at.filter(|_| load).map(|_| ds),
                 events,
-                ts: if ts { Some(inp.cnt_virt) } else { None },
-                ctx: if cx { Some(inp.ctx_el1) } else { None },
+                ts: if ts { Some(inp.thr[0].cnt_virt) } else { None },
+                ctx: if cx { Some(inp.thr[0].ctx_el1) } else { None },
             });
         }
         // Reassemble the buffer and decode it.

@@ -221,43 +221,43 @@ impl<D: Dut> Chaos<D> {
         self.counts.hooks += 1;
         let r = &mut self.rng;
         match r.below(5) {
-            0 => i.iss_valid = true,
+            0 => i.thr[0].iss_valid = true,
             1 => {
                 if r.chance(0.5) {
-                    i.xl.start = true;
-                    i.xl.va = r.next_u64();
+                    i.thr[0].xl.start = true;
+                    i.thr[0].xl.va = r.next_u64();
                 } else {
-                    i.xl.done = true;
-                    i.xl.pa = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
-                    i.xl.pa_ns = r.chance(0.5);
-                    i.xl.tlb_access = r.chance(0.5);
-                    i.xl.tlb_walk = r.chance(0.5);
+                    i.thr[0].xl.done = true;
+                    i.thr[0].xl.pa = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
+                    i.thr[0].xl.pa_ns = r.chance(0.5);
+                    i.thr[0].xl.tlb_access = r.chance(0.5);
+                    i.thr[0].xl.tlb_walk = r.chance(0.5);
                 }
             }
             2 => {
-                i.mem.done = true;
-                i.mem.source = r.below(256) as u8;
-                i.mem.l1d_access = r.chance(0.5);
-                i.mem.l1d_refill = r.chance(0.5);
-                i.mem.llc_access = r.chance(0.5);
-                i.mem.llc_miss = r.chance(0.5);
-                i.mem.remote = r.chance(0.5);
-                i.mem.misaligned = r.chance(0.5);
+                i.thr[0].mem.done = true;
+                i.thr[0].mem.source = r.below(256) as u8;
+                i.thr[0].mem.l1d_access = r.chance(0.5);
+                i.thr[0].mem.l1d_refill = r.chance(0.5);
+                i.thr[0].mem.llc_access = r.chance(0.5);
+                i.thr[0].mem.llc_miss = r.chance(0.5);
+                i.thr[0].mem.remote = r.chance(0.5);
+                i.thr[0].mem.misaligned = r.chance(0.5);
             }
             3 => {
-                i.br.done = true;
-                i.br.target = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
-                i.br.taken = r.chance(0.5);
-                i.br.mispred = r.chance(0.5);
-                i.br.indirect = r.chance(0.5);
-                i.br.target_el = r.below(4) as u8;
-                i.br.target_ns = r.chance(0.5);
+                i.thr[0].br.done = true;
+                i.thr[0].br.target = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
+                i.thr[0].br.taken = r.chance(0.5);
+                i.thr[0].br.mispred = r.chance(0.5);
+                i.thr[0].br.indirect = r.chance(0.5);
+                i.thr[0].br.target_el = r.below(4) as u8;
+                i.thr[0].br.target_ns = r.chance(0.5);
             }
             _ => {
-                i.cpl.done = true;
-                i.cpl.retired = r.chance(0.5);
-                i.cpl.exception = r.chance(0.5);
-                i.cpl.cond_fail = r.chance(0.5);
+                i.thr[0].cpl.done = true;
+                i.thr[0].cpl.retired = r.chance(0.5);
+                i.thr[0].cpl.exception = r.chance(0.5);
+                i.thr[0].cpl.cond_fail = r.chance(0.5);
             }
         }
     }
@@ -331,8 +331,8 @@ impl<D: Dut> Dut for Chaos<D> {
                 i.reg_wdata = data.unwrap_or(self.rng.next_u64());
             }
         }
-        if i.cpl.done && self.rng.chance(self.params.lost_completion) {
-            i.cpl.done = false;
+        if i.thr[0].cpl.done && self.rng.chance(self.params.lost_completion) {
+            i.thr[0].cpl.done = false;
             self.counts.lost_completions += 1;
         }
         if self.rng.chance(self.params.hook) {
@@ -352,10 +352,10 @@ impl<D: Dut> Dut for Chaos<D> {
             }
         }
         if self.rng.chance(self.params.odd_regime) {
-            i.el2_en = self.rng.chance(0.5);
-            i.mdcr_e2pb = self.rng.below(4) as u8;
-            i.hcr_tge = self.rng.chance(0.5);
-            i.hcr_e2h = self.rng.chance(0.5);
+            i.thr[0].el2_en = self.rng.chance(0.5);
+            i.thr[0].mdcr_e2pb = self.rng.below(4) as u8;
+            i.thr[0].hcr_tge = self.rng.chance(0.5);
+            i.thr[0].hcr_e2h = self.rng.chance(0.5);
             self.counts.odd_regimes += 1;
         }
         self.inner.step(&i)

@@ -13,7 +13,7 @@ use spe_defs::config::MAX_DISPATCH_WIDTH;
 use spe_defs::ports::PORTS;
 use spe_defs::Config;
 use spe_model::Model;
-use spe_ports::{Dut, Inputs, Outputs, SLOT_FIELDS};
+use spe_ports::{Dut, Inputs, Outputs, SLOT_FIELDS, THREAD_FIELDS};
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -88,6 +88,7 @@ pub struct Lockstep<O: Dut = Box<dyn Dut>> {
     pub model: Model,
     pub other: O,
     width: usize,
+    threads: usize,
     cycle: u64,
     first: Option<Divergence>,
     mismatches: u64,
@@ -101,6 +102,7 @@ impl<O: Dut> Lockstep<O> {
             model: Model::new(cfg),
             other,
             width: cfg.dispatch_width,
+            threads: cfg.threads,
             cycle: 0,
             first: None,
             mismatches: 0,
@@ -152,7 +154,7 @@ impl<O: Dut> Lockstep<O> {
         let Some(rec) = &mut self.rec else { return };
         rec.written = true;
         let samples: Vec<&Sample> = rec.before.iter().chain(rec.after.iter()).collect();
-        let res = write_vcd(&rec.path, self.width, &samples)
+        let res = write_vcd(&rec.path, (self.width, self.threads), &samples)
             .map(|_| rec.path.clone())
             .map_err(|e| format!("cannot write {}: {e}", rec.path.display()));
         rec.before.clear();
@@ -220,21 +222,22 @@ impl<O: Dut> Dut for Lockstep<O> {
     }
 }
 
-/// Width of port `name` for dispatch width `w`, from the port table.
-fn port_bits(name: &str, w: usize) -> u32 {
+/// Width of port `name` for dispatch width `w` and `t` threads, from the port table.
+fn port_bits(name: &str, (w, t): (usize, usize)) -> u32 {
     PORTS
         .iter()
         .find(|p| p.name == name)
-        .map_or(64, |p| p.width.total(w))
+        .map_or(64, |p| p.width.total_for(w, t))
 }
 
 /// Input fields as (name, bits, value): per-slot fields as one vector per slot
-/// (`disp_pc_0`, ...), except single-bit ones, which are one W-bit vector.
-fn input_fields(i: &Inputs, w: usize) -> Vec<(String, u32, u64)> {
+/// (`disp_pc_0`, ...), except single-bit ones, which are one W-bit vector; per-thread
+/// fields as one vector per thread (`xl_va_1`), named as the port in a one-thread unit.
+fn input_fields(i: &Inputs, (w, t): (usize, usize)) -> Vec<(String, u32, u64)> {
     let slots = &i.disp[..w.min(MAX_DISPATCH_WIDTH)];
     let mut v = Vec::new();
     for (name, field) in SLOT_FIELDS {
-        let bits = port_bits(name, 1);
+        let bits = port_bits(name, (1, 1));
         if bits == 1 {
             let packed = slots
                 .iter()
@@ -247,10 +250,21 @@ fn input_fields(i: &Inputs, w: usize) -> Vec<(String, u32, u64)> {
             }
         }
     }
+    for (name, field) in THREAD_FIELDS {
+        let bits = port_bits(name, (1, 1));
+        for (k, x) in i.thr[..t].iter().enumerate() {
+            let n = if t == 1 {
+                name.to_string()
+            } else {
+                format!("{name}_{k}")
+            };
+            v.push((n, bits, field(x)));
+        }
+    }
     v.extend(
         i.scalar_fields()
             .iter()
-            .map(|&(name, x)| (name.to_string(), port_bits(name, w), x)),
+            .map(|&(name, x)| (name.to_string(), port_bits(name, (w, t)), x)),
     );
     v
 }
@@ -263,7 +277,7 @@ fn vector(v: u64, bits: u32) -> impl Iterator<Item = vcd::Value> {
 
 /// Writes the recorded cycles as a VCD: 10 time units per cycle, `clk` high in the second
 /// half, every signal changing at the start of its cycle.
-fn write_vcd(path: &Path, w: usize, samples: &[&Sample]) -> std::io::Result<()> {
+fn write_vcd(path: &Path, w: (usize, usize), samples: &[&Sample]) -> std::io::Result<()> {
     let mut out = vcd::Writer::new(BufWriter::new(File::create(path)?));
     out.comment(
         "spe lockstep: inputs, the golden model's outputs (model_*) and the RTL's (rtl_*)",
@@ -341,7 +355,7 @@ mod tests {
             let mut o = self.m.step(i);
             if self.cycle >= self.at {
                 o.wr_strb ^= 0x80;
-                o.irq = !o.irq;
+                o.thr[0].irq = !o.thr[0].irq;
             }
             self.cycle += 1;
             o
@@ -370,7 +384,7 @@ mod tests {
         };
         for c in 0..1100u64 {
             inp.reset = c < 4;
-            inp.cnt_virt = c;
+            inp.thr[0].cnt_virt = c;
             ls.step(&inp);
         }
         let d = ls.first().unwrap().clone();

@@ -6,8 +6,12 @@
 //! (clock low, outputs as read) and `2c + 1` (after the edge).
 
 use spe_defs::config::MAX_DISPATCH_WIDTH;
+use spe_defs::config::MAX_THREADS;
 use spe_defs::Config;
-use spe_ports::{slot_bits, Dut, Inputs, Outputs, Slot, OUTPUTS, SCALAR_INPUTS, SLOT_FIELDS};
+use spe_ports::{
+    slot_bits, thread_bits, Dut, Inputs, Outputs, OUTPUTS, SCALAR_INPUTS, SLOT_FIELDS,
+    THREAD_FIELDS,
+};
 use std::path::{Path, PathBuf};
 use verilator_sys::{port_id, Model, PortId, Variant, CLK};
 
@@ -15,6 +19,8 @@ use verilator_sys::{port_id, Model, PortId, Variant, CLK};
 struct Ids {
     /// Per-slot inputs ([`SLOT_FIELDS`] order) with the bits of one slot.
     slots: [(PortId, u32); SLOT_FIELDS.len()],
+    /// Per-thread inputs ([`THREAD_FIELDS`] order) with the bits of one thread's copy.
+    threads: [(PortId, u32); THREAD_FIELDS.len()],
     /// Other inputs (`Inputs::scalar_fields` order).
     scalars: [PortId; SCALAR_INPUTS],
     /// Outputs (`Outputs::fields` order).
@@ -29,17 +35,26 @@ impl Ids {
     fn new() -> Ids {
         Ids {
             slots: SLOT_FIELDS.map(|(n, _)| (id(n), slot_bits(n))),
+            threads: THREAD_FIELDS.map(|(n, _)| (id(n), thread_bits(n))),
             scalars: Inputs::default().scalar_fields().map(|(n, _)| id(n)),
             outputs: Outputs::default().fields().map(|(n, _)| id(n)),
         }
     }
 }
 
-/// Packs one field per slot (`bits` each, slot 0 lowest) into 64-bit words.
-fn pack(slots: &[Slot], bits: u32, f: impl Fn(&Slot) -> u64) -> [u64; MAX_DISPATCH_WIDTH] {
-    let mut w = [0u64; MAX_DISPATCH_WIDTH];
+/// Words enough for a per-slot or per-thread port of at most 64 bits per lane.
+const LANE_WORDS: usize = if MAX_DISPATCH_WIDTH > MAX_THREADS {
+    MAX_DISPATCH_WIDTH
+} else {
+    MAX_THREADS
+};
+
+/// Packs one field per lane (a slot or a thread; `bits` each, lane 0 lowest) into 64-bit
+/// words.
+fn pack<L>(lanes: &[L], bits: u32, f: impl Fn(&L) -> u64) -> [u64; LANE_WORDS] {
+    let mut w = [0u64; LANE_WORDS];
     let m = spe_defs::low_mask(bits);
-    for (i, s) in slots.iter().enumerate() {
+    for (i, s) in lanes.iter().enumerate() {
         let v = f(s) & m;
         let at = i as u32 * bits;
         let (k, o) = ((at / 64) as usize, at % 64);
@@ -64,6 +79,7 @@ pub struct Verilated {
     m: Model,
     ids: Ids,
     width: usize,
+    threads: usize,
     cycle: u64,
     window: Option<Window>,
 }
@@ -90,6 +106,7 @@ impl Verilated {
             m,
             ids: Ids::new(),
             width: cfg.dispatch_width,
+            threads: cfg.threads,
             cycle: 0,
             window: None,
         }
@@ -129,6 +146,20 @@ impl Verilated {
         let slots = &i.disp[..self.width];
         for (&(id, bits), (_, field)) in p.slots.iter().zip(SLOT_FIELDS.iter()) {
             m.set_words(id, &pack(slots, bits, field));
+        }
+        let threads = &i.thr[..self.threads];
+        for (&(id, bits), (_, field)) in p.threads.iter().zip(THREAD_FIELDS.iter()) {
+            if bits * self.threads as u32 <= 64 {
+                // One word (every per-thread port at T = 1): no packing into an array.
+                let m1 = spe_defs::low_mask(bits);
+                let v = threads
+                    .iter()
+                    .enumerate()
+                    .fold(0, |a, (t, x)| a | (field(x) & m1) << (t as u32 * bits));
+                m.set(id, v);
+            } else {
+                m.set_words(id, &pack(threads, bits, field));
+            }
         }
         for (&id, (_, v)) in p.scalars.iter().zip(i.scalar_fields()) {
             m.set(id, v);
@@ -178,6 +209,7 @@ impl Dut for Verilated {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use spe_ports::Slot;
 
     #[test]
     fn pack_straddles_words() {

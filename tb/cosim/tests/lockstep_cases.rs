@@ -397,11 +397,9 @@ impl Psb {
         dispatch: bool,
         set: impl FnOnce(&mut spe_ports::Inputs),
     ) -> spe_ports::Outputs {
-        let mut inp = spe_ports::Inputs {
-            disp_el: 1,
-            prof_allowed: true,
-            ..Default::default()
-        };
+        let mut inp = spe_ports::Inputs::default();
+        inp.thr[0].disp_el = 1;
+        inp.thr[0].prof_allowed = true;
         if dispatch {
             for slot in &mut inp.disp[..2] {
                 slot.valid = true;
@@ -410,8 +408,8 @@ impl Psb {
             }
         }
         if self.out.tag != 0 {
-            inp.cpl.done = true;
-            inp.cpl.retired = true;
+            inp.thr[0].cpl.done = true;
+            inp.thr[0].cpl.retired = true;
         }
         inp.wr_ready = self.stall == 0;
         self.stall = self.stall.saturating_sub(1);
@@ -482,7 +480,7 @@ fn psb_waits_for_a_record_stalled_10000_cycles_mid_write_and_keeps_the_pmbptr_wr
         // Linux's stop: PMSCR = 0, PSB (held until done), PMBLIMITR = 0, read PMBPTR.
         t.write(RegId::PmscrEl1, 0);
         let mut waited = 0;
-        while !t.step(true, |i| i.psb_req = true).psb_done {
+        while !t.step(true, |i| i.thr[0].psb_req = true).thr[0].psb_done {
             waited += 1;
             assert!(waited < STALL + 100, "the PSB never completed");
         }
@@ -573,7 +571,7 @@ impl OwnerBench {
         let mut inp = self.group.clone();
         inp.wr_ready = true;
         if let Some(el) = dispatch_el {
-            inp.disp_el = el;
+            inp.thr[0].disp_el = el;
             for slot in &mut inp.disp[..2] {
                 slot.valid = true;
                 slot.pc = self.pc;
@@ -583,15 +581,15 @@ impl OwnerBench {
         }
         match self.since_tag {
             Some(1) => {
-                inp.xl.start = true;
-                inp.xl.done = true;
-                inp.xl.va = 0x0000_ffff_8000_1230;
-                inp.xl.pa = 0x0000_0008_8000_1230;
-                inp.xl.pa_ns = true;
+                inp.thr[0].xl.start = true;
+                inp.thr[0].xl.done = true;
+                inp.thr[0].xl.va = 0x0000_ffff_8000_1230;
+                inp.thr[0].xl.pa = 0x0000_0008_8000_1230;
+                inp.thr[0].xl.pa_ns = true;
             }
             Some(2) => {
-                inp.cpl.done = true;
-                inp.cpl.retired = true;
+                inp.thr[0].cpl.done = true;
+                inp.thr[0].cpl.retired = true;
             }
             _ => {}
         }
@@ -673,13 +671,16 @@ fn owner_case(
         let mut b = OwnerBench {
             ls: Lockstep::new(cfg, make_dut(cfg, backend).unwrap()),
             group: spe_ports::Inputs {
-                prof_allowed: true,
-                disp_ns: true,
-                el2_en: el2,
-                mdcr_e2pb: e2pb,
-                hcr_tge: tge,
-                hcr_e2h: e2h,
-                cnt_virt: 0x0000_0014_20b3_0000,
+                thr: [spe_ports::ThreadInputs {
+                    prof_allowed: true,
+                    disp_ns: true,
+                    el2_en: el2,
+                    mdcr_e2pb: e2pb,
+                    hcr_tge: tge,
+                    hcr_e2h: e2h,
+                    cnt_virt: 0x0000_0014_20b3_0000,
+                    ..Default::default()
+                }; spe_defs::config::MAX_THREADS],
                 cnt_phys: 0x0000_0099_0000_0000,
                 ..Default::default()
             },
@@ -714,10 +715,10 @@ fn owner_case(
         );
         let mut results = Vec::new();
         for &(el2, e2pb, tge, e2h) in phases {
-            b.group.el2_en = el2;
-            b.group.mdcr_e2pb = e2pb;
-            b.group.hcr_tge = tge;
-            b.group.hcr_e2h = e2h;
+            b.group.thr[0].el2_en = el2;
+            b.group.thr[0].mdcr_e2pb = e2pb;
+            b.group.thr[0].hcr_tge = tge;
+            b.group.thr[0].hcr_e2h = e2h;
             let start = b.mem.keys().next_back().map_or(base, |a| a + 1);
             b.run_blocks(2);
             let (mut per_el, mut what) = ([0u32; 4], [None; 4]);
@@ -847,13 +848,13 @@ fn a_lost_completion_is_dropped_after_the_timeout_and_sampling_resumes() {
         for c in 0..timeout + 2_000 {
             let out = t.step(true, |i| {
                 if lost {
-                    i.cpl.done = false;
+                    i.thr[0].cpl.done = false;
                 }
             });
             if out.tag != 0 && tag_cycle.is_none() {
                 tag_cycle = Some(c);
             }
-            if out.sample_timeout {
+            if out.thr[0].sample_timeout {
                 pulses.push(c);
                 lost = false;
             }

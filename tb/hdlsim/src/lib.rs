@@ -6,7 +6,7 @@
 //! The ports of the rust-hdl top are fields named like the ports of `spe_defs` and the
 //! fields of `spe_ports::Inputs` / `Outputs`, so the mapping is generated from the name
 //! lists of `spe-ports` ([`spe_ports::for_scalar_inputs!`], [`spe_ports::for_slot_inputs!`],
-//! [`spe_ports::for_outputs!`]): a new port needs no change here.
+//! [`spe_ports::for_thread_inputs!`], [`spe_ports::for_outputs!`]): a new port needs no change here.
 
 use rust_hdl::prelude::*;
 use spe_defs::Config;
@@ -115,6 +115,15 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
                     )*};
                 }
                 spe_ports::for_scalar_inputs!(drive);
+                // The RTL serves one hardware thread (`SpeTop::new` checks): a per-thread
+                // port is thread 0's copy.
+                let x = &i.thr[0];
+                macro_rules! drive_thread {
+                    ($($port:ident: $($f:ident).+),*) => {$(
+                        t.$port.drive(u64::from(x.$($f).+));
+                    )*};
+                }
+                spe_ports::for_thread_inputs!(drive_thread);
             },
             |t| {
                 macro_rules! sense {

@@ -85,7 +85,7 @@ impl Sample {
         let s = &inp.disp[slot];
         let el1 = regs.get(RegId::PmscrEl1);
         let el2 = regs.get(RegId::PmscrEl2);
-        let el = inp.disp_el & 3;
+        let el = inp.thr[0].disp_el & 3;
         // By the buffer's owner, not the sample's EL (J1 Collect*).
         let r = Regime::of(inp);
         let collect = Collect {
@@ -112,11 +112,15 @@ impl Sample {
             subclass,
             cond: s.cond,
             el,
-            ns: inp.disp_ns,
+            ns: inp.thr[0].disp_ns,
             collect,
-            ctx_el1: inp.ctx_el1,
-            ctx_el2: inp.ctx_el2,
-            timestamp: if physical { inp.cnt_phys } else { inp.cnt_virt },
+            ctx_el1: inp.thr[0].ctx_el1,
+            ctx_el2: inp.thr[0].ctx_el2,
+            timestamp: if physical {
+                inp.cnt_phys
+            } else {
+                inp.thr[0].cnt_virt
+            },
             ..Sample::default()
         }
     }
@@ -151,67 +155,68 @@ impl Sample {
         if self.xl_started && !self.xl_done {
             self.lat_xlat = sat(self.lat_xlat);
         }
-        if inp.iss_valid {
+        if inp.thr[0].iss_valid {
             if self.issued {
                 stray = true;
             } else {
                 self.issued = true;
             }
         }
-        if inp.xl.start {
+        if inp.thr[0].xl.start {
             if self.is_load_store() && !self.xl_started {
                 self.xl_started = true;
-                self.va = inp.xl.va;
+                self.va = inp.thr[0].xl.va;
                 self.lat_xlat = 0;
             } else {
                 stray = true;
             }
         }
-        if inp.xl.done {
+        if inp.thr[0].xl.done {
             if self.is_load_store() && self.xl_started && !self.xl_done {
                 self.xl_done = true;
-                self.pa = inp.xl.pa & spe_defs::low_mask(spe_defs::packet::addr_payload::ADDR_BITS);
-                self.pa_ns = inp.xl.pa_ns;
-                self.tlb_access = inp.xl.tlb_access;
-                self.tlb_walk = inp.xl.tlb_walk;
+                self.pa = inp.thr[0].xl.pa
+                    & spe_defs::low_mask(spe_defs::packet::addr_payload::ADDR_BITS);
+                self.pa_ns = inp.thr[0].xl.pa_ns;
+                self.tlb_access = inp.thr[0].xl.tlb_access;
+                self.tlb_walk = inp.thr[0].xl.tlb_walk;
             } else {
                 stray = true;
             }
         }
-        if inp.mem.done {
+        if inp.thr[0].mem.done {
             if self.is_load_store() && !self.mem_done {
                 self.mem_done = true;
-                self.data_source = inp.mem.source;
+                self.data_source = inp.thr[0].mem.source;
                 let on = |b: bool, bit: u32| if b { ev::bit(bit) } else { 0 };
-                self.mem_events = on(inp.mem.l1d_access, ev::L1D_ACCESS)
-                    | on(inp.mem.l1d_refill, ev::L1D_REFILL)
-                    | on(inp.mem.llc_access, ev::LLC_ACCESS)
-                    | on(inp.mem.llc_miss, ev::LLC_MISS)
-                    | on(inp.mem.remote, ev::REMOTE_ACCESS)
-                    | on(inp.mem.misaligned, ev::ALIGNMENT);
+                self.mem_events = on(inp.thr[0].mem.l1d_access, ev::L1D_ACCESS)
+                    | on(inp.thr[0].mem.l1d_refill, ev::L1D_REFILL)
+                    | on(inp.thr[0].mem.llc_access, ev::LLC_ACCESS)
+                    | on(inp.thr[0].mem.llc_miss, ev::LLC_MISS)
+                    | on(inp.thr[0].mem.remote, ev::REMOTE_ACCESS)
+                    | on(inp.thr[0].mem.misaligned, ev::ALIGNMENT);
             } else {
                 stray = true;
             }
         }
-        if inp.br.done {
+        if inp.thr[0].br.done {
             if self.is_branch() && !self.br_done {
                 self.br_done = true;
-                self.target = inp.br.target;
-                self.target_el = inp.br.target_el & 3;
-                self.target_ns = inp.br.target_ns;
-                self.taken = inp.br.taken;
-                self.mispred = inp.br.mispred;
-                self.indirect = inp.br.indirect;
+                self.target = inp.thr[0].br.target;
+                self.target_el = inp.thr[0].br.target_el & 3;
+                self.target_ns = inp.thr[0].br.target_ns;
+                self.taken = inp.thr[0].br.taken;
+                self.mispred = inp.thr[0].br.mispred;
+                self.indirect = inp.thr[0].br.indirect;
             } else {
                 stray = true;
             }
         }
-        if inp.cpl.done {
-            self.retired = inp.cpl.retired;
-            self.exception = inp.cpl.exception;
-            self.cond_fail = inp.cpl.cond_fail;
+        if inp.thr[0].cpl.done {
+            self.retired = inp.thr[0].cpl.retired;
+            self.exception = inp.thr[0].cpl.exception;
+            self.cond_fail = inp.thr[0].cpl.cond_fail;
         }
-        (inp.cpl.done, stray)
+        (inp.thr[0].cpl.done, stray)
     }
 
     /// The Events packet payload of the completed sample.

@@ -31,12 +31,12 @@ pub enum Counter {
 impl Regime {
     /// choice: buffer-owner
     pub fn of(inp: &Inputs) -> Regime {
-        let el2 = inp.el2_en;
+        let el2 = inp.thr[0].el2_en;
         Regime {
             el2,
-            owner_el2: el2 && inp.mdcr_e2pb & 3 == mdcr_e2pb::EL2_OWNS,
-            tge: el2 && inp.hcr_tge,
-            e2h: el2 && inp.hcr_e2h,
+            owner_el2: el2 && inp.thr[0].mdcr_e2pb & 3 == mdcr_e2pb::EL2_OWNS,
+            tge: el2 && inp.thr[0].hcr_tge,
+            e2h: el2 && inp.thr[0].hcr_e2h,
         }
     }
 

@@ -24,11 +24,11 @@ pub struct SampleDecision {
 /// choice: population
 pub fn in_population(regs: &Regs, inp: &Inputs, i: usize) -> bool {
     let r = Regime::of(inp);
-    let el = inp.disp_el & 3;
+    let el = inp.thr[0].disp_el & 3;
     inp.disp[i].valid
         && regs.profiling_enabled()
-        && inp.prof_allowed
-        && !inp.disp_aarch32
+        && inp.thr[0].prof_allowed
+        && !inp.thr[0].disp_aarch32
         && r.owner_allows(el)
         && regs.el_enabled(el, r.tge)
 }

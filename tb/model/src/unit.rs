@@ -58,6 +58,11 @@ impl Model {
         if let Err(e) = cfg.validate() {
             panic!("invalid SPE configuration: {e}");
         }
+        assert_eq!(
+            cfg.threads, 1,
+            "preset {}: the model serves one hardware thread (docs/smt.md, step 3)",
+            cfg.name
+        );
         Model {
             cfg: *cfg,
             regs: Regs::new(cfg),
@@ -86,20 +91,21 @@ impl Model {
     pub fn step(&mut self, inp: &Inputs) -> Outputs {
         let mut out = Outputs {
             reg_rdata: self.regs.read(inp.reg_addr),
-            irq: pmbsr::S.is_set(self.regs.get(RegId::Pmbsr)),
             ..Outputs::default()
         };
+        out.thr[0].irq = pmbsr::S.is_set(self.regs.get(RegId::Pmbsr));
         if inp.reset {
             self.reset();
             return out;
         }
         let width = self.cfg.dispatch_width;
         // choice: psb-csync
-        out.psb_done = inp.psb_req && matches!(self.phase, Phase::Idle | Phase::Tracking(_));
+        out.thr[0].psb_done =
+            inp.thr[0].psb_req && matches!(self.phase, Phase::Idle | Phase::Tracking(_));
 
         // Sampler: population count, interval counter, selection.
         let decision = sampler::count_group(&self.regs, inp, width, self.lfsr);
-        out.pmu_sample_pop = decision.pop;
+        out.thr[0].pmu_sample_pop = decision.pop;
         let mut tagged = None;
         if let Some(slot) = decision.selected {
             // One sample in flight: a selection outside Idle is a collision. choice: in-flight
@@ -107,11 +113,11 @@ impl Model {
                 out.tag = 1 << slot;
                 tagged = Some(Sample::tag(&self.regs, inp, slot));
             } else {
-                out.pmu_sample_collision = true;
+                out.thr[0].pmu_sample_collision = true;
             }
         }
         self.regs.set_count(decision.next_count);
-        if out.pmu_sample_collision {
+        if out.thr[0].pmu_sample_collision {
             self.regs.set_collision();
         }
 
@@ -120,7 +126,7 @@ impl Model {
         let phase = std::mem::replace(&mut self.phase, Phase::Idle);
         self.phase = match phase {
             Phase::Idle => {
-                out.hook_stray = inp.any_hook();
+                out.thr[0].hook_stray = inp.any_hook();
                 match tagged {
                     Some(s) => Phase::Tracking(Box::new(s)),
                     None => Phase::Idle,
@@ -128,26 +134,26 @@ impl Model {
             }
             Phase::Tracking(mut s) => {
                 let (done, stray) = s.track_cycle(inp, counter_max);
-                out.hook_stray = stray;
+                out.thr[0].hook_stray = stray;
                 // No completion 2^k cycles after the tag: dropped. choice: completion-timeout
                 s.age += 1;
                 let timed_out = s.age >= 1u64 << self.cfg.cpl_timeout_log2;
-                if inp.psb_req {
+                if inp.thr[0].psb_req {
                     Phase::Idle
                 } else if done {
                     Phase::Filter(s)
                 } else if timed_out {
-                    out.sample_timeout = true;
+                    out.thr[0].sample_timeout = true;
                     Phase::Idle
                 } else {
                     Phase::Tracking(s)
                 }
             }
             Phase::Filter(s) => {
-                out.hook_stray = inp.any_hook();
-                out.pmu_sample_feed = true;
+                out.thr[0].hook_stray = inp.any_hook();
+                out.thr[0].pmu_sample_feed = true;
                 let keep = filter::apply(&self.regs, &s).is_ok();
-                out.pmu_sample_filtrate = keep;
+                out.thr[0].pmu_sample_filtrate = keep;
                 if keep && self.regs.profiling_enabled() && !self.regs.discard() {
                     Phase::Check(Box::new(writer::take(&self.regs, record::encode(&s))))
                 } else {
@@ -155,14 +161,14 @@ impl Model {
                 }
             }
             Phase::Check(w) => {
-                out.hook_stray = inp.any_hook();
+                out.thr[0].hook_stray = inp.any_hook();
                 match (*w).check(&mut self.regs) {
                     Some(w) => Phase::Writing(Box::new(w)),
                     None => Phase::Idle,
                 }
             }
             Phase::Writing(w) => {
-                out.hook_stray = inp.any_hook();
+                out.thr[0].hook_stray = inp.any_hook();
                 out.wr_valid = true;
                 out.wr_addr = w.addr();
                 out.wr_data = w.data();

@@ -95,11 +95,11 @@ fn buffer_full_sets_service_status_and_interrupt_and_stops_profiling() {
     tb.write_reg(RegId::Pmblimitr, limit | pmblimitr::E.place(1));
     one_sample(&mut tb);
     tb.steps(12);
-    assert!(!tb.step().irq, "room for one more record");
+    assert!(!tb.step().thr[0].irq, "room for one more record");
     one_sample(&mut tb);
     tb.steps(12);
     let out = tb.step();
-    assert!(out.irq);
+    assert!(out.thr[0].irq);
     let bsr = tb.read_reg(RegId::Pmbsr);
     assert!(pmbsr::S.is_set(bsr));
     assert_eq!(pmbsr::EC.get(bsr), pmbsr::EC_BUF);
@@ -108,13 +108,13 @@ fn buffer_full_sets_service_status_and_interrupt_and_stops_profiling() {
     assert_eq!(tb.read_reg(RegId::Pmbptr), limit);
     // Profiling stopped: no population.
     tb.op(0, 0, op_class::OTHER, 0);
-    assert_eq!(tb.step().pmu_sample_pop, 0);
+    assert_eq!(tb.step().thr[0].pmu_sample_pop, 0);
     // Software clears PMBSR and rewinds: profiling resumes.
     tb.write_reg(RegId::Pmbptr, BASE);
     tb.write_reg(RegId::Pmbsr, 0);
-    assert!(!tb.step().irq);
+    assert!(!tb.step().thr[0].irq);
     tb.op(0, 0, op_class::OTHER, 0);
-    assert_eq!(tb.step().pmu_sample_pop, 1);
+    assert_eq!(tb.step().thr[0].pmu_sample_pop, 1);
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn buffer_full_leaves_dl_and_ea_as_they_were() {
         tb.steps(12);
         one_sample(&mut tb);
         tb.steps(12);
-        assert!(tb.step().irq);
+        assert!(tb.step().thr[0].irq);
         let bsr = tb.read_reg(RegId::Pmbsr);
         assert!(pmbsr::S.is_set(bsr));
         assert_eq!(pmbsr::EC.get(bsr), pmbsr::EC_BUF);
@@ -159,7 +159,7 @@ fn records_are_never_written_at_or_past_the_limit() {
         tb.write_reg(RegId::Pmbptr, ptr);
         tb.write_reg(RegId::Pmblimitr, limit | pmblimitr::E.place(1));
         for _ in 0..4 {
-            if tb.step().irq {
+            if tb.step().thr[0].irq {
                 break; // buffer full: profiling stopped
             }
             one_sample(&mut tb);
@@ -222,7 +222,7 @@ fn a_write_fault_sets_ec_fsc_and_ea_by_kind_and_dl_unless_at_the_first_byte() {
                     tb.op(0, 0, op_class::OTHER, 0);
                     let out = tb.step();
                     assert!(!out.wr_valid, "{ctx}");
-                    assert!(out.irq, "{ctx}");
+                    assert!(out.thr[0].irq, "{ctx}");
                 }
                 let external = kind == pmbsr::ERR_EXTERNAL || kind == pmbsr::ERR_RESERVED;
                 let bsr = tb.read_reg(RegId::Pmbsr);

@@ -45,18 +45,18 @@ fn total_issue_and_translation_latencies_count_cycles_between_reports() {
         op_class::LD_ST_ATOMIC,
         subclass::LDST_GP,
         &[
-            (4, &|i| i.iss_valid = true),
+            (4, &|i| i.thr[0].iss_valid = true),
             (6, &|i| {
-                i.xl.start = true;
-                i.xl.va = 0xffff_e000_1238;
+                i.thr[0].xl.start = true;
+                i.thr[0].xl.va = 0xffff_e000_1238;
             }),
             (9, &|i| {
-                i.xl.done = true;
-                i.xl.pa = 0x8_8000_1238;
+                i.thr[0].xl.done = true;
+                i.thr[0].xl.pa = 0x8_8000_1238;
             }),
             (42, &|i| {
-                i.cpl.done = true;
-                i.cpl.retired = true;
+                i.thr[0].cpl.done = true;
+                i.thr[0].cpl.retired = true;
             }),
         ],
     );
@@ -78,11 +78,11 @@ fn translation_start_and_done_in_one_cycle_is_zero_latency() {
         0,
         &[
             (2, &|i| {
-                i.xl.start = true;
-                i.xl.done = true;
+                i.thr[0].xl.start = true;
+                i.thr[0].xl.done = true;
             }),
             (3, &|i| {
-                i.cpl.done = true;
+                i.thr[0].cpl.done = true;
             }),
         ],
     );
@@ -93,7 +93,12 @@ fn translation_start_and_done_in_one_cycle_is_zero_latency() {
 fn issue_latency_equals_total_when_the_op_never_issued() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
-    let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(17, &|i| i.cpl.done = true)]);
+    let rec = sample_with(
+        &mut tb,
+        op_class::OTHER,
+        0,
+        &[(17, &|i| i.thr[0].cpl.done = true)],
+    );
     assert_eq!(u16_at(&rec, layout::LAT_TOTAL.offset + 1), 17);
     assert_eq!(u16_at(&rec, layout::LAT_ISSUE.offset + 1), 17);
     assert_eq!(
@@ -115,7 +120,7 @@ fn latency_counters_saturate_at_the_counter_width() {
             &mut tb,
             op_class::OTHER,
             0,
-            &[(wait, &|i| i.cpl.done = true)],
+            &[(wait, &|i| i.thr[0].cpl.done = true)],
         );
         assert_eq!(u16_at(&rec, layout::LAT_TOTAL.offset + 1), max, "{name}");
         assert_eq!(u16_at(&rec, layout::LAT_ISSUE.offset + 1), max, "{name}");
@@ -135,15 +140,15 @@ fn physical_address_only_when_collection_is_enabled() {
             0,
             &[
                 (1, &|i| {
-                    i.xl.start = true;
-                    i.xl.va = 0x1238;
+                    i.thr[0].xl.start = true;
+                    i.thr[0].xl.va = 0x1238;
                 }),
                 (2, &|i| {
-                    i.xl.done = true;
-                    i.xl.pa = 0x8_8000_1238;
-                    i.xl.pa_ns = true;
+                    i.thr[0].xl.done = true;
+                    i.thr[0].xl.pa = 0x8_8000_1238;
+                    i.thr[0].xl.pa_ns = true;
                 }),
-                (3, &|i| i.cpl.done = true),
+                (3, &|i| i.thr[0].cpl.done = true),
             ],
         );
         let has_pa = rec[layout::PA.offset] == 0xb3;
@@ -170,23 +175,23 @@ fn data_pa_ns_is_the_access_pa_space_not_the_pe_security_state() {
     for (pe_ns, pa_ns) in [(true, true), (false, false), (false, true)] {
         let mut tb = Tb::new(&Config::default());
         tb.enable(4, pmscr::PA.place(1));
-        tb.inp.disp_ns = pe_ns;
+        tb.inp.thr[0].disp_ns = pe_ns;
         let rec = sample_with(
             &mut tb,
             op_class::LD_ST_ATOMIC,
             0,
             &[
                 (1, &move |i| {
-                    i.xl.start = true;
-                    i.xl.va = 0x1238;
-                    i.disp_ns = pe_ns;
+                    i.thr[0].xl.start = true;
+                    i.thr[0].xl.va = 0x1238;
+                    i.thr[0].disp_ns = pe_ns;
                 }),
                 (2, &move |i| {
-                    i.xl.done = true;
-                    i.xl.pa = 0x8_8000_1238;
-                    i.xl.pa_ns = pa_ns;
+                    i.thr[0].xl.done = true;
+                    i.thr[0].xl.pa = 0x8_8000_1238;
+                    i.thr[0].xl.pa_ns = pa_ns;
                 }),
-                (3, &|i| i.cpl.done = true),
+                (3, &|i| i.thr[0].cpl.done = true),
             ],
         );
         assert_eq!(rec[layout::PA.offset], 0xb3);
@@ -218,14 +223,19 @@ fn context_packets_only_when_cx_is_set() {
             RegId::PmscrEl2,
             pmscr::CX.place(cx2 as u64) | pmscr::E1SPE.place(1),
         );
-        tb.inp.disp_el = el;
+        tb.inp.thr[0].disp_el = el;
         // EL2 is sampled only when EL2 owns the buffer (MDCR_EL2.E2PB = 00).
         if el == 2 {
-            tb.inp.mdcr_e2pb = 0b00;
+            tb.inp.thr[0].mdcr_e2pb = 0b00;
         }
-        tb.inp.ctx_el1 = 1234;
-        tb.inp.ctx_el2 = 99;
-        let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl.done = true)]);
+        tb.inp.thr[0].ctx_el1 = 1234;
+        tb.inp.thr[0].ctx_el2 = 99;
+        let rec = sample_with(
+            &mut tb,
+            op_class::OTHER,
+            0,
+            &[(2, &|i| i.thr[0].cpl.done = true)],
+        );
         let c1 = rec[layout::CONTEXT_EL1.offset] == 0x64;
         let c2 = rec[layout::CONTEXT_EL2.offset] == 0x65;
         assert_eq!(c1, cx1 && el != 2, "CONTEXTIDR_EL1 is not collected at EL2");
@@ -349,14 +359,17 @@ fn collection_follows_the_j1_collect_functions_by_owner_over_every_control() {
             let mut regs = Regs::new(cfg);
             regs.write(addr(RegId::PmscrEl1), v1);
             regs.write(addr(RegId::PmscrEl2), v2);
-            let inp = spe_ports::Inputs {
+            let mut inp = spe_ports::Inputs {
+                cnt_phys: 0x2222,
+                ..Default::default()
+            };
+            inp.thr[0] = spe_ports::ThreadInputs {
                 disp_el: el,
                 el2_en: el2,
                 mdcr_e2pb: e2pb,
                 hcr_tge: tge,
                 hcr_e2h: e2h,
                 cnt_virt: 0x1111,
-                cnt_phys: 0x2222,
                 ..Default::default()
             };
             let s = Sample::tag(&regs, &inp, 0);
@@ -403,9 +416,14 @@ fn pct_bit_7_is_res0_without_feat_ecv_and_pct_reads_as_0_colon_pct0() {
             for id in [RegId::PmscrEl1, RegId::PmscrEl2] {
                 assert_eq!(pmscr::PCT.get(tb.read_reg(id)), stored, "{name} PCT {pct}");
             }
-            tb.inp.cnt_virt = 0x0014_20b3_1fa5;
+            tb.inp.thr[0].cnt_virt = 0x0014_20b3_1fa5;
             tb.inp.cnt_phys = 0x9999_0000;
-            let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl.done = true)]);
+            let rec = sample_with(
+                &mut tb,
+                op_class::OTHER,
+                0,
+                &[(2, &|i| i.thr[0].cpl.done = true)],
+            );
             let o = layout::END_OR_TS.offset;
             let want = if phys { 0x9999_0000 } else { 0x0014_20b3_1fa5 };
             assert_eq!(u64_at(&rec, o + 1), want, "{name} PCT {pct}");
@@ -426,9 +444,14 @@ fn timestamp_is_virtual_or_physical_per_pct_and_ends_the_record() {
         let mut tb = Tb::new(&Config::default());
         tb.enable(4, pmscr::TS.place(1) | pmscr::PCT.place(p1));
         tb.write_reg(RegId::PmscrEl2, pmscr::PCT.place(p2));
-        tb.inp.cnt_virt = 0x0014_20b3_1fa5;
+        tb.inp.thr[0].cnt_virt = 0x0014_20b3_1fa5;
         tb.inp.cnt_phys = 0x9999_0000;
-        let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl.done = true)]);
+        let rec = sample_with(
+            &mut tb,
+            op_class::OTHER,
+            0,
+            &[(2, &|i| i.thr[0].cpl.done = true)],
+        );
         let o = layout::END_OR_TS.offset;
         assert_eq!(rec[o], packet::TIMESTAMP);
         let want = if phys { 0x9999_0000 } else { 0x0014_20b3_1fa5 };
@@ -444,7 +467,12 @@ fn timestamp_is_virtual_or_physical_per_pct_and_ends_the_record() {
 fn without_timestamp_the_record_ends_with_a_single_end_packet() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
-    let rec = sample_with(&mut tb, op_class::OTHER, 0, &[(2, &|i| i.cpl.done = true)]);
+    let rec = sample_with(
+        &mut tb,
+        op_class::OTHER,
+        0,
+        &[(2, &|i| i.thr[0].cpl.done = true)],
+    );
     let o = layout::END_OR_TS.offset;
     assert_eq!(rec[o], packet::END);
     assert!(rec[o + 1..].iter().all(|&b| b == 0));
@@ -467,10 +495,10 @@ fn branch_target_packet_carries_the_el_and_ns_at_the_target_not_the_branchs() {
             pmscr::E0SPE.place(1) | pmscr::E1SPE.place(1),
         );
         tb.sample_after(1);
-        tb.inp.disp_el = el;
-        tb.inp.disp_ns = ns;
+        tb.inp.thr[0].disp_el = el;
+        tb.inp.thr[0].disp_ns = ns;
         // EL2 is sampled when EL2 owns the buffer (MDCR_EL2.E2PB = 00).
-        tb.inp.mdcr_e2pb = if el == 2 { 0b00 } else { 0b11 };
+        tb.inp.thr[0].mdcr_e2pb = if el == 2 { 0b00 } else { 0b11 };
         tb.inp.disp[0] = spe_ports::Slot {
             valid: true,
             pc: 0xffff_8000_1010_0040,
@@ -480,15 +508,15 @@ fn branch_target_packet_carries_the_el_and_ns_at_the_target_not_the_branchs() {
         };
         assert_ne!(tb.step().tag, 0, "EL{el} NS={ns} tagged");
         tb.inp.disp[0].valid = false;
-        tb.inp.br.done = true;
-        tb.inp.br.target = 0xaaaa_d000_1300;
-        tb.inp.br.target_el = tel;
-        tb.inp.br.target_ns = tns;
-        tb.inp.br.taken = true;
-        tb.inp.br.indirect = true;
+        tb.inp.thr[0].br.done = true;
+        tb.inp.thr[0].br.target = 0xaaaa_d000_1300;
+        tb.inp.thr[0].br.target_el = tel;
+        tb.inp.thr[0].br.target_ns = tns;
+        tb.inp.thr[0].br.taken = true;
+        tb.inp.thr[0].br.indirect = true;
         tb.step();
-        tb.inp.cpl.done = true;
-        tb.inp.cpl.retired = true;
+        tb.inp.thr[0].cpl.done = true;
+        tb.inp.thr[0].cpl.retired = true;
         tb.step();
         tb.steps(12);
         let rec = tb.record_at(BASE).unwrap();
@@ -523,15 +551,15 @@ fn branch_record_has_target_events_and_indirect_bit() {
         };
         let out = tb.step();
         assert_ne!(out.tag, 0);
-        tb.inp.br.done = true;
-        tb.inp.br.target = 0xaaaa_d000_1300;
-        tb.inp.br.target_ns = true;
-        tb.inp.br.taken = false;
-        tb.inp.br.mispred = true;
-        tb.inp.br.indirect = true;
+        tb.inp.thr[0].br.done = true;
+        tb.inp.thr[0].br.target = 0xaaaa_d000_1300;
+        tb.inp.thr[0].br.target_ns = true;
+        tb.inp.thr[0].br.taken = false;
+        tb.inp.thr[0].br.mispred = true;
+        tb.inp.thr[0].br.indirect = true;
         tb.step();
-        tb.inp.cpl.done = true;
-        tb.inp.cpl.retired = true;
+        tb.inp.thr[0].cpl.done = true;
+        tb.inp.thr[0].cpl.retired = true;
         tb.step();
         tb.steps(12);
         tb.record_at(BASE).unwrap()
@@ -571,26 +599,26 @@ fn load_record_carries_data_source_and_memory_events() {
         subclass::LDST_GP,
         &[
             (1, &|i| {
-                i.xl.start = true;
-                i.xl.va = 0x1000;
+                i.thr[0].xl.start = true;
+                i.thr[0].xl.va = 0x1000;
             }),
             (2, &|i| {
-                i.xl.done = true;
-                i.xl.tlb_access = true;
-                i.xl.tlb_walk = true;
+                i.thr[0].xl.done = true;
+                i.thr[0].xl.tlb_access = true;
+                i.thr[0].xl.tlb_walk = true;
             }),
             (5, &|i| {
-                i.mem.done = true;
-                i.mem.source = 8;
-                i.mem.l1d_access = true;
-                i.mem.l1d_refill = true;
-                i.mem.llc_access = true;
-                i.mem.misaligned = true;
+                i.thr[0].mem.done = true;
+                i.thr[0].mem.source = 8;
+                i.thr[0].mem.l1d_access = true;
+                i.thr[0].mem.l1d_refill = true;
+                i.thr[0].mem.llc_access = true;
+                i.thr[0].mem.misaligned = true;
             }),
             (6, &|i| {
-                i.cpl.done = true;
-                i.cpl.retired = true;
-                i.cpl.exception = true;
+                i.thr[0].cpl.done = true;
+                i.thr[0].cpl.retired = true;
+                i.thr[0].cpl.exception = true;
             }),
         ],
     );
@@ -623,10 +651,10 @@ fn stores_carry_no_data_source() {
         subclass::LDST_GP | subclass::LDST_ST,
         &[
             (1, &|i| {
-                i.mem.done = true;
-                i.mem.source = 8;
+                i.thr[0].mem.done = true;
+                i.thr[0].mem.source = 8;
             }),
-            (2, &|i| i.cpl.done = true),
+            (2, &|i| i.thr[0].cpl.done = true),
         ],
     );
     assert_eq!(rec[layout::DATA_SOURCE.offset], 0);
@@ -636,32 +664,38 @@ fn stores_carry_no_data_source() {
 fn hook_reports_with_nothing_in_flight_or_for_the_wrong_class_are_stray() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
-    tb.inp.iss_valid = true;
-    assert!(tb.step().hook_stray, "nothing in flight");
+    tb.inp.thr[0].iss_valid = true;
+    assert!(tb.step().thr[0].hook_stray, "nothing in flight");
     tb.sample_after(1);
     tb.op(0, 0x100, op_class::OTHER, 0);
-    tb.inp.cpl.done = true;
+    tb.inp.thr[0].cpl.done = true;
     let out = tb.step();
     assert_ne!(out.tag, 0);
     assert!(
-        out.hook_stray,
+        out.thr[0].hook_stray,
         "reports in the tag cycle are not for the tagged op"
     );
-    tb.inp.br.done = true;
-    assert!(tb.step().hook_stray, "branch report for a non-branch");
-    tb.inp.xl.done = true;
+    tb.inp.thr[0].br.done = true;
     assert!(
-        tb.step().hook_stray,
+        tb.step().thr[0].hook_stray,
+        "branch report for a non-branch"
+    );
+    tb.inp.thr[0].xl.done = true;
+    assert!(
+        tb.step().thr[0].hook_stray,
         "translation report for a non-load/store"
     );
-    tb.inp.iss_valid = true;
-    assert!(!tb.step().hook_stray);
-    tb.inp.iss_valid = true;
-    assert!(tb.step().hook_stray, "second issue report");
-    tb.inp.cpl.done = true;
-    assert!(!tb.step().hook_stray);
-    tb.inp.cpl.done = true;
-    assert!(tb.step().hook_stray, "after completion nothing is tracked");
+    tb.inp.thr[0].iss_valid = true;
+    assert!(!tb.step().thr[0].hook_stray);
+    tb.inp.thr[0].iss_valid = true;
+    assert!(tb.step().thr[0].hook_stray, "second issue report");
+    tb.inp.thr[0].cpl.done = true;
+    assert!(!tb.step().thr[0].hook_stray);
+    tb.inp.thr[0].cpl.done = true;
+    assert!(
+        tb.step().thr[0].hook_stray,
+        "after completion nothing is tracked"
+    );
 }
 
 #[test]
@@ -672,7 +706,7 @@ fn reserved_op_class_is_recorded_as_other() {
         &mut tb,
         op_class::RESERVED,
         0x55,
-        &[(1, &|i| i.cpl.done = true)],
+        &[(1, &|i| i.thr[0].cpl.done = true)],
     );
     assert_eq!(
         &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],
@@ -699,7 +733,7 @@ fn op_type_payload_drops_bits_of_features_not_built_fpf_crr_gcs() {
     for &(class, sub, want) in cases {
         let mut tb = Tb::new(&Config::default());
         tb.enable(4, 0);
-        let rec = sample_with(&mut tb, class, sub, &[(1, &|i| i.cpl.done = true)]);
+        let rec = sample_with(&mut tb, class, sub, &[(1, &|i| i.thr[0].cpl.done = true)]);
         assert_eq!(
             &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],
             &[0x48 | class, want],
@@ -712,7 +746,7 @@ fn op_type_payload_drops_bits_of_features_not_built_fpf_crr_gcs() {
 fn kernel_pc_encodes_el_and_ns_in_the_top_byte() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
-    tb.inp.disp_el = 1;
+    tb.inp.thr[0].disp_el = 1;
     tb.sample_after(1);
     tb.op(0, 0xffff_8000_1020_3040, op_class::OTHER, 0);
     assert_ne!(tb.step().tag, 0);
@@ -742,11 +776,11 @@ fn a_sample_whose_completion_never_comes_is_dropped_2_to_the_k_cycles_after_its_
         let mut pulses = Vec::new();
         while tb.cycle < t + timeout + 4 {
             if complete_at_the_last_cycle && tb.cycle == t + timeout {
-                tb.inp.cpl.done = true;
-                tb.inp.cpl.retired = true;
+                tb.inp.thr[0].cpl.done = true;
+                tb.inp.thr[0].cpl.retired = true;
             }
             let c = tb.cycle;
-            if tb.step().sample_timeout {
+            if tb.step().thr[0].sample_timeout {
                 pulses.push(c);
             }
         }

@@ -20,8 +20,8 @@ fn outcome(
     tb.dispatch_until_tag(0x2000, class, sub, 4);
     tb.steps(latency - 1);
     hooks(&mut tb.inp);
-    tb.inp.cpl.done = true;
-    tb.inp.cpl.retired = true;
+    tb.inp.thr[0].cpl.done = true;
+    tb.inp.thr[0].cpl.retired = true;
     tb.step();
     tb.steps(12);
     (
@@ -91,8 +91,8 @@ fn event_filter_requires_every_selected_event() {
         tb.write_reg(RegId::Pmsfcr, pmsfcr::FE.place(1));
     };
     let refill = |i: &mut spe_ports::Inputs| {
-        i.mem.done = true;
-        i.mem.l1d_refill = true;
+        i.thr[0].mem.done = true;
+        i.thr[0].mem.l1d_refill = true;
     };
     assert!(
         outcome(&set, op_class::LD_ST_ATOMIC, 0, &refill, 3).1,
@@ -120,8 +120,8 @@ fn inverted_event_filter_drops_records_with_any_selected_event() {
         tb.write_reg(RegId::Pmsfcr, pmsfcr::FNE.place(1));
     };
     let refill = |i: &mut spe_ports::Inputs| {
-        i.mem.done = true;
-        i.mem.l1d_refill = true;
+        i.thr[0].mem.done = true;
+        i.thr[0].mem.l1d_refill = true;
     };
     assert!(!outcome(&set, op_class::LD_ST_ATOMIC, 0, &refill, 3).1);
     assert!(outcome(&set, op_class::LD_ST_ATOMIC, 0, &none, 3).1);

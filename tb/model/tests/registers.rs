@@ -77,20 +77,20 @@ fn reset_in_any_phase_returns_to_a_clean_state() {
             if n == k {
                 tb.inp.reset = true;
                 tb.op(0, 0, op_class::OTHER, 0);
-                tb.inp.cpl.done = true;
+                tb.inp.thr[0].cpl.done = true;
                 let out = tb.step();
                 assert_eq!(out.tag, 0);
                 assert!(
                     !out.wr_valid
-                        && !out.pmu_sample_feed
-                        && !out.hook_stray
-                        && out.pmu_sample_pop == 0
+                        && !out.thr[0].pmu_sample_feed
+                        && !out.thr[0].hook_stray
+                        && out.thr[0].pmu_sample_pop == 0
                 );
                 break;
             }
             match n {
                 0..=3 => tb.op(0, 0x10, op_class::OTHER, 0),
-                8 => tb.inp.cpl.done = true,
+                8 => tb.inp.thr[0].cpl.done = true,
                 _ => {}
             }
             tb.step();

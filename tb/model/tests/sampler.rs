@@ -67,7 +67,7 @@ fn interval_counting_follows_slot_order_at_every_width() {
                 }
             }
             let out = tb.step();
-            assert_eq!(u64::from(out.pmu_sample_pop), slots.len() as u64);
+            assert_eq!(u64::from(out.thr[0].pmu_sample_pop), slots.len() as u64);
             if out.tag != 0 {
                 let slot = out.tag.trailing_zeros() as usize;
                 let pos = slots
@@ -174,14 +174,14 @@ fn a_selection_while_one_is_in_flight_is_a_collision_without_interrupt() {
     tb.op(0, 0x104, op_class::OTHER, 0);
     let out = tb.step();
     assert_eq!(out.tag, 0, "no second op in flight");
-    assert!(out.pmu_sample_collision);
+    assert!(out.thr[0].pmu_sample_collision);
     let bsr = tb.read_reg(RegId::Pmbsr);
     assert!(pmbsr::COLL.is_set(bsr));
     assert!(
         !pmbsr::S.is_set(bsr),
         "a collision is not a management event"
     );
-    assert!(!tb.step().irq);
+    assert!(!tb.step().thr[0].irq);
 }
 
 /// Arm ARM J1.1.1.126 `StatisticalProfilingEnabled(el)` with J1.1.1.67
@@ -249,17 +249,17 @@ fn population_follows_j1_statistical_profiling_enabled_over_every_el_owner_and_e
             RegId::PmscrEl2,
             pmscr::E0SPE.place(en.2 as u64) | pmscr::E1SPE.place(en.3 as u64),
         );
-        tb.inp.disp_el = el;
-        tb.inp.el2_en = el2;
-        tb.inp.mdcr_e2pb = e2pb;
-        tb.inp.hcr_tge = tge;
-        tb.inp.hcr_e2h = e2h;
-        tb.inp.disp_aarch32 = aarch32;
-        tb.inp.prof_allowed = allowed;
+        tb.inp.thr[0].disp_el = el;
+        tb.inp.thr[0].el2_en = el2;
+        tb.inp.thr[0].mdcr_e2pb = e2pb;
+        tb.inp.thr[0].hcr_tge = tge;
+        tb.inp.thr[0].hcr_e2h = e2h;
+        tb.inp.thr[0].disp_aarch32 = aarch32;
+        tb.inp.thr[0].prof_allowed = allowed;
         for i in 0..cfg.dispatch_width {
             tb.op(i, 0, op_class::OTHER, 0);
         }
-        let pop = tb.step().pmu_sample_pop;
+        let pop = tb.step().thr[0].pmu_sample_pop;
         let on = j1_statistical_profiling_enabled(el, el2, e2pb, tge, aarch32, allowed, en);
         per_el[usize::from(el)] += u32::from(on);
         let expect = if on { cfg.dispatch_width as u8 } else { 0 };
@@ -283,16 +283,16 @@ fn no_population_while_the_buffer_is_disabled_or_stopped() {
     let mut tb = Tb::new(cfg);
     tb.enable(4, 0);
     tb.op(0, 0, op_class::OTHER, 0);
-    assert_eq!(tb.step().pmu_sample_pop, 1);
+    assert_eq!(tb.step().thr[0].pmu_sample_pop, 1);
     tb.write_reg(RegId::Pmbsr, pmbsr::S.place(1));
     tb.op(0, 0, op_class::OTHER, 0);
     let out = tb.step();
-    assert_eq!(out.pmu_sample_pop, 0, "S=1 stops profiling");
-    assert!(out.irq);
+    assert_eq!(out.thr[0].pmu_sample_pop, 0, "S=1 stops profiling");
+    assert!(out.thr[0].irq);
     tb.write_reg(RegId::Pmbsr, 0);
     tb.write_reg(RegId::Pmblimitr, 0);
     tb.op(0, 0, op_class::OTHER, 0);
-    assert_eq!(tb.step().pmu_sample_pop, 0, "E=0 stops profiling");
+    assert_eq!(tb.step().thr[0].pmu_sample_pop, 0, "E=0 stops profiling");
 }
 
 #[test]
@@ -303,7 +303,7 @@ fn only_valid_slots_below_the_configured_width_count() {
     for i in 0..8 {
         tb.op(i, 0, op_class::OTHER, 0);
     }
-    assert_eq!(tb.step().pmu_sample_pop, 2);
+    assert_eq!(tb.step().thr[0].pmu_sample_pop, 2);
 }
 
 #[test]

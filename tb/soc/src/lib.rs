@@ -16,7 +16,7 @@ pub mod elf;
 
 use elf::Elf;
 use spe_defs::ports::{Dir, PORTS};
-use spe_defs::soc::{probe_layout, RAM, RAM_WORDS, SIM_BAUD_DIV, SOC_PRESET, SOC_W};
+use spe_defs::soc::{probe_layout, RAM, RAM_WORDS, SIM_BAUD_DIV, SOC_PRESET, SOC_THREADS, SOC_W};
 use spe_fpga::uart::{Captured, Decoder};
 use spe_ports::{Inputs, Outputs, OUTPUTS};
 use std::collections::HashMap;
@@ -188,7 +188,7 @@ impl InProbe {
             .map(|(i, off, w)| (PORTS[i].name, (off, w)))
             .collect();
         let order = std::cell::RefCell::new(Vec::new());
-        Inputs::from_port_bits(SOC_W, |name, off, width| {
+        Inputs::from_port_bits(SOC_W, SOC_THREADS, |name, off, width| {
             let (base, w) = at[name];
             order.borrow_mut().push((base + off, width.min(w - off)));
             0
@@ -201,7 +201,7 @@ impl InProbe {
 
     fn inputs(&self, words: &[u64]) -> Inputs {
         let next = std::cell::Cell::new(0);
-        Inputs::from_port_bits(SOC_W, |_, _, _| {
+        Inputs::from_port_bits(SOC_W, SOC_THREADS, |_, _, _| {
             let (off, w) = self.order[next.get()];
             next.set(next.get() + 1);
             bits(words, off, w)

@@ -191,18 +191,18 @@ impl Core {
             };
             next_ctx = self.dispatch(cycle, limit, inp);
         }
-        inp.disp_el = self.mode.el;
-        inp.disp_ns = self.mode.ns;
-        inp.el2_en = self.mode.el2;
-        inp.mdcr_e2pb = self.mode.e2pb;
-        inp.hcr_tge = self.mode.tge;
-        inp.hcr_e2h = self.mode.e2h;
-        inp.disp_aarch32 = self.mode.aarch32;
-        inp.prof_allowed = self.mode.prof_allowed;
-        inp.ctx_el1 = self.ctx_el1;
-        inp.ctx_el2 = self.params.ctx_el2;
-        inp.cnt_virt = self.params.counter_start.wrapping_add(cycle);
-        inp.cnt_phys = inp.cnt_virt.wrapping_add(self.params.counter_offset);
+        inp.thr[0].disp_el = self.mode.el;
+        inp.thr[0].disp_ns = self.mode.ns;
+        inp.thr[0].el2_en = self.mode.el2;
+        inp.thr[0].mdcr_e2pb = self.mode.e2pb;
+        inp.thr[0].hcr_tge = self.mode.tge;
+        inp.thr[0].hcr_e2h = self.mode.e2h;
+        inp.thr[0].disp_aarch32 = self.mode.aarch32;
+        inp.thr[0].prof_allowed = self.mode.prof_allowed;
+        inp.thr[0].ctx_el1 = self.ctx_el1;
+        inp.thr[0].ctx_el2 = self.params.ctx_el2;
+        inp.thr[0].cnt_virt = self.params.counter_start.wrapping_add(cycle);
+        inp.cnt_phys = inp.thr[0].cnt_virt.wrapping_add(self.params.counter_offset);
         if let Some(c) = next_ctx {
             // CONTEXTIDR changes after the op that wrote it.
             self.ctx_el1 = c;
@@ -212,7 +212,7 @@ impl Core {
     /// Latches the unit's answer for this cycle: the tag and the population count.
     pub fn observe(&mut self, cycle: u64, out: &Outputs) {
         let dispatched = self.group.iter().filter(|s| s.is_some()).count();
-        let pop = usize::from(out.pmu_sample_pop);
+        let pop = usize::from(out.thr[0].pmu_sample_pop);
         if pop > dispatched {
             self.anomaly(format!(
                 "cycle {cycle}: pmu_sample_pop {pop} with {dispatched} ops dispatched"
@@ -433,47 +433,47 @@ impl Core {
             d
         };
         if due(&mut t.issue) {
-            inp.iss_valid = true;
+            inp.thr[0].iss_valid = true;
         }
         if let (Some(m), true) = (t.op.mem, t.op.class == op_class::LD_ST_ATOMIC) {
             if due(&mut t.xl_start) {
-                inp.xl.start = true;
-                inp.xl.va = m.va;
+                inp.thr[0].xl.start = true;
+                inp.thr[0].xl.va = m.va;
             }
             if due(&mut t.xl_done) {
-                inp.xl.done = true;
-                inp.xl.pa = m.pa & PA_MASK;
-                inp.xl.pa_ns = t.op.mode.ns || m.ns_mem;
-                inp.xl.tlb_access = m.tlb.access();
-                inp.xl.tlb_walk = m.tlb.walk();
+                inp.thr[0].xl.done = true;
+                inp.thr[0].xl.pa = m.pa & PA_MASK;
+                inp.thr[0].xl.pa_ns = t.op.mode.ns || m.ns_mem;
+                inp.thr[0].xl.tlb_access = m.tlb.access();
+                inp.thr[0].xl.tlb_walk = m.tlb.walk();
             }
             if due(&mut t.mem_done) {
-                inp.mem.done = true;
-                inp.mem.source = m.source;
-                inp.mem.l1d_access = m.events.l1d_access;
-                inp.mem.l1d_refill = m.events.l1d_refill;
-                inp.mem.llc_access = m.events.llc_access;
-                inp.mem.llc_miss = m.events.llc_miss;
-                inp.mem.remote = m.events.remote;
-                inp.mem.misaligned = m.misaligned;
+                inp.thr[0].mem.done = true;
+                inp.thr[0].mem.source = m.source;
+                inp.thr[0].mem.l1d_access = m.events.l1d_access;
+                inp.thr[0].mem.l1d_refill = m.events.l1d_refill;
+                inp.thr[0].mem.llc_access = m.events.llc_access;
+                inp.thr[0].mem.llc_miss = m.events.llc_miss;
+                inp.thr[0].mem.remote = m.events.remote;
+                inp.thr[0].mem.misaligned = m.misaligned;
             }
         }
         if let (Some(b), true) = (t.op.branch, t.op.class == op_class::BRANCH) {
             if due(&mut t.br_done) {
-                inp.br.done = true;
-                inp.br.target = b.target;
-                inp.br.taken = b.taken;
-                inp.br.mispred = b.mispred;
-                inp.br.indirect = b.indirect;
-                inp.br.target_el = b.target_el;
-                inp.br.target_ns = b.target_ns;
+                inp.thr[0].br.done = true;
+                inp.thr[0].br.target = b.target;
+                inp.thr[0].br.taken = b.taken;
+                inp.thr[0].br.mispred = b.mispred;
+                inp.thr[0].br.indirect = b.indirect;
+                inp.thr[0].br.target_el = b.target_el;
+                inp.thr[0].br.target_ns = b.target_ns;
             }
         }
         if t.complete <= cycle && !t.others_pending() {
-            inp.cpl.done = true;
-            inp.cpl.retired = t.op.retired();
-            inp.cpl.exception = t.op.exception;
-            inp.cpl.cond_fail = t.op.cond_fail && t.op.class != op_class::BRANCH;
+            inp.thr[0].cpl.done = true;
+            inp.thr[0].cpl.retired = t.op.retired();
+            inp.thr[0].cpl.exception = t.op.exception;
+            inp.thr[0].cpl.cond_fail = t.op.cond_fail && t.op.class != op_class::BRANCH;
             self.tracked = None;
         }
     }
@@ -482,34 +482,34 @@ impl Core {
     fn inject_stray(&mut self, inp: &mut Inputs) {
         let r = &mut self.rng;
         match r.below(6) {
-            0 => inp.iss_valid = true,
+            0 => inp.thr[0].iss_valid = true,
             1 => {
-                inp.xl.start = true;
-                inp.xl.va = r.next_u64();
+                inp.thr[0].xl.start = true;
+                inp.thr[0].xl.va = r.next_u64();
             }
             2 => {
-                inp.xl.done = true;
-                inp.xl.pa = r.next_u64() & PA_MASK;
-                inp.xl.pa_ns = r.chance(0.5);
-                inp.xl.tlb_access = r.chance(0.5);
-                inp.xl.tlb_walk = r.chance(0.5);
+                inp.thr[0].xl.done = true;
+                inp.thr[0].xl.pa = r.next_u64() & PA_MASK;
+                inp.thr[0].xl.pa_ns = r.chance(0.5);
+                inp.thr[0].xl.tlb_access = r.chance(0.5);
+                inp.thr[0].xl.tlb_walk = r.chance(0.5);
             }
             3 => {
-                inp.mem.done = true;
-                inp.mem.source = r.below(256) as u8;
-                inp.mem.l1d_refill = r.chance(0.5);
+                inp.thr[0].mem.done = true;
+                inp.thr[0].mem.source = r.below(256) as u8;
+                inp.thr[0].mem.l1d_refill = r.chance(0.5);
             }
             4 => {
-                inp.br.done = true;
-                inp.br.target = r.next_u64();
-                inp.br.mispred = r.chance(0.5);
-                inp.br.target_el = r.below(4) as u8;
-                inp.br.target_ns = r.chance(0.5);
+                inp.thr[0].br.done = true;
+                inp.thr[0].br.target = r.next_u64();
+                inp.thr[0].br.mispred = r.chance(0.5);
+                inp.thr[0].br.target_el = r.below(4) as u8;
+                inp.thr[0].br.target_ns = r.chance(0.5);
             }
             _ => {
-                inp.cpl.done = true;
-                inp.cpl.retired = r.chance(0.5);
-                inp.cpl.exception = r.chance(0.1);
+                inp.thr[0].cpl.done = true;
+                inp.thr[0].cpl.retired = r.chance(0.5);
+                inp.thr[0].cpl.exception = r.chance(0.1);
             }
         }
         self.counters.stray_injected += 1;

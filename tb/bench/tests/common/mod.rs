@@ -132,13 +132,13 @@ impl FakeDut {
         let lim = self.reg(RegId::Pmblimitr);
         // J1 StatisticalProfilingEnabled: the owner (EL2 when EL2 is enabled and
         // MDCR_EL2.E2PB = 00) allows ELs up to itself, and nothing under TGE when EL1 owns.
-        let owner = if inp.el2_en && inp.mdcr_e2pb == 0 {
+        let owner = if inp.thr[0].el2_en && inp.thr[0].mdcr_e2pb == 0 {
             2
         } else {
             1
         };
-        let tge = inp.el2_en && inp.hcr_tge;
-        let el_on = match inp.disp_el {
+        let tge = inp.thr[0].el2_en && inp.thr[0].hcr_tge;
+        let el_on = match inp.thr[0].disp_el {
             0 if tge => pmscr::E0SPE.is_set(el2),
             0 => pmscr::E0SPE.is_set(el1),
             1 => pmscr::E1SPE.is_set(el1),
@@ -146,27 +146,27 @@ impl FakeDut {
             _ => false,
         };
         el_on
-            && inp.disp_el <= owner
+            && inp.thr[0].disp_el <= owner
             && !(tge && owner == 1)
-            && !inp.disp_aarch32
-            && inp.prof_allowed
+            && !inp.thr[0].disp_aarch32
+            && inp.thr[0].prof_allowed
             && pmblimitr::E.is_set(lim)
             && !pmbsr::S.is_set(self.reg(RegId::Pmbsr))
     }
 
     fn hooks(&mut self, c: u64, inp: &Inputs, out: &mut Outputs) {
         let reports = [
-            inp.iss_valid,
-            inp.xl.start,
-            inp.xl.done,
-            inp.mem.done,
-            inp.br.done,
+            inp.thr[0].iss_valid,
+            inp.thr[0].xl.start,
+            inp.thr[0].xl.done,
+            inp.thr[0].mem.done,
+            inp.thr[0].br.done,
         ];
         let names = ["issue", "xl_start", "xl_done", "mem_done", "br_done"];
         let tracking = self.track.as_ref().is_some_and(|t| c > t.tag_cycle);
         if !tracking {
             if inp.any_hook() {
-                out.hook_stray = true;
+                out.thr[0].hook_stray = true;
                 self.strays += 1;
             }
             return;
@@ -193,45 +193,48 @@ impl FakeDut {
                 ));
             }
         }
-        if inp.xl.done && !t.seen[1] {
+        if inp.thr[0].xl.done && !t.seen[1] {
             errs.push(format!("cycle {c}: xl_done before xl_start"));
         }
-        if inp.mem.done && !t.seen[2] {
+        if inp.thr[0].mem.done && !t.seen[2] {
             errs.push(format!("cycle {c}: mem_done before xl_done"));
         }
         let s = &mut self.seen;
-        s.issue += u64::from(inp.iss_valid);
-        s.xl_start += u64::from(inp.xl.start);
-        s.xl_same_cycle += u64::from(inp.xl.start && inp.xl.done);
-        if inp.xl.done {
+        s.issue += u64::from(inp.thr[0].iss_valid);
+        s.xl_start += u64::from(inp.thr[0].xl.start);
+        s.xl_same_cycle += u64::from(inp.thr[0].xl.start && inp.thr[0].xl.done);
+        if inp.thr[0].xl.done {
             s.xl_done += 1;
-            s.tlb_walk += u64::from(inp.xl.tlb_walk);
-            if inp.xl.tlb_walk && !inp.xl.tlb_access {
+            s.tlb_walk += u64::from(inp.thr[0].xl.tlb_walk);
+            if inp.thr[0].xl.tlb_walk && !inp.thr[0].xl.tlb_access {
                 errs.push(format!("cycle {c}: TLB walk without TLB access"));
             }
-            if inp.xl.pa >> 56 != 0 {
-                errs.push(format!("cycle {c}: PA {:#x} wider than 56 bits", inp.xl.pa));
+            if inp.thr[0].xl.pa >> 56 != 0 {
+                errs.push(format!(
+                    "cycle {c}: PA {:#x} wider than 56 bits",
+                    inp.thr[0].xl.pa
+                ));
             }
         }
-        if inp.mem.done {
+        if inp.thr[0].mem.done {
             s.mem += 1;
-            s.sources.insert(inp.mem.source);
-            s.misaligned += u64::from(inp.mem.misaligned);
+            s.sources.insert(inp.thr[0].mem.source);
+            s.misaligned += u64::from(inp.thr[0].mem.misaligned);
         }
-        if inp.br.done {
+        if inp.thr[0].br.done {
             s.branch += 1;
-            s.mispred += u64::from(inp.br.mispred);
+            s.mispred += u64::from(inp.thr[0].br.mispred);
         }
-        if inp.cpl.done {
+        if inp.thr[0].cpl.done {
             if reports.iter().any(|&r| r) {
                 errs.push(format!(
                     "cycle {c}: completion in the same cycle as another report"
                 ));
             }
             s.completions += 1;
-            s.flushed += u64::from(!inp.cpl.retired);
-            s.exceptions += u64::from(inp.cpl.exception);
-            s.cond_fail += u64::from(inp.cpl.cond_fail);
+            s.flushed += u64::from(!inp.thr[0].cpl.retired);
+            s.exceptions += u64::from(inp.thr[0].cpl.exception);
+            s.cond_fail += u64::from(inp.thr[0].cpl.cond_fail);
             self.track = None;
             self.feed = true;
             let lim = self.reg(RegId::Pmblimitr);
@@ -265,7 +268,7 @@ impl Dut for FakeDut {
         self.cycle += 1;
         // Registered outputs: state at the start of the cycle.
         let ptr = self.reg(RegId::Pmbptr);
-        out.irq = pmbsr::S.is_set(self.reg(RegId::Pmbsr));
+        out.thr[0].irq = pmbsr::S.is_set(self.reg(RegId::Pmbsr));
         if let Some(beat) = self.writer {
             out.wr_valid = true;
             out.wr_addr = ptr + (beat * BEAT_BYTES) as u64;
@@ -274,34 +277,34 @@ impl Dut for FakeDut {
         }
         // PSB: complete once no record is being written; a sample not yet completed is
         // dropped (its record is never written; the fake keeps accepting its reports).
-        out.psb_done = inp.psb_req && self.writer.is_none();
-        if out.psb_done && self.track.is_some() {
+        out.thr[0].psb_done = inp.thr[0].psb_req && self.writer.is_none();
+        if out.thr[0].psb_done && self.track.is_some() {
             self.psb_dropped = true;
         }
-        out.pmu_sample_feed = std::mem::take(&mut self.feed);
-        out.pmu_sample_filtrate = out.pmu_sample_feed;
+        out.thr[0].pmu_sample_feed = std::mem::take(&mut self.feed);
+        out.thr[0].pmu_sample_filtrate = out.thr[0].pmu_sample_feed;
 
         self.hooks(c, inp, &mut out);
 
         // Dispatch: population and tag (one per cycle; a second hit collides).
         let s = &mut self.seen;
         if inp.disp.iter().take(self.width).any(|d| d.valid) {
-            s.els.insert(inp.disp_el);
-            s.aarch32_groups += u64::from(inp.disp_aarch32);
-            s.noprof_groups += u64::from(!inp.prof_allowed);
+            s.els.insert(inp.thr[0].disp_el);
+            s.aarch32_groups += u64::from(inp.thr[0].disp_aarch32);
+            s.noprof_groups += u64::from(!inp.thr[0].prof_allowed);
         }
-        s.ctx_values.insert(inp.ctx_el1);
+        s.ctx_values.insert(inp.thr[0].ctx_el1);
         if self.in_population(inp) {
             for (i, d) in inp.disp.iter().enumerate().take(self.width) {
                 if !d.valid {
                     continue;
                 }
-                out.pmu_sample_pop += 1;
+                out.thr[0].pmu_sample_pop += 1;
                 self.counted += 1;
                 if self.counted.is_multiple_of(self.every) {
                     if self.in_flight || out.tag != 0 {
                         self.collisions += 1;
-                        out.pmu_sample_collision = true;
+                        out.thr[0].pmu_sample_collision = true;
                     } else {
                         out.tag = 1 << i;
                         self.in_flight = true;

@@ -33,13 +33,16 @@ impl Tb {
     pub fn new(cfg: &Config) -> Tb {
         // A Linux kernel at EL1 under a hypervisor: EL2 enabled, the buffer EL1's
         // (MDCR_EL2.E2PB = 11), HCR_EL2.{E2H,TGE} = 00.
-        let inp = Inputs {
+        let mut inp = Inputs {
+            wr_ready: true,
+            ..Inputs::default()
+        };
+        inp.thr[0] = spe_ports::ThreadInputs {
             prof_allowed: true,
             disp_ns: true,
             el2_en: true,
             mdcr_e2pb: 0b11,
-            wr_ready: true,
-            ..Inputs::default()
+            ..Default::default()
         };
         Tb {
             m: Model::new(cfg),
@@ -71,10 +74,10 @@ impl Tb {
                 out.wr_addr
             );
         }
-        self.collisions += out.pmu_sample_collision as u64;
-        self.feeds += out.pmu_sample_feed as u64;
-        self.filtrates += out.pmu_sample_filtrate as u64;
-        self.strays += out.hook_stray as u64;
+        self.collisions += out.thr[0].pmu_sample_collision as u64;
+        self.feeds += out.thr[0].pmu_sample_feed as u64;
+        self.filtrates += out.thr[0].pmu_sample_filtrate as u64;
+        self.strays += out.thr[0].hook_stray as u64;
         self.inp.clear_hooks();
         self.inp.reg_en = false;
         self.inp.reg_we = false;
@@ -161,8 +164,8 @@ impl Tb {
     }
 
     pub fn complete(&mut self, retired: bool) {
-        self.inp.cpl.done = true;
-        self.inp.cpl.retired = retired;
+        self.inp.thr[0].cpl.done = true;
+        self.inp.thr[0].cpl.retired = retired;
         self.step();
     }
 }
