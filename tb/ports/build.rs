@@ -19,7 +19,7 @@
 //! port (a per-slot port one slot's bits; a per-slot output all `MAX_DISPATCH_WIDTH`).
 
 use spe_defs::config::MAX_DISPATCH_WIDTH;
-use spe_defs::ports::{hook_report, Dir, Port, Width, HOOK_REPORTS, PORTS};
+use spe_defs::ports::{hook_report, Dir, Port, Width, HOOK_REPORTS, PORTS, SMT_PORTS};
 use std::fmt::Write as _;
 
 fn rust_type(bits: u32) -> &'static str {
@@ -33,19 +33,20 @@ fn rust_type(bits: u32) -> &'static str {
 }
 
 /// The bits a field holds: one slot of a per-slot input, one thread's copy of a per-thread
-/// port (every preset has one hardware thread: docs/smt.md), the whole port otherwise.
+/// port, a thread number at the largest thread count, the whole port otherwise.
 fn field_bits(p: &Port) -> u32 {
     match (p.dir, p.width) {
         (Dir::In, Width::PerSlot(b)) => b,
         (_, Width::PerThread(b)) => b,
-        (_, Width::ThreadId | Width::PerSlotThreadId) => {
-            panic!(
-                "port {}: only a multithreaded unit has it (SMT_PORTS)",
-                p.name
-            )
-        }
+        (_, w @ (Width::ThreadId | Width::PerSlotThreadId)) => w.bits(),
         (_, w) => w.total(MAX_DISPATCH_WIDTH),
     }
+}
+
+/// True for a port only a multithreaded unit has: its field exists (the model serves any
+/// thread count), but it is in no port list, as no generated top has it yet.
+fn smt_only(p: &Port) -> bool {
+    SMT_PORTS.iter().any(|s| s.name == p.name)
 }
 
 /// `#[doc]` of a port's field: width, timing, meaning.
@@ -57,9 +58,15 @@ fn doc(p: &Port, indent: &str) -> String {
         Width::PerSlot(b) => format!("{b} bits per slot"),
         Width::PerThread(1) => "1 bit per hardware thread".to_string(),
         Width::PerThread(b) => format!("{b} bits per hardware thread"),
-        Width::ThreadId | Width::PerSlotThreadId => unreachable!("not in PORTS"),
+        Width::ThreadId => "log2(T) bits".to_string(),
+        Width::PerSlotThreadId => "log2(T) bits per slot".to_string(),
     };
-    let text = format!("`{}` ({width}; {}): {}.", p.name, p.timing, p.meaning);
+    let smt = if smt_only(p) {
+        " Only a multithreaded unit (T > 1) has this port: ignored on input and zero on output at T = 1."
+    } else {
+        ""
+    };
+    let text = format!("`{}` ({width}; {}): {}.{smt}", p.name, p.timing, p.meaning);
     format!("{indent}#[doc = {text:?}]\n")
 }
 
@@ -83,16 +90,17 @@ fn contract() -> String {
         "/// One dispatch slot (per-slot ports: slot `i` at bits `i * width` of each bus).\n{derive}pub struct Slot {{\n"
     )
     .unwrap();
-    for p in PORTS
-        .iter()
-        .filter(|p| p.dir == Dir::In && matches!(p.width, Width::PerSlot(_)))
-    {
+    for p in PORTS.iter().chain(SMT_PORTS).filter(|p| {
+        p.dir == Dir::In && matches!(p.width, Width::PerSlot(_) | Width::PerSlotThreadId)
+    }) {
         let f = p
             .name
             .strip_prefix("disp_")
             .unwrap_or_else(|| panic!("per-slot input {} must start with disp_", p.name));
         out += &field(p, f);
-        write!(slot_list, "{}: {f}, ", p.name).unwrap();
+        if !smt_only(p) {
+            write!(slot_list, "{}: {f}, ", p.name).unwrap();
+        }
     }
     out += "}\n\n";
     // Hook reports.
@@ -209,6 +217,18 @@ fn contract() -> String {
                     write!(list, "{}: {}, ", p.name, p.name).unwrap();
                 }
             }
+        }
+    }
+    // The ports only a multithreaded unit has: fields only (named as their ports, less a
+    // `thr_` prefix: `thr_active` is `ThreadInputs::active`).
+    for p in SMT_PORTS {
+        let name = p.name.strip_prefix("thr_").unwrap_or(p.name);
+        match (p.dir, p.width) {
+            (_, Width::PerSlotThreadId) => {} // in `Slot`
+            (Dir::In, Width::PerThread(_)) => thr_in += &field(p, name),
+            (Dir::In, _) => inputs += &field(p, name),
+            (Dir::Out, Width::PerThread(_)) => thr_out += &field(p, name),
+            (Dir::Out, _) => outputs += &field(p, name),
         }
     }
     write!(

@@ -140,6 +140,29 @@ pub const LFSR_BITS: u32 = 16;
 pub const LFSR_TAPS: u16 = 0xB400;
 pub const LFSR_SEED: u16 = 0xACE1;
 
+/// Steps between two hardware threads' seeds: thread `t` starts `t` times this far along
+/// the one maximal-length sequence, so no two threads' jitter is in phase.
+pub const LFSR_THREAD_STRIDE: u32 = 65536 / crate::config::MAX_THREADS as u32;
+
+/// Each hardware thread's jitter seed (docs/smt.md); thread 0's is [`LFSR_SEED`].
+pub const LFSR_SEEDS: [u16; crate::config::MAX_THREADS] = lfsr_seeds();
+
+const fn lfsr_seeds() -> [u16; crate::config::MAX_THREADS] {
+    let mut s = [LFSR_SEED; crate::config::MAX_THREADS];
+    let mut t = 1;
+    while t < s.len() {
+        let mut v = s[t - 1];
+        let mut k = 0;
+        while k < LFSR_THREAD_STRIDE {
+            v = lfsr_step(v);
+            k += 1;
+        }
+        s[t] = v;
+        t += 1;
+    }
+    s
+}
+
 /// One LFSR step.
 pub const fn lfsr_step(s: u16) -> u16 {
     let out = s & 1;
@@ -477,6 +500,19 @@ mod tests {
             next = s.offset + s.len;
         }
         assert!(next <= RECORD_SIZE);
+    }
+
+    #[test]
+    fn thread_seeds_are_distinct_points_of_the_sequence() {
+        assert_eq!(LFSR_SEEDS[0], LFSR_SEED);
+        for t in 1..LFSR_SEEDS.len() {
+            let mut v = LFSR_SEEDS[t - 1];
+            for _ in 0..LFSR_THREAD_STRIDE {
+                v = lfsr_step(v);
+            }
+            assert_eq!(v, LFSR_SEEDS[t]);
+            assert!(!LFSR_SEEDS[..t].contains(&v), "thread {t}'s seed repeats");
+        }
     }
 
     #[test]

@@ -132,6 +132,7 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
                 class,
                 subclass: sub,
                 cond: class == op_class::BRANCH,
+                ..Slot::default()
             };
             assert_ne!(step(&mut m, &mut inp, &mut mem).tag, 0, "sample {n} tagged");
             // Hook script: random cycle offsets, completion last.

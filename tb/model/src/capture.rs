@@ -17,7 +17,7 @@ use crate::regs::Regs;
 use spe_defs::events as ev;
 use spe_defs::packet::{op_class, subclass};
 use spe_defs::regs::RegId;
-use spe_ports::Inputs;
+use spe_ports::{Inputs, ThreadInputs};
 
 /// Which collections were enabled for the sample, decided in its tag cycle.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -79,15 +79,16 @@ pub struct Sample {
 }
 
 impl Sample {
-    /// Captures the op in slot `slot` in its tag cycle.
+    /// Captures the op in slot `slot`, thread `t`'s (`regs` its registers), in its tag cycle.
     /// choice: timestamp-context
-    pub fn tag(regs: &Regs, inp: &Inputs, slot: usize) -> Sample {
+    pub fn tag(regs: &Regs, inp: &Inputs, t: usize, slot: usize) -> Sample {
         let s = &inp.disp[slot];
+        let x = &inp.thr[t];
         let el1 = regs.get(RegId::PmscrEl1);
         let el2 = regs.get(RegId::PmscrEl2);
-        let el = inp.thr[0].disp_el & 3;
+        let el = x.disp_el & 3;
         // By the buffer's owner, not the sample's EL (J1 Collect*).
-        let r = Regime::of(inp);
+        let r = Regime::of(x);
         let collect = Collect {
             context_el1: r.context_el1(el, el1),
             context_el2: r.context_el2(el2),
@@ -112,15 +113,11 @@ impl Sample {
             subclass,
             cond: s.cond,
             el,
-            ns: inp.thr[0].disp_ns,
+            ns: x.disp_ns,
             collect,
-            ctx_el1: inp.thr[0].ctx_el1,
-            ctx_el2: inp.thr[0].ctx_el2,
-            timestamp: if physical {
-                inp.cnt_phys
-            } else {
-                inp.thr[0].cnt_virt
-            },
+            ctx_el1: x.ctx_el1,
+            ctx_el2: x.ctx_el2,
+            timestamp: if physical { inp.cnt_phys } else { x.cnt_virt },
             ..Sample::default()
         }
     }
@@ -141,11 +138,17 @@ impl Sample {
         self.is_load_store() && subclass::ldst_writes(self.subclass)
     }
 
-    /// One tracking cycle: counts latencies and merges this cycle's hook reports.
+    /// One tracking cycle with the thread's hook reports `inp`: counts latencies (only when
+    /// the thread was `active`: it could issue this cycle) and merges the reports.
     /// Returns `(completed, stray)`.
     /// choice: latency-counters, choice: hook-reports
-    pub fn track_cycle(&mut self, inp: &Inputs, counter_max: u64) -> (bool, bool) {
-        let sat = |v: u64| (v + 1).min(counter_max);
+    pub fn track_cycle(
+        &mut self,
+        inp: &ThreadInputs,
+        active: bool,
+        counter_max: u64,
+    ) -> (bool, bool) {
+        let sat = |v: u64| if active { (v + 1).min(counter_max) } else { v };
         let mut stray = false;
         self.lat_total = sat(self.lat_total);
         if !self.issued {
@@ -155,68 +158,67 @@ impl Sample {
         if self.xl_started && !self.xl_done {
             self.lat_xlat = sat(self.lat_xlat);
         }
-        if inp.thr[0].iss_valid {
+        if inp.iss_valid {
             if self.issued {
                 stray = true;
             } else {
                 self.issued = true;
             }
         }
-        if inp.thr[0].xl.start {
+        if inp.xl.start {
             if self.is_load_store() && !self.xl_started {
                 self.xl_started = true;
-                self.va = inp.thr[0].xl.va;
+                self.va = inp.xl.va;
                 self.lat_xlat = 0;
             } else {
                 stray = true;
             }
         }
-        if inp.thr[0].xl.done {
+        if inp.xl.done {
             if self.is_load_store() && self.xl_started && !self.xl_done {
                 self.xl_done = true;
-                self.pa = inp.thr[0].xl.pa
-                    & spe_defs::low_mask(spe_defs::packet::addr_payload::ADDR_BITS);
-                self.pa_ns = inp.thr[0].xl.pa_ns;
-                self.tlb_access = inp.thr[0].xl.tlb_access;
-                self.tlb_walk = inp.thr[0].xl.tlb_walk;
+                self.pa = inp.xl.pa & spe_defs::low_mask(spe_defs::packet::addr_payload::ADDR_BITS);
+                self.pa_ns = inp.xl.pa_ns;
+                self.tlb_access = inp.xl.tlb_access;
+                self.tlb_walk = inp.xl.tlb_walk;
             } else {
                 stray = true;
             }
         }
-        if inp.thr[0].mem.done {
+        if inp.mem.done {
             if self.is_load_store() && !self.mem_done {
                 self.mem_done = true;
-                self.data_source = inp.thr[0].mem.source;
+                self.data_source = inp.mem.source;
                 let on = |b: bool, bit: u32| if b { ev::bit(bit) } else { 0 };
-                self.mem_events = on(inp.thr[0].mem.l1d_access, ev::L1D_ACCESS)
-                    | on(inp.thr[0].mem.l1d_refill, ev::L1D_REFILL)
-                    | on(inp.thr[0].mem.llc_access, ev::LLC_ACCESS)
-                    | on(inp.thr[0].mem.llc_miss, ev::LLC_MISS)
-                    | on(inp.thr[0].mem.remote, ev::REMOTE_ACCESS)
-                    | on(inp.thr[0].mem.misaligned, ev::ALIGNMENT);
+                self.mem_events = on(inp.mem.l1d_access, ev::L1D_ACCESS)
+                    | on(inp.mem.l1d_refill, ev::L1D_REFILL)
+                    | on(inp.mem.llc_access, ev::LLC_ACCESS)
+                    | on(inp.mem.llc_miss, ev::LLC_MISS)
+                    | on(inp.mem.remote, ev::REMOTE_ACCESS)
+                    | on(inp.mem.misaligned, ev::ALIGNMENT);
             } else {
                 stray = true;
             }
         }
-        if inp.thr[0].br.done {
+        if inp.br.done {
             if self.is_branch() && !self.br_done {
                 self.br_done = true;
-                self.target = inp.thr[0].br.target;
-                self.target_el = inp.thr[0].br.target_el & 3;
-                self.target_ns = inp.thr[0].br.target_ns;
-                self.taken = inp.thr[0].br.taken;
-                self.mispred = inp.thr[0].br.mispred;
-                self.indirect = inp.thr[0].br.indirect;
+                self.target = inp.br.target;
+                self.target_el = inp.br.target_el & 3;
+                self.target_ns = inp.br.target_ns;
+                self.taken = inp.br.taken;
+                self.mispred = inp.br.mispred;
+                self.indirect = inp.br.indirect;
             } else {
                 stray = true;
             }
         }
-        if inp.thr[0].cpl.done {
-            self.retired = inp.thr[0].cpl.retired;
-            self.exception = inp.thr[0].cpl.exception;
-            self.cond_fail = inp.thr[0].cpl.cond_fail;
+        if inp.cpl.done {
+            self.retired = inp.cpl.retired;
+            self.exception = inp.cpl.exception;
+            self.cond_fail = inp.cpl.cond_fail;
         }
-        (inp.thr[0].cpl.done, stray)
+        (inp.cpl.done, stray)
     }
 
     /// The Events packet payload of the completed sample.

@@ -5,7 +5,7 @@
 //! `CollectTimeStamp`, `CollectPhysicalAddress`, `CollectContextIDR1`/`2`).
 
 use spe_defs::regs::{mdcr_e2pb, pmscr};
-use spe_ports::Inputs;
+use spe_ports::ThreadInputs;
 
 /// The group's EL2 state; the HCR_EL2 bits read as 0 when EL2 is not enabled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,13 +30,13 @@ pub enum Counter {
 
 impl Regime {
     /// choice: buffer-owner
-    pub fn of(inp: &Inputs) -> Regime {
-        let el2 = inp.thr[0].el2_en;
+    pub fn of(x: &ThreadInputs) -> Regime {
+        let el2 = x.el2_en;
         Regime {
             el2,
-            owner_el2: el2 && inp.thr[0].mdcr_e2pb & 3 == mdcr_e2pb::EL2_OWNS,
-            tge: el2 && inp.thr[0].hcr_tge,
-            e2h: el2 && inp.thr[0].hcr_e2h,
+            owner_el2: el2 && x.mdcr_e2pb & 3 == mdcr_e2pb::EL2_OWNS,
+            tge: el2 && x.hcr_tge,
+            e2h: el2 && x.hcr_e2h,
         }
     }
 

@@ -1,6 +1,7 @@
 //! Sampler: the population count over a dispatch group, the interval down-counter with the
 //! architecture's reload rule (`SPEToCollectSample`, docs/spe-reference.md §6.1, without ERnd), the
-//! LFSR jitter, and the selection of at most one slot per cycle.
+//! LFSR jitter, and the selection of at most one slot per cycle, for one hardware thread:
+//! a slot's op counts only towards the thread its `disp_tid` names (docs/smt.md).
 
 use crate::regime::Regime;
 use crate::regs::Regs;
@@ -18,17 +19,25 @@ pub struct SampleDecision {
     pub next_count: u32,
 }
 
-/// True when the op in slot `i` is in the sample population this cycle (J1
-/// `StatisticalProfilingEnabled`: the buffer enabled, AArch64, the owner allowing the EL,
-/// and the EL's enable bit).
+/// The thread of the op in slot `i` in a unit of `threads` threads (`disp_tid`; bits above
+/// log2(T) are ignored, so at T = 1 every op is thread 0's).
+pub fn slot_thread(inp: &Inputs, i: usize, threads: usize) -> usize {
+    usize::from(inp.disp[i].tid) & (threads - 1)
+}
+
+/// True when the op in slot `i` is in thread `t`'s sample population this cycle: the
+/// thread's op, and J1 `StatisticalProfilingEnabled` for the thread (its buffer enabled,
+/// AArch64, its owner allowing the EL, and the EL's enable bit).
 /// choice: population
-pub fn in_population(regs: &Regs, inp: &Inputs, i: usize) -> bool {
-    let r = Regime::of(inp);
-    let el = inp.thr[0].disp_el & 3;
+pub fn in_population(regs: &Regs, inp: &Inputs, t: usize, threads: usize, i: usize) -> bool {
+    let x = &inp.thr[t];
+    let r = Regime::of(x);
+    let el = x.disp_el & 3;
     inp.disp[i].valid
+        && slot_thread(inp, i, threads) == t
         && regs.profiling_enabled()
-        && inp.thr[0].prof_allowed
-        && !inp.thr[0].disp_aarch32
+        && x.prof_allowed
+        && !x.disp_aarch32
         && r.owner_allows(el)
         && regs.el_enabled(el, r.tge)
 }
@@ -48,11 +57,18 @@ pub fn reload_value(regs: &Regs, lfsr: u16) -> u32 {
 /// (that op is not sampled); otherwise the counter decrements and the op that brings it to
 /// zero is selected. A second selection in one cycle cannot happen (the reload is at least
 /// 256) but would be ignored.
-pub fn count_group(regs: &Regs, inp: &Inputs, width: usize, lfsr: u16) -> SampleDecision {
+/// `t` is the thread counting, of `threads`; `regs` and `lfsr` are its own.
+pub fn count_group(
+    regs: &Regs,
+    inp: &Inputs,
+    (t, threads): (usize, usize),
+    width: usize,
+    lfsr: u16,
+) -> SampleDecision {
     let mut count = regs.count();
     let mut d = SampleDecision::default();
     for i in 0..width {
-        if !in_population(regs, inp, i) {
+        if !in_population(regs, inp, t, threads, i) {
             continue;
         }
         d.pop += 1;
@@ -69,5 +85,7 @@ pub fn count_group(regs: &Regs, inp: &Inputs, width: usize, lfsr: u16) -> Sample
     d
 }
 
-/// The jitter source after reset.
-pub const LFSR_RESET: u16 = impdef::LFSR_SEED;
+/// Thread `t`'s jitter source after reset.
+pub fn lfsr_reset(t: usize) -> u16 {
+    impdef::LFSR_SEEDS[t]
+}

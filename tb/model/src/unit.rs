@@ -1,10 +1,25 @@
-//! The whole unit (`spe_top`), one clock cycle per [`Model::step`].
+//! The whole unit (`spe_top`), one clock cycle per [`Model::step`], for `Config::threads`
+//! hardware threads (docs/smt.md): each thread is a PE with its own SPE (registers,
+//! interval counter, jitter, one sample in flight, hook reports, PSB, PMBIRQ, PMU events);
+//! the threads share the dispatch slots (`disp_tid` names each op's thread), the register
+//! port (`reg_tid` selects the bank) and the record writer (`wr_tid` names the beat's
+//! thread). At T = 1 the thread-only ports are ignored and the unit is today's.
 //!
-//! Phases of the one sample in flight:
+//! Phases of a thread's one sample in flight:
 //! `Idle` → (tag) → `Tracking` → (completion report) → `Filter` (one cycle: SAMPLE_FEED,
-//! SAMPLE_FILTRATE, keep/drop, PMBPTR and the limit taken) → `Check` (one cycle: buffer-full
-//! with DL if the record has no room, else) → `Writing` (eight beats) → `Idle`.
+//! SAMPLE_FILTRATE, keep/drop) → [`Waiting` while another thread's record holds the writer]
+//! → (granted: PMBPTR and the limit taken) `Check` (one cycle: buffer-full with DL if the
+//! record has no room, else) → `Writing` (eight beats) → `Idle`.
 //! A new op can be tagged only in `Idle`; a selection in any other phase is a collision.
+//!
+//! The shared writer (docs/smt.md): it is busy in a cycle that starts with some
+//! thread in `Check` or `Writing`. A thread asks for it in its filter cycle (record kept,
+//! its profiling enabled and not discarding) and in every `Waiting` cycle; a `Waiting`
+//! record whose thread no longer has profiling enabled, or discards, is dropped. When the
+//! writer is free, the asking thread first in round-robin order after the one granted last
+//! is granted in that cycle (its PMBPTR and limit taken as in a filter cycle); the others
+//! wait. So a record waits for at most T - 1 others, and at T = 1 every kept record is
+//! granted in its filter cycle, as before.
 //!
 //! Profiling synchronization (PSB CSYNC, Arm ARM D17.9): while `psb_req` is high, a sample
 //! still `Tracking` is dropped at the edge: the core raises the request after the
@@ -22,34 +37,44 @@
 
 use crate::capture::Sample;
 use crate::filter;
-use crate::record;
+use crate::record::{self, Record};
 use crate::regs::Regs;
-use crate::sampler::{self, LFSR_RESET};
+use crate::sampler;
 use crate::writer::{self, Write};
 use spe_defs::impdef;
 use spe_defs::regs::pmbsr;
 use spe_defs::regs::RegId;
 use spe_defs::Config;
-use spe_ports::{Dut, Inputs, Outputs};
+use spe_ports::{Dut, Inputs, Outputs, ThreadOutputs};
 
-/// Where the sample in flight is.
+/// Where a thread's sample in flight is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Phase {
     Idle,
     Tracking(Box<Sample>),
     Filter(Box<Sample>),
-    /// The cycle after the filter cycle: the room check (`writer::Write::check`).
+    /// Kept, waiting for the shared writer (T > 1 only).
+    Waiting(Box<Record>),
+    /// The cycle after the grant: the room check (`writer::Write::check`).
     Check(Box<Write>),
     Writing(Box<Write>),
+}
+
+/// One hardware thread's SPE.
+#[derive(Clone, Debug)]
+pub struct Thread {
+    pub regs: Regs,
+    pub lfsr: u16,
+    pub phase: Phase,
 }
 
 /// The golden model of the unit.
 #[derive(Clone, Debug)]
 pub struct Model {
     cfg: Config,
-    regs: Regs,
-    lfsr: u16,
-    phase: Phase,
+    thr: Vec<Thread>,
+    /// The thread granted the writer last (round-robin starts after it).
+    last_grant: usize,
 }
 
 impl Model {
@@ -58,29 +83,33 @@ impl Model {
         if let Err(e) = cfg.validate() {
             panic!("invalid SPE configuration: {e}");
         }
-        assert_eq!(
-            cfg.threads, 1,
-            "preset {}: the model serves one hardware thread (docs/smt.md, step 3)",
-            cfg.name
-        );
         Model {
             cfg: *cfg,
-            regs: Regs::new(cfg),
-            lfsr: LFSR_RESET,
-            phase: Phase::Idle,
+            thr: (0..cfg.threads)
+                .map(|t| Thread {
+                    regs: Regs::new(cfg),
+                    lfsr: sampler::lfsr_reset(t),
+                    phase: Phase::Idle,
+                })
+                .collect(),
+            last_grant: cfg.threads - 1,
         }
     }
 
     pub fn config(&self) -> &Config {
         &self.cfg
     }
-    /// The register file (for inspection in tests and tools).
+    /// Thread 0's register file (the only one at T = 1; for inspection in tests and tools).
     pub fn regs(&self) -> &Regs {
-        &self.regs
+        &self.thr[0].regs
     }
-    /// The phase of the sample in flight.
+    /// Thread 0's sample in flight.
     pub fn phase(&self) -> &Phase {
-        &self.phase
+        &self.thr[0].phase
+    }
+    /// Thread `t`'s SPE.
+    pub fn thread(&self, t: usize) -> &Thread {
+        &self.thr[t]
     }
 
     fn reset(&mut self) {
@@ -89,105 +118,165 @@ impl Model {
 
     /// One clock cycle: outputs during the cycle, then the rising edge.
     pub fn step(&mut self, inp: &Inputs) -> Outputs {
+        let threads = self.cfg.threads;
+        let reg_thread = usize::from(inp.reg_tid) & (threads - 1);
         let mut out = Outputs {
-            reg_rdata: self.regs.read(inp.reg_addr),
+            reg_rdata: self.thr[reg_thread].regs.read(inp.reg_addr),
             ..Outputs::default()
         };
-        out.thr[0].irq = pmbsr::S.is_set(self.regs.get(RegId::Pmbsr));
+        for (o, x) in out.thr.iter_mut().zip(&self.thr) {
+            o.irq = pmbsr::S.is_set(x.regs.get(RegId::Pmbsr));
+        }
         if inp.reset {
             self.reset();
             return out;
         }
-        let width = self.cfg.dispatch_width;
+        // The shared writer: busy when a cycle starts with a record in its check or beats.
+        let writer_busy = self
+            .thr
+            .iter()
+            .any(|x| matches!(x.phase, Phase::Check(_) | Phase::Writing(_)));
+        for t in 0..threads {
+            let mut o = ThreadOutputs {
+                irq: out.thr[t].irq,
+                ..ThreadOutputs::default()
+            };
+            self.thread_cycle(inp, t, &mut o, &mut out);
+            out.thr[t] = o;
+        }
+        if !writer_busy {
+            self.grant();
+        }
+
+        // Edge: the jitter sources step; a register-port write lands last.
+        // choice: jitter
+        for x in &mut self.thr {
+            x.lfsr = impdef::lfsr_step(x.lfsr);
+        }
+        if inp.reg_en && inp.reg_we {
+            self.thr[reg_thread].regs.write(inp.reg_addr, inp.reg_wdata);
+        }
+        out
+    }
+
+    /// Grants the free writer to the `Waiting` thread first in round-robin order after the
+    /// one granted last: its record takes the slot at its PMBPTR and its limit now, and its
+    /// check cycle is the next.
+    fn grant(&mut self) {
+        let n = self.thr.len();
+        let Some(t) = (1..=n)
+            .map(|k| (self.last_grant + k) % n)
+            .find(|&t| matches!(self.thr[t].phase, Phase::Waiting(_)))
+        else {
+            return;
+        };
+        let x = &mut self.thr[t];
+        if let Phase::Waiting(r) = std::mem::replace(&mut x.phase, Phase::Idle) {
+            x.phase = Phase::Check(Box::new(writer::take(&x.regs, *r)));
+        }
+        self.last_grant = t;
+    }
+
+    /// Thread `t`'s cycle: its outputs `o`, the shared outputs it drives (tag, the write
+    /// port), its state at the edge. A kept record is left `Waiting` for [`Model::grant`].
+    fn thread_cycle(&mut self, inp: &Inputs, t: usize, o: &mut ThreadOutputs, out: &mut Outputs) {
+        let (threads, width) = (self.cfg.threads, self.cfg.dispatch_width);
+        let counter_max = self.cfg.counter_width.max();
+        let timeout = 1u64 << self.cfg.cpl_timeout_log2;
+        let x = &inp.thr[t];
+        // Latency counters count the cycles in which the thread could issue (choice:
+        // latency-counters); a one-thread unit has no `thr_active` port: always.
+        let active = threads == 1 || x.active;
+        let th = &mut self.thr[t];
+
         // choice: psb-csync
-        out.thr[0].psb_done =
-            inp.thr[0].psb_req && matches!(self.phase, Phase::Idle | Phase::Tracking(_));
+        o.psb_done = x.psb_req && matches!(th.phase, Phase::Idle | Phase::Tracking(_));
 
         // Sampler: population count, interval counter, selection.
-        let decision = sampler::count_group(&self.regs, inp, width, self.lfsr);
-        out.thr[0].pmu_sample_pop = decision.pop;
+        let decision = sampler::count_group(&th.regs, inp, (t, threads), width, th.lfsr);
+        o.pmu_sample_pop = decision.pop;
         let mut tagged = None;
         if let Some(slot) = decision.selected {
             // One sample in flight: a selection outside Idle is a collision. choice: in-flight
-            if self.phase == Phase::Idle {
-                out.tag = 1 << slot;
-                tagged = Some(Sample::tag(&self.regs, inp, slot));
+            if th.phase == Phase::Idle {
+                out.tag |= 1 << slot;
+                tagged = Some(Sample::tag(&th.regs, inp, t, slot));
             } else {
-                out.thr[0].pmu_sample_collision = true;
+                o.pmu_sample_collision = true;
             }
         }
-        self.regs.set_count(decision.next_count);
-        if out.thr[0].pmu_sample_collision {
-            self.regs.set_collision();
+        th.regs.set_count(decision.next_count);
+        if o.pmu_sample_collision {
+            th.regs.set_collision();
         }
 
         // The sample in flight.
-        let counter_max = self.cfg.counter_width.max();
-        let phase = std::mem::replace(&mut self.phase, Phase::Idle);
-        self.phase = match phase {
+        let writes = |regs: &Regs| regs.profiling_enabled() && !regs.discard();
+        let phase = std::mem::replace(&mut th.phase, Phase::Idle);
+        th.phase = match phase {
             Phase::Idle => {
-                out.thr[0].hook_stray = inp.any_hook();
+                o.hook_stray = x.any_hook();
                 match tagged {
                     Some(s) => Phase::Tracking(Box::new(s)),
                     None => Phase::Idle,
                 }
             }
             Phase::Tracking(mut s) => {
-                let (done, stray) = s.track_cycle(inp, counter_max);
-                out.thr[0].hook_stray = stray;
+                let (done, stray) = s.track_cycle(x, active, counter_max);
+                o.hook_stray = stray;
                 // No completion 2^k cycles after the tag: dropped. choice: completion-timeout
                 s.age += 1;
-                let timed_out = s.age >= 1u64 << self.cfg.cpl_timeout_log2;
-                if inp.thr[0].psb_req {
+                if x.psb_req {
                     Phase::Idle
                 } else if done {
                     Phase::Filter(s)
-                } else if timed_out {
-                    out.thr[0].sample_timeout = true;
+                } else if s.age >= timeout {
+                    o.sample_timeout = true;
                     Phase::Idle
                 } else {
                     Phase::Tracking(s)
                 }
             }
             Phase::Filter(s) => {
-                out.thr[0].hook_stray = inp.any_hook();
-                out.thr[0].pmu_sample_feed = true;
-                let keep = filter::apply(&self.regs, &s).is_ok();
-                out.thr[0].pmu_sample_filtrate = keep;
-                if keep && self.regs.profiling_enabled() && !self.regs.discard() {
-                    Phase::Check(Box::new(writer::take(&self.regs, record::encode(&s))))
+                o.hook_stray = x.any_hook();
+                o.pmu_sample_feed = true;
+                let keep = filter::apply(&th.regs, &s).is_ok();
+                o.pmu_sample_filtrate = keep;
+                if keep && writes(&th.regs) {
+                    Phase::Waiting(Box::new(record::encode(&s)))
+                } else {
+                    Phase::Idle
+                }
+            }
+            Phase::Waiting(r) => {
+                o.hook_stray = x.any_hook();
+                if writes(&th.regs) {
+                    Phase::Waiting(r)
                 } else {
                     Phase::Idle
                 }
             }
             Phase::Check(w) => {
-                out.thr[0].hook_stray = inp.any_hook();
-                match (*w).check(&mut self.regs) {
+                o.hook_stray = x.any_hook();
+                match (*w).check(&mut th.regs) {
                     Some(w) => Phase::Writing(Box::new(w)),
                     None => Phase::Idle,
                 }
             }
             Phase::Writing(w) => {
-                out.thr[0].hook_stray = inp.any_hook();
+                o.hook_stray = x.any_hook();
                 out.wr_valid = true;
+                out.wr_tid = t as u8;
                 out.wr_addr = w.addr();
                 out.wr_data = w.data();
                 out.wr_strb = Write::STRB;
                 let err = inp.wr_err.then_some((inp.wr_err_kind, inp.wr_err_fsc));
-                match (*w).cycle(&mut self.regs, inp.wr_ready, err) {
+                match (*w).cycle(&mut th.regs, inp.wr_ready, err) {
                     Some(w) => Phase::Writing(Box::new(w)),
                     None => Phase::Idle,
                 }
             }
         };
-
-        // Edge: the jitter source steps; a register-port write lands last.
-        // choice: jitter
-        self.lfsr = impdef::lfsr_step(self.lfsr);
-        if inp.reg_en && inp.reg_we {
-            self.regs.write(inp.reg_addr, inp.reg_wdata);
-        }
-        out
     }
 }
 

@@ -372,7 +372,7 @@ fn collection_follows_the_j1_collect_functions_by_owner_over_every_control() {
                 cnt_virt: 0x1111,
                 ..Default::default()
             };
-            let s = Sample::tag(&regs, &inp, 0);
+            let s = Sample::tag(&regs, &inp, 0, 0);
             let got = (
                 s.collect.context_el1,
                 s.collect.context_el2,
@@ -505,6 +505,7 @@ fn branch_target_packet_carries_the_el_and_ns_at_the_target_not_the_branchs() {
             class: op_class::BRANCH,
             subclass: subclass::BR_IND,
             cond: false,
+            ..Default::default()
         };
         assert_ne!(tb.step().tag, 0, "EL{el} NS={ns} tagged");
         tb.inp.disp[0].valid = false;
@@ -548,6 +549,7 @@ fn branch_record_has_target_events_and_indirect_bit() {
             class: op_class::BRANCH,
             subclass: subclass::BR_COND,
             cond: true,
+            ..Default::default()
         };
         let out = tb.step();
         assert_ne!(out.tag, 0);

@@ -327,6 +327,7 @@ impl Core {
                 class: op.class,
                 subclass: op.subclass,
                 cond: op.cond,
+                ..Slot::default()
             };
             self.counters.dispatched += 1;
             self.counters.wrong_path += u64::from(op.wrong_path);

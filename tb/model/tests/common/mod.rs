@@ -133,6 +133,7 @@ impl Tb {
             class,
             subclass,
             cond: false,
+            ..Default::default()
         };
     }
 
