@@ -3,7 +3,9 @@
 # machine, runs the quick gate first (scripts/check.sh: formatting, clippy, every workspace
 # test, the gen/ drift check, rtl-check of the default preset, a 1e7-cycle lockstep
 # regression over every preset), then only what the gate does not run:
-# the RTL tool checks of the other presets (Verilator lint, iverilog, Yosys),
+# the RTL tool checks of the other presets (Verilator lint, iverilog, Yosys), the
+# SystemVerilog protocol checker on the stimulus core and on broken stimuli
+# (scripts/protocol-check.sh),
 # area per block and Fmax of the smallest preset on an iCE40 UP5K (spe synth: Yosys and
 # nextpnr-ice40), the FPGA prototype's bitstreams for the iCEBreaker and the HX8K breakout
 # (spe fpga build: each meets its clock),
@@ -46,6 +48,8 @@ done
 step scripts/rtl-check.sh gen "${others[@]}"
 # FuseSoC (PyPI, pinned): gen/spe.core's lint target of one preset.
 step scripts/fusesoc-check.sh default
+# The SV protocol checker: passes the stimulus core's runs, names each broken rule.
+step scripts/protocol-check.sh default "$SPE"
 # Area per block and Fmax of the smallest preset on the iCEBreaker's UP5K (about 30 s).
 step "$SPE" synth --preset minimal --device up5k --out "$OUT/synth" | tee "$OUT/synth.txt"
 grep -q '^Fmax [0-9.]* MHz' "$OUT/synth.txt" || { echo "error: spe synth printed no Fmax line" >&2; exit 1; }

@@ -109,6 +109,157 @@ pub fn package(cfg: &Config) -> String {
     s
 }
 
+/// The replay bench's module name.
+pub fn replay_name(cfg: &Config) -> String {
+    format!("spe_{}_replay", cfg.name)
+}
+
+/// The keyword and range of a flat port of `cfg` (`logic [223:0]`).
+fn flat_decl(p: &Port, cfg: &Config) -> String {
+    let bits = p.width.total_for(cfg.dispatch_width, cfg.threads);
+    if bits == 1 {
+        "logic".to_string()
+    } else {
+        format!("logic [{}:0]", bits - 1)
+    }
+}
+
+/// The checker's ports (hdl/sv/spe_protocol_checker.sv), all named as the unit's.
+pub const CHECKER_PORTS: &[&str] = &[
+    "reset",
+    "disp_valid",
+    "disp_class",
+    "tag",
+    "iss_valid",
+    "xl_start",
+    "xl_done",
+    "mem_done",
+    "br_done",
+    "cpl_done",
+    "sample_timeout",
+    "psb_req",
+    "psb_done",
+    "reg_en",
+    "reg_we",
+    "wr_valid",
+    "wr_ready",
+    "wr_err",
+    "wr_addr",
+    "wr_data",
+    "wr_strb",
+];
+
+/// The replay bench: reads a vector file written by `spe sim --vectors FILE` (a header
+/// line, then per cycle every input port's value in hex, in `PORTS` order), drives
+/// `spe_top_<preset>` with it, and binds `spe_protocol_checker` to the unit. It prints the
+/// cycle count and the checker's violation count and fails (`$fatal`) on any.
+pub fn replay_bench(cfg: &Config) -> String {
+    let top = cfg.top_module();
+    let r = replay_name(cfg);
+    let p = cfg.name;
+    let inputs: Vec<&Port> = PORTS.iter().filter(|p| p.dir == Dir::In).collect();
+    let mut l: Vec<String> = vec![
+        "// Checks the vectors of a run against the protocol checker:".into(),
+        format!("//   $ spe sim --preset {p} --vectors run.vec ..."),
+        format!("//   $ verilator --binary --timing --assert -f gen/{p}/sources.f \\"),
+        format!("//     hdl/sv/spe_protocol_checker.sv gen/{p}/{r}.sv --top-module {r}"),
+        format!("//   $ obj_dir/V{r} +vectors=run.vec"),
+        "// (scripts/protocol-check.sh does all of it.)".into(),
+        String::new(),
+        format!(
+            "bind {top} spe_protocol_checker #(.W({}), .STOP_ON_ERROR(0)) u_spe_protocol (\n{}\n);",
+            cfg.dispatch_width,
+            std::iter::once("clk")
+                .chain(CHECKER_PORTS.iter().copied())
+                .map(|n| format!("  .{n}({n})"))
+                .collect::<Vec<_>>()
+                .join(",\n")
+        ),
+        String::new(),
+        format!("module {r};"),
+        "  logic clk = 1'b0;".into(),
+    ];
+    for p in &inputs {
+        l.push(format!("  {} {};", flat_decl(p, cfg), p.name));
+    }
+    // $fscanf writes these; plain assignments then drive the ports (Verilator 5.006 does
+    // not re-evaluate logic fed by a variable that only $fscanf wrote).
+    for p in &inputs {
+        l.push(format!("  {} v_{};", flat_decl(p, cfg), p.name));
+    }
+    l.push("  // The outputs are for the bound checker to read.".into());
+    l.push("  /* verilator lint_off UNUSEDSIGNAL */".into());
+    for p in PORTS.iter().filter(|p| p.dir == Dir::Out) {
+        l.push(format!("  {} {};", flat_decl(p, cfg), p.name));
+    }
+    l.push("  /* verilator lint_on UNUSEDSIGNAL */".into());
+    l.push(String::new());
+    l.push(format!("  {top} dut ("));
+    let mut conns = vec!["    .clk(clk)".to_string()];
+    conns.extend(PORTS.iter().map(|p| format!("    .{n}({n})", n = p.name)));
+    l.push(conns.join(",\n"));
+    l.push("  );".into());
+    let fmt = vec!["%h"; inputs.len()].join(" ");
+    let vargs: Vec<String> = inputs.iter().map(|p| format!("v_{}", p.name)).collect();
+    let assigns: Vec<String> = inputs
+        .iter()
+        .map(|p| format!("{n} = v_{n};", n = p.name))
+        .collect();
+    l.extend([
+        String::new(),
+        "  initial begin".into(),
+        "    string path;".into(),
+        "    /* verilator lint_off UNUSEDSIGNAL */".into(),
+        "    string header;  // the header line is skipped".into(),
+        "    /* verilator lint_on UNUSEDSIGNAL */".into(),
+        "    int fd, n;".into(),
+        "    longint unsigned cycles = 0;".into(),
+        "    if (!$value$plusargs(\"vectors=%s\", path))".into(),
+        "      $fatal(1, \"usage: +vectors=FILE (from spe sim --vectors)\");".into(),
+        "    fd = $fopen(path, \"r\");".into(),
+        "    if (fd == 0) $fatal(1, \"cannot open %s\", path);".into(),
+        "    n = $fgets(header, fd);".into(),
+        "    forever begin".into(),
+        format!("      n = $fscanf(fd, \"{fmt}\\n\","),
+        format!("        {});", vargs.join(", ")),
+        format!("      if (n != {}) break;", inputs.len()),
+        format!("      {}", assigns.join("\n      ")),
+        "      #1 clk = 1'b1;".into(),
+        "      #1 clk = 1'b0;".into(),
+        "      cycles++;".into(),
+        "    end".into(),
+        "    $fclose(fd);".into(),
+        "    $display(\"spe replay: %0d cycles of %s, %0d cycles with a protocol violation\","
+            .into(),
+        "             cycles, path, dut.u_spe_protocol.violations);".into(),
+        format!("    if (cycles == 0) $fatal(1, \"%s holds no vectors for {top}\", path);"),
+        "    if (dut.u_spe_protocol.violations != 0) $fatal(1, \"protocol violated\");".into(),
+        "    $finish;".into(),
+        "  end".into(),
+        "endmodule".into(),
+    ]);
+    let mut out = l.join("\n");
+    out.push('\n');
+    out
+}
+
+/// The header line of a vector file for `cfg`: what the bench skips, and what a reader
+/// checks.
+pub fn vectors_header(cfg: &Config) -> String {
+    let names: Vec<String> = PORTS
+        .iter()
+        .filter(|p| p.dir == Dir::In)
+        .map(|p| {
+            format!(
+                "{}:{}",
+                p.name,
+                p.width.total_for(cfg.dispatch_width, cfg.threads)
+            )
+        })
+        .collect();
+    format!("# spe vectors {} {}", cfg.top_module(), names.join(" "))
+}
+
 /// The wrapper: the structs as ports, connected field by field to `spe_top_<preset>`.
 pub fn wrapper(cfg: &Config) -> String {
     let mut ports = vec!["  input  logic clk".to_string()];
@@ -144,6 +295,34 @@ pub fn wrapper(cfg: &Config) -> String {
 mod tests {
     use super::*;
     use crate::PRESETS;
+
+    /// The hand-written checker's ports are exactly [`CHECKER_PORTS`] (and `clk`), each a
+    /// port of the unit with the width the checker gives it.
+    #[test]
+    fn the_protocol_checker_declares_exactly_the_ports_the_bench_binds() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../sv/spe_protocol_checker.sv");
+        let text = std::fs::read_to_string(path).unwrap();
+        let declared: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("input logic "))
+            .map(|rest| {
+                let name = rest.rsplit(' ').next().unwrap();
+                name.trim_end_matches(',')
+            })
+            .collect();
+        let mut want = vec!["clk"];
+        want.extend(CHECKER_PORTS);
+        assert_eq!(declared, want);
+        for n in CHECKER_PORTS {
+            assert!(PORTS.iter().any(|p| p.name == *n), "{n} is not a port");
+        }
+        for cfg in PRESETS {
+            let bench = replay_bench(cfg);
+            for n in CHECKER_PORTS {
+                assert!(bench.contains(&format!(".{n}({n})")), "{}: {n}", cfg.name);
+            }
+        }
+    }
 
     #[test]
     fn every_port_is_one_struct_field_and_one_connection() {

@@ -328,6 +328,17 @@ pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
             &spe_defs::sv::wrapper(cfg),
         ),
     });
+    // The replay bench with the protocol checker bound (scripts/protocol-check.sh).
+    files.push(GenFile {
+        path: format!("{}/{}.sv", cfg.name, spe_defs::sv::replay_name(cfg)),
+        text: with_banner(
+            &format!(
+                "{}: replays `spe sim --vectors` into {top} with hdl/sv/spe_protocol_checker.sv bound (SystemVerilog bench)",
+                spe_defs::sv::replay_name(cfg)
+            ),
+            &spe_defs::sv::replay_bench(cfg),
+        ),
+    });
     // The same list from the repository root, bare paths and no comments, for tools that
     // read a list relative to the working directory: `verilator -f`, `iverilog -c`, and
     // Yosys (`yosys -p "read_verilog $(cat ...)"`).
@@ -747,9 +758,12 @@ mod tests {
                 })
                 .collect();
             assert_eq!(root.text.lines().collect::<Vec<_>>(), want, "{}", cfg.name);
+            // The replay bench is a bench (scripts/protocol-check.sh), not part of the unit.
+            let bench = format!("{}/{}.sv", cfg.name, spe_defs::sv::replay_name(cfg));
             let modules = files.iter().filter(|f| {
                 f.path.starts_with(&format!("{}/", cfg.name))
                     && (f.path.ends_with(".v") || f.path.ends_with(".sv"))
+                    && f.path != bench
             });
             for m in modules {
                 assert!(

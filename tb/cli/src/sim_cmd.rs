@@ -127,6 +127,18 @@ pub struct SimArgs {
     /// cycles).
     #[arg(long, value_name = "FROM:TO", default_value = "0:10000")]
     wave_window: String,
+    /// Write every cycle's input port values here, for the SystemVerilog replay bench with
+    /// the protocol checker (gen/<preset>/spe_<preset>_replay.sv, scripts/protocol-check.sh).
+    #[arg(long, value_name = "FILE")]
+    vectors: Option<PathBuf>,
+    /// Break one rule of the core's side of the hook and port contract once (the first
+    /// chance from --break-from on): window, once, class, translation-order,
+    /// lost-completion, reg-port, wr-response. For showing that a checker catches it.
+    #[arg(long, value_name = "RULE")]
+    r#break: Option<String>,
+    /// First cycle at which --break may break its rule.
+    #[arg(long, value_parser = parse_num, value_name = "CYCLE", default_value_t = 1000)]
+    break_from: u64,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -242,6 +254,7 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
         (&a.summary_json, "--summary-json"),
         (&a.vcd, "--vcd"),
         (&a.wave, "--wave"),
+        (&a.vectors, "--vectors"),
     ] {
         if let Some(p) = path {
             crate::check_output(p, what)?;
@@ -258,6 +271,12 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
         },
     };
     let mut dut = make_dut_with(cfg, a.backend, &waves)?;
+    if let Some(path) = &a.vectors {
+        dut = Box::new(spe_cosim::protocol::VectorDump::new(dut, cfg, path)?);
+    }
+    if let Some(rule) = &a.r#break {
+        dut = Box::new(spe_cosim::protocol::Breaker::new(dut, rule, a.break_from)?);
+    }
     let total = a.cycles + spe_bench::run::RESET_CYCLES;
     let mut bar = Progress::new("spe sim", total, a.quiet);
     let mut progress = |cycle: u64, st: &Stats| {

@@ -37,6 +37,7 @@ fn an_unwritable_output_fails_before_the_run_with_exit_2() {
             "/nonexistent/w.vcd",
         ][..],
         &["sim", "--cycles", "1e9", "--out", "/nonexistent/a.bin"][..],
+        &["sim", "--cycles", "1e9", "--vectors", "/nonexistent/v.vec"][..],
         &[
             "sim",
             "--cycles",
@@ -163,4 +164,62 @@ fn numbers_in_e_notation_are_taken_and_threads_0_is_refused() {
     assert!(o.status.success(), "{}", stderr(&o));
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("regress minimal"), "{text}");
+}
+
+#[test]
+fn break_names_the_rules_it_knows_and_says_where_it_broke_one() {
+    let o = spe(&["sim", "--cycles", "1000", "--break", "bogus"]);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("--break \"bogus\"") && e.contains("window, once, class"),
+        "{e}"
+    );
+    let d = scratch("break");
+    let vec = d.join("w.vec");
+    let o = spe(&[
+        "sim",
+        "--cycles",
+        "3000",
+        "--quiet",
+        "--break",
+        "reg-port",
+        "--break-from",
+        "1500",
+        "--vectors",
+        vec.to_str().unwrap(),
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(out.contains("broke rule reg-port at cycle 1500"), "{out}");
+    // A header, then one line per cycle (reset cycles and the drain included).
+    let text = std::fs::read_to_string(&vec).unwrap();
+    let mut lines = text.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("# spe vectors spe_top_default reset:1 "));
+    let n = lines.clone().count();
+    assert!(n >= 3000, "{n} vector lines");
+    let fields = lines.next().unwrap().split(' ').count();
+    let ports = text.lines().next().unwrap().split(' ').count() - 4;
+    assert_eq!(fields, ports);
+    // No chance to break: the run fails and says why.
+    let o = spe(&[
+        "sim",
+        "--cycles",
+        "1000",
+        "--quiet",
+        "--break",
+        "once",
+        "--break-from",
+        "5000",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("gave no chance to break it"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(d).ok();
 }

@@ -11,11 +11,14 @@
 //!   CONSTRAINED UNPREDICTABLE register values, reprogramming while running, resets, stray
 //!   hook reports);
 //! * [`regress`]: the sharded random regression behind `spe regress`;
+//! * [`protocol`]: vector files for the SystemVerilog protocol checker's replay bench, and a
+//!   stimulus that breaks one of the core's rules (`spe sim --vectors`, `--break`);
 //! * [`coverage`]: line and toggle coverage of `gen/` from Verilator's coverage data.
 
 pub mod chaos;
 pub mod coverage;
 pub mod lockstep;
+pub mod protocol;
 pub mod regress;
 pub mod verilated;
 
