@@ -5,7 +5,7 @@
 # regression over every preset), then only what the gate does not run:
 # the RTL tool checks of the other presets (Verilator lint, iverilog, Yosys), the
 # SystemVerilog protocol checker on the stimulus core and on broken stimuli
-# (scripts/protocol-check.sh),
+# (scripts/protocol-check.sh), the timing diagrams' drift (scripts/diagrams.sh --check),
 # area per block and Fmax of the smallest preset on an iCE40 UP5K (spe synth: Yosys and
 # nextpnr-ice40), the FPGA prototype's bitstreams for the iCEBreaker and the HX8K breakout
 # (spe fpga build: each meets its clock),
@@ -50,6 +50,8 @@ step scripts/rtl-check.sh gen "${others[@]}"
 step scripts/fusesoc-check.sh default
 # The SV protocol checker: passes the stimulus core's runs, names each broken rule.
 step scripts/protocol-check.sh default "$SPE"
+# The timing diagrams of docs/timing: JSON and SVG as a fresh generation renders them.
+SPE="$SPE" step scripts/diagrams.sh --check
 # Area per block and Fmax of the smallest preset on the iCEBreaker's UP5K (about 30 s).
 step "$SPE" synth --preset minimal --device up5k --out "$OUT/synth" | tee "$OUT/synth.txt"
 grep -q '^Fmax [0-9.]* MHz' "$OUT/synth.txt" || { echo "error: spe synth printed no Fmax line" >&2; exit 1; }

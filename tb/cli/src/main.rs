@@ -18,6 +18,7 @@ use std::process::ExitCode;
 
 mod coverage_cmd;
 mod decode_cmd;
+mod diagrams_cmd;
 mod fpga_cmd;
 mod gen_cmd;
 mod perf_cmd;
@@ -44,6 +45,9 @@ enum Command {
     Sim(Box<sim_cmd::SimArgs>),
     /// Decode an SPE buffer: every packet (perf-dump style) and one line per record.
     Decode(decode_cmd::DecodeArgs),
+    /// Timing diagrams of the ports (WaveJSON for docs/timing/) from lockstep runs of the
+    /// golden model and the Verilated RTL, or check them.
+    Diagrams(diagrams_cmd::DiagramsArgs),
     /// Generate gen/: the Verilog of every preset and the integration tables (or check it).
     Gen(gen_cmd::GenArgs),
     /// Wrap a raw SPE buffer in a perf.data file that Linux perf decodes.
@@ -146,6 +150,7 @@ fn main() -> ExitCode {
         Command::Sim(a) => sim_cmd::run(*a),
         Command::Decode(a) => decode_cmd::run(a),
         Command::Gen(a) => gen_cmd::run(a),
+        Command::Diagrams(a) => diagrams_cmd::run(a),
         Command::Regress(a) => regress_cmd::run(a),
         Command::Perf(a) => perf_cmd::run(a),
         Command::Coverage(a) => coverage_cmd::run(a),

@@ -13,10 +13,12 @@
 //! * [`regress`]: the sharded random regression behind `spe regress`;
 //! * [`protocol`]: vector files for the SystemVerilog protocol checker's replay bench, and a
 //!   stimulus that breaks one of the core's rules (`spe sim --vectors`, `--break`);
+//! * [`diagrams`]: timing diagrams of the ports from lockstep runs (`spe diagrams`);
 //! * [`coverage`]: line and toggle coverage of `gen/` from Verilator's coverage data.
 
 pub mod chaos;
 pub mod coverage;
+pub mod diagrams;
 pub mod lockstep;
 pub mod protocol;
 pub mod regress;

@@ -1,0 +1,550 @@
+//! Timing diagrams of the unit's ports drawn from real simulation (`spe diagrams`): each
+//! situation an integrator must get right is driven cycle by cycle through the golden model
+//! and the Verilated RTL in lockstep (so the picture is what the Verilog does), recorded,
+//! and written as WaveJSON (WaveDrom's format) for the cycles around it. The JSON files live
+//! in `docs/timing/` with a page that shows them ([`markdown`], `docs/timing/README.md`); a
+//! test regenerates them and fails on drift; `scripts/diagrams.sh` renders them to SVG with
+//! the `yowasp-wavedrom` package.
+
+use crate::{lockstep::Lockstep, make_dut, Backend};
+use spe_defs::packet::op_class;
+use spe_defs::regs::{pmblimitr, pmbsr, pmscr, pmsicr, pmsirr, reg, RegId};
+use spe_defs::Config;
+use spe_ports::{Dut, Inputs, Outputs};
+use std::fmt::Write as _;
+
+/// One recorded cycle.
+#[derive(Clone, Debug)]
+struct Cycle {
+    inp: Inputs,
+    out: Outputs,
+}
+
+/// A signal of a diagram: a port (an input or an output of `PORTS`), or one slot of a
+/// per-slot input.
+#[derive(Clone, Copy, Debug)]
+enum Sig {
+    Port(&'static str),
+    Slot(&'static str, usize),
+    /// The low bits of a port (a 64-bit address or data word would not fit a cycle).
+    Low(&'static str, u32),
+}
+
+impl Sig {
+    fn name(&self) -> String {
+        match self {
+            Sig::Port(n) => n.to_string(),
+            Sig::Slot(n, k) if *n == "disp_pc" => format!("{n}[{k}][15:0]"),
+            Sig::Slot(n, k) => format!("{n}[{k}]"),
+            Sig::Low(n, b) => format!("{n}[{}:0]", b - 1),
+        }
+    }
+
+    /// The signal's value in cycle `c` and whether it is one bit wide.
+    fn value(&self, c: &Cycle, w: usize) -> (u64, bool) {
+        let port = |n: &str| {
+            spe_defs::ports::PORTS
+                .iter()
+                .find(|p| p.name == n)
+                .unwrap_or_else(|| panic!("no port {n}"))
+        };
+        match *self {
+            Sig::Low(n, b) => {
+                let (v, _) = Sig::Port(n).value(c, w);
+                (v & spe_defs::low_mask(b), false)
+            }
+            Sig::Slot(n, k) => {
+                let f = spe_ports::SLOT_FIELDS.iter().find(|f| f.0 == n).unwrap().1;
+                // A PC is drawn as its low 16 bits (the name says so).
+                let v = f(&c.inp.disp[k]);
+                let v = if n == "disp_pc" { v & 0xffff } else { v };
+                (v, port(n).width.bits() == 1)
+            }
+            Sig::Port(n) => {
+                let p = port(n);
+                let one = p.width.total(w) == 1;
+                let v = if let Some(f) = c.out.fields().iter().find(|f| f.0 == n) {
+                    f.1
+                } else if let Some(f) = c.inp.scalar_fields().iter().find(|f| f.0 == n) {
+                    f.1
+                } else if let Some(f) = spe_ports::THREAD_FIELDS.iter().find(|f| f.0 == n) {
+                    f.1(&c.inp.thr[0])
+                } else {
+                    // A per-slot input as a whole bus (one bit per slot only).
+                    let f = spe_ports::SLOT_FIELDS.iter().find(|f| f.0 == n).unwrap().1;
+                    c.inp.disp[..w]
+                        .iter()
+                        .enumerate()
+                        .fold(0, |a, (k, s)| a | (f(s) & 1) << k)
+                };
+                (v, one)
+            }
+        }
+    }
+}
+
+/// One diagram: its file name, what it shows, and its signals in groups.
+pub struct Diagram {
+    pub name: &'static str,
+    pub title: &'static str,
+    /// What to read in it (docs/timing.md, under the picture).
+    pub note: String,
+    groups: Vec<(&'static str, Vec<Sig>)>,
+    cycles: Vec<Cycle>,
+    width: usize,
+    /// The run's cycle number of the first cycle drawn.
+    first: u64,
+    /// Horizontal scale (2 where hex values need the room).
+    hscale: u32,
+}
+
+impl Diagram {
+    /// The diagram as WaveJSON, one signal per line (stable text: the drift check compares
+    /// it byte for byte).
+    pub fn wavejson(&self) -> String {
+        let n = self.cycles.len();
+        let mut s = String::from("{\"signal\": [\n");
+        write!(
+            s,
+            "  {{\"name\": \"clk\", \"wave\": \"p{}\"}}",
+            ".".repeat(n - 1)
+        )
+        .unwrap();
+        for (g, sigs) in &self.groups {
+            s.push_str(",\n  {},\n");
+            write!(s, "  [\"{g}\"").unwrap();
+            for sig in sigs {
+                let mut wave = String::new();
+                let mut data: Vec<String> = Vec::new();
+                let mut last = None;
+                for c in &self.cycles {
+                    let (v, one) = sig.value(c, self.width);
+                    if last == Some(v) {
+                        wave.push('.');
+                    } else if one {
+                        wave.push(if v != 0 { '1' } else { '0' });
+                    } else {
+                        wave.push('=');
+                        data.push(format!("{v:x}"));
+                    }
+                    last = Some(v);
+                }
+                write!(
+                    s,
+                    ",\n    {{\"name\": \"{}\", \"wave\": \"{wave}\"",
+                    sig.name()
+                )
+                .unwrap();
+                if !data.is_empty() {
+                    let d: Vec<String> = data.iter().map(|x| format!("\"{x}\"")).collect();
+                    write!(s, ", \"data\": [{}]", d.join(", ")).unwrap();
+                }
+                s.push('}');
+            }
+            s.push(']');
+        }
+        write!(
+            s,
+            "\n],\n \"head\": {{\"text\": \"{}\", \"tick\": 0}},\n \"foot\": {{\"text\": \"lockstep run, preset fastsim; cycle 0 = cycle {} of the run; values in hex\"}},\n \"config\": {{\"hscale\": {}}}\n}}\n",
+            self.title, self.first, self.hscale
+        )
+        .unwrap();
+        s
+    }
+}
+
+/// docs/timing.md: every diagram's picture and what to read in it.
+pub fn markdown(diagrams: &[Diagram]) -> String {
+    let mut s = String::from(
+        "# Timing diagrams of the unit's ports\n\n\
+         Drawn from simulation, not by hand: `spe diagrams` drives each situation cycle by \
+         cycle through the golden model and the Verilated RTL in lockstep (preset `fastsim`, \
+         W = 2) and writes the cycles around it as WaveJSON; `scripts/diagrams.sh` renders \
+         the SVGs with WaveDrom (`yowasp-wavedrom`). A test fails when a JSON file here \
+         differs from a fresh run, so the pictures follow the RTL.\n\n\
+         Conventions: one column per clock cycle; every input is sampled at the rising edge \
+         that ends its column; a combinational output (`tag`, `hook_stray`, `reg_rdata`, \
+         `pmu_sample_pop`, `pmu_sample_collision`, `psb_done`) answers the inputs of its own \
+         column, a registered one (`wr_*`, `irq`, `pmu_sample_feed`, `pmu_sample_filtrate`) \
+         the state at its start. Values are hex; wide buses show their low bits (the name \
+         says which). The rules are in the port table and the hook protocol of \
+         [gen/spe_tables.md](../../gen/spe_tables.md).\n",
+    );
+    for d in diagrams {
+        s.push_str(&format!(
+            "\n## {}\n\n![{}]({}.svg)\n\n{}.\n",
+            d.title, d.title, d.name, d.note
+        ));
+    }
+    s
+}
+
+/// The directed bench: the model and the Verilated RTL in lockstep, every cycle recorded.
+struct Scene {
+    dut: Lockstep,
+    cfg: &'static Config,
+    inp: Inputs,
+    rec: Vec<Cycle>,
+    pc: u64,
+}
+
+const BASE: u64 = 0xffff_8000_4000_0000;
+
+impl Scene {
+    /// The unit of `cfg` after reset, programmed as Linux does for EL0 and EL1 sampling into
+    /// a buffer at `BASE` of `size` bytes from `ptr`, the interval counter at `count`.
+    fn new(cfg: &'static Config, size: u64, ptr: u64, count: u64) -> Result<Scene, String> {
+        let mut t = Scene {
+            dut: Lockstep::new(cfg, make_dut(cfg, Backend::Verilator)?),
+            cfg,
+            inp: Inputs::default(),
+            rec: Vec::new(),
+            pc: 0xffff_0000_0010_0000,
+        };
+        let x = &mut t.inp.thr[0];
+        x.disp_el = 1;
+        x.disp_ns = true;
+        x.prof_allowed = true;
+        t.inp.wr_ready = true;
+        t.inp.reset = true;
+        t.step();
+        t.step();
+        t.write(RegId::Pmbptr, ptr);
+        t.write(
+            RegId::Pmblimitr,
+            pmblimitr::LIMIT.place((BASE + size) >> pmblimitr::LIMIT.lsb) | pmblimitr::E.place(1),
+        );
+        let interval = u64::from(cfg.min_interval());
+        t.write(
+            RegId::Pmsirr,
+            pmsirr::INTERVAL.place(interval >> pmsirr::INTERVAL.lsb),
+        );
+        t.write(RegId::Pmsicr, pmsicr::COUNT.place(count));
+        t.write(
+            RegId::PmscrEl1,
+            pmscr::E0SPE.place(1) | pmscr::E1SPE.place(1),
+        );
+        Ok(t)
+    }
+
+    /// One cycle with the current inputs; then the pulses (dispatch, hooks, register port,
+    /// reset) are cleared.
+    fn step(&mut self) -> Outputs {
+        let out = self.dut.step(&self.inp);
+        self.rec.push(Cycle {
+            inp: self.inp.clone(),
+            out: out.clone(),
+        });
+        // A report's data are drawn only in its cycle: zero outside it.
+        let x = &mut self.inp.thr[0];
+        x.iss_valid = false;
+        x.xl = Default::default();
+        x.mem = Default::default();
+        x.br = Default::default();
+        x.cpl = Default::default();
+        self.inp.reg_en = false;
+        self.inp.reg_we = false;
+        self.inp.reg_addr = 0;
+        self.inp.reg_wdata = 0;
+        self.inp.reset = false;
+        for s in &mut self.inp.disp {
+            *s = Default::default();
+        }
+        out
+    }
+
+    fn write(&mut self, id: RegId, v: u64) {
+        self.inp.reg_en = true;
+        self.inp.reg_we = true;
+        self.inp.reg_addr = reg(id).addr();
+        self.inp.reg_wdata = v;
+        self.step();
+    }
+
+    /// Dispatches `n` ops of `class` in this cycle's slots 0..n.
+    fn dispatch(&mut self, n: usize, class: u8) {
+        for s in &mut self.inp.disp[..n] {
+            s.valid = true;
+            s.pc = self.pc;
+            s.class = class;
+            self.pc += 4;
+        }
+    }
+
+    /// Dispatches a full group of `class` every cycle until one is tagged; returns the
+    /// tag's cycle.
+    fn until_tag(&mut self, class: u8) -> u64 {
+        for _ in 0..10_000 {
+            self.dispatch(self.cfg.dispatch_width, class);
+            if self.step().tag != 0 {
+                return self.rec.len() as u64 - 1;
+            }
+        }
+        panic!("no tag in 10000 cycles");
+    }
+
+    /// The diagram of cycles `from..to` of the recording; fails if model and RTL ever
+    /// differed.
+    fn diagram(
+        mut self,
+        name: &'static str,
+        title: &'static str,
+        note: String,
+        (from, to): (u64, u64),
+        groups: Vec<(&'static str, Vec<Sig>)>,
+    ) -> Result<Diagram, String> {
+        if let Some(d) = self.dut.verdict().err() {
+            return Err(format!("diagram {name}: {d}"));
+        }
+        let cycles = self.rec[from as usize..to as usize].to_vec();
+        Ok(Diagram {
+            name,
+            title,
+            note,
+            groups,
+            cycles,
+            width: self.cfg.dispatch_width,
+            first: from,
+            hscale: 1,
+        })
+    }
+}
+
+use Sig::{Low, Port, Slot};
+
+/// Every diagram, in the order of the docs, from lockstep runs of preset `fastsim`
+/// (W = 2).
+pub fn all() -> Result<Vec<Diagram>, String> {
+    let cfg = Config::preset("fastsim").expect("preset fastsim");
+    let note = |what: &str| what.to_string();
+    let mut out = Vec::new();
+
+    // Dispatch and tag: the interval counter at 5, two ops a cycle, one cycle with one.
+    let mut t = Scene::new(cfg, 0x1000, BASE, 5)?;
+    let start = t.rec.len() as u64;
+    t.dispatch(2, op_class::OTHER);
+    t.step();
+    t.dispatch(1, op_class::OTHER);
+    t.step();
+    let tag = t.until_tag(op_class::OTHER);
+    t.inp.thr[0].cpl.done = true;
+    t.inp.thr[0].cpl.retired = true;
+    t.dispatch(2, op_class::OTHER);
+    t.step();
+    t.dispatch(2, op_class::OTHER);
+    t.step();
+    out.push(t.diagram(
+        "dispatch-and-tag",
+        "Dispatch and tag",
+        note("PMSICR.COUNT = 5 before the first group: the 5th population op (slot 1 of the third group) is tagged; a selection while a sample is in flight would pulse pmu_sample_collision instead"),
+        (start - 1, tag + 3),
+        vec![
+            ("dispatch", vec![Port("disp_valid"), Slot("disp_pc", 0), Slot("disp_pc", 1)]),
+            ("unit", vec![Port("pmu_sample_pop"), Port("tag"), Port("pmu_sample_collision")]),
+            ("completion", vec![Port("cpl_done")]),
+        ],
+    )?);
+    out.last_mut().expect("just pushed").hscale = 2;
+
+    // A load's hooks: issue, translation start and done, memory, completion; a repeated
+    // issue report is stray; then the filter cycle and the first beat.
+    let mut t = Scene::new(cfg, 0x1000, BASE, 3)?;
+    let tag = t.until_tag(op_class::LD_ST_ATOMIC);
+    fn x(t: &mut Scene) -> &mut spe_ports::ThreadInputs {
+        &mut t.inp.thr[0]
+    }
+    x(&mut t).iss_valid = true;
+    t.step();
+    x(&mut t).xl.start = true;
+    x(&mut t).xl.va = 0x0000_7fff_1234_5678;
+    t.step();
+    x(&mut t).iss_valid = true; // a second issue report: ignored, hook_stray
+    t.step();
+    x(&mut t).xl.done = true;
+    x(&mut t).xl.pa = 0x0000_0008_8123_4678;
+    x(&mut t).xl.tlb_access = true;
+    t.step();
+    t.step();
+    x(&mut t).mem.done = true;
+    x(&mut t).mem.source = 0b1000_0000 | 0x0b;
+    x(&mut t).mem.l1d_access = true;
+    t.step();
+    x(&mut t).cpl.done = true;
+    x(&mut t).cpl.retired = true;
+    t.step();
+    for _ in 0..4 {
+        t.step();
+    }
+    out.push(t.diagram(
+        "load-hooks",
+        "A sampled load's hook reports",
+        note("The second iss_valid is a repeat: ignored, hook_stray pulses in its cycle; after cpl_done the filter cycle (feed, filtrate), the check cycle, then the record's first beat"),
+        (tag - 1, tag + 12),
+        vec![
+            ("unit", vec![Port("tag"), Port("hook_stray")]),
+            ("issue", vec![Port("iss_valid")]),
+            ("translation", vec![Port("xl_start"), Port("xl_va"), Port("xl_done"), Port("xl_pa"), Port("xl_tlb_access")]),
+            ("memory", vec![Port("mem_done"), Port("mem_source"), Port("mem_l1d_access")]),
+            ("completion", vec![Port("cpl_done"), Port("cpl_retired")]),
+            ("record", vec![Port("pmu_sample_feed"), Port("pmu_sample_filtrate"), Port("wr_valid")]),
+        ],
+    )?);
+
+    // A branch's report and completion in the same cycle.
+    let mut t = Scene::new(cfg, 0x1000, BASE, 3)?;
+    let tag = t.until_tag(op_class::BRANCH);
+    t.step();
+    t.step();
+    let b = &mut t.inp.thr[0];
+    b.br.done = true;
+    b.br.target = 0xffff_0000_0020_0040;
+    b.br.target_el = 1;
+    b.br.taken = true;
+    b.br.mispred = true;
+    b.cpl.done = true;
+    b.cpl.retired = true;
+    t.step();
+    t.step();
+    t.step();
+    out.push(t.diagram(
+        "branch-hook",
+        "A sampled branch's report, with its completion",
+        note("The branch report's br_target, br_taken and br_mispred are read in the br_done cycle, cpl_retired in the cpl_done cycle; both in one cycle is allowed"),
+        (tag - 1, tag + 6),
+        vec![
+            ("unit", vec![Port("tag"), Port("hook_stray")]),
+            ("branch", vec![Port("br_done"), Port("br_target"), Port("br_taken"), Port("br_mispred")]),
+            ("completion", vec![Port("cpl_done"), Port("cpl_retired")]),
+            ("record", vec![Port("pmu_sample_feed")]),
+        ],
+    )?);
+
+    // A record's eight beats under backpressure.
+    let mut t = Scene::new(cfg, 0x1000, BASE, 3)?;
+    t.until_tag(op_class::OTHER);
+    t.inp.thr[0].cpl.done = true;
+    t.inp.thr[0].cpl.retired = true;
+    let cpl = t.rec.len() as u64;
+    t.step();
+    let ready = [1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1];
+    for r in ready {
+        t.inp.wr_ready = r == 1;
+        t.step();
+    }
+    t.inp.wr_ready = true;
+    t.step();
+    out.push(t.diagram(
+        "record-beats",
+        "A record's eight beats under backpressure",
+        note("The memory drives wr_ready; a beat is taken in a cycle with wr_valid and wr_ready high, and stays offered, unchanged, until then; wr_addr steps by 8 from the record's 64-byte slot at PMBPTR; the first beat comes two cycles after the filter cycle"),
+        (cpl - 1, cpl + ready.len() as u64 + 2),
+        vec![
+            ("completion", vec![Port("cpl_done")]),
+            ("unit", vec![Port("pmu_sample_feed"), Port("pmu_sample_filtrate")]),
+            ("write port", vec![Port("wr_valid"), Port("wr_ready"), Low("wr_addr", 12), Low("wr_data", 16), Port("wr_strb")]),
+        ],
+    )?);
+    out.last_mut().expect("just pushed").hscale = 2;
+
+    // Buffer full: the last record that fits, the management event, PMBIRQ, software
+    // clearing PMBSR.
+    let mut t = Scene::new(cfg, 0x1000, BASE + 0x1000 - 0x40, 3)?;
+    t.until_tag(op_class::OTHER);
+    t.inp.thr[0].cpl.done = true;
+    t.inp.thr[0].cpl.retired = true;
+    t.step();
+    let mut last_beat = 0;
+    for _ in 0..16 {
+        if t.step().wr_valid {
+            last_beat = t.rec.len() as u64 - 1;
+        }
+    }
+    t.step();
+    t.write(RegId::Pmbsr, 0);
+    let cleared = t.rec.len() as u64 - 1;
+    t.step();
+    t.step();
+    out.push(t.diagram(
+        "buffer-full-irq",
+        "Buffer full and the interrupt",
+        note(&format!(
+            "PMBPTR 64 bytes below the limit; the write of PMBSR (address {:#x}) = 0 drops irq in the next cycle; PMBSR.S = bit {}",
+            reg(RegId::Pmbsr).addr(),
+            pmbsr::S.lsb
+        )),
+        (last_beat - 9, cleared + 3),
+        vec![
+            ("write port", vec![Port("wr_valid"), Port("wr_ready"), Low("wr_addr", 12)]),
+            ("interrupt", vec![Port("irq")]),
+            ("register port", vec![Port("reg_en"), Port("reg_we"), Port("reg_addr"), Port("reg_wdata")]),
+        ],
+    )?);
+
+    // Register port: a write, a read of it (same-cycle data), a read of PMSIDR.
+    let mut t = Scene::new(cfg, 0x1000, BASE, 1000)?;
+    let from = t.rec.len() as u64;
+    t.step();
+    t.write(RegId::Pmsevfr, 0x0000_0000_0000_0022);
+    for id in [RegId::Pmsevfr, RegId::Pmsidr] {
+        t.inp.reg_en = true;
+        t.inp.reg_addr = reg(id).addr();
+        t.step();
+    }
+    t.step();
+    out.push(t.diagram(
+        "register-access",
+        "A register write and reads",
+        note(&format!(
+            "PMSEVFR_EL1 (address {:#x}) written then read back; PMSIDR_EL1 (address {:#x}) read",
+            reg(RegId::Pmsevfr).addr(),
+            reg(RegId::Pmsidr).addr()
+        )),
+        (from, from + 5),
+        vec![(
+            "register port",
+            vec![
+                Port("reg_en"),
+                Port("reg_we"),
+                Port("reg_addr"),
+                Port("reg_wdata"),
+                Port("reg_rdata"),
+            ],
+        )],
+    )?);
+
+    // PSB CSYNC while a record is being written under backpressure.
+    let mut t = Scene::new(cfg, 0x1000, BASE, 3)?;
+    t.until_tag(op_class::OTHER);
+    t.inp.thr[0].cpl.done = true;
+    t.inp.thr[0].cpl.retired = true;
+    t.step();
+    t.step();
+    let from = t.rec.len() as u64;
+    t.inp.thr[0].psb_req = true;
+    t.inp.wr_ready = false;
+    t.step();
+    t.step();
+    t.step();
+    t.inp.wr_ready = true;
+    let mut done = 0;
+    for _ in 0..16 {
+        if t.step().thr[0].psb_done {
+            done = t.rec.len() as u64 - 1;
+            break;
+        }
+    }
+    t.inp.thr[0].psb_req = false;
+    t.step();
+    t.step();
+    out.push(t.diagram(
+        "psb",
+        "PSB CSYNC during a record",
+        note("The core holds psb_req until psb_done; psb_done (combinational) waits for the last beat of the record in flight; a sample still tracked when psb_req rises is dropped instead"),
+        (from - 1, done + 3),
+        vec![
+            ("synchronization", vec![Port("psb_req"), Port("psb_done")]),
+            ("write port", vec![Port("wr_valid"), Port("wr_ready")]),
+        ],
+    )?);
+    Ok(out)
+}
