@@ -14,13 +14,7 @@ SPE=${SPE:-target/release/spe}
 DIR=docs/timing
 VERSION=3.5.0.7
 DEPS=.deps/wavedrom
-if [ ! -d "$DEPS/yowasp_wavedrom-$VERSION.dist-info" ]; then
-    echo "==> installing yowasp-wavedrom==$VERSION into $DEPS"
-    python3 -m pip install --quiet --upgrade --target "$DEPS" "yowasp-wavedrom==$VERSION" 2>&1 \
-        | grep -v -i "warning: running pip as" || true
-    [ -d "$DEPS/yowasp_wavedrom-$VERSION.dist-info" ] \
-        || { echo "error: installing yowasp-wavedrom==$VERSION failed" >&2; exit 1; }
-fi
+pip_dep yowasp-wavedrom "$VERSION" "$DEPS"
 [ -x "$SPE" ] || step cargo build --release --quiet --bin spe
 
 WORK=$(mktemp -d)

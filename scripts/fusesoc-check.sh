@@ -14,12 +14,7 @@ need make make
 PRESET=${1:-default}
 VERSION=2.4.7
 DEPS=.deps/fusesoc
-if [ ! -d "$DEPS/fusesoc-$VERSION.dist-info" ]; then
-    echo "==> installing fusesoc==$VERSION into $DEPS"
-    python3 -m pip install --quiet --upgrade --target "$DEPS" "fusesoc==$VERSION" 2>&1 \
-        | grep -v -i "warning: running pip as\|dependency resolver\|requires .* but you have" || true
-    [ -d "$DEPS/fusesoc-$VERSION.dist-info" ] || { echo "error: installing fusesoc==$VERSION failed" >&2; exit 1; }
-fi
+pip_dep fusesoc "$VERSION" "$DEPS"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 ROOT=$(pwd)

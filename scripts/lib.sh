@@ -28,3 +28,15 @@ need() {
 repo_root() {
     cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd
 }
+
+# pip_dep PACKAGE VERSION DIR: installs PACKAGE==VERSION from PyPI into DIR (project-local,
+# pinned; not in git) unless it is there already. Use it with PYTHONPATH=DIR.
+pip_dep() {
+    local pkg=$1 version=$2 dir=$3
+    local stamp="$dir/$(echo "$pkg" | tr - _)-$version.dist-info"
+    [ -d "$stamp" ] && return 0
+    echo "==> installing $pkg==$version into $dir"
+    python3 -m pip install --quiet --upgrade --target "$dir" "$pkg==$version" 2>&1 \
+        | grep -v -i "warning: running pip as\|dependency resolver\|requires .* but you have" || true
+    [ -d "$stamp" ] || { echo "error: installing $pkg==$version failed" >&2; exit 1; }
+}

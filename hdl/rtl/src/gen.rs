@@ -306,39 +306,36 @@ pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
         path: format!("{}/{GEN_FILE_LIST}", cfg.name),
         text: list,
     });
-    // The SystemVerilog surface: the package of parameters and structs, and the wrapper.
-    files.push(GenFile {
-        path: format!("{}/{}.sv", cfg.name, spe_defs::sv::package_name(cfg)),
-        text: with_banner(
-            &format!(
-                "{}: parameters and port structs of {top} (SystemVerilog)",
-                spe_defs::sv::package_name(cfg)
-            ),
-            &spe_defs::sv::package(cfg),
+    // The SystemVerilog surface: the package of parameters and structs, the wrapper, and
+    // the replay bench with the protocol checker bound (scripts/protocol-check.sh). Each
+    // `<module>.sv` with a banner saying what it is.
+    let (pkg, wrapper, replay) = (
+        spe_defs::sv::package_name(cfg),
+        spe_defs::sv::wrapper_name(cfg),
+        spe_defs::sv::replay_name(cfg),
+    );
+    for (module, what, body) in [
+        (
+            &pkg,
+            format!("parameters and port structs of {top} (SystemVerilog)"),
+            spe_defs::sv::package(cfg),
         ),
-    });
-    files.push(GenFile {
-        path: format!("{}/{}.sv", cfg.name, spe_defs::sv::wrapper_name(cfg)),
-        text: with_banner(
-            &format!(
-                "{}: {top} with struct ports, no logic (SystemVerilog; needs {}.sv and the files of files.f)",
-                spe_defs::sv::wrapper_name(cfg),
-                spe_defs::sv::package_name(cfg)
-            ),
-            &spe_defs::sv::wrapper(cfg),
+        (
+            &wrapper,
+            format!("{top} with struct ports, no logic (SystemVerilog; needs {pkg}.sv and the files of files.f)"),
+            spe_defs::sv::wrapper(cfg),
         ),
-    });
-    // The replay bench with the protocol checker bound (scripts/protocol-check.sh).
-    files.push(GenFile {
-        path: format!("{}/{}.sv", cfg.name, spe_defs::sv::replay_name(cfg)),
-        text: with_banner(
-            &format!(
-                "{}: replays `spe sim --vectors` into {top} with hdl/sv/spe_protocol_checker.sv bound (SystemVerilog bench)",
-                spe_defs::sv::replay_name(cfg)
-            ),
-            &spe_defs::sv::replay_bench(cfg),
+        (
+            &replay,
+            format!("replays `spe sim --vectors` into {top} with hdl/sv/spe_protocol_checker.sv bound (SystemVerilog bench)"),
+            spe_defs::sv::replay_bench(cfg),
         ),
-    });
+    ] {
+        files.push(GenFile {
+            path: format!("{}/{module}.sv", cfg.name),
+            text: with_banner(&format!("{module}: {what}"), &body),
+        });
+    }
     // The same list from the repository root, bare paths and no comments, for tools that
     // read a list relative to the working directory: `verilator -f`, `iverilog -c`, and
     // Yosys (`yosys -p "read_verilog $(cat ...)"`).

@@ -222,6 +222,23 @@ impl Smt {
         };
     }
 
+    /// The threads whose op was tagged in the last step.
+    fn just_tagged(&self) -> Vec<usize> {
+        (0..self.threads())
+            .filter(|&t| self.tags[t].last().map(|&(c, _)| c + 1) == Some(self.cycle))
+            .collect()
+    }
+
+    /// One step; each op tagged in it completes (retired) in the next cycle.
+    fn step_completing(&mut self) -> Outputs {
+        let out = self.step();
+        for t in self.just_tagged() {
+            assert!(out.tag != 0);
+            self.complete(t);
+        }
+        out
+    }
+
     /// Completes thread `t`'s sampled op (retired) in the next cycle.
     fn complete(&mut self, t: usize) {
         let c = &mut self.inp.thr[t].cpl;
@@ -273,13 +290,7 @@ fn each_thread_counts_and_samples_only_its_own_ops() {
                     ops[t] += 1;
                 }
             }
-            let out = tb.step();
-            for t in 0..threads {
-                if tb.tags[t].last().map(|&(c, _)| c) == Some(tb.cycle - 1) {
-                    assert!(out.tag != 0);
-                    tb.complete(t);
-                }
-            }
+            tb.step_completing();
         }
         tb.steps_idle(64);
         for t in 0..threads {
@@ -389,12 +400,9 @@ fn the_shared_writer_serves_waiting_records_round_robin_and_loses_none() {
                 *d = None;
             }
         }
-        let out = tb.step();
-        for t in 0..threads {
-            if tb.tags[t].last().map(|&(c, _)| c) == Some(tb.cycle - 1) {
-                assert!(out.tag != 0);
-                due[t] = Some(tb.cycle + tb.random() % 20);
-            }
+        tb.step();
+        for t in tb.just_tagged() {
+            due[t] = Some(tb.cycle + tb.random() % 20);
         }
     }
     tb.ready_256 = 256;
@@ -450,13 +458,7 @@ fn one_threads_full_buffer_or_fault_leaves_the_others_records_intact() {
                 tb.op(slot, t, ops[t]);
                 ops[t] += 1;
             }
-            let out = tb.step();
-            for t in 0..2 {
-                if tb.tags[t].last().map(|&(c, _)| c) == Some(tb.cycle - 1) {
-                    assert!(out.tag != 0);
-                    tb.complete(t);
-                }
-            }
+            let out = tb.step_completing();
             if fault && out.wr_valid && out.wr_tid == 1 {
                 // The beat just answered was thread 1's: it must not have faulted.
                 assert!(!pmbsr::S.is_set(tb.m.thread(1).regs.get(RegId::Pmbsr)));
@@ -525,13 +527,7 @@ fn under_heavy_backpressure_a_record_waits_for_at_most_t_minus_1_others() {
             tb.op(slot, t, ops[t]);
             ops[t] += 1;
         }
-        let out = tb.step();
-        for t in 0..threads {
-            if tb.tags[t].last().map(|&(c, _)| c) == Some(tb.cycle - 1) {
-                assert!(out.tag != 0);
-                tb.complete(t);
-            }
-        }
+        tb.step_completing();
     }
     assert!(
         tb.worst_wait >= 2,
