@@ -105,8 +105,9 @@ pub fn thread_bits(name: &str) -> u32 {
     }
 }
 
-/// A field type that travels as the low bits of a `u64` port value.
-trait PortValue {
+/// A field type that travels as the low bits of a `u64` port value (for code that sets a
+/// field by port name, as the C library does).
+pub trait PortValue {
     fn from_port(v: u64) -> Self;
 }
 

@@ -1,0 +1,333 @@
+//! The golden model of the SPE sampling unit as a C library (`include/spe_model.h`), for
+//! benches that are not written in Rust (SystemVerilog through DPI-C, cocotb through
+//! ctypes, plain C): a port-level API by port name, one clock cycle per call, and the
+//! records the model has written to memory so far, with their addresses.
+//!
+//! Ports are those of `gen/spe_tables.md` (`spe_defs::ports::PORTS`), by name. A port is
+//! set and read one lane at a time: a per-slot port's lane is the slot, a per-thread port's
+//! the hardware thread, any other port has lane 0 only; a value's bits above the lane's
+//! width are ignored. Inputs keep their values from cycle to cycle until set again (the C
+//! side clears its pulses). Errors are return codes; no call panics across the boundary.
+
+use spe_defs::config::{MAX_DISPATCH_WIDTH, MAX_THREADS};
+use spe_defs::impdef::{BEAT_BYTES, RECORD_SIZE};
+use spe_defs::ports::{Dir, Width, PORTS};
+use spe_defs::Config;
+use spe_model::Model;
+use spe_ports::{Inputs, Outputs};
+use std::collections::BTreeMap;
+use std::ffi::{c_char, c_int, CStr};
+
+/// One model and its ports' current values.
+pub struct SpeModel {
+    model: Model,
+    cfg: Config,
+    inp: Inputs,
+    out: Outputs,
+    /// Accepted beats: address -> data (a beat taken with `wr_ready` and no `wr_err`).
+    mem: BTreeMap<u64, u64>,
+    /// Record base addresses in the order their first beat was taken.
+    order: Vec<u64>,
+}
+
+fn name_of(p: *const c_char) -> Option<&'static spe_defs::ports::Port> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: the caller passes a NUL-terminated string (the header says so).
+    let s = unsafe { CStr::from_ptr(p) }.to_str().ok()?;
+    PORTS.iter().find(|q| q.name == s)
+}
+
+/// A model of preset `preset` (`default`, `minimal`, ...) after reset, or NULL for an
+/// unknown preset.
+///
+/// # Safety
+/// Pointers are NULL or valid as the header says: `m` from [`spe_model_new`] and not yet
+/// freed, used by one thread at a time; strings NUL-terminated; out-buffers large enough.
+#[no_mangle]
+pub unsafe extern "C" fn spe_model_new(preset: *const c_char) -> *mut SpeModel {
+    if preset.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: a NUL-terminated string, as the header says.
+    let Ok(name) = unsafe { CStr::from_ptr(preset) }.to_str() else {
+        return std::ptr::null_mut();
+    };
+    let Some(cfg) = Config::preset(name) else {
+        return std::ptr::null_mut();
+    };
+    Box::into_raw(Box::new(SpeModel {
+        model: Model::new(cfg),
+        cfg: *cfg,
+        inp: Inputs::default(),
+        out: Outputs::default(),
+        mem: BTreeMap::new(),
+        order: Vec::new(),
+    }))
+}
+
+/// Frees a model from [`spe_model_new`] (NULL is ignored).
+///
+/// # Safety
+/// Pointers are NULL or valid as the header says: `m` from [`spe_model_new`] and not yet
+/// freed, used by one thread at a time; strings NUL-terminated; out-buffers large enough.
+#[no_mangle]
+pub unsafe extern "C" fn spe_model_free(m: *mut SpeModel) {
+    if !m.is_null() {
+        // SAFETY: `m` came from `spe_model_new` and is freed once (the header says so).
+        drop(unsafe { Box::from_raw(m) });
+    }
+}
+
+fn model<'a>(m: *mut SpeModel) -> Option<&'a mut SpeModel> {
+    // SAFETY: NULL or a live model from `spe_model_new`, used by one thread at a time.
+    unsafe { m.as_mut() }
+}
+
+/// The lanes a port has in this preset.
+fn lanes(cfg: &Config, w: Width) -> usize {
+    match w {
+        Width::PerSlot(_) => cfg.dispatch_width,
+        Width::PerThread(_) => cfg.threads,
+        _ => 1,
+    }
+}
+
+/// Sets lane `lane` of input port `port` for the next steps. Returns 0, or -1 for an
+/// unknown port, an output, or a lane the preset does not have.
+///
+/// # Safety
+/// Pointers are NULL or valid as the header says: `m` from [`spe_model_new`] and not yet
+/// freed, used by one thread at a time; strings NUL-terminated; out-buffers large enough.
+#[no_mangle]
+pub unsafe extern "C" fn spe_model_set(
+    m: *mut SpeModel,
+    port: *const c_char,
+    lane: u32,
+    value: u64,
+) -> c_int {
+    let (Some(m), Some(p)) = (model(m), name_of(port)) else {
+        return -1;
+    };
+    let lane = lane as usize;
+    if p.dir != Dir::In || lane >= lanes(&m.cfg, p.width) {
+        return -1;
+    }
+    let v = value & spe_defs::low_mask(p.width.bits());
+    if set_input(&mut m.inp, p.name, lane, v) {
+        0
+    } else {
+        -1
+    }
+}
+
+fn set_input(i: &mut Inputs, name: &str, lane: usize, v: u64) -> bool {
+    macro_rules! slots {
+        ($($port:ident: $f:ident),*) => {
+            $(if name == stringify!($port) {
+                i.disp[lane].$f = spe_ports::PortValue::from_port(v);
+                return true;
+            })*
+        };
+    }
+    spe_ports::for_slot_inputs!(slots);
+    macro_rules! threads {
+        ($($port:ident: $($f:ident).+),*) => {
+            $(if name == stringify!($port) {
+                i.thr[lane].$($f).+ = spe_ports::PortValue::from_port(v);
+                return true;
+            })*
+        };
+    }
+    spe_ports::for_thread_inputs!(threads);
+    macro_rules! scalars {
+        ($($port:ident: $($f:ident).+),*) => {
+            $(if name == stringify!($port) {
+                i.$($f).+ = spe_ports::PortValue::from_port(v);
+                return true;
+            })*
+        };
+    }
+    spe_ports::for_scalar_inputs!(scalars);
+    false
+}
+
+/// One clock cycle with the inputs as set: the outputs of the cycle become readable with
+/// [`spe_model_get`], then the rising edge. Returns 0, or -1 for a NULL model.
+///
+/// # Safety
+/// Pointers are NULL or valid as the header says: `m` from [`spe_model_new`] and not yet
+/// freed, used by one thread at a time; strings NUL-terminated; out-buffers large enough.
+#[no_mangle]
+pub unsafe extern "C" fn spe_model_step(m: *mut SpeModel) -> c_int {
+    let Some(m) = model(m) else { return -1 };
+    let out = m.model.step(&m.inp);
+    if out.wr_valid && m.inp.wr_ready && !m.inp.wr_err && !m.inp.reset {
+        let base = out.wr_addr & !(RECORD_SIZE as u64 - 1);
+        if out.wr_addr == base {
+            m.order.push(base);
+        }
+        m.mem.insert(out.wr_addr, out.wr_data);
+    }
+    m.out = out;
+    0
+}
+
+/// Lane `lane` of output port `port` in the last step (a per-thread output's lane is the
+/// thread; `tag` is one value, bit i for slot i). 0 for an unknown port or lane.
+///
+/// # Safety
+/// Pointers are NULL or valid as the header says: `m` from [`spe_model_new`] and not yet
+/// freed, used by one thread at a time; strings NUL-terminated; out-buffers large enough.
+#[no_mangle]
+pub unsafe extern "C" fn spe_model_get(m: *mut SpeModel, port: *const c_char, lane: u32) -> u64 {
+    let (Some(m), Some(p)) = (model(m), name_of(port)) else {
+        return 0;
+    };
+    if p.dir != Dir::Out || lane as usize >= lanes(&m.cfg, p.width).max(1) {
+        return 0;
+    }
+    let v = m
+        .out
+        .fields()
+        .iter()
+        .find(|f| f.0 == p.name)
+        .map_or(0, |f| f.1);
+    match p.width {
+        Width::PerThread(b) => (v >> (lane * b)) & spe_defs::low_mask(b),
+        _ => v,
+    }
+}
+
+/// The number of whole records (64 bytes, every beat taken) the model has written.
+///
+/// # Safety
+/// Pointers are NULL or valid as the header says: `m` from [`spe_model_new`] and not yet
+/// freed, used by one thread at a time; strings NUL-terminated; out-buffers large enough.
+#[no_mangle]
+pub unsafe extern "C" fn spe_model_record_count(m: *mut SpeModel) -> usize {
+    let Some(m) = model(m) else { return 0 };
+    m.order.iter().filter(|&&b| whole(m, b)).count()
+}
+
+fn whole(m: &SpeModel, base: u64) -> bool {
+    (0..RECORD_SIZE / BEAT_BYTES).all(|k| m.mem.contains_key(&(base + (k * BEAT_BYTES) as u64)))
+}
+
+/// Record `k` (in the order written) of [`spe_model_record_count`]: its address in
+/// `*addr` and its 64 bytes in `bytes`. Returns 0, or -1 when there is no such record.
+///
+/// # Safety
+/// Pointers are NULL or valid as the header says: `m` from [`spe_model_new`] and not yet
+/// freed, used by one thread at a time; strings NUL-terminated; out-buffers large enough.
+#[no_mangle]
+pub unsafe extern "C" fn spe_model_record(
+    m: *mut SpeModel,
+    k: usize,
+    addr: *mut u64,
+    bytes: *mut u8,
+) -> c_int {
+    let Some(m) = model(m) else { return -1 };
+    let Some(&base) = m.order.iter().filter(|&&b| whole(m, b)).nth(k) else {
+        return -1;
+    };
+    if addr.is_null() || bytes.is_null() {
+        return -1;
+    }
+    let mut rec = [0u8; RECORD_SIZE];
+    for (j, chunk) in rec.chunks_mut(BEAT_BYTES).enumerate() {
+        chunk.copy_from_slice(&m.mem[&(base + (j * BEAT_BYTES) as u64)].to_le_bytes());
+    }
+    // SAFETY: the caller gives room for a u64 and 64 bytes (the header says so).
+    unsafe {
+        *addr = base;
+        std::ptr::copy_nonoverlapping(rec.as_ptr(), bytes, RECORD_SIZE);
+    }
+    0
+}
+
+/// The limits the header states, checked at build time.
+const _: () = assert!(MAX_DISPATCH_WIDTH == 8 && MAX_THREADS == 4 && RECORD_SIZE == 64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spe_defs::regs::{pmblimitr, pmscr, pmsicr, reg, RegId};
+    use std::ffi::CString;
+
+    fn c(s: &str) -> CString {
+        CString::new(s).unwrap()
+    }
+
+    fn set(m: *mut SpeModel, port: &str, lane: u32, v: u64) -> c_int {
+        // SAFETY: a live model and a NUL-terminated name.
+        unsafe { spe_model_set(m, c(port).as_ptr(), lane, v) }
+    }
+
+    #[test]
+    fn ports_by_name_and_lane_with_errors_for_the_rest() {
+        // SAFETY: every pointer is a live model or a NUL-terminated string.
+        unsafe {
+            assert!(spe_model_new(c("nope").as_ptr()).is_null());
+            assert!(spe_model_new(std::ptr::null()).is_null());
+            let m = spe_model_new(c("default").as_ptr());
+            assert!(!m.is_null());
+            assert_eq!(set(m, "disp_valid", 3, 1), 0);
+            assert_eq!(set(m, "disp_valid", 4, 1), -1, "W = 4: no slot 4");
+            assert_eq!(set(m, "irq", 0, 1), -1, "an output");
+            assert_eq!(set(m, "no_such_port", 0, 1), -1);
+            assert_eq!(set(m, "disp_el", 1, 1), -1, "T = 1: no thread 1");
+            assert_eq!(spe_model_step(std::ptr::null_mut()), -1);
+            assert_eq!(spe_model_get(m, c("tag").as_ptr(), 0), 0);
+            spe_model_free(m);
+        }
+    }
+
+    /// A register write through the port, then ops until one is tagged and completed: the
+    /// record appears, at PMBPTR, once its last beat is taken.
+    #[test]
+    fn a_sampled_op_becomes_a_record_at_pmbptr() {
+        // SAFETY: every pointer is a live model, a NUL-terminated string or a local buffer.
+        unsafe {
+            let m = spe_model_new(c("minimal").as_ptr());
+            let base = 0xffff_8000_0010_0000u64;
+            let write = |id: RegId, v: u64| {
+                set(m, "reg_en", 0, 1);
+                set(m, "reg_we", 0, 1);
+                set(m, "reg_addr", 0, u64::from(reg(id).addr()));
+                set(m, "reg_wdata", 0, v);
+                spe_model_step(m);
+                set(m, "reg_en", 0, 0);
+                set(m, "reg_we", 0, 0);
+            };
+            set(m, "disp_el", 0, 1);
+            set(m, "prof_allowed", 0, 1);
+            set(m, "wr_ready", 0, 1);
+            write(RegId::Pmbptr, base);
+            write(
+                RegId::Pmblimitr,
+                pmblimitr::LIMIT.place((base + 0x1000) >> pmblimitr::LIMIT.lsb)
+                    | pmblimitr::E.place(1),
+            );
+            write(RegId::Pmsicr, pmsicr::COUNT.place(2));
+            write(RegId::PmscrEl1, pmscr::E1SPE.place(1));
+            let mut tagged = false;
+            for n in 0..40u64 {
+                set(m, "cpl_done", 0, u64::from(tagged));
+                set(m, "cpl_retired", 0, u64::from(tagged));
+                set(m, "disp_valid", 0, u64::from(n < 5));
+                set(m, "disp_pc", 0, 0x1000 + 4 * n);
+                spe_model_step(m);
+                tagged = spe_model_get(m, c("tag").as_ptr(), 0) != 0;
+            }
+            assert_eq!(spe_model_record_count(m), 1);
+            let (mut addr, mut bytes) = (0u64, [0u8; RECORD_SIZE]);
+            assert_eq!(spe_model_record(m, 0, &mut addr, bytes.as_mut_ptr()), 0);
+            assert_eq!(addr, base);
+            assert_ne!(bytes, [0u8; RECORD_SIZE]);
+            assert_eq!(spe_model_record(m, 1, &mut addr, bytes.as_mut_ptr()), -1);
+            spe_model_free(m);
+        }
+    }
+}
