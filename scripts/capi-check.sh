@@ -5,7 +5,8 @@
 #      -Wall -Wextra -Werror;
 #   3. it replays `spe sim --vectors` runs (two presets, two workloads) through the library
 #      and writes the records the model wrote: they must be byte for byte what `spe sim`
-#      drained from the buffer (--out).
+#      drained from the buffer (--out);
+#   4. tb/capi/examples/replay.py does the same through ctypes.
 # Usage: scripts/capi-check.sh [SPE]   (default: target/release/spe)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -48,5 +49,18 @@ for run in "default mix" "fastsim memory"; do
     fi
     rm -f "$OUT/$1.vec"
 done
+# 4. The same library from Python through ctypes (what a cocotb bench does), on a shorter
+#    run (about 6k cycles/s: one call per port lane and cycle).
+need python3 python3
 echo
-echo "capi-check: the C library replays spe sim's runs to the same records"
+echo "==> tb/capi/examples/replay.py $LIB/libspe_capi.so (ctypes)"
+"$SPE" sim --preset default --workload branchy --cycles 20000 --quiet \
+    --vectors "$OUT/py.vec" --out "$OUT/py.bin" | tail -1
+python3 tb/capi/examples/replay.py "$LIB/libspe_capi.so" "$OUT/py.vec" "$OUT/py.c.bin"
+if ! cmp "$OUT/py.bin" "$OUT/py.c.bin"; then
+    echo "error: the library through ctypes gives other records than spe sim's buffer" >&2
+    exit 1
+fi
+rm -f "$OUT/py.vec"
+echo
+echo "capi-check: the C library replays spe sim's runs to the same records, from C and Python"

@@ -207,8 +207,7 @@ impl Scene {
         x.prof_allowed = true;
         t.inp.wr_ready = true;
         t.inp.reset = true;
-        t.step();
-        t.step();
+        t.steps(2);
         t.write(RegId::Pmbptr, ptr);
         t.write(
             RegId::Pmblimitr,
@@ -251,6 +250,19 @@ impl Scene {
             *s = Default::default();
         }
         out
+    }
+
+    fn steps(&mut self, n: usize) {
+        for _ in 0..n {
+            self.step();
+        }
+    }
+
+    /// Completes the sampled op (retired) in the next cycle.
+    fn complete(&mut self) {
+        let c = &mut self.inp.thr[0].cpl;
+        c.done = true;
+        c.retired = true;
     }
 
     fn write(&mut self, id: RegId, v: u64) {
@@ -327,8 +339,7 @@ pub fn all() -> Result<Vec<Diagram>, String> {
     t.dispatch(1, op_class::OTHER);
     t.step();
     let tag = t.until_tag(op_class::OTHER);
-    t.inp.thr[0].cpl.done = true;
-    t.inp.thr[0].cpl.retired = true;
+    t.complete();
     t.dispatch(2, op_class::OTHER);
     t.step();
     t.dispatch(2, op_class::OTHER);
@@ -363,8 +374,7 @@ pub fn all() -> Result<Vec<Diagram>, String> {
     x(&mut t).xl.done = true;
     x(&mut t).xl.pa = 0x0000_0008_8123_4678;
     x(&mut t).xl.tlb_access = true;
-    t.step();
-    t.step();
+    t.steps(2);
     x(&mut t).mem.done = true;
     x(&mut t).mem.source = 0b1000_0000 | 0x0b;
     x(&mut t).mem.l1d_access = true;
@@ -372,9 +382,7 @@ pub fn all() -> Result<Vec<Diagram>, String> {
     x(&mut t).cpl.done = true;
     x(&mut t).cpl.retired = true;
     t.step();
-    for _ in 0..4 {
-        t.step();
-    }
+    t.steps(4);
     out.push(t.diagram(
         "load-hooks",
         "A sampled load's hook reports",
@@ -393,8 +401,7 @@ pub fn all() -> Result<Vec<Diagram>, String> {
     // A branch's report and completion in the same cycle.
     let mut t = Scene::new(cfg, 0x1000, BASE, 3)?;
     let tag = t.until_tag(op_class::BRANCH);
-    t.step();
-    t.step();
+    t.steps(2);
     let b = &mut t.inp.thr[0];
     b.br.done = true;
     b.br.target = 0xffff_0000_0020_0040;
@@ -403,9 +410,7 @@ pub fn all() -> Result<Vec<Diagram>, String> {
     b.br.mispred = true;
     b.cpl.done = true;
     b.cpl.retired = true;
-    t.step();
-    t.step();
-    t.step();
+    t.steps(3);
     out.push(t.diagram(
         "branch-hook",
         "A sampled branch's report, with its completion",
@@ -422,8 +427,7 @@ pub fn all() -> Result<Vec<Diagram>, String> {
     // A record's eight beats under backpressure.
     let mut t = Scene::new(cfg, 0x1000, BASE, 3)?;
     t.until_tag(op_class::OTHER);
-    t.inp.thr[0].cpl.done = true;
-    t.inp.thr[0].cpl.retired = true;
+    t.complete();
     let cpl = t.rec.len() as u64;
     t.step();
     let ready = [1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1];
@@ -450,8 +454,7 @@ pub fn all() -> Result<Vec<Diagram>, String> {
     // clearing PMBSR.
     let mut t = Scene::new(cfg, 0x1000, BASE + 0x1000 - 0x40, 3)?;
     t.until_tag(op_class::OTHER);
-    t.inp.thr[0].cpl.done = true;
-    t.inp.thr[0].cpl.retired = true;
+    t.complete();
     t.step();
     let mut last_beat = 0;
     for _ in 0..16 {
@@ -462,8 +465,7 @@ pub fn all() -> Result<Vec<Diagram>, String> {
     t.step();
     t.write(RegId::Pmbsr, 0);
     let cleared = t.rec.len() as u64 - 1;
-    t.step();
-    t.step();
+    t.steps(2);
     out.push(t.diagram(
         "buffer-full-irq",
         "Buffer full and the interrupt",
@@ -515,16 +517,12 @@ pub fn all() -> Result<Vec<Diagram>, String> {
     // PSB CSYNC while a record is being written under backpressure.
     let mut t = Scene::new(cfg, 0x1000, BASE, 3)?;
     t.until_tag(op_class::OTHER);
-    t.inp.thr[0].cpl.done = true;
-    t.inp.thr[0].cpl.retired = true;
-    t.step();
-    t.step();
+    t.complete();
+    t.steps(2);
     let from = t.rec.len() as u64;
     t.inp.thr[0].psb_req = true;
     t.inp.wr_ready = false;
-    t.step();
-    t.step();
-    t.step();
+    t.steps(3);
     t.inp.wr_ready = true;
     let mut done = 0;
     for _ in 0..16 {
@@ -534,8 +532,7 @@ pub fn all() -> Result<Vec<Diagram>, String> {
         }
     }
     t.inp.thr[0].psb_req = false;
-    t.step();
-    t.step();
+    t.steps(2);
     out.push(t.diagram(
         "psb",
         "PSB CSYNC during a record",
