@@ -85,7 +85,7 @@ fn model<'a>(m: *mut SpeModel) -> Option<&'a mut SpeModel> {
     unsafe { m.as_mut() }
 }
 
-/// The lanes a port has in this preset.
+/// The lanes an input port has in this preset.
 fn lanes(cfg: &Config, w: Width) -> usize {
     match w {
         Width::PerSlot(_) => cfg.dispatch_width,
@@ -115,42 +115,11 @@ pub unsafe extern "C" fn spe_model_set(
         return -1;
     }
     let v = value & spe_defs::low_mask(p.width.bits());
-    if set_input(&mut m.inp, p.name, lane, v) {
+    if m.inp.set_lane(p.name, lane, v) {
         0
     } else {
         -1
     }
-}
-
-fn set_input(i: &mut Inputs, name: &str, lane: usize, v: u64) -> bool {
-    macro_rules! slots {
-        ($($port:ident: $f:ident),*) => {
-            $(if name == stringify!($port) {
-                i.disp[lane].$f = spe_ports::PortValue::from_port(v);
-                return true;
-            })*
-        };
-    }
-    spe_ports::for_slot_inputs!(slots);
-    macro_rules! threads {
-        ($($port:ident: $($f:ident).+),*) => {
-            $(if name == stringify!($port) {
-                i.thr[lane].$($f).+ = spe_ports::PortValue::from_port(v);
-                return true;
-            })*
-        };
-    }
-    spe_ports::for_thread_inputs!(threads);
-    macro_rules! scalars {
-        ($($port:ident: $($f:ident).+),*) => {
-            $(if name == stringify!($port) {
-                i.$($f).+ = spe_ports::PortValue::from_port(v);
-                return true;
-            })*
-        };
-    }
-    spe_ports::for_scalar_inputs!(scalars);
-    false
 }
 
 /// One clock cycle with the inputs as set: the outputs of the cycle become readable with
@@ -185,7 +154,11 @@ pub unsafe extern "C" fn spe_model_get(m: *mut SpeModel, port: *const c_char, la
     let (Some(m), Some(p)) = (model(m), name_of(port)) else {
         return 0;
     };
-    if p.dir != Dir::Out || lane as usize >= lanes(&m.cfg, p.width).max(1) {
+    let lanes = match p.width {
+        Width::PerThread(_) => m.cfg.threads,
+        _ => 1,
+    };
+    if p.dir != Dir::Out || lane as usize >= lanes {
         return 0;
     }
     let v = m

@@ -8,6 +8,7 @@
 
 use crate::{lockstep::Lockstep, make_dut, Backend};
 use spe_defs::packet::op_class;
+use spe_defs::ports::Width;
 use spe_defs::regs::{pmblimitr, pmbsr, pmscr, pmsicr, pmsirr, reg, RegId};
 use spe_defs::Config;
 use spe_ports::{Dut, Inputs, Outputs};
@@ -20,65 +21,75 @@ struct Cycle {
     out: Outputs,
 }
 
-/// A signal of a diagram: a port (an input or an output of `PORTS`), or one slot of a
-/// per-slot input.
+/// A signal of a diagram: a port (an input or an output of `PORTS`) or one slot of a
+/// per-slot input, whole or its low bits (a 64-bit address or data word would not fit a
+/// cycle).
 #[derive(Clone, Copy, Debug)]
-enum Sig {
-    Port(&'static str),
-    Slot(&'static str, usize),
-    /// The low bits of a port (a 64-bit address or data word would not fit a cycle).
-    Low(&'static str, u32),
+struct Sig {
+    port: &'static str,
+    slot: Option<usize>,
+    low: Option<u32>,
+}
+
+/// Port `port`, whole.
+fn port(port: &'static str) -> Sig {
+    Sig {
+        port,
+        slot: None,
+        low: None,
+    }
+}
+
+/// Slot `k` of the per-slot input `port`.
+fn slot(port: &'static str, k: usize) -> Sig {
+    Sig {
+        slot: Some(k),
+        ..self::port(port)
+    }
 }
 
 impl Sig {
-    fn name(&self) -> String {
-        match self {
-            Sig::Port(n) => n.to_string(),
-            Sig::Slot(n, k) if *n == "disp_pc" => format!("{n}[{k}][15:0]"),
-            Sig::Slot(n, k) => format!("{n}[{k}]"),
-            Sig::Low(n, b) => format!("{n}[{}:0]", b - 1),
+    /// The signal's low `bits` bits only.
+    fn low(self, bits: u32) -> Sig {
+        Sig {
+            low: Some(bits),
+            ..self
         }
     }
 
-    /// The signal's value in cycle `c` and whether it is one bit wide.
+    fn name(&self) -> String {
+        let mut n = self.port.to_string();
+        if let Some(k) = self.slot {
+            n += &format!("[{k}]");
+        }
+        if let Some(b) = self.low {
+            n += &format!("[{}:0]", b - 1);
+        }
+        n
+    }
+
+    /// The signal's value in cycle `c` and whether it is drawn as one bit.
     fn value(&self, c: &Cycle, w: usize) -> (u64, bool) {
-        let port = |n: &str| {
-            spe_defs::ports::PORTS
-                .iter()
-                .find(|p| p.name == n)
-                .unwrap_or_else(|| panic!("no port {n}"))
+        let n = self.port;
+        let p = spe_defs::ports::PORTS
+            .iter()
+            .find(|p| p.name == n)
+            .unwrap_or_else(|| panic!("no port {n}"));
+        let (v, bits) = if let Some(k) = self.slot {
+            (c.inp.lane(n, k).expect("a per-slot input"), p.width.bits())
+        } else if let Some(f) = c.out.fields().iter().find(|f| f.0 == n) {
+            (f.1, p.width.total(w))
+        } else if let Width::PerSlot(1) = p.width {
+            // A one-bit per-slot input as one W-bit bus.
+            let v = (0..w).fold(0, |a, k| a | (c.inp.lane(n, k).unwrap_or(0) & 1) << k);
+            (v, p.width.total(w))
+        } else {
+            // Thread 0's copy of a per-thread input, or a shared one.
+            (c.inp.lane(n, 0).expect("an input"), p.width.total(w))
         };
-        match *self {
-            Sig::Low(n, b) => {
-                let (v, _) = Sig::Port(n).value(c, w);
-                (v & spe_defs::low_mask(b), false)
-            }
-            Sig::Slot(n, k) => {
-                let f = spe_ports::SLOT_FIELDS.iter().find(|f| f.0 == n).unwrap().1;
-                // A PC is drawn as its low 16 bits (the name says so).
-                let v = f(&c.inp.disp[k]);
-                let v = if n == "disp_pc" { v & 0xffff } else { v };
-                (v, port(n).width.bits() == 1)
-            }
-            Sig::Port(n) => {
-                let p = port(n);
-                let one = p.width.total(w) == 1;
-                let v = if let Some(f) = c.out.fields().iter().find(|f| f.0 == n) {
-                    f.1
-                } else if let Some(f) = c.inp.scalar_fields().iter().find(|f| f.0 == n) {
-                    f.1
-                } else if let Some(f) = spe_ports::THREAD_FIELDS.iter().find(|f| f.0 == n) {
-                    f.1(&c.inp.thr[0])
-                } else {
-                    // A per-slot input as a whole bus (one bit per slot only).
-                    let f = spe_ports::SLOT_FIELDS.iter().find(|f| f.0 == n).unwrap().1;
-                    c.inp.disp[..w]
-                        .iter()
-                        .enumerate()
-                        .fold(0, |a, (k, s)| a | (f(s) & 1) << k)
-                };
-                (v, one)
-            }
+        match self.low {
+            Some(b) => (v & spe_defs::low_mask(b), false),
+            None => (v, bits == 1),
         }
     }
 }
@@ -322,8 +333,6 @@ impl Scene {
     }
 }
 
-use Sig::{Low, Port, Slot};
-
 /// Every diagram, in the order of the docs, from lockstep runs of preset `fastsim`
 /// (W = 2).
 pub fn all() -> Result<Vec<Diagram>, String> {
@@ -350,9 +359,9 @@ pub fn all() -> Result<Vec<Diagram>, String> {
         note("PMSICR.COUNT = 5 before the first group: the 5th population op (slot 1 of the third group) is tagged; a selection while a sample is in flight would pulse pmu_sample_collision instead"),
         (start - 1, tag + 3),
         vec![
-            ("dispatch", vec![Port("disp_valid"), Slot("disp_pc", 0), Slot("disp_pc", 1)]),
-            ("unit", vec![Port("pmu_sample_pop"), Port("tag"), Port("pmu_sample_collision")]),
-            ("completion", vec![Port("cpl_done")]),
+            ("dispatch", vec![port("disp_valid"), slot("disp_pc", 0).low(16), slot("disp_pc", 1).low(16)]),
+            ("unit", vec![port("pmu_sample_pop"), port("tag"), port("pmu_sample_collision")]),
+            ("completion", vec![port("cpl_done")]),
         ],
     )?);
     out.last_mut().expect("just pushed").hscale = 2;
@@ -389,12 +398,12 @@ pub fn all() -> Result<Vec<Diagram>, String> {
         note("The second iss_valid is a repeat: ignored, hook_stray pulses in its cycle; after cpl_done the filter cycle (feed, filtrate), the check cycle, then the record's first beat"),
         (tag - 1, tag + 12),
         vec![
-            ("unit", vec![Port("tag"), Port("hook_stray")]),
-            ("issue", vec![Port("iss_valid")]),
-            ("translation", vec![Port("xl_start"), Port("xl_va"), Port("xl_done"), Port("xl_pa"), Port("xl_tlb_access")]),
-            ("memory", vec![Port("mem_done"), Port("mem_source"), Port("mem_l1d_access")]),
-            ("completion", vec![Port("cpl_done"), Port("cpl_retired")]),
-            ("record", vec![Port("pmu_sample_feed"), Port("pmu_sample_filtrate"), Port("wr_valid")]),
+            ("unit", vec![port("tag"), port("hook_stray")]),
+            ("issue", vec![port("iss_valid")]),
+            ("translation", vec![port("xl_start"), port("xl_va"), port("xl_done"), port("xl_pa"), port("xl_tlb_access")]),
+            ("memory", vec![port("mem_done"), port("mem_source"), port("mem_l1d_access")]),
+            ("completion", vec![port("cpl_done"), port("cpl_retired")]),
+            ("record", vec![port("pmu_sample_feed"), port("pmu_sample_filtrate"), port("wr_valid")]),
         ],
     )?);
 
@@ -417,10 +426,10 @@ pub fn all() -> Result<Vec<Diagram>, String> {
         note("The branch report's br_target, br_taken and br_mispred are read in the br_done cycle, cpl_retired in the cpl_done cycle; both in one cycle is allowed"),
         (tag - 1, tag + 6),
         vec![
-            ("unit", vec![Port("tag"), Port("hook_stray")]),
-            ("branch", vec![Port("br_done"), Port("br_target"), Port("br_taken"), Port("br_mispred")]),
-            ("completion", vec![Port("cpl_done"), Port("cpl_retired")]),
-            ("record", vec![Port("pmu_sample_feed")]),
+            ("unit", vec![port("tag"), port("hook_stray")]),
+            ("branch", vec![port("br_done"), port("br_target"), port("br_taken"), port("br_mispred")]),
+            ("completion", vec![port("cpl_done"), port("cpl_retired")]),
+            ("record", vec![port("pmu_sample_feed")]),
         ],
     )?);
 
@@ -443,9 +452,9 @@ pub fn all() -> Result<Vec<Diagram>, String> {
         note("The memory drives wr_ready; a beat is taken in a cycle with wr_valid and wr_ready high, and stays offered, unchanged, until then; wr_addr steps by 8 from the record's 64-byte slot at PMBPTR; the first beat comes two cycles after the filter cycle"),
         (cpl - 1, cpl + ready.len() as u64 + 2),
         vec![
-            ("completion", vec![Port("cpl_done")]),
-            ("unit", vec![Port("pmu_sample_feed"), Port("pmu_sample_filtrate")]),
-            ("write port", vec![Port("wr_valid"), Port("wr_ready"), Low("wr_addr", 12), Low("wr_data", 16), Port("wr_strb")]),
+            ("completion", vec![port("cpl_done")]),
+            ("unit", vec![port("pmu_sample_feed"), port("pmu_sample_filtrate")]),
+            ("write port", vec![port("wr_valid"), port("wr_ready"), port("wr_addr").low(12), port("wr_data").low(16), port("wr_strb")]),
         ],
     )?);
     out.last_mut().expect("just pushed").hscale = 2;
@@ -476,9 +485,9 @@ pub fn all() -> Result<Vec<Diagram>, String> {
         )),
         (last_beat - 9, cleared + 3),
         vec![
-            ("write port", vec![Port("wr_valid"), Port("wr_ready"), Low("wr_addr", 12)]),
-            ("interrupt", vec![Port("irq")]),
-            ("register port", vec![Port("reg_en"), Port("reg_we"), Port("reg_addr"), Port("reg_wdata")]),
+            ("write port", vec![port("wr_valid"), port("wr_ready"), port("wr_addr").low(12)]),
+            ("interrupt", vec![port("irq")]),
+            ("register port", vec![port("reg_en"), port("reg_we"), port("reg_addr"), port("reg_wdata")]),
         ],
     )?);
 
@@ -505,11 +514,11 @@ pub fn all() -> Result<Vec<Diagram>, String> {
         vec![(
             "register port",
             vec![
-                Port("reg_en"),
-                Port("reg_we"),
-                Port("reg_addr"),
-                Port("reg_wdata"),
-                Port("reg_rdata"),
+                port("reg_en"),
+                port("reg_we"),
+                port("reg_addr"),
+                port("reg_wdata"),
+                port("reg_rdata"),
             ],
         )],
     )?);
@@ -539,8 +548,8 @@ pub fn all() -> Result<Vec<Diagram>, String> {
         note("The core holds psb_req until psb_done; psb_done (combinational) waits for the last beat of the record in flight; a sample still tracked when psb_req rises is dropped instead"),
         (from - 1, done + 3),
         vec![
-            ("synchronization", vec![Port("psb_req"), Port("psb_done")]),
-            ("write port", vec![Port("wr_valid"), Port("wr_ready")]),
+            ("synchronization", vec![port("psb_req"), port("psb_done")]),
+            ("write port", vec![port("wr_valid"), port("wr_ready")]),
         ],
     )?);
     Ok(out)

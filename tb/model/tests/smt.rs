@@ -222,6 +222,12 @@ impl Smt {
         };
     }
 
+    fn steps_idle(&mut self, n: u64) {
+        for _ in 0..n {
+            self.step();
+        }
+    }
+
     /// The threads whose op was tagged in the last step.
     fn just_tagged(&self) -> Vec<usize> {
         (0..self.threads())
@@ -308,14 +314,6 @@ fn each_thread_counts_and_samples_only_its_own_ops() {
                     "thread {t} record {k}"
                 );
             }
-        }
-    }
-}
-
-impl Smt {
-    fn steps_idle(&mut self, n: u64) {
-        for _ in 0..n {
-            self.step();
         }
     }
 }

@@ -105,9 +105,8 @@ pub fn thread_bits(name: &str) -> u32 {
     }
 }
 
-/// A field type that travels as the low bits of a `u64` port value (for code that sets a
-/// field by port name, as the C library does).
-pub trait PortValue {
+/// A field type that travels as the low bits of a `u64` port value.
+trait PortValue {
     fn from_port(v: u64) -> Self;
 }
 
@@ -208,6 +207,56 @@ impl Inputs {
         }
         for_thread_inputs!(threads);
         i
+    }
+
+    /// Sets lane `lane` of input port `name` (the slot of a per-slot port, the thread of a
+    /// per-thread port, 0 of any other); false when `name` is no input port. Bits above the
+    /// field's type are dropped; `lane` must be below `MAX_DISPATCH_WIDTH` or `MAX_THREADS`.
+    pub fn set_lane(&mut self, name: &str, lane: usize, v: u64) -> bool {
+        let i = self;
+        macro_rules! slots {
+            ($($port:ident: $f:ident),*) => {
+                $(if name == stringify!($port) {
+                    i.disp[lane].$f = PortValue::from_port(v);
+                    return true;
+                })*
+            };
+        }
+        for_slot_inputs!(slots);
+        macro_rules! threads {
+            ($($port:ident: $($f:ident).+),*) => {
+                $(if name == stringify!($port) {
+                    i.thr[lane].$($f).+ = PortValue::from_port(v);
+                    return true;
+                })*
+            };
+        }
+        for_thread_inputs!(threads);
+        macro_rules! scalars {
+            ($($port:ident: $($f:ident).+),*) => {
+                $(if name == stringify!($port) {
+                    i.$($f).+ = PortValue::from_port(v);
+                    return true;
+                })*
+            };
+        }
+        for_scalar_inputs!(scalars);
+        false
+    }
+
+    /// Lane `lane` of input port `name` (as [`Inputs::set_lane`] numbers lanes), or None
+    /// when `name` is no input port.
+    pub fn lane(&self, name: &str, lane: usize) -> Option<u64> {
+        if let Some((_, f)) = SLOT_FIELDS.iter().find(|f| f.0 == name) {
+            return Some(f(&self.disp[lane]));
+        }
+        if let Some((_, f)) = THREAD_FIELDS.iter().find(|f| f.0 == name) {
+            return Some(f(&self.thr[lane]));
+        }
+        self.scalar_fields()
+            .into_iter()
+            .find(|f| f.0 == name)
+            .map(|f| f.1)
     }
 
     /// Clears every thread's hook reports.
@@ -360,6 +409,26 @@ mod tests {
     fn per_slot_widths_come_from_the_port_list() {
         let bits: Vec<_> = SLOT_FIELDS.iter().map(|f| slot_bits(f.0)).collect();
         assert_eq!(bits, [1, 56, 2, 8, 1]);
+    }
+
+    /// Every input port can be set and read back by name, lane by lane.
+    #[test]
+    fn every_input_lane_sets_and_reads_back_by_name() {
+        let mut i = Inputs::default();
+        for p in PORTS.iter().filter(|p| p.dir == Dir::In) {
+            let lanes = match p.width {
+                Width::PerSlot(_) => MAX_DISPATCH_WIDTH,
+                Width::PerThread(_) => MAX_THREADS,
+                _ => 1,
+            };
+            for lane in 0..lanes {
+                let v = low_mask(p.width.bits()) & (0x5a5a_5a5a_5a5a_5a5a ^ lane as u64);
+                assert!(i.set_lane(p.name, lane, v), "{}", p.name);
+                assert_eq!(i.lane(p.name, lane), Some(v), "{} lane {lane}", p.name);
+            }
+        }
+        assert!(!i.set_lane("tag", 0, 1), "an output");
+        assert_eq!(i.lane("no_such_port", 0), None);
     }
 
     #[test]
