@@ -143,6 +143,8 @@ module spe_top_default(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
     reg  [3:0] tracker__cpl;
     reg  tracker__filtrate;
     reg  tracker__write_en;
+    wire  tracker__ask;
+    reg  tracker__grant;
     reg  tracker__no_room;
     reg  tracker__wr_done;
     reg  tracker__psb_req;
@@ -259,6 +261,8 @@ module spe_top_default(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
         .cpl(tracker__cpl),
         .filtrate(tracker__filtrate),
         .write_en(tracker__write_en),
+        .ask(tracker__ask),
+        .grant(tracker__grant),
         .no_room(tracker__no_room),
         .wr_done(tracker__wr_done),
         .psb_req(tracker__psb_req),
@@ -394,6 +398,7 @@ module spe_top_default(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,dis
         tracker__write_en = regs__write_en;
         tracker__no_room = writer__no_room;
         tracker__wr_done = writer__wr_done;
+        tracker__grant = tracker__ask;
         latency__phase = tracker__phase;
         latency__progress = tracker__progress;
         filter__phase = tracker__phase;

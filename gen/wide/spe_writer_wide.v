@@ -33,9 +33,8 @@ module spe_writer_wide(clock,reset,phase,ctl,beat_data,beat,wr,resp,no_room,wr_d
     localparam  z_3_64 = 64'h0;
 
     // Enums
-    localparam SamplePhase__Filter = 2;
-    localparam SamplePhase__Check = 3;
-    localparam SamplePhase__Writing = 4;
+    localparam SamplePhase__Check = 4;
+    localparam SamplePhase__Writing = 5;
 
     // Stub signals
     reg  [2:0] s_beat__d;
@@ -232,17 +231,17 @@ module spe_writer_wide(clock,reset,phase,ctl,beat_data,beat,wr,resp,no_room,wr_d
         e_hi_eq__d = s_next__q[(32'h26)+:(26)] == s_limit__q[(32'h26)+:(26)];
         e_lo_ge__d = s_next__q[(32'hc)+:(26)] >= s_limit__q[(32'hc)+:(26)];
         no_room_next = e_hi_gt__q | (e_hi_eq__q & e_lo_ge__q);
-        if (phase == SamplePhase__Filter) begin
+        checking = phase == SamplePhase__Check;
+        writing = phase == SamplePhase__Writing;
+        if (~checking & ~writing) begin
             s_beat__d = k_zero3;
             s_base__d = base;
             s_limit__d = limit;
         end
-        checking = phase == SamplePhase__Check;
         if (checking & room_gone) begin
             upd[(65)+:(1)] = 1'b1;
             upd[(66)+:(1)] = 1'b1;
         end
-        writing = phase == SamplePhase__Writing;
         beat64 = z_3_64;
         beat64[(0)+:(3)] = s_beat__q;
         beat_addr = s_base__q | (beat64 << 32'h3);

@@ -25,10 +25,13 @@ pub enum SamplePhase {
     Idle,
     /// From the cycle after the tag through the completion report.
     Tracking,
-    /// The one cycle after completion: the filters decide; a kept record's PMBPTR and
-    /// limit are taken.
+    /// The one cycle after completion: the filters decide; a kept record asks for the
+    /// writer, and is granted it at once when it is free (always at T = 1).
     Filter,
-    /// The one cycle after a kept record's filter cycle: the buffer-room check.
+    /// Kept, waiting for the shared writer while another thread's record holds it (T > 1
+    /// only): still the thread's sample in flight.
+    Waiting,
+    /// The one cycle after a kept record's grant: the buffer-room check.
     Check,
     /// The record's beats go out on the memory write port.
     Writing,

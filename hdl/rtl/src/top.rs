@@ -138,6 +138,8 @@ macro_rules! spe_top {
                 self.tracker.write_en.next = self.regs.write_en.val();
                 self.tracker.no_room.next = self.writer.no_room.val();
                 self.tracker.wr_done.next = self.writer.wr_done.val();
+                // One thread: the writer is free whenever a record asks (docs/smt.md).
+                self.tracker.grant.next = self.tracker.ask.val();
                 self.latency.phase.next = self.tracker.phase.val();
                 self.latency.progress.next = self.tracker.progress.val();
                 self.filter.phase.next = self.tracker.phase.val();

@@ -7,7 +7,8 @@
 //! ```text
 //!  Idle     -tag_valid------------------------------------------------> Tracking
 //!  Tracking -cpl.done-> Filter;  psb_req -> Idle (the sample is dropped)
-//!  Filter   -filtrate & write_en-> Check;  else -> Idle
+//!  Filter   -filtrate & write_en & grant-> Check;  -filtrate & write_en-> Waiting;  else -> Idle
+//!  Waiting  -!write_en-> Idle (dropped);  -grant-> Check
 //!  Check    -no_room (writer: buffer full, nothing written)-> Idle;  else -> Writing
 //!  Writing  -wr_done (writer: last beat or a fault accepted)-> Idle
 //!
@@ -152,6 +153,11 @@ pub struct SpeTracker {
     /// (PMBLIMITR.E, not PMBSR.S, not discard mode).
     pub filtrate: Signal<In, Bit>,
     pub write_en: Signal<In, Bit>,
+    /// The record asks for the shared writer (comb: a kept record to be written, in its
+    /// filter cycle or waiting), and the arbiter grants it (comb, same cycle): the next
+    /// cycle is the record's check. At T = 1 the writer is always free when a record asks.
+    pub ask: Signal<Out, Bit>,
+    pub grant: Signal<In, Bit>,
     /// The writer's check found no room (Check), and the writer ended the record: its last
     /// beat or a faulting one was accepted (Writing).
     pub no_room: Signal<In, Bit>,
@@ -414,11 +420,25 @@ impl Logic for SpeTracker {
                 }
             }
             SamplePhase::Filter => {
-                // The filters decide: a kept record goes to the writer's check, if records
-                // are written at all.
+                // The filters decide: a kept record, if records are written at all, asks
+                // for the writer: its check next when granted, else it waits.
                 self.s_phase.d.next = SamplePhase::Idle;
                 if self.filtrate.val() & self.write_en.val() {
-                    self.s_phase.d.next = SamplePhase::Check;
+                    self.s_phase.d.next = SamplePhase::Waiting;
+                    if self.grant.val() {
+                        self.s_phase.d.next = SamplePhase::Check;
+                    }
+                }
+            }
+            SamplePhase::Waiting => {
+                // Dropped when the thread's records are no longer written (profiling
+                // disabled, PMBSR.S, discard mode), as in a filter cycle.
+                self.s_phase.d.next = SamplePhase::Idle;
+                if self.write_en.val() {
+                    self.s_phase.d.next = SamplePhase::Waiting;
+                    if self.grant.val() {
+                        self.s_phase.d.next = SamplePhase::Check;
+                    }
                 }
             }
             SamplePhase::Check => {
@@ -444,6 +464,10 @@ impl Logic for SpeTracker {
         self.psb_done.next = self.psb_req.val()
             & ((self.s_phase.q.val() == SamplePhase::Idle)
                 | (self.s_phase.q.val() == SamplePhase::Tracking))
+            & !self.reset.val();
+        self.ask.next = (((self.s_phase.q.val() == SamplePhase::Filter) & self.filtrate.val())
+            | (self.s_phase.q.val() == SamplePhase::Waiting))
+            & self.write_en.val()
             & !self.reset.val();
         self.phase.next = self.s_phase.q.val();
         self.progress.next.issued = self.s_rep.q.val().issued;

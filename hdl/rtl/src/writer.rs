@@ -3,7 +3,8 @@
 //!
 //! ```text
 //!  every cycle: room = (PMBPTR & ~63) vs limit, bits 63:38 and 37:12 --> c_* flops
-//!  Filter: take base = PMBPTR & ~63 and the limit (s_base, s_limit)
+//!  Free:   take base = PMBPTR & ~63 and the limit (s_base, s_limit), every cycle
+//!          (the grant cycle's are the record's)
 //!  Check:  c_* say base >= limit --> no_room: full + DL (nothing written)
 //!  Writing (beats, from state): addr = base | beat << 3, data = serializer beat
 //!        meanwhile: next = base + 64 in two halves (s_nlo, s_next), next vs limit --> e_* flops
@@ -20,9 +21,9 @@
 //! (`spe_defs::impdef::CONSTRAINED`). No long carry chain ends in a decision: the
 //! comparisons are split in two 26-bit halves, each registered, and the next record address
 //! is computed in two registered steps while the beats go out (a record takes at least
-//! eight cycles). The room check therefore sees PMBPTR and the limit of the filter cycle,
-//! one cycle before it acts (the Check phase), and the check after the last beat uses the
-//! limit taken with the record: the model's timing (`tb/model/src/writer.rs`).
+//! eight cycles). The room check therefore sees PMBPTR and the limit of the grant cycle (the
+//! filter cycle at T = 1), one cycle before it acts (the Check phase), and the check after
+//! the last beat uses the limit taken with the record: the model's timing (`tb/model/src/writer.rs`).
 //! The write port outputs come from state only and are zero when `wr_valid` is low.
 
 use crate::bundles::{BufferCtl, BufferUpdate, SamplePhase, WriteReq, WriteResp};
@@ -37,8 +38,9 @@ use spe_defs::Config;
 pub struct SpeWriter {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    /// The sample's phase (tracker): a record's slot is taken in Filter, checked in Check
-    /// and written in Writing.
+    /// The phase of the record that holds the writer (tracker): a record's slot is taken
+    /// in its grant cycle (any cycle outside Check and Writing), checked in Check and
+    /// written in Writing.
     pub phase: Signal<In, SamplePhase>,
     pub ctl: Signal<In, BufferCtl>,
     /// The current beat's data (serializer) and its number.
@@ -55,7 +57,7 @@ pub struct SpeWriter {
     /// PMBPTR update and management events, for the registers.
     pub upd: Signal<Out, BufferUpdate>,
     // State.
-    /// The next beat; the record's slot and the limit, taken in the filter cycle.
+    /// The next beat; the record's slot and the limit, taken in the grant cycle.
     s_beat: Rff<Bits<3>>,
     s_base: Rff<Bits<64>>,
     s_limit: Rff<Bits<64>>,
@@ -165,7 +167,7 @@ impl Logic for SpeWriter {
         self.no_room.next = self.room_gone.val();
 
         // Next record address and its room check, every cycle, from the record's slot and
-        // limit (stable from the filter cycle to the end of the record).
+        // limit (stable from the grant cycle to the end of the record).
         self.nlo_in.next = self.z_33.val();
         self.nlo_in
             .next
@@ -193,9 +195,12 @@ impl Logic for SpeWriter {
             self.e_hi_gt.q.val() | (self.e_hi_eq.q.val() & self.e_lo_ge.q.val());
 
         // choice: write-timing
-        // Filter: take the slot and the limit (every filter cycle, whether or not the
-        // record is kept: no enable from the same-cycle filter decision).
-        if self.phase.val() == SamplePhase::Filter {
+        // Free (no record in its check or beats): take the slot and the limit every cycle,
+        // so the grant cycle's are held for the record granted in it (no enable from the
+        // same-cycle filter decision or grant).
+        self.checking.next = self.phase.val() == SamplePhase::Check;
+        self.writing.next = self.phase.val() == SamplePhase::Writing;
+        if !self.checking.val() & !self.writing.val() {
             self.s_beat.d.next = self.k_zero3.val();
             self.s_base.d.next = self.base.val();
             self.s_limit.d.next = self.limit.val();
@@ -203,7 +208,6 @@ impl Logic for SpeWriter {
 
         // Check: no room for the record: buffer full with data loss, nothing written.
         // choice: no-room
-        self.checking.next = self.phase.val() == SamplePhase::Check;
         if self.checking.val() & self.room_gone.val() {
             self.upd.next.full = true;
             self.upd.next.full_dl = true;
@@ -211,7 +215,6 @@ impl Logic for SpeWriter {
 
         // choice: write-port
         // Writing: one beat per accepted transfer.
-        self.writing.next = self.phase.val() == SamplePhase::Writing;
         self.beat64.next = self.z_3_64.val();
         self.beat64.next.set_value_lo(self.s_beat.q.val());
         self.beat_addr.next = self.s_base.q.val() | (self.beat64.val().to_bits() << 3);

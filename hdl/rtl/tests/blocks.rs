@@ -362,8 +362,10 @@ fn tracker_phase_runs_tracking_filter_check_writing_idle_and_ends_a_record_witho
         let (p, _) = next(&mut t, &|t| {
             t.filtrate.next = kept;
             t.write_en.next = write_en;
+            t.grant.next = kept && write_en;
         });
         t.filtrate.next = false;
+        t.grant.next = false;
         if !(kept && write_en) {
             assert_eq!(p, SamplePhase::Idle, "a record not kept is never written");
             continue;
@@ -383,6 +385,59 @@ fn tracker_phase_runs_tracking_filter_check_writing_idle_and_ends_a_record_witho
         assert_eq!(next(&mut t, &|_| ()).0, SamplePhase::Writing, "held");
         let (p, _) = next(&mut t, &|t| t.wr_done.next = true);
         t.wr_done.next = false;
+        assert_eq!(p, SamplePhase::Idle);
+    }
+}
+
+#[test]
+fn tracker_waits_for_the_grant_and_drops_a_waiting_record_when_writing_stops() {
+    let mut t = tracker();
+    for drop_it in [false, true] {
+        assert_eq!(tag(&mut t, false), SamplePhase::Tracking);
+        let (p, _) = next(&mut t, &|t| complete(t));
+        t.cpl.next.done = false;
+        assert_eq!(p, SamplePhase::Filter);
+        t.write_en.next = true;
+        // Not kept: no ask.
+        assert!(!comb(&mut t, |_| (), |t| t.ask.val()));
+        // Kept but not granted: it asks, and waits.
+        t.filtrate.next = true;
+        assert!(comb(&mut t, |_| (), |t| t.ask.val()), "a kept record asks");
+        let (p, done) = next(&mut t, &|_| ());
+        t.filtrate.next = false;
+        assert_eq!(p, SamplePhase::Waiting);
+        t.psb_req.next = true;
+        assert!(
+            !done && !comb(&mut t, |_| (), |t| t.psb_done.val()),
+            "a waiting record holds the PSB"
+        );
+        t.psb_req.next = false;
+        assert!(comb(&mut t, |_| (), |t| t.ask.val()), "and keeps asking");
+        assert_eq!(
+            next(&mut t, &|_| ()).0,
+            SamplePhase::Waiting,
+            "held without a grant"
+        );
+        if drop_it {
+            t.write_en.next = false;
+            assert!(
+                !comb(&mut t, |_| (), |t| t.ask.val()),
+                "not written: no ask"
+            );
+            let (p, _) = next(&mut t, &|t| t.grant.next = true);
+            t.grant.next = false;
+            assert_eq!(
+                p,
+                SamplePhase::Idle,
+                "dropped when records stop being written"
+            );
+            continue;
+        }
+        let (p, _) = next(&mut t, &|t| t.grant.next = true);
+        t.grant.next = false;
+        assert_eq!(p, SamplePhase::Check, "granted: its check next");
+        let (p, _) = next(&mut t, &|t| t.no_room.next = true);
+        t.no_room.next = false;
         assert_eq!(p, SamplePhase::Idle);
     }
 }
@@ -425,8 +480,12 @@ fn tracker_psb_drops_a_tracked_sample_and_completes_only_after_the_record_is_wri
     assert_eq!(p, SamplePhase::Filter);
     t.psb_req.next = true;
     assert!(!comb(&mut t, |_| (), |t| t.psb_done.val()), "filter cycle");
-    let (p, done) = next(&mut t, &|t| t.filtrate.next = true);
+    let (p, done) = next(&mut t, &|t| {
+        t.filtrate.next = true;
+        t.grant.next = true;
+    });
     t.filtrate.next = false;
+    t.grant.next = false;
     assert_eq!((p, done), (SamplePhase::Check, false));
     let (p, done) = next(&mut t, &|_| ());
     assert_eq!((p, done), (SamplePhase::Writing, false));
@@ -903,7 +962,7 @@ impl Writer {
         }
     }
 
-    /// One cycle: `filtrate` offers a kept record (the Filter phase), `ready` / `err` are
+    /// One cycle: `filtrate` offers a granted record (its filter cycle), `ready` / `err` are
     /// the memory's response; returns the outputs seen during the cycle.
     fn cycle(&mut self, filtrate: bool, ready: bool, err: bool) -> (WriteReq, BufferUpdate) {
         if filtrate {
