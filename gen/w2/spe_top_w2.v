@@ -159,6 +159,7 @@ module spe_top_w2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_con
     reg  latency__reset;
     reg  [2:0] latency__phase;
     reg  [3:0] latency__progress;
+    reg  latency__active;
     wire  [11:0] latency__total;
     wire  [11:0] latency__issue;
     wire  [11:0] latency__xlat;
@@ -279,6 +280,7 @@ module spe_top_w2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_con
         .reset(latency__reset),
         .phase(latency__phase),
         .progress(latency__progress),
+        .active(latency__active),
         .total(latency__total),
         .issue(latency__issue),
         .xlat(latency__xlat)
@@ -401,6 +403,7 @@ module spe_top_w2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_con
         tracker__grant = tracker__ask;
         latency__phase = tracker__phase;
         latency__progress = tracker__progress;
+        latency__active = 1'b1;
         filter__phase = tracker__phase;
         filter__ctl = regs__filter_ctl;
         filter__minlat = regs__minlat;

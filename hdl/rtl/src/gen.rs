@@ -39,6 +39,11 @@ fn banner(what: &str) -> String {
 macro_rules! with_top {
     ($cfg:expr, |$t:ident| $body:expr) => {{
         let cfg: &spe_defs::Config = $cfg;
+        assert_eq!(
+            cfg.threads, 1,
+            "preset {}: a multithreaded unit's top is SpeSmtTop (with_smt_top!)",
+            cfg.name
+        );
         $crate::with_top!(@arms cfg, $t, $body, (cfg.dispatch_width, cfg.counter_width.bits());
             (1, 56, 2, 8) (2, 112, 4, 16) (3, 168, 6, 24) (4, 224, 8, 32)
             (5, 280, 10, 40) (6, 336, 12, 48) (7, 392, 14, 56) (8, 448, 16, 64))
@@ -58,6 +63,29 @@ macro_rules! with_top {
             (w, c) => panic!("no RTL for dispatch width {w} and counter width {c}"),
         }
     };
+}
+
+/// Runs `$body` with `$t` bound to the multithreaded RTL top of `$cfg` (`threads` > 1):
+/// one monomorphisation per (W, counter width, T) of a preset; the widths derived from them
+/// (`56·W`, `2·W`, `8·W`, `W·log2 T`, `n·T`) are spelled out.
+#[macro_export]
+macro_rules! with_smt_top {
+    ($cfg:expr, |$t:ident| $body:expr) => {{
+        let cfg: &spe_defs::Config = $cfg;
+        match (cfg.dispatch_width, cfg.counter_width.bits(), cfg.threads) {
+            (4, 12, 2) => {
+                let mut $t = $crate::smt_top::SpeSmtTop::<4, 224, 8, 32, 12, 2, 1, 4, 4, 8, 16, 64, 112, 128>::new(cfg);
+                $body
+            }
+            (8, 16, 4) => {
+                let mut $t = $crate::smt_top::SpeSmtTop::<8, 448, 16, 64, 16, 4, 2, 16, 8, 16, 32, 128, 224, 256>::new(cfg);
+                $body
+            }
+            (w, c, t) => panic!(
+                "no multithreaded RTL for dispatch width {w}, counter width {c}, {t} threads (hdl/rtl/src/gen.rs, with_smt_top!)"
+            ),
+        }
+    }};
 }
 
 /// The raw rust-hdl output for a design visited under `name`.
@@ -213,7 +241,9 @@ fn tidy(text: &str) -> String {
 }
 
 /// The modules of a design visited under `top_name`, cleaned up and checked: each child
-/// module (`<top>$<block>`, directly under the top) renamed `child(block)` in its header,
+/// module (`<top>$<block>`, or `<top>$<block>$<N>` for element N of an array of blocks,
+/// directly under the top) renamed `child(block)` (the elements of an array share it when
+/// their texts agree, else `child(<block>_t<N>)`) in its header,
 /// its end marker and where the top instantiates it; then the clean-ups of rust-hdl's
 /// output and [`check_module`] (which rejects `initial` unless `allow_initial`: only RAM
 /// contents of a board build may come from one). In rust-hdl's order, top last.
@@ -225,21 +255,50 @@ pub fn design_modules<B: Block>(
 ) -> Result<Vec<(String, String)>, String> {
     let raw = raw_verilog(top, top_name)?;
     let modules = split_modules(&raw)?;
-    let mut renames: Vec<(String, String)> = Vec::new();
+    // Each child's block and, for an element of an array of blocks, its index.
+    let mut blocks: Vec<(&str, &str, Option<&str>)> = Vec::new();
     for (name, _) in &modules {
         if name == top_name {
             continue;
         }
-        let block = name
-            .strip_prefix(&format!("{top_name}$"))
-            .filter(|b| !b.contains('$'))
-            .ok_or_else(|| {
-                format!("unexpected module {name}: blocks must sit directly under the top")
-            })?;
-        renames.push((name.clone(), child(block)));
+        let path = name.strip_prefix(&format!("{top_name}$")).unwrap_or("");
+        let (block, index) = match path.split_once('$') {
+            Some((b, i)) if !i.is_empty() && i.bytes().all(|c| c.is_ascii_digit()) => (b, Some(i)),
+            Some(_) => ("", None),
+            None => (path, None),
+        };
+        if block.is_empty() {
+            return Err(format!(
+                "unexpected module {name}: blocks (or arrays of blocks) must sit directly under the top"
+            ));
+        }
+        blocks.push((name.as_str(), block, index));
     }
-    let mut out = Vec::new();
+    // The elements of an array are one module when their texts (less their own names)
+    // agree, `child(block)`; else each is `child(<block>_t<index>)`.
+    let text_of = |name: &str| {
+        let t = &modules.iter().find(|(n, _)| n == name).unwrap().1;
+        t.replace(name, "")
+    };
+    let mut renames: Vec<(String, String)> = Vec::new();
+    for &(name, block, index) in &blocks {
+        let same = blocks
+            .iter()
+            .filter(|(_, b, _)| *b == block)
+            .all(|(n, _, _)| text_of(n) == text_of(name));
+        let new = match index {
+            Some(i) if !same => child(&format!("{block}_t{i}")),
+            _ => child(block),
+        };
+        renames.push((name.to_string(), new));
+    }
+    let mut out: Vec<(String, String)> = Vec::new();
     for (name, text) in &modules {
+        if let Some((_, new)) = renames.iter().find(|(old, _)| old == name) {
+            if out.iter().any(|(n, _)| n == new) {
+                continue;
+            }
+        }
         let mut text = text.clone();
         let mut new_name = name.clone();
         for (old, new) in &renames {
@@ -274,7 +333,11 @@ pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
     cfg.validate()?;
     let top = cfg.top_module();
     let child = |block: &str| format!("spe_{block}_{}", cfg.name);
-    let modules = with_top!(cfg, |t| design_modules(&mut t, &top, &child, false))?;
+    let modules = if cfg.threads > 1 {
+        with_smt_top!(cfg, |t| design_modules(&mut t, &top, &child, false))?
+    } else {
+        with_top!(cfg, |t| design_modules(&mut t, &top, &child, false))?
+    };
     // One file per module, with a banner that says what it is and how to refresh it.
     let mut files = Vec::new();
     let mut order = Vec::new();

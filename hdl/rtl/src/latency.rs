@@ -2,10 +2,13 @@
 //!
 //! ```text
 //!  Idle -------------> clear all to 0 (the tag cycle is the last Idle cycle)
-//!  Tracking -------> total   += 1                      (saturating at 2^CW - 1)
+//!  Tracking & active -> total += 1                      (saturating at 2^CW - 1)
 //!  !issued --------> issue   += 1
 //!  xl started, not done -> translation += 1; an accepted start restarts it at 0
 //! ```
+//!
+//! `active`: the thread was active and could issue this cycle (the `thr_active` port of a
+//! multithreaded unit; always high with one thread): the counters advance only then.
 //!
 //! Total counts cycles from the tag cycle to the completion cycle; issue to the issue
 //! report (or to completion if the op never issued); translation from the start report to
@@ -25,6 +28,8 @@ pub struct SpeLatency<const CW: usize> {
     // The sample's phase and the op's progress (tracker).
     pub phase: Signal<In, SamplePhase>,
     pub progress: Signal<In, Progress>,
+    /// The thread could issue this cycle: the counters advance only then.
+    pub active: Signal<In, Bit>,
     // Counter values.
     pub total: Signal<Out, Bits<CW>>,
     pub issue: Signal<Out, Bits<CW>>,
@@ -68,7 +73,7 @@ impl<const CW: usize> Logic for SpeLatency<CW> {
             self.c_issue.d.next = self.k_zero.val();
             self.c_xlat.d.next = self.k_zero.val();
         }
-        if self.phase.val() == SamplePhase::Tracking {
+        if (self.phase.val() == SamplePhase::Tracking) & self.active.val() {
             if self.c_total.q.val() != self.k_max.val() {
                 self.c_total.d.next = self.c_total.q.val() + self.k_one.val();
             }
@@ -81,9 +86,9 @@ impl<const CW: usize> Logic for SpeLatency<CW> {
             {
                 self.c_xlat.d.next = self.c_xlat.q.val() + self.k_one.val();
             }
-            if self.progress.val().xl_restart {
-                self.c_xlat.d.next = self.k_zero.val();
-            }
+        }
+        if (self.phase.val() == SamplePhase::Tracking) & self.progress.val().xl_restart {
+            self.c_xlat.d.next = self.k_zero.val();
         }
         self.total.next = self.c_total.q.val();
         self.issue.next = self.c_issue.q.val();

@@ -10,8 +10,10 @@
 //! | [`filter`] | `spe_filter_<preset>` | type, event, inverted-event and minimum-latency filters |
 //! | [`serializer`] | `spe_serializer_<preset>` | the 64-byte record (fixed-offset packets), one beat at a time |
 //! | [`writer`] | `spe_writer_<preset>` | memory write port, PMBPTR, limit, buffer-full, faults |
+//! | [`arbiter`] | `spe_arbiter_<preset>` | the shared writer's round-robin grant between hardware threads (T > 1 only) |
 //! | [`regs`] | `spe_regs_<preset>` | the register port and every register |
 //! | [`top`] | `spe_top_<preset>` | wires the blocks; the interface of `spe_defs::ports::PORTS` |
+//! | [`smt_top`] | `spe_top_<preset>` (T > 1) | T copies of the per-thread blocks, the shared serializer and writer behind the arbiter; `PORTS` and `SMT_PORTS` |
 //! | [`flop`] | `spe_rff` | the one flip-flop: D register with synchronous reset |
 //!
 //! **Reset convention.** One clock (`clk`), one synchronous, active-high reset (`reset`):
@@ -19,6 +21,7 @@
 //! high every output except `reg_rdata` and `irq` is low. The behaviour is the golden
 //! model's (`tb/model`), cycle for cycle, on every output.
 
+pub mod arbiter;
 pub mod bundles;
 pub mod capture;
 pub mod filter;
@@ -29,7 +32,10 @@ pub mod regs;
 pub mod sampler;
 pub mod serializer;
 pub mod sim;
+// `top` includes the generated port-list macros that `smt_top` uses too.
+#[macro_use]
 pub mod top;
+pub mod smt_top;
 pub mod tracker;
 pub mod writer;
 

@@ -169,7 +169,14 @@ pub struct SpeSampler<const W: usize> {
 }
 
 impl<const W: usize> SpeSampler<W> {
+    /// Thread 0's sampler (the one of a one-thread unit).
     pub fn new(cfg: &Config) -> Self {
+        Self::for_thread(cfg, 0)
+    }
+
+    /// Hardware thread `t`'s sampler: its jitter LFSR starts from `impdef::LFSR_SEEDS[t]`.
+    pub fn for_thread(cfg: &Config, t: usize) -> Self {
+        assert!(t < cfg.threads, "thread {t} of {}", cfg.threads);
         assert_eq!(W, cfg.dispatch_width, "dispatch width mismatch");
         assert!((1..=8).contains(&W));
         Self {
@@ -197,7 +204,7 @@ impl<const W: usize> SpeSampler<W> {
                 u64::from(spe_defs::regs::reg(spe_defs::regs::RegId::Pmsicr).addr()).into(),
             ),
             count_now: Default::default(),
-            lfsr: Rff::with_reset(u64::from(impdef::LFSR_SEED).into()),
+            lfsr: Rff::with_reset(u64::from(impdef::LFSR_SEEDS[t]).into()),
             n_prev: Default::default(),
             reload_prev: Default::default(),
             reload_prev_dec: Default::default(),

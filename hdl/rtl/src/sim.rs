@@ -62,6 +62,7 @@ clocked!(
     crate::capture::SpeCapture<W, PCB, CB, SB> => [const W: usize, const PCB: usize, const CB: usize, const SB: usize],
     crate::tracker::SpeTracker => [],
     crate::writer::SpeWriter => [],
+    crate::arbiter::SpeArbiter<T, TIDW> => [const T: usize, const TIDW: usize],
 );
 
 /// Settles a block without a clock (a purely combinational block) after `set`.

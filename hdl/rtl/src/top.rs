@@ -142,6 +142,8 @@ macro_rules! spe_top {
                 self.tracker.grant.next = self.tracker.ask.val();
                 self.latency.phase.next = self.tracker.phase.val();
                 self.latency.progress.next = self.tracker.progress.val();
+                // One thread: it can issue in every cycle.
+                self.latency.active.next = true;
                 self.filter.phase.next = self.tracker.phase.val();
                 self.filter.ctl.next = self.regs.filter_ctl.val();
                 self.filter.minlat.next = self.regs.minlat.val();

@@ -1,0 +1,79 @@
+//! The multithreaded top (`SpeSmtTop`) generates: one module per block, shared by the
+//! threads' copies, except the sampler, whose LFSR seed differs per thread.
+
+use spe_defs::config::CounterWidth;
+use spe_defs::Config;
+
+/// A multithreaded configuration with the default preset's other parameters.
+fn smt(name: &'static str, w: usize, cw: CounterWidth, threads: usize) -> Config {
+    Config {
+        name,
+        dispatch_width: w,
+        counter_width: cw,
+        threads,
+        ..spe_defs::PRESETS[0]
+    }
+}
+
+#[test]
+fn smt_tops_share_every_block_module_but_the_samplers() {
+    for cfg in [
+        smt("smt2", 4, CounterWidth::Bits12, 2),
+        smt("smt4", 8, CounterWidth::Bits16, 4),
+    ] {
+        let files = spe_rtl::gen::generate(&cfg).unwrap();
+        let mut verilog: Vec<&str> = files
+            .iter()
+            .filter_map(|f| f.path.strip_suffix(".v"))
+            .filter_map(|p| p.strip_prefix(&format!("{}/", cfg.name)))
+            .collect();
+        verilog.sort();
+        let n = cfg.name;
+        let mut want: Vec<String> = [
+            "arbiter",
+            "capture",
+            "filter",
+            "latency",
+            "regs",
+            "serializer",
+            "top",
+            "tracker",
+            "writer",
+        ]
+        .iter()
+        .map(|b| format!("spe_{b}_{n}"))
+        .chain((0..cfg.threads).map(|t| format!("spe_sampler_t{t}_{n}")))
+        .collect();
+        want.sort();
+        assert_eq!(verilog, want, "{n}");
+        let top = &files
+            .iter()
+            .find(|f| f.path == format!("{n}/spe_top_{n}.v"))
+            .unwrap()
+            .text;
+        // Thread t's instances, and the SMT ports with their widths.
+        for t in 0..cfg.threads {
+            for inst in [
+                format!("spe_tracker_{n} tracker__{t}("),
+                format!("spe_sampler_t{t}_{n} sampler__{t}("),
+                format!("spe_regs_{n} regs__{t}("),
+            ] {
+                assert!(top.contains(&inst), "{n}: no `{inst}`");
+            }
+        }
+        let tidw = cfg.threads.trailing_zeros() as usize;
+        let decl = |dir: &str, bits: usize, name: &str| match bits {
+            1 => format!("{dir}  {name};"),
+            b => format!("{dir}  [{}:0] {name};", b - 1),
+        };
+        for decl in [
+            decl("input wire", cfg.dispatch_width * tidw, "disp_tid"),
+            decl("input wire", cfg.threads, "thr_active"),
+            decl("output reg", tidw, "wr_tid"),
+            decl("output reg", 4 * cfg.threads, "pmu_sample_pop"),
+            decl("input wire", 64 * cfg.threads, "xl_va"),
+        ] {
+            assert!(top.contains(&decl), "{n}: no `{decl}`");
+        }
+    }
+}
