@@ -43,8 +43,8 @@ fn field_bits(p: &Port) -> u32 {
     }
 }
 
-/// True for a port only a multithreaded unit has: its field exists (the model serves any
-/// thread count), but it is in no port list, as no generated top has it yet.
+/// True for a port only a multithreaded unit has (`SMT_PORTS`): a field, but in none of
+/// the name lists of a one-thread unit's ports (its outputs end `Outputs::fields`).
 fn smt_only(p: &Port) -> bool {
     SMT_PORTS.iter().any(|s| s.name == p.name)
 }
@@ -219,16 +219,33 @@ fn contract() -> String {
             }
         }
     }
-    // The ports only a multithreaded unit has: fields only (named as their ports, less a
-    // `thr_` prefix: `thr_active` is `ThreadInputs::active`).
+    // The ports only a multithreaded unit has: fields (named as their ports, less a
+    // `thr_` prefix: `thr_active` is `ThreadInputs::active`); the outputs also in
+    // `Outputs::fields` after those of `PORTS` (zero at T = 1).
+    let mut smt_output_list = String::new();
     for p in SMT_PORTS {
         let name = p.name.strip_prefix("thr_").unwrap_or(p.name);
         match (p.dir, p.width) {
             (_, Width::PerSlotThreadId) => {} // in `Slot`
             (Dir::In, Width::PerThread(_)) => thr_in += &field(p, name),
             (Dir::In, _) => inputs += &field(p, name),
-            (Dir::Out, Width::PerThread(_)) => thr_out += &field(p, name),
-            (Dir::Out, _) => outputs += &field(p, name),
+            (Dir::Out, Width::PerThread(_)) => panic!("{}: no per-thread SMT output yet", p.name),
+            (Dir::Out, _) => {
+                outputs += &field(p, name);
+                write!(smt_output_list, "{}, ", p.name).unwrap();
+                writeln!(
+                    fields_body,
+                    "            (\"{n}\", u64::from(self.{n})),",
+                    n = p.name
+                )
+                .unwrap();
+                writeln!(
+                    values_body,
+                    "        out.{n} = PortValue::from_port(v.next().unwrap_or_default());",
+                    n = p.name
+                )
+                .unwrap();
+            }
         }
     }
     write!(
@@ -279,9 +296,15 @@ fn contract() -> String {
     );
     out += &list_macro(
         "for_outputs",
-        "/// Calls the macro `$m` with the name of every output port, in `PORTS` order:\n\
-         /// `$m!(tag, hook_stray, ...)` ([`Outputs::fields`] order).",
+        "/// Calls the macro `$m` with the name of every output port of `PORTS`, in order:\n\
+         /// `$m!(tag, hook_stray, ...)` (the start of [`Outputs::fields`]).",
         &output_list,
+    );
+    out += &list_macro(
+        "for_smt_outputs",
+        "/// Calls the macro `$m` with the name of every output only a multithreaded unit has\n\
+         /// (`SMT_PORTS`), in order: the end of [`Outputs::fields`].",
+        &smt_output_list,
     );
     out
 }

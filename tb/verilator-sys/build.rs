@@ -11,7 +11,7 @@
 //! * `<P>__ver.d` names every input of a model: those drive `rerun-if-changed`.
 
 use spe_defs::config::GEN_FILE_LIST;
-use spe_defs::ports::PORTS;
+use spe_defs::ports::ports_of;
 use spe_defs::PRESETS;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -24,11 +24,14 @@ const VARIANTS: &[(&str, &[&str])] = &[
     ("cov", &["--coverage-line", "--coverage-toggle"]),
 ];
 
+/// A preset by name.
+fn cfg(preset: &str) -> &'static spe_defs::Config {
+    spe_defs::Config::preset(preset).unwrap_or_else(|| fail(&format!("no preset {preset}")))
+}
+
 /// The top module of a preset, by the preset's name.
 fn cfg_top(preset: &str) -> String {
-    spe_defs::Config::preset(preset)
-        .unwrap_or_else(|| fail(&format!("no preset {preset}")))
-        .top_module()
+    cfg(preset).top_module()
 }
 
 fn fail(msg: &str) -> ! {
@@ -194,7 +197,7 @@ impl Models<'_> {
             top: cfg_top(preset),
             sources: vec!["-F".into(), files_f.into()],
             ports: std::iter::once("clk")
-                .chain(PORTS.iter().map(|p| p.name))
+                .chain(ports_of(cfg(preset)).map(|p| p.name))
                 .collect(),
             variant,
             switches,
@@ -304,7 +307,8 @@ impl Models<'_> {
     }
 }
 
-/// The shim drives every port of `PORTS`: a `gen/` made from an older port list cannot
+/// The shim drives every port of the preset (`PORTS`, and `SMT_PORTS` with more than one
+/// thread): a `gen/` made from an older port list cannot
 /// compile against it. Say so, and how to regenerate `gen/` without this crate.
 fn check_ports(gen: &Path, preset: &str) {
     let top = cfg_top(preset);
@@ -318,14 +322,14 @@ fn check_ports(gen: &Path, preset: &str) {
         .map(|h| h.split(',').map(str::trim).collect())
         .unwrap_or_default();
     let want: Vec<&str> = std::iter::once("clk")
-        .chain(PORTS.iter().map(|p| p.name))
+        .chain(ports_of(cfg(preset)).map(|p| p.name))
         .collect();
     if got != want {
         let first = (0..got.len().max(want.len()))
             .find(|&i| got.get(i) != want.get(i))
             .unwrap_or(0);
         fail(&format!(
-            "{} does not have the ports of spe_defs::ports::PORTS (port {first}: {:?} in gen/, {:?} in PORTS): gen/ is stale. Regenerate it with `cargo run --release -p spe-soc --bin spe-gen -- --out gen` (the `spe` binary cannot build until then)",
+            "{} does not have the ports of spe_defs::ports::ports_of (port {first}: {:?} in gen/, {:?} in the port table): gen/ is stale. Regenerate it with `cargo run --release -p spe-soc --bin spe-gen -- --out gen` (the `spe` binary cannot build until then)",
             path.display(),
             got.get(first),
             want.get(first)

@@ -45,8 +45,8 @@ pub struct Config {
     /// (no record; `sample_timeout` pulses): the unit is never held by a lost completion.
     /// At most [`MAX_CPL_TIMEOUT_LOG2`]. choice: completion-timeout
     pub cpl_timeout_log2: u32,
-    /// Hardware threads T the unit serves (1, 2 or 4; docs/smt.md). Every preset has one:
-    /// the golden model and the RTL for more are issue 14's next steps.
+    /// Hardware threads T the unit serves (1, 2 or 4; docs/smt.md): each has its own
+    /// registers, sampler and sample in flight; they share the writer.
     pub threads: usize,
 }
 
@@ -56,8 +56,8 @@ pub const MAX_CPL_TIMEOUT_LOG2: u32 = 20;
 /// Largest dispatch width the interface supports.
 pub const MAX_DISPATCH_WIDTH: usize = 8;
 
-/// Largest number of hardware threads the interface is specified for (docs/smt.md; every
-/// preset has one: `Config::threads`).
+/// Largest number of hardware threads the interface is specified for (docs/smt.md;
+/// `Config::threads`).
 pub const MAX_THREADS: usize = 4;
 
 /// Name of the source list in each preset's folder of `gen/` (paths relative to that
@@ -200,6 +200,26 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 14,
         threads: 1,
+    },
+    Config {
+        name: "smt2",
+        desc: "4-wide dispatch shared by 2 hardware threads (SMT), 12-bit counters",
+        dispatch_width: 4,
+        counter_width: CounterWidth::Bits12,
+        interval_code: 0b0100,
+        feat_ecv: false,
+        cpl_timeout_log2: 20,
+        threads: 2,
+    },
+    Config {
+        name: "smt4",
+        desc: "8-wide dispatch shared by 4 hardware threads (SMT), 16-bit counters, FEAT_ECV",
+        dispatch_width: 8,
+        counter_width: CounterWidth::Bits16,
+        interval_code: 0b0100,
+        feat_ecv: true,
+        cpl_timeout_log2: 20,
+        threads: 4,
     },
 ];
 

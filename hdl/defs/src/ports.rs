@@ -112,6 +112,20 @@ pub struct Port {
     pub timing: &'static str,
 }
 
+impl Port {
+    /// The port's width in the unit of `cfg` (every slot's and every thread's copy).
+    pub const fn bits_for(&self, cfg: &crate::Config) -> u32 {
+        self.width.total_for(cfg.dispatch_width, cfg.threads)
+    }
+}
+
+/// The ports of `cfg`'s top, in order: [`PORTS`], then [`SMT_PORTS`] for more than one
+/// hardware thread.
+pub fn ports_of(cfg: &crate::Config) -> impl Iterator<Item = &'static Port> + Clone {
+    let smt: &'static [Port] = if cfg.threads > 1 { SMT_PORTS } else { &[] };
+    PORTS.iter().chain(smt)
+}
+
 const fn p(
     name: &'static str,
     dir: Dir,
@@ -742,9 +756,9 @@ pub const HOOK_RULES: &[HookRule] = &[
     },
 ];
 
-/// The ports only a multithreaded unit (T > 1) has, specified ahead of it (docs/smt.md);
-/// no preset has T > 1 yet, so no generated top has them. The per-thread ports of [`PORTS`]
-/// (width `PerThread`) become T copies in such a unit.
+/// The ports only a multithreaded unit (T > 1: presets `smt2`, `smt4`) has, after
+/// [`PORTS`] (docs/smt.md). The per-thread ports of [`PORTS`] (width `PerThread`) become T
+/// copies in such a unit.
 pub const SMT_PORTS: &[Port] = &[
     p(
         "disp_tid",

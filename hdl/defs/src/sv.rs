@@ -9,7 +9,7 @@
 //! are the same.
 
 use crate::config::Config;
-use crate::ports::{Dir, Port, Width, PORTS};
+use crate::ports::{ports_of, Dir, Port, Width, PORTS};
 use crate::regs;
 
 /// The package's module-level name.
@@ -37,11 +37,11 @@ fn dir_suffix(d: Dir) -> (&'static str, &'static str) {
     }
 }
 
-/// The groups with ports of direction `d`, in order of first appearance (`clk` is not in
-/// `PORTS`: it stays a plain input).
-fn groups(d: Dir) -> Vec<&'static str> {
+/// The groups with ports of direction `d` in `cfg`'s top, in order of first appearance
+/// (`clk` is not in `PORTS`: it stays a plain input).
+fn groups(cfg: &Config, d: Dir) -> Vec<&'static str> {
     let mut g: Vec<&'static str> = Vec::new();
-    for p in PORTS.iter().filter(|p| p.dir == d) {
+    for p in ports_of(cfg).filter(|p| p.dir == d) {
         if !g.contains(&p.group) {
             g.push(p.group);
         }
@@ -66,16 +66,15 @@ fn field_type(p: &Port) -> String {
         Width::Bits(b) => format!("logic {}", bits(b)),
         Width::PerSlot(b) => format!("logic [W-1:0]{}", bits(b)),
         Width::PerThread(b) => format!("logic [T-1:0]{}", bits(b)),
-        Width::ThreadId | Width::PerSlotThreadId => {
-            unreachable!("port {}: only in SMT_PORTS", p.name)
-        }
+        Width::ThreadId => "logic [TIDW-1:0]".to_string(),
+        Width::PerSlotThreadId => "logic [W-1:0][TIDW-1:0]".to_string(),
     }
 }
 
 /// The package: parameters and the structs.
 pub fn package(cfg: &Config) -> String {
     let mut s = format!(
-        "package {};\n  // Preset `{}` ({}): {}-bit latency counters, recommended minimum interval\n  // {}, PMSIDR_EL1 = 0x{:x}, PMBIDR_EL1 = 0x{:x} (gen/spe_tables.md, gen/spe_regs.h).\n  localparam int W = {};  // dispatch width: slots per cycle\n  localparam int T = 1;  // hardware threads (per-thread fields have T copies)\n  localparam int REG_ADDR_BITS = {};  // register port address bits\n",
+        "package {};\n  // Preset `{}` ({}): {}-bit latency counters, recommended minimum interval\n  // {}, PMSIDR_EL1 = 0x{:x}, PMBIDR_EL1 = 0x{:x} (gen/spe_tables.md, gen/spe_regs.h).\n  localparam int W = {};  // dispatch width: slots per cycle\n  localparam int T = {};  // hardware threads (per-thread fields have T copies)\n{}  localparam int REG_ADDR_BITS = {};  // register port address bits\n",
         package_name(cfg),
         cfg.name,
         cfg.desc,
@@ -84,16 +83,25 @@ pub fn package(cfg: &Config) -> String {
         regs::read_only_value(regs::RegId::Pmsidr, cfg),
         regs::read_only_value(regs::RegId::Pmbidr, cfg),
         cfg.dispatch_width,
+        cfg.threads,
+        if cfg.threads > 1 {
+            format!(
+                "  localparam int TIDW = {};  // bits of a thread number\n",
+                cfg.threads.trailing_zeros()
+            )
+        } else {
+            String::new()
+        },
         regs::PORT_ADDR_BITS,
     );
     for d in [Dir::In, Dir::Out] {
         let (t, _) = dir_suffix(d);
-        for g in groups(d) {
+        for g in groups(cfg, d) {
             s.push_str(&format!(
                 "\n  // Group `{g}`, {}.\n  typedef struct packed {{\n",
                 if d == Dir::In { "inputs" } else { "outputs" }
             ));
-            for p in PORTS.iter().filter(|p| p.dir == d && p.group == g) {
+            for p in ports_of(cfg).filter(|p| p.dir == d && p.group == g) {
                 s.push_str(&format!(
                     "    {} {};  // {} ({})\n",
                     field_type(p),
@@ -152,8 +160,14 @@ pub const CHECKER_PORTS: &[&str] = &[
 /// The replay bench: reads a vector file written by `spe sim --vectors FILE` (a header
 /// line, then per cycle every input port's value in hex, in `PORTS` order), drives
 /// `spe_top_<preset>` with it, and binds `spe_protocol_checker` to the unit. It prints the
-/// cycle count and the checker's violation count and fails (`$fatal`) on any.
+/// cycle count and the checker's violation count and fails (`$fatal`) on any. The checker
+/// is written for one hardware thread: a multithreaded preset has no replay bench.
 pub fn replay_bench(cfg: &Config) -> String {
+    assert_eq!(
+        cfg.threads, 1,
+        "{}: the protocol checker serves one thread",
+        cfg.name
+    );
     let top = cfg.top_module();
     let r = replay_name(cfg);
     let p = cfg.name;
@@ -246,8 +260,7 @@ pub fn replay_bench(cfg: &Config) -> String {
 /// The header line of a vector file for `cfg`: what the bench skips, and what a reader
 /// checks.
 pub fn vectors_header(cfg: &Config) -> String {
-    let names: Vec<String> = PORTS
-        .iter()
+    let names: Vec<String> = ports_of(cfg)
         .filter(|p| p.dir == Dir::In)
         .map(|p| {
             format!(
@@ -266,7 +279,7 @@ pub fn wrapper(cfg: &Config) -> String {
     for d in [Dir::In, Dir::Out] {
         let (t, suffix) = dir_suffix(d);
         let kw = if d == Dir::In { "input " } else { "output" };
-        for g in groups(d) {
+        for g in groups(cfg, d) {
             let id = ident(g);
             ports.push(format!("  {kw} {id}_{t} {id}_{suffix}"));
         }
@@ -278,7 +291,7 @@ pub fn wrapper(cfg: &Config) -> String {
         ports.join(",\n"),
         cfg.top_module()
     );
-    for p in PORTS {
+    for p in ports_of(cfg) {
         let (_, suffix) = dir_suffix(p.dir);
         s.push_str(&format!(
             ",\n    .{}({}_{suffix}.{})",
@@ -316,7 +329,7 @@ mod tests {
         for n in CHECKER_PORTS {
             assert!(PORTS.iter().any(|p| p.name == *n), "{n} is not a port");
         }
-        for cfg in PRESETS {
+        for cfg in PRESETS.iter().filter(|c| c.threads == 1) {
             let bench = replay_bench(cfg);
             for n in CHECKER_PORTS {
                 assert!(bench.contains(&format!(".{n}({n})")), "{}: {n}", cfg.name);
@@ -329,7 +342,7 @@ mod tests {
         for cfg in PRESETS {
             let pkg = package(cfg);
             let w = wrapper(cfg);
-            for p in PORTS {
+            for p in ports_of(cfg) {
                 // Declarations: `logic ... NAME;  // meaning`.
                 let decls = pkg
                     .lines()

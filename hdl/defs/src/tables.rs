@@ -66,16 +66,17 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "## Presets\n")?;
     writeln!(
         s,
-        "| preset | W | counters | min interval | completion timeout | PMSIDR_EL1 | purpose |"
+        "| preset | W | T | counters | min interval | completion timeout | PMSIDR_EL1 | purpose |"
     )?;
-    writeln!(s, "|---|---|---|---|---|---|---|")?;
+    writeln!(s, "|---|---|---|---|---|---|---|---|")?;
     for c in PRESETS {
         let idr = regs::read_only_value(regs::RegId::Pmsidr, c);
         writeln!(
             s,
-            "| `{}` | {} | {}-bit | {} | 2^{} cycles | `{:#x}` | {} |",
+            "| `{}` | {} | {} | {}-bit | {} | 2^{} cycles | `{:#x}` | {} |",
             c.name,
             c.dispatch_width,
+            c.threads,
             c.counter_width.bits(),
             c.min_interval(),
             c.cpl_timeout_log2,
@@ -85,7 +86,7 @@ fn render(s: &mut String) -> std::fmt::Result {
     }
 
     writeln!(s, "\n## Ports of `spe_top`\n")?;
-    writeln!(s, "Single clock `clk` (rising edge). `W` is the preset's dispatch width; per-slot ports pack slot 0 in the low bits. `T` is the number of hardware threads: 1 in every preset, so a per-thread port (`T x b`) is `b` bits; a multithreaded unit gives each thread its own copy, thread 0 in the low bits ([docs/smt.md](../docs/smt.md)). ")?;
+    writeln!(s, "Single clock `clk` (rising edge). `W` is the preset's dispatch width; per-slot ports pack slot 0 in the low bits. `T` is the number of hardware threads (1 but in `smt2` and `smt4`): a per-thread port (`T x b`) gives each thread its own copy of `b` bits, thread 0 in the low bits, so it is `b` bits at T = 1 ([docs/smt.md](../docs/smt.md)). ")?;
     writeln!(s, "**comb**: depends on the same cycle's inputs; **reg**: registered. Every output except `reg_rdata` and `irq` is low while `reset` is high.\n")?;
     writeln!(s, "| port | dir | width | hook | meaning | timing |")?;
     writeln!(s, "|---|---|---|---|---|---|")?;
@@ -100,7 +101,7 @@ fn render(s: &mut String) -> std::fmt::Result {
     }
 
     writeln!(s, "\n### Ports of a multithreaded unit (T > 1)\n")?;
-    writeln!(s, "Specified ahead of the SMT presets ([docs/smt.md](../docs/smt.md)); no preset has them yet.\n")?;
+    writeln!(s, "After the ports above, in presets with T > 1 (`smt2`, `smt4`; [docs/smt.md](../docs/smt.md)).\n")?;
     writeln!(s, "| port | dir | width | group | meaning | timing |")?;
     writeln!(s, "|---|---|---|---|---|---|")?;
     port_rows(s, SMT_PORTS)?;

@@ -377,7 +377,7 @@ pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
         spe_defs::sv::wrapper_name(cfg),
         spe_defs::sv::replay_name(cfg),
     );
-    for (module, what, body) in [
+    let mut sv = vec![
         (
             &pkg,
             format!("parameters and port structs of {top} (SystemVerilog)"),
@@ -388,12 +388,16 @@ pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
             format!("{top} with struct ports, no logic (SystemVerilog; needs {pkg}.sv and the files of files.f)"),
             spe_defs::sv::wrapper(cfg),
         ),
-        (
+    ];
+    // The protocol checker serves one thread: a multithreaded preset has no replay bench.
+    if cfg.threads == 1 {
+        sv.push((
             &replay,
             format!("replays `spe sim --vectors` into {top} with hdl/sv/spe_protocol_checker.sv bound (SystemVerilog bench)"),
             spe_defs::sv::replay_bench(cfg),
-        ),
-    ] {
+        ));
+    }
+    for (module, what, body) in sv {
         files.push(GenFile {
             path: format!("{}/{module}.sv", cfg.name),
             text: with_banner(&format!("{module}: {what}"), &body),

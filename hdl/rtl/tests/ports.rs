@@ -1,8 +1,8 @@
-//! The generated top of every preset has exactly the interface of `spe_defs::ports::PORTS`:
-//! the same names in the same order, directions and widths (what `gen/spe_tables.md`
-//! documents and every testbench drives).
+//! The generated top of every preset has exactly the interface of `spe_defs::ports::PORTS`
+//! (then `SMT_PORTS` with more than one thread): the same names in the same order,
+//! directions and widths (what `gen/spe_tables.md` documents and every testbench drives).
 
-use spe_defs::ports::{Dir, PORTS};
+use spe_defs::ports::{ports_of, Dir};
 use spe_defs::PRESETS;
 use spe_rtl::gen;
 use spe_rtl::gen::verilog_ports;
@@ -18,9 +18,8 @@ fn generated_top_port_list_of_every_preset_equals_the_port_table() {
             .expect("top file");
         let got = verilog_ports(&file.text, &top);
         // The clock is the one port the table does not list as a signal row.
-        let mut want: Vec<(String, Dir, u32)> = PORTS
-            .iter()
-            .map(|p| (p.name.to_string(), p.dir, p.width.total(cfg.dispatch_width)))
+        let mut want: Vec<(String, Dir, u32)> = ports_of(cfg)
+            .map(|p| (p.name.to_string(), p.dir, p.bits_for(cfg)))
             .collect();
         if want.first().map(|p| p.0.as_str()) != Some("clk") {
             want.insert(0, ("clk".into(), Dir::In, 1));

@@ -80,6 +80,8 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
         };
         inp.thr[0].prof_allowed = true;
         inp.thr[0].disp_ns = true;
+        // Thread 0 can issue every cycle (its latency counters count; SMT presets).
+        inp.thr[0].active = true;
         write(&mut m, &mut inp, &mut mem, RegId::Pmsirr, 4 << 8);
         write(&mut m, &mut inp, &mut mem, RegId::Pmbptr, BASE);
         write(

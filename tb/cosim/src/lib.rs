@@ -100,7 +100,7 @@ pub fn make_dut_with(
                 Box::new(v)
             }
         },
-        Backend::Hdlsim => spe_hdlsim::rtl_sim(cfg),
+        Backend::Hdlsim => spe_hdlsim::rtl_sim(cfg)?,
         Backend::Lockstep => {
             let mut ls = lockstep::Lockstep::new(cfg, make_dut(cfg, Backend::Verilator)?);
             if let Some(path) = &waves.vcd {

@@ -10,7 +10,7 @@
 //! `mismatch` flag, one clock period per cycle.
 
 use spe_defs::config::MAX_DISPATCH_WIDTH;
-use spe_defs::ports::PORTS;
+use spe_defs::ports::{PORTS, SMT_PORTS};
 use spe_defs::Config;
 use spe_model::Model;
 use spe_ports::{Dut, Inputs, Outputs, SLOT_FIELDS, THREAD_FIELDS};
@@ -226,8 +226,9 @@ impl<O: Dut> Dut for Lockstep<O> {
 fn port_bits(name: &str, (w, t): (usize, usize)) -> u32 {
     PORTS
         .iter()
+        .chain(SMT_PORTS)
         .find(|p| p.name == name)
-        .map_or(64, |p| p.width.total_for(w, t))
+        .map_or(64, |p| p.width.total_for(w, t).max(1))
 }
 
 /// Input fields as (name, bits, value): per-slot fields as one vector per slot

@@ -7,6 +7,7 @@
 
 use spe_defs::config::MAX_DISPATCH_WIDTH;
 use spe_defs::config::MAX_THREADS;
+use spe_defs::ports::ports_of;
 use spe_defs::Config;
 use spe_ports::{
     slot_bits, thread_bits, Dut, Inputs, Outputs, OUTPUTS, SCALAR_INPUTS, SLOT_FIELDS,
@@ -23,8 +24,10 @@ struct Ids {
     threads: [(PortId, u32); THREAD_FIELDS.len()],
     /// Other inputs (`Inputs::scalar_fields` order).
     scalars: [PortId; SCALAR_INPUTS],
-    /// Outputs (`Outputs::fields` order).
-    outputs: [PortId; OUTPUTS],
+    /// Outputs (`Outputs::fields` order); `None` for one a one-thread unit lacks (zero).
+    outputs: [Option<PortId>; OUTPUTS],
+    /// The ports only a multithreaded unit has: `disp_tid`, `thr_active`, `reg_tid`.
+    smt: Option<[PortId; 3]>,
 }
 
 fn id(name: &str) -> PortId {
@@ -32,12 +35,16 @@ fn id(name: &str) -> PortId {
 }
 
 impl Ids {
-    fn new() -> Ids {
+    fn new(cfg: &Config) -> Ids {
+        let has = |n: &str| ports_of(cfg).any(|p| p.name == n);
         Ids {
             slots: SLOT_FIELDS.map(|(n, _)| (id(n), slot_bits(n))),
             threads: THREAD_FIELDS.map(|(n, _)| (id(n), thread_bits(n))),
             scalars: Inputs::default().scalar_fields().map(|(n, _)| id(n)),
-            outputs: Outputs::default().fields().map(|(n, _)| id(n)),
+            outputs: Outputs::default()
+                .fields()
+                .map(|(n, _)| has(n).then(|| id(n))),
+            smt: (cfg.threads > 1).then(|| ["disp_tid", "thr_active", "reg_tid"].map(id)),
         }
     }
 }
@@ -104,7 +111,7 @@ impl Verilated {
     fn wrap(m: Model, cfg: &Config) -> Verilated {
         Verilated {
             m,
-            ids: Ids::new(),
+            ids: Ids::new(cfg),
             width: cfg.dispatch_width,
             threads: cfg.threads,
             cycle: 0,
@@ -164,10 +171,21 @@ impl Verilated {
         for (&id, (_, v)) in p.scalars.iter().zip(i.scalar_fields()) {
             m.set(id, v);
         }
+        if let Some([tid, active, reg_tid]) = p.smt {
+            // Thread numbers of log2(T) bits: each slot's, then one bit per thread.
+            let tidw = self.threads.trailing_zeros();
+            m.set_words(tid, &pack(slots, tidw, |s| u64::from(s.tid)));
+            let act = threads
+                .iter()
+                .enumerate()
+                .fold(0, |a, (t, x)| a | u64::from(x.active) << t);
+            m.set(active, act);
+            m.set(reg_tid, u64::from(i.reg_tid));
+        }
     }
 
     fn read_outputs(&self) -> Outputs {
-        Outputs::from_values(self.ids.outputs.map(|id| self.m.get(id)))
+        Outputs::from_values(self.ids.outputs.map(|id| id.map_or(0, |id| self.m.get(id))))
     }
 
     /// Opens or closes the VCD window around the current cycle.

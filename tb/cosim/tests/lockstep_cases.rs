@@ -34,7 +34,10 @@ fn lockstep(
     default_cycles: u64,
 ) -> Vec<RunResult> {
     let mut runs = Vec::new();
-    for (backend, scale) in [(Backend::Hdlsim, 1), (Backend::Verilator, 20)] {
+    // rust-hdl's simulator serves one-thread presets (spe_hdlsim::rtl_sim).
+    let backends = [(Backend::Hdlsim, 1), (Backend::Verilator, 20)];
+    let skip = usize::from(cfg.threads > 1);
+    for &(backend, scale) in &backends[skip..] {
         let seed = env_u64("SPE_LOCKSTEP_SEED", 0x5EED_0003);
         let cycles = env_u64("SPE_LOCKSTEP_CYCLES", default_cycles * scale);
         eprintln!(

@@ -41,6 +41,7 @@ const BLOCK_ORDER: &[&str] = &[
     "filter",
     "serializer",
     "writer",
+    "arbiter",
     "regs",
 ];
 
@@ -62,11 +63,24 @@ pub fn default_out_dir(cfg: &Config, device: Device) -> PathBuf {
     PathBuf::from(format!("target/spe-synth/{}-{}", cfg.name, device))
 }
 
-/// One block of the unit: its label (`sampler`) and module (`spe_sampler_default`).
+/// One block of the unit: its label (`sampler`, `sampler_t1` for a thread's own copy),
+/// its module (`spe_sampler_default`) and how many times the top instantiates it (once,
+/// or once per hardware thread in a multithreaded preset).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Block {
     pub label: String,
     pub module: String,
+    pub instances: u32,
+}
+
+impl Block {
+    /// The label of the report's row: `tracker x2` for two instances.
+    pub fn row_label(&self) -> String {
+        match self.instances {
+            1 => self.label.clone(),
+            n => format!("{} x{n}", self.label),
+        }
+    }
 }
 
 /// The unit's Verilog sources of a preset, from `gen/<preset>/files.f` (paths made
@@ -108,6 +122,7 @@ pub fn sources(gen_dir: &Path, cfg: &Config) -> Result<(Vec<PathBuf>, Vec<Block>
                 blocks.push(Block {
                     label: label.to_string(),
                     module: stem.clone(),
+                    instances: 0,
                 });
             }
         }
@@ -119,10 +134,33 @@ pub fn sources(gen_dir: &Path, cfg: &Config) -> Result<(Vec<PathBuf>, Vec<Block>
     {
         return Err(format!("{} does not list {top}.v", list.display()));
     }
+    // Instances: lines `<module> <instance>(` of the top.
+    let top_path = dir.join(format!("{top}.v"));
+    let top_text = std::fs::read_to_string(&top_path)
+        .map_err(|e| format!("reading {}: {e}", top_path.display()))?;
+    for b in &mut blocks {
+        let head = format!("{} ", b.module);
+        b.instances = top_text
+            .lines()
+            .filter(|l| l.trim_start().starts_with(&head) && l.trim_end().ends_with('('))
+            .count() as u32;
+        if b.instances == 0 {
+            return Err(format!(
+                "{} does not instantiate {}",
+                top_path.display(),
+                b.module
+            ));
+        }
+    }
+    // A thread's own copy (`sampler_t1`) sorts with its block.
     let rank = |b: &Block| {
+        let base = match b.label.rsplit_once("_t") {
+            Some((base, n)) if n.bytes().all(|c| c.is_ascii_digit()) => base,
+            _ => b.label.as_str(),
+        };
         BLOCK_ORDER
             .iter()
-            .position(|&l| l == b.label)
+            .position(|&l| l == base)
             .unwrap_or(BLOCK_ORDER.len())
     };
     blocks.sort_by(|a, b| rank(a).cmp(&rank(b)).then(a.label.cmp(&b.label)));
@@ -361,9 +399,14 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
             )
         })
     };
+    // A block instantiated n times counts n times.
     let block_counts = blocks
         .iter()
-        .map(|b| Ok((b.label.clone(), own(&b.module)?)))
+        .map(|b| {
+            let one = own(&b.module)?;
+            let all = (1..b.instances).fold(one.clone(), |a, _| a.plus(&one));
+            Ok((b.row_label(), all))
+        })
         .collect::<Result<Vec<_>, String>>()?;
     let top_glue = own(&w.unit)?;
     let unassigned: Vec<_> = stat
@@ -453,10 +496,33 @@ mod tests {
             let (files, blocks) = sources(&gen_dir(), cfg).unwrap();
             assert!(files.iter().all(|f| f.is_absolute() && f.is_file()));
             let labels: Vec<_> = blocks.iter().map(|b| b.label.as_str()).collect();
-            assert_eq!(labels, BLOCK_ORDER, "preset {}", cfg.name);
+            let t = cfg.threads as u32;
+            let want: Vec<String> = if t == 1 {
+                BLOCK_ORDER
+                    .iter()
+                    .filter(|&&l| l != "arbiter")
+                    .map(|l| l.to_string())
+                    .collect()
+            } else {
+                // Each thread's sampler (its own LFSR seed), the other blocks shared.
+                (0..t)
+                    .map(|k| format!("sampler_t{k}"))
+                    .chain(BLOCK_ORDER[1..].iter().map(|l| l.to_string()))
+                    .collect()
+            };
+            assert_eq!(labels, want, "preset {}", cfg.name);
             assert!(blocks
                 .iter()
                 .all(|b| b.module == format!("spe_{}_{}", b.label, cfg.name)));
+            for b in &blocks {
+                let per_thread = ["capture", "tracker", "latency", "filter", "regs"];
+                let n = if per_thread.contains(&b.label.as_str()) {
+                    t
+                } else {
+                    1
+                };
+                assert_eq!(b.instances, n, "preset {}: {}", cfg.name, b.label);
+            }
         }
     }
 

@@ -126,18 +126,29 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
                 spe_ports::for_thread_inputs!(drive_thread);
             },
             |t| {
+                // A one-thread top: the outputs only a multithreaded unit has are zero.
                 macro_rules! sense {
                     ($($f:ident),*) => {
-                        Outputs::from_values([$(t.$f.sense()),*])
+                        [$(t.$f.sense()),*]
                     };
                 }
-                spe_ports::for_outputs!(sense)
+                let mut v = [0u64; spe_ports::OUTPUTS];
+                let sensed = spe_ports::for_outputs!(sense);
+                v[..sensed.len()].copy_from_slice(&sensed);
+                Outputs::from_values(v)
             },
         )
     }
 }
 
-/// The RTL of `cfg` under rust-hdl's simulator, as a DUT.
-pub fn rtl_sim(cfg: &Config) -> Box<dyn Dut> {
-    spe_rtl::with_top!(cfg, |t| Box::new(RtlSim::new(t)) as Box<dyn Dut>)
+/// The RTL of `cfg` under rust-hdl's simulator, as a DUT: one-thread presets only (the
+/// multithreaded top runs under Verilator).
+pub fn rtl_sim(cfg: &Config) -> Result<Box<dyn Dut>, String> {
+    if cfg.threads > 1 {
+        return Err(format!(
+            "preset {}: the rust-hdl simulator backend serves one-thread presets; use --backend verilator or lockstep",
+            cfg.name
+        ));
+    }
+    Ok(spe_rtl::with_top!(cfg, |t| Box::new(RtlSim::new(t)) as Box<dyn Dut>))
 }

@@ -84,8 +84,9 @@ pub const THREAD_FIELDS: [(&str, ThreadField); for_thread_inputs!(count)] =
 
 /// Number of inputs that are neither per slot nor per thread.
 pub const SCALAR_INPUTS: usize = for_scalar_inputs!(count);
-/// Number of outputs.
-pub const OUTPUTS: usize = for_outputs!(count);
+/// Number of outputs in [`Outputs::fields`]: those of `PORTS`, then those only a
+/// multithreaded unit has (zero at T = 1).
+pub const OUTPUTS: usize = for_outputs!(count) + for_smt_outputs!(count);
 
 /// Bits of one slot of the per-slot port `name` (from `PORTS`). Panics if `name` is not a
 /// per-slot port.
@@ -299,7 +300,7 @@ impl<T: Dut + ?Sized> Dut for Box<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use spe_defs::ports::Dir;
+    use spe_defs::ports::{Dir, SMT_PORTS};
 
     /// Ports of `dir` whose width is of the kind `kind` picks.
     fn names(dir: Dir, kind: impl Fn(Width) -> bool) -> Vec<&'static str> {
@@ -330,13 +331,24 @@ mod tests {
         let threads: Vec<_> = THREAD_FIELDS.iter().map(|f| f.0).collect();
         assert_eq!(threads, names(Dir::In, per_thread));
         let outs: Vec<_> = Outputs::default().fields().iter().map(|f| f.0).collect();
-        assert_eq!(outs, names(Dir::Out, |_| true));
+        let mut want = names(Dir::Out, |_| true);
+        want.extend(
+            SMT_PORTS
+                .iter()
+                .filter(|p| p.dir == Dir::Out)
+                .map(|p| p.name),
+        );
+        assert_eq!(outs, want, "PORTS' outputs, then SMT_PORTS'");
     }
 
     /// The largest value of output port `name` at `MAX_THREADS` threads and
     /// `MAX_DISPATCH_WIDTH` slots, or of one slot's or one thread's copy of an input.
     fn max(name: &str) -> u64 {
-        let p = PORTS.iter().find(|p| p.name == name).unwrap();
+        let p = PORTS
+            .iter()
+            .chain(SMT_PORTS)
+            .find(|p| p.name == name)
+            .unwrap();
         let bits = if p.dir == Dir::Out {
             p.width.total_for(MAX_DISPATCH_WIDTH, MAX_THREADS)
         } else {

@@ -191,6 +191,8 @@ impl Core {
             };
             next_ctx = self.dispatch(cycle, limit, inp);
         }
+        // The core is one hardware thread, active in every cycle.
+        inp.thr[0].active = true;
         inp.thr[0].disp_el = self.mode.el;
         inp.thr[0].disp_ns = self.mode.ns;
         inp.thr[0].el2_en = self.mode.el2;

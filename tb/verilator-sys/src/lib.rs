@@ -7,11 +7,12 @@
 //! several models (even of one preset) can live in one process and run on different threads.
 //! Ports are read and written in place through pointers; only [`Model::eval`] crosses the FFI.
 //!
-//! Ports are addressed by [`PortId`]: index 0 is `clk`, then `spe_defs::ports::PORTS` in
+//! Ports are addressed by [`PortId`]: index 0 is `clk`, then `spe_defs::ports::PORTS` (and
+//! `SMT_PORTS` in a multithreaded preset) in
 //! order. Inputs are masked to their width on every write (Verilator requires the bits above
 //! a port's width to be zero).
 
-use spe_defs::ports::{Dir, PORTS};
+use spe_defs::ports::{ports_of, Dir, PORTS, SMT_PORTS};
 use spe_defs::Config;
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::fmt;
@@ -259,13 +260,15 @@ pub struct PortId(pub usize);
 /// The clock.
 pub const CLK: PortId = PortId(0);
 
-/// Index of the port `name` (`clk` or any of `spe_defs::ports::PORTS`).
+/// Index of the port `name` (`clk`, any of `spe_defs::ports::PORTS`, or of `SMT_PORTS`,
+/// which follow them in a multithreaded preset's model).
 pub fn port_id(name: &str) -> Option<PortId> {
     if name == "clk" {
         return Some(CLK);
     }
     PORTS
         .iter()
+        .chain(SMT_PORTS)
         .position(|p| p.name == name)
         .map(|i| PortId(i + 1))
 }
@@ -334,11 +337,7 @@ impl Model {
             return Err(Error::Create(format!("{preset} ({variant:?})")));
         }
         let shapes: Vec<(&'static str, Dir, u32)> = std::iter::once(("clk", Dir::In, 1))
-            .chain(
-                PORTS
-                    .iter()
-                    .map(|p| (p.name, p.dir, p.width.total(cfg.dispatch_width))),
-            )
+            .chain(ports_of(cfg).map(|p| (p.name, p.dir, p.bits_for(cfg))))
             .collect();
         let ports = open_ports(h, &shapes, preset)?;
         Ok(Model {
@@ -548,9 +547,15 @@ mod tests {
             }
             for v in variants {
                 let m = Model::new(cfg.name, v).unwrap();
-                assert_eq!(m.ports().len(), PORTS.len() + 1);
+                assert_eq!(m.ports().len(), ports_of(cfg).count() + 1);
                 let pc = &m.ports()[port_id("disp_pc").unwrap().0];
                 assert_eq!(pc.bits, 56 * cfg.dispatch_width as u32);
+                let va = &m.ports()[port_id("xl_va").unwrap().0];
+                assert_eq!(va.bits, 64 * cfg.threads as u32, "one copy per thread");
+                if cfg.threads > 1 {
+                    let tid = &m.ports()[port_id("wr_tid").unwrap().0];
+                    assert_eq!(tid.bits, cfg.threads.trailing_zeros());
+                }
             }
         }
         assert!(matches!(

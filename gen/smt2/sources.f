@@ -1,0 +1,12 @@
+gen/spe_rff.v
+gen/smt2/spe_arbiter_smt2.v
+gen/smt2/spe_capture_smt2.v
+gen/smt2/spe_filter_smt2.v
+gen/smt2/spe_latency_smt2.v
+gen/smt2/spe_regs_smt2.v
+gen/smt2/spe_sampler_t0_smt2.v
+gen/smt2/spe_sampler_t1_smt2.v
+gen/smt2/spe_serializer_smt2.v
+gen/smt2/spe_tracker_smt2.v
+gen/smt2/spe_writer_smt2.v
+gen/smt2/spe_top_smt2.v

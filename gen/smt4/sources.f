@@ -1,0 +1,14 @@
+gen/spe_rff.v
+gen/smt4/spe_arbiter_smt4.v
+gen/smt4/spe_capture_smt4.v
+gen/smt4/spe_filter_smt4.v
+gen/smt4/spe_latency_smt4.v
+gen/smt4/spe_regs_smt4.v
+gen/smt4/spe_sampler_t0_smt4.v
+gen/smt4/spe_sampler_t1_smt4.v
+gen/smt4/spe_sampler_t2_smt4.v
+gen/smt4/spe_sampler_t3_smt4.v
+gen/smt4/spe_serializer_smt4.v
+gen/smt4/spe_tracker_smt4.v
+gen/smt4/spe_writer_smt4.v
+gen/smt4/spe_top_smt4.v
