@@ -44,5 +44,9 @@ pub fn run(a: SynthArgs) -> Result<ExitCode, String> {
     };
     let report = spe_fpga::synth(&opts, &mut |line| eprintln!("{line}"))?;
     print!("{}", report.render());
-    Ok(ExitCode::SUCCESS)
+    // The Yosys figures are printed; a failed place and route still fails the command.
+    match &report.pnr {
+        Ok(_) => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(e.clone()),
+    }
 }

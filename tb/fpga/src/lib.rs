@@ -190,7 +190,9 @@ pub struct SynthReport {
     pub output_bits: u32,
     /// Wrapper and unit synthesized flat: the netlist that is placed.
     pub flat: CellCounts,
-    pub pnr: PnrReport,
+    /// Place and route, or why nextpnr failed (a preset too big for the device): the
+    /// Yosys figures are reported either way.
+    pub pnr: Result<PnrReport, String>,
     pub out_dir: PathBuf,
     /// Time of each stage (per-block Yosys, flattened Yosys, nextpnr).
     pub stage_times: Vec<(&'static str, Duration)>,
@@ -291,7 +293,20 @@ impl SynthReport {
                 .collect();
             let _ = writeln!(w, "other primitives: {}", list.join(", "));
         }
-        let p = &self.pnr;
+        let p = match &self.pnr {
+            Ok(p) => p,
+            Err(e) => {
+                let _ = writeln!(w, "no place and route: {e}");
+                let times = nextpnr::stage_times(&self.stage_times);
+                let _ = writeln!(
+                    w,
+                    "files and logs in {} ({})",
+                    self.out_dir.display(),
+                    times
+                );
+                return s;
+            }
+        };
         let verdict = match p.target_mhz {
             Some(t) => format!(
                 "target {} MHz, {}",
@@ -445,15 +460,20 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
         log.display()
     ));
     let t = Instant::now();
-    tools::NEXTPNR_ICE40.run(
-        &nextpnr_exe,
-        &nextpnr::args(o.device, yosys::FLAT_JSON, nextpnr::PCF, o.freq_mhz),
-        out,
-        &log,
-    )?;
+    // A failed place and route (the unit does not fit) still reports Yosys's figures.
+    let pnr = tools::NEXTPNR_ICE40
+        .run(
+            &nextpnr_exe,
+            &nextpnr::args(o.device, yosys::FLAT_JSON, nextpnr::PCF, o.freq_mhz),
+            out,
+            &log,
+        )
+        .and_then(|()| {
+            let text =
+                std::fs::read_to_string(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+            nextpnr::parse_log(&text).map_err(|e| format!("{e} (see {})", log.display()))
+        });
     stage_times.push(("nextpnr", t.elapsed()));
-    let text = std::fs::read_to_string(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-    let pnr = nextpnr::parse_log(&text).map_err(|e| format!("{e} (see {})", log.display()))?;
 
     Ok(SynthReport {
         preset: o.cfg.name,
@@ -554,7 +574,7 @@ mod tests {
             input_bits: 544,
             output_bits: 211,
             flat: counts(1881, 1598, 323),
-            pnr: nextpnr::PnrReport {
+            pnr: Ok(nextpnr::PnrReport {
                 clock: "clk".into(),
                 fmax_mhz: 19.25,
                 target_mhz: Some(50.0),
@@ -572,7 +592,7 @@ mod tests {
                     logic_ns: Some(28.3),
                     routing_ns: Some(23.6),
                 }),
-            },
+            }),
             out_dir: "target/spe-synth/minimal-up5k".into(),
             stage_times: vec![("nextpnr", Duration::from_millis(12_500))],
         }
@@ -602,6 +622,19 @@ mod tests {
         );
         assert!(text.contains("critical path 51.9 ns (28.3 ns logic, 23.6 ns routing): unit.writer.s_addr.d -> unit.regs.pmbsr.d"), "{text}");
         assert!(!text.contains("top glue") && !text.contains("optimised away"));
+    }
+
+    #[test]
+    fn a_failed_place_and_route_still_reports_the_yosys_figures() {
+        let mut r = sample_report();
+        r.pnr = Err("nextpnr-ice40 failed: ERROR: Unable to place cell".into());
+        let text = r.render();
+        assert!(text.contains("unit total"), "{text}");
+        assert!(
+            text.contains("no place and route: nextpnr-ice40 failed"),
+            "{text}"
+        );
+        assert!(!text.contains("Fmax"), "{text}");
     }
 
     #[test]
