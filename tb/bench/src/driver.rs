@@ -399,6 +399,9 @@ pub struct Driver {
     aux: Vec<u8>,
     events: Vec<MgmtEvent>,
     records: Vec<AuxRecord>,
+    /// The hardware thread whose registers, PSB lane, interrupt and buffer this driver
+    /// serves (the CPU it runs on).
+    thread: usize,
 }
 
 impl Driver {
@@ -433,7 +436,29 @@ impl Driver {
             aux: Vec::new(),
             events: Vec::new(),
             records: Vec::new(),
+            thread: 0,
         })
+    }
+
+    /// The driver of hardware thread `thread` (its register bank through `reg_tid`, its
+    /// PSB lane, interrupt and buffer).
+    pub fn for_thread(settings: SampleSettings, thread: usize) -> Result<Driver, String> {
+        let mut d = Driver::new(settings)?;
+        d.thread = thread;
+        Ok(d)
+    }
+
+    /// True when this cycle's access (driven by [`Driver::drive`]) is on the register port.
+    pub fn wants_port(&self) -> bool {
+        matches!(self.issued, Some(Access::Write(..) | Access::Read(_)))
+    }
+
+    /// The register port went to another thread's driver this cycle: this cycle's access
+    /// did not happen and is retried next cycle (call before [`Driver::observe`]).
+    pub fn blocked(&mut self) {
+        if let Some(a) = self.issued.take() {
+            self.queue.push_front(a);
+        }
     }
 
     /// Drives this cycle's register access or PSB request, if any.
@@ -450,16 +475,18 @@ impl Driver {
         match self.issued {
             Some(Access::Write(r, v)) => {
                 inp.reg_en = true;
+                inp.reg_tid = self.thread as u8;
                 inp.reg_we = true;
                 inp.reg_addr = reg(r).addr();
                 inp.reg_wdata = v;
             }
             Some(Access::Read(r)) => {
                 inp.reg_en = true;
+                inp.reg_tid = self.thread as u8;
                 inp.reg_we = false;
                 inp.reg_addr = reg(r).addr();
             }
-            Some(Access::Psb) => inp.thr[0].psb_req = true,
+            Some(Access::Psb) => inp.thr[self.thread].psb_req = true,
             _ => {}
         }
     }
@@ -468,16 +495,18 @@ impl Driver {
     /// follow; copies ended outputs out of `mem`.
     pub fn observe(&mut self, cycle: u64, out: &Outputs, mem: &mut Memory) {
         if let Some(ptr) = self.pending_open.take() {
-            mem.open_session(ptr);
+            mem.open_session(self.thread, ptr);
         }
         let cleared = self.issued == Some(Access::Write(RegId::Pmbsr, 0));
         // irq is registered: in the cycle PMBSR is cleared it still shows the old status.
-        self.irq = out.thr[0].irq && !cleared;
+        self.irq = out.thr[self.thread].irq && !cleared;
         match self.issued.take() {
             Some(Access::Read(RegId::Pmbsr)) => self.status = out.reg_rdata,
             Some(Access::Read(RegId::Pmbptr)) => self.ptr = out.reg_rdata,
             Some(Access::Read(RegId::Pmsicr)) => self.icr = out.reg_rdata,
-            Some(Access::Psb) if !out.thr[0].psb_done => self.queue.push_front(Access::Psb),
+            Some(Access::Psb) if !out.thr[self.thread].psb_done => {
+                self.queue.push_front(Access::Psb)
+            }
             _ => {}
         }
         // Decisions run at once, in program order, until the next bus access.
@@ -548,10 +577,10 @@ impl Driver {
             Access::Begin | Access::Enter(_) => {
                 self.decide_now(a);
                 if let Some(ptr) = self.pending_open.take() {
-                    mem.open_session(ptr);
+                    mem.open_session(self.thread, ptr);
                 }
             }
-            Access::Quiesced => mem.quiesce(),
+            Access::Quiesced => mem.quiesce(self.thread),
             Access::Write(..) | Access::Read(_) | Access::Psb => unreachable!("bus access"),
         }
     }
@@ -615,7 +644,7 @@ impl Driver {
         let (base, size) = (self.settings.buffer_base, self.settings.buffer_size);
         let end = ptr.clamp(start, base + size);
         let bytes = end - start;
-        mem.audit_session(cycle, start, ptr);
+        mem.audit_session(self.thread, cycle, start, ptr);
         self.aux.extend(mem.read(start, bytes));
         if pmbsr::S.is_set(self.status) || bytes > 0 {
             self.events.push(MgmtEvent {

@@ -13,6 +13,7 @@
 //! is injected by holding `wr_ready` low until a beat is waiting, then accepting that beat
 //! with `wr_err`: the error always lands on a real handshake.
 
+use spe_defs::config::MAX_THREADS;
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
 use spe_defs::regs::pmbsr;
 use spe_ports::{Inputs, Outputs};
@@ -254,8 +255,10 @@ pub struct Memory {
     rng: Rng,
     /// Written bytes, by 8-byte word address (bytes never written read as 0).
     words: HashMap<u64, [u8; BEAT_BYTES]>,
-    base: u64,
-    limit: u64,
+    /// Each hardware thread's buffer (window, record order, open output); `cur` is the
+    /// thread of the beat being observed (`wr_tid`).
+    bufs: [Buffer; MAX_THREADS],
+    cur: usize,
     /// Ready/err driven this cycle.
     ready: bool,
     err: bool,
@@ -266,12 +269,19 @@ pub struct Memory {
     err_next: bool,
     beats: u64,
     errors_injected: u64,
+    violations: Vec<Violation>,
+    violation_count: u64,
+}
+
+/// One hardware thread's buffer as the memory checks it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Buffer {
+    base: u64,
+    limit: u64,
     /// Address of the last beat of the record being written, and beats so far.
     record: Option<(u64, usize)>,
     /// End of the last complete record since the last rewind.
     last_record_end: Option<u64>,
-    violations: Vec<Violation>,
-    violation_count: u64,
     /// The driver's open AUX output: where the next good beat must land.
     session_next: Option<u64>,
     /// A stop's PSB completed: no beat may be offered until the next output begins.
@@ -285,8 +295,8 @@ impl Memory {
             profile,
             rng: Rng::derive(seed, 3),
             words: HashMap::new(),
-            base: 0,
-            limit: 0,
+            bufs: [Buffer::default(); MAX_THREADS],
+            cur: 0,
             ready: false,
             err: false,
             held: None,
@@ -294,34 +304,31 @@ impl Memory {
             err_next,
             beats: 0,
             errors_injected: 0,
-            record: None,
-            last_record_end: None,
             violations: Vec::new(),
             violation_count: 0,
-            session_next: None,
-            quiet: false,
         }
     }
 
     /// The driver begins an AUX output at `ptr` (it writes PMBPTR = `ptr`): records may
     /// start again from there, and the good beats from now on must follow each other
     /// from `ptr` up.
-    pub fn open_session(&mut self, ptr: u64) {
-        self.last_record_end = None;
-        self.session_next = Some(ptr);
-        self.quiet = false;
+    pub fn open_session(&mut self, thread: usize, ptr: u64) {
+        let b = &mut self.bufs[thread];
+        b.last_record_end = None;
+        b.session_next = Some(ptr);
+        b.quiet = false;
     }
 
     /// A stop's PSB completed: from now until the next output begins, any beat offered is
     /// a violation.
-    pub fn quiesce(&mut self) {
-        self.quiet = true;
+    pub fn quiesce(&mut self, thread: usize) {
+        self.bufs[thread].quiet = true;
     }
 
     /// The driver ends the output begun at `start` with `ptr` read from PMBPTR: the good
     /// beats since the begin must be exactly the records in [start, ptr).
-    pub fn audit_session(&mut self, cycle: u64, start: u64, ptr: u64) {
-        if let Some(next) = self.session_next.take() {
+    pub fn audit_session(&mut self, thread: usize, cycle: u64, start: u64, ptr: u64) {
+        if let Some(next) = self.bufs[thread].session_next.take() {
             if next != ptr {
                 self.violation(
                     cycle,
@@ -335,9 +342,9 @@ impl Memory {
     }
 
     /// Tells the memory the buffer window the unit may write: [base, limit).
-    pub fn set_window(&mut self, base: u64, limit: u64) {
-        self.base = base;
-        self.limit = limit;
+    pub fn set_window(&mut self, thread: usize, base: u64, limit: u64) {
+        self.bufs[thread].base = base;
+        self.bufs[thread].limit = limit;
     }
 
     /// Drives `wr_ready` and `wr_err` for this cycle.
@@ -387,6 +394,7 @@ impl Memory {
 
     /// Checks the port and accepts the beat on a handshake.
     pub fn observe(&mut self, cycle: u64, out: &Outputs) {
+        self.cur = usize::from(out.wr_tid) % MAX_THREADS;
         let offered = Beat {
             addr: out.wr_addr,
             data: out.wr_data,
@@ -411,8 +419,8 @@ impl Memory {
             self.held = None;
             return;
         }
-        if self.quiet {
-            self.quiet = false; // one report per stop
+        if self.bufs[self.cur].quiet {
+            self.bufs[self.cur].quiet = false; // one report per stop
             self.violation(
                 cycle,
                 ViolationKind::SyncAudit,
@@ -442,21 +450,24 @@ impl Memory {
                 format!("beat at {:#x} has byte enables {:#04x}", b.addr, b.strb),
             );
         }
-        if b.addr < self.base {
+        if b.addr < self.bufs[self.cur].base {
             self.violation(
                 cycle,
                 ViolationKind::BelowBase,
                 format!(
                     "beat at {:#x} is below the buffer base {:#x}",
-                    b.addr, self.base
+                    b.addr, self.bufs[self.cur].base
                 ),
             );
         }
-        if b.addr.saturating_add(BEAT_BYTES as u64) > self.limit {
+        if b.addr.saturating_add(BEAT_BYTES as u64) > self.bufs[self.cur].limit {
             self.violation(
                 cycle,
                 ViolationKind::PastLimit,
-                format!("beat at {:#x} reaches the limit {:#x}", b.addr, self.limit),
+                format!(
+                    "beat at {:#x} reaches the limit {:#x}",
+                    b.addr, self.bufs[self.cur].limit
+                ),
             );
         }
         self.check_order(cycle, b.addr);
@@ -469,13 +480,13 @@ impl Memory {
             }
         }
         self.beats += 1;
-        if let Some(next) = self.session_next {
+        if let Some(next) = self.bufs[self.cur].session_next {
             if self.err {
                 // The faulting beat is not written; PMBPTR must hold its address.
             } else if b.addr == next {
-                self.session_next = Some(next.wrapping_add(BEAT_BYTES as u64));
+                self.bufs[self.cur].session_next = Some(next.wrapping_add(BEAT_BYTES as u64));
             } else {
-                self.session_next = None;
+                self.bufs[self.cur].session_next = None;
                 self.violation(
                     cycle,
                     ViolationKind::SyncAudit,
@@ -489,7 +500,7 @@ impl Memory {
         if self.err {
             // The faulting beat ends the record: the unit writes nothing more of it.
             self.errors_injected += 1;
-            self.record = None;
+            self.bufs[self.cur].record = None;
         }
         self.err_next = match self.profile.errors {
             ErrorInjection::Never => false,
@@ -499,7 +510,7 @@ impl Memory {
     }
 
     fn check_order(&mut self, cycle: u64, addr: u64) {
-        match self.record {
+        match self.bufs[self.cur].record {
             None => {
                 if !addr.is_multiple_of(RECORD_SIZE as u64) {
                     self.violation(
@@ -510,7 +521,7 @@ impl Memory {
                         ),
                     );
                 }
-                if let Some(end) = self.last_record_end.filter(|&e| addr < e) {
+                if let Some(end) = self.bufs[self.cur].last_record_end.filter(|&e| addr < e) {
                     self.violation(
                         cycle,
                         ViolationKind::OutOfOrder,
@@ -519,7 +530,7 @@ impl Memory {
                         ),
                     );
                 }
-                self.record = Some((addr, 1));
+                self.bufs[self.cur].record = Some((addr, 1));
             }
             Some((last, n)) => {
                 let want = last.wrapping_add(BEAT_BYTES as u64);
@@ -530,13 +541,13 @@ impl Memory {
                         format!("beat {n} of a record at {addr:#x}, expected {want:#x}"),
                     );
                 }
-                self.record = Some((addr, n + 1));
+                self.bufs[self.cur].record = Some((addr, n + 1));
             }
         }
-        if let Some((last, n)) = self.record {
+        if let Some((last, n)) = self.bufs[self.cur].record {
             if n == BEATS_PER_RECORD {
-                self.record = None;
-                self.last_record_end = Some(last.wrapping_add(BEAT_BYTES as u64));
+                self.bufs[self.cur].record = None;
+                self.bufs[self.cur].last_record_end = Some(last.wrapping_add(BEAT_BYTES as u64));
             }
         }
     }

@@ -133,16 +133,27 @@ impl fmt::Display for Stats {
     }
 }
 
+/// What the driver of one more hardware thread drained (threads 1.. of a multithreaded
+/// unit; thread 0's is [`RunResult`]'s own).
+#[derive(Clone, Debug)]
+pub struct ThreadOutput {
+    pub aux: Vec<u8>,
+    pub events: Vec<MgmtEvent>,
+    pub aux_records: Vec<AuxRecord>,
+}
+
 /// Everything a run produced.
 #[derive(Clone, Debug)]
 pub struct RunResult {
-    /// The drained record bytes (perf AUX data).
+    /// The drained record bytes (perf AUX data) of thread 0 (the only one at T = 1).
     pub aux: Vec<u8>,
     pub stats: Stats,
     /// Every interrupt serviced (and the final drain), with PMBSR and PMBPTR.
     pub events: Vec<MgmtEvent>,
     /// Every AUX output the driver ended (offset, size, truncated and collision flags).
     pub aux_records: Vec<AuxRecord>,
+    /// Threads 1.. of a multithreaded unit, each its own CPU and buffer.
+    pub other_threads: Vec<ThreadOutput>,
     /// The first memory protocol violations.
     pub violations: Vec<Violation>,
     /// The first tag/population anomalies.
@@ -150,12 +161,19 @@ pub struct RunResult {
     pub seed: u64,
 }
 
-/// The testbench around one DUT.
+/// Bytes between two threads' buffers (each thread's window is the settings' one, moved
+/// up by this much per thread).
+pub const THREAD_BUFFER_STRIDE: u64 = 1 << 32;
+
+/// The testbench around one DUT: one core model and one driver per hardware thread (each
+/// thread a CPU with its own buffer), one memory behind the shared write port.
 struct Bench<'a> {
     dut: &'a mut dyn Dut,
-    core: Core,
-    driver: Driver,
+    cores: Vec<Core>,
+    drivers: Vec<Driver>,
     memory: Memory,
+    /// The driver that had the register port last (round robin between the drivers).
+    port_last: usize,
     cycle: u64,
     stats: Stats,
 }
@@ -164,67 +182,98 @@ impl Bench<'_> {
     fn step(&mut self) -> Outputs {
         let c = self.cycle;
         let mut inp = Inputs::default();
-        // The core executes the driver's PSB as the port contract asks: it raises psb_req
+        let n = self.cores.len();
+        // Each core executes its driver's PSB as the port contract asks: it raises psb_req
         // only once the op it tracks (older than the PSB) has sent its completion report,
         // in an earlier cycle. This is the core's own state, as in a real core.
-        let older_op_pending = self.core.is_tracking();
-        self.core.drive(c, &mut inp);
-        self.driver.drive(c, &mut inp);
-        if older_op_pending {
-            inp.thr[0].psb_req = false;
+        let pending: Vec<bool> = self.cores.iter().map(Core::is_tracking).collect();
+        for core in &mut self.cores {
+            core.drive(c, &mut inp);
+        }
+        // The drivers share the register port: one access a cycle, round robin; the
+        // others retry the next cycle. The first driver to want it writes the port.
+        let mut port = Inputs::default();
+        let mut granted = None;
+        for k in 1..=n {
+            let t = (self.port_last + k) % n;
+            let mut mine = Inputs::default();
+            self.drivers[t].drive(c, &mut mine);
+            if self.drivers[t].wants_port() {
+                if granted.is_none() {
+                    granted = Some(t);
+                    port = mine.clone();
+                } else {
+                    self.drivers[t].blocked();
+                }
+            }
+            inp.thr[t].psb_req = mine.thr[t].psb_req && !pending[t];
+        }
+        if let Some(t) = granted {
+            self.port_last = t;
+            inp.reg_en = port.reg_en;
+            inp.reg_we = port.reg_we;
+            inp.reg_tid = port.reg_tid;
+            inp.reg_addr = port.reg_addr;
+            inp.reg_wdata = port.reg_wdata;
         }
         self.memory.drive(c, &mut inp);
         let out = self.dut.step(&inp);
-        self.core.observe(c, &out);
+        for core in &mut self.cores {
+            core.observe(c, &out);
+        }
         self.memory.observe(c, &out);
-        self.driver.observe(c, &out, &mut self.memory);
+        for d in &mut self.drivers {
+            d.observe(c, &out, &mut self.memory);
+        }
         let s = &mut self.stats;
-        s.collisions += u64::from(out.thr[0].pmu_sample_collision);
-        s.sample_feed += u64::from(out.thr[0].pmu_sample_feed);
-        s.sample_filtrate += u64::from(out.thr[0].pmu_sample_filtrate);
-        s.stray_reports += u64::from(out.thr[0].hook_stray);
-        s.timeouts += u64::from(out.thr[0].sample_timeout);
+        for o in &out.thr[..n] {
+            s.collisions += u64::from(o.pmu_sample_collision);
+            s.sample_feed += u64::from(o.pmu_sample_feed);
+            s.sample_filtrate += u64::from(o.pmu_sample_filtrate);
+            s.stray_reports += u64::from(o.hook_stray);
+            s.timeouts += u64::from(o.sample_timeout);
+        }
         self.cycle += 1;
         out
     }
 
-    /// Stats with the core's, driver's and memory's counts merged in.
+    fn drivers_done(&self) -> bool {
+        self.drivers.iter().all(Driver::done)
+    }
+
+    /// Stats with the cores', drivers' and memory's counts merged in.
     fn snapshot(&self) -> Stats {
         let mut s = self.stats.clone();
-        let k = self.core.counters();
         s.cycles = self.cycle;
-        s.ops_dispatched = k.dispatched;
-        s.population = k.population;
-        s.samples = k.samples;
-        s.stray_injected = k.stray_injected;
-        s.tag_anomalies = k.anomalies;
-        s.wrong_path_ops = k.wrong_path;
-        s.mispredicts = k.mispredicts;
-        s.exceptions = k.exceptions;
+        for core in &self.cores {
+            let k = core.counters();
+            s.ops_dispatched += k.dispatched;
+            s.population += k.population;
+            s.samples += k.samples;
+            s.stray_injected += k.stray_injected;
+            s.tag_anomalies += k.anomalies;
+            s.wrong_path_ops += k.wrong_path;
+            s.mispredicts += k.mispredicts;
+            s.exceptions += k.exceptions;
+            for (&pc, &v) in core.ground_truth() {
+                *s.ground_truth.entry(pc).or_insert(0) += v;
+            }
+            for (&pc, &v) in core.samples_per_pc() {
+                *s.samples_per_pc.entry(pc).or_insert(0) += v;
+            }
+        }
         s.filter_drops = s.sample_feed.saturating_sub(s.sample_filtrate);
-        s.bytes_drained = self.driver.aux().len() as u64;
+        s.bytes_drained = self.drivers.iter().map(|d| d.aux().len() as u64).sum();
         s.records_written = s.bytes_drained / RECORD_SIZE as u64;
         s.management_events = self
-            .driver
-            .events()
+            .drivers
             .iter()
+            .flat_map(|d| d.events())
             .filter(|e| pmbsr::S.is_set(e.pmbsr))
             .count() as u64;
         s.protocol_violations = self.memory.violation_count();
         s.beats_accepted = self.memory.beats();
         s.write_errors_injected = self.memory.errors_injected();
-        s.ground_truth = self
-            .core
-            .ground_truth()
-            .iter()
-            .map(|(&k, &v)| (k, v))
-            .collect();
-        s.samples_per_pc = self
-            .core
-            .samples_per_pc()
-            .iter()
-            .map(|(&k, &v)| (k, v))
-            .collect();
         s
     }
 }
@@ -248,16 +297,37 @@ pub fn run(
         vhe_host: settings.host,
         ..workload.params
     };
-    let core = Core::new(cfg, workload.program.clone(), params, seed)?;
-    let driver = Driver::new(settings.clone())?;
+    // One core and one driver per hardware thread; thread t's buffer is the settings'
+    // window moved up by t strides, its seed derived from the run's.
     let mut mem = Memory::new(*memory, seed);
-    let (base, limit) = settings.window();
-    mem.set_window(base, limit);
+    let (mut cores, mut drivers) = (Vec::new(), Vec::new());
+    for t in 0..cfg.threads {
+        let s = SampleSettings {
+            buffer_base: settings.buffer_base + t as u64 * THREAD_BUFFER_STRIDE,
+            ..settings.clone()
+        };
+        let thread_seed = if t == 0 {
+            seed
+        } else {
+            Rng::derive(seed, 0x7_0000 + t as u64).next_u64()
+        };
+        cores.push(Core::for_thread(
+            cfg,
+            workload.program.clone(),
+            params,
+            thread_seed,
+            t,
+        )?);
+        let (base, limit) = s.window();
+        mem.set_window(t, base, limit);
+        drivers.push(Driver::for_thread(s, t)?);
+    }
     let mut b = Bench {
         dut,
-        core,
-        driver,
+        cores,
+        drivers,
         memory: mem,
+        port_last: cfg.threads - 1,
         cycle: 0,
         stats: Stats::default(),
     };
@@ -275,12 +345,15 @@ pub fn run(
     let mut resume_at = None;
     while b.cycle < end {
         if settings.switch_every > 0 {
+            // Context switches on thread 0's CPU (the others keep running).
             match resume_at {
-                None if rng.chance(1.0 / settings.switch_every as f64) && b.driver.switch_out() => {
+                None if rng.chance(1.0 / settings.switch_every as f64)
+                    && b.drivers[0].switch_out() =>
+                {
                     b.stats.context_switches += 1;
                     resume_at = Some(b.cycle + settings.switch_off.max(1));
                 }
-                Some(t) if b.cycle >= t && b.driver.switch_in() => resume_at = None,
+                Some(t) if b.cycle >= t && b.drivers[0].switch_in() => resume_at = None,
                 _ => {}
             }
         }
@@ -292,21 +365,38 @@ pub fn run(
 
     // The final stop, as software does it: PMSCR = 0, PSB (the record in flight lands or is
     // dropped), PMBLIMITR = 0, then the status and the last output.
-    b.driver.finish();
+    for d in &mut b.drivers {
+        d.finish();
+    }
     let start = b.cycle;
-    while !b.driver.done() && b.cycle - start < DRAIN_LIMIT {
+    while !b.drivers_done() && b.cycle - start < DRAIN_LIMIT {
         b.step();
     }
-    b.stats.drain_timed_out = !b.driver.done();
+    b.stats.drain_timed_out = !b.drivers_done();
 
     let stats = b.snapshot();
     progress(b.cycle, &stats);
+    let mut threads: Vec<ThreadOutput> = b
+        .drivers
+        .iter_mut()
+        .map(|d| ThreadOutput {
+            aux: d.take_aux(),
+            events: d.events().to_vec(),
+            aux_records: d.aux_records().to_vec(),
+        })
+        .collect();
+    let first = threads.remove(0);
     Ok(RunResult {
-        aux: b.driver.take_aux(),
-        events: b.driver.events().to_vec(),
-        aux_records: b.driver.aux_records().to_vec(),
+        aux: first.aux,
+        events: first.events,
+        aux_records: first.aux_records,
+        other_threads: threads,
         violations: b.memory.violations().to_vec(),
-        anomalies: b.core.anomalies().to_vec(),
+        anomalies: b
+            .cores
+            .iter()
+            .flat_map(|c| c.anomalies().to_vec())
+            .collect(),
         stats,
         seed,
     })

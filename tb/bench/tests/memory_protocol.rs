@@ -25,7 +25,7 @@ fn memory(backpressure: Backpressure, errors: ErrorInjection) -> Memory {
         },
         1,
     );
-    m.set_window(BASE, LIMIT);
+    m.set_window(0, BASE, LIMIT);
     m
 }
 
@@ -147,7 +147,7 @@ fn a_record_below_the_previous_one_is_a_violation_until_the_driver_rewinds() {
     assert_eq!(m.violation_count(), 0);
     write_record(&mut m, &mut c, BASE);
     assert_eq!(kinds(&m), vec![ViolationKind::OutOfOrder]);
-    m.open_session(BASE);
+    m.open_session(0, BASE);
     write_record(&mut m, &mut c, BASE);
     assert_eq!(
         m.violation_count(),
@@ -160,30 +160,30 @@ fn a_record_below_the_previous_one_is_a_violation_until_the_driver_rewinds() {
 fn an_output_must_hold_exactly_the_records_below_pmbptr_and_nothing_follows_a_psb() {
     let mut m = memory(Backpressure::AlwaysReady, ErrorInjection::Never);
     let mut c = 0;
-    m.open_session(BASE);
+    m.open_session(0, BASE);
     write_record(&mut m, &mut c, BASE);
     write_record(&mut m, &mut c, BASE + RECORD_SIZE as u64);
-    m.audit_session(c, BASE, BASE + 2 * RECORD_SIZE as u64);
+    m.audit_session(0, c, BASE, BASE + 2 * RECORD_SIZE as u64);
     assert_eq!(
         m.violation_count(),
         0,
         "two whole records, PMBPTR after them"
     );
     // PMBPTR claims a record that was never written.
-    m.open_session(BASE);
+    m.open_session(0, BASE);
     write_record(&mut m, &mut c, BASE);
-    m.audit_session(c, BASE, BASE + 2 * RECORD_SIZE as u64);
+    m.audit_session(0, c, BASE, BASE + 2 * RECORD_SIZE as u64);
     assert_eq!(kinds(&m), vec![ViolationKind::SyncAudit]);
     // A beat after the PSB completed.
     let mut m = memory(Backpressure::AlwaysReady, ErrorInjection::Never);
-    m.open_session(BASE);
-    m.quiesce();
+    m.open_session(0, BASE);
+    m.quiesce(0);
     cycle(&mut m, 0, &beat(BASE, 0));
     assert_eq!(kinds(&m), vec![ViolationKind::SyncAudit]);
     // A beat that does not continue the output (PMBPTR went back under it).
     let mut m = memory(Backpressure::AlwaysReady, ErrorInjection::Never);
     let mut c = 0;
-    m.open_session(BASE + RECORD_SIZE as u64);
+    m.open_session(0, BASE + RECORD_SIZE as u64);
     write_record(&mut m, &mut c, BASE);
     assert!(kinds(&m).contains(&ViolationKind::SyncAudit));
 }
@@ -198,7 +198,7 @@ fn writes_outside_the_buffer_window_are_violations() {
         0,
         "the last slot below the limit is fine"
     );
-    m.open_session(LIMIT);
+    m.open_session(0, LIMIT);
     cycle(&mut m, c, &beat(LIMIT, 0));
     assert_eq!(kinds(&m), vec![ViolationKind::PastLimit]);
     let mut m2 = memory(Backpressure::AlwaysReady, ErrorInjection::Never);

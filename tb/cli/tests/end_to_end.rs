@@ -46,31 +46,40 @@ fn run_on(
     .unwrap()
 }
 
-/// Decodes the run's buffer and checks it against the run's own counts.
+/// Decodes the run's buffers (one per hardware thread) and checks them against the run's
+/// own counts.
 fn check_buffer(what: &str, r: &RunResult) {
     let st = &r.stats;
     assert_eq!(st.protocol_violations, 0, "{what}: {:?}", r.violations);
     assert_eq!(st.tag_anomalies, 0, "{what}: {:?}", r.anomalies);
     assert!(!st.drain_timed_out, "{what}");
-    assert_eq!(r.aux.len() % RECORD_SIZE, 0, "{what}: whole slots only");
-    for (i, slot) in r.aux.chunks(RECORD_SIZE).enumerate() {
-        let problems = check_record_rules(slot);
-        assert!(problems.is_empty(), "{what}: slot {i}: {problems:?}");
+    let mut records = 0;
+    let buffers = std::iter::once(&r.aux).chain(r.other_threads.iter().map(|t| &t.aux));
+    for (t, aux) in buffers.enumerate() {
+        assert_eq!(
+            aux.len() % RECORD_SIZE,
+            0,
+            "{what}: thread {t}: whole slots only"
+        );
+        for (i, slot) in aux.chunks(RECORD_SIZE).enumerate() {
+            let problems = check_record_rules(slot);
+            assert!(
+                problems.is_empty(),
+                "{what}: thread {t} slot {i}: {problems:?}"
+            );
+        }
+        let d = decode(aux);
+        assert!(
+            d.bad_offsets.is_empty() && d.truncated_offsets.is_empty(),
+            "{what}: thread {t}: bad packets"
+        );
+        assert!(
+            d.abandoned.is_empty() && d.unterminated_tail.is_none(),
+            "{what}: thread {t}"
+        );
+        records += d.records.len() as u64;
     }
-    let d = decode(&r.aux);
-    assert!(
-        d.bad_offsets.is_empty() && d.truncated_offsets.is_empty(),
-        "{what}: bad packets"
-    );
-    assert!(
-        d.abandoned.is_empty() && d.unterminated_tail.is_none(),
-        "{what}"
-    );
-    assert_eq!(
-        d.records.len() as u64,
-        st.records_written,
-        "{what}: decoded vs written"
-    );
+    assert_eq!(records, st.records_written, "{what}: decoded vs written");
 }
 
 #[test]

@@ -137,7 +137,8 @@ impl std::ops::AddAssign for ChaosCounts {
 }
 
 /// One register access: (address, write data or `None` for a read).
-type Access = (u8, Option<u64>);
+/// A register access: port address, the value written (None: a read), the thread.
+type Access = (u8, Option<u64>, u8);
 
 /// The chaos layer around a DUT.
 pub struct Chaos<D: Dut> {
@@ -184,18 +185,30 @@ impl<D: Dut> Chaos<D> {
         self.counts
     }
 
-    /// Queues the programming sequence of new random settings.
+    /// A random hardware thread (no draw at all in a one-thread unit, so that its
+    /// sequence of random choices is the same as before threads existed).
+    fn thread(&mut self) -> usize {
+        if self.cfg.threads > 1 {
+            self.rng.below(self.cfg.threads as u64) as usize
+        } else {
+            0
+        }
+    }
+
+    /// Queues the programming sequence of new random settings, for one random thread.
     fn reprogram(&mut self) {
         let s = random_settings(&self.cfg, &mut self.rng);
+        let t = self.thread() as u8;
         self.queue.clear();
         for (r, v) in s.program() {
-            self.queue.push_back((reg(r).addr(), Some(v)));
+            self.queue.push_back((reg(r).addr(), Some(v), t));
         }
         self.counts.reprograms += 1;
     }
 
     /// A random register access: any of the 32 addresses (mostly implemented ones).
     fn random_access(&mut self) -> Access {
+        let t = self.thread() as u8;
         let addr = if self.rng.chance(0.1) {
             self.rng.below(32) as u8
         } else {
@@ -203,7 +216,7 @@ impl<D: Dut> Chaos<D> {
         };
         if self.rng.chance(0.25) {
             self.counts.reg_reads += 1;
-            return (addr, None);
+            return (addr, None, t);
         }
         self.counts.reg_writes += 1;
         let v = if self.rng.chance(self.params.wild_values) {
@@ -212,52 +225,53 @@ impl<D: Dut> Chaos<D> {
         } else {
             legal_value(&self.cfg, addr, &mut self.rng)
         };
-        (addr, Some(v))
+        (addr, Some(v), t)
     }
 
     /// A hook report with random contents (the unit must ignore it or take it, exactly as
     /// the model says).
     fn random_hook(&mut self, i: &mut Inputs) {
         self.counts.hooks += 1;
+        let x = &mut i.thr[self.thread()];
         let r = &mut self.rng;
         match r.below(5) {
-            0 => i.thr[0].iss_valid = true,
+            0 => x.iss_valid = true,
             1 => {
                 if r.chance(0.5) {
-                    i.thr[0].xl.start = true;
-                    i.thr[0].xl.va = r.next_u64();
+                    x.xl.start = true;
+                    x.xl.va = r.next_u64();
                 } else {
-                    i.thr[0].xl.done = true;
-                    i.thr[0].xl.pa = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
-                    i.thr[0].xl.pa_ns = r.chance(0.5);
-                    i.thr[0].xl.tlb_access = r.chance(0.5);
-                    i.thr[0].xl.tlb_walk = r.chance(0.5);
+                    x.xl.done = true;
+                    x.xl.pa = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
+                    x.xl.pa_ns = r.chance(0.5);
+                    x.xl.tlb_access = r.chance(0.5);
+                    x.xl.tlb_walk = r.chance(0.5);
                 }
             }
             2 => {
-                i.thr[0].mem.done = true;
-                i.thr[0].mem.source = r.below(256) as u8;
-                i.thr[0].mem.l1d_access = r.chance(0.5);
-                i.thr[0].mem.l1d_refill = r.chance(0.5);
-                i.thr[0].mem.llc_access = r.chance(0.5);
-                i.thr[0].mem.llc_miss = r.chance(0.5);
-                i.thr[0].mem.remote = r.chance(0.5);
-                i.thr[0].mem.misaligned = r.chance(0.5);
+                x.mem.done = true;
+                x.mem.source = r.below(256) as u8;
+                x.mem.l1d_access = r.chance(0.5);
+                x.mem.l1d_refill = r.chance(0.5);
+                x.mem.llc_access = r.chance(0.5);
+                x.mem.llc_miss = r.chance(0.5);
+                x.mem.remote = r.chance(0.5);
+                x.mem.misaligned = r.chance(0.5);
             }
             3 => {
-                i.thr[0].br.done = true;
-                i.thr[0].br.target = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
-                i.thr[0].br.taken = r.chance(0.5);
-                i.thr[0].br.mispred = r.chance(0.5);
-                i.thr[0].br.indirect = r.chance(0.5);
-                i.thr[0].br.target_el = r.below(4) as u8;
-                i.thr[0].br.target_ns = r.chance(0.5);
+                x.br.done = true;
+                x.br.target = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
+                x.br.taken = r.chance(0.5);
+                x.br.mispred = r.chance(0.5);
+                x.br.indirect = r.chance(0.5);
+                x.br.target_el = r.below(4) as u8;
+                x.br.target_ns = r.chance(0.5);
             }
             _ => {
-                i.thr[0].cpl.done = true;
-                i.thr[0].cpl.retired = r.chance(0.5);
-                i.thr[0].cpl.exception = r.chance(0.5);
-                i.thr[0].cpl.cond_fail = r.chance(0.5);
+                x.cpl.done = true;
+                x.cpl.retired = r.chance(0.5);
+                x.cpl.exception = r.chance(0.5);
+                x.cpl.cond_fail = r.chance(0.5);
             }
         }
     }
@@ -324,16 +338,19 @@ impl<D: Dut> Dut for Chaos<D> {
                 None if self.rng.chance(self.params.reg_access) => Some(self.random_access()),
                 None => None,
             };
-            if let Some((addr, data)) = access {
+            if let Some((addr, data, t)) = access {
                 i.reg_en = true;
+                i.reg_tid = t;
                 i.reg_addr = addr;
                 i.reg_we = data.is_some();
                 i.reg_wdata = data.unwrap_or(self.rng.next_u64());
             }
         }
-        if i.thr[0].cpl.done && self.rng.chance(self.params.lost_completion) {
-            i.thr[0].cpl.done = false;
-            self.counts.lost_completions += 1;
+        for x in &mut i.thr[..self.cfg.threads] {
+            if x.cpl.done && self.rng.chance(self.params.lost_completion) {
+                x.cpl.done = false;
+                self.counts.lost_completions += 1;
+            }
         }
         if self.rng.chance(self.params.hook) {
             self.random_hook(&mut i);
@@ -352,10 +369,11 @@ impl<D: Dut> Dut for Chaos<D> {
             }
         }
         if self.rng.chance(self.params.odd_regime) {
-            i.thr[0].el2_en = self.rng.chance(0.5);
-            i.thr[0].mdcr_e2pb = self.rng.below(4) as u8;
-            i.thr[0].hcr_tge = self.rng.chance(0.5);
-            i.thr[0].hcr_e2h = self.rng.chance(0.5);
+            let t = self.thread();
+            i.thr[t].el2_en = self.rng.chance(0.5);
+            i.thr[t].mdcr_e2pb = self.rng.below(4) as u8;
+            i.thr[t].hcr_tge = self.rng.chance(0.5);
+            i.thr[t].hcr_e2h = self.rng.chance(0.5);
             self.counts.odd_regimes += 1;
         }
         self.inner.step(&i)

@@ -88,7 +88,14 @@ impl Sched {
 
 /// The core model.
 pub struct Core {
+    /// Slots this core dispatches into per cycle (W, or W / T for one of T threads).
     width: usize,
+    /// The hardware thread this core is (its lanes of the per-thread ports, its `disp_tid`)
+    /// and how many share the dispatch group: its slot `k` is the group's slot
+    /// `k * threads + (thread + cycle) % threads`, so the threads interleave within a group
+    /// and rotate across cycles.
+    thread: usize,
+    threads: usize,
     params: CoreParams,
     source: Source,
     rng: Rng,
@@ -139,6 +146,8 @@ impl Core {
         let mode = params.mode(0);
         Ok(Core {
             width: cfg.dispatch_width,
+            thread: 0,
+            threads: 1,
             params,
             source,
             rng: Rng::derive(seed, 2),
@@ -157,6 +166,35 @@ impl Core {
             anomalies: Vec::new(),
             recording: None,
         })
+    }
+
+    /// Hardware thread `thread` of a unit with `cfg.threads` threads: `cfg.dispatch_width /
+    /// cfg.threads` slots of each group (see [`Core::slot`]), its lanes of the per-thread
+    /// ports. Thread 0 of a one-thread unit is [`Core::new`].
+    pub fn for_thread(
+        cfg: &Config,
+        program: Program,
+        params: CoreParams,
+        seed: u64,
+        thread: usize,
+    ) -> Result<Core, String> {
+        let mut c = Core::new(cfg, program, params, seed)?;
+        if thread >= cfg.threads || !cfg.dispatch_width.is_multiple_of(cfg.threads) {
+            return Err(format!(
+                "thread {thread} of {}: the {} slots do not split evenly",
+                cfg.threads, cfg.dispatch_width
+            ));
+        }
+        c.thread = thread;
+        c.threads = cfg.threads;
+        c.width = cfg.dispatch_width / cfg.threads;
+        c.group = vec![None; c.width];
+        Ok(c)
+    }
+
+    /// The group's slot that this core's slot `k` is in `cycle`.
+    fn slot(&self, k: usize, cycle: u64) -> usize {
+        k * self.threads + (self.thread + (cycle % self.threads as u64) as usize) % self.threads
     }
 
     /// Fills this cycle's dispatch slots, group state, context and counter inputs, and the
@@ -192,19 +230,21 @@ impl Core {
             next_ctx = self.dispatch(cycle, limit, inp);
         }
         // The core is one hardware thread, active in every cycle.
-        inp.thr[0].active = true;
-        inp.thr[0].disp_el = self.mode.el;
-        inp.thr[0].disp_ns = self.mode.ns;
-        inp.thr[0].el2_en = self.mode.el2;
-        inp.thr[0].mdcr_e2pb = self.mode.e2pb;
-        inp.thr[0].hcr_tge = self.mode.tge;
-        inp.thr[0].hcr_e2h = self.mode.e2h;
-        inp.thr[0].disp_aarch32 = self.mode.aarch32;
-        inp.thr[0].prof_allowed = self.mode.prof_allowed;
-        inp.thr[0].ctx_el1 = self.ctx_el1;
-        inp.thr[0].ctx_el2 = self.params.ctx_el2;
-        inp.thr[0].cnt_virt = self.params.counter_start.wrapping_add(cycle);
-        inp.cnt_phys = inp.thr[0].cnt_virt.wrapping_add(self.params.counter_offset);
+        inp.thr[self.thread].active = true;
+        inp.thr[self.thread].disp_el = self.mode.el;
+        inp.thr[self.thread].disp_ns = self.mode.ns;
+        inp.thr[self.thread].el2_en = self.mode.el2;
+        inp.thr[self.thread].mdcr_e2pb = self.mode.e2pb;
+        inp.thr[self.thread].hcr_tge = self.mode.tge;
+        inp.thr[self.thread].hcr_e2h = self.mode.e2h;
+        inp.thr[self.thread].disp_aarch32 = self.mode.aarch32;
+        inp.thr[self.thread].prof_allowed = self.mode.prof_allowed;
+        inp.thr[self.thread].ctx_el1 = self.ctx_el1;
+        inp.thr[self.thread].ctx_el2 = self.params.ctx_el2;
+        inp.thr[self.thread].cnt_virt = self.params.counter_start.wrapping_add(cycle);
+        inp.cnt_phys = inp.thr[self.thread]
+            .cnt_virt
+            .wrapping_add(self.params.counter_offset);
         if let Some(c) = next_ctx {
             // CONTEXTIDR changes after the op that wrote it.
             self.ctx_el1 = c;
@@ -214,7 +254,7 @@ impl Core {
     /// Latches the unit's answer for this cycle: the tag and the population count.
     pub fn observe(&mut self, cycle: u64, out: &Outputs) {
         let dispatched = self.group.iter().filter(|s| s.is_some()).count();
-        let pop = usize::from(out.thr[0].pmu_sample_pop);
+        let pop = usize::from(out.thr[self.thread].pmu_sample_pop);
         if pop > dispatched {
             self.anomaly(format!(
                 "cycle {cycle}: pmu_sample_pop {pop} with {dispatched} ops dispatched"
@@ -224,14 +264,18 @@ impl Core {
         for s in self.group.iter().flatten().take(pop) {
             *self.ground_truth.entry(s.op.pc).or_insert(0) += 1;
         }
-        if out.tag != 0 {
-            if out.tag.count_ones() != 1 {
+        // This core's slots of the tag (bit k: its slot k).
+        let tag = (0..self.width).fold(0u8, |a, k| {
+            a | (((out.tag >> self.slot(k, cycle)) & 1) << k)
+        });
+        if tag != 0 {
+            if tag.count_ones() != 1 {
                 self.anomaly(format!(
                     "cycle {cycle}: tag {:#010b} is not one-hot",
                     out.tag
                 ));
             }
-            let slot = out.tag.trailing_zeros() as usize;
+            let slot = tag.trailing_zeros() as usize;
             match self.group.get_mut(slot).and_then(Option::take) {
                 None => self.anomaly(format!(
                     "cycle {cycle}: tag on slot {slot}, which holds no op"
@@ -323,13 +367,13 @@ impl Core {
             self.mode = op.mode;
             let sched = self.schedule(cycle, op);
             let op = &sched.op;
-            inp.disp[n] = Slot {
+            inp.disp[self.slot(n, cycle)] = Slot {
                 valid: true,
                 pc: op.pc,
                 class: op.class,
                 subclass: op.subclass,
                 cond: op.cond,
-                ..Slot::default()
+                tid: self.thread as u8,
             };
             self.counters.dispatched += 1;
             self.counters.wrong_path += u64::from(op.wrong_path);
@@ -436,47 +480,47 @@ impl Core {
             d
         };
         if due(&mut t.issue) {
-            inp.thr[0].iss_valid = true;
+            inp.thr[self.thread].iss_valid = true;
         }
         if let (Some(m), true) = (t.op.mem, t.op.class == op_class::LD_ST_ATOMIC) {
             if due(&mut t.xl_start) {
-                inp.thr[0].xl.start = true;
-                inp.thr[0].xl.va = m.va;
+                inp.thr[self.thread].xl.start = true;
+                inp.thr[self.thread].xl.va = m.va;
             }
             if due(&mut t.xl_done) {
-                inp.thr[0].xl.done = true;
-                inp.thr[0].xl.pa = m.pa & PA_MASK;
-                inp.thr[0].xl.pa_ns = t.op.mode.ns || m.ns_mem;
-                inp.thr[0].xl.tlb_access = m.tlb.access();
-                inp.thr[0].xl.tlb_walk = m.tlb.walk();
+                inp.thr[self.thread].xl.done = true;
+                inp.thr[self.thread].xl.pa = m.pa & PA_MASK;
+                inp.thr[self.thread].xl.pa_ns = t.op.mode.ns || m.ns_mem;
+                inp.thr[self.thread].xl.tlb_access = m.tlb.access();
+                inp.thr[self.thread].xl.tlb_walk = m.tlb.walk();
             }
             if due(&mut t.mem_done) {
-                inp.thr[0].mem.done = true;
-                inp.thr[0].mem.source = m.source;
-                inp.thr[0].mem.l1d_access = m.events.l1d_access;
-                inp.thr[0].mem.l1d_refill = m.events.l1d_refill;
-                inp.thr[0].mem.llc_access = m.events.llc_access;
-                inp.thr[0].mem.llc_miss = m.events.llc_miss;
-                inp.thr[0].mem.remote = m.events.remote;
-                inp.thr[0].mem.misaligned = m.misaligned;
+                inp.thr[self.thread].mem.done = true;
+                inp.thr[self.thread].mem.source = m.source;
+                inp.thr[self.thread].mem.l1d_access = m.events.l1d_access;
+                inp.thr[self.thread].mem.l1d_refill = m.events.l1d_refill;
+                inp.thr[self.thread].mem.llc_access = m.events.llc_access;
+                inp.thr[self.thread].mem.llc_miss = m.events.llc_miss;
+                inp.thr[self.thread].mem.remote = m.events.remote;
+                inp.thr[self.thread].mem.misaligned = m.misaligned;
             }
         }
         if let (Some(b), true) = (t.op.branch, t.op.class == op_class::BRANCH) {
             if due(&mut t.br_done) {
-                inp.thr[0].br.done = true;
-                inp.thr[0].br.target = b.target;
-                inp.thr[0].br.taken = b.taken;
-                inp.thr[0].br.mispred = b.mispred;
-                inp.thr[0].br.indirect = b.indirect;
-                inp.thr[0].br.target_el = b.target_el;
-                inp.thr[0].br.target_ns = b.target_ns;
+                inp.thr[self.thread].br.done = true;
+                inp.thr[self.thread].br.target = b.target;
+                inp.thr[self.thread].br.taken = b.taken;
+                inp.thr[self.thread].br.mispred = b.mispred;
+                inp.thr[self.thread].br.indirect = b.indirect;
+                inp.thr[self.thread].br.target_el = b.target_el;
+                inp.thr[self.thread].br.target_ns = b.target_ns;
             }
         }
         if t.complete <= cycle && !t.others_pending() {
-            inp.thr[0].cpl.done = true;
-            inp.thr[0].cpl.retired = t.op.retired();
-            inp.thr[0].cpl.exception = t.op.exception;
-            inp.thr[0].cpl.cond_fail = t.op.cond_fail && t.op.class != op_class::BRANCH;
+            inp.thr[self.thread].cpl.done = true;
+            inp.thr[self.thread].cpl.retired = t.op.retired();
+            inp.thr[self.thread].cpl.exception = t.op.exception;
+            inp.thr[self.thread].cpl.cond_fail = t.op.cond_fail && t.op.class != op_class::BRANCH;
             self.tracked = None;
         }
     }
@@ -485,34 +529,34 @@ impl Core {
     fn inject_stray(&mut self, inp: &mut Inputs) {
         let r = &mut self.rng;
         match r.below(6) {
-            0 => inp.thr[0].iss_valid = true,
+            0 => inp.thr[self.thread].iss_valid = true,
             1 => {
-                inp.thr[0].xl.start = true;
-                inp.thr[0].xl.va = r.next_u64();
+                inp.thr[self.thread].xl.start = true;
+                inp.thr[self.thread].xl.va = r.next_u64();
             }
             2 => {
-                inp.thr[0].xl.done = true;
-                inp.thr[0].xl.pa = r.next_u64() & PA_MASK;
-                inp.thr[0].xl.pa_ns = r.chance(0.5);
-                inp.thr[0].xl.tlb_access = r.chance(0.5);
-                inp.thr[0].xl.tlb_walk = r.chance(0.5);
+                inp.thr[self.thread].xl.done = true;
+                inp.thr[self.thread].xl.pa = r.next_u64() & PA_MASK;
+                inp.thr[self.thread].xl.pa_ns = r.chance(0.5);
+                inp.thr[self.thread].xl.tlb_access = r.chance(0.5);
+                inp.thr[self.thread].xl.tlb_walk = r.chance(0.5);
             }
             3 => {
-                inp.thr[0].mem.done = true;
-                inp.thr[0].mem.source = r.below(256) as u8;
-                inp.thr[0].mem.l1d_refill = r.chance(0.5);
+                inp.thr[self.thread].mem.done = true;
+                inp.thr[self.thread].mem.source = r.below(256) as u8;
+                inp.thr[self.thread].mem.l1d_refill = r.chance(0.5);
             }
             4 => {
-                inp.thr[0].br.done = true;
-                inp.thr[0].br.target = r.next_u64();
-                inp.thr[0].br.mispred = r.chance(0.5);
-                inp.thr[0].br.target_el = r.below(4) as u8;
-                inp.thr[0].br.target_ns = r.chance(0.5);
+                inp.thr[self.thread].br.done = true;
+                inp.thr[self.thread].br.target = r.next_u64();
+                inp.thr[self.thread].br.mispred = r.chance(0.5);
+                inp.thr[self.thread].br.target_el = r.below(4) as u8;
+                inp.thr[self.thread].br.target_ns = r.chance(0.5);
             }
             _ => {
-                inp.thr[0].cpl.done = true;
-                inp.thr[0].cpl.retired = r.chance(0.5);
-                inp.thr[0].cpl.exception = r.chance(0.1);
+                inp.thr[self.thread].cpl.done = true;
+                inp.thr[self.thread].cpl.retired = r.chance(0.5);
+                inp.thr[self.thread].cpl.exception = r.chance(0.1);
             }
         }
         self.counters.stray_injected += 1;
