@@ -15,6 +15,8 @@
 # extended headers and random garbage) split into the same packets, with the same bytes and
 # the same bad-packet offsets, in `spe decode` and in perf's dump. Packet names are not
 # compared: perf 6.1 prints some payloads with older names (our decoder follows newer perf).
+# Then the multithreaded presets: each thread's buffer is its own CPU of one perf.data, and
+# perf gives each CPU exactly its thread's records.
 # Seeds: SPE_PERF_SEED (default 1); the replay line is printed.
 # Usage: scripts/perf-check.sh [SPE_BINARY]
 set -euo pipefail
@@ -176,5 +178,26 @@ PY
     [ "$n" -gt 0 ] || { echo "error: seed $s: perf dumped nothing" >&2; exit 1; }
     echo "seed $s: $n packets, $bad bad packets, identical offsets and bytes"
 done
+
+# A multithreaded preset: each hardware thread's buffer is its own CPU of one perf.data;
+# perf decodes it without a bad packet and gives each CPU exactly its thread's records.
+for p in smt2 smt4; do
+    echo
+    echo "==> $SPE sim --preset $p --workload mix --cycles 300000 --out $OUT/$p.bin --perf $OUT/$p.data"
+    "$SPE" sim --preset "$p" --workload mix --cycles 300000 --quiet --out "$OUT/$p.bin" --perf "$OUT/$p.data" >/dev/null
+    perf report -D -i "$OUT/$p.data" >"$OUT/$p.dump" 2>/dev/null || { echo "error: perf report -D failed on $p" >&2; exit 1; }
+    if grep -q "Bad packet" "$OUT/$p.dump"; then echo "error: perf found bad packets in $p" >&2; exit 1; fi
+    perf script -i "$OUT/$p.data" --itrace=i1i -F cpu 2>/dev/null | tr -d '[] ' | sort | uniq -c >"$OUT/$p.cpus"
+    for t in $(seq 0 $(( $(ls "$OUT/$p.bin"* | wc -l) - 1 ))); do
+        bin="$OUT/$p.bin"; [ "$t" = 0 ] || bin="$OUT/$p.bin.t$t"
+        records=$("$SPE" decode "$bin" | sed -n 's/.* \([0-9]*\) records, .*/\1/p')
+        cpu=$(printf '%03d' "$t")
+        samples=$(awk -v c="$cpu" '$2 == c { print $1 }' "$OUT/$p.cpus")
+        echo "$p thread $t: spe decode $records records; perf CPU $cpu ${samples:-0} samples"
+        [ "$records" -gt 0 ] || { echo "error: $p thread $t wrote no records" >&2; exit 1; }
+        [ "${samples:-0}" = "$records" ] || { echo "error: $p: perf gives CPU $cpu ${samples:-0} samples for thread $t's $records records" >&2; exit 1; }
+    done
+done
+
 echo
 echo "perf checks passed"

@@ -101,10 +101,12 @@ pub struct SimArgs {
     /// Seed of every random choice of the run.
     #[arg(long, value_parser = parse_num, default_value_t = 1)]
     seed: u64,
-    /// Write the drained buffer bytes here.
+    /// Write the drained buffer bytes here (a multithreaded preset: thread 0's; thread t's
+    /// goes to FILE.t<t>).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// Also write the buffer as a perf.data file here (see `spe perf`).
+    /// Also write the buffer as a perf.data file here (see `spe perf`); a multithreaded
+    /// preset's threads are CPUs 0..T-1 of the one file (`perf report --sort cpu`).
     #[arg(long, value_name = "OUT.data")]
     perf: Option<PathBuf>,
     #[command(flatten)]
@@ -300,13 +302,36 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     if let Some(path) = &a.out {
         std::fs::write(path, &result.aux)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        for (k, t) in result.other_threads.iter().enumerate() {
+            let p = thread_path(path, k + 1);
+            std::fs::write(&p, &t.aux).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+        }
     }
     if let Some(path) = &a.perf {
         let opts = PerfOptions {
             aux_outputs: crate::perf_cmd::aux_outputs(&result.aux_records),
             ..a.perf_data.options()?
         };
-        crate::perf_cmd::write(&result.aux, &opts, path)?;
+        if result.other_threads.is_empty() {
+            crate::perf_cmd::write(&result.aux, &opts, path)?;
+        } else {
+            // Thread t's buffer is CPU t.
+            let mut cpus = vec![spe_perfdata::CpuAux {
+                cpu: 0,
+                aux: &result.aux,
+                aux_outputs: opts.aux_outputs.clone(),
+            }];
+            for (k, t) in result.other_threads.iter().enumerate() {
+                cpus.push(spe_perfdata::CpuAux {
+                    cpu: k as u32 + 1,
+                    aux: &t.aux,
+                    aux_outputs: crate::perf_cmd::aux_outputs(&t.aux_records),
+                });
+            }
+            let bytes = spe_perfdata::write_cpus(&cpus, &opts);
+            std::fs::write(path, &bytes)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
     }
     if let Some(path) = &a.summary_json {
         std::fs::write(path, json_summary(st, result.seed))
@@ -322,14 +347,26 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     .map_err(io)?;
     writeln!(out, "{st}").map_err(io)?;
     if let Some(path) = &a.out {
+        let rec = |aux: &[u8]| aux.len() / spe_defs::impdef::RECORD_SIZE;
         writeln!(
             out,
             "wrote {} bytes ({} records) to {}",
             result.aux.len(),
-            st.records_written,
+            rec(&result.aux),
             path.display()
         )
         .map_err(io)?;
+        for (k, t) in result.other_threads.iter().enumerate() {
+            writeln!(
+                out,
+                "wrote {} bytes ({} records) of thread {} to {}",
+                t.aux.len(),
+                rec(&t.aux),
+                k + 1,
+                thread_path(path, k + 1).display()
+            )
+            .map_err(io)?;
+        }
     }
     if a.per_pc > 0 {
         let pop: u64 = st.ground_truth.values().sum();
@@ -383,4 +420,11 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Where thread `t`'s buffer goes for `--out FILE`: `FILE.t<t>`.
+fn thread_path(path: &std::path::Path, t: usize) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(format!(".t{t}"));
+    PathBuf::from(p)
 }

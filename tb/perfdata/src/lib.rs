@@ -154,12 +154,26 @@ fn record(out: &mut Vec<u8>, ty: u32, misc: u16, body: &[u8]) {
 /// The sample_id trailer of non-sample records for our sample_type
 /// (TID, TIME, CPU, IDENTIFIER): pid, tid, time, cpu, res, id.
 fn sample_id(v: &mut Vec<u8>, o: &PerfOptions) {
+    sample_id_on(v, o, o.cpu);
+}
+
+/// The same trailer for a record of CPU `cpu`.
+fn sample_id_on(v: &mut Vec<u8>, o: &PerfOptions, cpu: u32) {
     u32le(v, o.pid);
     u32le(v, o.tid);
     u64le(v, 0);
-    u32le(v, o.cpu);
+    u32le(v, cpu);
     u32le(v, 0);
     u64le(v, EVENT_ID);
+}
+
+/// One CPU's SPE buffer for [`write_cpus`]: the CPU, its AUX data and its AUX ring's
+/// outputs (offsets in its own data).
+#[derive(Clone, Debug)]
+pub struct CpuAux<'a> {
+    pub cpu: u32,
+    pub aux: &'a [u8],
+    pub aux_outputs: Vec<AuxOutput>,
 }
 
 /// The 128-byte `perf_event_attr` of the SPE event.
@@ -224,8 +238,24 @@ fn perf_time(ticks: u64, shift: u64, mult: u64) -> u64 {
         .wrapping_add(rem.wrapping_mul(mult) >> shift)
 }
 
-/// The whole perf.data file for `aux` (raw SPE buffer bytes, as drained from the buffer).
+/// The whole perf.data file for `aux` (raw SPE buffer bytes, as drained from the buffer)
+/// captured on `o.cpu`, with `o.aux_outputs`.
 pub fn write(aux: &[u8], o: &PerfOptions) -> Vec<u8> {
+    write_cpus(
+        &[CpuAux {
+            cpu: o.cpu,
+            aux,
+            aux_outputs: o.aux_outputs.clone(),
+        }],
+        o,
+    )
+}
+
+/// One perf.data file for several CPUs' buffers (per-CPU AUX areas, as `perf record -e
+/// arm_spe//` on several CPUs gives): each buffer's AUX and AUXTRACE records carry its
+/// CPU, so `perf report --sort cpu` separates them. `o.cpu` is the CPU of the COMM and MMAP
+/// records, `o.aux_outputs` is not used; the CPU count is the largest CPU plus one.
+pub fn write_cpus(cpus: &[CpuAux], o: &PerfOptions) -> Vec<u8> {
     // Data section.
     let mut data = Vec::new();
     // TIME_CONV first: perf's SPE decoder copies the time conversion when it meets
@@ -268,30 +298,34 @@ pub fn write(aux: &[u8], o: &PerfOptions) -> Vec<u8> {
         record(&mut data, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, &b);
     }
 
-    for a in &o.aux_outputs {
-        b.clear();
-        u64le(&mut b, a.offset);
-        u64le(&mut b, a.size);
-        u64le(&mut b, a.flags);
-        sample_id(&mut b, o);
-        record(&mut data, PERF_RECORD_AUX, 0, &b);
+    for c in cpus {
+        for a in &c.aux_outputs {
+            b.clear();
+            u64le(&mut b, a.offset);
+            u64le(&mut b, a.size);
+            u64le(&mut b, a.flags);
+            sample_id_on(&mut b, o, c.cpu);
+            record(&mut data, PERF_RECORD_AUX, 0, &b);
+        }
     }
 
-    let mut offset = 0u64;
-    for chunk in aux.chunks(AUX_CHUNK) {
-        let padded = chunk.len().div_ceil(8) * 8;
-        b.clear();
-        u64le(&mut b, padded as u64); // size
-        u64le(&mut b, offset); // offset in the AUX area
-        u64le(&mut b, offset ^ 0x5E5E); // reference
-        u32le(&mut b, o.cpu); // idx (per-cpu mmaps: the cpu)
-        u32le(&mut b, o.tid);
-        u32le(&mut b, o.cpu);
-        u32le(&mut b, 0);
-        record(&mut data, PERF_RECORD_AUXTRACE, 0, &b);
-        data.extend_from_slice(chunk);
-        data.resize(data.len() + padded - chunk.len(), 0);
-        offset += padded as u64;
+    for c in cpus {
+        let mut offset = 0u64;
+        for chunk in c.aux.chunks(AUX_CHUNK) {
+            let padded = chunk.len().div_ceil(8) * 8;
+            b.clear();
+            u64le(&mut b, padded as u64); // size
+            u64le(&mut b, offset); // offset in the CPU's AUX area
+            u64le(&mut b, offset ^ 0x5E5E ^ (u64::from(c.cpu) << 48)); // reference
+            u32le(&mut b, c.cpu); // idx (per-cpu mmaps: the cpu)
+            u32le(&mut b, o.tid);
+            u32le(&mut b, c.cpu);
+            u32le(&mut b, 0);
+            record(&mut data, PERF_RECORD_AUXTRACE, 0, &b);
+            data.extend_from_slice(chunk);
+            data.resize(data.len() + padded - chunk.len(), 0);
+            offset += padded as u64;
+        }
     }
     record(&mut data, PERF_RECORD_FINISHED_ROUND, 0, &[]);
 
@@ -304,9 +338,10 @@ pub fn write(aux: &[u8], o: &PerfOptions) -> Vec<u8> {
     let features: Vec<(usize, Vec<u8>)> = vec![
         (HEADER_ARCH, header_string("aarch64")),
         (HEADER_NRCPUS, {
+            let n = cpus.iter().map(|c| c.cpu + 1).max().unwrap_or(1);
             let mut v = Vec::new();
-            u32le(&mut v, o.cpu + 1);
-            u32le(&mut v, o.cpu + 1);
+            u32le(&mut v, n);
+            u32le(&mut v, n);
             v
         }),
         (HEADER_CPUID, header_string(&format!("0x{:016x}", o.midr))),
@@ -438,6 +473,57 @@ mod tests {
         }
         assert_eq!(types, vec![79, 70, 3, 11, 11, 71, 68]);
         assert_eq!(got, outs);
+    }
+
+    /// Several CPUs' buffers: each AUXTRACE record carries its CPU (as mmap index and CPU),
+    /// its offsets count in that CPU's own AUX area, its bytes follow it, and the AUX
+    /// records' sample_id names the CPU; the CPU count covers them all.
+    #[test]
+    fn each_cpu_buffer_is_its_own_auxtrace_queue() {
+        let (a0, a1) = (vec![0x11u8; 64 * 2], vec![0x22u8; 64 * 3]);
+        let out = |size| AuxOutput {
+            offset: 0,
+            size,
+            flags: 0,
+        };
+        let cpus = [
+            CpuAux {
+                cpu: 0,
+                aux: &a0,
+                aux_outputs: vec![out(128)],
+            },
+            CpuAux {
+                cpu: 1,
+                aux: &a1,
+                aux_outputs: vec![out(192)],
+            },
+        ];
+        let f = write_cpus(&cpus, &PerfOptions::default());
+        let (doff, dsz) = (rd64(&f, 40) as usize, rd64(&f, 48) as usize);
+        let mut at = doff;
+        let (mut traces, mut aux_cpus) = (Vec::new(), Vec::new());
+        while at < doff + dsz {
+            let ty = u32::from_le_bytes(f[at..at + 4].try_into().unwrap());
+            let size = u16::from_le_bytes(f[at + 6..at + 8].try_into().unwrap()) as usize;
+            if ty == PERF_RECORD_AUX {
+                // sample_id after offset, size, flags: pid, tid, time, cpu.
+                aux_cpus.push(u32::from_le_bytes(f[at + 48..at + 52].try_into().unwrap()));
+            }
+            if ty == PERF_RECORD_AUXTRACE {
+                let len = rd64(&f, at + 8) as usize;
+                let idx = u32::from_le_bytes(f[at + 32..at + 36].try_into().unwrap());
+                let cpu = u32::from_le_bytes(f[at + 40..at + 44].try_into().unwrap());
+                traces.push((idx, cpu, rd64(&f, at + 16), len, f[at + size]));
+                at += len;
+            }
+            at += size;
+        }
+        assert_eq!(aux_cpus, vec![0, 1]);
+        assert_eq!(traces, vec![(0, 0, 0, 128, 0x11), (1, 1, 0, 192, 0x22)]);
+        // HEADER_NRCPUS: 2 online, 2 available (the second feature's section).
+        let feat = (doff + dsz) + 16;
+        let (off, _) = (rd64(&f, feat) as usize, rd64(&f, feat + 8));
+        assert_eq!(&f[off..off + 8], &[2, 0, 0, 0, 2, 0, 0, 0]);
     }
 
     /// Timer ticks become nanoseconds without overflow in perf's arithmetic.
