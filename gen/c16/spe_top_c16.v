@@ -188,6 +188,7 @@ module spe_top_c16(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
     wire  writer__no_room;
     wire  writer__wr_done;
     wire  [76:0] writer__upd;
+    reg  writer__room_gone_in;
 
     // Sub module instances
     spe_regs_c16 regs(
@@ -314,7 +315,8 @@ module spe_top_c16(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         .resp(writer__resp),
         .no_room(writer__no_room),
         .wr_done(writer__wr_done),
-        .upd(writer__upd)
+        .upd(writer__upd),
+        .room_gone_in(writer__room_gone_in)
     );
 
     // Update code
@@ -384,6 +386,7 @@ module spe_top_c16(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_co
         regs__reg_we = reg_we;
         regs__reg_addr = reg_addr;
         regs__reg_wdata = reg_wdata;
+        writer__room_gone_in = 1'b0;
         writer__resp[(0)+:(1)] = wr_ready;
         writer__resp[(1)+:(1)] = wr_err;
         writer__resp[(2)+:(2)] = wr_err_kind;

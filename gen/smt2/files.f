@@ -6,6 +6,7 @@ spe_capture_smt2.v
 spe_filter_smt2.v
 spe_latency_smt2.v
 spe_regs_smt2.v
+spe_room_smt2.v
 spe_sampler_t0_smt2.v
 spe_sampler_t1_smt2.v
 spe_serializer_smt2.v

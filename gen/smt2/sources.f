@@ -4,6 +4,7 @@ gen/smt2/spe_capture_smt2.v
 gen/smt2/spe_filter_smt2.v
 gen/smt2/spe_latency_smt2.v
 gen/smt2/spe_regs_smt2.v
+gen/smt2/spe_room_smt2.v
 gen/smt2/spe_sampler_t0_smt2.v
 gen/smt2/spe_sampler_t1_smt2.v
 gen/smt2/spe_serializer_smt2.v

@@ -298,6 +298,14 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  [11:0] filter__1__lat_total;
     wire  filter__1__feed;
     wire  filter__1__filtrate;
+    reg  room__0__clock;
+    reg  room__0__reset;
+    reg  [127:0] room__0__ctl;
+    wire  room__0__gone;
+    reg  room__1__clock;
+    reg  room__1__reset;
+    reg  [127:0] room__1__ctl;
+    wire  room__1__gone;
     reg  [408:0] serializer__sample;
     reg  [11:0] serializer__lat_total;
     reg  [11:0] serializer__lat_issue;
@@ -315,6 +323,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  writer__no_room;
     wire  writer__wr_done;
     wire  [76:0] writer__upd;
+    reg  writer__room_gone_in;
     reg  arbiter__clock;
     reg  arbiter__reset;
     reg  [1:0] arbiter__ask;
@@ -550,6 +559,18 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .feed(filter__1__feed),
         .filtrate(filter__1__filtrate)
     );
+    spe_room_smt2 room__0(
+        .clock(room__0__clock),
+        .reset(room__0__reset),
+        .ctl(room__0__ctl),
+        .gone(room__0__gone)
+    );
+    spe_room_smt2 room__1(
+        .clock(room__1__clock),
+        .reset(room__1__reset),
+        .ctl(room__1__ctl),
+        .gone(room__1__gone)
+    );
     spe_serializer_smt2 serializer(
         .sample(serializer__sample),
         .lat_total(serializer__lat_total),
@@ -569,7 +590,8 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .resp(writer__resp),
         .no_room(writer__no_room),
         .wr_done(writer__wr_done),
-        .upd(writer__upd)
+        .upd(writer__upd),
+        .room_gone_in(writer__room_gone_in)
     );
     spe_arbiter_smt2 arbiter(
         .clock(arbiter__clock),
@@ -609,6 +631,9 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         capture__0__clock = clk;
         tracker__0__clock = clk;
         latency__0__clock = clk;
+        room__0__clock = clk;
+        room__0__reset = reset;
+        room__0__ctl = regs__0__buffer_ctl;
         regs__0__reset = reset;
         sampler__0__reset = reset;
         capture__0__reset = reset;
@@ -760,6 +785,9 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         capture__1__clock = clk;
         tracker__1__clock = clk;
         latency__1__clock = clk;
+        room__1__clock = clk;
+        room__1__reset = reset;
+        room__1__ctl = regs__1__buffer_ctl;
         regs__1__reset = reset;
         sampler__1__reset = reset;
         capture__1__reset = reset;
@@ -914,6 +942,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         serializer__lat_issue = latency__0__issue;
         serializer__lat_xlat = latency__0__xlat;
         writer__phase = tracker__0__phase;
+        writer__room_gone_in = room__0__gone;
         writer__ctl = regs__0__buffer_ctl;
         tag = tag | sampler__1__tag;
         if (reg_tid == k_tid__1) begin
@@ -925,6 +954,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             serializer__lat_issue = latency__1__issue;
             serializer__lat_xlat = latency__1__xlat;
             writer__phase = tracker__1__phase;
+            writer__room_gone_in = room__1__gone;
         end
         if (arbiter__grant[1]) begin
             writer__ctl = regs__1__buffer_ctl;

@@ -6,6 +6,7 @@ spe_capture_smt4.v
 spe_filter_smt4.v
 spe_latency_smt4.v
 spe_regs_smt4.v
+spe_room_smt4.v
 spe_sampler_t0_smt4.v
 spe_sampler_t1_smt4.v
 spe_sampler_t2_smt4.v

@@ -4,6 +4,7 @@ gen/smt4/spe_capture_smt4.v
 gen/smt4/spe_filter_smt4.v
 gen/smt4/spe_latency_smt4.v
 gen/smt4/spe_regs_smt4.v
+gen/smt4/spe_room_smt4.v
 gen/smt4/spe_sampler_t0_smt4.v
 gen/smt4/spe_sampler_t1_smt4.v
 gen/smt4/spe_sampler_t2_smt4.v

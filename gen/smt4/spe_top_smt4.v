@@ -504,6 +504,22 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  [15:0] filter__3__lat_total;
     wire  filter__3__feed;
     wire  filter__3__filtrate;
+    reg  room__0__clock;
+    reg  room__0__reset;
+    reg  [127:0] room__0__ctl;
+    wire  room__0__gone;
+    reg  room__1__clock;
+    reg  room__1__reset;
+    reg  [127:0] room__1__ctl;
+    wire  room__1__gone;
+    reg  room__2__clock;
+    reg  room__2__reset;
+    reg  [127:0] room__2__ctl;
+    wire  room__2__gone;
+    reg  room__3__clock;
+    reg  room__3__reset;
+    reg  [127:0] room__3__ctl;
+    wire  room__3__gone;
     reg  [408:0] serializer__sample;
     reg  [15:0] serializer__lat_total;
     reg  [15:0] serializer__lat_issue;
@@ -521,6 +537,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  writer__no_room;
     wire  writer__wr_done;
     wire  [76:0] writer__upd;
+    reg  writer__room_gone_in;
     reg  arbiter__clock;
     reg  arbiter__reset;
     reg  [3:0] arbiter__ask;
@@ -970,6 +987,30 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .feed(filter__3__feed),
         .filtrate(filter__3__filtrate)
     );
+    spe_room_smt4 room__0(
+        .clock(room__0__clock),
+        .reset(room__0__reset),
+        .ctl(room__0__ctl),
+        .gone(room__0__gone)
+    );
+    spe_room_smt4 room__1(
+        .clock(room__1__clock),
+        .reset(room__1__reset),
+        .ctl(room__1__ctl),
+        .gone(room__1__gone)
+    );
+    spe_room_smt4 room__2(
+        .clock(room__2__clock),
+        .reset(room__2__reset),
+        .ctl(room__2__ctl),
+        .gone(room__2__gone)
+    );
+    spe_room_smt4 room__3(
+        .clock(room__3__clock),
+        .reset(room__3__reset),
+        .ctl(room__3__ctl),
+        .gone(room__3__gone)
+    );
     spe_serializer_smt4 serializer(
         .sample(serializer__sample),
         .lat_total(serializer__lat_total),
@@ -989,7 +1030,8 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .resp(writer__resp),
         .no_room(writer__no_room),
         .wr_done(writer__wr_done),
-        .upd(writer__upd)
+        .upd(writer__upd),
+        .room_gone_in(writer__room_gone_in)
     );
     spe_arbiter_smt4 arbiter(
         .clock(arbiter__clock),
@@ -1037,6 +1079,9 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         capture__0__clock = clk;
         tracker__0__clock = clk;
         latency__0__clock = clk;
+        room__0__clock = clk;
+        room__0__reset = reset;
+        room__0__ctl = regs__0__buffer_ctl;
         regs__0__reset = reset;
         sampler__0__reset = reset;
         capture__0__reset = reset;
@@ -1200,6 +1245,9 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         capture__1__clock = clk;
         tracker__1__clock = clk;
         latency__1__clock = clk;
+        room__1__clock = clk;
+        room__1__reset = reset;
+        room__1__ctl = regs__1__buffer_ctl;
         regs__1__reset = reset;
         sampler__1__reset = reset;
         capture__1__reset = reset;
@@ -1363,6 +1411,9 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         capture__2__clock = clk;
         tracker__2__clock = clk;
         latency__2__clock = clk;
+        room__2__clock = clk;
+        room__2__reset = reset;
+        room__2__ctl = regs__2__buffer_ctl;
         regs__2__reset = reset;
         sampler__2__reset = reset;
         capture__2__reset = reset;
@@ -1526,6 +1577,9 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         capture__3__clock = clk;
         tracker__3__clock = clk;
         latency__3__clock = clk;
+        room__3__clock = clk;
+        room__3__reset = reset;
+        room__3__ctl = regs__3__buffer_ctl;
         regs__3__reset = reset;
         sampler__3__reset = reset;
         capture__3__reset = reset;
@@ -1692,6 +1746,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         serializer__lat_issue = latency__0__issue;
         serializer__lat_xlat = latency__0__xlat;
         writer__phase = tracker__0__phase;
+        writer__room_gone_in = room__0__gone;
         writer__ctl = regs__0__buffer_ctl;
         tag = tag | sampler__1__tag;
         if (reg_tid == k_tid__1) begin
@@ -1703,6 +1758,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             serializer__lat_issue = latency__1__issue;
             serializer__lat_xlat = latency__1__xlat;
             writer__phase = tracker__1__phase;
+            writer__room_gone_in = room__1__gone;
         end
         if (arbiter__grant[1]) begin
             writer__ctl = regs__1__buffer_ctl;
@@ -1717,6 +1773,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             serializer__lat_issue = latency__2__issue;
             serializer__lat_xlat = latency__2__xlat;
             writer__phase = tracker__2__phase;
+            writer__room_gone_in = room__2__gone;
         end
         if (arbiter__grant[2]) begin
             writer__ctl = regs__2__buffer_ctl;
@@ -1731,6 +1788,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             serializer__lat_issue = latency__3__issue;
             serializer__lat_xlat = latency__3__xlat;
             writer__phase = tracker__3__phase;
+            writer__room_gone_in = room__3__gone;
         end
         if (arbiter__grant[3]) begin
             writer__ctl = regs__3__buffer_ctl;

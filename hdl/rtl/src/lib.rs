@@ -10,6 +10,7 @@
 //! | [`filter`] | `spe_filter_<preset>` | type, event, inverted-event and minimum-latency filters |
 //! | [`serializer`] | `spe_serializer_<preset>` | the 64-byte record (fixed-offset packets), one beat at a time |
 //! | [`writer`] | `spe_writer_<preset>` | memory write port, PMBPTR, limit, buffer-full, faults |
+//! | [`room`] | `spe_room_<preset>` | one thread's registered buffer-room check (T > 1 only) |
 //! | [`arbiter`] | `spe_arbiter_<preset>` | the shared writer's round-robin grant between hardware threads (T > 1 only) |
 //! | [`regs`] | `spe_regs_<preset>` | the register port and every register |
 //! | [`top`] | `spe_top_<preset>` | wires the blocks; the interface of `spe_defs::ports::PORTS` |
@@ -29,6 +30,7 @@ pub mod flop;
 pub mod gen;
 pub mod latency;
 pub mod regs;
+pub mod room;
 pub mod sampler;
 pub mod serializer;
 pub mod sim;

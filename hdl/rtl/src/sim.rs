@@ -63,6 +63,7 @@ clocked!(
     crate::tracker::SpeTracker => [],
     crate::writer::SpeWriter => [],
     crate::arbiter::SpeArbiter<T, TIDW> => [const T: usize, const TIDW: usize],
+    crate::room::SpeRoom => [],
 );
 
 /// Settles a block without a clock (a purely combinational block) after `set`.

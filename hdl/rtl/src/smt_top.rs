@@ -10,6 +10,7 @@
 //!  per-thread ports [t*b +: b] ---> sampler[t], tracker[t], latency[t]          |  grant
 //!  reg_* & (reg_tid == t) --------> regs[t]          tag = OR of sampler[t].tag  v
 //!  tracker[cur].sample, latency[cur] --> serializer --> writer <-- regs[grant].buffer_ctl
+//!  regs[t].buffer_ctl --> room[t] (registered room check) --cur--> writer
 //!  writer.upd --> regs[cur];  writer.no_room, wr_done --> every tracker (only cur's acts)
 //! ```
 //!
@@ -27,6 +28,7 @@ use crate::capture::SpeCapture;
 use crate::filter::SpeFilter;
 use crate::latency::SpeLatency;
 use crate::regs::SpeRegs;
+use crate::room::SpeRoom;
 use crate::sampler::SpeSampler;
 use crate::serializer::SpeSerializer;
 use crate::tracker::SpeTracker;
@@ -69,6 +71,7 @@ macro_rules! spe_smt_top {
             pub tracker: Vec<SpeTracker>,
             pub latency: Vec<SpeLatency<CW>>,
             pub filter: Vec<SpeFilter<CW>>,
+            pub room: Vec<SpeRoom>,
             pub serializer: SpeSerializer<CW>,
             pub writer: SpeWriter,
             pub arbiter: SpeArbiter<T, TIDW>,
@@ -134,6 +137,7 @@ macro_rules! spe_smt_top {
                     tracker: (0..T).map(|_| SpeTracker::new(cfg)).collect(),
                     latency: (0..T).map(|_| SpeLatency::new(cfg)).collect(),
                     filter: (0..T).map(|_| SpeFilter::new(cfg)).collect(),
+                    room: (0..T).map(|_| SpeRoom::new()).collect(),
                     serializer: SpeSerializer::new(cfg),
                     writer: SpeWriter::new(cfg),
                     arbiter: SpeArbiter::new(),
@@ -207,6 +211,9 @@ macro_rules! spe_smt_top {
                     self.capture[t].clock.next = self.clk.val();
                     self.tracker[t].clock.next = self.clk.val();
                     self.latency[t].clock.next = self.clk.val();
+                    self.room[t].clock.next = self.clk.val();
+                    self.room[t].reset.next = self.reset.val();
+                    self.room[t].ctl.next = self.regs[t].buffer_ctl.val();
                     self.regs[t].reset.next = self.reset.val();
                     self.sampler[t].reset.next = self.reset.val();
                     self.capture[t].reset.next = self.reset.val();
@@ -344,6 +351,7 @@ macro_rules! spe_smt_top {
                 self.serializer.lat_issue.next = self.latency[0].issue.val();
                 self.serializer.lat_xlat.next = self.latency[0].xlat.val();
                 self.writer.phase.next = self.tracker[0].phase.val();
+                self.writer.room_gone_in.next = self.room[0].gone.val();
                 self.writer.ctl.next = self.regs[0].buffer_ctl.val();
                 for t in 1..T {
                     self.tag.next = self.tag.val() | self.sampler[t].tag.val();
@@ -356,6 +364,7 @@ macro_rules! spe_smt_top {
                         self.serializer.lat_issue.next = self.latency[t].issue.val();
                         self.serializer.lat_xlat.next = self.latency[t].xlat.val();
                         self.writer.phase.next = self.tracker[t].phase.val();
+                        self.writer.room_gone_in.next = self.room[t].gone.val();
                     }
                     if self.arbiter.grant.val().get_bit(t) {
                         self.writer.ctl.next = self.regs[t].buffer_ctl.val();

@@ -120,6 +120,8 @@ macro_rules! spe_top {
                 self.regs.reg_we.next = self.reg_we.val();
                 self.regs.reg_addr.next = self.reg_addr.val();
                 self.regs.reg_wdata.next = self.reg_wdata.val();
+                // One thread: the writer checks the room itself.
+                self.writer.room_gone_in.next = false;
                 self.writer.resp.next.ready = self.wr_ready.val();
                 self.writer.resp.next.err = self.wr_err.val();
                 self.writer.resp.next.err_kind = self.wr_err_kind.val();

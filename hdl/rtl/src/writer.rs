@@ -56,6 +56,9 @@ pub struct SpeWriter {
     pub wr_done: Signal<Out, Bit>,
     /// PMBPTR update and management events, for the registers.
     pub upd: Signal<Out, BufferUpdate>,
+    /// A multithreaded unit's room check of the record's thread (`spe_room`, same timing as
+    /// this block's own): used instead of the own check when `k_ext_room` is set.
+    pub room_gone_in: Signal<In, Bit>,
     // State.
     /// The next beat; the record's slot and the limit, taken in the grant cycle.
     s_beat: Rff<Bits<3>>,
@@ -89,6 +92,8 @@ pub struct SpeWriter {
     beat64: Signal<Local, Zext<3, 64>>,
     beat_addr: Signal<Local, Bits<64>>,
     // Constants.
+    /// The room check comes from outside (`room_gone_in`): more than one thread.
+    k_ext_room: K<Bit>,
     k_align: K<Bits<64>>,
     k_last_beat: K<Bits<3>>,
     k_one3: K<Bits<3>>,
@@ -114,6 +119,7 @@ impl SpeWriter {
             "the slot is bits 63:6, the beat address bits 5:3"
         );
         Self {
+            k_ext_room: K::new(cfg.threads > 1),
             k_align: K::new((!(RECORD_SIZE as u64 - 1)).into()),
             k_last_beat: K::new((BEATS_PER_RECORD as u64 - 1).into()),
             k_one3: K::new(1u64.into()),
@@ -164,6 +170,9 @@ impl Logic for SpeWriter {
         self.c_lo_ge.d.next =
             self.base.val().get_bits::<26>(12) >= self.limit.val().get_bits::<26>(12);
         self.room_gone.next = self.c_hi_gt.q.val() | (self.c_hi_eq.q.val() & self.c_lo_ge.q.val());
+        if self.k_ext_room.val() {
+            self.room_gone.next = self.room_gone_in.val();
+        }
         self.no_room.next = self.room_gone.val();
 
         // Next record address and its room check, every cycle, from the record's slot and

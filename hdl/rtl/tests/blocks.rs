@@ -11,6 +11,7 @@ use spe_rtl::capture::SpeCapture;
 use spe_rtl::filter::SpeFilter;
 use spe_rtl::latency::SpeLatency;
 use spe_rtl::regs::SpeRegs;
+use spe_rtl::room::SpeRoom;
 use spe_rtl::sampler::SpeSampler;
 use spe_rtl::serializer::SpeSerializer;
 use spe_rtl::sim::{comb, cycle, start};
@@ -1184,4 +1185,37 @@ fn arbiter_grants_round_robin_one_record_at_a_time_two_threads() {
 #[test]
 fn arbiter_grants_round_robin_one_record_at_a_time_four_threads() {
     arbiter_follows_round_robin::<4, 2>(0x5eed_0004);
+}
+
+// ---------------------------------------------------------------- room (T > 1)
+
+/// A thread's room check says, one cycle later, whether the 64-byte slot at PMBPTR reaches
+/// the limit (bits 63:12 of both, in two halves), as the writer's own check does.
+#[test]
+fn room_check_flags_a_slot_at_or_past_the_limit_one_cycle_later() {
+    let mut r = SpeRoom::new();
+    start(&mut r);
+    cycle(&mut r, |r| r.reset.next = true, |_| ());
+    r.reset.next = false;
+    let limit = 0xffff_8000_0010_0000u64;
+    for (ptr, gone) in [
+        (limit - 64, false),
+        (limit - 1, false), // bits 5:0 ignored: the slot at limit - 64
+        (limit, true),
+        (limit + 0x40_0000_0000, true),  // upper half greater
+        (limit - 0x40_0000_0000, false), // upper half smaller, lower half greater
+        (0, false),
+    ] {
+        let before = cycle(
+            &mut r,
+            |r| {
+                r.ctl.next.ptr = b(ptr);
+                r.ctl.next.limit = b(limit);
+            },
+            |r| r.gone.val(),
+        );
+        let _ = before;
+        let after = comb(&mut r, |_| (), |r| r.gone.val());
+        assert_eq!(after, gone, "PMBPTR {ptr:#x}, limit {limit:#x}");
+    }
 }

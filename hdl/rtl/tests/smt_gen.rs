@@ -35,6 +35,7 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
             "filter",
             "latency",
             "regs",
+            "room",
             "serializer",
             "top",
             "tracker",

@@ -41,6 +41,7 @@ const BLOCK_ORDER: &[&str] = &[
     "filter",
     "serializer",
     "writer",
+    "room",
     "arbiter",
     "regs",
 ];
@@ -520,7 +521,7 @@ mod tests {
             let want: Vec<String> = if t == 1 {
                 BLOCK_ORDER
                     .iter()
-                    .filter(|&&l| l != "arbiter")
+                    .filter(|&&l| l != "arbiter" && l != "room")
                     .map(|l| l.to_string())
                     .collect()
             } else {
@@ -535,7 +536,7 @@ mod tests {
                 .iter()
                 .all(|b| b.module == format!("spe_{}_{}", b.label, cfg.name)));
             for b in &blocks {
-                let per_thread = ["capture", "tracker", "latency", "filter", "regs"];
+                let per_thread = ["capture", "tracker", "latency", "filter", "room", "regs"];
                 let n = if per_thread.contains(&b.label.as_str()) {
                     t
                 } else {
