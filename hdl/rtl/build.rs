@@ -25,8 +25,8 @@ use spe_defs::ports::{hook_report, Dir, Width, PORTS, SMT_PORTS};
 use spe_defs::regs::{Bank, HwUpdate, REGS};
 use std::fmt::Write as _;
 
-/// The rust-hdl type of a port: per-slot buses use the top's width parameters; a per-thread
-/// port is one thread's copy (every preset has one hardware thread: docs/smt.md).
+/// The rust-hdl type of a port of the one-thread top: per-slot buses use the top's width
+/// parameters; a per-thread port is the one thread's copy.
 fn port_type(name: &str, width: Width) -> String {
     match width {
         Width::Bits(1) => "Bit".into(),

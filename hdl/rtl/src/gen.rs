@@ -39,11 +39,6 @@ fn banner(what: &str) -> String {
 macro_rules! with_top {
     ($cfg:expr, |$t:ident| $body:expr) => {{
         let cfg: &spe_defs::Config = $cfg;
-        assert_eq!(
-            cfg.threads, 1,
-            "preset {}: a multithreaded unit's top is SpeSmtTop (with_smt_top!)",
-            cfg.name
-        );
         $crate::with_top!(@arms cfg, $t, $body, (cfg.dispatch_width, cfg.counter_width.bits());
             (1, 56, 2, 8) (2, 112, 4, 16) (3, 168, 6, 24) (4, 224, 8, 32)
             (5, 280, 10, 40) (6, 336, 12, 48) (7, 392, 14, 56) (8, 448, 16, 64))

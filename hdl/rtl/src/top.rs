@@ -67,7 +67,7 @@ macro_rules! spe_top {
                 }
                 assert_eq!(
                     cfg.threads, 1,
-                    "preset {}: the RTL serves one hardware thread (docs/smt.md, step 4)",
+                    "preset {}: a multithreaded unit's top is SpeSmtTop (hdl/rtl/src/smt_top.rs, with_smt_top!)",
                     cfg.name
                 );
                 Self {

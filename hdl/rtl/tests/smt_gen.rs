@@ -1,27 +1,14 @@
 //! The multithreaded top (`SpeSmtTop`) generates: one module per block, shared by the
 //! threads' copies, except the sampler, whose LFSR seed differs per thread.
 
-use spe_defs::config::CounterWidth;
-use spe_defs::Config;
-
-/// A multithreaded configuration with the default preset's other parameters.
-fn smt(name: &'static str, w: usize, cw: CounterWidth, threads: usize) -> Config {
-    Config {
-        name,
-        dispatch_width: w,
-        counter_width: cw,
-        threads,
-        ..spe_defs::PRESETS[0]
-    }
-}
+use spe_defs::PRESETS;
 
 #[test]
 fn smt_tops_share_every_block_module_but_the_samplers() {
-    for cfg in [
-        smt("smt2", 4, CounterWidth::Bits12, 2),
-        smt("smt4", 8, CounterWidth::Bits16, 4),
-    ] {
-        let files = spe_rtl::gen::generate(&cfg).unwrap();
+    let smt: Vec<_> = PRESETS.iter().filter(|c| c.threads > 1).collect();
+    assert_eq!(smt.len(), 2, "smt2 and smt4");
+    for cfg in smt {
+        let files = spe_rtl::gen::generate(cfg).unwrap();
         let mut verilog: Vec<&str> = files
             .iter()
             .filter_map(|f| f.path.strip_suffix(".v"))

@@ -115,8 +115,8 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
                     )*};
                 }
                 spe_ports::for_scalar_inputs!(drive);
-                // The RTL serves one hardware thread (`SpeTop::new` checks): a per-thread
-                // port is thread 0's copy.
+                // A one-thread top (`rtl_sim` refuses more): a per-thread port is thread
+                // 0's copy.
                 let x = &i.thr[0];
                 macro_rules! drive_thread {
                     ($($port:ident: $($f:ident).+),*) => {$(
