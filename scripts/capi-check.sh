@@ -21,9 +21,9 @@ mkdir -p "$OUT"
 step cargo build --release --quiet -p spe-capi
 LIB=target/release
 
-# 1. Header against library: the spe_model_* functions on both sides.
-declared=$(sed -n 's/^[a-zA-Z0-9_ *]*[ *]\(spe_model_[a-z_]*\)(.*/\1/p' tb/capi/include/spe_model.h | sort)
-exported=$(nm -D --defined-only "$LIB/libspe_capi.so" | awk '$3 ~ /^spe_model_/ {print $3}' | sort)
+# 1. Header against library: the spe_model_* and spe_scoreboard_* functions on both sides.
+declared=$(sed -n 's/^[a-zA-Z0-9_ *]*[ *]\(spe_\(model\|scoreboard\)_[a-z_]*\)(.*/\1/p' tb/capi/include/spe_model.h | sort)
+exported=$(nm -D --defined-only "$LIB/libspe_capi.so" | awk '$3 ~ /^spe_(model|scoreboard)_/ {print $3}' | sort)
 if [ "$declared" != "$exported" ]; then
     echo "error: spe_model.h and libspe_capi.so disagree:" >&2
     diff <(echo "$declared") <(echo "$exported") >&2 || true

@@ -1,5 +1,6 @@
-/* spe_model.h: the golden model of the SPE sampling unit as a C library (tb/capi, built as
- * libspe_capi.a and libspe_capi.so by `cargo build --release -p spe-capi`).
+/* spe_model.h: the golden model of the SPE sampling unit as a C library, and the
+ * record-level scoreboard built on it (tb/capi, built as libspe_capi.a and libspe_capi.so
+ * by `cargo build --release -p spe-capi`).
  *
  * A port-level API: every port of gen/spe_tables.md by name, one clock cycle per
  * spe_model_step, and the records the model has written to memory so far with their
@@ -25,8 +26,8 @@ extern "C" {
 
 typedef struct SpeModel SpeModel;
 
-/* A model of a preset ("default", "minimal", "w2", "c16", "wide", "fastsim") after
- * reset, or NULL for an unknown preset. */
+/* A model of a preset ("default", "minimal", "w2", "c16", "wide", "fastsim", "smt2",
+ * "smt4") after reset, or NULL for an unknown preset. */
 SpeModel *spe_model_new(const char *preset);
 
 /* Frees a model (NULL is ignored). */
@@ -50,6 +51,51 @@ size_t spe_model_record_count(SpeModel *m);
 /* Record k (in the order written): its address and its SPE_RECORD_BYTES bytes. 0, or -1
  * when there is no such record. */
 int spe_model_record(SpeModel *m, size_t k, uint64_t *addr, uint8_t *bytes);
+
+/* ---- The record-level scoreboard (docs/integration.md, "The rule") ----
+ * The golden model following one instance of the unit: give it every port of the unit
+ * as the unit had it in a cycle (inputs and outputs, sampled before the clock edge), then
+ * step. The model tags what the unit tagged and writes when the unit writes; each beat
+ * the unit writes (address, data, strobes, thread) and each register read is compared.
+ * Ports and lanes as above (outputs included; SMT ports such as disp_tid and wr_tid on
+ * the SMT presets). Values keep from cycle to cycle until set again. */
+
+typedef struct SpeScoreboard SpeScoreboard;
+
+/* A scoreboard for a preset (also "smt2", "smt4"), or NULL for an unknown preset. */
+SpeScoreboard *spe_scoreboard_new(const char *preset);
+
+/* Frees a scoreboard (NULL is ignored). */
+void spe_scoreboard_free(SpeScoreboard *s);
+
+/* Sets lane `lane` of port `port` (input or output) for this cycle. 0, or -1 for an
+ * unknown port or a lane the preset does not have. */
+int spe_scoreboard_set(SpeScoreboard *s, const char *port, uint32_t lane, uint64_t value);
+
+/* Ends the cycle: the model steps and compares. 0 when the cycle matched, 1 when it found
+ * a mismatch (spe_scoreboard_message has the run's first), -1 for NULL. */
+int spe_scoreboard_step(SpeScoreboard *s);
+
+/* The end of the run: 0 when every check passed, 1 when one failed (a mismatch, or beats
+ * the unit wrote that the model does not), -1 for NULL. Read every register through the
+ * port before it: management events are compared when software reads them. */
+int spe_scoreboard_finish(SpeScoreboard *s);
+
+/* The run's first mismatch ("cycle N: record K (thread T, at A), beat B: byte ..."), or ""
+ * when there is none. Valid until the next call on `s`. */
+const char *spe_scoreboard_message(SpeScoreboard *s);
+
+/* What was checked so far (cycles, records, beats, register reads, tags, mismatches).
+ * Valid until the next call on `s`. */
+const char *spe_scoreboard_summary(SpeScoreboard *s);
+
+/* Records the model has written so far, whole or up to a write fault. */
+size_t spe_scoreboard_record_count(SpeScoreboard *s);
+
+/* Record k (write order): its address, its SPE_RECORD_BYTES bytes (beats after a fault
+ * are zero) and its hardware thread. 0, or -1 when there is no such record. */
+int spe_scoreboard_record(SpeScoreboard *s, size_t k, uint64_t *addr, uint8_t *bytes,
+                          uint32_t *thread);
 
 #ifdef __cplusplus
 }

@@ -11,12 +11,13 @@
 
 use spe_defs::config::{MAX_DISPATCH_WIDTH, MAX_THREADS};
 use spe_defs::impdef::{BEAT_BYTES, RECORD_SIZE};
-use spe_defs::ports::{Dir, Width, PORTS};
+use spe_defs::ports::{Dir, Width, PORTS, SMT_PORTS};
 use spe_defs::Config;
 use spe_model::Model;
-use spe_ports::{Inputs, Outputs};
+use spe_ports::{Inputs, Outputs, OUTPUTS};
+use spe_scoreboard::Scoreboard;
 use std::collections::BTreeMap;
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, c_int, CStr, CString};
 
 /// One model and its ports' current values.
 pub struct SpeModel {
@@ -36,7 +37,7 @@ fn name_of(p: *const c_char) -> Option<&'static spe_defs::ports::Port> {
     }
     // SAFETY: the caller passes a NUL-terminated string (the header says so).
     let s = unsafe { CStr::from_ptr(p) }.to_str().ok()?;
-    PORTS.iter().find(|q| q.name == s)
+    PORTS.iter().chain(SMT_PORTS).find(|q| q.name == s)
 }
 
 /// A model of preset `preset` (`default`, `minimal`, ...) after reset, or NULL for an
@@ -88,7 +89,7 @@ fn model<'a>(m: *mut SpeModel) -> Option<&'a mut SpeModel> {
 /// The lanes an input port has in this preset.
 fn lanes(cfg: &Config, w: Width) -> usize {
     match w {
-        Width::PerSlot(_) => cfg.dispatch_width,
+        Width::PerSlot(_) | Width::PerSlotThreadId => cfg.dispatch_width,
         Width::PerThread(_) => cfg.threads,
         _ => 1,
     }
@@ -110,16 +111,10 @@ pub unsafe extern "C" fn spe_model_set(
     let (Some(m), Some(p)) = (model(m), name_of(port)) else {
         return -1;
     };
-    let lane = lane as usize;
-    if p.dir != Dir::In || lane >= lanes(&m.cfg, p.width) {
+    if p.dir != Dir::In {
         return -1;
     }
-    let v = value & spe_defs::low_mask(p.width.bits());
-    if m.inp.set_lane(p.name, lane, v) {
-        0
-    } else {
-        -1
-    }
+    set_input(&m.cfg, &mut m.inp, p, lane, value)
 }
 
 /// One clock cycle with the inputs as set: the outputs of the cycle become readable with
@@ -220,6 +215,212 @@ pub unsafe extern "C" fn spe_model_record(
     0
 }
 
+/// Sets lane `lane` of input port `p` in `inp`: 0, or -1 for a lane the preset lacks.
+fn set_input(
+    cfg: &Config,
+    inp: &mut Inputs,
+    p: &spe_defs::ports::Port,
+    lane: u32,
+    v: u64,
+) -> c_int {
+    let lane = lane as usize;
+    if lane >= lanes(cfg, p.width) {
+        return -1;
+    }
+    let v = v & spe_defs::low_mask(p.width.bits());
+    if inp.set_lane(p.name, lane, v) {
+        0
+    } else {
+        -1
+    }
+}
+
+/// What a text function returns for a NULL scoreboard.
+const EMPTY: &[u8] = b"\0";
+
+/// The golden model following one instance of the unit (`spe-scoreboard`): every port of
+/// the unit as set for the cycle, the outputs packed as on the port.
+pub struct SpeScoreboard {
+    board: Scoreboard,
+    inp: Inputs,
+    out: [u64; OUTPUTS],
+    /// The text [`spe_scoreboard_message`] / [`spe_scoreboard_summary`] last returned.
+    text: CString,
+}
+
+fn board<'a>(s: *mut SpeScoreboard) -> Option<&'a mut SpeScoreboard> {
+    // SAFETY: NULL or a live scoreboard from `spe_scoreboard_new`, used by one thread.
+    unsafe { s.as_mut() }
+}
+
+/// A scoreboard for preset `preset` (its model after reset), or NULL for an unknown one.
+///
+/// # Safety
+/// `preset` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn spe_scoreboard_new(preset: *const c_char) -> *mut SpeScoreboard {
+    if preset.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: a NUL-terminated string, as the header says.
+    let Ok(name) = unsafe { CStr::from_ptr(preset) }.to_str() else {
+        return std::ptr::null_mut();
+    };
+    let Some(cfg) = Config::preset(name) else {
+        return std::ptr::null_mut();
+    };
+    Box::into_raw(Box::new(SpeScoreboard {
+        board: Scoreboard::new(cfg),
+        inp: Inputs::default(),
+        out: [0; OUTPUTS],
+        text: CString::default(),
+    }))
+}
+
+/// Frees a scoreboard (NULL is ignored).
+///
+/// # Safety
+/// `s` is NULL or from [`spe_scoreboard_new`], not yet freed.
+#[no_mangle]
+pub unsafe extern "C" fn spe_scoreboard_free(s: *mut SpeScoreboard) {
+    if !s.is_null() {
+        // SAFETY: `s` came from `spe_scoreboard_new` and is freed once.
+        drop(unsafe { Box::from_raw(s) });
+    }
+}
+
+/// Sets lane `lane` of port `port`, an input or an output of the unit, to its value in
+/// this cycle. 0, or -1 for an unknown port or a lane the preset lacks.
+///
+/// # Safety
+/// `s` is NULL or a live scoreboard; `port` NULL or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn spe_scoreboard_set(
+    s: *mut SpeScoreboard,
+    port: *const c_char,
+    lane: u32,
+    value: u64,
+) -> c_int {
+    let (Some(s), Some(p)) = (board(s), name_of(port)) else {
+        return -1;
+    };
+    let cfg = *s.board.config();
+    if p.dir == Dir::In {
+        return set_input(&cfg, &mut s.inp, p, lane, value);
+    }
+    let Some(k) = Outputs::default()
+        .fields()
+        .iter()
+        .position(|f| f.0 == p.name)
+    else {
+        return -1;
+    };
+    match p.width {
+        Width::PerThread(b) if (lane as usize) < cfg.threads => {
+            let m = spe_defs::low_mask(b) << (lane * b);
+            s.out[k] = (s.out[k] & !m) | (value << (lane * b) & m);
+            0
+        }
+        Width::PerThread(_) => -1,
+        _ if lane == 0 => {
+            s.out[k] = value & spe_defs::low_mask(p.bits_for(&cfg));
+            0
+        }
+        _ => -1,
+    }
+}
+
+/// Ends the cycle: the model steps on the inputs as set and compares. 0 when the cycle
+/// matched, 1 when it found a mismatch ([`spe_scoreboard_message`] has the run's first),
+/// -1 for NULL.
+///
+/// # Safety
+/// `s` is NULL or a live scoreboard.
+#[no_mangle]
+pub unsafe extern "C" fn spe_scoreboard_step(s: *mut SpeScoreboard) -> c_int {
+    let Some(s) = board(s) else { return -1 };
+    let out = Outputs::from_values(s.out);
+    c_int::from(s.board.step(&s.inp, &out).is_some())
+}
+
+/// The end of the run: 0 when every check passed, 1 when one failed (a mismatch, or beats
+/// the unit wrote that the model does not), -1 for NULL.
+///
+/// # Safety
+/// `s` is NULL or a live scoreboard.
+#[no_mangle]
+pub unsafe extern "C" fn spe_scoreboard_finish(s: *mut SpeScoreboard) -> c_int {
+    let Some(s) = board(s) else { return -1 };
+    c_int::from(s.board.finish().is_err())
+}
+
+/// The run's first mismatch as text ("cycle N: record K (thread T, at A), beat B: ..."),
+/// or "" when there is none. Valid until the next call on `s`.
+///
+/// # Safety
+/// `s` is NULL or a live scoreboard.
+#[no_mangle]
+pub unsafe extern "C" fn spe_scoreboard_message(s: *mut SpeScoreboard) -> *const c_char {
+    let Some(s) = board(s) else {
+        return EMPTY.as_ptr().cast();
+    };
+    let text = s.board.first().map_or(String::new(), |m| m.to_string());
+    s.text = CString::new(text).unwrap_or_default();
+    s.text.as_ptr()
+}
+
+/// What was checked so far ("N cycles, R records (B beats), ... M mismatches"). Valid
+/// until the next call on `s`.
+///
+/// # Safety
+/// `s` is NULL or a live scoreboard.
+#[no_mangle]
+pub unsafe extern "C" fn spe_scoreboard_summary(s: *mut SpeScoreboard) -> *const c_char {
+    let Some(s) = board(s) else {
+        return EMPTY.as_ptr().cast();
+    };
+    s.text = CString::new(s.board.summary().to_string()).unwrap_or_default();
+    s.text.as_ptr()
+}
+
+/// Records the model has written so far, whole or up to a write fault.
+///
+/// # Safety
+/// `s` is NULL or a live scoreboard.
+#[no_mangle]
+pub unsafe extern "C" fn spe_scoreboard_record_count(s: *mut SpeScoreboard) -> usize {
+    board(s).map_or(0, |s| s.board.records().len())
+}
+
+/// Record `k` the model wrote (write order): its address, its 64 bytes (beats after a
+/// fault are zero) and its thread. 0, or -1 when there is no such record.
+///
+/// # Safety
+/// `s` is NULL or a live scoreboard; `addr`, `bytes` (64 bytes) and `thread` writable.
+#[no_mangle]
+pub unsafe extern "C" fn spe_scoreboard_record(
+    s: *mut SpeScoreboard,
+    k: usize,
+    addr: *mut u64,
+    bytes: *mut u8,
+    thread: *mut u32,
+) -> c_int {
+    let Some(s) = board(s) else { return -1 };
+    let Some(r) = s.board.records().get(k) else {
+        return -1;
+    };
+    if addr.is_null() || bytes.is_null() || thread.is_null() {
+        return -1;
+    }
+    // SAFETY: the caller gives room for a u64, 64 bytes and a u32 (the header says so).
+    unsafe {
+        *addr = r.addr;
+        *thread = u32::from(r.thread);
+        std::ptr::copy_nonoverlapping(r.bytes.as_ptr(), bytes, RECORD_SIZE);
+    }
+    0
+}
+
 /// The limits the header states, checked at build time.
 const _: () = assert!(MAX_DISPATCH_WIDTH == 8 && MAX_THREADS == 4 && RECORD_SIZE == 64);
 
@@ -301,6 +502,107 @@ mod tests {
             assert_ne!(bytes, [0u8; RECORD_SIZE]);
             assert_eq!(spe_model_record(m, 1, &mut addr, bytes.as_mut_ptr()), -1);
             spe_model_free(m);
+        }
+    }
+
+    /// The scenario above through the scoreboard: the model's own ports pass and the record
+    /// is the model's; the same run with one bit of the record's third beat flipped fails
+    /// naming record 0, beat 2.
+    #[test]
+    fn the_scoreboard_passes_the_model_and_names_a_corrupted_record() {
+        for flip in [false, true] {
+            // SAFETY: every pointer is live, a NUL-terminated string or a local buffer.
+            unsafe {
+                let m = spe_model_new(c("minimal").as_ptr());
+                let s = spe_scoreboard_new(c("minimal").as_ptr());
+                assert!(spe_scoreboard_new(c("nope").as_ptr()).is_null());
+                assert_eq!(spe_scoreboard_set(s, c("nope").as_ptr(), 0, 1), -1);
+                assert_eq!(spe_scoreboard_set(s, c("irq").as_ptr(), 1, 1), -1, "T = 1");
+                let both = |port: &str, v: u64| {
+                    set(m, port, 0, v);
+                    assert_eq!(spe_scoreboard_set(s, c(port).as_ptr(), 0, v), 0, "{port}");
+                };
+                let mut beats = 0;
+                let mut fails = 0;
+                let cycle = |beats: &mut u32| {
+                    spe_model_step(m);
+                    for (name, mut v) in (*m).out.fields() {
+                        if name == "wr_data" && (*m).out.wr_valid && (*m).inp.wr_ready {
+                            if flip && *beats == 2 {
+                                v ^= 1 << 9;
+                            }
+                            *beats += 1;
+                        }
+                        assert_eq!(spe_scoreboard_set(s, c(name).as_ptr(), 0, v), 0, "{name}");
+                    }
+                    spe_scoreboard_step(s)
+                };
+                let base = 0xffff_8000_0010_0000u64;
+                both("disp_el", 1);
+                both("prof_allowed", 1);
+                both("wr_ready", 1);
+                for (id, v) in [
+                    (RegId::Pmbptr, base),
+                    (
+                        RegId::Pmblimitr,
+                        pmblimitr::LIMIT.place((base + 0x1000) >> pmblimitr::LIMIT.lsb)
+                            | pmblimitr::E.place(1),
+                    ),
+                    (RegId::Pmsicr, pmsicr::COUNT.place(2)),
+                    (RegId::PmscrEl1, pmscr::E1SPE.place(1)),
+                ] {
+                    both("reg_en", 1);
+                    both("reg_we", 1);
+                    both("reg_addr", u64::from(reg(id).addr()));
+                    both("reg_wdata", v);
+                    fails += cycle(&mut beats);
+                }
+                both("reg_en", 0);
+                both("reg_we", 0);
+                let mut tagged = false;
+                for n in 0..40u64 {
+                    both("cpl_done", u64::from(tagged));
+                    both("cpl_retired", u64::from(tagged));
+                    both("disp_valid", u64::from(n < 5));
+                    both("disp_pc", 0x1000 + 4 * n);
+                    fails += cycle(&mut beats);
+                    tagged = (*m).out.tag != 0;
+                }
+                both("reg_en", 1);
+                both("reg_addr", u64::from(reg(RegId::Pmbptr).addr()));
+                fails += cycle(&mut beats);
+                let verdict = spe_scoreboard_finish(s);
+                let msg = CStr::from_ptr(spe_scoreboard_message(s))
+                    .to_str()
+                    .unwrap()
+                    .to_string();
+                assert_eq!(spe_scoreboard_record_count(s), 1);
+                let (mut addr, mut bytes, mut t) = (0u64, [0u8; RECORD_SIZE], 9u32);
+                assert_eq!(
+                    spe_scoreboard_record(s, 0, &mut addr, bytes.as_mut_ptr(), &mut t),
+                    0
+                );
+                assert_eq!((addr, t), (base, 0));
+                if flip {
+                    assert_eq!((verdict, fails), (1, 1), "{msg}");
+                    assert!(
+                        msg.contains("record 0 (thread 0, at 0xffff800000100000), beat 2: byte 17"),
+                        "{msg}"
+                    );
+                } else {
+                    assert_eq!((verdict, fails), (0, 0), "{msg}");
+                    assert_eq!(msg, "");
+                    let (mut a2, mut b2) = (0u64, [0u8; RECORD_SIZE]);
+                    spe_model_record(m, 0, &mut a2, b2.as_mut_ptr());
+                    assert_eq!(
+                        (a2, b2),
+                        (addr, bytes),
+                        "the scoreboard's record is the model's"
+                    );
+                }
+                spe_scoreboard_free(s);
+                spe_model_free(m);
+            }
         }
     }
 }

@@ -6,7 +6,7 @@
 use crate::progress::Progress;
 use clap::{Args, ValueEnum};
 use spe_bench::{MemoryProfile, RunResult, SampleSettings, Stats};
-use spe_cosim::{make_dut_with, Backend, Waves};
+use spe_cosim::{make_checked, Backend, Compare, Waves};
 use spe_defs::Config;
 use spe_perfdata::PerfOptions;
 use spe_ports::Dut;
@@ -41,6 +41,10 @@ pub struct SimArgs {
     /// Implementation to run.
     #[arg(long, value_enum, default_value_t = Backend::Model)]
     backend: Backend,
+    // The choices and their help are the variants of spe_cosim::Compare.
+    /// What the lockstep backend compares.
+    #[arg(long, value_enum, default_value_t = Compare::Cycles)]
+    compare: Compare,
     /// Sampling period in ops, as perf's -c (PMSIRR.INTERVAL = period >> 8). Default: the
     /// preset's minimum interval.
     #[arg(long, value_parser = parse_num, value_name = "OPS")]
@@ -272,7 +276,7 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
             None => None,
         },
     };
-    let mut dut = make_dut_with(cfg, a.backend, &waves)?;
+    let mut dut = make_checked(cfg, a.backend, &waves, a.compare)?;
     if let Some(path) = &a.vectors {
         dut = Box::new(spe_cosim::protocol::VectorDump::new(dut, cfg, path)?);
     }

@@ -6,7 +6,9 @@
 //!   slow: short block-level runs); [`Backend::Lockstep`] is the checker below, built by
 //!   [`make_dut`] like the others, which `spe sim --backend` also offers;
 //! * [`lockstep::Lockstep`]: the model and another backend on the same inputs, every output
-//!   compared every cycle, first divergence reported with a VCD window;
+//!   compared every cycle, first divergence reported with a VCD window; with
+//!   [`Compare::Records`] the pair is instead `spe_scoreboard::Checked`, comparing records
+//!   and register reads whatever their timing;
 //! * [`chaos`]: random stimulus on top of the core stimulus model (illegal and
 //!   CONSTRAINED UNPREDICTABLE register values, reprogramming while running, resets, stray
 //!   hook reports);
@@ -39,7 +41,8 @@ pub enum Backend {
     /// The Verilog of gen/, Verilated (tb/verilator-sys).
     Verilator,
     /// The golden model and the Verilated RTL in lockstep: every output compared every
-    /// cycle; the run fails at the end if they ever differed.
+    /// cycle (or, with --compare records, the records and register reads); the run fails
+    /// at the end if they ever differed.
     Lockstep,
     /// The rust-hdl design under rust-hdl's own simulator (slow: about 11k cycles/s).
     Hdlsim,
@@ -54,6 +57,17 @@ impl Backend {
             Backend::Hdlsim => "hdlsim",
         }
     }
+}
+
+/// What the lockstep pair compares (`spe sim --compare`; the variant docs are its help).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Compare {
+    /// Every output in every cycle (the model's timing is the contract).
+    #[default]
+    Cycles,
+    /// The records written to memory and every register read, whatever their timing: the
+    /// model follows the RTL's tags and write timing (tb/scoreboard, the rule there).
+    Records,
 }
 
 /// Waveforms a backend writes besides stepping.
@@ -81,7 +95,29 @@ pub fn make_dut_with(
     backend: Backend,
     waves: &Waves,
 ) -> Result<Box<dyn Dut>, String> {
+    make_checked(cfg, backend, waves, Compare::Cycles)
+}
+
+/// [`make_dut_with`], the lockstep pair comparing as `compare` says (records: the
+/// scoreboard of `spe-scoreboard` on the Verilated RTL; the bench then sees the RTL's
+/// outputs).
+pub fn make_checked(
+    cfg: &Config,
+    backend: Backend,
+    waves: &Waves,
+    compare: Compare,
+) -> Result<Box<dyn Dut>, String> {
     cfg.validate()?;
+    if compare == Compare::Records {
+        if backend != Backend::Lockstep {
+            return Err("--compare records needs the lockstep backend".into());
+        }
+        if waves.vcd.is_some() {
+            return Err("a VCD window around a divergence (--vcd) needs --compare cycles".into());
+        }
+        let rtl = make_dut(cfg, Backend::Verilator)?;
+        return Ok(Box::new(spe_scoreboard::Checked::new(cfg, rtl)));
+    }
     if waves.vcd.is_some() && backend != Backend::Lockstep {
         return Err("a VCD window around a divergence (--vcd) needs the lockstep backend (use --wave for the Verilator backend)".into());
     }

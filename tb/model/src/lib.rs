@@ -19,4 +19,4 @@ pub mod sampler;
 pub mod unit;
 pub mod writer;
 
-pub use unit::{Model, Phase};
+pub use unit::{Follow, Model, Phase};

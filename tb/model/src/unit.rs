@@ -60,6 +60,18 @@ pub enum Phase {
     Writing(Box<Write>),
 }
 
+/// The sampling decisions of another implementation, for a model that follows them (the
+/// record-level scoreboard, `tb/scoreboard`): which slot each thread tagged and whether it
+/// counted a collision, as that implementation's `tag` and `pmu_sample_collision` outputs
+/// said in the same cycle. The interval counter keeps its own architectural count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Follow {
+    /// Bit i: the op in slot i was tagged (for the thread its `disp_tid` names).
+    pub tag: u8,
+    /// Per thread: a selection collided with the sample in flight.
+    pub collision: [bool; spe_defs::config::MAX_THREADS],
+}
+
 /// One hardware thread's SPE.
 #[derive(Clone, Debug)]
 pub struct Thread {
@@ -118,6 +130,18 @@ impl Model {
 
     /// One clock cycle: outputs during the cycle, then the rising edge.
     pub fn step(&mut self, inp: &Inputs) -> Outputs {
+        self.step_with(inp, None)
+    }
+
+    /// [`Model::step`] with the sampling decisions of `follow` instead of the model's own
+    /// selections (the interval counter still counts by the architecture's rule): the op a
+    /// thread's `follow.tag` names is tagged if the thread is idle, and a collision is
+    /// counted exactly when `follow.collision` says so.
+    pub fn step_following(&mut self, inp: &Inputs, follow: &Follow) -> Outputs {
+        self.step_with(inp, Some(follow))
+    }
+
+    fn step_with(&mut self, inp: &Inputs, follow: Option<&Follow>) -> Outputs {
         let threads = self.cfg.threads;
         let reg_thread = usize::from(inp.reg_tid) & (threads - 1);
         let mut out = Outputs {
@@ -141,7 +165,7 @@ impl Model {
                 irq: out.thr[t].irq,
                 ..ThreadOutputs::default()
             };
-            self.thread_cycle(inp, t, &mut o, &mut out);
+            self.thread_cycle(inp, t, follow, &mut o, &mut out);
             out.thr[t] = o;
         }
         if !writer_busy {
@@ -179,7 +203,14 @@ impl Model {
 
     /// Thread `t`'s cycle: its outputs `o`, the shared outputs it drives (tag, the write
     /// port), its state at the edge. A kept record is left `Waiting` for [`Model::grant`].
-    fn thread_cycle(&mut self, inp: &Inputs, t: usize, o: &mut ThreadOutputs, out: &mut Outputs) {
+    fn thread_cycle(
+        &mut self,
+        inp: &Inputs,
+        t: usize,
+        follow: Option<&Follow>,
+        o: &mut ThreadOutputs,
+        out: &mut Outputs,
+    ) {
         let (threads, width) = (self.cfg.threads, self.cfg.dispatch_width);
         let counter_max = self.cfg.counter_width.max();
         let timeout = 1u64 << self.cfg.cpl_timeout_log2;
@@ -195,8 +226,13 @@ impl Model {
         // Sampler: population count, interval counter, selection.
         let decision = sampler::count_group(&th.regs, inp, (t, threads), width, th.lfsr);
         o.pmu_sample_pop = decision.pop;
+        let selected = match follow {
+            None => decision.selected,
+            Some(f) => (0..width)
+                .find(|&i| f.tag >> i & 1 == 1 && sampler::slot_thread(inp, i, threads) == t),
+        };
         let mut tagged = None;
-        if let Some(slot) = decision.selected {
+        if let Some(slot) = selected {
             // One sample in flight: a selection outside Idle is a collision. choice: in-flight
             if th.phase == Phase::Idle {
                 out.tag |= 1 << slot;
@@ -206,6 +242,9 @@ impl Model {
             }
         }
         th.regs.set_count(decision.next_count);
+        if let Some(f) = follow {
+            o.pmu_sample_collision = f.collision[t];
+        }
         if o.pmu_sample_collision {
             th.regs.set_collision();
         }
