@@ -6,7 +6,8 @@
 # the RTL tool checks of the other presets (Verilator lint, iverilog, Yosys), the
 # SystemVerilog protocol checker on the stimulus core and on broken stimuli
 # (scripts/protocol-check.sh), the timing diagrams' drift (scripts/diagrams.sh --check),
-# the golden model as a C library (scripts/capi-check.sh),
+# the golden model as a C library (scripts/capi-check.sh), the record-level scoreboard in a
+# SystemVerilog bench and a cocotb test (scripts/sv-example.sh, scripts/cocotb-check.sh),
 # area per block and Fmax of the smallest preset on an iCE40 UP5K (spe synth: Yosys and
 # nextpnr-ice40), the FPGA prototype's bitstreams for the iCEBreaker and the HX8K breakout
 # (spe fpga build: each meets its clock),
@@ -54,6 +55,10 @@ step scripts/protocol-check.sh default "$SPE"
 # The golden model as a C library: header = exports, a C program replays runs to the
 # same records as spe sim.
 step scripts/capi-check.sh "$SPE"
+# The record-level scoreboard in SystemVerilog (DPI-C) and in cocotb (ctypes): each passes
+# spe_top_default on a replayed trace and fails a broken copy of it, naming the record.
+step scripts/sv-example.sh "$SPE"
+step scripts/cocotb-check.sh "$SPE"
 # The timing diagrams of docs/timing: JSON and SVG as a fresh generation renders them.
 SPE="$SPE" step scripts/diagrams.sh --check
 # Area per block and Fmax of the smallest preset on the iCEBreaker's UP5K (about 30 s).

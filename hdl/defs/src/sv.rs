@@ -162,6 +162,9 @@ pub const CHECKER_PORTS: &[&str] = &[
 /// `spe_top_<preset>` with it, and binds `spe_protocol_checker` to the unit. It prints the
 /// cycle count and the checker's violation count and fails (`$fatal`) on any. The checker
 /// is written for one hardware thread: a multithreaded preset has no replay bench.
+/// With `SPE_SCOREBOARD` defined it also feeds every port, every cycle, to the record-level
+/// scoreboard (`hdl/sv/spe_scoreboard.sv`, DPI-C on `libspe_capi`), reads every register
+/// through the port after the last vector, and fails naming the first mismatch.
 pub fn replay_bench(cfg: &Config) -> String {
     assert_eq!(
         cfg.threads, 1,
@@ -178,7 +181,10 @@ pub fn replay_bench(cfg: &Config) -> String {
         format!("//   $ verilator --binary --timing --assert -f gen/{p}/sources.f \\"),
         format!("//     hdl/sv/spe_protocol_checker.sv gen/{p}/{r}.sv --top-module {r}"),
         format!("//   $ obj_dir/V{r} +vectors=run.vec"),
-        "// (scripts/protocol-check.sh does all of it.)".into(),
+        "// (scripts/protocol-check.sh does all of it.) With +define+SPE_SCOREBOARD, and".into(),
+        "// hdl/sv/spe_scoreboard.sv and libspe_capi added, the record-level scoreboard also"
+            .into(),
+        "// checks every record and register read (scripts/sv-example.sh).".into(),
         String::new(),
         format!(
             "bind {top} spe_protocol_checker #(.W({}), .STOP_ON_ERROR(0)) u_spe_protocol (\n{}\n);",
@@ -213,6 +219,7 @@ pub fn replay_bench(cfg: &Config) -> String {
     conns.extend(PORTS.iter().map(|p| format!("    .{n}({n})", n = p.name)));
     l.push(conns.join(",\n"));
     l.push("  );".into());
+    l.extend(scoreboard_feed(cfg));
     let fmt = vec!["%h"; inputs.len()].join(" ");
     let vargs: Vec<String> = inputs.iter().map(|p| format!("v_{}", p.name)).collect();
     let assigns: Vec<String> = inputs
@@ -243,6 +250,9 @@ pub fn replay_bench(cfg: &Config) -> String {
         "      cycles++;".into(),
         "    end".into(),
         "    $fclose(fd);".into(),
+    ]);
+    l.extend(scoreboard_end());
+    l.extend([
         "    $display(\"spe replay: %0d cycles of %s, %0d cycles with a protocol violation\","
             .into(),
         "             cycles, path, dut.u_spe_protocol.violations);".into(),
@@ -255,6 +265,113 @@ pub fn replay_bench(cfg: &Config) -> String {
     let mut out = l.join("\n");
     out.push('\n');
     out
+}
+
+/// Inputs the end-of-run register sweep holds low: dispatch and every hook report (so that
+/// nothing new is sampled), and the write port's response (no beat is taken).
+pub const SWEEP_QUIET: &[&str] = &[
+    "disp_valid",
+    "iss_valid",
+    "xl_start",
+    "xl_done",
+    "mem_done",
+    "br_done",
+    "cpl_done",
+    "reg_we",
+    "wr_ready",
+    "wr_err",
+];
+
+/// The replay bench's scoreboard (under `SPE_SCOREBOARD`): one object of
+/// `spe_scoreboard_pkg::spe_scoreboard`, given every port lane at every rising edge (the
+/// values of the cycle that edge ends), stepped, the run's first mismatch shown when found.
+fn scoreboard_feed(cfg: &Config) -> Vec<String> {
+    let mut l = vec![
+        String::new(),
+        "`ifdef SPE_SCOREBOARD".into(),
+        "  // The record-level scoreboard (hdl/sv/spe_scoreboard.sv): every port of the unit,"
+            .into(),
+        "  // every cycle, as sampled at the edge that ends it.".into(),
+        "  spe_scoreboard_pkg::spe_scoreboard sb;".into(),
+        "  int unsigned sb_failed = 0;".into(),
+        format!("  initial sb = new(\"{}\");", cfg.name),
+        sweep_regs(cfg),
+        "  always @(posedge clk) begin".into(),
+    ];
+    for p in PORTS {
+        // An input's per-slot and per-thread ports go lane by lane; an output's per-slot
+        // port (`tag`) is one value (spe_model.h).
+        let (lanes, b) = match p.width {
+            Width::PerSlot(b) if p.dir == Dir::In => (cfg.dispatch_width, b),
+            Width::PerThread(b) => (cfg.threads, b),
+            _ => (1, p.bits_for(cfg)),
+        };
+        if lanes == 1 {
+            l.push(format!("    sb.set(\"{n}\", 0, 64'({n}));", n = p.name));
+        } else {
+            l.push(format!(
+                "    for (int i = 0; i < {lanes}; i++) sb.set(\"{n}\", i, 64'({n}[i*{b} +: {b}]));",
+                n = p.name
+            ));
+        }
+    }
+    l.extend([
+        "    if (sb.step() != 0) begin".into(),
+        "      if (sb_failed == 0) $display(\"spe scoreboard: MISMATCH %s\", sb.message());".into(),
+        "      sb_failed <= sb_failed + 1;".into(),
+        "    end".into(),
+        "  end".into(),
+        "`endif".into(),
+    ]);
+    l
+}
+
+/// The replay bench's end under `SPE_SCOREBOARD`: every register read once through the
+/// port (quiet inputs, [`SWEEP_QUIET`]), then the scoreboard's verdict.
+fn scoreboard_end() -> Vec<String> {
+    let mut l = vec![
+        "`ifdef SPE_SCOREBOARD".into(),
+        "    // The end: every register read through the port, then the verdict.".into(),
+    ];
+    l.push(format!(
+        "    {}",
+        SWEEP_QUIET
+            .iter()
+            .map(|n| format!("{n} = '0;"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    ));
+    l.push("    reg_en = 1'b1;".into());
+    l.extend([
+        "    foreach (sb_regs[k]) begin".into(),
+        "      reg_addr = sb_regs[k];".into(),
+        "      #1 clk = 1'b1;".into(),
+        "      #1 clk = 1'b0;".into(),
+        "    end".into(),
+        "    reg_en = 1'b0;".into(),
+        "    if (sb.finish() != 0) $fatal(1, \"spe scoreboard: %s\", sb.message());".into(),
+        "    $display(\"spe scoreboard: %s\", sb.summary());".into(),
+        "`endif".into(),
+    ]);
+    l
+}
+
+/// The register-port addresses the end-of-run sweep reads (every register of the unit).
+fn sweep_regs(cfg: &Config) -> String {
+    let bits = PORTS
+        .iter()
+        .find(|p| p.name == "reg_addr")
+        .map_or(5, |p| p.bits_for(cfg));
+    let addrs: Vec<String> = regs::REGS
+        .iter()
+        .map(|r| format!("{bits}'h{:02x}", r.addr()))
+        .collect();
+    format!(
+        "  logic [{}:0] sb_regs[{}] = '{{{}}};",
+        bits - 1,
+        addrs.len(),
+        addrs.join(", ")
+    )
 }
 
 /// The header line of a vector file for `cfg`: what the bench skips, and what a reader
