@@ -45,6 +45,16 @@ int spe_model_step(SpeModel *m);
  * i; a per-thread output's lane is the thread). 0 for an unknown port or lane. */
 uint64_t spe_model_get(SpeModel *m, const char *port, uint32_t lane);
 
+/* The value of register `addr` (its register-port address, gen/spe_regs.h) of hardware
+ * thread `thread` now, as a read through the port would return it, without a clock cycle.
+ * 0, or -1 for a NULL pointer or a thread the preset does not have. */
+int spe_model_reg_read(SpeModel *m, uint32_t thread, uint32_t addr, uint64_t *value);
+
+/* One clock cycle writing `value` to register `addr` of thread `thread` through the
+ * register port, the other inputs as set (which keep their set values afterwards). 0, or
+ * -1 for a NULL model or a thread the preset does not have. */
+int spe_model_reg_write(SpeModel *m, uint32_t thread, uint32_t addr, uint64_t value);
+
 /* Whole records written so far (every beat taken: wr_valid and wr_ready, no wr_err). */
 size_t spe_model_record_count(SpeModel *m);
 

@@ -126,8 +126,15 @@ pub unsafe extern "C" fn spe_model_set(
 #[no_mangle]
 pub unsafe extern "C" fn spe_model_step(m: *mut SpeModel) -> c_int {
     let Some(m) = model(m) else { return -1 };
-    let out = m.model.step(&m.inp);
-    if out.wr_valid && m.inp.wr_ready && !m.inp.wr_err && !m.inp.reset {
+    let inp = m.inp.clone();
+    step_on(m, &inp);
+    0
+}
+
+/// One cycle of `m` on `inp`: the outputs kept, a beat taken into the record view.
+fn step_on(m: &mut SpeModel, inp: &Inputs) {
+    let out = m.model.step(inp);
+    if out.wr_valid && inp.wr_ready && !inp.wr_err && !inp.reset {
         let base = out.wr_addr & !(RECORD_SIZE as u64 - 1);
         if out.wr_addr == base {
             m.order.push(base);
@@ -135,6 +142,55 @@ pub unsafe extern "C" fn spe_model_step(m: *mut SpeModel) -> c_int {
         m.mem.insert(out.wr_addr, out.wr_data);
     }
     m.out = out;
+}
+
+/// The value of register `addr` (register-port address) of hardware thread `thread` now,
+/// as a read through the port would return it, without a clock cycle. Returns 0, or -1
+/// for a NULL pointer or a thread the preset does not have (an unmapped address reads 0).
+///
+/// # Safety
+/// `m` is NULL or a live model; `value` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn spe_model_reg_read(
+    m: *mut SpeModel,
+    thread: u32,
+    addr: u32,
+    value: *mut u64,
+) -> c_int {
+    let Some(m) = model(m) else { return -1 };
+    if value.is_null() || thread as usize >= m.cfg.threads || addr > 0xff {
+        return -1;
+    }
+    let v = m.model.thread(thread as usize).regs.read(addr as u8);
+    // SAFETY: the caller gives room for a u64 (the header says so).
+    unsafe { *value = v };
+    0
+}
+
+/// One clock cycle that writes `value` to register `addr` of hardware thread `thread`
+/// through the register port, the other inputs as set (their set values are kept for the
+/// next steps). Returns 0, or -1 for a NULL model or a thread the preset does not have.
+///
+/// # Safety
+/// `m` is NULL or a live model.
+#[no_mangle]
+pub unsafe extern "C" fn spe_model_reg_write(
+    m: *mut SpeModel,
+    thread: u32,
+    addr: u32,
+    value: u64,
+) -> c_int {
+    let Some(m) = model(m) else { return -1 };
+    if thread as usize >= m.cfg.threads || addr > 0xff {
+        return -1;
+    }
+    let mut inp = m.inp.clone();
+    inp.reg_en = true;
+    inp.reg_we = true;
+    inp.reg_tid = thread as u8;
+    inp.reg_addr = addr as u8;
+    inp.reg_wdata = value;
+    step_on(m, &inp);
     0
 }
 
@@ -467,14 +523,16 @@ mod tests {
             let m = spe_model_new(c("minimal").as_ptr());
             let base = 0xffff_8000_0010_0000u64;
             let write = |id: RegId, v: u64| {
-                set(m, "reg_en", 0, 1);
-                set(m, "reg_we", 0, 1);
-                set(m, "reg_addr", 0, u64::from(reg(id).addr()));
-                set(m, "reg_wdata", 0, v);
-                spe_model_step(m);
-                set(m, "reg_en", 0, 0);
-                set(m, "reg_we", 0, 0);
+                assert_eq!(spe_model_reg_write(m, 0, u32::from(reg(id).addr()), v), 0);
+                let mut back = 0;
+                assert_eq!(
+                    spe_model_reg_read(m, 0, u32::from(reg(id).addr()), &mut back),
+                    0
+                );
+                assert_eq!(back, v, "{id:?} reads back what was written");
             };
+            assert_eq!(spe_model_reg_write(m, 1, 0, 0), -1, "T = 1: no thread 1");
+            assert_eq!(spe_model_reg_read(m, 1, 0, &mut 0), -1);
             set(m, "disp_el", 0, 1);
             set(m, "prof_allowed", 0, 1);
             set(m, "wr_ready", 0, 1);
