@@ -32,13 +32,16 @@
 //!   management event (buffer full, a fault) shows in PMBSR and PMBPTR, which software
 //!   reads; a bench checks the whole state at the end by reading every register (the Rust
 //!   harness does so: [`end_sweep`]).
+//! - **Interrupt**: each thread's `irq` (PMBIRQ, the model's PMBSR.S): a difference that
+//!   lasts [`MAX_LAG`] cycles, or is there at [`Scoreboard::finish`], is a mismatch (a
+//!   management event raised late is not).
 //! - **Lag**: a DUT beat the model has not written within [`MAX_LAG`] cycles is a record
 //!   the model does not write (reported once, then the queue is dropped to resynchronise);
 //!   at [`Scoreboard::finish`] any DUT beat still queued is.
 //!
 //! What it cannot catch: *which* op is sampled, and when (the DUT chooses, the model
 //! follows; a wrong interval shows only in PMSICR when read, a wrong jitter not at all);
-//! the cycle a record or an interrupt appears (PMBIRQ is PMBSR.S, checked when read); the
+//! the cycle a record or an interrupt appears (within [`MAX_LAG`] cycles); the
 //! PMU event outputs and `hook_stray`/`sample_timeout`, which are not architectural
 //! state. The cycle-exact lockstep (`--compare cycles`) checks all of these against this
 //! implementation's own timing.
@@ -131,6 +134,9 @@ pub struct Scoreboard {
     cur: Option<Record>,
     first: Option<Mismatch>,
     sum: Summary,
+    /// Per thread: since which cycle the DUT's PMBIRQ differs from the model's, and
+    /// whether that was reported.
+    irq_apart: [Option<(u64, bool)>; MAX_THREADS],
 }
 
 impl Scoreboard {
@@ -144,6 +150,7 @@ impl Scoreboard {
             cur: None,
             first: None,
             sum: Summary::default(),
+            irq_apart: [None; MAX_THREADS],
         }
     }
 
@@ -191,6 +198,7 @@ impl Scoreboard {
             self.model.step(inp);
             self.queue.clear();
             self.cur = None;
+            self.irq_apart = [None; MAX_THREADS];
             self.cycle += 1;
             return None;
         }
@@ -275,6 +283,27 @@ impl Scoreboard {
                 );
                 found = found.or(Some(x));
             }
+        }
+
+        for t in 0..threads {
+            let (want, got) = (m.thr[t].irq, dut.thr[t].irq);
+            self.irq_apart[t] = match self.irq_apart[t] {
+                _ if want == got => None,
+                None => Some((self.cycle, false)),
+                Some((since, false)) if self.cycle - since >= MAX_LAG => {
+                    let x = self.fail(
+                        None,
+                        format!(
+                            "PMBIRQ of thread {t}: the DUT's is {}, the model's {} (PMBSR.S), since cycle {since}",
+                            u8::from(got),
+                            u8::from(want)
+                        ),
+                    );
+                    found = found.or(Some(x));
+                    Some((since, true))
+                }
+                apart => apart,
+            };
         }
 
         if let Some(b) = self.queue.front().copied() {
@@ -365,6 +394,14 @@ impl Scoreboard {
                 ),
             );
             self.queue.clear();
+        }
+        for t in 0..self.cfg.threads {
+            if let Some((since, false)) = self.irq_apart[t] {
+                self.fail(
+                    None,
+                    format!("at the end, PMBIRQ of thread {t} differs from the model's (PMBSR.S) since cycle {since}"),
+                );
+            }
         }
         match &self.first {
             Some(m) => Err(m.clone()),

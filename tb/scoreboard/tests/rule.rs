@@ -252,3 +252,30 @@ fn a_wrong_register_read_is_named() {
     let e = v.expect_err("a wrong PMBPTR read passed");
     assert!(e.contains("register read of PMBPTR_EL1"), "{e}");
 }
+
+/// The model, never raising PMBIRQ.
+struct NoIrq(Model);
+
+impl Dut for NoIrq {
+    fn step(&mut self, inp: &Inputs) -> Outputs {
+        let mut o = self.0.step(inp);
+        o.thr[0].irq = false;
+        o
+    }
+}
+
+#[test]
+fn a_missing_interrupt_is_named() {
+    let seed = seed("a_missing_interrupt_is_named");
+    let cfg = preset("fastsim");
+    let mem = MemoryProfile {
+        errors: spe_bench::ErrorInjection::AtBeat(100),
+        ..MemoryProfile::default()
+    };
+    let (_, v, _) = checked(&cfg, NoIrq(Model::new(&cfg)), "memory", &mem, 50_000, seed);
+    let e = v.expect_err("a unit without PMBIRQ passed");
+    assert!(
+        e.contains("PMBIRQ of thread 0: the DUT's is 0, the model's 1"),
+        "{e}"
+    );
+}
