@@ -8,6 +8,7 @@
 # (scripts/protocol-check.sh), the timing diagrams' drift (scripts/diagrams.sh --check),
 # the golden model as a C library (scripts/capi-check.sh), the record-level scoreboard in a
 # SystemVerilog bench and a cocotb test (scripts/sv-example.sh, scripts/cocotb-check.sh),
+# the formal proofs of the default preset and their mutants (scripts/formal.sh),
 # area per block and Fmax of the smallest preset on an iCE40 UP5K (spe synth: Yosys and
 # nextpnr-ice40), the FPGA prototype's bitstreams for the iCEBreaker and the HX8K breakout
 # (spe fpga build: each meets its clock),
@@ -87,6 +88,10 @@ for p in default smt2; do
     step "$SPE" sim --backend lockstep --compare records --preset "$p" --workload mix --cycles 2000000 \
         --backpressure random:0.7 --mem-errors random:0.0002 --quiet
 done
+# Formal proofs of the safety properties on the default preset (SymbiYosys, k-induction),
+# and every mutant caught with a counterexample (about 5 minutes; SPE_FORMAL_ALL=1 adds
+# the other presets).
+step scripts/formal.sh "$SPE"
 # Real Linux perf reads the buffers (perf.data from `spe sim --perf`) and agrees with spe decode.
 step scripts/perf-check.sh "$SPE"
 # The demo SoC: PicoRV32 runs C workloads profiled by the unit; perf's profile matches the

