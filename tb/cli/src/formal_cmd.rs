@@ -22,6 +22,10 @@ pub struct Prop {
     /// Checked to a bounded depth only (it follows state from the ports that an induction
     /// cannot relate to the unit's own).
     pub bounded: bool,
+    /// Internal signals the property reads: (its wire, the unit's signal under `dut.`),
+    /// connected by the formal script after flattening (`connect -set`); the generated
+    /// Verilog is not edited.
+    pub taps: &'static [(&'static str, &'static str)],
     pub what: &'static str,
 }
 
@@ -30,42 +34,56 @@ pub const PROPS: &[Prop] = &[
         name: "tag-onehot",
         file: "tag_onehot.vh",
         bounded: false,
+        taps: &[],
         what: "the tag vector is one-hot or zero; only a valid slot is tagged",
     },
     Prop {
         name: "tag-allowed",
         file: "tag_allowed.vh",
         bounded: false,
+        taps: &[],
         what: "no tag while the core prohibits profiling or the group is AArch32",
     },
     Prop {
         name: "reset-quiet",
         file: "reset_quiet.vh",
         bounded: false,
+        taps: &[],
         what: "while reset is high every output but reg_rdata and irq is low",
     },
     Prop {
         name: "wr-aligned",
         file: "wr_aligned.vh",
         bounded: false,
+        taps: &[],
         what: "every beat is a whole 64-bit word at an 8-byte aligned address",
     },
     Prop {
         name: "wr-hold",
         file: "wr_hold.vh",
         bounded: false,
+        taps: &[],
         what: "a beat offered and not taken stays offered, unchanged",
     },
     Prop {
         name: "irq-is-s",
         file: "irq_is_s.vh",
         bounded: false,
+        taps: &[],
         what: "irq equals PMBSR_EL1.S as the register port reads it",
+    },
+    Prop {
+        name: "one-in-flight",
+        file: "one_in_flight.vh",
+        bounded: false,
+        taps: &[("f_phase", "tracker__phase")],
+        what: "an op is tagged only while no sample is in flight",
     },
     Prop {
         name: "wr-slot",
         file: "wr_slot.vh",
         bounded: true,
+        taps: &[],
         what: "a record's beats are consecutive in one 64-byte slot",
     },
 ];
@@ -129,6 +147,14 @@ pub const MUTANTS: &[Mutant] = &[
         from: "irq = pmbsr__q[p_s];",
         to: "irq = pmbsr__q[p_s - 1];",
     },
+    // The sampler tags while a sample is in flight.
+    Mutant {
+        name: "tag-busy",
+        prop: "one-in-flight",
+        file: "spe_sampler_{p}.v",
+        from: "        if (pop_en & ~busy) begin",
+        to: "        if (pop_en) begin",
+    },
     // The second beat skips a word.
     Mutant {
         name: "wr-skip",
@@ -145,7 +171,7 @@ pub struct FormalArgs {
     #[arg(long, default_value = "default")]
     preset: String,
     /// A property to run (repeatable; default: every one). Names: tag-onehot, tag-allowed,
-    /// reset-quiet, wr-aligned, wr-hold, irq-is-s, wr-slot.
+    /// reset-quiet, wr-aligned, wr-hold, irq-is-s, one-in-flight, wr-slot.
     #[arg(long = "prop", value_name = "NAME")]
     props: Vec<String>,
     /// Check to this many cycles (bounded model check) instead of proving.
@@ -156,7 +182,7 @@ pub struct FormalArgs {
     depth: u32,
     /// Run a deliberately broken copy of the RTL instead; its property must fail with a
     /// counterexample (tag-two, tag-prohibited, psb-in-reset, wr-unaligned, wr-no-wait,
-    /// irq-coll, wr-skip).
+    /// irq-coll, tag-busy, wr-skip).
     #[arg(long, value_name = "NAME")]
     mutant: Option<String>,
     /// The generated Verilog folder.
@@ -260,12 +286,12 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
     }
 
     println!(
-        "{:<12} {:<22} {:<8} {:<14} {:>8}",
+        "{:<14} {:<22} {:<8} {:<14} {:>8}",
         "property", "engine", "result", "depth", "time"
     );
     for o in &outcomes {
         println!(
-            "{:<12} {:<22} {:<8} {:<14} {:>7.1}s",
+            "{:<14} {:<22} {:<8} {:<14} {:>7.1}s",
             o.prop, o.engine, o.result, o.depth, o.secs
         );
     }
@@ -448,8 +474,12 @@ fn run_one(
         None => ("prove", depth),
     };
     let mut sby = format!(
-        "[options]\nmode {mode}\ndepth {d}\n\n[engines]\nsmtbmc --unroll z3\n\n[script]\nread -formal {}\nread -formal -sv {top}.sv\nprep -flatten -top {top}\n\n[files]\n",
-        names.join(" ")
+        "[options]\nmode {mode}\ndepth {d}\n\n[engines]\nsmtbmc --unroll z3\n\n[script]\nread -formal {}\nread -formal -sv {top}.sv\nprep -flatten -top {top}\n{}\n[files]\n",
+        names.join(" "),
+        p.taps
+            .iter()
+            .map(|(wire, signal)| format!("connect -set {wire} dut.{signal}\n"))
+            .collect::<String>()
     );
     for f in sources.iter().chain([&wrapper.to_path_buf()]) {
         sby += &format!("{}\n", f.display());
