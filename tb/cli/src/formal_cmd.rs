@@ -80,6 +80,18 @@ pub const PROPS: &[Prop] = &[
         what: "an op is tagged only while no sample is in flight",
     },
     Prop {
+        name: "wr-limit",
+        file: "wr_limit.vh",
+        bounded: false,
+        taps: &[
+            ("f_phase", "tracker__phase"),
+            ("f_base", "writer.s_base__q"),
+            ("f_limit", "writer.s_limit__q"),
+            ("f_gone", "writer.room_gone"),
+        ],
+        what: "no write at or past the limit the record was started under",
+    },
+    Prop {
         name: "wr-slot",
         file: "wr_slot.vh",
         bounded: true,
@@ -155,6 +167,15 @@ pub const MUTANTS: &[Mutant] = &[
         from: "        if (pop_en & ~busy) begin",
         to: "        if (pop_en) begin",
     },
+    // The room check compares against the limit's page minus one: a record may end past
+    // the limit.
+    Mutant {
+        name: "room-late",
+        prop: "wr-limit",
+        file: "spe_writer_{p}.v",
+        from: "c_lo_ge__d = base[(32'hc)+:(26)] >= limit[(32'hc)+:(26)];",
+        to: "c_lo_ge__d = base[(32'hc)+:(26)] > limit[(32'hc)+:(26)];",
+    },
     // The second beat skips a word.
     Mutant {
         name: "wr-skip",
@@ -171,7 +192,7 @@ pub struct FormalArgs {
     #[arg(long, default_value = "default")]
     preset: String,
     /// A property to run (repeatable; default: every one). Names: tag-onehot, tag-allowed,
-    /// reset-quiet, wr-aligned, wr-hold, irq-is-s, one-in-flight, wr-slot.
+    /// reset-quiet, wr-aligned, wr-hold, irq-is-s, one-in-flight, wr-limit, wr-slot.
     #[arg(long = "prop", value_name = "NAME")]
     props: Vec<String>,
     /// Check to this many cycles (bounded model check) instead of proving.
@@ -182,7 +203,7 @@ pub struct FormalArgs {
     depth: u32,
     /// Run a deliberately broken copy of the RTL instead; its property must fail with a
     /// counterexample (tag-two, tag-prohibited, psb-in-reset, wr-unaligned, wr-no-wait,
-    /// irq-coll, tag-busy, wr-skip).
+    /// irq-coll, tag-busy, room-late, wr-skip).
     #[arg(long, value_name = "NAME")]
     mutant: Option<String>,
     /// The generated Verilog folder.
