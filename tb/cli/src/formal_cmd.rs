@@ -94,8 +94,12 @@ pub const PROPS: &[Prop] = &[
     Prop {
         name: "wr-slot",
         file: "wr_slot.vh",
-        bounded: true,
-        taps: &[],
+        bounded: false,
+        taps: &[
+            ("f_phase", "tracker__phase"),
+            ("f_sbeat", "writer.s_beat__q"),
+            ("f_base", "writer.s_base__q"),
+        ],
         what: "a record's beats are consecutive in one 64-byte slot",
     },
 ];
