@@ -45,6 +45,18 @@ pub const PROPS: &[Prop] = &[
         what: "no tag while the core prohibits profiling or the group is AArch32",
     },
     Prop {
+        name: "tag-population",
+        file: "tag_population.vh",
+        bounded: false,
+        taps: &[
+            ("f_limitr", "regs.pmblimitr__q"),
+            ("f_bsr", "regs.pmbsr__q"),
+            ("f_scr1", "regs.pmscr_el1__q"),
+            ("f_scr2", "regs.pmscr_el2__q"),
+        ],
+        what: "an op is tagged only in the population: buffer on, EL owned and enabled",
+    },
+    Prop {
         name: "reset-quiet",
         file: "reset_quiet.vh",
         bounded: false,
@@ -131,6 +143,14 @@ pub const MUTANTS: &[Mutant] = &[
         from: "& prof_allowed & ~disp_aarch32 & ~reset;",
         to: "& ~disp_aarch32 & ~reset;",
     },
+    // EL1 ops sampled with PMSCR_EL1.E1SPE clear (the E0SPE bit read instead).
+    Mutant {
+        name: "el1-as-el0",
+        prop: "tag-population",
+        file: "spe_regs_{p}.v",
+        from: "sample_ctl[(2)+:(1)] = pmscr_el1__q[p_e1];",
+        to: "sample_ctl[(2)+:(1)] = pmscr_el1__q[p_e0];",
+    },
     // psb_done is not held low in reset.
     Mutant {
         name: "psb-in-reset",
@@ -196,6 +216,7 @@ pub struct FormalArgs {
     #[arg(long, default_value = "default")]
     preset: String,
     /// A property to run (repeatable; default: every one). Names: tag-onehot, tag-allowed,
+    /// tag-population,
     /// reset-quiet, wr-aligned, wr-hold, irq-is-s, one-in-flight, wr-limit, wr-slot.
     #[arg(long = "prop", value_name = "NAME")]
     props: Vec<String>,
@@ -206,7 +227,7 @@ pub struct FormalArgs {
     #[arg(long, value_name = "CYCLES", default_value_t = 20)]
     depth: u32,
     /// Run a deliberately broken copy of the RTL instead; its property must fail with a
-    /// counterexample (tag-two, tag-prohibited, psb-in-reset, wr-unaligned, wr-no-wait,
+    /// counterexample (tag-two, tag-prohibited, el1-as-el0, psb-in-reset, wr-unaligned, wr-no-wait,
     /// irq-coll, tag-busy, room-late, wr-skip).
     #[arg(long, value_name = "NAME")]
     mutant: Option<String>,
