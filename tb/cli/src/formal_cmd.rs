@@ -92,6 +92,13 @@ pub const PROPS: &[Prop] = &[
         what: "an op is tagged only while no sample is in flight",
     },
     Prop {
+        name: "psb-quiet",
+        file: "psb_quiet.vh",
+        bounded: false,
+        taps: &[("f_phase", "tracker__phase")],
+        what: "after the PSB handshake nothing is written until a new op is tagged",
+    },
+    Prop {
         name: "wr-limit",
         file: "wr_limit.vh",
         bounded: false,
@@ -191,6 +198,15 @@ pub const MUTANTS: &[Mutant] = &[
         from: "        if (pop_en & ~busy) begin",
         to: "        if (pop_en) begin",
     },
+    // The PSB completes at once, while a record is still being written (the regression's
+    // psb-early mutant).
+    Mutant {
+        name: "psb-early",
+        prop: "psb-quiet",
+        file: "spe_tracker_{p}.v",
+        from: "psb_done = psb_req & ((s_phase__q == SamplePhase__Idle) | (s_phase__q == SamplePhase__Tracking)) & ~reset;",
+        to: "psb_done = psb_req & ~reset;",
+    },
     // The room check compares against the limit's page minus one: a record may end past
     // the limit.
     Mutant {
@@ -217,7 +233,7 @@ pub struct FormalArgs {
     preset: String,
     /// A property to run (repeatable; default: every one). Names: tag-onehot, tag-allowed,
     /// tag-population,
-    /// reset-quiet, wr-aligned, wr-hold, irq-is-s, one-in-flight, wr-limit, wr-slot.
+    /// reset-quiet, wr-aligned, wr-hold, irq-is-s, one-in-flight, psb-quiet, wr-limit, wr-slot.
     #[arg(long = "prop", value_name = "NAME")]
     props: Vec<String>,
     /// Check to this many cycles (bounded model check) instead of proving.
@@ -228,7 +244,7 @@ pub struct FormalArgs {
     depth: u32,
     /// Run a deliberately broken copy of the RTL instead; its property must fail with a
     /// counterexample (tag-two, tag-prohibited, el1-as-el0, psb-in-reset, wr-unaligned, wr-no-wait,
-    /// irq-coll, tag-busy, room-late, wr-skip).
+    /// irq-coll, tag-busy, psb-early, room-late, wr-skip).
     #[arg(long, value_name = "NAME")]
     mutant: Option<String>,
     /// The generated Verilog folder.
