@@ -40,6 +40,16 @@ fn name_of(p: *const c_char) -> Option<&'static spe_defs::ports::Port> {
     PORTS.iter().chain(SMT_PORTS).find(|q| q.name == s)
 }
 
+/// The preset a C string names, if it is one.
+fn preset_of(preset: *const c_char) -> Option<&'static Config> {
+    if preset.is_null() {
+        return None;
+    }
+    // SAFETY: a NUL-terminated string, as the header says.
+    let name = unsafe { CStr::from_ptr(preset) }.to_str().ok()?;
+    Config::preset(name)
+}
+
 /// A model of preset `preset` (`default`, `minimal`, ...) after reset, or NULL for an
 /// unknown preset.
 ///
@@ -48,14 +58,7 @@ fn name_of(p: *const c_char) -> Option<&'static spe_defs::ports::Port> {
 /// freed, used by one thread at a time; strings NUL-terminated; out-buffers large enough.
 #[no_mangle]
 pub unsafe extern "C" fn spe_model_new(preset: *const c_char) -> *mut SpeModel {
-    if preset.is_null() {
-        return std::ptr::null_mut();
-    }
-    // SAFETY: a NUL-terminated string, as the header says.
-    let Ok(name) = unsafe { CStr::from_ptr(preset) }.to_str() else {
-        return std::ptr::null_mut();
-    };
-    let Some(cfg) = Config::preset(name) else {
+    let Some(cfg) = preset_of(preset) else {
         return std::ptr::null_mut();
     };
     Box::into_raw(Box::new(SpeModel {
@@ -315,14 +318,7 @@ fn board<'a>(s: *mut SpeScoreboard) -> Option<&'a mut SpeScoreboard> {
 /// `preset` is NULL or a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn spe_scoreboard_new(preset: *const c_char) -> *mut SpeScoreboard {
-    if preset.is_null() {
-        return std::ptr::null_mut();
-    }
-    // SAFETY: a NUL-terminated string, as the header says.
-    let Ok(name) = unsafe { CStr::from_ptr(preset) }.to_str() else {
-        return std::ptr::null_mut();
-    };
-    let Some(cfg) = Config::preset(name) else {
+    let Some(cfg) = preset_of(preset) else {
         return std::ptr::null_mut();
     };
     Box::into_raw(Box::new(SpeScoreboard {
