@@ -15,6 +15,6 @@ end
 always @(*) begin
   if (!reset && f_quiet) begin
     assert(!wr_valid);
-    assert(f_phase == 3'd0);
+    assert(f_phase == PHASE_IDLE);
   end
 end

@@ -12,13 +12,13 @@ wire f_owner_el2 = el2_en && mdcr_e2pb == 2'b00;
 wire f_tge = el2_en && hcr_tge;
 wire [1:0] f_owner = f_owner_el2 ? 2'd2 : 2'd1;
 wire f_owner_ok = disp_el <= f_owner && !(f_tge && !f_owner_el2);
-wire f_el_on = disp_el == 2'd0 ? (f_tge ? f_scr2[0] : f_scr1[0])
-             : disp_el == 2'd1 ? f_scr1[1]
-             : disp_el == 2'd2 ? f_scr2[1]
+wire f_el_on = disp_el == 2'd0 ? (f_tge ? f_scr2[PMSCR_E0SPE] : f_scr1[PMSCR_E0SPE])
+             : disp_el == 2'd1 ? f_scr1[PMSCR_E1SPE]
+             : disp_el == 2'd2 ? f_scr2[PMSCR_E1SPE]
              : 1'b0;
 always @(*) begin
   if (!reset && tag != 0) begin
-    assert(f_limitr[0] && !f_bsr[17]);
+    assert(f_limitr[PMBLIMITR_E] && !f_bsr[PMBSR_S]);
     assert(f_owner_ok);
     assert(f_el_on);
   end

@@ -24,15 +24,15 @@ always @(*) begin
         assert(wr_addr == f_next);
     end
     // Invariants: the writer's beat index is the beats taken of the record in its
-    // beats (phase 5), zero in its room check (phase 4); no record, no beats counted.
+    // beats (PHASE_WRITING), zero in its room check (PHASE_CHECK); no record, no beats.
     assert(f_base[5:0] == 6'd0);
-    if (f_phase == 3'd4)
+    if (f_phase == PHASE_CHECK)
       assert(f_sbeat == 3'd0);
-    if (f_phase == 3'd5)
+    if (f_phase == PHASE_WRITING)
       assert(f_sbeat == f_beats);
     else
       assert(f_beats == 3'd0);
-    if (f_phase == 3'd5 && f_beats != 3'd0)
+    if (f_phase == PHASE_WRITING && f_beats != 3'd0)
       assert(f_next == (f_base | {58'd0, f_beats, 3'd0}));
   end
 end

@@ -2,7 +2,7 @@
 //! properties (hdl/formal/*.vh) with SymbiYosys: a wrapper around `spe_top_<preset>` of
 //! `gen/` (every port of the unit, its inputs free, reset in the first cycle) includes one
 //! property file per run; each runs `mode prove` (k-induction with z3) or, with `--bmc N`
-//! or for a property marked bounded, `mode bmc` to N cycles. Prints a table: property,
+//! `mode bmc` to N cycles. Prints a table: property,
 //! engine, result, depth or "proven", time; a failed property's counterexample VCD and the
 //! command that replays it. `--mutant` runs a deliberately broken copy of the RTL, whose
 //! property must fail. The tools (a current Yosys with SymbiYosys from PyPI's
@@ -19,9 +19,6 @@ use std::time::Instant;
 pub struct Prop {
     pub name: &'static str,
     pub file: &'static str,
-    /// Checked to a bounded depth only (it follows state from the ports that an induction
-    /// cannot relate to the unit's own).
-    pub bounded: bool,
     /// Internal signals the property reads: (its wire, the unit's signal under `dut.`),
     /// connected by the formal script after flattening (`connect -set`); the generated
     /// Verilog is not edited.
@@ -33,21 +30,18 @@ pub const PROPS: &[Prop] = &[
     Prop {
         name: "tag-onehot",
         file: "tag_onehot.vh",
-        bounded: false,
         taps: &[],
         what: "the tag vector is one-hot or zero; only a valid slot is tagged",
     },
     Prop {
         name: "tag-allowed",
         file: "tag_allowed.vh",
-        bounded: false,
         taps: &[],
         what: "no tag while the core prohibits profiling or the group is AArch32",
     },
     Prop {
         name: "tag-population",
         file: "tag_population.vh",
-        bounded: false,
         taps: &[
             ("f_limitr", "regs.pmblimitr__q"),
             ("f_bsr", "regs.pmbsr__q"),
@@ -59,49 +53,42 @@ pub const PROPS: &[Prop] = &[
     Prop {
         name: "reset-quiet",
         file: "reset_quiet.vh",
-        bounded: false,
         taps: &[],
         what: "while reset is high every output but reg_rdata and irq is low",
     },
     Prop {
         name: "wr-aligned",
         file: "wr_aligned.vh",
-        bounded: false,
         taps: &[],
         what: "every beat is a whole 64-bit word at an 8-byte aligned address",
     },
     Prop {
         name: "wr-hold",
         file: "wr_hold.vh",
-        bounded: false,
         taps: &[],
         what: "a beat offered and not taken stays offered, unchanged",
     },
     Prop {
         name: "irq-is-s",
         file: "irq_is_s.vh",
-        bounded: false,
         taps: &[],
         what: "irq equals PMBSR_EL1.S as the register port reads it",
     },
     Prop {
         name: "one-in-flight",
         file: "one_in_flight.vh",
-        bounded: false,
         taps: &[("f_phase", "tracker__phase")],
         what: "an op is tagged only while no sample is in flight",
     },
     Prop {
         name: "psb-quiet",
         file: "psb_quiet.vh",
-        bounded: false,
         taps: &[("f_phase", "tracker__phase")],
         what: "after the PSB handshake nothing is written until a new op is tagged",
     },
     Prop {
         name: "wr-limit",
         file: "wr_limit.vh",
-        bounded: false,
         taps: &[
             ("f_phase", "tracker__phase"),
             ("f_base", "writer.s_base__q"),
@@ -113,7 +100,6 @@ pub const PROPS: &[Prop] = &[
     Prop {
         name: "wr-slot",
         file: "wr_slot.vh",
-        bounded: false,
         taps: &[
             ("f_phase", "tracker__phase"),
             ("f_sbeat", "writer.s_beat__q"),
@@ -239,7 +225,7 @@ pub struct FormalArgs {
     /// Check to this many cycles (bounded model check) instead of proving.
     #[arg(long, value_name = "CYCLES")]
     bmc: Option<u32>,
-    /// Depth of a bounded property, and the induction length of a proof.
+    /// The induction length of a proof.
     #[arg(long, value_name = "CYCLES", default_value_t = 20)]
     depth: u32,
     /// Run a deliberately broken copy of the RTL instead; its property must fail with a
@@ -332,7 +318,7 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
 
     let mut outcomes = Vec::new();
     for p in &props {
-        let bmc = a.bmc.or(p.bounded.then_some(a.depth));
+        let bmc = a.bmc;
         eprintln!(
             "spe formal: {} ({}) on {}{} ({})...",
             p.name,
@@ -486,7 +472,9 @@ pub fn wrapper_text(cfg: &Config) -> String {
          // Written by `spe formal` (tb/cli/src/formal_cmd.rs); not part of the unit.\n\
          `default_nettype none\n\
          module spe_formal_{name} (\n{ins}\n);\n\
-         localparam W = {w};\n\
+         // Register addresses and fields (spe_defs::regs) and the tracker's phases\n\
+         // (spe_rtl::bundles::SamplePhase) the property files name.\n\
+         {consts}\n\
          {outs}\n\
          {top} dut (\n{conns}\n);\n\
          // Reset in the first cycle; every input is free afterwards.\n\
@@ -497,11 +485,31 @@ pub fn wrapper_text(cfg: &Config) -> String {
          endmodule\n",
         name = cfg.name,
         ins = ins.join(",\n"),
-        w = cfg.dispatch_width,
+        consts = consts(),
         outs = outs.join("\n"),
         top = cfg.top_module(),
         conns = conns.join(",\n"),
     )
+}
+
+/// The named constants of the property files, from the definitions and the RTL.
+fn consts() -> String {
+    use spe_defs::regs::{pmblimitr, pmbsr, pmscr, reg, RegId};
+    use spe_rtl::bundles::SamplePhase;
+    [
+        ("REG_PMBSR", u64::from(reg(RegId::Pmbsr).addr())),
+        ("PMBSR_S", u64::from(pmbsr::S.lsb)),
+        ("PMBLIMITR_E", u64::from(pmblimitr::E.lsb)),
+        ("PMSCR_E0SPE", u64::from(pmscr::E0SPE.lsb)),
+        ("PMSCR_E1SPE", u64::from(pmscr::E1SPE.lsb)),
+        ("PHASE_IDLE", SamplePhase::Idle as u64),
+        ("PHASE_CHECK", SamplePhase::Check as u64),
+        ("PHASE_WRITING", SamplePhase::Writing as u64),
+    ]
+    .iter()
+    .map(|(n, v)| format!("localparam {n} = {v};"))
+    .collect::<Vec<_>>()
+    .join("\n")
 }
 
 /// Runs one property in `out/<prop>` and reads how it ended.

@@ -46,9 +46,11 @@
 //! state. The cycle-exact lockstep (`--compare cycles`) checks all of these against this
 //! implementation's own timing.
 
-use spe_defs::config::MAX_THREADS;
+use spe_defs::config::{MAX_DISPATCH_WIDTH, MAX_THREADS};
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, RECORD_SIZE};
+use spe_defs::ports::{Width, PORTS};
 use spe_defs::regs;
+use spe_defs::sv::SWEEP_QUIET;
 use spe_defs::Config;
 use spe_model::sampler;
 use spe_model::{Follow, Model, Phase};
@@ -422,26 +424,24 @@ fn phase_name(p: &Phase) -> &'static str {
 }
 
 /// The inputs of the register reads that check the whole register state at the end of a
-/// run: for every thread and register, `last` with no op dispatched, no report, no
-/// register write and no write accepted, reading that register.
+/// run: for every thread and register, `last` with the inputs of
+/// `spe_defs::sv::SWEEP_QUIET` low (no op dispatched, no report, no register write, no
+/// write accepted), reading that register.
 pub fn end_sweep(cfg: &Config, last: &Inputs) -> Vec<Inputs> {
     let mut quiet = last.clone();
     quiet.reset = false;
-    for s in &mut quiet.disp {
-        s.valid = false;
+    // The inputs the generated SV bench holds low for its sweep too (spe_defs::sv).
+    for name in SWEEP_QUIET {
+        let lanes = match PORTS.iter().find(|p| p.name == *name).map(|p| p.width) {
+            Some(Width::PerSlot(_)) => MAX_DISPATCH_WIDTH,
+            _ => MAX_THREADS,
+        };
+        for lane in 0..lanes {
+            let known = quiet.set_lane(name, lane, 0);
+            debug_assert!(known, "{name} is an input port");
+        }
     }
-    for x in &mut quiet.thr {
-        x.iss_valid = false;
-        x.xl.start = false;
-        x.xl.done = false;
-        x.mem.done = false;
-        x.br.done = false;
-        x.cpl.done = false;
-    }
-    quiet.wr_ready = false;
-    quiet.wr_err = false;
     quiet.reg_en = true;
-    quiet.reg_we = false;
     let mut v = Vec::new();
     for t in 0..cfg.threads {
         for d in regs::REGS {
