@@ -94,10 +94,9 @@ async def replayed_trace_passes_the_scoreboard(dut):
     for name, bits in ports:
         lanes = sb.lanes(name)
         inputs.append((name, name.encode(), lanes, bits // lanes))
-    outputs = [n for n in ["tag", "hook_stray", "sample_timeout", "reg_rdata", "wr_valid",
-                           "wr_addr", "wr_data", "wr_strb", "irq", "pmu_sample_pop",
-                           "pmu_sample_feed", "pmu_sample_filtrate",
-                           "pmu_sample_collision", "psb_done"]]
+    outputs = ["tag", "hook_stray", "sample_timeout", "reg_rdata", "wr_valid", "wr_addr",
+               "wr_data", "wr_strb", "irq", "pmu_sample_pop", "pmu_sample_feed",
+               "pmu_sample_filtrate", "pmu_sample_collision", "psb_done"]
     handles = {name: getattr(dut, name) for name, _, _, _ in inputs}
     out_handles = [(n.encode(), getattr(dut, n)) for n in outputs]
 
