@@ -225,7 +225,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  tracker__0__write_en;
     wire  tracker__0__ask;
     reg  tracker__0__grant;
-    reg  tracker__0__no_room;
+    reg  tracker__0__check_end;
     reg  tracker__0__wr_done;
     reg  tracker__0__psb_req;
     wire  tracker__0__psb_done;
@@ -256,7 +256,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  tracker__1__write_en;
     wire  tracker__1__ask;
     reg  tracker__1__grant;
-    reg  tracker__1__no_room;
+    reg  tracker__1__check_end;
     reg  tracker__1__wr_done;
     reg  tracker__1__psb_req;
     wire  tracker__1__psb_done;
@@ -320,7 +320,8 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  [2:0] writer__beat;
     wire  [136:0] writer__wr;
     reg  [9:0] writer__resp;
-    wire  writer__no_room;
+    reg  writer__stopped;
+    wire  writer__check_end;
     wire  writer__wr_done;
     wire  [76:0] writer__upd;
     reg  writer__room_gone_in;
@@ -475,7 +476,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .write_en(tracker__0__write_en),
         .ask(tracker__0__ask),
         .grant(tracker__0__grant),
-        .no_room(tracker__0__no_room),
+        .check_end(tracker__0__check_end),
         .wr_done(tracker__0__wr_done),
         .psb_req(tracker__0__psb_req),
         .psb_done(tracker__0__psb_done),
@@ -508,7 +509,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .write_en(tracker__1__write_en),
         .ask(tracker__1__ask),
         .grant(tracker__1__grant),
-        .no_room(tracker__1__no_room),
+        .check_end(tracker__1__check_end),
         .wr_done(tracker__1__wr_done),
         .psb_req(tracker__1__psb_req),
         .psb_done(tracker__1__psb_done),
@@ -588,7 +589,8 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .beat(writer__beat),
         .wr(writer__wr),
         .resp(writer__resp),
-        .no_room(writer__no_room),
+        .stopped(writer__stopped),
+        .check_end(writer__check_end),
         .wr_done(writer__wr_done),
         .upd(writer__upd),
         .room_gone_in(writer__room_gone_in)
@@ -737,7 +739,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             ask = ask | k_lane__0;
         end
         tracker__0__grant = arbiter__grant[0];
-        tracker__0__no_room = writer__no_room;
+        tracker__0__check_end = writer__check_end;
         tracker__0__wr_done = writer__wr_done;
         upd = writer__upd;
         if (~arbiter__cur[0]) begin
@@ -891,7 +893,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             ask = ask | k_lane__1;
         end
         tracker__1__grant = arbiter__grant[1];
-        tracker__1__no_room = writer__no_room;
+        tracker__1__check_end = writer__check_end;
         tracker__1__wr_done = writer__wr_done;
         upd = writer__upd;
         if (~arbiter__cur[1]) begin
@@ -943,6 +945,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         serializer__lat_xlat = latency__0__xlat;
         writer__phase = tracker__0__phase;
         writer__room_gone_in = room__0__gone;
+        writer__stopped = regs__0__irq;
         writer__ctl = regs__0__buffer_ctl;
         tag = tag | sampler__1__tag;
         if (reg_tid == k_tid__1) begin
@@ -955,6 +958,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             serializer__lat_xlat = latency__1__xlat;
             writer__phase = tracker__1__phase;
             writer__room_gone_in = room__1__gone;
+            writer__stopped = regs__1__irq;
         end
         if (arbiter__grant[1]) begin
             writer__ctl = regs__1__buffer_ctl;

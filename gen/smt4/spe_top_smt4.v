@@ -337,7 +337,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  tracker__0__write_en;
     wire  tracker__0__ask;
     reg  tracker__0__grant;
-    reg  tracker__0__no_room;
+    reg  tracker__0__check_end;
     reg  tracker__0__wr_done;
     reg  tracker__0__psb_req;
     wire  tracker__0__psb_done;
@@ -368,7 +368,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  tracker__1__write_en;
     wire  tracker__1__ask;
     reg  tracker__1__grant;
-    reg  tracker__1__no_room;
+    reg  tracker__1__check_end;
     reg  tracker__1__wr_done;
     reg  tracker__1__psb_req;
     wire  tracker__1__psb_done;
@@ -399,7 +399,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  tracker__2__write_en;
     wire  tracker__2__ask;
     reg  tracker__2__grant;
-    reg  tracker__2__no_room;
+    reg  tracker__2__check_end;
     reg  tracker__2__wr_done;
     reg  tracker__2__psb_req;
     wire  tracker__2__psb_done;
@@ -430,7 +430,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  tracker__3__write_en;
     wire  tracker__3__ask;
     reg  tracker__3__grant;
-    reg  tracker__3__no_room;
+    reg  tracker__3__check_end;
     reg  tracker__3__wr_done;
     reg  tracker__3__psb_req;
     wire  tracker__3__psb_done;
@@ -534,7 +534,8 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  [2:0] writer__beat;
     wire  [136:0] writer__wr;
     reg  [9:0] writer__resp;
-    wire  writer__no_room;
+    reg  writer__stopped;
+    wire  writer__check_end;
     wire  writer__wr_done;
     wire  [76:0] writer__upd;
     reg  writer__room_gone_in;
@@ -797,7 +798,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .write_en(tracker__0__write_en),
         .ask(tracker__0__ask),
         .grant(tracker__0__grant),
-        .no_room(tracker__0__no_room),
+        .check_end(tracker__0__check_end),
         .wr_done(tracker__0__wr_done),
         .psb_req(tracker__0__psb_req),
         .psb_done(tracker__0__psb_done),
@@ -830,7 +831,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .write_en(tracker__1__write_en),
         .ask(tracker__1__ask),
         .grant(tracker__1__grant),
-        .no_room(tracker__1__no_room),
+        .check_end(tracker__1__check_end),
         .wr_done(tracker__1__wr_done),
         .psb_req(tracker__1__psb_req),
         .psb_done(tracker__1__psb_done),
@@ -863,7 +864,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .write_en(tracker__2__write_en),
         .ask(tracker__2__ask),
         .grant(tracker__2__grant),
-        .no_room(tracker__2__no_room),
+        .check_end(tracker__2__check_end),
         .wr_done(tracker__2__wr_done),
         .psb_req(tracker__2__psb_req),
         .psb_done(tracker__2__psb_done),
@@ -896,7 +897,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .write_en(tracker__3__write_en),
         .ask(tracker__3__ask),
         .grant(tracker__3__grant),
-        .no_room(tracker__3__no_room),
+        .check_end(tracker__3__check_end),
         .wr_done(tracker__3__wr_done),
         .psb_req(tracker__3__psb_req),
         .psb_done(tracker__3__psb_done),
@@ -1028,7 +1029,8 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .beat(writer__beat),
         .wr(writer__wr),
         .resp(writer__resp),
-        .no_room(writer__no_room),
+        .stopped(writer__stopped),
+        .check_end(writer__check_end),
         .wr_done(writer__wr_done),
         .upd(writer__upd),
         .room_gone_in(writer__room_gone_in)
@@ -1197,7 +1199,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             ask = ask | k_lane__0;
         end
         tracker__0__grant = arbiter__grant[0];
-        tracker__0__no_room = writer__no_room;
+        tracker__0__check_end = writer__check_end;
         tracker__0__wr_done = writer__wr_done;
         upd = writer__upd;
         if (~arbiter__cur[0]) begin
@@ -1363,7 +1365,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             ask = ask | k_lane__1;
         end
         tracker__1__grant = arbiter__grant[1];
-        tracker__1__no_room = writer__no_room;
+        tracker__1__check_end = writer__check_end;
         tracker__1__wr_done = writer__wr_done;
         upd = writer__upd;
         if (~arbiter__cur[1]) begin
@@ -1529,7 +1531,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             ask = ask | k_lane__2;
         end
         tracker__2__grant = arbiter__grant[2];
-        tracker__2__no_room = writer__no_room;
+        tracker__2__check_end = writer__check_end;
         tracker__2__wr_done = writer__wr_done;
         upd = writer__upd;
         if (~arbiter__cur[2]) begin
@@ -1695,7 +1697,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             ask = ask | k_lane__3;
         end
         tracker__3__grant = arbiter__grant[3];
-        tracker__3__no_room = writer__no_room;
+        tracker__3__check_end = writer__check_end;
         tracker__3__wr_done = writer__wr_done;
         upd = writer__upd;
         if (~arbiter__cur[3]) begin
@@ -1747,6 +1749,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         serializer__lat_xlat = latency__0__xlat;
         writer__phase = tracker__0__phase;
         writer__room_gone_in = room__0__gone;
+        writer__stopped = regs__0__irq;
         writer__ctl = regs__0__buffer_ctl;
         tag = tag | sampler__1__tag;
         if (reg_tid == k_tid__1) begin
@@ -1759,6 +1762,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             serializer__lat_xlat = latency__1__xlat;
             writer__phase = tracker__1__phase;
             writer__room_gone_in = room__1__gone;
+            writer__stopped = regs__1__irq;
         end
         if (arbiter__grant[1]) begin
             writer__ctl = regs__1__buffer_ctl;
@@ -1774,6 +1778,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             serializer__lat_xlat = latency__2__xlat;
             writer__phase = tracker__2__phase;
             writer__room_gone_in = room__2__gone;
+            writer__stopped = regs__2__irq;
         end
         if (arbiter__grant[2]) begin
             writer__ctl = regs__2__buffer_ctl;
@@ -1789,6 +1794,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             serializer__lat_xlat = latency__3__xlat;
             writer__phase = tracker__3__phase;
             writer__room_gone_in = room__3__gone;
+            writer__stopped = regs__3__irq;
         end
         if (arbiter__grant[3]) begin
             writer__ctl = regs__3__buffer_ctl;

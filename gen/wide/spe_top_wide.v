@@ -145,7 +145,7 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  tracker__write_en;
     wire  tracker__ask;
     reg  tracker__grant;
-    reg  tracker__no_room;
+    reg  tracker__check_end;
     reg  tracker__wr_done;
     reg  tracker__psb_req;
     wire  tracker__psb_done;
@@ -185,7 +185,8 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  [2:0] writer__beat;
     wire  [136:0] writer__wr;
     reg  [9:0] writer__resp;
-    wire  writer__no_room;
+    reg  writer__stopped;
+    wire  writer__check_end;
     wire  writer__wr_done;
     wire  [76:0] writer__upd;
     reg  writer__room_gone_in;
@@ -265,7 +266,7 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .write_en(tracker__write_en),
         .ask(tracker__ask),
         .grant(tracker__grant),
-        .no_room(tracker__no_room),
+        .check_end(tracker__check_end),
         .wr_done(tracker__wr_done),
         .psb_req(tracker__psb_req),
         .psb_done(tracker__psb_done),
@@ -313,7 +314,8 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .beat(writer__beat),
         .wr(writer__wr),
         .resp(writer__resp),
-        .no_room(writer__no_room),
+        .stopped(writer__stopped),
+        .check_end(writer__check_end),
         .wr_done(writer__wr_done),
         .upd(writer__upd),
         .room_gone_in(writer__room_gone_in)
@@ -401,7 +403,7 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         tracker__ctl = regs__collect_ctl;
         tracker__filtrate = filter__filtrate;
         tracker__write_en = regs__write_en;
-        tracker__no_room = writer__no_room;
+        tracker__check_end = writer__check_end;
         tracker__wr_done = writer__wr_done;
         tracker__grant = tracker__ask;
         latency__phase = tracker__phase;
@@ -419,6 +421,7 @@ module spe_top_wide(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         serializer__beat = writer__beat;
         writer__phase = tracker__phase;
         writer__ctl = regs__buffer_ctl;
+        writer__stopped = regs__irq;
         writer__beat_data = serializer__beat_data;
         regs__count_now = sampler__count_now;
         sampler__reg_en = reg_en;

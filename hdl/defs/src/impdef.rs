@@ -398,7 +398,13 @@ pub const CHOICES: &[Choice] = &[
         key: "write-port",
         topic: "Memory write port",
         rule: "D17.8.3, D17.8.4 (faults on buffer writes); J1 SPEWriteToBuffer",
-        behaviour: "64-bit beats, eight per record, in increasing address order, all byte enables set. A beat completes when `wr_valid && wr_ready`; `wr_err` in that cycle reports a fault on that beat, of the kind `wr_err_kind` gives (external abort, stage-1 or stage-2 MMU fault with `wr_err_fsc`).",
+        behaviour: "64-bit beats, eight per record (fewer when a fault or PMBSR.S ends it: `stopped-write`), in increasing address order, all byte enables set. A beat offered stays offered, unchanged, until it completes: when `wr_valid && wr_ready`; `wr_err` in that cycle reports a fault on that beat, of the kind `wr_err_kind` gives (external abort, stage-1 or stage-2 MMU fault with `wr_err_fsc`).",
+    },
+    Choice {
+        key: "stopped-write",
+        topic: "PMBSR.S set by software while a record is written",
+        rule: "J1 SPEWriteToBuffer, SPEProfilingStopped (no byte written while PMBSR.S = 1)",
+        behaviour: "A record whose thread has PMBSR.S = 1 writes no further beat: in its check cycle it is dropped (no management event); between beats no new beat is offered and the record ends, with PMBPTR at the first beat not written (unchanged when none was). A beat already offered when S rises stays offered until it is taken (the port's valid/ready rule), then the record ends. Nothing changes PMBSR. A kept record still waiting for the writer (SMT) is dropped while S = 1, as while the buffer is disabled.",
     },
     Choice {
         key: "psb-csync",

@@ -11,7 +11,8 @@
 //!  reg_* & (reg_tid == t) --------> regs[t]          tag = OR of sampler[t].tag  v
 //!  tracker[cur].sample, latency[cur] --> serializer --> writer <-- regs[grant].buffer_ctl
 //!  regs[t].buffer_ctl --> room[t] (registered room check) --cur--> writer
-//!  writer.upd --> regs[cur];  writer.no_room, wr_done --> every tracker (only cur's acts)
+//!  writer.upd --> regs[cur];  writer.check_end, wr_done --> every tracker (only cur's acts)
+//!  regs[cur].irq (PMBSR.S) --> writer.stopped
 //! ```
 //!
 //! `cur` is the arbiter's thread granted last (one-hot, from state): the owner of the record
@@ -295,7 +296,7 @@ macro_rules! spe_smt_top {
                         self.ask.next = self.ask.val() | self.k_lane[t].val();
                     }
                     self.tracker[t].grant.next = self.arbiter.grant.val().get_bit(t);
-                    self.tracker[t].no_room.next = self.writer.no_room.val();
+                    self.tracker[t].check_end.next = self.writer.check_end.val();
                     self.tracker[t].wr_done.next = self.writer.wr_done.val();
                     self.upd.next = self.writer.upd.val();
                     if !self.arbiter.cur.val().get_bit(t) {
@@ -352,6 +353,7 @@ macro_rules! spe_smt_top {
                 self.serializer.lat_xlat.next = self.latency[0].xlat.val();
                 self.writer.phase.next = self.tracker[0].phase.val();
                 self.writer.room_gone_in.next = self.room[0].gone.val();
+                self.writer.stopped.next = self.regs[0].irq.val();
                 self.writer.ctl.next = self.regs[0].buffer_ctl.val();
                 for t in 1..T {
                     self.tag.next = self.tag.val() | self.sampler[t].tag.val();
@@ -365,6 +367,7 @@ macro_rules! spe_smt_top {
                         self.serializer.lat_xlat.next = self.latency[t].xlat.val();
                         self.writer.phase.next = self.tracker[t].phase.val();
                         self.writer.room_gone_in.next = self.room[t].gone.val();
+                        self.writer.stopped.next = self.regs[t].irq.val();
                     }
                     if self.arbiter.grant.val().get_bit(t) {
                         self.writer.ctl.next = self.regs[t].buffer_ctl.val();

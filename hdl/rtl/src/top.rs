@@ -10,8 +10,8 @@
 //!            +---------+ tag  +---------+      +---------+        +-----------+      +--------+
 //!                 |  `-------------------------^  ^  |  |  \--> latency --^             |  |
 //!                 |                     hooks ----'  |  `--> filter --filtrate--> tracker |  |
-//!                 |                  phase <---------'     no_room, wr_done <------------'  |
-//!            +---------------------------------- regs ---------------------------------------+--> reg_rdata, irq
+//!                 |                  phase <---------'   check_end, wr_done <------------'  |
+//!            +---------------------------------- regs (PMBSR.S --> writer.stopped) ----------+--> reg_rdata, irq
 //! ```
 //!
 //! The top holds no state and no logic: every flop lives in a block (one depth for all
@@ -138,7 +138,7 @@ macro_rules! spe_top {
                 self.tracker.ctl.next = self.regs.collect_ctl.val();
                 self.tracker.filtrate.next = self.filter.filtrate.val();
                 self.tracker.write_en.next = self.regs.write_en.val();
-                self.tracker.no_room.next = self.writer.no_room.val();
+                self.tracker.check_end.next = self.writer.check_end.val();
                 self.tracker.wr_done.next = self.writer.wr_done.val();
                 // One thread: the writer is free whenever a record asks (docs/smt.md).
                 self.tracker.grant.next = self.tracker.ask.val();
@@ -158,6 +158,7 @@ macro_rules! spe_top {
                 self.serializer.beat.next = self.writer.beat.val();
                 self.writer.phase.next = self.tracker.phase.val();
                 self.writer.ctl.next = self.regs.buffer_ctl.val();
+                self.writer.stopped.next = self.regs.irq.val();
                 self.writer.beat_data.next = self.serializer.beat_data.val();
                 self.regs.count_now.next = self.sampler.count_now.val();
                 self.sampler.reg_en.next = self.reg_en.val();

@@ -9,7 +9,7 @@
 //!  Tracking -cpl.done-> Filter;  psb_req -> Idle (the sample is dropped)
 //!  Filter   -filtrate & write_en & grant-> Check;  -filtrate & write_en-> Waiting;  else -> Idle
 //!  Waiting  -!write_en-> Idle (dropped);  -grant-> Check
-//!  Check    -no_room (writer: buffer full, nothing written)-> Idle;  else -> Writing
+//!  Check    -check_end (writer: no room or profiling stopped, nothing written)-> Idle;  else -> Writing
 //!  Writing  -wr_done (writer: last beat or a fault accepted)-> Idle
 //!
 //!  Idle: op's EL/NS, context, timestamp, collection --> s_op; report flags cleared
@@ -158,9 +158,10 @@ pub struct SpeTracker {
     /// cycle is the record's check. At T = 1 the writer is always free when a record asks.
     pub ask: Signal<Out, Bit>,
     pub grant: Signal<In, Bit>,
-    /// The writer's check found no room (Check), and the writer ended the record: its last
-    /// beat or a faulting one was accepted (Writing).
-    pub no_room: Signal<In, Bit>,
+    /// The writer ends the record in its check (no room, or profiling stopped: nothing
+    /// written), and in its beats: its last beat or a faulting one was accepted, or
+    /// profiling stopped between beats (Writing).
+    pub check_end: Signal<In, Bit>,
     pub wr_done: Signal<In, Bit>,
     // Profiling synchronization: the core's PSB request (level) and its completion (comb:
     // the request, and no record past its completion report in flight).
@@ -442,9 +443,10 @@ impl Logic for SpeTracker {
                 }
             }
             SamplePhase::Check => {
-                // The writer's room check: no room ends the record (nothing written).
+                // The writer's check: no room or profiling stopped ends the record (nothing
+                // written).
                 self.s_phase.d.next = SamplePhase::Writing;
-                if self.no_room.val() {
+                if self.check_end.val() {
                     self.s_phase.d.next = SamplePhase::Idle;
                 }
             }

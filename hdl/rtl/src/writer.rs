@@ -5,16 +5,26 @@
 //!  every cycle: room = (PMBPTR & ~63) vs limit, bits 63:38 and 37:12 --> c_* flops
 //!  Free:   take base = PMBPTR & ~63 and the limit (s_base, s_limit), every cycle
 //!          (the grant cycle's are the record's)
-//!  Check:  c_* say base >= limit --> no_room: full + DL (nothing written)
+//!  Check:  stopped (PMBSR.S) --> check_end (dropped: nothing written, no event)
+//!          c_* say base >= limit --> check_end: full + DL (nothing written)
 //!  Writing (beats, from state): addr = base | beat << 3, data = serializer beat
 //!        meanwhile: next = base + 64 in two halves (s_nlo, s_next), next vs limit --> e_* flops
+//!        stopped & no beat held (s_held) --> no beat offered, wr_done,
+//!                         PMBPTR = this beat's address (unless beat 0)
 //!        ready & err  --> abort (kind, FSC, first beat), PMBPTR = faulting beat address, wr_done
 //!        ready        --> next beat; after beat 7: wr_done, PMBPTR = next,
 //!                         full when e_* say no room for another record
 //! ```
 //!
-//! The tracker moves the phase: it sends a kept record to Check, ends it on `no_room` in
+//! The tracker moves the phase: it sends a kept record to Check, ends it on `check_end` in
 //! Check and on `wr_done` in Writing.
+//!
+//! Profiling stopped (`stopped`, the record's thread's PMBSR.S, set by software while the
+//! record is in flight): no byte is written while S is set (J1 `SPEWriteToBuffer`,
+//! `SPEProfilingStopped`), so the record ends at its next beat boundary. A beat already
+//! offered and not taken (`s_held`) stays offered until taken, as the port's valid/ready
+//! rule requires; then no further beat. `wr_valid` is then `Writing & !(stopped & !s_held)`:
+//! still from state (the phase, PMBSR and `s_held` are flops).
 //!
 //! Records are 64-byte aligned and the limit is 4 KiB aligned, so "a record at `a` would
 //! reach or pass the limit" is simply `a >= limit`, that is `a[63:12] >= limit[63:12]`
@@ -49,10 +59,13 @@ pub struct SpeWriter {
     // Memory write port.
     pub wr: Signal<Out, WriteReq>,
     pub resp: Signal<In, WriteResp>,
-    /// No room for a record at PMBPTR (the room check the Check cycle acts on), and the
-    /// record ended: its last beat or a faulting beat was accepted (Writing). The
-    /// tracker's phase follows them.
-    pub no_room: Signal<Out, Bit>,
+    /// The record's thread's PMBSR.S (profiling stopped).
+    pub stopped: Signal<In, Bit>,
+    /// The record ends in its Check cycle (profiling stopped, or no room for a record at
+    /// PMBPTR: the room check the Check cycle acts on), and the record ended in Writing:
+    /// its last beat or a faulting beat was accepted, or profiling stopped between beats.
+    /// The tracker's phase follows them.
+    pub check_end: Signal<Out, Bit>,
     pub wr_done: Signal<Out, Bit>,
     /// PMBPTR update and management events, for the registers.
     pub upd: Signal<Out, BufferUpdate>,
@@ -62,6 +75,8 @@ pub struct SpeWriter {
     // State.
     /// The next beat; the record's slot and the limit, taken in the grant cycle.
     s_beat: Rff<Bits<3>>,
+    /// The beat was offered last cycle and not taken (it stays offered).
+    s_held: Rff<Bit>,
     s_base: Rff<Bits<64>>,
     s_limit: Rff<Bits<64>>,
     /// Next record address: bits 37:6 of the slot plus one (with the carry in bit 32),
@@ -83,6 +98,7 @@ pub struct SpeWriter {
     base: Signal<Local, Bits<64>>,
     limit: Signal<Local, Bits<64>>,
     room_gone: Signal<Local, Bit>,
+    stop: Signal<Local, Bit>,
     no_room_next: Signal<Local, Bit>,
     nlo_in: Signal<Local, Zext<32, 33>>,
     nhi_carry: Signal<Local, Zext<1, 26>>,
@@ -134,10 +150,11 @@ impl Logic for SpeWriter {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, s_beat, s_base, s_limit, s_nlo, s_next, c_hi_gt, c_hi_eq, c_lo_ge,
+            self, clock, s_beat, s_held, s_base, s_limit, s_nlo, s_next, c_hi_gt, c_hi_eq, c_lo_ge,
             e_hi_gt, e_hi_eq, e_lo_ge
         );
         self.s_beat.reset.next = self.reset.val();
+        self.s_held.reset.next = self.reset.val();
         self.s_base.reset.next = self.reset.val();
         self.s_limit.reset.next = self.reset.val();
         self.s_nlo.reset.next = self.reset.val();
@@ -173,7 +190,7 @@ impl Logic for SpeWriter {
         if self.k_ext_room.val() {
             self.room_gone.next = self.room_gone_in.val();
         }
-        self.no_room.next = self.room_gone.val();
+        self.check_end.next = self.room_gone.val() | self.stopped.val();
 
         // Next record address and its room check, every cycle, from the record's slot and
         // limit (stable from the grant cycle to the end of the record).
@@ -215,9 +232,10 @@ impl Logic for SpeWriter {
             self.s_limit.d.next = self.limit.val();
         }
 
-        // Check: no room for the record: buffer full with data loss, nothing written.
-        // choice: no-room
-        if self.checking.val() & self.room_gone.val() {
+        // Check: no room for the record: buffer full with data loss, nothing written
+        // (unless profiling stopped: then it is dropped without an event).
+        // choice: no-room, choice: stopped-write
+        if self.checking.val() & self.room_gone.val() & !self.stopped.val() {
             self.upd.next.full = true;
             self.upd.next.full_dl = true;
         }
@@ -227,7 +245,17 @@ impl Logic for SpeWriter {
         self.beat64.next = self.z_3_64.val();
         self.beat64.next.set_value_lo(self.s_beat.q.val());
         self.beat_addr.next = self.s_base.q.val() | (self.beat64.val().to_bits() << 3);
-        if self.writing.val() & self.resp.val().ready {
+        // Profiling stopped at a beat boundary: no new beat; PMBPTR at the first beat not
+        // written (as it was when none was). choice: stopped-write
+        self.stop.next = self.writing.val() & self.stopped.val() & !self.s_held.q.val();
+        self.s_held.d.next = self.writing.val() & !self.stop.val() & !self.resp.val().ready;
+        if self.stop.val() {
+            self.wr_done.next = true;
+            if self.s_beat.q.val() != self.k_zero3.val() {
+                self.upd.next.ptr_we = true;
+                self.upd.next.ptr = self.beat_addr.val();
+            }
+        } else if self.writing.val() & self.resp.val().ready {
             if self.resp.val().err {
                 // A fault (its kind, FSC and first-beat flag go with `abort`): stop;
                 // PMBPTR points at the faulting beat.
@@ -250,11 +278,11 @@ impl Logic for SpeWriter {
         }
 
         // Write port (from state; zero when not valid and in reset).
-        self.wr.next.valid = self.writing.val() & !self.reset.val();
+        self.wr.next.valid = self.writing.val() & !self.stop.val() & !self.reset.val();
         self.wr.next.addr = self.k_zero64.val();
         self.wr.next.data = self.k_zero64.val();
         self.wr.next.strb = self.k_zero8.val();
-        if self.writing.val() & !self.reset.val() {
+        if self.writing.val() & !self.stop.val() & !self.reset.val() {
             self.wr.next.addr = self.beat_addr.val();
             self.wr.next.data = self.beat_data.val();
             self.wr.next.strb = self.k_strb.val();

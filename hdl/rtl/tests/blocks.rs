@@ -345,7 +345,7 @@ fn tracker_accepts_each_hook_once_while_tracking_and_flags_the_rest_as_stray() {
 fn tracker_phase_runs_tracking_filter_check_writing_idle_and_ends_a_record_without_room() {
     let mut t = tracker();
     // (filtrate, write_en, no room in the check): written, dropped, discarded, no room.
-    for (kept, write_en, no_room) in [
+    for (kept, write_en, check_end) in [
         (true, true, false),
         (false, true, false),
         (true, false, false),
@@ -373,9 +373,9 @@ fn tracker_phase_runs_tracking_filter_check_writing_idle_and_ends_a_record_witho
             continue;
         }
         assert_eq!(p, SamplePhase::Check);
-        let (p, _) = next(&mut t, &|t| t.no_room.next = no_room);
-        t.no_room.next = false;
-        if no_room {
+        let (p, _) = next(&mut t, &|t| t.check_end.next = check_end);
+        t.check_end.next = false;
+        if check_end {
             assert_eq!(
                 p,
                 SamplePhase::Idle,
@@ -438,8 +438,8 @@ fn tracker_waits_for_the_grant_and_drops_a_waiting_record_when_writing_stops() {
         let (p, _) = next(&mut t, &|t| t.grant.next = true);
         t.grant.next = false;
         assert_eq!(p, SamplePhase::Check, "granted: its check next");
-        let (p, _) = next(&mut t, &|t| t.no_room.next = true);
-        t.no_room.next = false;
+        let (p, _) = next(&mut t, &|t| t.check_end.next = true);
+        t.check_end.next = false;
         assert_eq!(p, SamplePhase::Idle);
     }
 }
@@ -971,7 +971,7 @@ fn serializer_branch_target_carries_the_el_and_ns_at_the_target() {
 
 // ---------------------------------------------------------------- writer
 
-/// A writer whose phase input follows its own `no_room` / `wr_done` outputs, as the
+/// A writer whose phase input follows its own `check_end` / `wr_done` outputs, as the
 /// tracker's phase does in the unit (a kept record goes from Filter to Check).
 struct Writer {
     w: SpeWriter,
@@ -997,18 +997,18 @@ impl Writer {
             self.phase = SamplePhase::Filter;
         }
         let phase = self.phase;
-        let (req, upd, no_room, done) = cycle(
+        let (req, upd, check_end, done) = cycle(
             &mut self.w,
             |w| {
                 w.phase.next = phase;
                 w.resp.next.ready = ready;
                 w.resp.next.err = err;
             },
-            |w| (w.wr.val(), w.upd.val(), w.no_room.val(), w.wr_done.val()),
+            |w| (w.wr.val(), w.upd.val(), w.check_end.val(), w.wr_done.val()),
         );
         self.phase = match phase {
             SamplePhase::Filter => SamplePhase::Check,
-            SamplePhase::Check if no_room => SamplePhase::Idle,
+            SamplePhase::Check if check_end => SamplePhase::Idle,
             SamplePhase::Check => SamplePhase::Writing,
             SamplePhase::Writing if done => SamplePhase::Idle,
             p => p,

@@ -107,6 +107,12 @@ pub const PROPS: &[Prop] = &[
         ],
         what: "a record's beats are consecutive in one 64-byte slot",
     },
+    Prop {
+        name: "s-no-write",
+        file: "s_no_write.vh",
+        taps: &[("f_sheld", "writer.s_held__q")],
+        what: "while PMBSR.S is set no beat is offered but one already waiting",
+    },
 ];
 
 /// A deliberate bug for one property: `from` replaced by `to` in `gen/<preset>/<file>`
@@ -210,6 +216,15 @@ pub const MUTANTS: &[Mutant] = &[
         from: "s_beat__d = s_beat__q + k_one3;",
         to: "s_beat__d = s_beat__q + k_one3 + (s_beat__q == k_zero3);",
     },
+    // The writer's stop tests the held-beat flag the wrong way round: it goes on writing
+    // at beat boundaries with PMBSR.S set (and would withdraw a held beat).
+    Mutant {
+        name: "s-ignored",
+        prop: "s-no-write",
+        file: "spe_writer_{p}.v",
+        from: "stop = writing & stopped & ~s_held__q;",
+        to: "stop = writing & stopped & s_held__q;",
+    },
 ];
 
 #[derive(Args)]
@@ -219,7 +234,8 @@ pub struct FormalArgs {
     preset: String,
     /// A property to run (repeatable; default: every one). Names: tag-onehot, tag-allowed,
     /// tag-population,
-    /// reset-quiet, wr-aligned, wr-hold, irq-is-s, one-in-flight, psb-quiet, wr-limit, wr-slot.
+    /// reset-quiet, wr-aligned, wr-hold, irq-is-s, one-in-flight, psb-quiet, wr-limit, wr-slot,
+    /// s-no-write.
     #[arg(long = "prop", value_name = "NAME")]
     props: Vec<String>,
     /// Check to this many cycles (bounded model check) instead of proving.
@@ -230,7 +246,7 @@ pub struct FormalArgs {
     depth: u32,
     /// Run a deliberately broken copy of the RTL instead; its property must fail with a
     /// counterexample (tag-two, tag-prohibited, el1-as-el0, psb-in-reset, wr-unaligned, wr-no-wait,
-    /// irq-coll, tag-busy, psb-early, room-late, wr-skip).
+    /// irq-coll, tag-busy, psb-early, room-late, wr-skip, s-ignored).
     #[arg(long, value_name = "NAME")]
     mutant: Option<String>,
     /// The generated Verilog folder.

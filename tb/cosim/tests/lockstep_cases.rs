@@ -554,6 +554,111 @@ fn psb_waits_for_a_record_stalled_10000_cycles_mid_write_and_keeps_the_pmbptr_wr
     }
 }
 
+#[test]
+fn pmbsr_s_set_by_software_mid_record_stops_it_at_the_next_beat_and_a_held_beat_still_lands() {
+    // J1 SPEWriteToBuffer writes no byte while SPEProfilingStopped (PMBSR.S = 1) and
+    // advances PMBPTR per byte written (gen/spe_tables.md `stopped-write`): a beat offered
+    // when S rises stays offered until taken (the port's valid/ready rule), then the
+    // record ends; PMBPTR is the first byte not written; clearing S resumes at its slot.
+    let cfg = preset("fastsim");
+    let base: u64 = 0xffff_8000_2000_0000;
+    let limit =
+        pmblimitr::LIMIT.place((base + 0x1000) >> pmblimitr::LIMIT.lsb) | pmblimitr::E.place(1);
+    let enable = pmscr::E0SPE.place(1) | pmscr::E1SPE.place(1);
+    let interval = u64::from(cfg.min_interval());
+    let stop = pmbsr::S.place(1);
+    for backend in [Backend::Hdlsim, Backend::Verilator] {
+        eprintln!("stopped-write case: {} backend", backend.name());
+        let mut t = Psb::after_reset(cfg, backend);
+        t.write(RegId::Pmbptr, pmbptr::PTR.place(base));
+        t.write(RegId::Pmblimitr, limit);
+        t.write(
+            RegId::Pmsirr,
+            pmsirr::INTERVAL.place(interval >> pmsirr::INTERVAL.lsb),
+        );
+        t.write(RegId::Pmsicr, pmsicr::COUNT.place(interval));
+        t.write(RegId::PmscrEl1, enable);
+        // Every beat since `base` was whole records or the stopped one's first beats, so
+        // PMBPTR is the byte after the last beat written: base + 8 x beats.
+        let mut cycles = 0;
+        // (a) The fourth beat of the third record is offered and stalled; S is set while
+        // it waits: it stays offered, lands, and no further beat follows.
+        while !(t.beats == 16 + 3 && t.out.wr_valid) {
+            t.step(true, |_| ());
+            cycles += 1;
+            assert!(cycles < 100_000, "no third record");
+        }
+        t.stall = 6;
+        let out = t.step(true, |i| {
+            i.reg_en = true;
+            i.reg_we = true;
+            i.reg_addr = reg(RegId::Pmbsr).addr();
+            i.reg_wdata = stop;
+        });
+        assert!(out.wr_valid, "no beat offered in the cycle S is written");
+        let held = (out.wr_addr, out.wr_data);
+        while t.stall > 0 {
+            let out = t.step(true, |_| ());
+            assert!(out.thr[0].irq, "PMBIRQ low with S set");
+            assert!(
+                out.wr_valid && (out.wr_addr, out.wr_data) == held,
+                "the beat offered before S rose changed or went before it was taken"
+            );
+        }
+        // The stall ends: the held beat is taken, then nothing more.
+        for _ in 0..300 {
+            t.step(true, |_| ());
+        }
+        assert_eq!(t.beats, 16 + 4, "beats after S was set");
+        assert_eq!(
+            t.read(RegId::Pmbptr),
+            base + 8 * 20,
+            "PMBPTR after the stop: the first byte not written"
+        );
+        assert_eq!(t.read(RegId::Pmbsr), stop, "PMBSR changed by the stop");
+        // (b) Clearing S resumes at the slot PMBPTR is in (its bits 5:0 ignored: the
+        // stopped record's slot is rewritten); S set in the cycle a beat is taken stops the
+        // record before its next beat.
+        t.write(RegId::Pmbsr, 0);
+        let slot = base + 2 * 64;
+        let restart = t.beats;
+        cycles = 0;
+        while t.beats < restart + 8 + 3 {
+            let out = t.step(true, |_| ());
+            if out.wr_valid && t.beats == restart + 1 {
+                assert_eq!(out.wr_addr, slot, "the first beat after S was cleared");
+            }
+            cycles += 1;
+            assert!(cycles < 100_000, "no records after S was cleared");
+        }
+        let out = t.step(true, |i| {
+            i.reg_en = true;
+            i.reg_we = true;
+            i.reg_addr = reg(RegId::Pmbsr).addr();
+            i.reg_wdata = stop;
+        });
+        let taken = u64::from(out.wr_valid);
+        for _ in 0..300 {
+            let out = t.step(true, |_| ());
+            assert!(!out.wr_valid, "a beat offered while S was set");
+        }
+        let beats = t.beats - restart;
+        assert_eq!(beats, 8 + 3 + taken, "beats of the restart");
+        assert_eq!(
+            t.read(RegId::Pmbptr),
+            slot + 8 * beats,
+            "PMBPTR after the second stop"
+        );
+        if let Some(d) = t.ls.first() {
+            panic!(
+                "RTL ({} backend) diverged from the model: {d}",
+                backend.name()
+            );
+        }
+        eprintln!("  ok: {} cycles", t.ls.cycles());
+    }
+}
+
 /// A directed bench for the buffer-owner cases: the golden model and one RTL backend in
 /// lockstep, fed blocks of loads at one EL after another under a fixed EL2 state (the
 /// `el2_en`, `mdcr_e2pb`, `hcr_tge`, `hcr_e2h` inputs). The sampled load reports its

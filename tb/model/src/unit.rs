@@ -297,10 +297,23 @@ impl Model {
             }
             Phase::Check(w) => {
                 o.hook_stray = x.any_hook();
-                match (*w).check(&mut th.regs) {
-                    Some(w) => Phase::Writing(Box::new(w)),
-                    None => Phase::Idle,
+                // Stopped (PMBSR.S) before its first beat: dropped, no event.
+                // choice: stopped-write
+                if w.stops(&th.regs) {
+                    w.stop(&mut th.regs);
+                    Phase::Idle
+                } else {
+                    match (*w).check(&mut th.regs) {
+                        Some(w) => Phase::Writing(Box::new(w)),
+                        None => Phase::Idle,
+                    }
                 }
+            }
+            // Stopped (PMBSR.S) between beats: no new beat. choice: stopped-write
+            Phase::Writing(w) if w.stops(&th.regs) => {
+                o.hook_stray = x.any_hook();
+                w.stop(&mut th.regs);
+                Phase::Idle
             }
             Phase::Writing(w) => {
                 o.hook_stray = x.any_hook();

@@ -9,6 +9,10 @@
 //! limit raises buffer-full with DL there (nothing written), otherwise the beats start in
 //! the cycle after it. The buffer-full check after the last beat uses the limit taken in
 //! the filter cycle (a PMBLIMITR write during the record does not move it).
+//!
+//! Profiling stopped (PMBSR.S set by software while a record is in flight): no further
+//! beat ([`Write::stops`], [`Write::stop`]); a beat already offered stays offered until
+//! taken.
 
 use crate::record::Record;
 use crate::regs::Regs;
@@ -25,6 +29,8 @@ pub struct Write {
     pub limit: u64,
     /// Next beat, 0..8.
     pub beat: usize,
+    /// The beat was offered last cycle and not taken: it stays offered until it is.
+    pub held: bool,
 }
 
 /// The aligned slot address PMBPTR designates (bits 5:0 ignored). choice: pmbptr-unaligned
@@ -46,6 +52,7 @@ pub fn take(regs: &Regs, record: Record) -> Write {
         base: slot_base(regs.get(RegId::Pmbptr)),
         limit: regs.limit(),
         beat: 0,
+        held: false,
     }
 }
 
@@ -71,11 +78,29 @@ impl Write {
     }
     pub const STRB: u8 = BEAT_STRB;
 
+    /// Profiling is stopped (PMBSR.S = 1, J1 `SPEProfilingStopped`) at a beat boundary (no
+    /// beat `held`): no byte is written while S is set (J1 `SPEWriteToBuffer`), so the
+    /// record ends here ([`Write::stop`]) without a new beat. A beat already offered is not
+    /// withdrawn. choice: stopped-write
+    pub fn stops(&self, regs: &Regs) -> bool {
+        !self.held && pmbsr::S.is_set(regs.get(RegId::Pmbsr))
+    }
+
+    /// Ends a stopped record: PMBPTR becomes the address of the first byte not written (J1
+    /// advances it per byte written), or stays as it was when nothing was written. No
+    /// management event. choice: stopped-write
+    pub fn stop(self, regs: &mut Regs) {
+        if self.beat > 0 {
+            regs.set(RegId::Pmbptr, self.addr());
+        }
+    }
+
     /// One cycle with the beat offered; `err` is a fault on the beat, with its kind and FSC
     /// (`wr_err_kind`, `wr_err_fsc`). Returns the write still in progress, or None when the
     /// record is done or faulted (PMBPTR and PMBSR updated).
     /// choice: write-port, choice: write-timing
     pub fn cycle(mut self, regs: &mut Regs, ready: bool, err: Option<(u8, u8)>) -> Option<Write> {
+        self.held = !ready;
         if !ready {
             return Some(self);
         }

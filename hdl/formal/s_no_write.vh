@@ -1,0 +1,16 @@
+// s-no-write: while PMBSR_EL1.S is set (irq, which irq-is-s proves equal to it) the unit
+// starts no write: a beat is offered only if it was already offered, and not taken, in the
+// cycle before (the port's valid/ready rule keeps such a beat offered until it is taken,
+// wr-hold). Arm ARM J1 SPEWriteToBuffer writes no byte while SPEProfilingStopped. The tap
+// of the writer's own held-beat flag is the invariant the induction needs.
+wire f_sheld;
+reg f_held = 1'b0;
+always @(posedge clk)
+  f_held <= !reset && wr_valid && !wr_ready;
+always @(*) begin
+  if (!reset) begin
+    if (irq && !f_held)
+      assert(!wr_valid);
+    assert(f_held == f_sheld);
+  end
+end
