@@ -113,6 +113,22 @@ pub const PROPS: &[Prop] = &[
         taps: &[("f_sheld", "writer.s_held__q")],
         what: "while PMBSR.S is set no beat is offered but one already waiting",
     },
+    Prop {
+        name: "ptr-kept",
+        file: "ptr_kept.vh",
+        taps: &[("f_phase", "tracker__phase"), ("f_ptr", "regs.pmbptr__q")],
+        what: "after the PSB handshake the unit never changes PMBPTR until a new op is tagged",
+    },
+    Prop {
+        name: "off-quiet",
+        file: "off_quiet.vh",
+        taps: &[
+            ("f_phase", "tracker__phase"),
+            ("f_limitr", "regs.pmblimitr__q"),
+            ("f_bsr", "regs.pmbsr__q"),
+        ],
+        what: "profiling off with no record past its filter: nothing written until it is on",
+    },
 ];
 
 /// A deliberate bug for one property: `from` replaced by `to` in `gen/<preset>/<file>`
@@ -225,6 +241,24 @@ pub const MUTANTS: &[Mutant] = &[
         from: "stop = writing & stopped & ~s_held__q;",
         to: "stop = writing & stopped & s_held__q;",
     },
+    // The register block takes the writer's PMBPTR value every cycle, not only when the
+    // writer updates it: PMBPTR is overwritten after the PSB.
+    Mutant {
+        name: "ptr-no-enable",
+        prop: "ptr-kept",
+        file: "spe_regs_{p}.v",
+        from: "if (upd[(0)+:(1)]) begin",
+        to: "if (1'b1) begin",
+    },
+    // Records are kept for writing whether or not profiling is on (only discard mode
+    // drops them).
+    Mutant {
+        name: "write-when-off",
+        prop: "off-quiet",
+        file: "spe_regs_{p}.v",
+        from: "write_en = prof_en & ~discard;",
+        to: "write_en = ~discard;",
+    },
 ];
 
 #[derive(Args)]
@@ -235,7 +269,7 @@ pub struct FormalArgs {
     /// A property to run (repeatable; default: every one). Names: tag-onehot, tag-allowed,
     /// tag-population,
     /// reset-quiet, wr-aligned, wr-hold, irq-is-s, one-in-flight, psb-quiet, wr-limit, wr-slot,
-    /// s-no-write.
+    /// s-no-write, ptr-kept, off-quiet.
     #[arg(long = "prop", value_name = "NAME")]
     props: Vec<String>,
     /// Check to this many cycles (bounded model check) instead of proving.
@@ -246,7 +280,8 @@ pub struct FormalArgs {
     depth: u32,
     /// Run a deliberately broken copy of the RTL instead; its property must fail with a
     /// counterexample (tag-two, tag-prohibited, el1-as-el0, psb-in-reset, wr-unaligned, wr-no-wait,
-    /// irq-coll, tag-busy, psb-early, room-late, wr-skip, s-ignored).
+    /// irq-coll, tag-busy, psb-early, room-late, wr-skip, s-ignored, ptr-no-enable,
+    /// write-when-off).
     #[arg(long, value_name = "NAME")]
     mutant: Option<String>,
     /// The generated Verilog folder.
@@ -514,6 +549,7 @@ fn consts() -> String {
     use spe_rtl::bundles::SamplePhase;
     [
         ("REG_PMBSR", u64::from(reg(RegId::Pmbsr).addr())),
+        ("REG_PMBPTR", u64::from(reg(RegId::Pmbptr).addr())),
         ("PMBSR_S", u64::from(pmbsr::S.lsb)),
         ("PMBLIMITR_E", u64::from(pmblimitr::E.lsb)),
         ("PMSCR_E0SPE", u64::from(pmscr::E0SPE.lsb)),
