@@ -7,7 +7,8 @@
 #   3. every mutant of `spe formal --mutant` (a deliberately broken copy of the RTL per
 #      property) must be caught: its property fails with a counterexample VCD.
 # With SPE_FORMAL_ALL=1 it also proves them on `minimal` and checks them to 40 cycles on
-# every other one-thread preset. Usage: scripts/formal.sh [SPE]   (default: target/release/spe)
+# every other preset (the multithreaded ones for thread 0 and their last thread); about
+# three hours on two cores. Usage: scripts/formal.sh [SPE]   (default: target/release/spe)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
@@ -28,9 +29,11 @@ for m in tag-two tag-prohibited el1-as-el0 psb-in-reset wr-unaligned wr-no-wait 
 done
 if [ -n "${SPE_FORMAL_ALL:-}" ]; then
     step "$SPE" formal --preset minimal --tools "$DEPS"
-    for p in w2 c16 wide fastsim; do
+    for p in w2 c16 wide fastsim smt2 smt4; do
         step "$SPE" formal --preset "$p" --tools "$DEPS" --bmc 40
     done
+    step "$SPE" formal --preset smt2 --thread 1 --tools "$DEPS" --bmc 40
+    step "$SPE" formal --preset smt4 --thread 3 --tools "$DEPS" --bmc 40
 fi
 echo
 echo "formal: every property of the default preset proven, every mutant caught"

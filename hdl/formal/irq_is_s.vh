@@ -1,6 +1,6 @@
-// irq-is-s: PMBIRQ is PMBSR_EL1.S: a read of PMBSR_EL1 through the register port returns
-// S (bit 17) equal to irq in the same cycle.
+// irq-is-s: PMBIRQ is PMBSR_EL1.S: a read of the thread's PMBSR_EL1 through the register
+// port returns S (bit 17) equal to the thread's irq in the same cycle.
 always @(*) begin
-  if (!reset && reg_en && !reg_we && reg_addr == REG_PMBSR)
-    assert(reg_rdata[PMBSR_S] == irq);
+  if (!reset && reg_en && !reg_we && th_reg && reg_addr == REG_PMBSR)
+    assert(reg_rdata[PMBSR_S] == th_irq);
 end

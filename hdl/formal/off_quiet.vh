@@ -1,4 +1,4 @@
-// off-quiet: once profiling is off (PMBLIMITR.E = 0 or PMBSR.S = 1) while no record is past
+// off-quiet: once the thread's profiling is off (PMBLIMITR.E = 0 or PMBSR.S = 1) while no record is past
 // its filter cycle (the tracker in neither its room check nor its beats), nothing is
 // written as long as it stays off, and in the cycle after it is turned on again: a sample
 // tracked or filtered while profiling is off is never written (J1 SPEWriteToBuffer asserts
@@ -13,7 +13,7 @@ always @(posedge clk)
   f_off <= !reset && !f_on && (f_off || !f_rec);
 always @(*) begin
   if (!reset && f_off) begin
-    assert(!wr_valid);
+    assert(!th_wr);
     assert(!f_rec);
   end
 end

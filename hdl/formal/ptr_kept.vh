@@ -1,4 +1,4 @@
-// ptr-kept: from the profiling-synchronization handshake (psb_req and psb_done) until the
+// ptr-kept: from the thread's profiling-synchronization handshake (psb_req and psb_done) until the
 // unit tags a new op (the next record starts), the unit never changes PMBPTR: it changes
 // only in the cycle after a register-port write of PMBPTR, so a PMBPTR that software
 // writes after the handshake (Linux's restart at a new AUX head) stays as written. Taps:
@@ -12,8 +12,8 @@ always @(posedge clk) begin
   if (reset)
     f_quiet <= 1'b0;
   else
-    f_quiet <= (psb_req && psb_done && tag == 0) || (f_quiet && tag == 0);
-  f_sw <= reg_en && reg_we && reg_addr == REG_PMBPTR;
+    f_quiet <= (th_psb_req && th_psb_done && th_tag == 0) || (f_quiet && th_tag == 0);
+  f_sw <= reg_en && reg_we && th_reg && reg_addr == REG_PMBPTR;
   f_prev <= f_ptr;
 end
 always @(*) begin

@@ -1,7 +1,7 @@
 // wr-slot: a record's beats are consecutive within one 64-byte slot: the first beat at
 // the slot's start, each next beat 8 bytes on, eight in all unless a fault ends the
-// record (then reported in PMBSR) or software sets PMBSR.S (irq) between two beats
-// (s-no-write). The property follows the record from the ports (beats taken so far, where
+// record (then reported in PMBSR) or software sets PMBSR.S (the irq of the record's
+// thread, f_tid: that of its beats) between two beats (s-no-write). The property follows the record from the ports (beats taken so far, where
 // the next must be); the taps (the tracker's phase, the writer's beat index and record
 // base) give the invariants that relate that to the writer for the induction, each proven
 // too.
@@ -10,14 +10,17 @@ wire [63:0] f_base;
 reg [2:0] f_beats = 3'd0;
 reg [63:0] f_next = 64'd0;
 reg f_held = 1'b0;
+reg [7:0] f_tid = 8'd0;
 always @(posedge clk) begin
   f_held <= !reset && wr_valid && !wr_ready;
+  if (wr_valid)
+    f_tid <= wr_thread;
   if (reset) begin
     f_beats <= 3'd0;
   end else if (wr_valid && wr_ready) begin
     f_beats <= wr_err ? 3'd0 : f_beats + 3'd1;
     f_next <= wr_addr + 64'd8;
-  end else if (irq && !f_held) begin
+  end else if (irq[f_tid] && !f_held) begin
     f_beats <= 3'd0;
   end
 end

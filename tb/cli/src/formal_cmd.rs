@@ -43,10 +43,10 @@ pub const PROPS: &[Prop] = &[
         name: "tag-population",
         file: "tag_population.vh",
         taps: &[
-            ("f_limitr", "regs.pmblimitr__q"),
-            ("f_bsr", "regs.pmbsr__q"),
-            ("f_scr1", "regs.pmscr_el1__q"),
-            ("f_scr2", "regs.pmscr_el2__q"),
+            ("f_limitr", "regs{t}.pmblimitr__q"),
+            ("f_bsr", "regs{t}.pmbsr__q"),
+            ("f_scr1", "regs{t}.pmscr_el1__q"),
+            ("f_scr2", "regs{t}.pmscr_el2__q"),
         ],
         what: "an op is tagged only in the population: buffer on, EL owned and enabled",
     },
@@ -77,20 +77,20 @@ pub const PROPS: &[Prop] = &[
     Prop {
         name: "one-in-flight",
         file: "one_in_flight.vh",
-        taps: &[("f_phase", "tracker__phase")],
+        taps: &[("f_phase", "tracker{t}__phase")],
         what: "an op is tagged only while no sample is in flight",
     },
     Prop {
         name: "psb-quiet",
         file: "psb_quiet.vh",
-        taps: &[("f_phase", "tracker__phase")],
+        taps: &[("f_phase", "tracker{t}__phase")],
         what: "after the PSB handshake nothing is written until a new op is tagged",
     },
     Prop {
         name: "wr-limit",
         file: "wr_limit.vh",
         taps: &[
-            ("f_phase", "tracker__phase"),
+            ("f_phase", "writer.phase"),
             ("f_base", "writer.s_base__q"),
             ("f_limit", "writer.s_limit__q"),
             ("f_gone", "writer.room_gone"),
@@ -101,7 +101,7 @@ pub const PROPS: &[Prop] = &[
         name: "wr-slot",
         file: "wr_slot.vh",
         taps: &[
-            ("f_phase", "tracker__phase"),
+            ("f_phase", "writer.phase"),
             ("f_sbeat", "writer.s_beat__q"),
             ("f_base", "writer.s_base__q"),
         ],
@@ -116,16 +116,19 @@ pub const PROPS: &[Prop] = &[
     Prop {
         name: "ptr-kept",
         file: "ptr_kept.vh",
-        taps: &[("f_phase", "tracker__phase"), ("f_ptr", "regs.pmbptr__q")],
+        taps: &[
+            ("f_phase", "tracker{t}__phase"),
+            ("f_ptr", "regs{t}.pmbptr__q"),
+        ],
         what: "after the PSB handshake the unit never changes PMBPTR until a new op is tagged",
     },
     Prop {
         name: "off-quiet",
         file: "off_quiet.vh",
         taps: &[
-            ("f_phase", "tracker__phase"),
-            ("f_limitr", "regs.pmblimitr__q"),
-            ("f_bsr", "regs.pmbsr__q"),
+            ("f_phase", "tracker{t}__phase"),
+            ("f_limitr", "regs{t}.pmblimitr__q"),
+            ("f_bsr", "regs{t}.pmbsr__q"),
         ],
         what: "profiling off with no record past its filter: nothing written until it is on",
     },
@@ -263,7 +266,7 @@ pub const MUTANTS: &[Mutant] = &[
 
 #[derive(Args)]
 pub struct FormalArgs {
-    /// Configuration preset (one hardware thread: default, minimal, w2, c16, wide, fastsim).
+    /// Configuration preset (default, minimal, w2, c16, wide, fastsim, smt2, smt4).
     #[arg(long, default_value = "default")]
     preset: String,
     /// A property to run (repeatable; default: every one). Names: tag-onehot, tag-allowed,
@@ -272,6 +275,9 @@ pub struct FormalArgs {
     /// s-no-write, ptr-kept, off-quiet.
     #[arg(long = "prop", value_name = "NAME")]
     props: Vec<String>,
+    /// The hardware thread whose promises are checked (an SMT preset; thread 0 by default).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    thread: usize,
     /// Check to this many cycles (bounded model check) instead of proving.
     #[arg(long, value_name = "CYCLES")]
     bmc: Option<u32>,
@@ -307,10 +313,11 @@ struct Outcome {
 
 pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
     let cfg = Config::preset_named(&a.preset)?;
-    if cfg.threads != 1 {
+    let th = a.thread;
+    if th >= cfg.threads {
         return Err(format!(
-            "{}: the properties are written for one hardware thread (an SMT preset has none yet)",
-            cfg.name
+            "--thread {th}: {} has {} hardware thread(s)",
+            cfg.name, cfg.threads
         ));
     }
     let tools = std::fs::canonicalize(&a.tools).map_err(|e| {
@@ -352,19 +359,23 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
             })
             .collect::<Result<_, _>>()?,
     };
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("target/spe-formal").join(cfg.name));
+    let out = a.out.clone().unwrap_or_else(|| {
+        let dir = PathBuf::from("target/spe-formal").join(cfg.name);
+        if th == 0 {
+            dir
+        } else {
+            dir.join(format!("thread{th}"))
+        }
+    });
     let out = match mutant {
         Some(m) => out.join(format!("mutant-{}", m.name)),
         None => out,
     };
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let out = std::fs::canonicalize(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let sources = sources(cfg, &a.gen, &out, mutant)?;
+    let sources = sources(cfg, th, &a.gen, &out, mutant)?;
     let wrapper = out.join(format!("spe_formal_{}.sv", cfg.name));
-    std::fs::write(&wrapper, wrapper_text(cfg))
+    std::fs::write(&wrapper, wrapper_text(cfg, th))
         .map_err(|e| format!("{}: {e}", wrapper.display()))?;
 
     let mut outcomes = Vec::new();
@@ -381,7 +392,9 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
                 None => "proof by k-induction".into(),
             }
         );
-        outcomes.push(run_one(p, &sources, &wrapper, &out, &tools, bmc, a.depth)?);
+        outcomes.push(run_one(
+            p, cfg, th, &sources, &wrapper, &out, &tools, bmc, a.depth,
+        )?);
     }
 
     println!(
@@ -398,6 +411,9 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
         let mut c = format!("spe formal --preset {} --prop {}", cfg.name, o.prop);
         if let Some(m) = mutant {
             c = format!("spe formal --preset {} --mutant {}", cfg.name, m.name);
+        }
+        if th != 0 {
+            c += &format!(" --thread {th}");
         }
         if let Some(d) = a.bmc {
             c += &format!(" --bmc {d}");
@@ -448,6 +464,7 @@ fn names<'a>(it: impl Iterator<Item = &'a str>) -> String {
 /// `out/rtl` with its edit applied (it must apply exactly once).
 fn sources(
     cfg: &Config,
+    th: usize,
     gen: &Path,
     out: &Path,
     mutant: Option<&Mutant>,
@@ -463,7 +480,13 @@ fn sources(
         files.push(std::fs::canonicalize(&p).map_err(|e| format!("{}: {e}", p.display()))?);
     }
     let Some(m) = mutant else { return Ok(files) };
-    let target = m.file.replace("{p}", cfg.name);
+    // A block built once per thread (the sampler of an SMT preset) has one file per
+    // thread: the mutant breaks thread `th`'s.
+    let mut target = m.file.replace("{p}", cfg.name);
+    let per_thread = m.file.replace("{p}", &format!("t{th}_{}", cfg.name));
+    if cfg.threads > 1 && text.lines().any(|l| l.trim() == per_thread) {
+        target = per_thread;
+    }
     let dir = out.join("rtl");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut copied = Vec::new();
@@ -498,26 +521,56 @@ fn sources(
 }
 
 /// The formal top: every port of `spe_top_<preset>`, its inputs as the wrapper's (free in
-/// every cycle), reset assumed in the first cycle, and `prop.vh` included in the body.
-pub fn wrapper_text(cfg: &Config) -> String {
-    let decl = |bits: u32| {
-        if bits == 1 {
-            String::new()
-        } else {
-            format!("[{}:0] ", bits - 1)
-        }
-    };
+/// every cycle), reset assumed in the first cycle, the view of the thread under check
+/// (`TH`) and `prop.vh` included in the body. Every port is declared with a range (`[0:0]`
+/// for one bit), so a per-thread port's copy is `name[TH*b +: b]` at any thread count.
+///
+/// The view: `th_<port>` is thread TH's copy of each per-thread port; `th_slots` the
+/// dispatch slots whose op is thread TH's (every slot at T = 1), `th_tag` the tags of
+/// those; `th_reg` the register port addresses thread TH; `th_wr` a beat of thread TH's
+/// buffer is offered; `wr_thread` the thread of the beat offered (`wr_tid`, 0 at T = 1).
+pub fn wrapper_text(cfg: &Config, th: usize) -> String {
+    use spe_defs::ports::Width;
     let mut ins = vec!["  input wire clk".to_string()];
     let mut outs = Vec::new();
     let mut conns = vec!["    .clk(clk)".to_string()];
+    let mut view = vec![
+        format!("localparam T = {};", cfg.threads),
+        format!("localparam TH = {th};"),
+        format!("localparam W = {};", cfg.dispatch_width),
+    ];
     for p in ports_of(cfg) {
-        let d = decl(p.bits_for(cfg));
+        let d = format!("[{}:0] ", p.bits_for(cfg) - 1);
         match p.dir {
             Dir::In => ins.push(format!("  input wire {d}{}", p.name)),
             Dir::Out => outs.push(format!("  wire {d}{};", p.name)),
         }
         conns.push(format!("    .{n}({n})", n = p.name));
+        if let Width::PerThread(b) = p.width {
+            view.push(format!(
+                "wire [{}:0] th_{n} = {n}[TH*{b} +: {b}];",
+                b - 1,
+                n = p.name
+            ));
+        }
     }
+    if cfg.threads == 1 {
+        view.push("wire [W-1:0] th_slots = {W{1'b1}};".into());
+        view.push("wire th_reg = 1'b1;".into());
+        view.push("wire th_wr = wr_valid;".into());
+        view.push("wire [0:0] wr_thread = 1'b0;".into());
+    } else {
+        let b = cfg.threads.trailing_zeros();
+        view.push("wire [W-1:0] th_slots;".into());
+        view.push("genvar f_i;".into());
+        view.push(format!(
+            "generate for (f_i = 0; f_i < W; f_i = f_i + 1) begin : f_slot\n  assign th_slots[f_i] = disp_tid[f_i*{b} +: {b}] == TH;\nend endgenerate"
+        ));
+        view.push("wire th_reg = reg_tid == TH;".into());
+        view.push("wire th_wr = wr_valid && wr_tid == TH;".into());
+        view.push(format!("wire [{}:0] wr_thread = wr_tid;", b - 1));
+    }
+    view.push("wire [W-1:0] th_tag = tag & th_slots;".into());
     format!(
         "// spe_formal_{name}: spe_top_{name} under the property of prop.vh (spe formal).\n\
          // Written by `spe formal` (tb/cli/src/formal_cmd.rs); not part of the unit.\n\
@@ -528,6 +581,8 @@ pub fn wrapper_text(cfg: &Config) -> String {
          {consts}\n\
          {outs}\n\
          {top} dut (\n{conns}\n);\n\
+         // The thread under check and its view of the ports.\n\
+         {view}\n\
          // Reset in the first cycle; every input is free afterwards.\n\
          reg f_init = 1'b1;\n\
          always @(posedge clk) f_init <= 1'b0;\n\
@@ -540,7 +595,20 @@ pub fn wrapper_text(cfg: &Config) -> String {
         outs = outs.join("\n"),
         top = cfg.top_module(),
         conns = conns.join(",\n"),
+        view = view.join("\n"),
     )
+}
+
+/// A tap's signal in `cfg`'s flattened top for thread `th`: `{t}` names thread th's copy
+/// of a per-thread block (`tracker{t}__phase`: `tracker__phase` at T = 1,
+/// `tracker__1__phase` for thread 1; `regs{t}.pmbsr__q`: `regs.pmbsr__q`, `regs__1.pmbsr__q`).
+pub fn tap_signal(cfg: &Config, th: usize, template: &str) -> String {
+    let t = if cfg.threads == 1 {
+        String::new()
+    } else {
+        format!("__{th}")
+    };
+    template.replace("{t}", &t)
 }
 
 /// The named constants of the property files, from the definitions and the RTL.
@@ -565,8 +633,11 @@ fn consts() -> String {
 }
 
 /// Runs one property in `out/<prop>` and reads how it ended.
+#[allow(clippy::too_many_arguments)]
 fn run_one(
     p: &Prop,
+    cfg: &Config,
+    th: usize,
     sources: &[PathBuf],
     wrapper: &Path,
     out: &Path,
@@ -600,7 +671,10 @@ fn run_one(
         names.join(" "),
         p.taps
             .iter()
-            .map(|(wire, signal)| format!("connect -set {wire} dut.{signal}\n"))
+            .map(|(wire, signal)| format!(
+                "connect -set {wire} dut.{}\n",
+                tap_signal(cfg, th, signal)
+            ))
             .collect::<String>()
     );
     for f in sources.iter().chain([&wrapper.to_path_buf()]) {
