@@ -740,3 +740,90 @@ fn run_one(
         trace,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spe_defs::PRESETS;
+
+    fn repo() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    }
+
+    /// The identifiers a text uses that start with `prefix` (Verilog identifier chars).
+    fn idents<'a>(text: &'a str, prefix: &str) -> Vec<&'a str> {
+        let mut out = Vec::new();
+        let bytes = text.as_bytes();
+        let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        for (i, _) in text.match_indices(prefix) {
+            if i > 0 && ident(bytes[i - 1]) {
+                continue;
+            }
+            let end = text[i..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .map_or(text.len(), |e| i + e);
+            // A bare prefix (`th_<port>` in a comment) names nothing.
+            if end > i + prefix.len() || !prefix.ends_with('_') {
+                out.push(&text[i..end]);
+            }
+        }
+        out
+    }
+
+    /// Without the formal tools: every property file names only wires the wrapper of every
+    /// preset declares (its `th_` view, `wr_thread`), and every tap resolves to a signal of
+    /// that preset's generated Verilog (for thread 0 and the last thread).
+    #[test]
+    fn every_property_fits_every_preset_s_wrapper_and_its_taps_exist() {
+        for cfg in PRESETS {
+            let dir = repo().join("gen").join(cfg.name);
+            let top = std::fs::read_to_string(dir.join(format!("spe_top_{}.v", cfg.name)))
+                .expect("the preset's top");
+            let mut all = String::new();
+            for e in std::fs::read_dir(&dir).expect("the preset's folder") {
+                all += &std::fs::read_to_string(e.expect("an entry").path()).unwrap_or_default();
+            }
+            for th in [0, cfg.threads - 1] {
+                let w = wrapper_text(cfg, th);
+                for p in PROPS {
+                    let text = std::fs::read_to_string(repo().join("hdl/formal").join(p.file))
+                        .expect("the property file");
+                    for id in idents(&text, "th_")
+                        .into_iter()
+                        .chain(idents(&text, "wr_thread"))
+                    {
+                        let declared = w.lines().any(|l| {
+                            l.starts_with("wire")
+                                && (l.contains(&format!(" {id} ="))
+                                    || l.ends_with(&format!(" {id};")))
+                        });
+                        assert!(
+                            declared,
+                            "{}: {} uses {id}, which the wrapper of {} (thread {th}) does not declare",
+                            p.name,
+                            p.file,
+                            cfg.name
+                        );
+                    }
+                    for (wire, t) in p.taps {
+                        assert!(
+                            text.contains(&format!(" {wire}")),
+                            "{}: tap {wire} is not a wire of {}",
+                            p.name,
+                            p.file
+                        );
+                        let sig = tap_signal(cfg, th, t);
+                        let ok = match sig.split_once('.') {
+                            Some((inst, s)) => {
+                                top.contains(&format!(" {inst}("))
+                                    && all.contains(&format!(" {s};"))
+                            }
+                            None => top.contains(&format!(" {sig};")),
+                        };
+                        assert!(ok, "{}: tap {sig} is not in gen/{}", p.name, cfg.name);
+                    }
+                }
+            }
+        }
+    }
+}
