@@ -429,6 +429,30 @@ impl Psb {
         out
     }
 
+    /// Linux's start: the buffer (PMBPTR, PMBLIMITR), then the interval and counter, then
+    /// the control.
+    fn linux_start(&mut self, base: u64, limitr: u64, interval: u64, pmscr: u64) {
+        self.write(RegId::Pmbptr, pmbptr::PTR.place(base));
+        self.write(RegId::Pmblimitr, limitr);
+        self.write(
+            RegId::Pmsirr,
+            pmsirr::INTERVAL.place(interval >> pmsirr::INTERVAL.lsb),
+        );
+        self.write(RegId::Pmsicr, pmsicr::COUNT.place(interval));
+        self.write(RegId::PmscrEl1, pmscr);
+    }
+
+    /// Steps until two whole records and three beats of the third are written; the next
+    /// cycle offers the third record's fourth beat (beat 3).
+    fn until_third_record_beat_3(&mut self) {
+        let mut cycles = 0;
+        while !(self.beats == 16 + 3 && self.out.wr_valid) {
+            self.step(true, |_| ());
+            cycles += 1;
+            assert!(cycles < 100_000, "no third record");
+        }
+    }
+
     fn write(&mut self, id: RegId, v: u64) {
         self.step(true, |i| {
             i.reg_en = true;
@@ -463,22 +487,9 @@ fn psb_waits_for_a_record_stalled_10000_cycles_mid_write_and_keeps_the_pmbptr_wr
     for backend in [Backend::Hdlsim, Backend::Verilator] {
         eprintln!("psb case: {} backend, preset {}", backend.name(), cfg.name);
         let mut t = Psb::after_reset(cfg, backend);
-        // Linux's start: buffer, then the interval and counter, then the control.
-        t.write(RegId::Pmbptr, pmbptr::PTR.place(base));
-        t.write(RegId::Pmblimitr, limit);
-        t.write(
-            RegId::Pmsirr,
-            pmsirr::INTERVAL.place(interval >> pmsirr::INTERVAL.lsb),
-        );
-        t.write(RegId::Pmsicr, pmsicr::COUNT.place(interval));
-        t.write(RegId::PmscrEl1, enable);
+        t.linux_start(base, limit, interval, enable);
         // Two whole records, then the memory stalls the third at its fourth beat.
-        let mut cycles = 0;
-        while !(t.beats == 16 + 3 && t.out.wr_valid) {
-            t.step(true, |_| ());
-            cycles += 1;
-            assert!(cycles < 100_000, "no third record");
-        }
+        t.until_third_record_beat_3();
         t.stall = STALL;
         // Linux's stop: PMSCR = 0, PSB (held until done), PMBLIMITR = 0, read PMBPTR.
         t.write(RegId::PmscrEl1, 0);
@@ -570,24 +581,12 @@ fn pmbsr_s_set_by_software_mid_record_stops_it_at_the_next_beat_and_a_held_beat_
     for backend in [Backend::Hdlsim, Backend::Verilator] {
         eprintln!("stopped-write case: {} backend", backend.name());
         let mut t = Psb::after_reset(cfg, backend);
-        t.write(RegId::Pmbptr, pmbptr::PTR.place(base));
-        t.write(RegId::Pmblimitr, limit);
-        t.write(
-            RegId::Pmsirr,
-            pmsirr::INTERVAL.place(interval >> pmsirr::INTERVAL.lsb),
-        );
-        t.write(RegId::Pmsicr, pmsicr::COUNT.place(interval));
-        t.write(RegId::PmscrEl1, enable);
+        t.linux_start(base, limit, interval, enable);
         // Every beat since `base` was whole records or the stopped one's first beats, so
         // PMBPTR is the byte after the last beat written: base + 8 x beats.
-        let mut cycles = 0;
         // (a) The fourth beat of the third record is offered and stalled; S is set while
         // it waits: it stays offered, lands, and no further beat follows.
-        while !(t.beats == 16 + 3 && t.out.wr_valid) {
-            t.step(true, |_| ());
-            cycles += 1;
-            assert!(cycles < 100_000, "no third record");
-        }
+        t.until_third_record_beat_3();
         t.stall = 6;
         let out = t.step(true, |i| {
             i.reg_en = true;
@@ -622,7 +621,7 @@ fn pmbsr_s_set_by_software_mid_record_stops_it_at_the_next_beat_and_a_held_beat_
         t.write(RegId::Pmbsr, 0);
         let slot = base + 2 * 64;
         let restart = t.beats;
-        cycles = 0;
+        let mut cycles = 0;
         while t.beats < restart + 8 + 3 {
             let out = t.step(true, |_| ());
             if out.wr_valid && t.beats == restart + 1 {
