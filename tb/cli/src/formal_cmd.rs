@@ -290,6 +290,9 @@ pub struct FormalArgs {
     /// write-when-off).
     #[arg(long, value_name = "NAME")]
     mutant: Option<String>,
+    /// Print the mutants' names, one per line, and exit (scripts/formal.sh runs each).
+    #[arg(long)]
+    list_mutants: bool,
     /// The generated Verilog folder.
     #[arg(long, value_name = "DIR", default_value = "gen")]
     gen: PathBuf,
@@ -312,6 +315,12 @@ struct Outcome {
 }
 
 pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
+    if a.list_mutants {
+        for m in MUTANTS {
+            println!("{}", m.name);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let cfg = Config::preset_named(&a.preset)?;
     let th = a.thread;
     if th >= cfg.threads {
