@@ -138,6 +138,9 @@ pub const PROPS: &[Prop] = &[
 /// (`{p}` is the preset's name).
 pub struct Mutant {
     pub name: &'static str,
+    /// The preset it breaks (`spe formal --mutant NAME` runs it there unless `--preset`
+    /// names another).
+    pub preset: &'static str,
     pub prop: &'static str,
     pub file: &'static str,
     pub from: &'static str,
@@ -148,6 +151,7 @@ pub const MUTANTS: &[Mutant] = &[
     // Slot 1's selection also tags slot 0: two slots in one cycle.
     Mutant {
         name: "tag-two",
+        preset: "default",
         prop: "tag-onehot",
         file: "spe_sampler_{p}.v",
         from: "            sel = k_onehot__1;",
@@ -156,6 +160,7 @@ pub const MUTANTS: &[Mutant] = &[
     // The population ignores prof_allowed.
     Mutant {
         name: "tag-prohibited",
+        preset: "default",
         prop: "tag-allowed",
         file: "spe_sampler_{p}.v",
         from: "& prof_allowed & ~disp_aarch32 & ~reset;",
@@ -164,6 +169,7 @@ pub const MUTANTS: &[Mutant] = &[
     // EL1 ops sampled with PMSCR_EL1.E1SPE clear (the E0SPE bit read instead).
     Mutant {
         name: "el1-as-el0",
+        preset: "default",
         prop: "tag-population",
         file: "spe_regs_{p}.v",
         from: "sample_ctl[(2)+:(1)] = pmscr_el1__q[p_e1];",
@@ -172,6 +178,7 @@ pub const MUTANTS: &[Mutant] = &[
     // psb_done is not held low in reset.
     Mutant {
         name: "psb-in-reset",
+        preset: "default",
         prop: "reset-quiet",
         file: "spe_tracker_{p}.v",
         from: "(s_phase__q == SamplePhase__Tracking)) & ~reset;",
@@ -180,6 +187,7 @@ pub const MUTANTS: &[Mutant] = &[
     // A beat's address keeps bit 2 of PMBPTR.
     Mutant {
         name: "wr-unaligned",
+        preset: "default",
         prop: "wr-aligned",
         file: "spe_writer_{p}.v",
         from: "beat_addr = s_base__q | (beat64 << 32'h3);",
@@ -188,6 +196,7 @@ pub const MUTANTS: &[Mutant] = &[
     // The beat index moves on without the handshake.
     Mutant {
         name: "wr-no-wait",
+        preset: "default",
         prop: "wr-hold",
         file: "spe_writer_{p}.v",
         from: "if (writing & resp[(0)+:(1)]) begin",
@@ -196,6 +205,7 @@ pub const MUTANTS: &[Mutant] = &[
     // irq from the collision bit instead of S.
     Mutant {
         name: "irq-coll",
+        preset: "default",
         prop: "irq-is-s",
         file: "spe_regs_{p}.v",
         from: "irq = pmbsr__q[p_s];",
@@ -204,6 +214,7 @@ pub const MUTANTS: &[Mutant] = &[
     // The sampler tags while a sample is in flight.
     Mutant {
         name: "tag-busy",
+        preset: "default",
         prop: "one-in-flight",
         file: "spe_sampler_{p}.v",
         from: "        if (pop_en & ~busy) begin",
@@ -213,6 +224,7 @@ pub const MUTANTS: &[Mutant] = &[
     // psb-early mutant).
     Mutant {
         name: "psb-early",
+        preset: "default",
         prop: "psb-quiet",
         file: "spe_tracker_{p}.v",
         from: "psb_done = psb_req & ((s_phase__q == SamplePhase__Idle) | (s_phase__q == SamplePhase__Tracking)) & ~reset;",
@@ -222,6 +234,7 @@ pub const MUTANTS: &[Mutant] = &[
     // the limit.
     Mutant {
         name: "room-late",
+        preset: "default",
         prop: "wr-limit",
         file: "spe_writer_{p}.v",
         from: "c_lo_ge__d = base[(32'hc)+:(26)] >= limit[(32'hc)+:(26)];",
@@ -230,6 +243,7 @@ pub const MUTANTS: &[Mutant] = &[
     // The second beat skips a word.
     Mutant {
         name: "wr-skip",
+        preset: "default",
         prop: "wr-slot",
         file: "spe_writer_{p}.v",
         from: "s_beat__d = s_beat__q + k_one3;",
@@ -239,6 +253,7 @@ pub const MUTANTS: &[Mutant] = &[
     // at beat boundaries with PMBSR.S set (and would withdraw a held beat).
     Mutant {
         name: "s-ignored",
+        preset: "default",
         prop: "s-no-write",
         file: "spe_writer_{p}.v",
         from: "stop = writing & stopped & ~s_held__q;",
@@ -248,6 +263,7 @@ pub const MUTANTS: &[Mutant] = &[
     // writer updates it: PMBPTR is overwritten after the PSB.
     Mutant {
         name: "ptr-no-enable",
+        preset: "default",
         prop: "ptr-kept",
         file: "spe_regs_{p}.v",
         from: "if (upd[(0)+:(1)]) begin",
@@ -257,18 +273,31 @@ pub const MUTANTS: &[Mutant] = &[
     // drops them).
     Mutant {
         name: "write-when-off",
+        preset: "default",
         prop: "off-quiet",
         file: "spe_regs_{p}.v",
         from: "write_en = prof_en & ~discard;",
         to: "write_en = ~discard;",
     },
+    // The arbiter grants the writer while it holds a record: another thread's record
+    // takes it over between two beats (the owner invariants of owner.vh, proven with
+    // every property at T > 1).
+    Mutant {
+        name: "grant-busy",
+        preset: "smt2",
+        prop: "wr-slot",
+        file: "spe_arbiter_{p}.v",
+        from: "if (~busy & ~reset) begin",
+        to: "if (~reset) begin",
+    },
 ];
 
 #[derive(Args)]
 pub struct FormalArgs {
-    /// Configuration preset (default, minimal, w2, c16, wide, fastsim, smt2, smt4).
-    #[arg(long, default_value = "default")]
-    preset: String,
+    /// Configuration preset (default, minimal, w2, c16, wide, fastsim, smt2, smt4) [default:
+    /// default, or with --mutant the preset the mutant breaks].
+    #[arg(long)]
+    preset: Option<String>,
     /// A property to run (repeatable; default: every one). Names: tag-onehot, tag-allowed,
     /// tag-population,
     /// reset-quiet, wr-aligned, wr-hold, irq-is-s, one-in-flight, psb-quiet, wr-limit, wr-slot,
@@ -287,7 +316,7 @@ pub struct FormalArgs {
     /// Run a deliberately broken copy of the RTL instead; its property must fail with a
     /// counterexample (tag-two, tag-prohibited, el1-as-el0, psb-in-reset, wr-unaligned, wr-no-wait,
     /// irq-coll, tag-busy, psb-early, room-late, wr-skip, s-ignored, ptr-no-enable,
-    /// write-when-off).
+    /// write-when-off; grant-busy on smt2).
     #[arg(long, value_name = "NAME")]
     mutant: Option<String>,
     /// Print the mutants' names, one per line, and exit (scripts/formal.sh runs each).
@@ -321,7 +350,20 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let cfg = Config::preset_named(&a.preset)?;
+    let mutant = match &a.mutant {
+        None => None,
+        Some(m) => Some(MUTANTS.iter().find(|x| x.name == m).ok_or_else(|| {
+            format!(
+                "no mutant {m}; mutants: {}",
+                names(MUTANTS.iter().map(|x| x.name))
+            )
+        })?),
+    };
+    let preset = a
+        .preset
+        .as_deref()
+        .unwrap_or(mutant.map_or("default", |m| m.preset));
+    let cfg = Config::preset_named(preset)?;
     let th = a.thread;
     if th >= cfg.threads {
         return Err(format!(
@@ -343,15 +385,6 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
             ));
         }
     }
-    let mutant = match &a.mutant {
-        None => None,
-        Some(m) => Some(MUTANTS.iter().find(|x| x.name == m).ok_or_else(|| {
-            format!(
-                "no mutant {m}; mutants: {}",
-                names(MUTANTS.iter().map(|x| x.name))
-            )
-        })?),
-    };
     let props: Vec<&Prop> = match (&mutant, a.props.is_empty()) {
         (Some(m), _) => PROPS.iter().filter(|p| p.name == m.prop).collect(),
         (None, true) => PROPS.iter().collect(),
@@ -597,6 +630,7 @@ pub fn wrapper_text(cfg: &Config, th: usize) -> String {
          always @(posedge clk) f_init <= 1'b0;\n\
          always @(*) if (f_init) assume(reset);\n\
          `include \"prop.vh\"\n\
+         {owner}\
          endmodule\n",
         name = cfg.name,
         ins = ins.join(",\n"),
@@ -605,6 +639,11 @@ pub fn wrapper_text(cfg: &Config, th: usize) -> String {
         top = cfg.top_module(),
         conns = conns.join(",\n"),
         view = view.join("\n"),
+        owner = if cfg.threads > 1 {
+            format!("// The writer's owner: invariants of every run at T > 1.\n`include \"{OWNER_FILE}\"\n")
+        } else {
+            String::new()
+        },
     )
 }
 
@@ -618,6 +657,26 @@ pub fn tap_signal(cfg: &Config, th: usize, template: &str) -> String {
         format!("__{th}")
     };
     template.replace("{t}", &t)
+}
+
+/// The invariants of the shared writer's owner (`hdl/formal/owner.vh`), which the wrapper
+/// of a multithreaded unit includes beside every property.
+pub const OWNER_FILE: &str = "owner.vh";
+
+/// `owner.vh`'s taps in `cfg` (none at T = 1, which has no arbiter): the arbiter's `cur`
+/// flop and each thread's tracker phase, thread t's at `f_own_phase[t*3 +: 3]`.
+pub fn owner_taps(cfg: &Config) -> Vec<(String, String)> {
+    if cfg.threads == 1 {
+        return Vec::new();
+    }
+    let mut taps = vec![("f_own_cur".to_string(), "arbiter.s_cur__q".to_string())];
+    for t in 0..cfg.threads {
+        taps.push((
+            format!("f_own_phase[{}:{}]", t * 3 + 2, t * 3),
+            tap_signal(cfg, t, "tracker{t}__phase"),
+        ));
+    }
+    taps
 }
 
 /// The named constants of the property files, from the definitions and the RTL.
@@ -680,16 +739,20 @@ fn run_one(
         names.join(" "),
         p.taps
             .iter()
-            .map(|(wire, signal)| format!(
-                "connect -set {wire} dut.{}\n",
-                tap_signal(cfg, th, signal)
-            ))
+            .map(|(wire, signal)| (wire.to_string(), tap_signal(cfg, th, signal)))
+            .chain(owner_taps(cfg))
+            .map(|(wire, signal)| format!("connect -set {wire} dut.{signal}\n"))
             .collect::<String>()
     );
     for f in sources.iter().chain([&wrapper.to_path_buf()]) {
         sby += &format!("{}\n", f.display());
     }
     sby += &format!("prop.vh {}\n", prop_file.display());
+    if cfg.threads > 1 {
+        let owner = std::fs::canonicalize(Path::new("hdl/formal").join(OWNER_FILE))
+            .map_err(|e| format!("hdl/formal/{OWNER_FILE}: {e}"))?;
+        sby += &format!("{OWNER_FILE} {}\n", owner.display());
+    }
     let sby_path = out.join(format!("{}.sby", p.name));
     std::fs::write(&sby_path, sby).map_err(|e| format!("{}: {e}", sby_path.display()))?;
     let bin = tools.join("bin");
@@ -831,6 +894,30 @@ mod tests {
                         };
                         assert!(ok, "{}: tap {sig} is not in gen/{}", p.name, cfg.name);
                     }
+                }
+                // The owner's invariants: included, and their taps exist, at T > 1 only.
+                let owner = std::fs::read_to_string(repo().join("hdl/formal").join(OWNER_FILE))
+                    .expect("the owner file");
+                let included = w.contains(&format!("`include \"{OWNER_FILE}\""));
+                assert_eq!(included, cfg.threads > 1, "{}: owner.vh included", cfg.name);
+                let taps = owner_taps(cfg);
+                assert_eq!(
+                    taps.len(),
+                    if cfg.threads > 1 { cfg.threads + 1 } else { 0 }
+                );
+                for (wire, sig) in taps {
+                    let base = wire.split('[').next().expect("a name");
+                    assert!(
+                        owner.contains(&format!(" {base};")),
+                        "owner tap {base} is not a wire of {OWNER_FILE}"
+                    );
+                    let (inst, s) = sig.split_once('.').unwrap_or(("", &sig));
+                    let ok = if inst.is_empty() {
+                        top.contains(&format!(" {s};"))
+                    } else {
+                        top.contains(&format!(" {inst}(")) && all.contains(&format!(" {s};"))
+                    };
+                    assert!(ok, "owner tap {sig} is not in gen/{}", cfg.name);
                 }
             }
         }
