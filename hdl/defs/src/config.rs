@@ -48,6 +48,11 @@ pub struct Config {
     /// Hardware threads T the unit serves (1, 2 or 4; docs/smt.md): each has its own
     /// registers, sampler and sample in flight; they share the writer.
     pub threads: usize,
+    /// FEAT_SPE_ERnd (PMSIDR_EL1.ERnd): with PMSIRR.RND = 1 the interval is exact and the
+    /// random delay goes into PMSICR_EL1.ECOUNT, a second down-counter that selects the
+    /// op it brings to zero (J1 `SPEToCollectSample`, docs/spe-reference.md §6.1). The
+    /// golden model implements it; the RTL does not build it yet, so no preset sets it.
+    pub feat_ernd: bool,
 }
 
 /// Largest completion timeout, as a power of two (the tracker's age counter is this wide).
@@ -150,6 +155,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 20,
         threads: 1,
+        feat_ernd: false,
     },
     Config {
         name: "minimal",
@@ -160,6 +166,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 20,
         threads: 1,
+        feat_ernd: false,
     },
     Config {
         name: "w2",
@@ -170,6 +177,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 20,
         threads: 1,
+        feat_ernd: false,
     },
     Config {
         name: "c16",
@@ -180,6 +188,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 20,
         threads: 1,
+        feat_ernd: false,
     },
     Config {
         name: "wide",
@@ -190,6 +199,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: true,
         cpl_timeout_log2: 20,
         threads: 1,
+        feat_ernd: false,
     },
     Config {
         name: "fastsim",
@@ -200,6 +210,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 14,
         threads: 1,
+        feat_ernd: false,
     },
     Config {
         name: "smt2",
@@ -210,6 +221,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 20,
         threads: 2,
+        feat_ernd: false,
     },
     Config {
         name: "smt4",
@@ -220,6 +232,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: true,
         cpl_timeout_log2: 20,
         threads: 4,
+        feat_ernd: false,
     },
 ];
 

@@ -320,7 +320,7 @@ pub const CHOICES: &[Choice] = &[
         key: "jitter",
         topic: "Random perturbation",
         rule: "D17.3.4.3 (random perturbation), PMSIRR_EL1.RND, PMSIDR_EL1.ERnd; J1 SPEResetSampleCounter",
-        behaviour: "PMSIRR.RND = 1 replaces the low 8 bits of the reload value with the low 8 bits of a 16-bit Galois LFSR (taps 0xB400, seed 0xACE1 after reset) that steps every cycle. ECOUNT (FEAT_SPE_ERnd) is not implemented: PMSIDR.ERnd = 0.",
+        behaviour: "PMSIRR.RND = 1 replaces the low 8 bits of the reload value with the low 8 bits of a 16-bit Galois LFSR (taps 0xB400, seed 0xACE1 after reset) that steps every cycle. FEAT_SPE_ERnd (`Config::feat_ernd`; in the golden model, not yet built by the RTL, so no preset has it and PMSIDR.ERnd = 0): the reload's low byte is 0, and the op that brings COUNT to zero with RND = 1 loads PMSICR.ECOUNT with the LFSR's low byte; it is sampled if that is 0, else the population op that brings ECOUNT to zero is (J1 SPEToCollectSample). At most one op per dispatch group is selected: a second selection, possible only after software writes PMSICR with COUNT and ECOUNT both small, is dropped without a collision.",
     },
     Choice {
         key: "min-interval",

@@ -113,6 +113,8 @@ impl RegDef {
             RegId::Pmslatfr => fields & crate::low_mask(cfg.counter_width.bits()),
             // PCT's high bit is RES0 without FEAT_ECV.
             RegId::PmscrEl1 | RegId::PmscrEl2 if !cfg.feat_ecv => fields & !pmscr::PCT_ECV_BIT,
+            // ECOUNT only with FEAT_SPE_ERnd.
+            RegId::Pmsicr if cfg.feat_ernd => fields | pmsicr::ECOUNT.mask(),
             _ => fields,
         }
     }
@@ -217,7 +219,15 @@ pub mod pmsicr {
     use crate::Field;
     pub const COUNT: Field =
         Field::new("COUNT", 0, 32, "Current value of the interval down-counter");
-    /// ECOUNT (FEAT_SPE_ERnd) is not implemented: bits 63:56 are RES0.
+    /// FEAT_SPE_ERnd's secondary counter: writable only in a unit that builds it
+    /// (`Config::feat_ernd`), RES0 otherwise; not in [`FIELDS`], whose register storage
+    /// is the 32 bits of COUNT.
+    pub const ECOUNT: Field = Field::new(
+        "ECOUNT",
+        56,
+        8,
+        "Secondary interval counter (FEAT_SPE_ERnd): the op that brings it to zero is sampled",
+    );
     pub const FIELDS: &[Field] = &[COUNT];
 }
 
@@ -630,7 +640,7 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                 | pmsidr::FL.place(1)
                 | pmsidr::ARCHINST.place(impdef::ARCH_INST as u64)
                 | pmsidr::LDS.place(1)
-                | pmsidr::ERND.place(0)
+                | pmsidr::ERND.place(u64::from(cfg.feat_ernd))
                 | pmsidr::FNE.place(1)
                 | pmsidr::FDS.place(0)
                 | pmsidr::INTERVAL.place(u64::from(cfg.interval_code))

@@ -177,6 +177,11 @@ impl<const W: usize> SpeSampler<W> {
     /// Hardware thread `t`'s sampler: its jitter LFSR starts from `impdef::LFSR_SEEDS[t]`.
     pub fn for_thread(cfg: &Config, t: usize) -> Self {
         assert!(t < cfg.threads, "thread {t} of {}", cfg.threads);
+        assert!(
+            !cfg.feat_ernd,
+            "preset {}: FEAT_SPE_ERnd is in the golden model but not built by the RTL yet",
+            cfg.name
+        );
         assert_eq!(W, cfg.dispatch_width, "dispatch width mismatch");
         assert!((1..=8).contains(&W));
         Self {

@@ -2,7 +2,7 @@
 //! RES0/read-only rules of `spe_defs::regs`, and named accessors for the fields the rest of
 //! the unit reads.
 
-use spe_defs::regs::{self, pmblimitr, pmbsr, pmscr, pmsfcr, pmsirr, pmslatfr, RegId};
+use spe_defs::regs::{self, pmblimitr, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, RegId};
 use spe_defs::Config;
 
 /// The register values, indexed by `RegId`. Read-only registers are not stored: their
@@ -84,7 +84,16 @@ impl Regs {
         self.get(RegId::Pmsicr) as u32
     }
     pub fn set_count(&mut self, c: u32) {
-        self.set(RegId::Pmsicr, u64::from(c));
+        let e = self.get(RegId::Pmsicr) & pmsicr::ECOUNT.mask();
+        self.set(RegId::Pmsicr, e | u64::from(c));
+    }
+    /// PMSICR.ECOUNT (FEAT_SPE_ERnd; zero in a unit without it, where it is RES0).
+    pub fn ecount(&self) -> u8 {
+        pmsicr::ECOUNT.get(self.get(RegId::Pmsicr)) as u8
+    }
+    pub fn set_ecount(&mut self, e: u8) {
+        let c = self.get(RegId::Pmsicr) & !pmsicr::ECOUNT.mask();
+        self.set(RegId::Pmsicr, c | pmsicr::ECOUNT.place(u64::from(e)));
     }
     /// A PMSFCR field.
     pub fn fcr(&self, f: spe_defs::Field) -> bool {

@@ -224,7 +224,13 @@ impl Model {
         o.psb_done = x.psb_req && matches!(th.phase, Phase::Idle | Phase::Tracking(_));
 
         // Sampler: population count, interval counter, selection.
-        let decision = sampler::count_group(&th.regs, inp, (t, threads), width, th.lfsr);
+        let decision = sampler::count_group(
+            &th.regs,
+            inp,
+            (t, threads),
+            (width, self.cfg.feat_ernd),
+            th.lfsr,
+        );
         o.pmu_sample_pop = decision.pop;
         let selected = match follow {
             None => decision.selected,
@@ -242,6 +248,9 @@ impl Model {
             }
         }
         th.regs.set_count(decision.next_count);
+        if self.cfg.feat_ernd {
+            th.regs.set_ecount(decision.next_ecount);
+        }
         if let Some(f) = follow {
             o.pmu_sample_collision = f.collision[t];
         }

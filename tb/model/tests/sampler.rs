@@ -2,7 +2,7 @@
 mod common;
 use common::*;
 use spe_defs::packet::op_class;
-use spe_defs::regs::{pmbsr, pmscr, pmsirr, RegId};
+use spe_defs::regs::{pmbsr, pmscr, pmsicr, pmsirr, RegId};
 use spe_defs::{Config, PRESETS};
 
 /// Independent reference of the reload rule (docs/spe-reference.md §6.1, no ERnd): the indices of the
@@ -336,4 +336,195 @@ fn jitter_source_restarts_from_its_seed_after_reset() {
     b.step();
     let second = run(&mut b);
     assert_eq!(first, second);
+}
+
+/// `preset` with FEAT_SPE_ERnd built in.
+fn with_ernd(preset: &str) -> Config {
+    Config {
+        feat_ernd: true,
+        ..*Config::preset(preset).unwrap()
+    }
+}
+
+/// Independent reference of J1 `SPEToCollectSample` with FEAT_SPE_ERnd and RND = 1
+/// (docs/spe-reference.md §6.1, the J1 text): per population op, a zero COUNT reloads
+/// (low byte 0 with ERnd); otherwise COUNT decrements, and the op that brings it to zero
+/// loads ECOUNT with the random byte `rand(op)` and is sampled if that is zero; any other
+/// op decrements a nonzero ECOUNT and is sampled when it reaches zero. Returns the sampled
+/// op indices and the expiries (ops that brought COUNT to zero).
+fn reference_ernd(reload: u64, rand: &[u8]) -> (Vec<u64>, Vec<u64>) {
+    let (mut count, mut ecount) = (0u64, 0u8);
+    let (mut out, mut expiries) = (vec![], vec![]);
+    for (op, &r) in rand.iter().enumerate() {
+        let op = op as u64;
+        if count == 0 {
+            count = reload;
+        } else {
+            count -= 1;
+            if count == 0 {
+                expiries.push(op);
+                ecount = r;
+                if ecount == 0 {
+                    out.push(op);
+                }
+                continue;
+            }
+        }
+        if ecount != 0 {
+            ecount -= 1;
+            if ecount == 0 {
+                out.push(op);
+            }
+        }
+    }
+    (out, expiries)
+}
+
+/// Dispatches `ops` ops in slot 0, one per cycle or, with `gaps`, after 0 to 3 idle
+/// cycles each (seeded: an irregular stream), completing each sample at once (so no
+/// selection collides); returns the sampled op indices and, per op, the jitter source's low
+/// byte in its cycle (the model's LFSR starts from thread 0's seed and steps every cycle).
+fn run_ops(tb: &mut Tb, ops: u64, mut gaps: Option<&mut Rng>) -> (Vec<u64>, Vec<u8>) {
+    let lfsr_at = |cycle: u64| {
+        let mut s = spe_defs::impdef::LFSR_SEEDS[0];
+        for _ in 0..cycle {
+            s = spe_defs::impdef::lfsr_step(s);
+        }
+        s
+    };
+    let mut lfsr = lfsr_at(tb.cycle);
+    let (mut sampled, mut rand) = (vec![], vec![]);
+    for n in 0..ops {
+        if let Some(rng) = gaps.as_deref_mut() {
+            for _ in 0..rng.below(4) {
+                tb.step();
+                lfsr = spe_defs::impdef::lfsr_step(lfsr);
+            }
+        }
+        tb.op(0, 0x1000, op_class::OTHER, 0);
+        rand.push((lfsr & 0xFF) as u8);
+        let tagged = tb.step().tag != 0;
+        lfsr = spe_defs::impdef::lfsr_step(lfsr);
+        if tagged {
+            sampled.push(n);
+            tb.complete(true);
+            tb.steps(12);
+            for _ in 0..13 {
+                lfsr = spe_defs::impdef::lfsr_step(lfsr);
+            }
+        }
+    }
+    (sampled, rand)
+}
+
+#[test]
+fn ernd_puts_the_random_delay_in_ecount_and_keeps_the_interval_exact() {
+    let cfg = with_ernd("minimal");
+    let mut tb = Tb::new(&cfg);
+    tb.enable(4, 0);
+    tb.write_reg(
+        RegId::Pmsirr,
+        pmsirr::INTERVAL.place(4) | pmsirr::RND.place(1),
+    );
+    let mut rng = Rng(seed("ernd_puts_the_random_delay_in_ecount"));
+    let (sampled, rand) = run_ops(&mut tb, 400_000, Some(&mut rng));
+    let (expect, expiries) = reference_ernd(1024, &rand);
+    assert!(expect.len() > 300);
+    assert_eq!(sampled, expect);
+    // The expiries are exactly reload + 1 ops apart; each sample is 0..=255 ops after
+    // its expiry, and the delays vary.
+    assert!(expiries.windows(2).all(|w| w[1] - w[0] == 1025));
+    let delays: std::collections::BTreeSet<u64> =
+        sampled.iter().zip(&expiries).map(|(s, e)| s - e).collect();
+    assert!(delays.iter().all(|&d| d <= 255), "{delays:?}");
+    assert!(delays.len() > 100, "the delay must vary: {delays:?}");
+}
+
+#[test]
+fn ernd_random_zero_samples_the_op_that_expired_count_and_reload_ops_step_ecount() {
+    // Directed: ECOUNT written through the port counts population ops (the reload op
+    // too) and samples the op that brings it to zero; RND = 0 leaves ECOUNT alone at an
+    // expiry, which then samples at once.
+    let cfg = with_ernd("minimal");
+    let mut tb = Tb::new(&cfg);
+    tb.enable(4, 0);
+    // COUNT = 0 (the next op reloads), ECOUNT = 3: ops 0 (reload), 1, 2: op 2 sampled.
+    tb.write_reg(RegId::Pmsicr, pmsicr::ECOUNT.place(3));
+    assert_eq!(tb.read_reg(RegId::Pmsicr), pmsicr::ECOUNT.place(3));
+    let mut tags = vec![];
+    for n in 0..3000u64 {
+        tb.op(0, 0x1000, op_class::OTHER, 0);
+        if tb.step().tag != 0 {
+            tags.push(n);
+            tb.complete(true);
+            tb.steps(12);
+        }
+    }
+    // Then RND = 0: plain expiries, 1025 ops apart from the reload at op 0.
+    assert_eq!(tags, vec![2, 1024, 2049]);
+    assert_eq!(pmsicr::ECOUNT.get(tb.read_reg(RegId::Pmsicr)), 0);
+}
+
+#[test]
+fn ecount_and_pmsidr_ernd_exist_only_with_feat_spe_ernd() {
+    for (cfg, ernd) in [
+        (*Config::preset("minimal").unwrap(), false),
+        (with_ernd("minimal"), true),
+    ] {
+        let mut tb = Tb::new(&cfg);
+        tb.write_reg(RegId::Pmsicr, u64::MAX);
+        let want = if ernd {
+            0xFF00_0000_FFFF_FFFF
+        } else {
+            0xFFFF_FFFF
+        };
+        assert_eq!(tb.read_reg(RegId::Pmsicr), want, "ERnd {ernd}");
+        let idr = tb.read_reg(RegId::Pmsidr);
+        assert_eq!(spe_defs::regs::pmsidr::ERND.get(idr), u64::from(ernd));
+    }
+}
+
+/// Mean sample period (in population ops) over `ops` ops with RND = 1 and INTERVAL = 4
+/// (an irregular stream: `run_ops` with gaps from `seed`), its standard error and the
+/// number of periods.
+fn mean_period(cfg: &Config, ops: u64, seed: u64) -> (f64, f64, usize) {
+    let mut tb = Tb::new(cfg);
+    tb.enable(4, 0);
+    tb.write_reg(
+        RegId::Pmsirr,
+        pmsirr::INTERVAL.place(4) | pmsirr::RND.place(1),
+    );
+    let (sampled, _) = run_ops(&mut tb, ops, Some(&mut Rng(seed)));
+    let gaps: Vec<f64> = sampled.windows(2).map(|w| (w[1] - w[0]) as f64).collect();
+    let n = gaps.len() as f64;
+    let mean = gaps.iter().sum::<f64>() / n;
+    let var = gaps.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, (var / n).sqrt(), gaps.len())
+}
+
+#[test]
+fn ernd_mean_period_is_interval_times_256_plus_1_and_jitter_s_is_plus_128() {
+    // With ERnd the random delay moves each sample but not the interval: the mean period
+    // is INTERVAL x 256 + 1. Without it the random low byte of the reload (0..=255, mean
+    // 127.5) lengthens every period: INTERVAL x 256 + 1 + 127.5. Each mean is checked
+    // within 3 standard errors, and the two are told apart.
+    let ops = 2_000_000;
+    let s = seed("ernd_mean_period");
+    let (m_e, se_e, n_e) = mean_period(&with_ernd("minimal"), ops, s);
+    let (m_j, se_j, n_j) = mean_period(Config::preset("minimal").unwrap(), ops, s);
+    let (want_e, want_j) = (4.0 * 256.0 + 1.0, 4.0 * 256.0 + 1.0 + 127.5);
+    println!(
+        "ERnd:    mean period {m_e:.2} over {n_e} periods, want {want_e} +- {:.2} (3 sigma)",
+        3.0 * se_e
+    );
+    println!(
+        "no ERnd: mean period {m_j:.2} over {n_j} periods, want {want_j} +- {:.2} (3 sigma)",
+        3.0 * se_j
+    );
+    assert!((m_e - want_e).abs() <= 3.0 * se_e, "ERnd mean {m_e}");
+    assert!((m_j - want_j).abs() <= 3.0 * se_j, "jitter mean {m_j}");
+    assert!(
+        (m_j - want_e).abs() > 3.0 * se_j,
+        "the test tells the two apart"
+    );
 }
