@@ -34,7 +34,7 @@ for m in $MUTANTS; do
     "$SPE" formal --tools "$DEPS" --mutant "$m" 2>/dev/null | tail -1
 done
 if [ -n "${SPE_FORMAL_ALL:-}" ]; then
-    for p in minimal w2 c16 wide fastsim; do
+    for p in minimal w2 c16 wide fastsim v1p2x; do
         step "$SPE" formal --preset "$p" --tools "$DEPS"
     done
     for pt in "smt2 0" "smt2 1" "smt4 0" "smt4 3"; do

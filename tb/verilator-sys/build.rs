@@ -151,6 +151,15 @@ const MUTANTS: &[Mutant] = &[
         from: "psb_done = psb_req & ((s_phase__q == SamplePhase__Idle) | (s_phase__q == SamplePhase__Tracking)) & ~reset;",
         to: "psb_done = psb_req & ~reset;",
     },
+    // FEAT_SPE_ERnd without its random delay: the op that expires COUNT with RND is
+    // sampled at once instead of the one that brings ECOUNT to zero.
+    Mutant {
+        name: "ernd-no-delay",
+        preset: "v1p2x",
+        file: "spe_sampler_v1p2x.v",
+        from: "e_j__0 = e_k5__0 + e_r5__0;",
+        to: "e_j__0 = e_k5__0;",
+    },
 ];
 
 /// Collects the models: verilates each, adds its C++ to the build, its class to the shim

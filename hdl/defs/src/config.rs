@@ -50,8 +50,8 @@ pub struct Config {
     pub threads: usize,
     /// FEAT_SPE_ERnd (PMSIDR_EL1.ERnd): with PMSIRR.RND = 1 the interval is exact and the
     /// random delay goes into PMSICR_EL1.ECOUNT, a second down-counter that selects the
-    /// op it brings to zero (J1 `SPEToCollectSample`, docs/spe-reference.md §6.1). The
-    /// golden model implements it; the RTL does not build it yet, so no preset sets it.
+    /// op it brings to zero (J1 `SPEToCollectSample`, docs/spe-reference.md §6.1). One
+    /// thread only so far (the multithreaded top does not build it yet).
     pub feat_ernd: bool,
 }
 
@@ -87,6 +87,12 @@ impl Config {
         if !matches!(self.threads, 1 | 2 | 4) || self.threads > MAX_THREADS {
             return Err(format!(
                 "{} hardware threads: a unit serves 1, 2 or 4",
+                self.threads
+            ));
+        }
+        if self.feat_ernd && self.threads > 1 {
+            return Err(format!(
+                "{} hardware threads with FEAT_SPE_ERnd: the multithreaded unit does not build ERnd yet",
                 self.threads
             ));
         }
@@ -211,6 +217,17 @@ pub const PRESETS: &[Config] = &[
         cpl_timeout_log2: 14,
         threads: 1,
         feat_ernd: false,
+    },
+    Config {
+        name: "v1p2x",
+        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd",
+        dispatch_width: 4,
+        counter_width: CounterWidth::Bits12,
+        interval_code: 0b0100,
+        feat_ecv: false,
+        cpl_timeout_log2: 20,
+        threads: 1,
+        feat_ernd: true,
     },
     Config {
         name: "smt2",

@@ -52,6 +52,20 @@ pub struct Feature {
     pub implemented: bool,
     /// The PMSIDR_EL1 bit that advertises an optional feature.
     pub pmsidr: Option<crate::Field>,
+    /// An option a configuration selects (`Config::feat_ernd`, ...): built in a unit of
+    /// `cfg` when this says so, whatever `implemented` says of every unit.
+    pub option: Option<fn(&crate::Config) -> bool>,
+}
+
+impl Feature {
+    /// True when a unit of `cfg` builds the feature.
+    pub fn built_in(&self, cfg: &crate::Config) -> bool {
+        self.implemented || self.option.is_some_and(|f| f(cfg))
+    }
+}
+
+fn ernd_option(cfg: &crate::Config) -> bool {
+    cfg.feat_ernd
 }
 
 const fn feat(name: &'static str, from: u8, implemented: bool) -> Feature {
@@ -61,6 +75,7 @@ const fn feat(name: &'static str, from: u8, implemented: bool) -> Feature {
         needs_sve: false,
         implemented,
         pmsidr: None,
+        option: None,
     }
 }
 
@@ -71,6 +86,7 @@ const fn optional(name: &'static str, implemented: bool, field: crate::Field) ->
         needs_sve: false,
         implemented,
         pmsidr: Some(field),
+        option: None,
     }
 }
 
@@ -87,6 +103,7 @@ pub const FEATURES: &[Feature] = {
             needs_sve: true,
             implemented: false,
             pmsidr: None,
+            option: None,
         },
         feat("FEAT_SPEv1p2: discard mode (PMBLIMITR_EL1.FM = 0b10)", 0b0011, true),
         feat("FEAT_SPEv1p2: PMSIDR_EL1.Format", 0b0011, true),
@@ -96,7 +113,10 @@ pub const FEATURES: &[Feature] = {
         optional("FEAT_SPE_FnE: the inverted event filter (PMSNEVFR_EL1; mandatory from SPEv1p2)", true, pmsidr::FNE),
         optional("FEAT_SPE_LDS: the Data Source packet", true, pmsidr::LDS),
         optional("Architectural-instruction population (PMSIDR_EL1.ArchInst)", ARCH_INST, pmsidr::ARCHINST),
-        optional("FEAT_SPE_ERnd: random interval in ECOUNT", false, pmsidr::ERND),
+        Feature {
+            option: Some(ernd_option),
+            ..optional("FEAT_SPE_ERnd: random interval in ECOUNT (`Config::feat_ernd`: preset v1p2x)", false, pmsidr::ERND)
+        },
         optional("FEAT_SPE_FDS: filtering by data source", false, pmsidr::FDS),
         optional("FEAT_SPE_PBT: the previous-branch-target packet", false, pmsidr::PBT),
     ]
@@ -320,7 +340,7 @@ pub const CHOICES: &[Choice] = &[
         key: "jitter",
         topic: "Random perturbation",
         rule: "D17.3.4.3 (random perturbation), PMSIRR_EL1.RND, PMSIDR_EL1.ERnd; J1 SPEResetSampleCounter",
-        behaviour: "PMSIRR.RND = 1 replaces the low 8 bits of the reload value with the low 8 bits of a 16-bit Galois LFSR (taps 0xB400, seed 0xACE1 after reset) that steps every cycle. FEAT_SPE_ERnd (`Config::feat_ernd`; in the golden model, not yet built by the RTL, so no preset has it and PMSIDR.ERnd = 0): the reload's low byte is 0, and the op that brings COUNT to zero with RND = 1 loads PMSICR.ECOUNT with the LFSR's low byte; it is sampled if that is 0, else the population op that brings ECOUNT to zero is (J1 SPEToCollectSample). At most one op per dispatch group is selected: a second selection, possible only after software writes PMSICR with COUNT and ECOUNT both small, is dropped without a collision.",
+        behaviour: "PMSIRR.RND = 1 replaces the low 8 bits of the reload value with the low 8 bits of a 16-bit Galois LFSR (taps 0xB400, seed 0xACE1 after reset) that steps every cycle. FEAT_SPE_ERnd (`Config::feat_ernd`, preset v1p2x: PMSIDR.ERnd = 1; the other presets do not build it): the reload's low byte is 0, and the op that brings COUNT to zero with RND = 1 loads PMSICR.ECOUNT with the LFSR's low byte; it is sampled if that is 0, else the population op that brings ECOUNT to zero is (J1 SPEToCollectSample). At most one op per dispatch group is selected: a second selection, possible only after software writes PMSICR with COUNT and ECOUNT both small, is dropped without a collision.",
     },
     Choice {
         key: "min-interval",
@@ -563,7 +583,7 @@ mod tests {
                 if let Some(field) = f.pmsidr {
                     assert_eq!(
                         field.get(idr),
-                        u64::from(f.implemented),
+                        u64::from(f.built_in(cfg)),
                         "{}: {}",
                         cfg.name,
                         f.name

@@ -54,8 +54,11 @@ fn addr(id: RegId) -> K<Bits<5>> {
     k(u64::from(r::reg(id).addr()))
 }
 
+/// The writable bits the register's storage holds (PMSICR.ECOUNT, writable with
+/// FEAT_SPE_ERnd, is stored in the sampler, beyond PMSICR's 32 bits of storage).
 fn mask<const N: usize>(id: RegId, cfg: &Config) -> K<Bits<N>> {
-    k(r::reg(id).writable_mask(cfg))
+    let reg = r::reg(id);
+    k(reg.writable_mask(cfg) & spe_defs::low_mask(reg.storage_bits()))
 }
 
 /// A register's flop, as wide as its storage, resetting to its table value.

@@ -38,6 +38,14 @@
 //! collision. The reload is `INTERVAL << 8` as written (INTERVAL = 0, an UNKNOWN interval in
 //! the architecture, is used as 1), with the low byte taken from the LFSR when PMSIRR.RND is
 //! set; the LFSR steps every cycle outside reset.
+//!
+//! FEAT_SPE_ERnd (`Config::feat_ernd`, preset v1p2x) adds PMSICR.ECOUNT in the same style:
+//! its flop holds ECOUNT before the previous group, with that group's COUNT expiry
+//! position, RND and random byte, and ECOUNT now (what the port reads) is computed from
+//! them and `n_prev`; the op selected this group is the ECOUNT-th population op, or the
+//! expiring one, or the (k + r)-th after an expiry at the k-th with RND (see the kernel).
+//! Without the option its ports, flops and logic are empty vectors: the Verilog of the other
+//! presets is unchanged, byte for byte.
 
 use crate::bundles::{SampleCtl, SamplePhase};
 use crate::flop::Rff;
@@ -101,6 +109,12 @@ pub struct SpeSampler<const W: usize> {
     /// PMSICR's value this cycle (the counter with the previous group applied): read by
     /// the register port, loaded into the PMSICR flop.
     pub count_now: Signal<Out, Bits<32>>,
+    /// FEAT_SPE_ERnd only (one element with `Config::feat_ernd`, none otherwise, so a
+    /// unit without it has neither port nor logic): the port's PMSICR.ECOUNT write data
+    /// (reg_wdata[63:56]), and PMSICR.ECOUNT in place (bits 63:56) while the port
+    /// addresses PMSICR, zero otherwise, for the read-back.
+    pub ecount_wdata: Vec<Signal<In, Bits<8>>>,
+    pub ecount_rd: Vec<Signal<Out, Bits<64>>>,
     // State.
     lfsr: Rff<Bits<16>>,
     /// The previous group's population count and reload value (and the reload's interval
@@ -108,6 +122,27 @@ pub struct SpeSampler<const W: usize> {
     n_prev: Rff<Bits<4>>,
     reload_prev: Rff<Reload>,
     reload_prev_dec: Rff<Bits<24>>,
+    /// FEAT_SPE_ERnd (one element each, or none): ECOUNT before the previous group, that
+    /// group's COUNT expiry position (k: 1..=W, 0 for none), its RND and random byte.
+    e_prev: Vec<Rff<Bits<8>>>,
+    e_kprev: Vec<Rff<Bits<4>>>,
+    e_rndprev: Vec<Rff<Bit>>,
+    e_rprev: Vec<Rff<Bits<8>>>,
+    // FEAT_SPE_ERnd's local signals: ECOUNT now (the previous group applied), and this
+    // group's expiry position and selection.
+    e_exp: Vec<Signal<Local, Bit>>,
+    e_x: Vec<Signal<Local, Bits<8>>>,
+    e_sub: Vec<Signal<Local, Bits<4>>>,
+    e_sub8: Vec<Signal<Local, Bits<8>>>,
+    e_now: Vec<Signal<Local, Bits<8>>>,
+    e_kin: Vec<Signal<Local, Bit>>,
+    e_k: Vec<Signal<Local, Bits<4>>>,
+    e_k8: Vec<Signal<Local, Bits<8>>>,
+    e_k5: Vec<Signal<Local, Bits<5>>>,
+    e_lo5: Vec<Signal<Local, Bits<5>>>,
+    e_r5: Vec<Signal<Local, Bits<5>>>,
+    e_j: Vec<Signal<Local, Bits<5>>>,
+    e_jbig: Vec<Signal<Local, Bit>>,
     // Local signals: from registered values only.
     count: Signal<Local, Bits<32>>,
     c_hi_zero: Signal<Local, Bit>,
@@ -166,6 +201,18 @@ pub struct SpeSampler<const W: usize> {
     a_pmsicr: K<Bits<5>>,
     k_zero24: K<Bits<24>>,
     k_taps: K<Bits<16>>,
+    /// FEAT_SPE_ERnd's constants (one element each, or none): W, one and zero.
+    e_kw: Vec<K<Bits<4>>>,
+    e_one4: Vec<K<Bits<4>>>,
+    e_zero8: Vec<K<Bits<8>>>,
+    e_zero5: Vec<K<Bits<5>>>,
+    e_zero64: Vec<K<Bits<64>>>,
+    /// Bit b of 8 and of 5 bits (b < 4), and bit 56 + b of 64 (b < 8): zero-extension and
+    /// ECOUNT's place, a bit at a time (rust-hdl cannot call a method on an indexed
+    /// signal's `next`).
+    e_b8: Vec<K<Bits<8>>>,
+    e_b5: Vec<K<Bits<5>>>,
+    e_b64: Vec<K<Bits<64>>>,
 }
 
 impl<const W: usize> SpeSampler<W> {
@@ -177,13 +224,11 @@ impl<const W: usize> SpeSampler<W> {
     /// Hardware thread `t`'s sampler: its jitter LFSR starts from `impdef::LFSR_SEEDS[t]`.
     pub fn for_thread(cfg: &Config, t: usize) -> Self {
         assert!(t < cfg.threads, "thread {t} of {}", cfg.threads);
-        assert!(
-            !cfg.feat_ernd,
-            "preset {}: FEAT_SPE_ERnd is in the golden model but not built by the RTL yet",
-            cfg.name
-        );
+
         assert_eq!(W, cfg.dispatch_width, "dispatch width mismatch");
         assert!((1..=8).contains(&W));
+        // FEAT_SPE_ERnd's ports, state and logic: one copy, or none.
+        let e = usize::from(cfg.feat_ernd);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -209,6 +254,35 @@ impl<const W: usize> SpeSampler<W> {
                 u64::from(spe_defs::regs::reg(spe_defs::regs::RegId::Pmsicr).addr()).into(),
             ),
             count_now: Default::default(),
+            ecount_wdata: (0..e).map(|_| Default::default()).collect(),
+            ecount_rd: (0..e).map(|_| Default::default()).collect(),
+            e_prev: (0..e).map(|_| Default::default()).collect(),
+            e_kprev: (0..e).map(|_| Default::default()).collect(),
+            e_rndprev: (0..e).map(|_| Default::default()).collect(),
+            e_rprev: (0..e).map(|_| Default::default()).collect(),
+            e_exp: (0..e).map(|_| Default::default()).collect(),
+            e_x: (0..e).map(|_| Default::default()).collect(),
+            e_sub: (0..e).map(|_| Default::default()).collect(),
+            e_sub8: (0..e).map(|_| Default::default()).collect(),
+            e_now: (0..e).map(|_| Default::default()).collect(),
+            e_kin: (0..e).map(|_| Default::default()).collect(),
+            e_k: (0..e).map(|_| Default::default()).collect(),
+            e_k8: (0..e).map(|_| Default::default()).collect(),
+            e_k5: (0..e).map(|_| Default::default()).collect(),
+            e_lo5: (0..e).map(|_| Default::default()).collect(),
+            e_r5: (0..e).map(|_| Default::default()).collect(),
+            e_j: (0..e).map(|_| Default::default()).collect(),
+            e_jbig: (0..e).map(|_| Default::default()).collect(),
+            e_kw: (0..e).map(|_| K::new((W as u64).into())).collect(),
+            e_one4: (0..e).map(|_| K::new(1u64.into())).collect(),
+            e_zero8: (0..e).map(|_| K::new(0u64.into())).collect(),
+            e_zero5: (0..e).map(|_| K::new(0u64.into())).collect(),
+            e_zero64: (0..e).map(|_| K::new(0u64.into())).collect(),
+            e_b8: (0..4 * e).map(|b| K::new((1u64 << b).into())).collect(),
+            e_b5: (0..4 * e).map(|b| K::new((1u64 << b).into())).collect(),
+            e_b64: (0..8 * e)
+                .map(|b| K::new((1u64 << (56 + b)).into()))
+                .collect(),
             lfsr: Rff::with_reset(u64::from(impdef::LFSR_SEEDS[t]).into()),
             n_prev: Default::default(),
             reload_prev: Default::default(),
@@ -338,6 +412,97 @@ impl<const W: usize> Logic for SpeSampler<W> {
             }
         }
 
+        // FEAT_SPE_ERnd (J1 `SPEToCollectSample`; choice: jitter): ECOUNT now, from registered
+        // values: after a COUNT expiry at the k-th population op of the previous group
+        // with RND, the random byte less the n - k ops after it; after one without RND,
+        // ECOUNT less the n - 1 ops other than the expiring one; otherwise ECOUNT less n;
+        // never below zero. This group's selection: the e-th population op when ECOUNT
+        // e reaches zero before an expiry at the k-th (e < k), else the expiring k-th op
+        // without RND, or with RND the (k + r)-th, r the random byte now; the first in slot
+        // order, as the model (a second selection in one group is dropped).
+        for e in 0..self.e_prev.len() {
+            self.e_prev[e].clock.next = self.clock.val();
+            self.e_kprev[e].clock.next = self.clock.val();
+            self.e_rndprev[e].clock.next = self.clock.val();
+            self.e_rprev[e].clock.next = self.clock.val();
+            self.e_prev[e].reset.next = self.reset.val();
+            self.e_kprev[e].reset.next = self.reset.val();
+            self.e_rndprev[e].reset.next = self.reset.val();
+            self.e_rprev[e].reset.next = self.reset.val();
+            self.e_exp[e].next = (self.e_kprev[e].q.val() != self.k_zero4.val())
+                & (self.n_prev.q.val() >= self.e_kprev[e].q.val());
+            self.e_x[e].next = self.e_prev[e].q.val();
+            self.e_sub[e].next = self.n_prev.q.val();
+            if self.e_exp[e].val() {
+                self.e_sub[e].next = self.n_prev.q.val() - self.e_one4[e].val();
+                if self.e_rndprev[e].q.val() {
+                    self.e_x[e].next = self.e_rprev[e].q.val();
+                    self.e_sub[e].next = self.n_prev.q.val() - self.e_kprev[e].q.val();
+                }
+            }
+            self.e_sub8[e].next = self.e_zero8[e].val();
+            for b in 0..4 {
+                if self.e_sub[e].val().get_bit(b) {
+                    self.e_sub8[e].next = self.e_sub8[e].val() | self.e_b8[b].val();
+                }
+            }
+            self.e_now[e].next = self.e_zero8[e].val();
+            if self.e_x[e].val() > self.e_sub8[e].val() {
+                self.e_now[e].next = self.e_x[e].val() - self.e_sub8[e].val();
+            }
+            // This group's expiry position k: count_now = k in 1..=W.
+            self.e_k[e].next = self.count_now.val().get_bits::<4>(0);
+            self.e_kin[e].next = (self.count_now.val().get_bits::<28>(4) == self.k_zero28.val())
+                & (self.e_k[e].val() != self.k_zero4.val())
+                & (self.e_k[e].val() <= self.e_kw[e].val());
+            // k, ECOUNT's low nibble and the random byte's, zero-extended (j matters only
+            // up to W <= 8: a value of 16 or more selects nothing this group).
+            self.e_k8[e].next = self.e_zero8[e].val();
+            self.e_k5[e].next = self.e_zero5[e].val();
+            self.e_lo5[e].next = self.e_zero5[e].val();
+            self.e_r5[e].next = self.e_zero5[e].val();
+            for b in 0..4 {
+                if self.e_k[e].val().get_bit(b) {
+                    self.e_k8[e].next = self.e_k8[e].val() | self.e_b8[b].val();
+                    self.e_k5[e].next = self.e_k5[e].val() | self.e_b5[b].val();
+                }
+                if self.e_now[e].val().get_bit(b) {
+                    self.e_lo5[e].next = self.e_lo5[e].val() | self.e_b5[b].val();
+                }
+                if self.lfsr.q.val().get_bit(b) {
+                    self.e_r5[e].next = self.e_r5[e].val() | self.e_b5[b].val();
+                }
+            }
+            self.e_j[e].next = self.e_lo5[e].val();
+            self.e_jbig[e].next = self.e_now[e].val().get_bits::<4>(4) != self.k_zero4.val();
+            if self.e_kin[e].val()
+                & ((self.e_now[e].val() == self.e_zero8[e].val())
+                    | (self.e_now[e].val() >= self.e_k8[e].val()))
+            {
+                self.e_j[e].next = self.e_k5[e].val();
+                self.e_jbig[e].next = false;
+                if self.ctl.val().rnd {
+                    self.e_j[e].next = self.e_k5[e].val() + self.e_r5[e].val();
+                    self.e_jbig[e].next = self.lfsr.q.val().get_bits::<4>(4) != self.k_zero4.val();
+                }
+            }
+            self.ecount_rd[e].next = self.e_zero64[e].val();
+            if self.reg_addr.val() == self.a_pmsicr.val() {
+                for b in 0..8 {
+                    if self.e_now[e].val().get_bit(b) {
+                        self.ecount_rd[e].next = self.ecount_rd[e].val() | self.e_b64[b].val();
+                    }
+                }
+            }
+            // The e_j-th population op of this group (none when e_j is 0 or above W).
+            self.kth.next = self.k_zero_w.val();
+            for i in 0..W {
+                if (self.e_j[e].val() == self.k_kth[i].val()) & !self.e_jbig[e].val() {
+                    self.kth.next = self.k_onehot[i].val();
+                }
+            }
+        }
+
         // This cycle's reload value, for the next cycle: INTERVAL as written, 0 used as 1
         // (so the reload is at least 256). choice: interval-zero
         self.interval.next = self.ctl.val().interval;
@@ -350,6 +515,10 @@ impl<const W: usize> Logic for SpeSampler<W> {
         self.jitter.next = self.k_zero8.val();
         if self.ctl.val().rnd {
             self.jitter.next = self.lfsr.q.val().get_bits::<8>(0);
+        }
+        // With FEAT_SPE_ERnd the reload's low byte is 0: the random value goes to ECOUNT.
+        for e in 0..self.e_prev.len() {
+            self.jitter.next = self.e_zero8[e].val();
         }
         self.reload_prev.d.next.interval = self.interval.val();
         self.reload_prev.d.next.jitter = self.jitter.val();
@@ -434,6 +603,21 @@ impl<const W: usize> Logic for SpeSampler<W> {
         self.n_prev.d.next = self.pop.val();
         if self.icr_we.val() {
             self.n_prev.d.next = self.k_zero4.val();
+        }
+        // FEAT_SPE_ERnd: the next cycle's registered values; a port write of PMSICR sets
+        // ECOUNT.
+        for e in 0..self.e_prev.len() {
+            self.e_prev[e].d.next = self.e_now[e].val();
+            self.e_kprev[e].d.next = self.k_zero4.val();
+            if self.e_kin[e].val() {
+                self.e_kprev[e].d.next = self.e_k[e].val();
+            }
+            self.e_rndprev[e].d.next = self.ctl.val().rnd;
+            self.e_rprev[e].d.next = self.lfsr.q.val().get_bits::<8>(0);
+            if self.icr_we.val() {
+                self.e_prev[e].d.next = self.ecount_wdata[e].val();
+                self.e_kprev[e].d.next = self.k_zero4.val();
+            }
         }
     }
 }

@@ -294,7 +294,7 @@ pub const MUTANTS: &[Mutant] = &[
 
 #[derive(Args)]
 pub struct FormalArgs {
-    /// Configuration preset (default, minimal, w2, c16, wide, fastsim, smt2, smt4) [default:
+    /// Configuration preset (default, minimal, w2, c16, wide, fastsim, v1p2x, smt2, smt4) [default:
     /// default, or with --mutant the preset the mutant breaks].
     #[arg(long)]
     preset: Option<String>,

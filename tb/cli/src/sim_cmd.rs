@@ -34,7 +34,7 @@ pub struct SimArgs {
     /// Clock cycles to simulate (the final drain adds a few).
     #[arg(long, value_parser = parse_num, default_value_t = 1_000_000)]
     cycles: u64,
-    /// Configuration preset (default, minimal, w2, c16, wide, fastsim, smt2, smt4).
+    /// Configuration preset (default, minimal, w2, c16, wide, fastsim, v1p2x, smt2, smt4).
     #[arg(long, default_value = "default")]
     preset: String,
     // The choices and their help are the variants of spe_cosim::Backend.

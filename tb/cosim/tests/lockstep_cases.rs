@@ -137,6 +137,28 @@ fn rtl_matches_model_with_every_collection_enabled_under_backpressure() {
 }
 
 #[test]
+fn ernd_delays_each_sample_by_a_random_ecount_and_the_rtl_matches_the_model() {
+    // FEAT_SPE_ERnd (preset v1p2x) with PMSIRR.RND = 1: the interval is exact and each
+    // sample comes ECOUNT (the LFSR's byte at the expiry) population ops after it, on both
+    // RTL backends; the chaos regression adds software's PMSICR.ECOUNT writes.
+    let cfg = preset("v1p2x");
+    assert!(cfg.feat_ernd);
+    let s = SampleSettings {
+        jitter: true,
+        ..fast(cfg)
+    };
+    let runs = lockstep(
+        "ernd_delays_each_sample_by_a_random_ecount_and_the_rtl_matches_the_model",
+        cfg,
+        "mix",
+        &s,
+        &MemoryProfile::default(),
+        8_000,
+    );
+    assert!(runs.iter().all(|r| r.stats.samples > 10));
+}
+
+#[test]
 fn rtl_matches_model_with_filters_and_write_errors() {
     let cfg = preset("fastsim");
     let s = SampleSettings {

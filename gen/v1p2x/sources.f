@@ -1,0 +1,10 @@
+gen/spe_rff.v
+gen/v1p2x/spe_capture_v1p2x.v
+gen/v1p2x/spe_filter_v1p2x.v
+gen/v1p2x/spe_latency_v1p2x.v
+gen/v1p2x/spe_regs_v1p2x.v
+gen/v1p2x/spe_sampler_v1p2x.v
+gen/v1p2x/spe_serializer_v1p2x.v
+gen/v1p2x/spe_tracker_v1p2x.v
+gen/v1p2x/spe_writer_v1p2x.v
+gen/v1p2x/spe_top_v1p2x.v
