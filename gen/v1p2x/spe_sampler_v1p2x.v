@@ -58,17 +58,18 @@ module spe_sampler_v1p2x(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aar
     localparam  k_taps = 16'hb400;
     localparam  e_kw__0 = 4'h4;
     localparam  e_one4__0 = 4'h1;
+    localparam  e_one_w__0 = 4'h1;
     localparam  e_zero8__0 = 8'h0;
     localparam  e_zero5__0 = 5'b0;
     localparam  e_zero64__0 = 64'h0;
+    localparam  e_kth8__0 = 8'h1;
+    localparam  e_kth8__1 = 8'h2;
+    localparam  e_kth8__2 = 8'h3;
+    localparam  e_kth8__3 = 8'h4;
     localparam  e_b8__0 = 8'h1;
     localparam  e_b8__1 = 8'h2;
     localparam  e_b8__2 = 8'h4;
     localparam  e_b8__3 = 8'h8;
-    localparam  e_b5__0 = 5'b1;
-    localparam  e_b5__1 = 5'b10;
-    localparam  e_b5__2 = 5'b100;
-    localparam  e_b5__3 = 5'b1000;
     localparam  e_b64__0 = 64'h100000000000000;
     localparam  e_b64__1 = 64'h200000000000000;
     localparam  e_b64__2 = 64'h400000000000000;
@@ -98,37 +99,24 @@ module spe_sampler_v1p2x(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aar
     wire  [23:0] reload_prev_dec__q;
     reg  reload_prev_dec__reset;
     reg  reload_prev_dec__clock;
-    reg  [7:0] e_prev__0__d;
-    wire  [7:0] e_prev__0__q;
-    reg  e_prev__0__reset;
-    reg  e_prev__0__clock;
-    reg  [3:0] e_kprev__0__d;
-    wire  [3:0] e_kprev__0__q;
-    reg  e_kprev__0__reset;
-    reg  e_kprev__0__clock;
-    reg  e_rndprev__0__d;
-    wire  e_rndprev__0__q;
-    reg  e_rndprev__0__reset;
-    reg  e_rndprev__0__clock;
-    reg  [7:0] e_rprev__0__d;
-    wire  [7:0] e_rprev__0__q;
-    reg  e_rprev__0__reset;
-    reg  e_rprev__0__clock;
+    reg  [7:0] e_q__0__d;
+    wire  [7:0] e_q__0__q;
+    reg  e_q__0__reset;
+    reg  e_q__0__clock;
 
     // Local signals
+    reg  [3:0] e_kc__0;
+    reg  [3:0] e_eth__0;
+    reg  [3:0] e_below__0;
+    reg  [3:0] e_shift__0;
+    reg  [2:0] e_r3__0;
+    reg  [3:0] e_k__0;
+    reg  e_kin__0;
     reg  e_exp__0;
     reg  [7:0] e_x__0;
     reg  [3:0] e_sub__0;
     reg  [7:0] e_sub8__0;
-    reg  [7:0] e_now__0;
-    reg  e_kin__0;
-    reg  [3:0] e_k__0;
-    reg  [7:0] e_k8__0;
-    reg  [4:0] e_k5__0;
-    reg  [4:0] e_lo5__0;
-    reg  [4:0] e_r5__0;
-    reg  [4:0] e_j__0;
-    reg  e_jbig__0;
+    reg  [7:0] e_next__0;
     reg  [31:0] count;
     reg  c_hi_zero;
     reg  c_hi5_zero;
@@ -191,29 +179,11 @@ module spe_sampler_v1p2x(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aar
         .reset(reload_prev_dec__reset),
         .clock(reload_prev_dec__clock)
     );
-    spe_rff #(.W(8), .INIT(8'h0)) e_prev__0(
-        .d(e_prev__0__d),
-        .q(e_prev__0__q),
-        .reset(e_prev__0__reset),
-        .clock(e_prev__0__clock)
-    );
-    spe_rff #(.W(4), .INIT(4'h0)) e_kprev__0(
-        .d(e_kprev__0__d),
-        .q(e_kprev__0__q),
-        .reset(e_kprev__0__reset),
-        .clock(e_kprev__0__clock)
-    );
-    spe_rff #(.W(1), .INIT(1'b0)) e_rndprev__0(
-        .d(e_rndprev__0__d),
-        .q(e_rndprev__0__q),
-        .reset(e_rndprev__0__reset),
-        .clock(e_rndprev__0__clock)
-    );
-    spe_rff #(.W(8), .INIT(8'h0)) e_rprev__0(
-        .d(e_rprev__0__d),
-        .q(e_rprev__0__q),
-        .reset(e_rprev__0__reset),
-        .clock(e_rprev__0__clock)
+    spe_rff #(.W(8), .INIT(8'h0)) e_q__0(
+        .d(e_q__0__d),
+        .q(e_q__0__q),
+        .reset(e_q__0__reset),
+        .clock(e_q__0__clock)
     );
 
     // Update code
@@ -281,136 +251,61 @@ module spe_sampler_v1p2x(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aar
         if (c_hi5_zero & (c_lo5b == (n_prev5 + k_kth__3))) begin
             kth = k_onehot__3;
         end
-        e_prev__0__clock = clock;
-        e_kprev__0__clock = clock;
-        e_rndprev__0__clock = clock;
-        e_rprev__0__clock = clock;
-        e_prev__0__reset = reset;
-        e_kprev__0__reset = reset;
-        e_rndprev__0__reset = reset;
-        e_rprev__0__reset = reset;
-        e_exp__0 = (e_kprev__0__q != k_zero4) & (n_prev__q >= e_kprev__0__q);
-        e_x__0 = e_prev__0__q;
-        e_sub__0 = n_prev__q;
-        if (e_exp__0) begin
-            e_sub__0 = n_prev__q - e_one4__0;
-            if (e_rndprev__0__q) begin
-                e_x__0 = e_rprev__0__q;
-                e_sub__0 = n_prev__q - e_kprev__0__q;
+        e_q__0__clock = clock;
+        e_q__0__reset = reset;
+        e_kc__0 = kth;
+        e_eth__0 = k_zero_w;
+        if (e_q__0__q == e_kth8__0) begin
+            e_eth__0 = k_onehot__0;
+        end
+        if (e_q__0__q == e_kth8__1) begin
+            e_eth__0 = k_onehot__1;
+        end
+        if (e_q__0__q == e_kth8__2) begin
+            e_eth__0 = k_onehot__2;
+        end
+        if (e_q__0__q == e_kth8__3) begin
+            e_eth__0 = k_onehot__3;
+        end
+        e_below__0 = e_kc__0 - e_one_w__0;
+        e_r3__0 = lfsr__q[(32'h0)+:(3)];
+        e_shift__0 = e_kc__0;
+        if (ctl[(61)+:(1)]) begin
+            e_shift__0 = k_zero_w;
+            if (lfsr__q[(32'h3)+:(5)] == e_zero5__0) begin
+                e_shift__0 = e_kc__0 << e_r3__0;
             end
         end
-        e_sub8__0 = e_zero8__0;
-        if (e_sub__0[0]) begin
-            e_sub8__0 = e_sub8__0 | e_b8__0;
-        end
-        if (e_sub__0[1]) begin
-            e_sub8__0 = e_sub8__0 | e_b8__1;
-        end
-        if (e_sub__0[2]) begin
-            e_sub8__0 = e_sub8__0 | e_b8__2;
-        end
-        if (e_sub__0[3]) begin
-            e_sub8__0 = e_sub8__0 | e_b8__3;
-        end
-        e_now__0 = e_zero8__0;
-        if (e_x__0 > e_sub8__0) begin
-            e_now__0 = e_x__0 - e_sub8__0;
-        end
-        e_k__0 = count_now[(32'h0)+:(4)];
-        e_kin__0 = (count_now[(32'h4)+:(28)] == k_zero28) & (e_k__0 != k_zero4) & (e_k__0 <= e_kw__0);
-        e_k8__0 = e_zero8__0;
-        e_k5__0 = e_zero5__0;
-        e_lo5__0 = e_zero5__0;
-        e_r5__0 = e_zero5__0;
-        if (e_k__0[0]) begin
-            e_k8__0 = e_k8__0 | e_b8__0;
-            e_k5__0 = e_k5__0 | e_b5__0;
-        end
-        if (e_now__0[0]) begin
-            e_lo5__0 = e_lo5__0 | e_b5__0;
-        end
-        if (lfsr__q[0]) begin
-            e_r5__0 = e_r5__0 | e_b5__0;
-        end
-        if (e_k__0[1]) begin
-            e_k8__0 = e_k8__0 | e_b8__1;
-            e_k5__0 = e_k5__0 | e_b5__1;
-        end
-        if (e_now__0[1]) begin
-            e_lo5__0 = e_lo5__0 | e_b5__1;
-        end
-        if (lfsr__q[1]) begin
-            e_r5__0 = e_r5__0 | e_b5__1;
-        end
-        if (e_k__0[2]) begin
-            e_k8__0 = e_k8__0 | e_b8__2;
-            e_k5__0 = e_k5__0 | e_b5__2;
-        end
-        if (e_now__0[2]) begin
-            e_lo5__0 = e_lo5__0 | e_b5__2;
-        end
-        if (lfsr__q[2]) begin
-            e_r5__0 = e_r5__0 | e_b5__2;
-        end
-        if (e_k__0[3]) begin
-            e_k8__0 = e_k8__0 | e_b8__3;
-            e_k5__0 = e_k5__0 | e_b5__3;
-        end
-        if (e_now__0[3]) begin
-            e_lo5__0 = e_lo5__0 | e_b5__3;
-        end
-        if (lfsr__q[3]) begin
-            e_r5__0 = e_r5__0 | e_b5__3;
-        end
-        e_j__0 = e_lo5__0;
-        e_jbig__0 = e_now__0[(32'h4)+:(4)] != k_zero4;
-        if (e_kin__0 & ((e_now__0 == e_zero8__0) | (e_now__0 >= e_k8__0))) begin
-            e_j__0 = e_k5__0;
-            e_jbig__0 = 1'b0;
-            if (ctl[(61)+:(1)]) begin
-                e_j__0 = e_k5__0 + e_r5__0;
-                e_jbig__0 = lfsr__q[(32'h4)+:(4)] != k_zero4;
-            end
+        kth = e_shift__0;
+        if ((e_eth__0 & e_below__0) != k_zero_w) begin
+            kth = e_eth__0;
         end
         ecount_rd__0 = e_zero64__0;
         if (reg_addr == a_pmsicr) begin
-            if (e_now__0[0]) begin
+            if (e_q__0__q[0]) begin
                 ecount_rd__0 = ecount_rd__0 | e_b64__0;
             end
-            if (e_now__0[1]) begin
+            if (e_q__0__q[1]) begin
                 ecount_rd__0 = ecount_rd__0 | e_b64__1;
             end
-            if (e_now__0[2]) begin
+            if (e_q__0__q[2]) begin
                 ecount_rd__0 = ecount_rd__0 | e_b64__2;
             end
-            if (e_now__0[3]) begin
+            if (e_q__0__q[3]) begin
                 ecount_rd__0 = ecount_rd__0 | e_b64__3;
             end
-            if (e_now__0[4]) begin
+            if (e_q__0__q[4]) begin
                 ecount_rd__0 = ecount_rd__0 | e_b64__4;
             end
-            if (e_now__0[5]) begin
+            if (e_q__0__q[5]) begin
                 ecount_rd__0 = ecount_rd__0 | e_b64__5;
             end
-            if (e_now__0[6]) begin
+            if (e_q__0__q[6]) begin
                 ecount_rd__0 = ecount_rd__0 | e_b64__6;
             end
-            if (e_now__0[7]) begin
+            if (e_q__0__q[7]) begin
                 ecount_rd__0 = ecount_rd__0 | e_b64__7;
             end
-        end
-        kth = k_zero_w;
-        if ((e_j__0 == k_kth__0) & ~e_jbig__0) begin
-            kth = k_onehot__0;
-        end
-        if ((e_j__0 == k_kth__1) & ~e_jbig__0) begin
-            kth = k_onehot__1;
-        end
-        if ((e_j__0 == k_kth__2) & ~e_jbig__0) begin
-            kth = k_onehot__2;
-        end
-        if ((e_j__0 == k_kth__3) & ~e_jbig__0) begin
-            kth = k_onehot__3;
         end
         interval = ctl[(37)+:(24)];
         interval_dec = ctl[(37)+:(24)] - k_one24;
@@ -501,16 +396,38 @@ module spe_sampler_v1p2x(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aar
         if (icr_we) begin
             n_prev__d = k_zero4;
         end
-        e_prev__0__d = e_now__0;
-        e_kprev__0__d = k_zero4;
-        if (e_kin__0) begin
-            e_kprev__0__d = e_k__0;
+        e_k__0 = count_now[(32'h0)+:(4)];
+        e_kin__0 = (count_now[(32'h4)+:(28)] == k_zero28) & (e_k__0 != k_zero4) & (e_k__0 <= e_kw__0);
+        e_exp__0 = e_kin__0 & (pop >= e_k__0);
+        e_x__0 = e_q__0__q;
+        e_sub__0 = pop;
+        if (e_exp__0) begin
+            e_sub__0 = pop - e_one4__0;
+            if (ctl[(61)+:(1)]) begin
+                e_x__0 = lfsr__q[(32'h0)+:(8)];
+                e_sub__0 = pop - e_k__0;
+            end
         end
-        e_rndprev__0__d = ctl[(61)+:(1)];
-        e_rprev__0__d = lfsr__q[(32'h0)+:(8)];
+        e_sub8__0 = e_zero8__0;
+        if (e_sub__0[0]) begin
+            e_sub8__0 = e_sub8__0 | e_b8__0;
+        end
+        if (e_sub__0[1]) begin
+            e_sub8__0 = e_sub8__0 | e_b8__1;
+        end
+        if (e_sub__0[2]) begin
+            e_sub8__0 = e_sub8__0 | e_b8__2;
+        end
+        if (e_sub__0[3]) begin
+            e_sub8__0 = e_sub8__0 | e_b8__3;
+        end
+        e_next__0 = e_zero8__0;
+        if (e_x__0 > e_sub8__0) begin
+            e_next__0 = e_x__0 - e_sub8__0;
+        end
+        e_q__0__d = e_next__0;
         if (icr_we) begin
-            e_prev__0__d = ecount_wdata__0;
-            e_kprev__0__d = k_zero4;
+            e_q__0__d = ecount_wdata__0;
         end
     end
 

@@ -157,8 +157,8 @@ const MUTANTS: &[Mutant] = &[
         name: "ernd-no-delay",
         preset: "v1p2x",
         file: "spe_sampler_v1p2x.v",
-        from: "e_j__0 = e_k5__0 + e_r5__0;",
-        to: "e_j__0 = e_k5__0;",
+        from: "e_shift__0 = e_kc__0 << e_r3__0;",
+        to: "e_shift__0 = e_kc__0;",
     },
 ];
 

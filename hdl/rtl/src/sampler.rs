@@ -39,11 +39,11 @@
 //! the architecture, is used as 1), with the low byte taken from the LFSR when PMSIRR.RND is
 //! set; the LFSR steps every cycle outside reset.
 //!
-//! FEAT_SPE_ERnd (`Config::feat_ernd`, preset v1p2x) adds PMSICR.ECOUNT in the same style:
-//! its flop holds ECOUNT before the previous group, with that group's COUNT expiry
-//! position, RND and random byte, and ECOUNT now (what the port reads) is computed from
-//! them and `n_prev`; the op selected this group is the ECOUNT-th population op, or the
-//! expiring one, or the (k + r)-th after an expiry at the k-th with RND (see the kernel).
+//! FEAT_SPE_ERnd (`Config::feat_ernd`, preset v1p2x) adds PMSICR.ECOUNT: its flop holds
+//! ECOUNT now (what the port reads), its next value computed from the group's count; the
+//! op selected this group is, in one-hot form from registered values only, the ECOUNT-th
+//! population op, or the expiring one, or the (k + r)-th after an expiry at the k-th with
+//! RND (see the kernel).
 //! Without the option its ports, flops and logic are empty vectors: the Verilog of the other
 //! presets is unchanged, byte for byte.
 
@@ -122,27 +122,24 @@ pub struct SpeSampler<const W: usize> {
     n_prev: Rff<Bits<4>>,
     reload_prev: Rff<Reload>,
     reload_prev_dec: Rff<Bits<24>>,
-    /// FEAT_SPE_ERnd (one element each, or none): ECOUNT before the previous group, that
-    /// group's COUNT expiry position (k: 1..=W, 0 for none), its RND and random byte.
-    e_prev: Vec<Rff<Bits<8>>>,
-    e_kprev: Vec<Rff<Bits<4>>>,
-    e_rndprev: Vec<Rff<Bit>>,
-    e_rprev: Vec<Rff<Bits<8>>>,
-    // FEAT_SPE_ERnd's local signals: ECOUNT now (the previous group applied), and this
-    // group's expiry position and selection.
+    /// FEAT_SPE_ERnd (one element, or none): PMSICR.ECOUNT now (the previous groups
+    /// applied), as the port reads it.
+    e_q: Vec<Rff<Bits<8>>>,
+    // FEAT_SPE_ERnd's local signals: this group's selection in one-hot form (the COUNT
+    // expiry's slot position, ECOUNT's, the positions below the expiry's, the expiry's
+    // shifted up by the random byte) and ECOUNT after the group.
+    e_kc: Vec<Signal<Local, Bits<W>>>,
+    e_eth: Vec<Signal<Local, Bits<W>>>,
+    e_below: Vec<Signal<Local, Bits<W>>>,
+    e_shift: Vec<Signal<Local, Bits<W>>>,
+    e_r3: Vec<Signal<Local, Bits<3>>>,
+    e_k: Vec<Signal<Local, Bits<4>>>,
+    e_kin: Vec<Signal<Local, Bit>>,
     e_exp: Vec<Signal<Local, Bit>>,
     e_x: Vec<Signal<Local, Bits<8>>>,
     e_sub: Vec<Signal<Local, Bits<4>>>,
     e_sub8: Vec<Signal<Local, Bits<8>>>,
-    e_now: Vec<Signal<Local, Bits<8>>>,
-    e_kin: Vec<Signal<Local, Bit>>,
-    e_k: Vec<Signal<Local, Bits<4>>>,
-    e_k8: Vec<Signal<Local, Bits<8>>>,
-    e_k5: Vec<Signal<Local, Bits<5>>>,
-    e_lo5: Vec<Signal<Local, Bits<5>>>,
-    e_r5: Vec<Signal<Local, Bits<5>>>,
-    e_j: Vec<Signal<Local, Bits<5>>>,
-    e_jbig: Vec<Signal<Local, Bit>>,
+    e_next: Vec<Signal<Local, Bits<8>>>,
     // Local signals: from registered values only.
     count: Signal<Local, Bits<32>>,
     c_hi_zero: Signal<Local, Bit>,
@@ -201,17 +198,18 @@ pub struct SpeSampler<const W: usize> {
     a_pmsicr: K<Bits<5>>,
     k_zero24: K<Bits<24>>,
     k_taps: K<Bits<16>>,
-    /// FEAT_SPE_ERnd's constants (one element each, or none): W, one and zero.
+    /// FEAT_SPE_ERnd's constants (one element each, or none): W, one and zero; `i + 1` of
+    /// 8 bits for each slot i; bit b of 8 bits (b < 4) and bit 56 + b of 64 (b < 8), to
+    /// zero-extend and to place ECOUNT a bit at a time (rust-hdl cannot call a method on an
+    /// indexed signal's `next`).
     e_kw: Vec<K<Bits<4>>>,
     e_one4: Vec<K<Bits<4>>>,
+    e_one_w: Vec<K<Bits<W>>>,
     e_zero8: Vec<K<Bits<8>>>,
     e_zero5: Vec<K<Bits<5>>>,
     e_zero64: Vec<K<Bits<64>>>,
-    /// Bit b of 8 and of 5 bits (b < 4), and bit 56 + b of 64 (b < 8): zero-extension and
-    /// ECOUNT's place, a bit at a time (rust-hdl cannot call a method on an indexed
-    /// signal's `next`).
+    e_kth8: Vec<K<Bits<8>>>,
     e_b8: Vec<K<Bits<8>>>,
-    e_b5: Vec<K<Bits<5>>>,
     e_b64: Vec<K<Bits<64>>>,
 }
 
@@ -256,30 +254,27 @@ impl<const W: usize> SpeSampler<W> {
             count_now: Default::default(),
             ecount_wdata: (0..e).map(|_| Default::default()).collect(),
             ecount_rd: (0..e).map(|_| Default::default()).collect(),
-            e_prev: (0..e).map(|_| Default::default()).collect(),
-            e_kprev: (0..e).map(|_| Default::default()).collect(),
-            e_rndprev: (0..e).map(|_| Default::default()).collect(),
-            e_rprev: (0..e).map(|_| Default::default()).collect(),
+            e_q: (0..e).map(|_| Default::default()).collect(),
+            e_kc: (0..e).map(|_| Default::default()).collect(),
+            e_eth: (0..e).map(|_| Default::default()).collect(),
+            e_below: (0..e).map(|_| Default::default()).collect(),
+            e_shift: (0..e).map(|_| Default::default()).collect(),
+            e_r3: (0..e).map(|_| Default::default()).collect(),
+            e_k: (0..e).map(|_| Default::default()).collect(),
+            e_kin: (0..e).map(|_| Default::default()).collect(),
             e_exp: (0..e).map(|_| Default::default()).collect(),
             e_x: (0..e).map(|_| Default::default()).collect(),
             e_sub: (0..e).map(|_| Default::default()).collect(),
             e_sub8: (0..e).map(|_| Default::default()).collect(),
-            e_now: (0..e).map(|_| Default::default()).collect(),
-            e_kin: (0..e).map(|_| Default::default()).collect(),
-            e_k: (0..e).map(|_| Default::default()).collect(),
-            e_k8: (0..e).map(|_| Default::default()).collect(),
-            e_k5: (0..e).map(|_| Default::default()).collect(),
-            e_lo5: (0..e).map(|_| Default::default()).collect(),
-            e_r5: (0..e).map(|_| Default::default()).collect(),
-            e_j: (0..e).map(|_| Default::default()).collect(),
-            e_jbig: (0..e).map(|_| Default::default()).collect(),
+            e_next: (0..e).map(|_| Default::default()).collect(),
             e_kw: (0..e).map(|_| K::new((W as u64).into())).collect(),
             e_one4: (0..e).map(|_| K::new(1u64.into())).collect(),
+            e_one_w: (0..e).map(|_| K::new(1u64.into())).collect(),
             e_zero8: (0..e).map(|_| K::new(0u64.into())).collect(),
             e_zero5: (0..e).map(|_| K::new(0u64.into())).collect(),
             e_zero64: (0..e).map(|_| K::new(0u64.into())).collect(),
+            e_kth8: (0..W * e).map(|i| K::new((i as u64 + 1).into())).collect(),
             e_b8: (0..4 * e).map(|b| K::new((1u64 << b).into())).collect(),
-            e_b5: (0..4 * e).map(|b| K::new((1u64 << b).into())).collect(),
             e_b64: (0..8 * e)
                 .map(|b| K::new((1u64 << (56 + b)).into()))
                 .collect(),
@@ -412,93 +407,42 @@ impl<const W: usize> Logic for SpeSampler<W> {
             }
         }
 
-        // FEAT_SPE_ERnd (J1 `SPEToCollectSample`; choice: jitter): ECOUNT now, from registered
-        // values: after a COUNT expiry at the k-th population op of the previous group
-        // with RND, the random byte less the n - k ops after it; after one without RND,
-        // ECOUNT less the n - 1 ops other than the expiring one; otherwise ECOUNT less n;
-        // never below zero. This group's selection: the e-th population op when ECOUNT
-        // e reaches zero before an expiry at the k-th (e < k), else the expiring k-th op
-        // without RND, or with RND the (k + r)-th, r the random byte now; the first in slot
-        // order, as the model (a second selection in one group is dropped).
-        for e in 0..self.e_prev.len() {
-            self.e_prev[e].clock.next = self.clock.val();
-            self.e_kprev[e].clock.next = self.clock.val();
-            self.e_rndprev[e].clock.next = self.clock.val();
-            self.e_rprev[e].clock.next = self.clock.val();
-            self.e_prev[e].reset.next = self.reset.val();
-            self.e_kprev[e].reset.next = self.reset.val();
-            self.e_rndprev[e].reset.next = self.reset.val();
-            self.e_rprev[e].reset.next = self.reset.val();
-            self.e_exp[e].next = (self.e_kprev[e].q.val() != self.k_zero4.val())
-                & (self.n_prev.q.val() >= self.e_kprev[e].q.val());
-            self.e_x[e].next = self.e_prev[e].q.val();
-            self.e_sub[e].next = self.n_prev.q.val();
-            if self.e_exp[e].val() {
-                self.e_sub[e].next = self.n_prev.q.val() - self.e_one4[e].val();
-                if self.e_rndprev[e].q.val() {
-                    self.e_x[e].next = self.e_rprev[e].q.val();
-                    self.e_sub[e].next = self.n_prev.q.val() - self.e_kprev[e].q.val();
+        // FEAT_SPE_ERnd (J1 `SPEToCollectSample`; choice: jitter): this group's selection,
+        // in one-hot slot-rank form from registered values only (no adder on the way to the
+        // tag): `kth` above is COUNT's expiry position (the k-th population op), `eth` the
+        // e-th for ECOUNT e now. ECOUNT's op is selected when it comes before the expiry
+        // (`eth` below `kth`, or no expiry in reach); otherwise the expiring op, or with RND
+        // the (k + r)-th: `kth` shifted up by the random byte r (nothing when r >= 8 > W -
+        // k). The first in slot order, as the model (a second selection is dropped).
+        for e in 0..self.e_q.len() {
+            self.e_q[e].clock.next = self.clock.val();
+            self.e_q[e].reset.next = self.reset.val();
+            self.e_kc[e].next = self.kth.val();
+            self.e_eth[e].next = self.k_zero_w.val();
+            for i in 0..W {
+                if self.e_q[e].q.val() == self.e_kth8[i].val() {
+                    self.e_eth[e].next = self.k_onehot[i].val();
                 }
             }
-            self.e_sub8[e].next = self.e_zero8[e].val();
-            for b in 0..4 {
-                if self.e_sub[e].val().get_bit(b) {
-                    self.e_sub8[e].next = self.e_sub8[e].val() | self.e_b8[b].val();
+            self.e_below[e].next = self.e_kc[e].val() - self.e_one_w[e].val();
+            self.e_r3[e].next = self.lfsr.q.val().get_bits::<3>(0);
+            self.e_shift[e].next = self.e_kc[e].val();
+            if self.ctl.val().rnd {
+                self.e_shift[e].next = self.k_zero_w.val();
+                if self.lfsr.q.val().get_bits::<5>(3) == self.e_zero5[e].val() {
+                    self.e_shift[e].next = self.e_kc[e].val() << self.e_r3[e].val();
                 }
             }
-            self.e_now[e].next = self.e_zero8[e].val();
-            if self.e_x[e].val() > self.e_sub8[e].val() {
-                self.e_now[e].next = self.e_x[e].val() - self.e_sub8[e].val();
-            }
-            // This group's expiry position k: count_now = k in 1..=W.
-            self.e_k[e].next = self.count_now.val().get_bits::<4>(0);
-            self.e_kin[e].next = (self.count_now.val().get_bits::<28>(4) == self.k_zero28.val())
-                & (self.e_k[e].val() != self.k_zero4.val())
-                & (self.e_k[e].val() <= self.e_kw[e].val());
-            // k, ECOUNT's low nibble and the random byte's, zero-extended (j matters only
-            // up to W <= 8: a value of 16 or more selects nothing this group).
-            self.e_k8[e].next = self.e_zero8[e].val();
-            self.e_k5[e].next = self.e_zero5[e].val();
-            self.e_lo5[e].next = self.e_zero5[e].val();
-            self.e_r5[e].next = self.e_zero5[e].val();
-            for b in 0..4 {
-                if self.e_k[e].val().get_bit(b) {
-                    self.e_k8[e].next = self.e_k8[e].val() | self.e_b8[b].val();
-                    self.e_k5[e].next = self.e_k5[e].val() | self.e_b5[b].val();
-                }
-                if self.e_now[e].val().get_bit(b) {
-                    self.e_lo5[e].next = self.e_lo5[e].val() | self.e_b5[b].val();
-                }
-                if self.lfsr.q.val().get_bit(b) {
-                    self.e_r5[e].next = self.e_r5[e].val() | self.e_b5[b].val();
-                }
-            }
-            self.e_j[e].next = self.e_lo5[e].val();
-            self.e_jbig[e].next = self.e_now[e].val().get_bits::<4>(4) != self.k_zero4.val();
-            if self.e_kin[e].val()
-                & ((self.e_now[e].val() == self.e_zero8[e].val())
-                    | (self.e_now[e].val() >= self.e_k8[e].val()))
-            {
-                self.e_j[e].next = self.e_k5[e].val();
-                self.e_jbig[e].next = false;
-                if self.ctl.val().rnd {
-                    self.e_j[e].next = self.e_k5[e].val() + self.e_r5[e].val();
-                    self.e_jbig[e].next = self.lfsr.q.val().get_bits::<4>(4) != self.k_zero4.val();
-                }
+            self.kth.next = self.e_shift[e].val();
+            if (self.e_eth[e].val() & self.e_below[e].val()) != self.k_zero_w.val() {
+                self.kth.next = self.e_eth[e].val();
             }
             self.ecount_rd[e].next = self.e_zero64[e].val();
             if self.reg_addr.val() == self.a_pmsicr.val() {
                 for b in 0..8 {
-                    if self.e_now[e].val().get_bit(b) {
+                    if self.e_q[e].q.val().get_bit(b) {
                         self.ecount_rd[e].next = self.ecount_rd[e].val() | self.e_b64[b].val();
                     }
-                }
-            }
-            // The e_j-th population op of this group (none when e_j is 0 or above W).
-            self.kth.next = self.k_zero_w.val();
-            for i in 0..W {
-                if (self.e_j[e].val() == self.k_kth[i].val()) & !self.e_jbig[e].val() {
-                    self.kth.next = self.k_onehot[i].val();
                 }
             }
         }
@@ -517,7 +461,7 @@ impl<const W: usize> Logic for SpeSampler<W> {
             self.jitter.next = self.lfsr.q.val().get_bits::<8>(0);
         }
         // With FEAT_SPE_ERnd the reload's low byte is 0: the random value goes to ECOUNT.
-        for e in 0..self.e_prev.len() {
+        for e in 0..self.e_q.len() {
             self.jitter.next = self.e_zero8[e].val();
         }
         self.reload_prev.d.next.interval = self.interval.val();
@@ -604,19 +548,39 @@ impl<const W: usize> Logic for SpeSampler<W> {
         if self.icr_we.val() {
             self.n_prev.d.next = self.k_zero4.val();
         }
-        // FEAT_SPE_ERnd: the next cycle's registered values; a port write of PMSICR sets
-        // ECOUNT.
-        for e in 0..self.e_prev.len() {
-            self.e_prev[e].d.next = self.e_now[e].val();
-            self.e_kprev[e].d.next = self.k_zero4.val();
-            if self.e_kin[e].val() {
-                self.e_kprev[e].d.next = self.e_k[e].val();
+        // FEAT_SPE_ERnd: ECOUNT after this group, from its population count n. After a COUNT
+        // expiry at the k-th op (count_now = k, n >= k) with RND: the random byte less the
+        // n - k ops after it; after one without RND: ECOUNT less the n - 1 ops other than
+        // the expiring one; otherwise ECOUNT less n; never below zero. A port write of
+        // PMSICR sets it.
+        for e in 0..self.e_q.len() {
+            self.e_k[e].next = self.count_now.val().get_bits::<4>(0);
+            self.e_kin[e].next = (self.count_now.val().get_bits::<28>(4) == self.k_zero28.val())
+                & (self.e_k[e].val() != self.k_zero4.val())
+                & (self.e_k[e].val() <= self.e_kw[e].val());
+            self.e_exp[e].next = self.e_kin[e].val() & (self.pop.val() >= self.e_k[e].val());
+            self.e_x[e].next = self.e_q[e].q.val();
+            self.e_sub[e].next = self.pop.val();
+            if self.e_exp[e].val() {
+                self.e_sub[e].next = self.pop.val() - self.e_one4[e].val();
+                if self.ctl.val().rnd {
+                    self.e_x[e].next = self.lfsr.q.val().get_bits::<8>(0);
+                    self.e_sub[e].next = self.pop.val() - self.e_k[e].val();
+                }
             }
-            self.e_rndprev[e].d.next = self.ctl.val().rnd;
-            self.e_rprev[e].d.next = self.lfsr.q.val().get_bits::<8>(0);
+            self.e_sub8[e].next = self.e_zero8[e].val();
+            for b in 0..4 {
+                if self.e_sub[e].val().get_bit(b) {
+                    self.e_sub8[e].next = self.e_sub8[e].val() | self.e_b8[b].val();
+                }
+            }
+            self.e_next[e].next = self.e_zero8[e].val();
+            if self.e_x[e].val() > self.e_sub8[e].val() {
+                self.e_next[e].next = self.e_x[e].val() - self.e_sub8[e].val();
+            }
+            self.e_q[e].d.next = self.e_next[e].val();
             if self.icr_we.val() {
-                self.e_prev[e].d.next = self.ecount_wdata[e].val();
-                self.e_kprev[e].d.next = self.k_zero4.val();
+                self.e_q[e].d.next = self.ecount_wdata[e].val();
             }
         }
     }
