@@ -52,6 +52,7 @@ use crate::flop::Rff;
 use crate::Zext;
 use crate::K;
 use rust_hdl::prelude::*;
+use spe_defs::regs::pmsicr;
 use spe_defs::{impdef, Config};
 
 /// The reload value: INTERVAL in bits 31:8 and the jitter byte in 7:0 (also the layout of
@@ -222,7 +223,6 @@ impl<const W: usize> SpeSampler<W> {
     /// Hardware thread `t`'s sampler: its jitter LFSR starts from `impdef::LFSR_SEEDS[t]`.
     pub fn for_thread(cfg: &Config, t: usize) -> Self {
         assert!(t < cfg.threads, "thread {t} of {}", cfg.threads);
-
         assert_eq!(W, cfg.dispatch_width, "dispatch width mismatch");
         assert!((1..=8).contains(&W));
         // FEAT_SPE_ERnd's ports, state and logic: one copy, or none.
@@ -276,7 +276,7 @@ impl<const W: usize> SpeSampler<W> {
             e_kth8: (0..W * e).map(|i| K::new((i as u64 + 1).into())).collect(),
             e_b8: (0..4 * e).map(|b| K::new((1u64 << b).into())).collect(),
             e_b64: (0..8 * e)
-                .map(|b| K::new((1u64 << (56 + b)).into()))
+                .map(|b| K::new(pmsicr::ECOUNT.place(1 << b).into()))
                 .collect(),
             lfsr: Rff::with_reset(u64::from(impdef::LFSR_SEEDS[t]).into()),
             n_prev: Default::default(),

@@ -172,7 +172,8 @@ macro_rules! spe_top {
                 self.hook_stray.next = self.tracker.hook_stray.val();
                 self.sample_timeout.next = self.tracker.sample_timeout.val();
                 self.reg_rdata.next = self.regs.reg_rdata.val();
-                // FEAT_SPE_ERnd: PMSICR.ECOUNT lives in the sampler (no loop otherwise).
+                // FEAT_SPE_ERnd: PMSICR.ECOUNT lives in the sampler (no loop otherwise); its
+                // write data is bits 63:56 (a compile-time assert below checks the field's place).
                 for e in 0..self.sampler.ecount_rd.len() {
                     self.sampler.ecount_wdata[e].next = self.reg_wdata.val().get_bits::<8>(56);
                     self.reg_rdata.next = self.regs.reg_rdata.val() | self.sampler.ecount_rd[e].val();
@@ -214,3 +215,8 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
         &mut self.clk
     }
 }
+
+/// PMSICR.ECOUNT's place as the top slices it from `reg_wdata` (a literal there: rust-hdl
+/// emits a Rust constant in a kernel as an undeclared identifier).
+const _: () =
+    assert!(spe_defs::regs::pmsicr::ECOUNT.lsb == 56 && spe_defs::regs::pmsicr::ECOUNT.width == 8);
