@@ -293,8 +293,8 @@
 #define SPE_FASTSIM_PMSIDR_EL1_VALUE 0x0000000000026057ull
 #define SPE_FASTSIM_PMSCR_EL2_WRITABLE 0x000000000000007bull
 
-/* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd */
-#define SPE_V1P2X_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
+/* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events */
+#define SPE_V1P2X_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
 #define SPE_V1P2X_PMBPTR_EL1_WRITABLE 0xffffffffffffffffull
 #define SPE_V1P2X_PMBSR_EL1_WRITABLE 0x00000000fc0fffffull
 #define SPE_V1P2X_PMBIDR_EL1_VALUE 0x0000000000000006ull

@@ -37,9 +37,11 @@ if [ -n "${SPE_FORMAL_ALL:-}" ]; then
     for p in minimal w2 c16 wide fastsim v1p2x; do
         step "$SPE" formal --preset "$p" --tools "$DEPS"
     done
-    for pt in "smt2 0" "smt2 1" "smt4 0" "smt4 3"; do
+    # smt4 with an induction length of 8: every property is proven there too, about
+    # eight times faster than with the default 20 (docs/formal.md).
+    for pt in "smt2 0 20" "smt2 1 20" "smt4 0 8" "smt4 3 8"; do
         set -- $pt
-        step "$SPE" formal --preset "$1" --thread "$2" --tools "$DEPS"
+        step "$SPE" formal --preset "$1" --thread "$2" --depth "$3" --tools "$DEPS"
     done
 fi
 echo

@@ -3,7 +3,7 @@
 // source and run `cargo run --release --bin spe -- gen --out gen`.
 
 package spe_v1p2x_pkg;
-  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd): 12-bit latency counters, recommended minimum interval
+  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events): 12-bit latency counters, recommended minimum interval
   // 1024, PMSIDR_EL1 = 0x26477, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
@@ -142,6 +142,14 @@ package spe_v1p2x_pkg;
     logic [T-1:0] pmu_sample_feed;  // SAMPLE_FEED: a sample completed and reaches the filters (reg, pulse)
     logic [T-1:0] pmu_sample_filtrate;  // SAMPLE_FILTRATE: a sample passed the filters (reg, pulse)
     logic [T-1:0] pmu_sample_collision;  // SAMPLE_COLLISION: a sample was selected while one was in flight (comb)
+    logic [T-1:0] pmu_freeze;  // Freeze the PMU's event counters (those PMCR_EL0.FZS / MDCR_EL2.HPMFZS select; Arm ARM D13.5.2.2): PMBLIMITR_EL1.PMFZ and .E are 1 and profiling is stopped (PMBSR_EL1.S = 1, J1 `SPEProfilingStopped`), as J1 `SPEFreezeOnEvent` has it. FEAT_SPEv1p2 (needs PMUv3p7 in the core) (reg, level: from the cycle after the management event or the register write that makes it true, until one makes it false)
+    logic [T-1:0] pmu_sample_feed_br;  // SAMPLE_FEED_BR (0x812A): the sample reaching the filters is a branch (J1 `SPEFilterByType`, whatever PMSFCR says) (reg, pulse: with pmu_sample_feed)
+    logic [T-1:0] pmu_sample_feed_ld;  // SAMPLE_FEED_LD (0x812B): the sample reaching the filters is a load or a load atomic (reg, pulse: with pmu_sample_feed)
+    logic [T-1:0] pmu_sample_feed_st;  // SAMPLE_FEED_ST (0x812C): the sample reaching the filters is a store or a store or load atomic (reg, pulse: with pmu_sample_feed)
+    logic [T-1:0] pmu_sample_feed_op;  // SAMPLE_FEED_OP (0x812D): PMSFCR_EL1.{B, LD, ST} select a type and the sample is of one of them (whether or not FT enables the filter) (reg, pulse: with pmu_sample_feed)
+    logic [T-1:0] pmu_sample_feed_event;  // SAMPLE_FEED_EVENT (0x812E): the sample's events have every bit of PMSEVFR_EL1 and none of PMSNEVFR_EL1 (whether or not FE / FnE enable the filters; J1 `SPEFilterByEvents`) (reg, pulse: with pmu_sample_feed)
+    logic [T-1:0] pmu_sample_feed_lat;  // SAMPLE_FEED_LAT (0x812F): the sample's total latency is at least PMSLATFR_EL1.MINLAT (whether or not FL enables the filter; J1 `SPEFilterByLatency`) (reg, pulse: with pmu_sample_feed)
+    logic [T-1:0] pmu_sample_buffer_full;  // SAMPLE_BUFFER_FULL: a buffer-full management event (PMBSR_EL1.S with BSC full) is raised this cycle, after a record's last beat or at the check of a record that finds no room (J1 `SPECompleteSample`) (comb, pulse: in the cycle of the last beat taken (wr_ready) or of the check)
   } pmu_out_t;
 
   // Group `synchronization`, outputs.

@@ -95,6 +95,14 @@ module spe_v1p2x_sv
     .pmu_sample_filtrate(pmu_o.pmu_sample_filtrate),
     .pmu_sample_collision(pmu_o.pmu_sample_collision),
     .psb_req(synchronization_i.psb_req),
-    .psb_done(synchronization_o.psb_done)
+    .psb_done(synchronization_o.psb_done),
+    .pmu_freeze(pmu_o.pmu_freeze),
+    .pmu_sample_feed_br(pmu_o.pmu_sample_feed_br),
+    .pmu_sample_feed_ld(pmu_o.pmu_sample_feed_ld),
+    .pmu_sample_feed_st(pmu_o.pmu_sample_feed_st),
+    .pmu_sample_feed_op(pmu_o.pmu_sample_feed_op),
+    .pmu_sample_feed_event(pmu_o.pmu_sample_feed_event),
+    .pmu_sample_feed_lat(pmu_o.pmu_sample_feed_lat),
+    .pmu_sample_buffer_full(pmu_o.pmu_sample_buffer_full)
   );
 endmodule

@@ -19,7 +19,9 @@
 //! port (a per-slot port one slot's bits; a per-slot output all `MAX_DISPATCH_WIDTH`).
 
 use spe_defs::config::MAX_DISPATCH_WIDTH;
-use spe_defs::ports::{hook_report, Dir, Port, Width, HOOK_REPORTS, PORTS, SMT_PORTS};
+use spe_defs::ports::{
+    hook_report, Dir, Port, Width, HOOK_REPORTS, OPTION_PORTS, PORTS, SMT_PORTS,
+};
 use std::fmt::Write as _;
 
 fn rust_type(bits: u32) -> &'static str {
@@ -61,10 +63,16 @@ fn doc(p: &Port, indent: &str) -> String {
         Width::ThreadId => "log2(T) bits".to_string(),
         Width::PerSlotThreadId => "log2(T) bits per slot".to_string(),
     };
+    let opt = OPTION_PORTS.iter().find(|o| o.port.name == p.name);
     let smt = if smt_only(p) {
-        " Only a multithreaded unit (T > 1) has this port: ignored on input and zero on output at T = 1."
+        " Only a multithreaded unit (T > 1) has this port: ignored on input and zero on output at T = 1.".to_string()
+    } else if let Some(o) = opt {
+        format!(
+            " Only a unit built with `Config::{}` has this port: zero on output otherwise.",
+            o.option
+        )
     } else {
-        ""
+        String::new()
     };
     let text = format!("`{}` ({width}; {}): {}.{smt}", p.name, p.timing, p.meaning);
     format!("{indent}#[doc = {text:?}]\n")
@@ -248,6 +256,34 @@ fn contract() -> String {
             }
         }
     }
+    // The option ports' outputs: fields (per thread in `ThreadOutputs`), at the end of
+    // `Outputs::fields` (zero in a unit without the option).
+    let mut option_output_list = String::new();
+    for o in OPTION_PORTS {
+        let p = &o.port;
+        match (p.dir, p.width) {
+            (Dir::Out, Width::PerThread(b)) => {
+                thr_out += &field(p, p.name);
+                write!(option_output_list, "{}, ", p.name).unwrap();
+                writeln!(
+                    fields_body,
+                    "            (\"{n}\", self.thr.iter().enumerate().fold(0u64, |a, (t, x)| \
+                     a | (u64::from(x.{n}) & low_mask({b})) << (t as u32 * {b}))),",
+                    n = p.name
+                )
+                .unwrap();
+                write!(
+                    values_body,
+                    "        let x = v.next().unwrap_or_default();\n        \
+                     for (t, o) in out.thr.iter_mut().enumerate() {{\n            \
+                     o.{n} = PortValue::from_port((x >> (t as u32 * {b})) & low_mask({b}));\n        }}\n",
+                    n = p.name
+                )
+                .unwrap();
+            }
+            _ => panic!("option port {}: only per-thread outputs so far", p.name),
+        }
+    }
     write!(
         out,
         "/// What one hardware thread's copy of the per-thread inputs carries.\n\
@@ -303,8 +339,14 @@ fn contract() -> String {
     out += &list_macro(
         "for_smt_outputs",
         "/// Calls the macro `$m` with the name of every output only a multithreaded unit has\n\
-         /// (`SMT_PORTS`), in order: the end of [`Outputs::fields`].",
+         /// (`SMT_PORTS`), in order: after those of `PORTS` in [`Outputs::fields`].",
         &smt_output_list,
+    );
+    out += &list_macro(
+        "for_option_outputs",
+        "/// Calls the macro `$m` with the name of every output of an option\n\
+         /// (`OPTION_PORTS`), in order: the end of [`Outputs::fields`].",
+        &option_output_list,
     );
     out
 }

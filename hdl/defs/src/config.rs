@@ -53,6 +53,16 @@ pub struct Config {
     /// op it brings to zero (J1 `SPEToCollectSample`, docs/spe-reference.md §6.1). One
     /// thread only so far (the multithreaded top does not build it yet).
     pub feat_ernd: bool,
+    /// PMBLIMITR_EL1.PMFZ (FEAT_SPEv1p2; the core needs PMUv3p7): the `pmu_freeze` output
+    /// asks the core's PMU to freeze its counters while PMFZ and E are set and profiling
+    /// is stopped (PMBSR_EL1.S, J1 `SPEFreezeOnEvent`). Without it PMFZ is RES0 and the port
+    /// is absent. One thread only so far.
+    pub feat_pmfz: bool,
+    /// FEAT_SPEv1p2's PMU events for the core's PMU: SAMPLE_FEED_BR, _LD, _ST, _OP, _EVENT
+    /// and _LAT (J1 `SPEFilterByType`, `SPEFilterByEvents`, `SPEFilterByLatency`), pulsed
+    /// with SAMPLE_FEED, and SAMPLE_BUFFER_FULL (J1 `SPECompleteSample`), each an output
+    /// only a unit with this option has. One thread only so far.
+    pub feat_feed_events: bool,
 }
 
 /// Largest completion timeout, as a power of two (the tracker's age counter is this wide).
@@ -93,6 +103,18 @@ impl Config {
         if self.feat_ernd && self.threads > 1 {
             return Err(format!(
                 "{} hardware threads with FEAT_SPE_ERnd: the multithreaded unit does not build ERnd yet",
+                self.threads
+            ));
+        }
+        if self.feat_pmfz && self.threads > 1 {
+            return Err(format!(
+                "{} hardware threads with PMBLIMITR.PMFZ: the multithreaded unit does not build it yet",
+                self.threads
+            ));
+        }
+        if self.feat_feed_events && self.threads > 1 {
+            return Err(format!(
+                "{} hardware threads with the SAMPLE_FEED_* events: the multithreaded unit does not build them yet",
                 self.threads
             ));
         }
@@ -162,6 +184,8 @@ pub const PRESETS: &[Config] = &[
         cpl_timeout_log2: 20,
         threads: 1,
         feat_ernd: false,
+        feat_pmfz: false,
+        feat_feed_events: false,
     },
     Config {
         name: "minimal",
@@ -173,6 +197,8 @@ pub const PRESETS: &[Config] = &[
         cpl_timeout_log2: 20,
         threads: 1,
         feat_ernd: false,
+        feat_pmfz: false,
+        feat_feed_events: false,
     },
     Config {
         name: "w2",
@@ -184,6 +210,8 @@ pub const PRESETS: &[Config] = &[
         cpl_timeout_log2: 20,
         threads: 1,
         feat_ernd: false,
+        feat_pmfz: false,
+        feat_feed_events: false,
     },
     Config {
         name: "c16",
@@ -195,6 +223,8 @@ pub const PRESETS: &[Config] = &[
         cpl_timeout_log2: 20,
         threads: 1,
         feat_ernd: false,
+        feat_pmfz: false,
+        feat_feed_events: false,
     },
     Config {
         name: "wide",
@@ -206,6 +236,8 @@ pub const PRESETS: &[Config] = &[
         cpl_timeout_log2: 20,
         threads: 1,
         feat_ernd: false,
+        feat_pmfz: false,
+        feat_feed_events: false,
     },
     Config {
         name: "fastsim",
@@ -217,10 +249,12 @@ pub const PRESETS: &[Config] = &[
         cpl_timeout_log2: 14,
         threads: 1,
         feat_ernd: false,
+        feat_pmfz: false,
+        feat_feed_events: false,
     },
     Config {
         name: "v1p2x",
-        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd",
+        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events",
         dispatch_width: 4,
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
@@ -228,6 +262,8 @@ pub const PRESETS: &[Config] = &[
         cpl_timeout_log2: 20,
         threads: 1,
         feat_ernd: true,
+        feat_pmfz: true,
+        feat_feed_events: true,
     },
     Config {
         name: "smt2",
@@ -239,6 +275,8 @@ pub const PRESETS: &[Config] = &[
         cpl_timeout_log2: 20,
         threads: 2,
         feat_ernd: false,
+        feat_pmfz: false,
+        feat_feed_events: false,
     },
     Config {
         name: "smt4",
@@ -250,6 +288,8 @@ pub const PRESETS: &[Config] = &[
         cpl_timeout_log2: 20,
         threads: 4,
         feat_ernd: false,
+        feat_pmfz: false,
+        feat_feed_events: false,
     },
 ];
 

@@ -68,6 +68,14 @@ fn ernd_option(cfg: &crate::Config) -> bool {
     cfg.feat_ernd
 }
 
+fn pmfz_option(cfg: &crate::Config) -> bool {
+    cfg.feat_pmfz
+}
+
+fn feed_option(cfg: &crate::Config) -> bool {
+    cfg.feat_feed_events
+}
+
 const fn feat(name: &'static str, from: u8, implemented: bool) -> Feature {
     Feature {
         name,
@@ -107,8 +115,14 @@ pub const FEATURES: &[Feature] = {
         },
         feat("FEAT_SPEv1p2: discard mode (PMBLIMITR_EL1.FM = 0b10)", 0b0011, true),
         feat("FEAT_SPEv1p2: PMSIDR_EL1.Format", 0b0011, true),
-        feat("FEAT_SPEv1p2: PMBLIMITR_EL1.PMFZ (freeze the PMU on a buffer management event)", 0b0011, false),
-        feat("FEAT_SPEv1p2: the SAMPLE_FEED_* PMU events", 0b0011, false),
+        Feature {
+            option: Some(pmfz_option),
+            ..feat("FEAT_SPEv1p2: PMBLIMITR_EL1.PMFZ and the `pmu_freeze` output (freeze the PMU on a buffer management event; `Config::feat_pmfz`: preset v1p2x)", 0b0011, false)
+        },
+        Feature {
+            option: Some(feed_option),
+            ..feat("FEAT_SPEv1p2: the SAMPLE_FEED_* PMU events (and SAMPLE_BUFFER_FULL; `Config::feat_feed_events`: preset v1p2x)", 0b0011, false)
+        },
         feat("FEAT_SPEv1p3: MOPS and MTE op types; no external abort reported to the unit; PMBIDR_EL1.F = 1", 0b0100, false),
         optional("FEAT_SPE_FnE: the inverted event filter (PMSNEVFR_EL1; mandatory from SPEv1p2)", true, pmsidr::FNE),
         optional("FEAT_SPE_LDS: the Data Source packet", true, pmsidr::LDS),
@@ -143,11 +157,30 @@ pub const fn implemented_pmsver(sve: bool) -> u8 {
     }
 }
 
+/// The highest ID_AA64DFR0_EL1.PMSVer whose mandatory features a unit of `cfg` all builds,
+/// for a PE without SVE or SME (`sve`: with them): [`implemented_pmsver`] with the options
+/// `cfg` selects. What the integrating core advertises for that unit.
+pub fn pmsver_of(cfg: &crate::Config, sve: bool) -> u8 {
+    let mut v = 0b0001;
+    while v < 0b1111 {
+        let next = v + 1;
+        if FEATURES
+            .iter()
+            .any(|f| f.mandatory_from == next && (sve || !f.needs_sve) && !f.built_in(cfg))
+        {
+            return v;
+        }
+        v = next;
+    }
+    v
+}
+
 /// Architecture version the integrating core advertises in ID_AA64DFR0_EL1.PMSVer (the core
-/// holds the register, not this unit), for a PE without SVE or SME: SPEv1p1. SPEv1p2 would
-/// claim PMBLIMITR.PMFZ and the SAMPLE_FEED_* events, which the unit does not build; its
-/// discard mode and inverted event filter are there all the same (Linux uses discard only
-/// from SPEv1p2). A PE with SVE or SME advertises [`PMSVER_WITH_SVE`].
+/// holds the register, not this unit) for a preset without options, on a PE without SVE or
+/// SME: SPEv1p1. SPEv1p2 would claim PMBLIMITR.PMFZ and the SAMPLE_FEED_* events, which only
+/// the options build (preset `v1p2x`: [`pmsver_of`]); discard mode and the inverted event
+/// filter are there all the same (Linux uses discard only from SPEv1p2). A PE with SVE or
+/// SME advertises [`PMSVER_WITH_SVE`].
 pub const PMSVER: u8 = implemented_pmsver(false);
 /// PMSVer for a PE with SVE or SME: FEAT_SPE only (E[17]/E[18] are missing).
 pub const PMSVER_WITH_SVE: u8 = implemented_pmsver(true);
@@ -575,6 +608,27 @@ mod tests {
                 .filter(applies)
                 .any(|f| f.mandatory_from == v + 1 && !f.implemented));
         }
+        // Every preset's PMSVer from what it builds: v1p2 with the options (v1p2x), else
+        // v1p1; FEAT_SPE only with SVE (E[17]/E[18] are missing everywhere).
+        for cfg in crate::PRESETS {
+            let opts = cfg.feat_pmfz && cfg.feat_feed_events;
+            assert_eq!(
+                pmsver_of(cfg, false),
+                if opts { 0b0011 } else { PMSVER },
+                "{}",
+                cfg.name
+            );
+            assert_eq!(pmsver_of(cfg, true), PMSVER_WITH_SVE, "{}", cfg.name);
+            let v = pmsver_of(cfg, false);
+            assert!(FEATURES
+                .iter()
+                .filter(|f| !f.needs_sve && f.mandatory_from != 0 && f.mandatory_from <= v)
+                .all(|f| f.built_in(cfg)));
+        }
+        assert_eq!(
+            pmsver_of(crate::Config::preset("v1p2x").unwrap(), false),
+            0b0011
+        );
         // PMSIDR of every preset: each optional feature's bit says whether it is built,
         // and the filters and record format match the base features.
         for cfg in crate::PRESETS {

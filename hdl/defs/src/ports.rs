@@ -120,11 +120,122 @@ impl Port {
 }
 
 /// The ports of `cfg`'s top, in order: [`PORTS`], then [`SMT_PORTS`] for more than one
-/// hardware thread.
+/// hardware thread, then the [`OPTION_PORTS`] of the options `cfg` builds.
 pub fn ports_of(cfg: &crate::Config) -> impl Iterator<Item = &'static Port> + Clone {
     let smt: &'static [Port] = if cfg.threads > 1 { SMT_PORTS } else { &[] };
-    PORTS.iter().chain(smt)
+    let cfg = *cfg;
+    PORTS.iter().chain(smt).chain(
+        OPTION_PORTS
+            .iter()
+            .filter(move |o| (o.built)(&cfg))
+            .map(|o| &o.port),
+    )
 }
+
+/// Every port any unit can have, in the order of [`ports_of`]'s tables: [`PORTS`],
+/// [`SMT_PORTS`], the [`OPTION_PORTS`]. A port's place here is its number wherever a
+/// port is named by index across presets (the Verilator shim).
+pub fn all_ports() -> impl Iterator<Item = &'static Port> + Clone {
+    PORTS
+        .iter()
+        .chain(SMT_PORTS)
+        .chain(OPTION_PORTS.iter().map(|o| &o.port))
+}
+
+/// A port that only a unit built with an option has (`Config::feat_*`): it follows
+/// [`PORTS`] (and [`SMT_PORTS`]) in the top of such a unit and is absent from the others,
+/// whose Verilog does not change.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionPort {
+    pub port: Port,
+    /// The option, as it reads in the port table (`Config::feat_pmfz`).
+    pub option: &'static str,
+    /// True when a unit of `cfg` has the port.
+    pub built: fn(&crate::Config) -> bool,
+}
+
+/// True when `cfg`'s top has the option port `name` (false for a port of no option).
+pub fn option_port_built(name: &str, cfg: &crate::Config) -> bool {
+    OPTION_PORTS
+        .iter()
+        .any(|o| o.port.name == name && (o.built)(cfg))
+}
+
+fn pmfz_built(cfg: &crate::Config) -> bool {
+    cfg.feat_pmfz
+}
+
+fn feed_built(cfg: &crate::Config) -> bool {
+    cfg.feat_feed_events
+}
+
+/// A SAMPLE_FEED_* event output (`Config::feat_feed_events`): a pulse with SAMPLE_FEED.
+const fn feed_event(name: &'static str, meaning: &'static str) -> OptionPort {
+    OptionPort {
+        port: p(
+            name,
+            Out,
+            PerThread(1),
+            "pmu",
+            meaning,
+            "reg, pulse: with pmu_sample_feed",
+        ),
+        option: "feat_feed_events",
+        built: feed_built,
+    }
+}
+
+/// The ports of the options (see [`OptionPort`]), in order.
+pub const OPTION_PORTS: &[OptionPort] = &[
+    OptionPort {
+        port: p(
+            "pmu_freeze",
+            Out,
+            PerThread(1),
+            "pmu",
+            "Freeze the PMU's event counters (those PMCR_EL0.FZS / MDCR_EL2.HPMFZS select; Arm ARM D13.5.2.2): PMBLIMITR_EL1.PMFZ and .E are 1 and profiling is stopped (PMBSR_EL1.S = 1, J1 `SPEProfilingStopped`), as J1 `SPEFreezeOnEvent` has it. FEAT_SPEv1p2 (needs PMUv3p7 in the core)",
+            "reg, level: from the cycle after the management event or the register write that makes it true, until one makes it false",
+        ),
+        option: "feat_pmfz",
+        built: pmfz_built,
+    },
+    feed_event(
+        "pmu_sample_feed_br",
+        "SAMPLE_FEED_BR (0x812A): the sample reaching the filters is a branch (J1 `SPEFilterByType`, whatever PMSFCR says)",
+    ),
+    feed_event(
+        "pmu_sample_feed_ld",
+        "SAMPLE_FEED_LD (0x812B): the sample reaching the filters is a load or a load atomic",
+    ),
+    feed_event(
+        "pmu_sample_feed_st",
+        "SAMPLE_FEED_ST (0x812C): the sample reaching the filters is a store or a store or load atomic",
+    ),
+    feed_event(
+        "pmu_sample_feed_op",
+        "SAMPLE_FEED_OP (0x812D): PMSFCR_EL1.{B, LD, ST} select a type and the sample is of one of them (whether or not FT enables the filter)",
+    ),
+    feed_event(
+        "pmu_sample_feed_event",
+        "SAMPLE_FEED_EVENT (0x812E): the sample's events have every bit of PMSEVFR_EL1 and none of PMSNEVFR_EL1 (whether or not FE / FnE enable the filters; J1 `SPEFilterByEvents`)",
+    ),
+    feed_event(
+        "pmu_sample_feed_lat",
+        "SAMPLE_FEED_LAT (0x812F): the sample's total latency is at least PMSLATFR_EL1.MINLAT (whether or not FL enables the filter; J1 `SPEFilterByLatency`)",
+    ),
+    OptionPort {
+        port: p(
+            "pmu_sample_buffer_full",
+            Out,
+            PerThread(1),
+            "pmu",
+            "SAMPLE_BUFFER_FULL: a buffer-full management event (PMBSR_EL1.S with BSC full) is raised this cycle, after a record's last beat or at the check of a record that finds no room (J1 `SPECompleteSample`)",
+            "comb, pulse: in the cycle of the last beat taken (wr_ready) or of the check",
+        ),
+        option: "feat_feed_events",
+        built: feed_built,
+    },
+];
 
 const fn p(
     name: &'static str,
@@ -801,7 +912,7 @@ mod tests {
     #[test]
     fn port_names_are_unique_verilog_safe_identifiers() {
         let mut seen = std::collections::HashSet::new();
-        for port in PORTS {
+        for port in all_ports() {
             assert!(seen.insert(port.name), "duplicate port {}", port.name);
             assert!(port
                 .name
@@ -847,6 +958,27 @@ mod tests {
         assert_eq!(tid.width.total_for(4, 4), 2);
         let slots = SMT_PORTS.iter().find(|p| p.name == "disp_tid").unwrap();
         assert_eq!(slots.width.total_for(8, 4), 16);
+    }
+
+    #[test]
+    fn option_ports_follow_their_option_and_only_the_units_that_build_it_have_them() {
+        for o in OPTION_PORTS {
+            assert!(
+                !matches!(o.port.width, Width::ThreadId | Width::PerSlotThreadId),
+                "{}: a thread number port belongs in SMT_PORTS",
+                o.port.name
+            );
+            let with: Vec<_> = crate::PRESETS.iter().filter(|c| (o.built)(c)).collect();
+            for cfg in crate::PRESETS {
+                let has = ports_of(cfg).any(|p| p.name == o.port.name);
+                assert_eq!(has, (o.built)(cfg), "{}: {}", cfg.name, o.port.name);
+                assert_eq!(has, option_port_built(o.port.name, cfg));
+            }
+            // Some preset builds each option port, and the default does not.
+            assert!(!with.is_empty(), "{}: no preset has it", o.port.name);
+            assert!(!(o.built)(&crate::PRESETS[0]), "{}", o.port.name);
+        }
+        assert!(!option_port_built("tag", &crate::PRESETS[0]));
     }
 
     #[test]

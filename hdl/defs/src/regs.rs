@@ -115,6 +115,8 @@ impl RegDef {
             RegId::PmscrEl1 | RegId::PmscrEl2 if !cfg.feat_ecv => fields & !pmscr::PCT_ECV_BIT,
             // ECOUNT only with FEAT_SPE_ERnd.
             RegId::Pmsicr if cfg.feat_ernd => fields | pmsicr::ECOUNT.mask(),
+            // PMFZ only with it.
+            RegId::Pmblimitr if cfg.feat_pmfz => fields | pmblimitr::PMFZ.mask(),
             _ => fields,
         }
     }
@@ -339,10 +341,20 @@ pub mod pmsidr {
     pub const COUNTSIZE_16BIT: u64 = 0b0011;
 }
 
-/// PMBLIMITR_EL1: buffer limit and enable. PMFZ and nVM are not implemented (RES0).
+/// PMBLIMITR_EL1: buffer limit and enable. nVM is not implemented (RES0); PMFZ only in a
+/// unit that builds it (`Config::feat_pmfz`).
 pub mod pmblimitr {
     use crate::Field;
     pub const E: Field = Field::new("E", 0, 1, "Profiling buffer enable");
+    /// FEAT_SPEv1p2's PMU freeze: writable only in a unit that builds it
+    /// (`Config::feat_pmfz`), RES0 otherwise; not in [`FIELDS`] (the storage is 64 bits
+    /// either way).
+    pub const PMFZ: Field = Field::new(
+        "PMFZ",
+        5,
+        1,
+        "Freeze the PMU on a buffer management event (`pmu_freeze` while E and PMBSR.S are set)",
+    );
     pub const FM: Field = Field::new(
         "FM",
         1,
@@ -729,6 +741,13 @@ mod tests {
             0xFFFF_FFFF_FFFF_F007
         );
         assert_eq!(reg(RegId::Pmbsr).writable_mask(cfg), 0xFC0F_FFFF);
+        let fz = Config::preset("v1p2x").unwrap();
+        assert!(fz.feat_pmfz);
+        assert_eq!(
+            reg(RegId::Pmblimitr).writable_mask(fz),
+            0xFFFF_FFFF_FFFF_F027,
+            "PMFZ, bit 5"
+        );
         assert_eq!(reg(RegId::Pmsidr).writable_mask(cfg), 0);
         for c in PRESETS {
             assert_eq!(

@@ -66,14 +66,14 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "## Presets\n")?;
     writeln!(
         s,
-        "| preset | W | T | counters | min interval | completion timeout | PMSIDR_EL1 | purpose |"
+        "| preset | W | T | counters | min interval | completion timeout | PMSIDR_EL1 | PMSVer | purpose |"
     )?;
-    writeln!(s, "|---|---|---|---|---|---|---|---|")?;
+    writeln!(s, "|---|---|---|---|---|---|---|---|---|")?;
     for c in PRESETS {
         let idr = regs::read_only_value(regs::RegId::Pmsidr, c);
         writeln!(
             s,
-            "| `{}` | {} | {} | {}-bit | {} | 2^{} cycles | `{:#x}` | {} |",
+            "| `{}` | {} | {} | {}-bit | {} | 2^{} cycles | `{:#x}` | `{:#06b}` | {} |",
             c.name,
             c.dispatch_width,
             c.threads,
@@ -81,6 +81,7 @@ fn render(s: &mut String) -> std::fmt::Result {
             c.min_interval(),
             c.cpl_timeout_log2,
             idr,
+            impdef::pmsver_of(c, false),
             c.desc
         )?;
     }
@@ -105,6 +106,33 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "| port | dir | width | group | meaning | timing |")?;
     writeln!(s, "|---|---|---|---|---|---|")?;
     port_rows(s, SMT_PORTS)?;
+
+    writeln!(s, "\n### Ports of the options\n")?;
+    writeln!(s, "Last, only in a unit built with the option (the other presets do not have the port; their Verilog does not change).\n")?;
+    writeln!(
+        s,
+        "| port | dir | width | option | presets | meaning | timing |"
+    )?;
+    writeln!(s, "|---|---|---|---|---|---|---|")?;
+    for o in crate::ports::OPTION_PORTS {
+        let p = &o.port;
+        let presets: Vec<String> = PRESETS
+            .iter()
+            .filter(|c| (o.built)(c))
+            .map(|c| format!("`{}`", c.name))
+            .collect();
+        writeln!(
+            s,
+            "| `{}` | {} | {} | `Config::{}` | {} | {} | {} |",
+            p.name,
+            if p.dir == Dir::In { "in" } else { "out" },
+            width_text(p.width),
+            o.option,
+            presets.join(", "),
+            p.meaning,
+            p.timing
+        )?;
+    }
 
     writeln!(s, "\n## Register map\n")?;
     writeln!(s, "Port address = `{{op1 == 4, CRm[0], op2}}`. Unmapped addresses read zero and ignore writes; RES0 bits read zero; read-only registers ignore writes; a port write in the same cycle as a hardware update wins. Writable masks and ID values below are for the `default` preset (PMSLATFR's mask follows the counter width, PMSIDR.CountSize/Interval the preset).\n")?;
@@ -179,7 +207,7 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "\n## Implementation-defined choices\n")?;
     writeln!(
         s,
-        "- **Architecture version.** The integrating core advertises ID_AA64DFR0_EL1.PMSVer = `{:#06b}` (SPEv1p1), or `{:#06b}` (FEAT_SPE) on a PE with SVE or SME: the highest version whose mandatory features the unit all implements (below). Discard mode and the inverted event filter (SPEv1p2's) are implemented too.",
+        "- **Architecture version.** The integrating core advertises ID_AA64DFR0_EL1.PMSVer = `{:#06b}` (SPEv1p1), or `{:#06b}` (FEAT_SPE) on a PE with SVE or SME: the highest version whose mandatory features the unit all implements (below). Discard mode and the inverted event filter (SPEv1p2's) are implemented too. A preset with options can claim more (`PMSVer` column of the presets: `v1p2x` builds PMBLIMITR.PMFZ and the SAMPLE_FEED_* events, so SPEv1p2 without SVE).",
         impdef::PMSVER,
         impdef::PMSVER_WITH_SVE
     )?;
@@ -191,7 +219,18 @@ fn render(s: &mut String) -> std::fmt::Result {
             (v, false) => format!("`{v:#06b}`"),
             (v, true) => format!("`{v:#06b}` with SVE or SME"),
         };
-        let imp = if f.implemented { "yes" } else { "no" };
+        let imp = if f.implemented {
+            "yes".to_string()
+        } else if f.option.is_some() {
+            let with: Vec<String> = PRESETS
+                .iter()
+                .filter(|c| f.built_in(c))
+                .map(|c| format!("`{}`", c.name))
+                .collect();
+            format!("option: {}", with.join(", "))
+        } else {
+            "no".to_string()
+        };
         writeln!(s, "| {} | {from} | {imp} |", f.name)?;
     }
     writeln!(s)?;

@@ -31,6 +31,14 @@ pub struct SpeFilter<const CW: usize> {
     // PMU events.
     pub feed: Signal<Out, Bit>,
     pub filtrate: Signal<Out, Bit>,
+    /// SPEv1p2's SAMPLE_FEED_BR, _LD, _ST, _OP, _EVENT, _LAT: one element each in a unit
+    /// built with `Config::feat_feed_events`, none otherwise (so no Verilog at all).
+    pub feed_br: Vec<Signal<Out, Bit>>,
+    pub feed_ld: Vec<Signal<Out, Bit>>,
+    pub feed_st: Vec<Signal<Out, Bit>>,
+    pub feed_op: Vec<Signal<Out, Bit>>,
+    pub feed_event: Vec<Signal<Out, Bit>>,
+    pub feed_lat: Vec<Signal<Out, Bit>>,
     filtering: Signal<Local, Bit>,
     type_ok: Signal<Local, Bit>,
     ev_ok: Signal<Local, Bit>,
@@ -46,7 +54,18 @@ impl<const CW: usize> SpeFilter<CW> {
             cfg.counter_width.bits(),
             "counter width mismatch"
         );
+        let option = || {
+            (0..usize::from(cfg.feat_feed_events))
+                .map(|_| Default::default())
+                .collect()
+        };
         Self {
+            feed_br: option(),
+            feed_ld: option(),
+            feed_st: option(),
+            feed_op: option(),
+            feed_event: option(),
+            feed_lat: option(),
             ..Default::default()
         }
     }
@@ -89,5 +108,38 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
             & self.ev_ok.val()
             & self.nev_ok.val()
             & self.lat_ok.val();
+        // SPEv1p2's SAMPLE_FEED_* (J1 SPEFilterByType, SPEFilterByEvents,
+        // SPEFilterByLatency): with SAMPLE_FEED, from the sample and the filter registers
+        // whether or not FT, FE, FnE or FL enable the filters.
+        for i in 0..self.feed_br.len() {
+            self.feed_br[i].next =
+                self.filtering.val() & !self.reset.val() & self.view.val().is_branch;
+        }
+        for i in 0..self.feed_ld.len() {
+            self.feed_ld[i].next =
+                self.filtering.val() & !self.reset.val() & self.view.val().is_load;
+        }
+        for i in 0..self.feed_st.len() {
+            self.feed_st[i].next =
+                self.filtering.val() & !self.reset.val() & self.view.val().is_store;
+        }
+        for i in 0..self.feed_op.len() {
+            self.feed_op[i].next = self.filtering.val()
+                & !self.reset.val()
+                & ((self.ctl.val().b & self.view.val().is_branch)
+                    | (self.ctl.val().ld & self.view.val().is_load)
+                    | (self.ctl.val().st & self.view.val().is_store));
+        }
+        for i in 0..self.feed_event.len() {
+            self.feed_event[i].next = self.filtering.val()
+                & !self.reset.val()
+                & ((self.view.val().events & self.ctl.val().evfr) == self.ctl.val().evfr)
+                & ((self.view.val().events & self.ctl.val().nevfr) == self.k_zero12.val());
+        }
+        for i in 0..self.feed_lat.len() {
+            self.feed_lat[i].next = self.filtering.val()
+                & !self.reset.val()
+                & (self.lat_total.val() >= self.minlat.val());
+        }
     }
 }

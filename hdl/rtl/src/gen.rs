@@ -316,6 +316,30 @@ pub fn design_modules<B: Block>(
     Ok(out)
 }
 
+/// `text` with every whole identifier `old` (not part of a longer one) replaced by `new`.
+fn rename_identifier(text: &str, old: &str, new: &str) -> String {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(old) {
+        let before = if at > 0 {
+            rest[..at].chars().last()
+        } else {
+            out.chars().last()
+        };
+        let after = rest[at + old.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        if before.is_some_and(ident) || after.is_some_and(ident) {
+            out.push_str(old);
+        } else {
+            out.push_str(new);
+        }
+        rest = &rest[at + old.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A generated file's text: the banner saying what it is and how to refresh it, then the
 /// body.
 pub fn with_banner(what: &str, body: &str) -> String {
@@ -336,7 +360,15 @@ pub fn generate(cfg: &Config) -> Result<Vec<GenFile>, String> {
     // One file per module, with a banner that says what it is and how to refresh it.
     let mut files = Vec::new();
     let mut order = Vec::new();
-    for (name, text) in modules {
+    for (name, mut text) in modules {
+        // An option port is a vector of one signal in the top (`x__0`): named as its port.
+        if name == top {
+            for p in spe_defs::ports::ports_of(cfg)
+                .filter(|p| spe_defs::ports::option_port_built(p.name, cfg))
+            {
+                text = rename_identifier(&text, &format!("{}__0", p.name), p.name);
+            }
+        }
         let what = if name == top {
             format!(
                 "{name}: the SPE sampling unit, preset `{}` ({})",
@@ -762,6 +794,14 @@ mod tests {
         assert_eq!(
             unsize_slice_offsets("a[(64'h38)+:(5)] = b[(32'h0)+:(8)];"),
             "a[(56)+:(5)] = b[(32'h0)+:(8)];"
+        );
+    }
+
+    #[test]
+    fn identifiers_are_renamed_whole() {
+        assert_eq!(
+            rename_identifier("x__0, x__0)\n  assign x__0 = ab_x__0 | x__01;", "x__0", "x"),
+            "x, x)\n  assign x = ab_x__0 | x__01;"
         );
     }
 

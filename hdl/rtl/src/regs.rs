@@ -110,6 +110,9 @@ macro_rules! spe_regs {
             /// Kept records are written: profiling runs (PMBLIMITR.E, not PMBSR.S) and
             /// PMBLIMITR.FM is not discard.
             pub write_en: Signal<Out, Bit>,
+            /// PMBLIMITR.PMFZ's freeze request (`pmu_freeze`): one element in a unit that
+            /// builds it (`Config::feat_pmfz`), none otherwise (so no Verilog at all).
+            pub freeze: Vec<Signal<Out, Bit>>,
             // Generated from the register table: each read/write register's flop (named
             // after its `RegId`: `pmscr_el1`, `pmbsr`, ...; synchronous reset to its table
             // value), port address (`{op1 == 4, CRm[0], op2}` of its encoding), writable
@@ -231,6 +234,9 @@ macro_rules! spe_regs {
                     p_fm: pos(pmblimitr::FM),
                     p_s: pos(pmbsr::S),
                     k_fm_discard: k(pmblimitr::FM_DISCARD),
+                    freeze: (0..usize::from(cfg.feat_pmfz))
+                        .map(|_| Default::default())
+                        .collect(),
                     ..Default::default()
                 }
             }
@@ -393,9 +399,22 @@ macro_rules! spe_regs {
                 self.sample_ctl.next.prof_en = self.prof_en.val();
                 // A kept record is written while profiling runs, unless in discard mode.
                 self.write_en.next = self.prof_en.val() & !self.discard.val();
+                // PMFZ (J1 SPEFreezeOnEvent): PMFZ and E set, profiling stopped (PMBSR.S);
+                // low in reset like every output but irq. PMFZ's bit is a literal (a
+                // compile-time assert below checks it).
+                for i in 0..self.freeze.len() {
+                    self.freeze[i].next = self.pmblimitr.q.val().get_bit(5)
+                        & self.pmblimitr.q.val().get_bit(self.p_en.val().index())
+                        & self.pmbsr.q.val().get_bit(self.p_s.val().index())
+                        & !self.reset.val();
+                }
             }
         }
     };
 }
 
 with_reg_table! { spe_regs {} }
+
+/// PMBLIMITR.PMFZ's place as the kernel reads it (a literal there: rust-hdl emits a Rust
+/// constant in a kernel as an undeclared identifier).
+const _: () = assert!(pmblimitr::PMFZ.lsb == 5 && pmblimitr::PMFZ.width == 1);

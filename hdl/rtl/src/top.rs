@@ -42,6 +42,7 @@ macro_rules! spe_top {
     (
         ports { $($p:ident: $dir:ident $t:ty;)* }
         hooks { $($hb:ident $hf:ident $hp:ident;)* }
+        opts { $($op:ident: $odir:ident $ot:ty;)* }
         blocks { $($b:ident: $bt:ty;)* }
     ) => {
         /// The unit for dispatch width `W` and counter width `CW`; `PCB`, `CB`, `SB` are the
@@ -55,6 +56,9 @@ macro_rules! spe_top {
             const CW: usize,
         > {
             $(pub $p: Signal<$dir, $t>,)*
+            /// The option ports (`spe_defs::ports::OPTION_PORTS`): one signal where the
+            /// configuration builds the option, none otherwise (gen.rs names it as its port).
+            $(pub $op: Vec<Signal<$odir, $ot>>,)*
             $(pub $b: $bt,)*
         }
 
@@ -72,6 +76,9 @@ macro_rules! spe_top {
                 );
                 Self {
                     $($p: Default::default(),)*
+                    $($op: (0..usize::from(spe_defs::ports::option_port_built(stringify!($op), cfg)))
+                        .map(|_| Default::default())
+                        .collect(),)*
                     $($b: <$bt>::new(cfg),)*
                 }
             }
@@ -188,13 +195,36 @@ macro_rules! spe_top {
                 self.pmu_sample_filtrate.next = self.filter.filtrate.val();
                 self.pmu_sample_collision.next = self.sampler.collision.val();
                 self.psb_done.next = self.tracker.psb_done.val();
+                // PMBLIMITR.PMFZ (`Config::feat_pmfz`).
+                for i in 0..self.pmu_freeze.len() {
+                    self.pmu_freeze[i].next = self.regs.freeze[i].val();
+                }
+                // SPEv1p2's PMU events (`Config::feat_feed_events`): SAMPLE_FEED_* from the
+                // filter, SAMPLE_BUFFER_FULL with the writer's buffer-full event.
+                for i in 0..self.pmu_sample_feed_br.len() {
+                    self.pmu_sample_feed_br[i].next = self.filter.feed_br[i].val();
+                    self.pmu_sample_feed_ld[i].next = self.filter.feed_ld[i].val();
+                    self.pmu_sample_feed_st[i].next = self.filter.feed_st[i].val();
+                    self.pmu_sample_feed_op[i].next = self.filter.feed_op[i].val();
+                    self.pmu_sample_feed_event[i].next = self.filter.feed_event[i].val();
+                    self.pmu_sample_feed_lat[i].next = self.filter.feed_lat[i].val();
+                    self.pmu_sample_buffer_full[i].next =
+                        self.writer.upd.val().full & !self.reset.val();
+                }
             }
         }
     };
 }
 
-with_top_ports! {
-    spe_top {
+/// Passes the option ports and the blocks on to the port list and [`spe_top!`].
+macro_rules! spe_top_with_options {
+    (opts { $($o:tt)* } blocks { $($b:tt)* }) => {
+        with_top_ports! { spe_top { opts { $($o)* } blocks { $($b)* } } }
+    };
+}
+
+with_top_option_ports! {
+    spe_top_with_options {
         blocks {
             regs: SpeRegs<CW>;
             sampler: SpeSampler<W>;

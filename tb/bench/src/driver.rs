@@ -85,6 +85,9 @@ pub struct SampleSettings {
     pub cx: bool,
     /// PMBLIMITR.FM = discard (perf `discard=1`): nothing is written.
     pub discard: bool,
+    /// PMBLIMITR.PMFZ: freeze the PMU while a buffer management event stops profiling
+    /// (`pmu_freeze`; a unit built with `Config::feat_pmfz`; Linux does not set it).
+    pub pmfz: bool,
     /// The kernel runs at EL2 (VHE host): sampling is controlled by PMSCR_EL2.
     pub host: bool,
     /// Buffer start (64-byte aligned).
@@ -120,6 +123,7 @@ impl SampleSettings {
             pct: false,
             cx: true,
             discard: false,
+            pmfz: false,
             host: false,
             buffer_base: 0xffff_8000_2000_0000,
             buffer_size: 4 << 20,
@@ -185,7 +189,9 @@ impl SampleSettings {
 
     fn pmblimitr(&self) -> u64 {
         if self.discard {
-            pmblimitr::FM.place(pmblimitr::FM_DISCARD) | pmblimitr::E.place(1)
+            pmblimitr::FM.place(pmblimitr::FM_DISCARD)
+                | pmblimitr::E.place(1)
+                | pmblimitr::PMFZ.place(self.pmfz.into())
         } else {
             self.limit_at(self.limit())
         }
@@ -282,6 +288,7 @@ impl SampleSettings {
         pmblimitr::LIMIT.place(limit >> pmblimitr::LIMIT.lsb)
             | pmblimitr::FM.place(pmblimitr::FM_FILL)
             | pmblimitr::E.place(1)
+            | pmblimitr::PMFZ.place(self.pmfz.into())
     }
 }
 

@@ -105,6 +105,17 @@ stats! {
     exceptions,
     /// Context switches (stop, later start) the driver made.
     context_switches,
+    /// SPEv1p2's PMU event pulses (a unit built with `Config::feat_feed_events`):
+    /// SAMPLE_FEED_BR, _LD, _ST, _OP, _EVENT, _LAT and SAMPLE_BUFFER_FULL.
+    feed_br,
+    feed_ld,
+    feed_st,
+    feed_op,
+    feed_event,
+    feed_lat,
+    buffer_full_events,
+    /// Cycles with `pmu_freeze` high (PMBLIMITR.PMFZ, `Config::feat_pmfz`).
+    freeze_cycles,
 }
 
 impl fmt::Display for Stats {
@@ -129,7 +140,25 @@ impl fmt::Display for Stats {
             self.tag_anomalies,
             self.write_errors_injected,
             if self.drain_timed_out { ", DRAIN TIMED OUT" } else { "" }
-        )
+        )?;
+        let v1p2 = [
+            self.feed_br,
+            self.feed_ld,
+            self.feed_st,
+            self.feed_op,
+            self.feed_event,
+            self.feed_lat,
+            self.buffer_full_events,
+            self.freeze_cycles,
+        ];
+        if v1p2.iter().any(|&n| n > 0) {
+            write!(
+                f,
+                "\nSPEv1p2 PMU events: SAMPLE_FEED_BR {}, _LD {}, _ST {}, _OP {}, _EVENT {}, _LAT {}, SAMPLE_BUFFER_FULL {}; pmu_freeze high {} cycles",
+                v1p2[0], v1p2[1], v1p2[2], v1p2[3], v1p2[4], v1p2[5], v1p2[6], v1p2[7]
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -232,6 +261,14 @@ impl Bench<'_> {
             s.sample_filtrate += u64::from(o.pmu_sample_filtrate);
             s.stray_reports += u64::from(o.hook_stray);
             s.timeouts += u64::from(o.sample_timeout);
+            s.feed_br += u64::from(o.pmu_sample_feed_br);
+            s.feed_ld += u64::from(o.pmu_sample_feed_ld);
+            s.feed_st += u64::from(o.pmu_sample_feed_st);
+            s.feed_op += u64::from(o.pmu_sample_feed_op);
+            s.feed_event += u64::from(o.pmu_sample_feed_event);
+            s.feed_lat += u64::from(o.pmu_sample_feed_lat);
+            s.buffer_full_events += u64::from(o.pmu_sample_buffer_full);
+            s.freeze_cycles += u64::from(o.pmu_freeze);
         }
         self.cycle += 1;
         out

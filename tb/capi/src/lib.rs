@@ -11,7 +11,7 @@
 
 use spe_defs::config::{MAX_DISPATCH_WIDTH, MAX_THREADS};
 use spe_defs::impdef::{BEAT_BYTES, RECORD_SIZE};
-use spe_defs::ports::{Dir, Width, PORTS, SMT_PORTS};
+use spe_defs::ports::{all_ports, Dir, Width};
 use spe_defs::Config;
 use spe_model::Model;
 use spe_ports::{Inputs, Outputs, OUTPUTS};
@@ -37,7 +37,7 @@ fn name_of(p: *const c_char) -> Option<&'static spe_defs::ports::Port> {
     }
     // SAFETY: the caller passes a NUL-terminated string (the header says so).
     let s = unsafe { CStr::from_ptr(p) }.to_str().ok()?;
-    PORTS.iter().chain(SMT_PORTS).find(|q| q.name == s)
+    all_ports().find(|q| q.name == s)
 }
 
 /// The preset a C string names, if it is one.

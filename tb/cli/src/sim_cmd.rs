@@ -91,6 +91,10 @@ pub struct SimArgs {
     /// Discard mode: sample and filter, write nothing (PMBLIMITR.FM = 10).
     #[arg(long)]
     discard: bool,
+    /// Freeze the PMU on a buffer management event (PMBLIMITR.PMFZ, the `pmu_freeze`
+    /// output; a preset built with it: v1p2x).
+    #[arg(long)]
+    pmfz: bool,
     /// Buffer size in bytes, a multiple of 4096 (default 4 MiB, perf's AUX default).
     #[arg(long, value_name = "BYTES", value_parser = parse_num)]
     buffer_size: Option<u64>,
@@ -222,6 +226,13 @@ fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
         s.min_latency = m;
     }
     s.discard = a.discard;
+    if a.pmfz && !cfg.feat_pmfz {
+        return Err(format!(
+            "--pmfz: preset {} does not build PMBLIMITR.PMFZ (Config::feat_pmfz; preset v1p2x does)",
+            cfg.name
+        ));
+    }
+    s.pmfz = a.pmfz;
     if let Some(b) = a.buffer_size {
         s.buffer_size = b;
     }

@@ -440,6 +440,8 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
     } else {
         FaultAction::Stop
     };
+    // Options, last (a preset without them draws nothing more).
+    s.pmfz = cfg.feat_pmfz && r.chance(0.5);
     s
 }
 

@@ -10,7 +10,7 @@
 //! `mismatch` flag, one clock period per cycle.
 
 use spe_defs::config::MAX_DISPATCH_WIDTH;
-use spe_defs::ports::{PORTS, SMT_PORTS};
+use spe_defs::ports::all_ports;
 use spe_defs::Config;
 use spe_model::Model;
 use spe_ports::{Dut, Inputs, Outputs, SLOT_FIELDS, THREAD_FIELDS};
@@ -224,9 +224,7 @@ impl<O: Dut> Dut for Lockstep<O> {
 
 /// Width of port `name` for dispatch width `w` and `t` threads, from the port table.
 fn port_bits(name: &str, (w, t): (usize, usize)) -> u32 {
-    PORTS
-        .iter()
-        .chain(SMT_PORTS)
+    all_ports()
         .find(|p| p.name == name)
         .map_or(64, |p| p.width.total_for(w, t).max(1))
 }

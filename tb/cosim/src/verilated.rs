@@ -14,7 +14,7 @@ use spe_ports::{
     THREAD_FIELDS,
 };
 use std::path::{Path, PathBuf};
-use verilator_sys::{port_id, Model, PortId, Variant, CLK};
+use verilator_sys::{Model, PortId, Variant, CLK};
 
 /// Port ids, resolved once by name in the order of the field tables of `spe-ports`.
 struct Ids {
@@ -30,12 +30,12 @@ struct Ids {
     smt: Option<[PortId; 3]>,
 }
 
-fn id(name: &str) -> PortId {
-    port_id(name).unwrap_or_else(|| panic!("spe_defs has no port {name}"))
-}
-
 impl Ids {
-    fn new(cfg: &Config) -> Ids {
+    fn new(m: &Model, cfg: &Config) -> Ids {
+        let id = |name: &str| {
+            m.port_id(name)
+                .unwrap_or_else(|| panic!("{}'s model has no port {name}", cfg.name))
+        };
         let has = |n: &str| ports_of(cfg).any(|p| p.name == n);
         Ids {
             slots: SLOT_FIELDS.map(|(n, _)| (id(n), slot_bits(n))),
@@ -110,8 +110,8 @@ impl Verilated {
 
     fn wrap(m: Model, cfg: &Config) -> Verilated {
         Verilated {
+            ids: Ids::new(&m, cfg),
             m,
-            ids: Ids::new(cfg),
             width: cfg.dispatch_width,
             threads: cfg.threads,
             cycle: 0,

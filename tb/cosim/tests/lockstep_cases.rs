@@ -159,6 +159,65 @@ fn ernd_delays_each_sample_by_a_random_ecount_and_the_rtl_matches_the_model() {
 }
 
 #[test]
+fn spev1p2_feed_events_pulse_with_sample_feed_and_buffer_full_with_each_full_buffer() {
+    // SAMPLE_FEED_BR/_LD/_ST/_OP/_EVENT/_LAT (J1 SPEFilterByType, SPEFilterByEvents,
+    // SPEFilterByLatency: raised whether or not the filter is enabled) and
+    // SAMPLE_BUFFER_FULL (J1 SPECompleteSample), preset v1p2x, on both RTL backends
+    // against the model on every output; a 4 KiB buffer fills again and again (PMFZ set).
+    let cfg = preset("v1p2x");
+    assert!(cfg.feat_feed_events && cfg.feat_pmfz);
+    let name = "spev1p2_feed_events_pulse_with_sample_feed_and_buffer_full_with_each_full_buffer";
+    let s = SampleSettings {
+        load_filter: true,
+        event_filter: 0b10,
+        inv_event_filter: 0b1000_0000,
+        min_latency: 6,
+        ..fast(cfg)
+    };
+    for r in &lockstep(name, cfg, "mix", &s, &MemoryProfile::default(), 30_000) {
+        let st = &r.stats;
+        eprintln!("  {st}");
+        // Every event happened, and none more often than the samples fed.
+        for (name, n) in [
+            ("BR", st.feed_br),
+            ("LD", st.feed_ld),
+            ("ST", st.feed_st),
+            ("OP", st.feed_op),
+            ("EVENT", st.feed_event),
+            ("LAT", st.feed_lat),
+        ] {
+            assert!(n > 0 && n <= st.sample_feed, "SAMPLE_FEED_{name}: {n}");
+        }
+        // LD is the only type selected: OP counts the loads.
+        assert_eq!(st.feed_op, st.feed_ld, "SAMPLE_FEED_OP with LD selected");
+        assert!(st.feed_event < st.sample_feed && st.feed_lat < st.sample_feed);
+        // Kept records pass every enabled filter, so each is an EVENT and a LAT sample.
+        assert!(st.sample_filtrate <= st.feed_event.min(st.feed_lat));
+        assert_eq!(st.buffer_full_events + st.freeze_cycles, 0);
+    }
+    // No filter: EVENT and LAT on every sample (empty masks, MINLAT 0), OP on none (no
+    // type selected); a 4 KiB buffer fills again and again, with PMFZ set.
+    let s = SampleSettings {
+        buffer_size: 4096,
+        pmfz: true,
+        ..fast(cfg)
+    };
+    for r in &lockstep(name, cfg, "loop", &s, &MemoryProfile::default(), 30_000) {
+        let st = &r.stats;
+        eprintln!("  {st}");
+        assert_eq!(st.feed_event, st.sample_feed);
+        assert_eq!(st.feed_lat, st.sample_feed);
+        assert_eq!(st.feed_op, 0);
+        assert!(st.buffer_full_events > 0, "no buffer-full event");
+        assert_eq!(
+            st.buffer_full_events, st.management_events,
+            "one SAMPLE_BUFFER_FULL per buffer-full interrupt (no faults here)"
+        );
+        assert!(st.freeze_cycles > 0, "PMFZ set: frozen while stopped");
+    }
+}
+
+#[test]
 fn rtl_matches_model_with_filters_and_write_errors() {
     let cfg = preset("fastsim");
     let s = SampleSettings {
@@ -1010,4 +1069,91 @@ fn a_lost_completion_is_dropped_after_the_timeout_and_sampling_resumes() {
             pulses[0], t.beats
         );
     }
+}
+
+#[test]
+fn pmfz_freezes_the_pmu_while_e_is_set_and_profiling_is_stopped_by_a_full_buffer_or_software() {
+    // PMBLIMITR.PMFZ (FEAT_SPEv1p2, preset v1p2x): `pmu_freeze` is PMFZ and E and PMBSR.S
+    // (Arm ARM D13.5.2.2, J1 SPEFreezeOnEvent and SPEProfilingStopped), registered: it
+    // rises with PMBIRQ on the buffer-full event, and follows each register write the
+    // cycle after it. Both RTL backends against the model on every output.
+    let cfg = preset("v1p2x");
+    assert!(cfg.feat_pmfz);
+    let limit: u64 = 0xffff_8000_3000_1000;
+    let base = limit - 2 * 64;
+    let fz = pmblimitr::PMFZ.place(1);
+    let e = pmblimitr::E.place(1);
+    let limitr = pmblimitr::LIMIT.place(limit >> pmblimitr::LIMIT.lsb);
+    let enable = pmscr::E0SPE.place(1) | pmscr::E1SPE.place(1);
+    for backend in [Backend::Hdlsim, Backend::Verilator] {
+        eprintln!("PMFZ case: {} backend", backend.name());
+        let mut t = Psb::after_reset(cfg, backend);
+        t.linux_start(base, limitr | fz | e, u64::from(cfg.min_interval()), enable);
+        assert_eq!(t.read(RegId::Pmblimitr), limitr | fz | e, "PMFZ reads back");
+        // (a) Two records fill the buffer: PMBSR.S, PMBIRQ and the freeze rise together.
+        let mut cycles = 0;
+        loop {
+            let out = t.step(true, |_| ());
+            assert_eq!(
+                out.thr[0].pmu_freeze, out.thr[0].irq,
+                "freeze and PMBIRQ differ at cycle {cycles} (PMFZ and E set)"
+            );
+            if out.thr[0].irq {
+                break;
+            }
+            cycles += 1;
+            assert!(cycles < 100_000, "the buffer never filled");
+        }
+        assert_eq!(t.beats, 16, "two records before the buffer-full event");
+        let full = t.read(RegId::Pmbsr);
+        assert!(pmbsr::S.is_set(full), "buffer full sets S");
+        // (b) PMFZ, then E, cleared by software: no freeze while S stays set; each back.
+        let freeze_after = |t: &mut Psb, id: RegId, v: u64| {
+            t.write(id, v);
+            let out = t.step(true, |_| ());
+            out.thr[0].pmu_freeze
+        };
+        assert!(
+            !freeze_after(&mut t, RegId::Pmblimitr, limitr | e),
+            "PMFZ clear"
+        );
+        assert!(t.step(true, |_| ()).thr[0].irq, "S stays set");
+        assert!(
+            !freeze_after(&mut t, RegId::Pmblimitr, limitr | fz),
+            "E clear"
+        );
+        assert!(
+            freeze_after(&mut t, RegId::Pmblimitr, limitr | fz | e),
+            "both set"
+        );
+        // (c) Software clears S: the freeze ends; software sets S: it is back.
+        assert!(!freeze_after(&mut t, RegId::Pmbsr, 0), "S clear");
+        assert!(
+            freeze_after(&mut t, RegId::Pmbsr, pmbsr::S.place(1)),
+            "S set by software"
+        );
+        // (d) Low while reset is high (PMFZ, E and S are still set in its first cycle).
+        let out = t.step(false, |i| i.reset = true);
+        assert!(!out.thr[0].pmu_freeze, "freeze high during reset");
+        assert!(!t.step(false, |_| ()).thr[0].pmu_freeze, "after reset");
+        if let Some(d) = t.ls.first() {
+            panic!(
+                "RTL ({} backend) diverged from the model: {d}",
+                backend.name()
+            );
+        }
+        eprintln!("  ok: the buffer filled after {cycles} cycles");
+    }
+    // A unit without the option: PMFZ is RES0 and there is no port (zero).
+    let cfg = preset("default");
+    let mut t = Psb::after_reset(cfg, Backend::Verilator);
+    t.write(RegId::Pmblimitr, limitr | fz | e);
+    assert_eq!(
+        t.read(RegId::Pmblimitr),
+        limitr | e,
+        "PMFZ is RES0 without it"
+    );
+    t.write(RegId::Pmbsr, pmbsr::S.place(1));
+    assert!(!t.step(true, |_| ()).thr[0].pmu_freeze);
+    assert!(t.ls.first().is_none());
 }

@@ -72,6 +72,14 @@ impl<const N: usize> Sense for Signal<Out, Bits<N>> {
     }
 }
 
+/// An option port (`spe_defs::ports::OPTION_PORTS`): a vector of one signal in a top that
+/// builds the option, empty (zero) otherwise.
+impl<T: Sense> Sense for Vec<T> {
+    fn sense(&self) -> u64 {
+        self.first().map_or(0, Sense::sense)
+    }
+}
+
 /// The RTL top of one configuration under rust-hdl's simulator.
 pub struct RtlSim<
     const W: usize,
@@ -135,6 +143,9 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
                 let mut v = [0u64; spe_ports::OUTPUTS];
                 let sensed = spe_ports::for_outputs!(sense);
                 v[..sensed.len()].copy_from_slice(&sensed);
+                // The option outputs end the list (zero where the option is not built).
+                let options = spe_ports::for_option_outputs!(sense);
+                v[spe_ports::OUTPUTS - options.len()..].copy_from_slice(&options);
                 Outputs::from_values(v)
             },
         )

@@ -57,6 +57,15 @@ impl Regs {
     pub fn profiling_enabled(&self) -> bool {
         pmblimitr::E.is_set(self.get(RegId::Pmblimitr)) && !pmbsr::S.is_set(self.get(RegId::Pmbsr))
     }
+    /// FEAT_SPEv1p2's PMU freeze (Arm ARM D13.5.2.2, J1 `SPEFreezeOnEvent`): PMBLIMITR.PMFZ
+    /// and E are 1 and profiling is stopped (PMBSR.S = 1, J1 `SPEProfilingStopped`). PMFZ is
+    /// RES0, so never set, in a unit that does not build it.
+    pub fn pmu_freeze(&self) -> bool {
+        let limitr = self.get(RegId::Pmblimitr);
+        pmblimitr::PMFZ.is_set(limitr)
+            && pmblimitr::E.is_set(limitr)
+            && pmbsr::S.is_set(self.get(RegId::Pmbsr))
+    }
     /// The EL's sampling enable for an op at `el` (J1 `StatisticalProfilingEnabled`'s
     /// `spe_bit`); `tge` (HCR_EL2.TGE with EL2 enabled) selects PMSCR_EL2.E0HSPE for EL0.
     pub fn el_enabled(&self, el: u8, tge: bool) -> bool {

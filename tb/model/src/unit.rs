@@ -163,6 +163,7 @@ impl Model {
         for t in 0..threads {
             let mut o = ThreadOutputs {
                 irq: out.thr[t].irq,
+                pmu_freeze: self.thr[t].regs.pmu_freeze(),
                 ..ThreadOutputs::default()
             };
             self.thread_cycle(inp, t, follow, &mut o, &mut out);
@@ -288,6 +289,15 @@ impl Model {
             Phase::Filter(s) => {
                 o.hook_stray = x.any_hook();
                 o.pmu_sample_feed = true;
+                if self.cfg.feat_feed_events {
+                    let f = filter::feed_events(&th.regs, &s);
+                    o.pmu_sample_feed_br = f.br;
+                    o.pmu_sample_feed_ld = f.ld;
+                    o.pmu_sample_feed_st = f.st;
+                    o.pmu_sample_feed_op = f.op;
+                    o.pmu_sample_feed_event = f.event;
+                    o.pmu_sample_feed_lat = f.lat;
+                }
                 let keep = filter::apply(&th.regs, &s).is_ok();
                 o.pmu_sample_filtrate = keep;
                 if keep && writes(&th.regs) {
@@ -314,7 +324,11 @@ impl Model {
                 } else {
                     match (*w).check(&mut th.regs) {
                         Some(w) => Phase::Writing(Box::new(w)),
-                        None => Phase::Idle,
+                        // No room: the buffer-full event was raised.
+                        None => {
+                            o.pmu_sample_buffer_full = self.cfg.feat_feed_events;
+                            Phase::Idle
+                        }
                     }
                 }
             }
@@ -332,7 +346,9 @@ impl Model {
                 out.wr_data = w.data();
                 out.wr_strb = Write::STRB;
                 let err = inp.wr_err.then_some((inp.wr_err_kind, inp.wr_err_fsc));
-                match (*w).cycle(&mut th.regs, inp.wr_ready, err) {
+                let (more, full) = (*w).cycle(&mut th.regs, inp.wr_ready, err);
+                o.pmu_sample_buffer_full = full && self.cfg.feat_feed_events;
+                match more {
                     Some(w) => Phase::Writing(Box::new(w)),
                     None => Phase::Idle,
                 }

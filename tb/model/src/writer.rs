@@ -97,12 +97,18 @@ impl Write {
 
     /// One cycle with the beat offered; `err` is a fault on the beat, with its kind and FSC
     /// (`wr_err_kind`, `wr_err_fsc`). Returns the write still in progress, or None when the
-    /// record is done or faulted (PMBPTR and PMBSR updated).
+    /// record is done or faulted (PMBPTR and PMBSR updated), and whether this cycle raised
+    /// the buffer-full management event (SAMPLE_BUFFER_FULL).
     /// choice: write-port, choice: write-timing
-    pub fn cycle(mut self, regs: &mut Regs, ready: bool, err: Option<(u8, u8)>) -> Option<Write> {
+    pub fn cycle(
+        mut self,
+        regs: &mut Regs,
+        ready: bool,
+        err: Option<(u8, u8)>,
+    ) -> (Option<Write>, bool) {
         self.held = !ready;
         if !ready {
-            return Some(self);
+            return (Some(self), false);
         }
         if let Some((kind, fsc)) = err {
             // A fault: stop; PMBPTR holds the faulting address. D17.8.3/D17.8.4: EC by
@@ -114,19 +120,20 @@ impl Write {
                 RegId::Pmbsr,
                 pmbsr::fault(old, kind & 3, fsc, self.beat == 0),
             );
-            return None;
+            return (None, false);
         }
         self.beat += 1;
         if self.beat < BEATS_PER_RECORD {
-            return Some(self);
+            return (Some(self), false);
         }
         let next = self.base.wrapping_add(RECORD_SIZE as u64);
         regs.set(RegId::Pmbptr, next);
         // SPEBufferIsFull: no room for another maximum-size record (against the limit taken
         // with the record).
-        if past_limit(next, self.limit) {
+        let full = past_limit(next, self.limit);
+        if full {
             regs.management_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, false, false);
         }
-        None
+        (None, full)
     }
 }

@@ -85,8 +85,10 @@ pub const THREAD_FIELDS: [(&str, ThreadField); for_thread_inputs!(count)] =
 /// Number of inputs that are neither per slot nor per thread.
 pub const SCALAR_INPUTS: usize = for_scalar_inputs!(count);
 /// Number of outputs in [`Outputs::fields`]: those of `PORTS`, then those only a
-/// multithreaded unit has (zero at T = 1).
-pub const OUTPUTS: usize = for_outputs!(count) + for_smt_outputs!(count);
+/// multithreaded unit has (zero at T = 1), then those of the options (`OPTION_PORTS`,
+/// zero in a unit without the option).
+pub const OUTPUTS: usize =
+    for_outputs!(count) + for_smt_outputs!(count) + for_option_outputs!(count);
 
 /// Bits of one slot of the per-slot port `name` (from `PORTS`). Panics if `name` is not a
 /// per-slot port.
@@ -300,7 +302,7 @@ impl<T: Dut + ?Sized> Dut for Box<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use spe_defs::ports::{Dir, SMT_PORTS};
+    use spe_defs::ports::{all_ports, Dir, OPTION_PORTS, SMT_PORTS};
 
     /// Ports of `dir` whose width is of the kind `kind` picks.
     fn names(dir: Dir, kind: impl Fn(Width) -> bool) -> Vec<&'static str> {
@@ -338,17 +340,22 @@ mod tests {
                 .filter(|p| p.dir == Dir::Out)
                 .map(|p| p.name),
         );
-        assert_eq!(outs, want, "PORTS' outputs, then SMT_PORTS'");
+        want.extend(
+            OPTION_PORTS
+                .iter()
+                .filter(|o| o.port.dir == Dir::Out)
+                .map(|o| o.port.name),
+        );
+        assert_eq!(
+            outs, want,
+            "PORTS' outputs, then SMT_PORTS', then OPTION_PORTS'"
+        );
     }
 
     /// The largest value of output port `name` at `MAX_THREADS` threads and
     /// `MAX_DISPATCH_WIDTH` slots, or of one slot's or one thread's copy of an input.
     fn max(name: &str) -> u64 {
-        let p = PORTS
-            .iter()
-            .chain(SMT_PORTS)
-            .find(|p| p.name == name)
-            .unwrap();
+        let p = all_ports().find(|p| p.name == name).unwrap();
         let bits = if p.dir == Dir::Out {
             p.width.total_for(MAX_DISPATCH_WIDTH, MAX_THREADS)
         } else {
@@ -464,6 +471,14 @@ mod tests {
                 pmu_sample_filtrate: t == 0,
                 pmu_sample_collision: t == 1,
                 psb_done: true,
+                pmu_freeze: t == 2,
+                pmu_sample_feed_br: t == 0,
+                pmu_sample_feed_ld: t == 1,
+                pmu_sample_feed_st: t == 2,
+                pmu_sample_feed_op: t == 3,
+                pmu_sample_feed_event: t != 0,
+                pmu_sample_feed_lat: t != 1,
+                pmu_sample_buffer_full: t != 2,
             };
         }
         let v = o.fields();
@@ -472,5 +487,8 @@ mod tests {
         let field = |n: &str| v.iter().find(|f| f.0 == n).unwrap().1;
         assert_eq!(field("irq"), 0b1110);
         assert_eq!(field("pmu_sample_pop"), 0x4321);
+        assert_eq!(field("pmu_freeze"), 0b0100);
+        assert_eq!(field("pmu_sample_feed_op"), 0b1000);
+        assert_eq!(field("pmu_sample_buffer_full"), 0b1011);
     }
 }

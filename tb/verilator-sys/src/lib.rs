@@ -7,12 +7,13 @@
 //! several models (even of one preset) can live in one process and run on different threads.
 //! Ports are read and written in place through pointers; only [`Model::eval`] crosses the FFI.
 //!
-//! Ports are addressed by [`PortId`]: index 0 is `clk`, then `spe_defs::ports::PORTS` (and
-//! `SMT_PORTS` in a multithreaded preset) in
-//! order. Inputs are masked to their width on every write (Verilator requires the bits above
-//! a port's width to be zero).
+//! Ports are addressed by [`PortId`], found by name with [`Model::port_id`]: index 0 is
+//! `clk`, then the ports of `spe_defs::ports::ports_of` for the model's preset (`PORTS`,
+//! `SMT_PORTS` in a multithreaded preset, the option ports the preset builds) in order.
+//! Inputs are masked to their width on every write (Verilator requires the bits above a
+//! port's width to be zero).
 
-use spe_defs::ports::{ports_of, Dir, PORTS, SMT_PORTS};
+use spe_defs::ports::{ports_of, Dir};
 use spe_defs::Config;
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::fmt;
@@ -253,25 +254,13 @@ fn open_ports(
     Ok(ports)
 }
 
-/// Index of a port of a [`Model`] (0 is `clk`, then `spe_defs::ports::PORTS` in order).
+/// Index of a port of a [`Model`] (0 is `clk`, then `spe_defs::ports::ports_of` of its
+/// preset in order; [`Model::port_id`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PortId(pub usize);
 
 /// The clock.
 pub const CLK: PortId = PortId(0);
-
-/// Index of the port `name` (`clk`, any of `spe_defs::ports::PORTS`, or of `SMT_PORTS`,
-/// which follow them in a multithreaded preset's model).
-pub fn port_id(name: &str) -> Option<PortId> {
-    if name == "clk" {
-        return Some(CLK);
-    }
-    PORTS
-        .iter()
-        .chain(SMT_PORTS)
-        .position(|p| p.name == name)
-        .map(|i| PortId(i + 1))
-}
 
 /// Every model this build contains.
 pub fn models() -> &'static [ModelInfo] {
@@ -350,6 +339,12 @@ impl Model {
 
     pub fn info(&self) -> ModelInfo {
         self.info
+    }
+
+    /// Index of the port `name` of this model (`clk`, or any port of `ports_of` its
+    /// preset); `None` for a port its preset does not have.
+    pub fn port_id(&self, name: &str) -> Option<PortId> {
+        self.ports.iter().position(|p| p.name == name).map(PortId)
     }
 
     /// Every port, indexed by [`PortId`].
@@ -548,12 +543,15 @@ mod tests {
             for v in variants {
                 let m = Model::new(cfg.name, v).unwrap();
                 assert_eq!(m.ports().len(), ports_of(cfg).count() + 1);
-                let pc = &m.ports()[port_id("disp_pc").unwrap().0];
+                let pc = &m.ports()[m.port_id("disp_pc").unwrap().0];
                 assert_eq!(pc.bits, 56 * cfg.dispatch_width as u32);
-                let va = &m.ports()[port_id("xl_va").unwrap().0];
+                let va = &m.ports()[m.port_id("xl_va").unwrap().0];
                 assert_eq!(va.bits, 64 * cfg.threads as u32, "one copy per thread");
+                for o in spe_defs::ports::OPTION_PORTS {
+                    assert_eq!(m.port_id(o.port.name).is_some(), (o.built)(cfg));
+                }
                 if cfg.threads > 1 {
-                    let tid = &m.ports()[port_id("wr_tid").unwrap().0];
+                    let tid = &m.ports()[m.port_id("wr_tid").unwrap().0];
                     assert_eq!(tid.bits, cfg.threads.trailing_zeros());
                 }
             }
@@ -571,12 +569,12 @@ mod tests {
         use spe_defs::regs::{pmsirr, reg, RegId};
         let mut m = Model::new("default", Variant::Fast).unwrap();
         let (reset, en, we, addr, wdata, rdata) = (
-            port_id("reset").unwrap(),
-            port_id("reg_en").unwrap(),
-            port_id("reg_we").unwrap(),
-            port_id("reg_addr").unwrap(),
-            port_id("reg_wdata").unwrap(),
-            port_id("reg_rdata").unwrap(),
+            m.port_id("reset").unwrap(),
+            m.port_id("reg_en").unwrap(),
+            m.port_id("reg_we").unwrap(),
+            m.port_id("reg_addr").unwrap(),
+            m.port_id("reg_wdata").unwrap(),
+            m.port_id("reg_rdata").unwrap(),
         );
         m.set(reset, 1);
         cycle(&mut m);
@@ -621,7 +619,7 @@ mod tests {
     #[test]
     fn wide_ports_pack_words() {
         let mut m = Model::new("wide", Variant::Fast).unwrap();
-        let pc = port_id("disp_pc").unwrap();
+        let pc = m.port_id("disp_pc").unwrap();
         m.set_words(pc, &[u64::MAX; 8]);
         // 8 x 56 = 448 bits = 14 words, all ones: the low 64 bits read back as all ones.
         assert_eq!(m.get(pc), u64::MAX);
