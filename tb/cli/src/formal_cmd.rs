@@ -290,6 +290,16 @@ pub const MUTANTS: &[Mutant] = &[
         from: "if (~busy & ~reset) begin",
         to: "if (~reset) begin",
     },
+    // An option's output is not held low in reset: PMBLIMITR.PMFZ's freeze (v1p2x), left
+    // high from before the reset (reset-quiet's f_option_outs).
+    Mutant {
+        name: "freeze-in-reset",
+        preset: "v1p2x",
+        prop: "reset-quiet",
+        file: "spe_regs_{p}.v",
+        from: "pmbsr__q[p_s] & ~reset;",
+        to: "pmbsr__q[p_s];",
+    },
 ];
 
 #[derive(Args)]
@@ -316,7 +326,7 @@ pub struct FormalArgs {
     /// Run a deliberately broken copy of the RTL instead; its property must fail with a
     /// counterexample (tag-two, tag-prohibited, el1-as-el0, psb-in-reset, wr-unaligned, wr-no-wait,
     /// irq-coll, tag-busy, psb-early, room-late, wr-skip, s-ignored, ptr-no-enable,
-    /// write-when-off; grant-busy on smt2).
+    /// write-when-off; grant-busy on smt2, freeze-in-reset on v1p2x).
     #[arg(long, value_name = "NAME")]
     mutant: Option<String>,
     /// Print the mutants' names, one per line, and exit (scripts/formal.sh runs each).
@@ -613,6 +623,20 @@ pub fn wrapper_text(cfg: &Config, th: usize) -> String {
         view.push(format!("wire [{}:0] wr_thread = wr_tid;", b - 1));
     }
     view.push("wire [W-1:0] th_tag = tag & th_slots;".into());
+    // The outputs only an option builds (spe_defs::ports::OPTION_PORTS), ORed: a property
+    // about every output names this (zero in a preset without options).
+    let options: Vec<&str> = ports_of(cfg)
+        .filter(|p| p.dir == Dir::Out && spe_defs::ports::option_port_built(p.name, cfg))
+        .map(|p| p.name)
+        .collect();
+    view.push(format!(
+        "wire f_option_outs = {};",
+        if options.is_empty() {
+            "1'b0".to_string()
+        } else {
+            format!("|{{{}}}", options.join(", "))
+        }
+    ));
     format!(
         "// spe_formal_{name}: spe_top_{name} under the property of prop.vh (spe formal).\n\
          // Written by `spe formal` (tb/cli/src/formal_cmd.rs); not part of the unit.\n\
@@ -863,6 +887,7 @@ mod tests {
                     for id in idents(&text, "th_")
                         .into_iter()
                         .chain(idents(&text, "wr_thread"))
+                        .chain(idents(&text, "f_option_outs"))
                     {
                         let declared = w.lines().any(|l| {
                             l.starts_with("wire")
