@@ -200,3 +200,126 @@ fn reserved_fill_modes_behave_as_fill() {
         );
     }
 }
+
+/// The SPEv1p2 PMU events of one sample on `cfg` (BR, LD, ST, OP, EVENT, LAT, each counted
+/// over the run: the feed cycle's pulses), and whether its record was written.
+fn feed_events(
+    cfg: &Config,
+    setup: &dyn Fn(&mut Tb),
+    (class, sub): (u8, u8),
+    retired: bool,
+    latency: u64,
+) -> ([u64; 6], bool) {
+    let mut tb = Tb::new(cfg);
+    tb.enable(4, 0);
+    setup(&mut tb);
+    tb.sample_after(1);
+    tb.dispatch_until_tag(0x2000, class, sub, 4);
+    let mut n = [0u64; 6];
+    let mut count = |o: &spe_ports::Outputs| {
+        let x = &o.thr[0];
+        for (k, on) in [
+            x.pmu_sample_feed_br,
+            x.pmu_sample_feed_ld,
+            x.pmu_sample_feed_st,
+            x.pmu_sample_feed_op,
+            x.pmu_sample_feed_event,
+            x.pmu_sample_feed_lat,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            n[k] += u64::from(on);
+        }
+        // Only with SAMPLE_FEED.
+        assert!(!x.pmu_sample_feed_lat || x.pmu_sample_feed);
+    };
+    for _ in 1..latency {
+        let o = tb.step();
+        count(&o);
+    }
+    tb.inp.thr[0].cpl.done = true;
+    tb.inp.thr[0].cpl.retired = retired;
+    for _ in 0..13 {
+        let o = tb.step();
+        count(&o);
+    }
+    assert_eq!(tb.feeds, 1);
+    (n, tb.record_at(BASE).is_some())
+}
+
+#[test]
+fn spev1p2_feed_events_follow_the_sample_and_the_filter_registers_whether_or_not_filters_are_on() {
+    // J1 SPEFilterByType / SPEFilterByEvents / SPEFilterByLatency raise SAMPLE_FEED_* from
+    // the op and PMSFCR's type bits, PMSEVFR / PMSNEVFR and MINLAT, with FT, FE, FnE and FL
+    // all clear here: nothing is filtered, every record is written.
+    let cfg = Config::preset("v1p2x").unwrap();
+    assert!(cfg.feat_feed_events);
+    let load = (op_class::LD_ST_ATOMIC, subclass::LDST_GP);
+    let store = (
+        op_class::LD_ST_ATOMIC,
+        subclass::LDST_GP | subclass::LDST_ST,
+    );
+    let atomic = (
+        op_class::LD_ST_ATOMIC,
+        subclass::LDST_EXT | subclass::LDST_EXT_AT,
+    );
+    let branch = (op_class::BRANCH, 0);
+    let other = (op_class::OTHER, 0);
+    let no_regs = |_: &mut Tb| {};
+    //                          BR LD ST OP EV LAT
+    for (what, op, want) in [
+        ("load", load, [0, 1, 0, 0, 1, 1]),
+        ("store", store, [0, 0, 1, 0, 1, 1]),
+        ("atomic", atomic, [0, 1, 1, 0, 1, 1]),
+        ("branch", branch, [1, 0, 0, 0, 1, 1]),
+        ("other", other, [0, 0, 0, 0, 1, 1]),
+    ] {
+        let (n, written) = feed_events(cfg, &no_regs, op, true, 3);
+        assert_eq!(n, want, "{what}, no filter register set");
+        assert!(written, "{what}");
+    }
+    // OP: a type selected in PMSFCR.{B, LD, ST} (FT clear) and the op is of it.
+    let ld_only = |tb: &mut Tb| tb.write_reg(RegId::Pmsfcr, pmsfcr::LD.place(1));
+    assert_eq!(
+        feed_events(cfg, &ld_only, load, true, 3).0[3],
+        1,
+        "load, LD"
+    );
+    assert_eq!(
+        feed_events(cfg, &ld_only, atomic, true, 3).0[3],
+        1,
+        "atomic, LD"
+    );
+    assert_eq!(
+        feed_events(cfg, &ld_only, branch, true, 3).0[3],
+        0,
+        "branch, LD"
+    );
+    let (n, written) = feed_events(cfg, &ld_only, store, true, 3);
+    assert_eq!((n[3], written), (0, true), "store, LD, FT clear: kept");
+    // EVENT: every PMSEVFR event set and none of PMSNEVFR (FE, FnE clear).
+    let want_retired = |tb: &mut Tb| tb.write_reg(RegId::Pmsevfr, ev::bit(ev::RETIRED));
+    assert_eq!(feed_events(cfg, &want_retired, load, true, 3).0[4], 1);
+    let (n, written) = feed_events(cfg, &want_retired, load, false, 3);
+    assert_eq!(
+        (n[4], written),
+        (0, true),
+        "not retired: no EVENT, still kept"
+    );
+    let not_retired = |tb: &mut Tb| tb.write_reg(RegId::Pmsnevfr, ev::bit(ev::RETIRED));
+    assert_eq!(feed_events(cfg, &not_retired, load, true, 3).0[4], 0);
+    assert_eq!(feed_events(cfg, &not_retired, load, false, 3).0[4], 1);
+    // LAT: total latency at least MINLAT (FL clear).
+    let minlat = |tb: &mut Tb| tb.write_reg(RegId::Pmslatfr, 6);
+    let (n, written) = feed_events(cfg, &minlat, load, true, 3);
+    assert_eq!(
+        (n[5], written),
+        (0, true),
+        "latency below MINLAT: no LAT, kept"
+    );
+    assert_eq!(feed_events(cfg, &minlat, load, true, 10).0[5], 1);
+    // A unit without the option has none of them.
+    let (n, _) = feed_events(&Config::default(), &no_regs, branch, true, 3);
+    assert_eq!(n, [0; 6]);
+}

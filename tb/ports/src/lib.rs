@@ -37,7 +37,11 @@
 //! # Adding a port
 //!
 //! A new input or output is one row of `PORTS` (a hook input joins its hook's report by its
-//! group) plus the RTL and model logic that use it. Its field here and its entry in the
+//! group) plus the RTL and model logic that use it. A port that only a unit built with an
+//! option has is a row of `OPTION_PORTS` with its `Config` option (outputs only so far: a
+//! per-thread field of [`ThreadOutputs`], zero in a unit without the option, listed by
+//! [`for_option_outputs!`] at the end of [`Outputs::fields`]); the RTL declares it as a
+//! vector of zero or one signal, which `spe gen` names as its port. Its field here and its entry in the
 //! name list macros ([`for_scalar_inputs!`], [`for_slot_inputs!`], [`for_outputs!`]) are
 //! generated; port-level backends (Verilated, rust-hdl, VCD writers) iterate the lists and
 //! need no change.
