@@ -78,6 +78,27 @@ fn doc(p: &Port, indent: &str) -> String {
     format!("{indent}#[doc = {text:?}]\n")
 }
 
+/// A per-thread output's entries in `Outputs::fields` (every thread's copy packed, thread
+/// `t` at bit `t * b`) and `Outputs::from_values`.
+fn per_thread_output(fields_body: &mut String, values_body: &mut String, p: &Port) {
+    let b = p.width.bits();
+    writeln!(
+        fields_body,
+        "            (\"{n}\", self.thr.iter().enumerate().fold(0u64, |a, (t, x)| \
+         a | (u64::from(x.{n}) & low_mask({b})) << (t as u32 * {b}))),",
+        n = p.name
+    )
+    .unwrap();
+    write!(
+        values_body,
+        "        let x = v.next().unwrap_or_default();\n        \
+         for (t, o) in out.thr.iter_mut().enumerate() {{\n            \
+         o.{n} = PortValue::from_port((x >> (t as u32 * {b})) & low_mask({b}));\n        }}\n",
+        n = p.name
+    )
+    .unwrap();
+}
+
 fn field(p: &Port, name: &str) -> String {
     format!(
         "{}    pub {name}: {},\n",
@@ -157,22 +178,7 @@ fn contract() -> String {
                         outputs += "    pub thr: [ThreadOutputs; MAX_THREADS],\n";
                         thr_out_placed = true;
                     }
-                    let b = p.width.bits();
-                    writeln!(
-                        fields_body,
-                        "            (\"{n}\", self.thr.iter().enumerate().fold(0u64, |a, (t, x)| \
-                         a | (u64::from(x.{n}) & low_mask({b})) << (t as u32 * {b}))),",
-                        n = p.name
-                    )
-                    .unwrap();
-                    write!(
-                        values_body,
-                        "        let x = v.next().unwrap_or_default();\n        \
-                         for (t, o) in out.thr.iter_mut().enumerate() {{\n            \
-                         o.{n} = PortValue::from_port((x >> (t as u32 * {b})) & low_mask({b}));\n        }}\n",
-                        n = p.name
-                    )
-                    .unwrap();
+                    per_thread_output(&mut fields_body, &mut values_body, p);
                 } else {
                     outputs += &field(p, p.name);
                     writeln!(
@@ -262,24 +268,10 @@ fn contract() -> String {
     for o in OPTION_PORTS {
         let p = &o.port;
         match (p.dir, p.width) {
-            (Dir::Out, Width::PerThread(b)) => {
+            (Dir::Out, Width::PerThread(_)) => {
                 thr_out += &field(p, p.name);
                 write!(option_output_list, "{}, ", p.name).unwrap();
-                writeln!(
-                    fields_body,
-                    "            (\"{n}\", self.thr.iter().enumerate().fold(0u64, |a, (t, x)| \
-                     a | (u64::from(x.{n}) & low_mask({b})) << (t as u32 * {b}))),",
-                    n = p.name
-                )
-                .unwrap();
-                write!(
-                    values_body,
-                    "        let x = v.next().unwrap_or_default();\n        \
-                     for (t, o) in out.thr.iter_mut().enumerate() {{\n            \
-                     o.{n} = PortValue::from_port((x >> (t as u32 * {b})) & low_mask({b}));\n        }}\n",
-                    n = p.name
-                )
-                .unwrap();
+                per_thread_output(&mut fields_body, &mut values_body, p);
             }
             _ => panic!("option port {}: only per-thread outputs so far", p.name),
         }

@@ -100,23 +100,18 @@ impl Config {
                 self.threads
             ));
         }
-        if self.feat_ernd && self.threads > 1 {
-            return Err(format!(
-                "{} hardware threads with FEAT_SPE_ERnd: the multithreaded unit does not build ERnd yet",
-                self.threads
-            ));
-        }
-        if self.feat_pmfz && self.threads > 1 {
-            return Err(format!(
-                "{} hardware threads with PMBLIMITR.PMFZ: the multithreaded unit does not build it yet",
-                self.threads
-            ));
-        }
-        if self.feat_feed_events && self.threads > 1 {
-            return Err(format!(
-                "{} hardware threads with the SAMPLE_FEED_* events: the multithreaded unit does not build them yet",
-                self.threads
-            ));
+        // The options are built in the one-thread top only so far.
+        for (on, what) in [
+            (self.feat_ernd, "FEAT_SPE_ERnd"),
+            (self.feat_pmfz, "PMBLIMITR.PMFZ"),
+            (self.feat_feed_events, "the SAMPLE_FEED_* events"),
+        ] {
+            if on && self.threads > 1 {
+                return Err(format!(
+                    "{} hardware threads with {what}: the multithreaded unit does not build it yet",
+                    self.threads
+                ));
+            }
         }
         if impdef::min_interval_for_code(self.interval_code).is_none() {
             return Err(format!(
@@ -321,6 +316,37 @@ mod tests {
                 ..PRESETS[0]
             };
             assert_eq!(c.validate().is_ok(), ok, "{t} threads");
+        }
+    }
+
+    #[test]
+    fn the_options_are_refused_with_threads_until_the_multithreaded_top_builds_them() {
+        let v1p2x = *Config::preset("v1p2x").unwrap();
+        assert!(v1p2x.validate().is_ok());
+        let base = Config {
+            feat_ernd: false,
+            feat_pmfz: false,
+            feat_feed_events: false,
+            threads: 2,
+            ..v1p2x
+        };
+        assert!(base.validate().is_ok());
+        for c in [
+            Config {
+                feat_ernd: true,
+                ..base
+            },
+            Config {
+                feat_pmfz: true,
+                ..base
+            },
+            Config {
+                feat_feed_events: true,
+                ..base
+            },
+        ] {
+            let e = c.validate().unwrap_err();
+            assert!(e.contains("does not build it yet"), "{e}");
         }
     }
 
