@@ -343,6 +343,12 @@ pub struct FormalArgs {
     out: Option<PathBuf>,
 }
 
+/// True when an executable `name` is in a folder of PATH.
+fn on_path(name: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
+}
+
 /// How one property ended.
 struct Outcome {
     prop: &'static str,
@@ -394,6 +400,13 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
                 tools.display()
             ));
         }
+    }
+    // The engine's solver: without it every property would end ERROR without a trace.
+    if !on_path("z3") {
+        return Err(
+            "z3 is not on PATH: the smtbmc engine needs it (scripts/formal.sh installs Debian's z3)"
+                .into(),
+        );
     }
     let props: Vec<&Prop> = match (&mutant, a.props.is_empty()) {
         (Some(m), _) => PROPS.iter().filter(|p| p.name == m.prop).collect(),
