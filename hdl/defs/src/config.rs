@@ -65,6 +65,24 @@ pub struct Config {
     pub feat_feed_events: bool,
 }
 
+/// The options as predicates (`fn(&Config) -> bool`): the one place from which the feature
+/// list (`impdef::FEATURES`) and the option ports (`ports::OPTION_PORTS`) say what builds them.
+pub mod option {
+    use super::Config;
+    /// FEAT_SPE_ERnd ([`Config::feat_ernd`]).
+    pub fn ernd(cfg: &Config) -> bool {
+        cfg.feat_ernd
+    }
+    /// PMBLIMITR.PMFZ and `pmu_freeze` ([`Config::feat_pmfz`]).
+    pub fn pmfz(cfg: &Config) -> bool {
+        cfg.feat_pmfz
+    }
+    /// The SAMPLE_FEED_* and SAMPLE_BUFFER_FULL outputs ([`Config::feat_feed_events`]).
+    pub fn feed_events(cfg: &Config) -> bool {
+        cfg.feat_feed_events
+    }
+}
+
 /// Largest completion timeout, as a power of two (the tracker's age counter is this wide).
 pub const MAX_CPL_TIMEOUT_LOG2: u32 = 20;
 

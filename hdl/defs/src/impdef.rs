@@ -64,18 +64,6 @@ impl Feature {
     }
 }
 
-fn ernd_option(cfg: &crate::Config) -> bool {
-    cfg.feat_ernd
-}
-
-fn pmfz_option(cfg: &crate::Config) -> bool {
-    cfg.feat_pmfz
-}
-
-fn feed_option(cfg: &crate::Config) -> bool {
-    cfg.feat_feed_events
-}
-
 const fn feat(name: &'static str, from: u8, implemented: bool) -> Feature {
     Feature {
         name,
@@ -116,11 +104,11 @@ pub const FEATURES: &[Feature] = {
         feat("FEAT_SPEv1p2: discard mode (PMBLIMITR_EL1.FM = 0b10)", 0b0011, true),
         feat("FEAT_SPEv1p2: PMSIDR_EL1.Format", 0b0011, true),
         Feature {
-            option: Some(pmfz_option),
+            option: Some(crate::config::option::pmfz),
             ..feat("FEAT_SPEv1p2: PMBLIMITR_EL1.PMFZ and the `pmu_freeze` output (freeze the PMU on a buffer management event; `Config::feat_pmfz`: preset v1p2x)", 0b0011, false)
         },
         Feature {
-            option: Some(feed_option),
+            option: Some(crate::config::option::feed_events),
             ..feat("FEAT_SPEv1p2: the SAMPLE_FEED_* PMU events (and SAMPLE_BUFFER_FULL; `Config::feat_feed_events`: preset v1p2x)", 0b0011, false)
         },
         feat("FEAT_SPEv1p3: MOPS and MTE op types; no external abort reported to the unit; PMBIDR_EL1.F = 1", 0b0100, false),
@@ -128,7 +116,7 @@ pub const FEATURES: &[Feature] = {
         optional("FEAT_SPE_LDS: the Data Source packet", true, pmsidr::LDS),
         optional("Architectural-instruction population (PMSIDR_EL1.ArchInst)", ARCH_INST, pmsidr::ARCHINST),
         Feature {
-            option: Some(ernd_option),
+            option: Some(crate::config::option::ernd),
             ..optional("FEAT_SPE_ERnd: random interval in ECOUNT (`Config::feat_ernd`: preset v1p2x)", false, pmsidr::ERND)
         },
         optional("FEAT_SPE_FDS: filtering by data source", false, pmsidr::FDS),

@@ -161,14 +161,6 @@ pub fn option_port_built(name: &str, cfg: &crate::Config) -> bool {
         .any(|o| o.port.name == name && (o.built)(cfg))
 }
 
-fn pmfz_built(cfg: &crate::Config) -> bool {
-    cfg.feat_pmfz
-}
-
-fn feed_built(cfg: &crate::Config) -> bool {
-    cfg.feat_feed_events
-}
-
 /// A SAMPLE_FEED_* event output (`Config::feat_feed_events`): a pulse with SAMPLE_FEED.
 const fn feed_event(name: &'static str, meaning: &'static str) -> OptionPort {
     OptionPort {
@@ -181,7 +173,7 @@ const fn feed_event(name: &'static str, meaning: &'static str) -> OptionPort {
             "reg, pulse: with pmu_sample_feed",
         ),
         option: "feat_feed_events",
-        built: feed_built,
+        built: crate::config::option::feed_events,
     }
 }
 
@@ -197,7 +189,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
             "reg, level: from the cycle after the management event or the register write that makes it true, until one makes it false",
         ),
         option: "feat_pmfz",
-        built: pmfz_built,
+        built: crate::config::option::pmfz,
     },
     feed_event(
         "pmu_sample_feed_br",
@@ -233,7 +225,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
             "comb, pulse: in the cycle of the last beat taken (wr_ready) or of the check",
         ),
         option: "feat_feed_events",
-        built: feed_built,
+        built: crate::config::option::feed_events,
     },
 ];
 
