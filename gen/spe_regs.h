@@ -293,7 +293,7 @@
 #define SPE_FASTSIM_PMSIDR_EL1_VALUE 0x0000000000026057ull
 #define SPE_FASTSIM_PMSCR_EL2_WRITABLE 0x000000000000007bull
 
-/* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events */
+/* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events */
 #define SPE_V1P2X_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
 #define SPE_V1P2X_PMBPTR_EL1_WRITABLE 0xffffffffffffffffull
 #define SPE_V1P2X_PMBSR_EL1_WRITABLE 0x00000000fc0fffffull
@@ -305,7 +305,7 @@
 #define SPE_V1P2X_PMSFCR_EL1_WRITABLE 0x000000000007000full
 #define SPE_V1P2X_PMSEVFR_EL1_WRITABLE 0x0000000000000ffeull
 #define SPE_V1P2X_PMSLATFR_EL1_WRITABLE 0x0000000000000fffull
-#define SPE_V1P2X_PMSIDR_EL1_VALUE 0x0000000000026477ull
+#define SPE_V1P2X_PMSIDR_EL1_VALUE 0x0000000001026477ull
 #define SPE_V1P2X_PMSCR_EL2_WRITABLE 0x000000000000007bull
 
 /* preset `smt2`: 4-wide dispatch shared by 2 hardware threads (SMT), 12-bit counters */

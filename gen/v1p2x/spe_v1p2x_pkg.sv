@@ -3,8 +3,8 @@
 // source and run `cargo run --release --bin spe -- gen --out gen`.
 
 package spe_v1p2x_pkg;
-  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events): 12-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0x26477, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
+  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events): 12-bit latency counters, recommended minimum interval
+  // 1024, PMSIDR_EL1 = 0x1026477, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
   localparam int REG_ADDR_BITS = 5;  // register port address bits
@@ -106,6 +106,12 @@ package spe_v1p2x_pkg;
   typedef struct packed {
     logic [T-1:0] psb_req;  // PSB CSYNC: the core executes a PSB and holds this high until psb_done; a sample still being tracked is dropped in every cycle this is high (level, per cycle)
   } synchronization_in_t;
+
+  // Group `pbt`, inputs.
+  typedef struct packed {
+    logic [T-1:0][63:0] pbt_target;  // FEAT_SPE_PBT: the core's previous-branch-target register as the tagged branch found it (J1 `SPESamplePreviousBranchAddress`): the target of the last taken branch before it in program order, as the Address packet's payload: NS (63), EL (62:61), NSE (60, recorded as 0), 0 (59:56, recorded as 0), VA (55:0). The core updates it at each taken branch it counts (J1 `SPEBranch`: the ERET, exception entry and ISB choices are the core's) (with br_done)
+    logic [T-1:0] pbt_valid;  // FEAT_SPE_PBT: `pbt_target` is valid (J1 `SPESamplePreviousBranchAddressValid`): low after reset until a taken branch is counted, and after a taken branch while profiling was disabled or prohibited. A taken branch's record has the index-4 Address packet only with this high (with br_done)
+  } pbt_in_t;
 
   // Group `dispatch`, outputs.
   typedef struct packed {

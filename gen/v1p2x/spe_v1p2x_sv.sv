@@ -17,6 +17,7 @@ module spe_v1p2x_sv
   input  registers_in_t registers_i,
   input  memory_port_in_t memory_port_i,
   input  synchronization_in_t synchronization_i,
+  input  pbt_in_t pbt_i,
   output dispatch_out_t dispatch_o,
   output hooks_out_t hooks_o,
   output registers_out_t registers_o,
@@ -103,6 +104,8 @@ module spe_v1p2x_sv
     .pmu_sample_feed_op(pmu_o.pmu_sample_feed_op),
     .pmu_sample_feed_event(pmu_o.pmu_sample_feed_event),
     .pmu_sample_feed_lat(pmu_o.pmu_sample_feed_lat),
-    .pmu_sample_buffer_full(pmu_o.pmu_sample_buffer_full)
+    .pmu_sample_buffer_full(pmu_o.pmu_sample_buffer_full),
+    .pbt_target(pbt_i.pbt_target),
+    .pbt_valid(pbt_i.pbt_valid)
   );
 endmodule

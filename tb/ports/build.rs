@@ -68,8 +68,13 @@ fn doc(p: &Port, indent: &str) -> String {
         " Only a multithreaded unit (T > 1) has this port: ignored on input and zero on output at T = 1.".to_string()
     } else if let Some(o) = opt {
         format!(
-            " Only a unit built with `Config::{}` has this port: zero on output otherwise.",
-            o.option
+            " Only a unit built with `Config::{}` has this port: {} otherwise.",
+            o.option,
+            if p.dir == Dir::In {
+                "ignored"
+            } else {
+                "zero on output"
+            }
         )
     } else {
         String::new()
@@ -264,7 +269,10 @@ fn contract() -> String {
     }
     // The option ports' outputs: fields (per thread in `ThreadOutputs`), at the end of
     // `Outputs::fields` (zero in a unit without the option).
+    // The option ports' inputs: fields of `ThreadInputs` (ignored by a unit without the
+    // option), listed by `for_option_thread_inputs!`.
     let mut option_output_list = String::new();
+    let mut option_input_list = String::new();
     for o in OPTION_PORTS {
         let p = &o.port;
         match (p.dir, p.width) {
@@ -273,7 +281,11 @@ fn contract() -> String {
                 write!(option_output_list, "{}, ", p.name).unwrap();
                 per_thread_output(&mut fields_body, &mut values_body, p);
             }
-            _ => panic!("option port {}: only per-thread outputs so far", p.name),
+            (Dir::In, Width::PerThread(_)) => {
+                thr_in += &field(p, p.name);
+                write!(option_input_list, "{}: {}, ", p.name, p.name).unwrap();
+            }
+            _ => panic!("option port {}: only per-thread ports so far", p.name),
         }
     }
     write!(
@@ -333,6 +345,12 @@ fn contract() -> String {
         "/// Calls the macro `$m` with the name of every output only a multithreaded unit has\n\
          /// (`SMT_PORTS`), in order: after those of `PORTS` in [`Outputs::fields`].",
         &smt_output_list,
+    );
+    out += &list_macro(
+        "for_option_thread_inputs",
+        "/// Calls the macro `$m` with every per-thread input of an option (`OPTION_PORTS`) as\n\
+         /// `port: field` of [`ThreadInputs`], in order; a unit without the option has no such port.",
+        &option_input_list,
     );
     out += &list_macro(
         "for_option_outputs",

@@ -63,6 +63,11 @@ pub struct Config {
     /// with SAMPLE_FEED, and SAMPLE_BUFFER_FULL (J1 `SPECompleteSample`), each an output
     /// only a unit with this option has. One thread only so far.
     pub feat_feed_events: bool,
+    /// FEAT_SPE_PBT (PMSIDR_EL1.PBT): a taken branch's record carries the previous-branch-
+    /// target Address packet (index 4), the target of the last taken branch before it in
+    /// program order, as the core reports it with the branch (`pbt_target`, `pbt_valid`;
+    /// J1 `SPEBranch`). One thread only so far.
+    pub feat_pbt: bool,
 }
 
 /// The options as predicates (`fn(&Config) -> bool`): the one place from which the feature
@@ -80,6 +85,10 @@ pub mod option {
     /// The SAMPLE_FEED_* and SAMPLE_BUFFER_FULL outputs ([`Config::feat_feed_events`]).
     pub fn feed_events(cfg: &Config) -> bool {
         cfg.feat_feed_events
+    }
+    /// FEAT_SPE_PBT and its inputs `pbt_target`, `pbt_valid` ([`Config::feat_pbt`]).
+    pub fn pbt(cfg: &Config) -> bool {
+        cfg.feat_pbt
     }
 }
 
@@ -123,6 +132,7 @@ impl Config {
             (self.feat_ernd, "FEAT_SPE_ERnd"),
             (self.feat_pmfz, "PMBLIMITR.PMFZ"),
             (self.feat_feed_events, "the SAMPLE_FEED_* events"),
+            (self.feat_pbt, "FEAT_SPE_PBT"),
         ] {
             if on && self.threads > 1 {
                 return Err(format!(
@@ -199,6 +209,7 @@ pub const PRESETS: &[Config] = &[
         feat_ernd: false,
         feat_pmfz: false,
         feat_feed_events: false,
+        feat_pbt: false,
     },
     Config {
         name: "minimal",
@@ -212,6 +223,7 @@ pub const PRESETS: &[Config] = &[
         feat_ernd: false,
         feat_pmfz: false,
         feat_feed_events: false,
+        feat_pbt: false,
     },
     Config {
         name: "w2",
@@ -225,6 +237,7 @@ pub const PRESETS: &[Config] = &[
         feat_ernd: false,
         feat_pmfz: false,
         feat_feed_events: false,
+        feat_pbt: false,
     },
     Config {
         name: "c16",
@@ -238,6 +251,7 @@ pub const PRESETS: &[Config] = &[
         feat_ernd: false,
         feat_pmfz: false,
         feat_feed_events: false,
+        feat_pbt: false,
     },
     Config {
         name: "wide",
@@ -251,6 +265,7 @@ pub const PRESETS: &[Config] = &[
         feat_ernd: false,
         feat_pmfz: false,
         feat_feed_events: false,
+        feat_pbt: false,
     },
     Config {
         name: "fastsim",
@@ -264,10 +279,11 @@ pub const PRESETS: &[Config] = &[
         feat_ernd: false,
         feat_pmfz: false,
         feat_feed_events: false,
+        feat_pbt: false,
     },
     Config {
         name: "v1p2x",
-        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events",
+        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events",
         dispatch_width: 4,
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
@@ -277,6 +293,7 @@ pub const PRESETS: &[Config] = &[
         feat_ernd: true,
         feat_pmfz: true,
         feat_feed_events: true,
+        feat_pbt: true,
     },
     Config {
         name: "smt2",
@@ -290,6 +307,7 @@ pub const PRESETS: &[Config] = &[
         feat_ernd: false,
         feat_pmfz: false,
         feat_feed_events: false,
+        feat_pbt: false,
     },
     Config {
         name: "smt4",
@@ -303,6 +321,7 @@ pub const PRESETS: &[Config] = &[
         feat_ernd: false,
         feat_pmfz: false,
         feat_feed_events: false,
+        feat_pbt: false,
     },
 ];
 
@@ -345,6 +364,7 @@ mod tests {
             feat_ernd: false,
             feat_pmfz: false,
             feat_feed_events: false,
+            feat_pbt: false,
             threads: 2,
             ..v1p2x
         };
@@ -360,6 +380,10 @@ mod tests {
             },
             Config {
                 feat_feed_events: true,
+                ..base
+            },
+            Config {
+                feat_pbt: true,
                 ..base
             },
         ] {

@@ -120,7 +120,10 @@ pub const FEATURES: &[Feature] = {
             ..optional("FEAT_SPE_ERnd: random interval in ECOUNT (`Config::feat_ernd`: preset v1p2x)", false, pmsidr::ERND)
         },
         optional("FEAT_SPE_FDS: filtering by data source", false, pmsidr::FDS),
-        optional("FEAT_SPE_PBT: the previous-branch-target packet", false, pmsidr::PBT),
+        Feature {
+            option: Some(crate::config::option::pbt),
+            ..optional("FEAT_SPE_PBT: the previous-branch-target Address packet (index 4; `Config::feat_pbt`: preset v1p2x)", false, pmsidr::PBT)
+        },
     ]
 };
 
@@ -278,10 +281,10 @@ pub mod layout {
         when: "TGT: branch resolved; VA: translation started (a record never has both)",
     };
     pub const PA: Slot = Slot {
-        name: "Address PA",
+        name: "Address PA / PBT",
         offset: 37,
         len: 1 + packet::ADDRESS_PAYLOAD,
-        when: "translation done and PA collection enabled",
+        when: "PA: translation done and PA collection enabled; PBT (FEAT_SPE_PBT): a taken branch resolved with `pbt_valid` (a record never has both: translation reports count for loads and stores only)",
     };
     pub const DATA_SOURCE: Slot = Slot {
         name: "Data Source",
@@ -362,6 +365,12 @@ pub const CHOICES: &[Choice] = &[
         topic: "Random perturbation",
         rule: "D17.3.4.3 (random perturbation), PMSIRR_EL1.RND, PMSIDR_EL1.ERnd; J1 SPEResetSampleCounter",
         behaviour: "PMSIRR.RND = 1 replaces the low 8 bits of the reload value with the low 8 bits of a 16-bit Galois LFSR (taps 0xB400, seed 0xACE1 after reset) that steps every cycle. FEAT_SPE_ERnd (`Config::feat_ernd`, preset v1p2x: PMSIDR.ERnd = 1; the other presets do not build it): the reload's low byte is 0, and the op that brings COUNT to zero with RND = 1 loads PMSICR.ECOUNT with the LFSR's low byte; it is sampled if that is 0, else the population op that brings ECOUNT to zero is (J1 SPEToCollectSample). At most one op per dispatch group is selected: a second selection, possible only after software writes PMSICR with COUNT and ECOUNT both small, is dropped without a collision.",
+    },
+    Choice {
+        key: "prev-branch",
+        topic: "Previous-branch target (FEAT_SPE_PBT)",
+        rule: "J1 SPEBranch, SPEConstructRecord (IMPLEMENTATION DEFINED \"SPE get prev br if not br\", \"SPE prev br on eret\", \"on exception\", \"on isb\")",
+        behaviour: "Preset v1p2x (`Config::feat_pbt`; PMSIDR.PBT = 1). The core keeps J1's previous-branch-target register (SPESamplePreviousBranchAddress and its valid flag) and reports it with the sampled branch (`pbt_target`, `pbt_valid` with `br_done`), so the ERET, exception and ISB choices are the core's. The unit records it, as Address packet index 4 in the PA slot, when the sampled op is a branch whose report says taken and `pbt_valid` is high; never for another op (\"get prev br if not br\" is FALSE). Bits 60:56 are recorded as 0 (no Realm state: NSE = 0).",
     },
     Choice {
         key: "min-interval",

@@ -227,6 +227,30 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         option: "feat_feed_events",
         built: crate::config::option::feed_events,
     },
+    OptionPort {
+        port: p(
+            "pbt_target",
+            In,
+            PerThread(64),
+            "pbt",
+            "FEAT_SPE_PBT: the core's previous-branch-target register as the tagged branch found it (J1 `SPESamplePreviousBranchAddress`): the target of the last taken branch before it in program order, as the Address packet's payload: NS (63), EL (62:61), NSE (60, recorded as 0), 0 (59:56, recorded as 0), VA (55:0). The core updates it at each taken branch it counts (J1 `SPEBranch`: the ERET, exception entry and ISB choices are the core's)",
+            "with br_done",
+        ),
+        option: "feat_pbt",
+        built: crate::config::option::pbt,
+    },
+    OptionPort {
+        port: p(
+            "pbt_valid",
+            In,
+            PerThread(1),
+            "pbt",
+            "FEAT_SPE_PBT: `pbt_target` is valid (J1 `SPESamplePreviousBranchAddressValid`): low after reset until a taken branch is counted, and after a taken branch while profiling was disabled or prohibited. A taken branch's record has the index-4 Address packet only with this high",
+            "with br_done",
+        ),
+        option: "feat_pbt",
+        built: crate::config::option::pbt,
+    },
 ];
 
 const fn p(

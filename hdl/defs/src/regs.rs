@@ -663,7 +663,7 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                     CounterWidth::Bits16 => pmsidr::COUNTSIZE_16BIT,
                 })
                 | pmsidr::FORMAT.place(0)
-                | pmsidr::PBT.place(0)
+                | pmsidr::PBT.place(u64::from(cfg.feat_pbt))
         }
         RegId::Pmbidr => pmbidr::ALIGN.place(impdef::RECORD_SIZE_LOG2 as u64),
         _ => panic!("{id:?} is not a read-only register"),

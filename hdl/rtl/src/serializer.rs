@@ -86,6 +86,12 @@ pub struct SpeSerializer<const CW: usize> {
     /// Beat number 0..7 (beat 0 holds bytes 7:0).
     pub beat: Signal<In, Bits<3>>,
     pub beat_data: Signal<Out, Bits<64>>,
+    /// FEAT_SPE_PBT (`Config::feat_pbt`; one element in a unit that builds it, none
+    /// otherwise): the previous-branch target's payload and whether the record has it
+    /// (tracker). It shares the PA slot: a branch has no data PA.
+    pub pbt: Vec<Signal<In, Bits<64>>>,
+    pub pbt_en: Vec<Signal<In, Bit>>,
+    h_pbt: Vec<K<Bits<8>>>,
     // Local signals: the record, as a struct and as 512 bits, and the payloads built for it.
     rec: Signal<Local, Record>,
     rec_bits: Signal<Local, Bits<512>>,
@@ -135,6 +141,7 @@ impl<const CW: usize> SpeSerializer<CW> {
         let h = |v: u8| K::new(u64::from(v).into());
         // Padding everywhere: the empty slot is all 0x00 bytes.
         let empty = Record::default();
+        let pbt = usize::from(spe_defs::config::option::pbt(cfg));
         assert_eq!(packet::PAD, 0, "the empty record is all Padding");
         Self {
             h_ctx1: h(packet::context_header(context_index::EL1)),
@@ -156,6 +163,11 @@ impl<const CW: usize> SpeSerializer<CW> {
             k_class_ldst: K::new(u64::from(op_class::LD_ST_ATOMIC).into()),
             k_class_branch: K::new(u64::from(op_class::BRANCH).into()),
             k_empty: K::new(empty),
+            pbt: (0..pbt).map(|_| Default::default()).collect(),
+            pbt_en: (0..pbt).map(|_| Default::default()).collect(),
+            h_pbt: (0..pbt)
+                .map(|_| h(packet::address_header(addr_index::PREV_BRANCH_TARGET)))
+                .collect(),
             ..Default::default()
         }
     }
@@ -224,6 +236,12 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         if self.sample.val().xl_done & self.sample.val().pa_en {
             self.rec.next.pa_hdr = self.h_pa.val();
             self.rec.next.pa = self.pa_pl.val().into();
+        }
+        for i in 0..self.pbt_en.len() {
+            if self.pbt_en[i].val() {
+                self.rec.next.pa_hdr = self.h_pbt[i].val();
+                self.rec.next.pa = self.pbt[i].val();
+            }
         }
         if self.sample.val().ds_en {
             self.rec.next.ds_hdr = self.h_ds.val();

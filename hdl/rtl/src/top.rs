@@ -211,6 +211,14 @@ macro_rules! spe_top {
                     self.pmu_sample_buffer_full[i].next =
                         self.writer.upd.val().full & !self.reset.val();
                 }
+                // FEAT_SPE_PBT (`Config::feat_pbt`): the previous-branch target with the
+                // branch report, into the record's PA slot.
+                for i in 0..self.pbt_valid.len() {
+                    self.tracker.prev_target[i].next = self.pbt_target[i].val();
+                    self.tracker.prev_valid[i].next = self.pbt_valid[i].val();
+                    self.serializer.pbt[i].next = self.tracker.pbt[i].val();
+                    self.serializer.pbt_en[i].next = self.tracker.pbt_en[i].val();
+                }
             }
         }
     };

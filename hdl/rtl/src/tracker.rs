@@ -177,6 +177,18 @@ pub struct SpeTracker {
     pub progress: Signal<Out, Progress>,
     pub view: Signal<Out, FilterView>,
     pub sample: Signal<Out, Sample>,
+    /// FEAT_SPE_PBT (`Config::feat_pbt`; one element in a unit that builds it, none
+    /// otherwise, so no Verilog at all): the core's previous-branch-target register with
+    /// the branch report, and for the serializer the index-4 Address packet's payload and
+    /// whether the record has it (a taken branch reported with `pbt_valid`).
+    pub prev_target: Vec<Signal<In, Bits<64>>>,
+    pub prev_valid: Vec<Signal<In, Bit>>,
+    pub pbt: Vec<Signal<Out, Bits<64>>>,
+    pub pbt_en: Vec<Signal<Out, Bit>>,
+    /// The accepted branch report's previous-branch target (bits 60:56 cleared) and valid.
+    p_target: Vec<Rff<Bits<64>>>,
+    p_valid: Vec<Rff<Bit>>,
+    k_pbt_mask: Vec<K<Bits<64>>>,
     // State (synchronous reset to Idle / zero).
     s_phase: Rff<SamplePhase>,
     s_op: Rff<TaggedOp>,
@@ -216,6 +228,7 @@ impl SpeTracker {
     pub fn new(cfg: &Config) -> Self {
         cfg.validate().expect("valid configuration");
         let k2 = |v: u8| K::new(u64::from(v).into());
+        let pbt = usize::from(spe_defs::config::option::pbt(cfg));
         Self {
             k_el0: k2(0),
             k_el2: k2(2),
@@ -225,6 +238,16 @@ impl SpeTracker {
             k_pct_phys: k2(pmscr::PCT_PHYSICAL as u8),
             k_pct_ofs_phys: k2(pmscr::PCT_OFFSET_PHYSICAL as u8),
             k_br_ind: K::new(u64::from(subclass::BR_IND).into()),
+            prev_target: (0..pbt).map(|_| Default::default()).collect(),
+            prev_valid: (0..pbt).map(|_| Default::default()).collect(),
+            pbt: (0..pbt).map(|_| Default::default()).collect(),
+            pbt_en: (0..pbt).map(|_| Default::default()).collect(),
+            p_target: (0..pbt).map(|_| Default::default()).collect(),
+            p_valid: (0..pbt).map(|_| Default::default()).collect(),
+            // NSE (bit 60) and bits 59:56 are recorded as 0 (no Realm state).
+            k_pbt_mask: (0..pbt)
+                .map(|_| K::new((!(0x1fu64 << 56)).into()))
+                .collect(),
             ..Default::default()
         }
     }
@@ -290,6 +313,24 @@ impl Logic for SpeTracker {
             self.s_rep.d.next.taken = self.br.val().taken;
             self.s_rep.d.next.mispred = self.br.val().mispred;
             self.s_rep.d.next.indirect = self.br.val().indirect;
+        }
+        // FEAT_SPE_PBT: the previous-branch target comes with the branch report (taken
+        // like the report's other data; the record uses it only once the report counted).
+        for i in 0..self.p_valid.len() {
+            self.p_target[i].clock.next = self.clock.val();
+            self.p_target[i].reset.next = self.reset.val();
+            self.p_valid[i].clock.next = self.clock.val();
+            self.p_valid[i].reset.next = self.reset.val();
+            self.p_target[i].d.next = self.p_target[i].q.val();
+            self.p_valid[i].d.next = self.p_valid[i].q.val();
+            if self.br.val().done & !self.s_rep.q.val().br_done {
+                self.p_target[i].d.next = self.prev_target[i].val() & self.k_pbt_mask[i].val();
+                self.p_valid[i].d.next = self.prev_valid[i].val();
+            }
+            // choice: prev-branch
+            self.pbt[i].next = self.p_target[i].q.val();
+            self.pbt_en[i].next =
+                self.s_rep.q.val().br_done & self.s_rep.q.val().taken & self.p_valid[i].q.val();
         }
         // Any report outside tracking is stray.
         self.stray.next = self.iss_valid.val()

@@ -10,8 +10,8 @@ use spe_defs::config::MAX_THREADS;
 use spe_defs::ports::ports_of;
 use spe_defs::Config;
 use spe_ports::{
-    slot_bits, thread_bits, Dut, Inputs, Outputs, OUTPUTS, SCALAR_INPUTS, SLOT_FIELDS,
-    THREAD_FIELDS,
+    slot_bits, thread_bits, Dut, Inputs, Outputs, ThreadField, OPTION_THREAD_FIELDS, OUTPUTS,
+    SCALAR_INPUTS, SLOT_FIELDS, THREAD_FIELDS,
 };
 use std::path::{Path, PathBuf};
 use verilator_sys::{Model, PortId, Variant, CLK};
@@ -28,6 +28,8 @@ struct Ids {
     outputs: [Option<PortId>; OUTPUTS],
     /// The ports only a multithreaded unit has: `disp_tid`, `thr_active`, `reg_tid`.
     smt: Option<[PortId; 3]>,
+    /// The option inputs the unit has ([`OPTION_THREAD_FIELDS`]; one-thread units only).
+    options: Vec<(PortId, u32, ThreadField)>,
 }
 
 impl Ids {
@@ -45,6 +47,11 @@ impl Ids {
                 .fields()
                 .map(|(n, _)| has(n).then(|| id(n))),
             smt: (cfg.threads > 1).then(|| ["disp_tid", "thr_active", "reg_tid"].map(id)),
+            options: OPTION_THREAD_FIELDS
+                .iter()
+                .filter(|(n, _)| has(n))
+                .map(|&(n, f)| (id(n), thread_bits(n), f))
+                .collect(),
         }
     }
 }
@@ -167,6 +174,10 @@ impl Verilated {
             } else {
                 m.set_words(id, &pack(threads, bits, field));
             }
+        }
+        // An option's inputs (a one-thread unit: thread 0's copy, one word).
+        for &(id, bits, field) in &p.options {
+            m.set(id, field(&i.thr[0]) & spe_defs::low_mask(bits));
         }
         for (&id, (_, v)) in p.scalars.iter().zip(i.scalar_fields()) {
             m.set(id, v);

@@ -218,6 +218,63 @@ fn spev1p2_feed_events_pulse_with_sample_feed_and_buffer_full_with_each_full_buf
 }
 
 #[test]
+fn pbt_records_the_previous_branch_target_of_a_taken_branch_and_the_rtl_matches_the_model() {
+    // FEAT_SPE_PBT (preset v1p2x, with ERnd's jitter on): a taken branch's record carries
+    // the previous-branch target the core reports with it (Address packet index 4, in the
+    // PA slot), on both RTL backends against the model on every output. The core model
+    // leaves the register invalid now and then and puts junk in bits 60:56, which the
+    // unit records as 0; a not-taken branch and any other op have no such packet.
+    let cfg = preset("v1p2x");
+    assert!(cfg.feat_pbt && cfg.feat_ernd);
+    let name =
+        "pbt_records_the_previous_branch_target_of_a_taken_branch_and_the_rtl_matches_the_model";
+    let s = SampleSettings {
+        jitter: true,
+        ..fast(cfg)
+    };
+    for r in &lockstep(name, cfg, "branchy", &s, &MemoryProfile::default(), 10_000) {
+        let d = spe_decode::decode(&r.aux);
+        let (mut with, mut taken) = (0, 0);
+        for rec in &d.records {
+            let branch = rec
+                .op
+                .is_some_and(|o| o.class == spe_defs::packet::op_class::BRANCH);
+            let not_taken = rec
+                .events
+                .is_some_and(|e| e & spe_defs::events::bit(spe_defs::events::NOT_TAKEN) != 0);
+            if branch && rec.branch_target.is_some() && !not_taken {
+                taken += 1;
+            }
+            let Some(p) = rec.prev_branch_target else {
+                continue;
+            };
+            with += 1;
+            assert!(
+                branch && rec.branch_target.is_some() && !not_taken,
+                "PBT on {rec:?}"
+            );
+            assert_eq!(p >> 56 & 0x1f, 0, "PBT payload {p:#x}: NSE and bits 59:56");
+            assert!(rec.data_pa.is_none());
+        }
+        eprintln!("  {with} of {taken} taken branch records have a previous-branch target");
+        assert!(with > 5 && with <= taken, "{with} of {taken}");
+    }
+    // A unit without the option ignores the inputs the core model drives all the same.
+    for r in &lockstep(
+        name,
+        preset("default"),
+        "branchy",
+        &fast(preset("default")),
+        &MemoryProfile::default(),
+        3_000,
+    ) {
+        let d = spe_decode::decode(&r.aux);
+        assert!(d.records.iter().all(|rec| rec.prev_branch_target.is_none()));
+        assert!(!d.records.is_empty());
+    }
+}
+
+#[test]
 fn rtl_matches_model_with_filters_and_write_errors() {
     let cfg = preset("fastsim");
     let s = SampleSettings {

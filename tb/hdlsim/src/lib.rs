@@ -38,6 +38,16 @@ impl<const N: usize> Drive for Signal<In, Bits<N>> {
     }
 }
 
+/// An option input (`spe_defs::ports::OPTION_PORTS`): a vector of one signal in a top
+/// that builds the option, empty (nothing to drive) otherwise.
+impl<T: Drive> Drive for Vec<T> {
+    fn drive(&mut self, v: u64) {
+        if let Some(s) = self.first_mut() {
+            s.drive(v);
+        }
+    }
+}
+
 /// A per-slot input bus of the top.
 trait DriveSlots {
     /// Sets the bus: one value per slot, `field_bits` each, slot 0 in the low bits.
@@ -132,6 +142,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
                     )*};
                 }
                 spe_ports::for_thread_inputs!(drive_thread);
+                spe_ports::for_option_thread_inputs!(drive_thread);
             },
             |t| {
                 // A one-thread top: the outputs only a multithreaded unit has are zero.

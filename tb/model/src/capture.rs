@@ -15,7 +15,7 @@
 use crate::regime::{Counter, Regime};
 use crate::regs::Regs;
 use spe_defs::events as ev;
-use spe_defs::packet::{op_class, subclass};
+use spe_defs::packet::{addr_payload, op_class, subclass};
 use spe_defs::regs::RegId;
 use spe_ports::{Inputs, ThreadInputs};
 
@@ -72,6 +72,9 @@ pub struct Sample {
     pub taken: bool,
     pub mispred: bool,
     pub indirect: bool,
+    /// FEAT_SPE_PBT: the previous-branch-target Address packet's payload, when the record
+    /// has one (a taken branch whose report came with a valid previous-branch target).
+    pub prev_branch: Option<u64>,
     // Completion hook.
     pub retired: bool,
     pub exception: bool,
@@ -142,11 +145,13 @@ impl Sample {
     /// the thread was `active`: it could issue this cycle) and merges the reports.
     /// Returns `(completed, stray)`.
     /// choice: latency-counters, choice: hook-reports
+    /// `pbt`: the unit builds FEAT_SPE_PBT (`Config::feat_pbt`; else `pbt_*` are ignored).
     pub fn track_cycle(
         &mut self,
         inp: &ThreadInputs,
         active: bool,
         counter_max: u64,
+        pbt: bool,
     ) -> (bool, bool) {
         let sat = |v: u64| if active { (v + 1).min(counter_max) } else { v };
         let mut stray = false;
@@ -209,6 +214,16 @@ impl Sample {
                 self.taken = inp.br.taken;
                 self.mispred = inp.br.mispred;
                 self.indirect = inp.br.indirect;
+                // J1 SPEBranch: a taken branch, while profiling is enabled (it was sampled),
+                // puts the PE's previous-branch-target register, if valid, in its sample;
+                // SPEConstructRecord keeps it for branches only. The core keeps the register
+                // and reports it with the branch; this unit has no Realm state, so the
+                // payload is rebuilt from its NS, EL and VA (NSE and bits 59:56 zero).
+                // choice: prev-branch
+                self.prev_branch = (pbt && inp.br.taken && inp.pbt_valid).then(|| {
+                    let r = inp.pbt_target;
+                    addr_payload::instruction(r, ((r >> 61) & 3) as u8, r >> 63 != 0)
+                });
             } else {
                 stray = true;
             }

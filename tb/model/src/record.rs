@@ -101,6 +101,17 @@ pub fn encode(s: &Sample) -> Record {
             packet::ADDRESS_PAYLOAD,
         );
     }
+    if let Some(pbt) = s.prev_branch {
+        // FEAT_SPE_PBT: a branch, so the slot has no data PA.
+        debug_assert!(!s.xl_done);
+        put(
+            &mut r,
+            layout::PA,
+            packet::address_header(addr_index::PREV_BRANCH_TARGET),
+            pbt,
+            packet::ADDRESS_PAYLOAD,
+        );
+    }
     if s.is_load() && s.mem_done {
         put(
             &mut r,

@@ -271,7 +271,7 @@ impl Model {
                 }
             }
             Phase::Tracking(mut s) => {
-                let (done, stray) = s.track_cycle(x, active, counter_max);
+                let (done, stray) = s.track_cycle(x, active, counter_max, self.cfg.feat_pbt);
                 o.hook_stray = stray;
                 // No completion 2^k cycles after the tag: dropped. choice: completion-timeout
                 s.age += 1;

@@ -806,3 +806,70 @@ fn a_sample_whose_completion_never_comes_is_dropped_2_to_the_k_cycles_after_its_
         }
     }
 }
+
+#[test]
+fn previous_branch_target_only_for_a_taken_branch_with_a_valid_register_and_feat_spe_pbt() {
+    // J1 SPEBranch / SPEConstructRecord: a taken branch puts the previous-branch-target
+    // register in its sample if valid; other ops never (the IMPDEF "get prev br if not br"
+    // is FALSE here). Reference §7.3's bytes: EL1, NS, 0xffff800010203000; the junk in
+    // bits 60:56 (NSE and the zero bits) is recorded as 0 (no Realm state).
+    let v1p2x = Config::preset("v1p2x").unwrap();
+    let reg = 0xa0ff_8000_1020_3000u64 | 0x1f << 56;
+    let pbt_slot = |cfg: &Config, taken: bool, valid: bool| {
+        let mut tb = Tb::new(cfg);
+        tb.enable(4, 0);
+        let rec = sample_with(
+            &mut tb,
+            op_class::BRANCH,
+            0,
+            &[
+                (2, &move |i: &mut spe_ports::Inputs| {
+                    i.thr[0].br.done = true;
+                    i.thr[0].br.target = 0xffff_8000_1020_4000;
+                    i.thr[0].br.target_el = 1;
+                    i.thr[0].br.target_ns = true;
+                    i.thr[0].br.taken = taken;
+                    i.thr[0].pbt_target = reg;
+                    i.thr[0].pbt_valid = valid;
+                }),
+                (5, &|i: &mut spe_ports::Inputs| {
+                    i.thr[0].cpl.done = true;
+                    i.thr[0].cpl.retired = true;
+                }),
+            ],
+        );
+        assert_eq!(rec[layout::TGT_OR_VA.offset], 0xb1, "the branch target");
+        rec[layout::PA.offset..layout::PA.offset + 9].to_vec()
+    };
+    assert_eq!(
+        pbt_slot(v1p2x, true, true),
+        [0xb4, 0x00, 0x30, 0x20, 0x10, 0x00, 0x80, 0xff, 0xa0]
+    );
+    for (cfg, taken, valid) in [
+        (v1p2x, false, true),
+        (v1p2x, true, false),
+        (&Config::default(), true, true),
+    ] {
+        assert_eq!(
+            pbt_slot(cfg, taken, valid),
+            [0; 9],
+            "{} taken {taken} valid {valid}",
+            cfg.name
+        );
+    }
+    // A load never has one, whatever the core drives (its slot holds no PA here).
+    let mut tb = Tb::new(v1p2x);
+    tb.enable(4, 0);
+    tb.inp.thr[0].pbt_target = reg;
+    tb.inp.thr[0].pbt_valid = true;
+    let rec = sample_with(
+        &mut tb,
+        op_class::LD_ST_ATOMIC,
+        subclass::LDST_GP,
+        &[(3, &|i: &mut spe_ports::Inputs| {
+            i.thr[0].cpl.done = true;
+            i.thr[0].cpl.retired = true;
+        })],
+    );
+    assert_eq!(rec[layout::PA.offset..layout::PA.offset + 9], [0; 9]);
+}

@@ -74,6 +74,9 @@ struct Sched {
     mem_done: Option<u64>,
     br_done: Option<u64>,
     complete: u64,
+    /// The previous-branch-target register as this op found it (`pbt_target`, reported
+    /// with a branch; `None`: not valid).
+    pbt: Option<u64>,
 }
 
 impl Sched {
@@ -120,6 +123,13 @@ pub struct Core {
     sampled: HashMap<u64, u64>,
     anomalies: Vec<String>,
     recording: Option<Vec<MicroOp>>,
+    /// The previous-branch-target register (J1 `SPESamplePreviousBranchAddress` and its
+    /// valid flag, FEAT_SPE_PBT) as a core keeps it: the target of the last taken
+    /// correct-path branch dispatched, in the Address packet's format.
+    prev_branch: Option<u64>,
+    /// Its own random stream (invalidations, stray bits), so that the other ports' stimulus
+    /// is the same with or without it.
+    pbt_rng: Rng,
 }
 
 impl Core {
@@ -165,6 +175,8 @@ impl Core {
             sampled: HashMap::new(),
             anomalies: Vec::new(),
             recording: None,
+            prev_branch: None,
+            pbt_rng: Rng::derive(seed, 3),
         })
     }
 
@@ -366,6 +378,7 @@ impl Core {
             }
             self.mode = op.mode;
             let sched = self.schedule(cycle, op);
+            self.prev_branch_update(&sched.op);
             let op = &sched.op;
             inp.disp[self.slot(n, cycle)] = Slot {
                 valid: true,
@@ -410,6 +423,30 @@ impl Core {
         None
     }
 
+    /// FEAT_SPE_PBT: a taken correct-path branch becomes the previous-branch target of the
+    /// ops after it (J1 `SPEBranch`), at the branch's EL and Security state. One in 64 stands
+    /// for a taken branch while profiling was disabled, which leaves the register invalid;
+    /// one in 8 has junk in bits 60:56 (NSE and the zero bits), which the unit records as 0.
+    fn prev_branch_update(&mut self, op: &MicroOp) {
+        let Some(b) = op.branch.filter(|b| b.taken && !op.wrong_path) else {
+            return;
+        };
+        let r = &mut self.pbt_rng;
+        self.prev_branch = if r.chance(1.0 / 64.0) {
+            None
+        } else {
+            let junk = if r.chance(0.125) {
+                r.below(32) << 56
+            } else {
+                0
+            };
+            Some(
+                spe_defs::packet::addr_payload::instruction(b.target, op.mode.el, op.mode.ns)
+                    | junk,
+            )
+        };
+    }
+
     /// The hook timetable of `op` dispatched at cycle `d` (see the module comment).
     fn schedule(&mut self, d: u64, op: MicroOp) -> Sched {
         let issue = d + u64::from(op.issue_lat.max(1));
@@ -422,6 +459,7 @@ impl Core {
             mem_done: None,
             br_done: None,
             complete: 0,
+            pbt: self.prev_branch,
         };
         let done = match (s.op.class, s.op.mem, s.op.branch) {
             (op_class::LD_ST_ATOMIC, Some(m), _) => {
@@ -514,6 +552,8 @@ impl Core {
                 inp.thr[self.thread].br.indirect = b.indirect;
                 inp.thr[self.thread].br.target_el = b.target_el;
                 inp.thr[self.thread].br.target_ns = b.target_ns;
+                inp.thr[self.thread].pbt_valid = t.pbt.is_some();
+                inp.thr[self.thread].pbt_target = t.pbt.unwrap_or_default();
             }
         }
         if t.complete <= cycle && !t.others_pending() {
