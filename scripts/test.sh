@@ -102,8 +102,9 @@ step "$SPE" regress --vcd-dir "$OUT/regress"
 # The regression must catch each deliberate RTL bug, with a first-divergence report:
 # filter-latency (the latency filter's >= made >), psb-early (the PSB completes while a
 # record is still being written), ernd-no-delay (v1p2x: FEAT_SPE_ERnd samples the op that
-# expires COUNT instead of delaying it by the random ECOUNT).
-for m in filter-latency:40000000 psb-early:20000000 ernd-no-delay:4000000; do
+# expires COUNT instead of delaying it by the random ECOUNT), pbt-not-taken (v1p2x: a branch
+# not taken gets the previous-branch target too).
+for m in filter-latency:40000000 psb-early:20000000 ernd-no-delay:4000000 pbt-not-taken:4000000; do
     name=${m%%:*} cycles=${m##*:}
     echo
     echo "==> $SPE regress --mutant $name --cycles $cycles (must fail)"

@@ -160,6 +160,15 @@ const MUTANTS: &[Mutant] = &[
         from: "e_shift__0 = e_kc__0 << e_r3__0;",
         to: "e_shift__0 = e_kc__0;",
     },
+    // FEAT_SPE_PBT for a branch not taken too: its record gets the previous-branch target,
+    // which J1 SPEBranch gives only a taken branch.
+    Mutant {
+        name: "pbt-not-taken",
+        preset: "v1p2x",
+        file: "spe_tracker_v1p2x.v",
+        from: "pbt_en__0 = s_rep__q[(141)+:(1)] & s_rep__q[(201)+:(1)] & p_valid__0__q;",
+        to: "pbt_en__0 = s_rep__q[(141)+:(1)] & p_valid__0__q;",
+    },
 ];
 
 /// Collects the models: verilates each, adds its C++ to the build, its class to the shim

@@ -445,6 +445,47 @@ fn tracker_waits_for_the_grant_and_drops_a_waiting_record_when_writing_stops() {
 }
 
 #[test]
+fn tracker_keeps_the_previous_branch_target_of_a_taken_branch_report_with_feat_spe_pbt() {
+    // FEAT_SPE_PBT (v1p2x): the register the core reports with the accepted branch report,
+    // bits 60:56 cleared, goes to the serializer when the branch was taken and the register
+    // valid; a later (stray) report does not replace it. Without the option: no such logic.
+    assert!(SpeTracker::new(cfg()).pbt_en.is_empty());
+    let reg = 0xa0ff_8000_1020_3000u64;
+    for (taken, valid) in [(true, true), (false, true), (true, false)] {
+        let mut t = SpeTracker::new(Config::preset("v1p2x").unwrap());
+        start(&mut t);
+        cycle(&mut t, |t| t.reset.next = true, |_| ());
+        t.reset.next = false;
+        assert_eq!(tag(&mut t, false), SamplePhase::Tracking);
+        t.slot.next.op_class = b(2);
+        t.slot.next.is_branch = true;
+        next(&mut t, &|t| {
+            t.br.next.done = true;
+            t.br.next.taken = taken;
+            t.prev_target[0].next = b(reg | 0x1f << 56);
+            t.prev_valid[0].next = valid;
+        });
+        let stray = cycle(
+            &mut t,
+            |t| {
+                t.br.next.taken = true;
+                t.prev_target[0].next = b(0x1234);
+                t.prev_valid[0].next = true;
+            },
+            |t| t.hook_stray.val(),
+        );
+        t.br.next.done = false;
+        assert!(stray, "a second branch report is stray");
+        comb(&mut t, |_| (), |_| ());
+        let want = taken && valid;
+        assert_eq!(t.pbt_en[0].val(), want, "taken {taken} valid {valid}");
+        if want {
+            assert_eq!(v(t.pbt[0].val()), reg);
+        }
+    }
+}
+
+#[test]
 fn tracker_psb_drops_a_tracked_sample_and_completes_only_after_the_record_is_written() {
     let mut t = tracker();
     t.write_en.next = true;
@@ -867,7 +908,12 @@ fn filter_with_ft_but_no_type_bit_passes_everything() {
 
 /// The record a serializer out of reset makes of the sample `set` gives: its eight beats.
 fn serialize(set: impl Fn(&mut SpeSerializer<12>)) -> Vec<u8> {
-    let mut s = SpeSerializer::<12>::new(cfg());
+    serialize_for(cfg(), set)
+}
+
+/// [`serialize`] with the serializer of `cfg` (12-bit counters).
+fn serialize_for(cfg: &Config, set: impl Fn(&mut SpeSerializer<12>)) -> Vec<u8> {
+    let mut s = SpeSerializer::<12>::new(cfg);
     s.connect_all();
     let mut rec = Vec::new();
     for beat in 0..8u64 {
@@ -939,6 +985,28 @@ fn serializer_data_pa_ns_is_the_access_pa_space_not_the_pe_security_state() {
             u8::from(pe_ns),
             "PC NS ({pe_ns}, {pa_ns})"
         );
+    }
+}
+
+#[test]
+fn serializer_puts_the_previous_branch_target_in_the_pa_slot_with_feat_spe_pbt() {
+    // FEAT_SPE_PBT (v1p2x): with pbt_en the PA slot holds Address packet index 4 with the
+    // tracker's payload (reference §7.3's bytes); without it, padding (a branch has no PA).
+    use spe_defs::impdef::layout;
+    let v1p2x = Config::preset("v1p2x").unwrap();
+    for en in [true, false] {
+        let rec = serialize_for(v1p2x, |s| {
+            s.sample.next.op_class = b(2);
+            s.sample.next.br_resolved = true;
+            s.pbt[0].next = b(0xa0ff_8000_1020_3000);
+            s.pbt_en[0].next = en;
+        });
+        let pa = &rec[layout::PA.offset..layout::PA.offset + layout::PA.len];
+        if en {
+            assert_eq!(pa, &[0xb4, 0x00, 0x30, 0x20, 0x10, 0x00, 0x80, 0xff, 0xa0]);
+        } else {
+            assert!(pa.iter().all(|&x| x == 0));
+        }
     }
 }
 
