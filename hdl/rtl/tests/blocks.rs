@@ -139,6 +139,69 @@ fn sampler_uses_the_interval_as_written_below_the_minimum_zero_as_one_with_lfsr_
     }
 }
 
+#[test]
+fn sampler_with_ernd_delays_the_sample_by_the_lfsr_byte_loaded_into_ecount() {
+    // FEAT_SPE_ERnd (v1p2x), RND = 1: the op that brings COUNT to zero loads PMSICR.ECOUNT
+    // with the LFSR's low byte k of that cycle and is not sampled (k > 0); the k-th
+    // population op after it is (J1 SPEToCollectSample). The test keeps the PMSICR flop
+    // (`ctl.count` <- `count_now`) as the register block does. Without the option the
+    // sampler has no ECOUNT at all.
+    assert!(SpeSampler::<4>::new(cfg()).ecount_rd.is_empty());
+    let v1p2x = Config::preset("v1p2x").unwrap();
+    // Warm-up cycles after reset until the LFSR's low byte is a small k > 4.
+    let (mut lfsr, mut warm) = (impdef::LFSR_SEED, 0);
+    while !(5..=40).contains(&(lfsr & 0xff)) {
+        lfsr = impdef::lfsr_step(lfsr);
+        warm += 1;
+    }
+    let k = u64::from(lfsr & 0xff);
+    let mut s = SpeSampler::<4>::new(v1p2x);
+    start(&mut s);
+    s.ctl.next.prof_en = true;
+    s.prof_allowed.next = true;
+    s.ctl.next.el1_e0spe = true;
+    s.ctl.next.el1_e1spe = true;
+    s.disp_el.next = b(0);
+    s.ctl.next.interval = b(4); // 1024: no second expiry in this test
+    s.ctl.next.rnd = true;
+    cycle(&mut s, |s| s.reset.next = true, |_| ());
+    s.reset.next = false;
+    for _ in 0..warm {
+        cycle(&mut s, |s| s.ctl.next.count = b(100), |_| ());
+    }
+    // The expiry: one op brings COUNT from 1 to 0.
+    let (tag, count) = cycle(
+        &mut s,
+        |s| {
+            s.ctl.next.count = b(1);
+            s.disp_valid.next = b(0b0001);
+        },
+        |s| (v(s.tag.val()), v(s.count_now.val())),
+    );
+    assert_eq!(tag, 0, "ECOUNT {k} > 0: the expiring op is not sampled");
+    let mut count = count;
+    // Groups of four ops: the k-th op after the expiry is tagged, and no other.
+    let mut ops = 0u64;
+    let mut tagged = None;
+    while ops < k + 8 {
+        let (tag, next) = cycle(
+            &mut s,
+            |s| {
+                s.ctl.next.count = b(count);
+                s.disp_valid.next = b(0b1111);
+            },
+            |s| (v(s.tag.val()), v(s.count_now.val())),
+        );
+        count = next;
+        if tag != 0 {
+            assert!(tagged.is_none(), "a second tag");
+            tagged = Some(ops + u64::from(tag.trailing_zeros()) + 1);
+        }
+        ops += 4;
+    }
+    assert_eq!(tagged, Some(k), "ECOUNT loaded with the LFSR byte {k}");
+}
+
 // ---------------------------------------------------------------- capture
 
 type Capture = SpeCapture<4, 224, 8, 32>;
@@ -902,6 +965,105 @@ fn filter_with_ft_but_no_type_bit_passes_everything() {
     assert!(got);
     let got = comb(&mut f, |f| f.ctl.next.b = true, |f| f.filtrate.val());
     assert!(!got, "B set and the op is not a branch");
+}
+
+#[test]
+fn filter_raises_the_spev1p2_feed_events_whether_or_not_the_filters_are_enabled() {
+    // SAMPLE_FEED_BR/LD/ST/OP/EVENT/LAT (v1p2x; J1 SPEFilterByType, SPEFilterByEvents,
+    // SPEFilterByLatency): in the filter cycle, from the sample and the filter registers
+    // with FT, FE, FnE and FL clear (every record kept); nothing outside it.
+    assert!(SpeFilter::<12>::new(cfg()).feed_br.is_empty());
+    let mut f = SpeFilter::<12>::new(Config::preset("v1p2x").unwrap());
+    f.connect_all();
+    let feeds = |f: &SpeFilter<12>| {
+        [
+            f.feed_br[0].val(),
+            f.feed_ld[0].val(),
+            f.feed_st[0].val(),
+            f.feed_op[0].val(),
+            f.feed_event[0].val(),
+            f.feed_lat[0].val(),
+        ]
+    };
+    // A load with events 0b0110 and latency 30; PMSFCR.LD, PMSEVFR 0b0110, PMSNEVFR
+    // 0b1000, MINLAT 20: BR no, LD yes, ST no, OP yes, EVENT yes, LAT yes.
+    let load = |f: &mut SpeFilter<12>| {
+        f.view.next.is_load = true;
+        f.view.next.events = b(0b0110);
+        f.lat_total.next = b(30);
+        f.ctl.next.ld = true;
+        f.ctl.next.evfr = b(0b0110);
+        f.ctl.next.nevfr = b(0b1000);
+        f.minlat.next = b(20);
+    };
+    let got = comb(
+        &mut f,
+        |f| {
+            f.phase.next = SamplePhase::Filter;
+            load(f);
+        },
+        |f| (feeds(f), f.filtrate.val()),
+    );
+    assert_eq!(got, ([false, true, false, true, true, true], true));
+    // The same sample below MINLAT, with a PMSNEVFR event, as a branch with only B set.
+    let got = comb(
+        &mut f,
+        |f| {
+            f.view.next.is_load = false;
+            f.view.next.is_branch = true;
+            f.ctl.next.ld = false;
+            f.ctl.next.b = true;
+            f.view.next.events = b(0b1110);
+            f.lat_total.next = b(19);
+        },
+        |f| (feeds(f), f.filtrate.val()),
+    );
+    assert_eq!(got, ([true, false, false, true, false, false], true));
+    // Outside the filter cycle: none.
+    let got = comb(
+        &mut f,
+        |f| f.phase.next = SamplePhase::Tracking,
+        |f| feeds(f),
+    );
+    assert_eq!(got, [false; 6]);
+}
+
+#[test]
+fn pmbsr_s_with_pmblimitr_pmfz_and_e_freezes_the_pmu_only_where_pmfz_is_built() {
+    // PMBLIMITR.PMFZ (v1p2x; J1 SPEFreezeOnEvent, SPEProfilingStopped): pmu_freeze is
+    // PMFZ & E & PMBSR.S, from the cycle after the event or the write; PMFZ is RES0 (and
+    // there is no freeze output) without the option.
+    let pmfz = 1u64 << 5;
+    let limit = 0x8000_1000u64;
+    let mut g = regs();
+    assert!(g.freeze.is_empty());
+    write(&mut g, RegId::Pmblimitr, limit | pmfz | 1);
+    assert_eq!(read(&mut g, RegId::Pmblimitr), limit | 1, "PMFZ is RES0");
+    let mut g = SpeRegs::<12>::new(Config::preset("v1p2x").unwrap());
+    start(&mut g);
+    cycle(&mut g, |g| g.reset.next = true, |_| ());
+    g.reset.next = false;
+    write(&mut g, RegId::Pmblimitr, limit | pmfz | 1);
+    assert_eq!(read(&mut g, RegId::Pmblimitr), limit | pmfz | 1);
+    assert!(!g.freeze[0].val(), "not stopped");
+    // A buffer-full event stops profiling: frozen from the next cycle.
+    cycle(&mut g, |g| g.upd.next.full = true, |_| ());
+    g.upd.next.full = false;
+    assert!(comb(&mut g, |_| (), |g| g.freeze[0].val()), "S set: frozen");
+    // Clearing E (PMFZ kept) thaws it; so does clearing S with E set again.
+    write(&mut g, RegId::Pmblimitr, limit | pmfz);
+    assert!(!comb(&mut g, |_| (), |g| g.freeze[0].val()), "E clear");
+    write(&mut g, RegId::Pmblimitr, limit | pmfz | 1);
+    assert!(comb(&mut g, |_| (), |g| g.freeze[0].val()), "E and S again");
+    write(&mut g, RegId::Pmbsr, 0);
+    assert!(!comb(&mut g, |_| (), |g| g.freeze[0].val()), "S cleared");
+    // In reset: low whatever the registers say.
+    write(&mut g, RegId::Pmbsr, 1 << 17);
+    assert!(comb(&mut g, |_| (), |g| g.freeze[0].val()), "S written");
+    assert!(
+        !comb(&mut g, |g| g.reset.next = true, |g| g.freeze[0].val()),
+        "in reset"
+    );
 }
 
 // ---------------------------------------------------------------- serializer
