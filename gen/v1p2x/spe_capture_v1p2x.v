@@ -22,6 +22,8 @@ module spe_capture_v1p2x(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass
     localparam  k_sve_sme_bit = 8'h8;
     localparam  k_other_keep = 8'h1;
     localparam  k_br_keep = 8'he3;
+    localparam  k_cr_field__0 = 8'h18;
+    localparam  k_cr_gcs__0 = 8'h1c;
     localparam  k_addr_bits = 32'h38;
     localparam  k_zero2 = 2'b0;
     localparam  k_even = 8'h55;
@@ -68,6 +70,7 @@ module spe_capture_v1p2x(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass
     reg  [1:0] sel_class;
     reg  [7:0] op_sub;
     reg  is_ldst;
+    reg  [7:0] cr_pl__0;
 
     // Sub module instances
     spe_rff #(.W(224), .INIT(224'h0)) g_pc(
@@ -183,6 +186,13 @@ module spe_capture_v1p2x(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass
         end
         if (sel_class == k_class_branch) begin
             slot[(58)+:(8)] = op_sub & k_br_keep;
+        end
+        cr_pl__0 = op_sub & k_cr_gcs__0;
+        if (((op_sub & k_cr_field__0) == k_zero8) | ((op_sub & k_cr_field__0) == k_cr_field__0)) begin
+            cr_pl__0 = k_cr_field__0;
+        end
+        if (sel_class == k_class_branch) begin
+            slot[(58)+:(8)] = (op_sub & k_br_keep) | cr_pl__0;
         end
         if (sel_class == k_class_rsvd) begin
             slot[(56)+:(2)] = k_class_other;

@@ -68,6 +68,11 @@ pub struct Config {
     /// program order, as the core reports it with the branch (`pbt_target`, `pbt_valid`;
     /// J1 `SPEBranch`). One thread only so far.
     pub feat_pbt: bool,
+    /// FEAT_SPE_CRR (PMSIDR_EL1.CRR): a branch's Operation Type keeps the CR field the core
+    /// reports in `disp_subclass` (01 call, 10 return, 11 other; 00 is recorded as 11) and its
+    /// GCS bit for a call or a return (J1 `SPEConstructClass`). Without it both read as zero.
+    /// One thread only so far.
+    pub feat_crr: bool,
 }
 
 /// The options as predicates (`fn(&Config) -> bool`): the one place from which the feature
@@ -89,6 +94,10 @@ pub mod option {
     /// FEAT_SPE_PBT and its inputs `pbt_target`, `pbt_valid` ([`Config::feat_pbt`]).
     pub fn pbt(cfg: &Config) -> bool {
         cfg.feat_pbt
+    }
+    /// FEAT_SPE_CRR ([`Config::feat_crr`]).
+    pub fn crr(cfg: &Config) -> bool {
+        cfg.feat_crr
     }
 }
 
@@ -133,6 +142,7 @@ impl Config {
             (self.feat_pmfz, "PMBLIMITR.PMFZ"),
             (self.feat_feed_events, "the SAMPLE_FEED_* events"),
             (self.feat_pbt, "FEAT_SPE_PBT"),
+            (self.feat_crr, "FEAT_SPE_CRR"),
         ] {
             if on && self.threads > 1 {
                 return Err(format!(
@@ -210,6 +220,7 @@ pub const PRESETS: &[Config] = &[
         feat_pmfz: false,
         feat_feed_events: false,
         feat_pbt: false,
+        feat_crr: false,
     },
     Config {
         name: "minimal",
@@ -224,6 +235,7 @@ pub const PRESETS: &[Config] = &[
         feat_pmfz: false,
         feat_feed_events: false,
         feat_pbt: false,
+        feat_crr: false,
     },
     Config {
         name: "w2",
@@ -238,6 +250,7 @@ pub const PRESETS: &[Config] = &[
         feat_pmfz: false,
         feat_feed_events: false,
         feat_pbt: false,
+        feat_crr: false,
     },
     Config {
         name: "c16",
@@ -252,6 +265,7 @@ pub const PRESETS: &[Config] = &[
         feat_pmfz: false,
         feat_feed_events: false,
         feat_pbt: false,
+        feat_crr: false,
     },
     Config {
         name: "wide",
@@ -266,6 +280,7 @@ pub const PRESETS: &[Config] = &[
         feat_pmfz: false,
         feat_feed_events: false,
         feat_pbt: false,
+        feat_crr: false,
     },
     Config {
         name: "fastsim",
@@ -280,10 +295,11 @@ pub const PRESETS: &[Config] = &[
         feat_pmfz: false,
         feat_feed_events: false,
         feat_pbt: false,
+        feat_crr: false,
     },
     Config {
         name: "v1p2x",
-        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events",
+        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR",
         dispatch_width: 4,
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
@@ -294,6 +310,7 @@ pub const PRESETS: &[Config] = &[
         feat_pmfz: true,
         feat_feed_events: true,
         feat_pbt: true,
+        feat_crr: true,
     },
     Config {
         name: "smt2",
@@ -308,6 +325,7 @@ pub const PRESETS: &[Config] = &[
         feat_pmfz: false,
         feat_feed_events: false,
         feat_pbt: false,
+        feat_crr: false,
     },
     Config {
         name: "smt4",
@@ -322,6 +340,7 @@ pub const PRESETS: &[Config] = &[
         feat_pmfz: false,
         feat_feed_events: false,
         feat_pbt: false,
+        feat_crr: false,
     },
 ];
 
@@ -365,6 +384,7 @@ mod tests {
             feat_pmfz: false,
             feat_feed_events: false,
             feat_pbt: false,
+            feat_crr: false,
             threads: 2,
             ..v1p2x
         };
@@ -384,6 +404,10 @@ mod tests {
             },
             Config {
                 feat_pbt: true,
+                ..base
+            },
+            Config {
+                feat_crr: true,
                 ..base
             },
         ] {

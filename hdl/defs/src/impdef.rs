@@ -121,6 +121,10 @@ pub const FEATURES: &[Feature] = {
         },
         optional("FEAT_SPE_FDS: filtering by data source", false, pmsidr::FDS),
         Feature {
+            option: Some(crate::config::option::crr),
+            ..optional("FEAT_SPE_CRR: call, return and other branches in the branch Operation Type (CR), with GCS for a call or return (`Config::feat_crr`: preset v1p2x)", false, pmsidr::CRR)
+        },
+        Feature {
             option: Some(crate::config::option::pbt),
             ..optional("FEAT_SPE_PBT: the previous-branch-target Address packet (index 4; `Config::feat_pbt`: preset v1p2x)", false, pmsidr::PBT)
         },
@@ -371,6 +375,12 @@ pub const CHOICES: &[Choice] = &[
         topic: "Previous-branch target (FEAT_SPE_PBT)",
         rule: "J1 SPEBranch, SPEConstructRecord (IMPLEMENTATION DEFINED \"SPE get prev br if not br\", \"SPE prev br on eret\", \"on exception\", \"on isb\")",
         behaviour: "Preset v1p2x (`Config::feat_pbt`; PMSIDR.PBT = 1). The core keeps J1's previous-branch-target register (SPESamplePreviousBranchAddress and its valid flag) and reports it with the sampled branch (`pbt_target`, `pbt_valid` with `br_done`), so the ERET, exception and ISB choices are the core's. The unit records it, as Address packet index 4 in the PA slot, when the sampled op is a branch whose report says taken and `pbt_valid` is high; never for another op (\"get prev br if not br\" is FALSE). Bits 60:56 are recorded as 0 (no Realm state: NSE = 0).",
+    },
+    Choice {
+        key: "crr",
+        topic: "Branch call/return type (FEAT_SPE_CRR)",
+        rule: "D18.2.7 (Operation Type, class Branch: CR, GCS); J1 SPEConstructClass",
+        behaviour: "Preset v1p2x (`Config::feat_crr`; PMSIDR.CRR = 1). The core reports the branch's kind in `disp_subclass` bits 4:3 as the packet encodes it (01 branch with link, 10 procedure return, 11 other); CR = 00, which the architecture does not give a branch with CRR, is recorded as 11 (J1: neither a link nor a return is 11). GCS (bit 2) is kept for a call or a return and cleared for any other branch (J1 sets it only with has_link or procedure_return). Without the option CR and GCS are recorded as 0 (D18.2.7: \"the only permitted value is 0b00\").",
     },
     Choice {
         key: "min-interval",

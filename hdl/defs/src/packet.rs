@@ -212,11 +212,24 @@ pub mod subclass {
     pub const BR_CLEAR_WITHOUT_CRR_GCS: u8 = BR_GCS | (BR_CR_FIELD << BR_CR_SHIFT);
 
     /// The Operation Type payload this unit records for a class and the core's subclass:
-    /// the bits of features it does not build (FEAT_SPE_FPF, FEAT_SPE_CRR, GCS) are cleared;
-    /// load/store subclasses pass through.
-    pub const fn recorded_payload(class: u8, v: u8) -> u8 {
+    /// the bits of features it does not build (FEAT_SPE_FPF; FEAT_SPE_CRR's CR and GCS
+    /// unless `crr`) are cleared; load/store subclasses pass through. With `crr` a branch
+    /// keeps CR (00 becomes 11, "other branch") and GCS only for a call or a return.
+    pub const fn recorded_payload(class: u8, v: u8, crr: bool) -> u8 {
         match class {
             super::op_class::OTHER if v & OTHER_SVE_SME_BIT == 0 => v & OTHER_KEEP_WITHOUT_FPF,
+            super::op_class::BRANCH if crr => {
+                let cr = match (v >> BR_CR_SHIFT) & BR_CR_FIELD {
+                    0 => CR_NON_BL_RET,
+                    c => c,
+                };
+                let gcs = if cr == CR_BL || cr == CR_RET {
+                    v & BR_GCS
+                } else {
+                    0
+                };
+                (v & !BR_CLEAR_WITHOUT_CRR_GCS) | (cr << BR_CR_SHIFT) | gcs
+            }
             super::op_class::BRANCH => v & !BR_CLEAR_WITHOUT_CRR_GCS,
             _ => v,
         }

@@ -333,8 +333,14 @@ pub mod pmsidr {
     );
     pub const FORMAT: Field = Field::new("Format", 20, 4, "Record format");
     pub const PBT: Field = Field::new("PBT", 24, 1, "Previous-branch-target packet implemented");
+    pub const CRR: Field = Field::new(
+        "CRR",
+        25,
+        1,
+        "Call/return branch types (CR) in the Operation Type packet",
+    );
     pub const FIELDS: &[Field] = &[
-        FE, FT, FL, ARCHINST, LDS, ERND, FNE, FDS, INTERVAL, MAXSIZE, COUNTSIZE, FORMAT, PBT,
+        FE, FT, FL, ARCHINST, LDS, ERND, FNE, FDS, INTERVAL, MAXSIZE, COUNTSIZE, FORMAT, PBT, CRR,
     ];
     /// CountSize encodings.
     pub const COUNTSIZE_12BIT: u64 = 0b0010;
@@ -664,6 +670,8 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                 })
                 | pmsidr::FORMAT.place(0)
                 | pmsidr::PBT.place(u64::from(cfg.feat_pbt))
+                // choice: crr
+                | pmsidr::CRR.place(u64::from(cfg.feat_crr))
         }
         RegId::Pmbidr => pmbidr::ALIGN.place(impdef::RECORD_SIZE_LOG2 as u64),
         _ => panic!("{id:?} is not a read-only register"),

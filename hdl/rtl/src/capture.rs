@@ -13,7 +13,8 @@
 //! done, so the multiplexer works from flops, off the path from the dispatch inputs. A
 //! reserved op class 3 is recorded as Other, payload 0. Payload bits of features the unit
 //! does not build are cleared (`subclass::recorded_payload`): ASE/FP of a class-Other op
-//! (no FEAT_SPE_FPF), GCS and CR of a branch (no GCS recording, no FEAT_SPE_CRR). A
+//! (no FEAT_SPE_FPF), GCS and CR of a branch (no FEAT_SPE_CRR; with it, `Config::feat_crr`,
+//! CR is kept, 00 as 11, and GCS for a call or a return: choice `crr`). A
 //! load/store is a load unless its payload's ST bit is set, and a store if it is set or the
 //! op is an atomic (extended encoding with AT): a returning atomic is both, a no-return one
 //! (STADD) only a store.
@@ -73,6 +74,12 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     k_sve_sme_bit: K<Bits<8>>,
     k_other_keep: K<Bits<8>>,
     k_br_keep: K<Bits<8>>,
+    /// FEAT_SPE_CRR (`Config::feat_crr`; one element in a unit that builds it, none
+    /// otherwise): the branch's CR and GCS as recorded (CR 00 as 11; GCS only for CR 01 or
+    /// 10), and the masks of CR, of CR and GCS, and of CR 11.
+    cr_pl: Vec<Signal<Local, Bits<8>>>,
+    k_cr_field: Vec<K<Bits<8>>>,
+    k_cr_gcs: Vec<K<Bits<8>>>,
     k_addr_bits: K<Bits<32>>,
     k_zero2: K<Bits<2>>,
     /// Bit 2i of each slot's class field.
@@ -96,6 +103,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
         );
         let k2 = |v: u8| K::new(u64::from(v).into());
         let k8 = |v: u8| K::new(u64::from(v).into());
+        let crr = usize::from(spe_defs::config::option::crr(cfg));
         Self {
             k_class_other: k2(op_class::OTHER),
             k_class_branch: k2(op_class::BRANCH),
@@ -103,6 +111,13 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             k_sve_sme_bit: k8(subclass::OTHER_SVE_SME_BIT),
             k_other_keep: k8(subclass::OTHER_KEEP_WITHOUT_FPF),
             k_br_keep: k8(!subclass::BR_CLEAR_WITHOUT_CRR_GCS),
+            cr_pl: (0..crr).map(|_| Default::default()).collect(),
+            k_cr_field: (0..crr)
+                .map(|_| k8(subclass::BR_CR_FIELD << subclass::BR_CR_SHIFT))
+                .collect(),
+            k_cr_gcs: (0..crr)
+                .map(|_| k8(subclass::BR_CLEAR_WITHOUT_CRR_GCS))
+                .collect(),
             k_addr_bits: K::new((ADDR_BITS as u64).into()),
             k_even: K::new((0x5555_5555_5555_5555u64 & spe_defs::low_mask(CB as u32)).into()),
             k_ext_mask: k8(subclass::LDST_EXT_MASK),
@@ -172,6 +187,20 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         }
         if self.sel_class.val() == self.k_class_branch.val() {
             self.slot.next.op_payload = self.op_sub.val() & self.k_br_keep.val();
+        }
+        // FEAT_SPE_CRR: CR as the core reports it, 00 as 11 (other branch), and GCS only
+        // with CR 01 (call) or 10 (return). choice: crr
+        for i in 0..self.cr_pl.len() {
+            self.cr_pl[i].next = self.op_sub.val() & self.k_cr_gcs[i].val();
+            if ((self.op_sub.val() & self.k_cr_field[i].val()) == self.k_zero8.val())
+                | ((self.op_sub.val() & self.k_cr_field[i].val()) == self.k_cr_field[i].val())
+            {
+                self.cr_pl[i].next = self.k_cr_field[i].val();
+            }
+            if self.sel_class.val() == self.k_class_branch.val() {
+                self.slot.next.op_payload =
+                    (self.op_sub.val() & self.k_br_keep.val()) | self.cr_pl[i].val();
+            }
         }
         // choice: op-class-3
         if self.sel_class.val() == self.k_class_rsvd.val() {

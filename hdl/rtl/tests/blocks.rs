@@ -208,7 +208,12 @@ type Capture = SpeCapture<4, 224, 8, 32>;
 
 /// A capture block out of reset.
 fn capture() -> Capture {
-    let mut c = Capture::new(cfg());
+    capture_for(cfg())
+}
+
+/// [`capture`] of the unit `cfg` (W = 4).
+fn capture_for(cfg: &Config) -> Capture {
+    let mut c = Capture::new(cfg);
     start(&mut c);
     cycle(&mut c, |c| c.reset.next = true, |_| ());
     c.reset.next = false;
@@ -303,18 +308,43 @@ fn capture_masks_op_type_bits_of_features_not_built_fpf_crr_gcs() {
     ] {
         let s = pick(&mut c, 1, 0, u64::from(sub), false);
         assert_eq!(v(s.op_payload), u64::from(want), "Other {sub:#04x}");
-        assert_eq!(u64::from(sc::recorded_payload(0, sub)), u64::from(want));
+        assert_eq!(
+            u64::from(sc::recorded_payload(0, sub, false)),
+            u64::from(want)
+        );
     }
     // Branch: GCS (b2) and CR (b4:3, FEAT_SPE_CRR) are cleared, COND and IND kept.
     for sub in 0u8..=0x1f {
         let s = pick(&mut c, 2, 2, u64::from(sub), false);
         assert_eq!(v(s.op_payload), u64::from(sub & 0x03), "Branch {sub:#04x}");
-        assert_eq!(sc::recorded_payload(2, sub), sub & 0x03);
+        assert_eq!(sc::recorded_payload(2, sub, false), sub & 0x03);
     }
     // Load/store subclasses pass through (the GCS load/store subclass among them).
     for sub in [0x00u8, 0x05, 0x25, 0x41, 0x8b] {
         let s = pick(&mut c, 0, 1, u64::from(sub), false);
         assert_eq!(v(s.op_payload), u64::from(sub), "Load/store {sub:#04x}");
+    }
+}
+
+#[test]
+fn capture_keeps_a_branch_s_cr_and_a_call_or_return_s_gcs_with_feat_spe_crr() {
+    // FEAT_SPE_CRR (v1p2x; J1 SPEConstructClass, choice crr): CR 01 (call) and 10 (return)
+    // are kept with their GCS bit; 11 (other) is kept without it; 00 is recorded as 11.
+    // COND and IND pass, and so do bits 7:5 (as without the option: not a branch field).
+    let mut c = capture_for(Config::preset("v1p2x").unwrap());
+    for sub in 0u8..=0xff {
+        let cr = match (sub >> 3) & 3 {
+            0 => 3,
+            x => x,
+        };
+        let gcs = if cr == 1 || cr == 2 { sub & 0x04 } else { 0 };
+        let want = (sub & 0xe3) | gcs | cr << 3;
+        let s = pick(&mut c, 2, 2, u64::from(sub), false);
+        assert_eq!(v(s.op_payload), u64::from(want), "Branch {sub:#04x}");
+        assert_eq!(
+            spe_defs::packet::subclass::recorded_payload(2, sub, true),
+            want
+        );
     }
 }
 

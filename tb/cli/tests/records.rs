@@ -225,11 +225,18 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
                 events |= on(mispred, ev::MISPRED) | on(!taken, ev::NOT_TAKEN);
             }
             let load = is_mem && sub & subclass::LDST_ST == 0;
+            // FEAT_SPE_CRR (v1p2x): a branch reported with CR 00 is recorded as 11, "other
+            // branch" (choice crr); without it CR stays 00.
+            let recorded_sub = if class == op_class::BRANCH && cfg.feat_crr {
+                sub | subclass::CR_NON_BL_RET << subclass::BR_CR_SHIFT
+            } else {
+                sub
+            };
             expects.push(Expect {
                 pc,
                 el,
                 class,
-                sub,
+                sub: recorded_sub,
                 total: total.min(max),
                 issue: issue_at.unwrap_or(total).min(max),
                 xlat: xl.map(|(s, d)| (d - s).min(max)),

@@ -275,6 +275,43 @@ fn pbt_records_the_previous_branch_target_of_a_taken_branch_and_the_rtl_matches_
 }
 
 #[test]
+fn crr_records_calls_returns_and_other_branches_and_the_rtl_matches_the_model() {
+    // FEAT_SPE_CRR (preset v1p2x): the core model reports calls with CR 01, returns with
+    // CR 10 and other branches with CR 00, which the unit records as 11 (choice crr); the
+    // default preset records CR 00 for all. Both RTL backends against the model on every
+    // output; the chaos regression adds random payloads (GCS among them).
+    use spe_defs::packet::subclass as sc;
+    let name = "crr_records_calls_returns_and_other_branches_and_the_rtl_matches_the_model";
+    for (p, crr) in [("v1p2x", true), ("default", false)] {
+        let cfg = preset(p);
+        assert_eq!(cfg.feat_crr, crr);
+        let s = SampleSettings {
+            branch_filter: true,
+            ..fast(cfg)
+        };
+        let runs = lockstep(name, cfg, "mix", &s, &MemoryProfile::default(), 20_000);
+        let r = runs.last().unwrap();
+        let mut cr = [0u32; 4];
+        for rec in &spe_decode::decode(&r.aux).records {
+            if let Some(op) = rec
+                .op
+                .filter(|o| o.class == spe_defs::packet::op_class::BRANCH)
+            {
+                cr[usize::from((op.subclass >> sc::BR_CR_SHIFT) & sc::BR_CR_FIELD)] += 1;
+                assert_eq!(op.subclass & sc::BR_GCS, 0, "no GCS from the core model");
+            }
+        }
+        eprintln!("  {p}: branch records by CR 00/01/10/11: {cr:?}");
+        if crr {
+            assert_eq!(cr[0], 0, "CR 00 is recorded as 11");
+            assert!(cr[1] > 0 && cr[2] > 0 && cr[3] > 0, "{cr:?}");
+        } else {
+            assert!(cr[0] > 0 && cr[1..] == [0, 0, 0], "{cr:?}");
+        }
+    }
+}
+
+#[test]
 fn rtl_matches_model_with_filters_and_write_errors() {
     let cfg = preset("fastsim");
     let s = SampleSettings {

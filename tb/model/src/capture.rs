@@ -84,7 +84,8 @@ pub struct Sample {
 impl Sample {
     /// Captures the op in slot `slot`, thread `t`'s (`regs` its registers), in its tag cycle.
     /// choice: timestamp-context
-    pub fn tag(regs: &Regs, inp: &Inputs, t: usize, slot: usize) -> Sample {
+    /// `crr`: the unit builds FEAT_SPE_CRR (`Config::feat_crr`).
+    pub fn tag(regs: &Regs, inp: &Inputs, t: usize, slot: usize, crr: bool) -> Sample {
         let s = &inp.disp[slot];
         let x = &inp.thr[t];
         let el1 = regs.get(RegId::PmscrEl1);
@@ -101,13 +102,14 @@ impl Sample {
         let physical = r.counter(el, el1, el2) == Counter::Physical;
         // Class 3 is reserved: recorded as Other with payload 0 (choice: op-class-3).
         // Payload bits of features the unit does not build (FPF's ASE/FP, CRR's CR, GCS)
-        // are cleared.
+        // are cleared; with CRR a branch keeps its CR (00 as "other", J1 SPEConstructClass)
+        // and GCS only for a call or a return. choice: crr
         let (class, subclass) = if s.class & 3 == op_class::RESERVED {
             (op_class::OTHER, 0)
         } else {
             (
                 s.class & 3,
-                subclass::recorded_payload(s.class & 3, s.subclass),
+                subclass::recorded_payload(s.class & 3, s.subclass, crr),
             )
         };
         Sample {

@@ -372,7 +372,7 @@ fn collection_follows_the_j1_collect_functions_by_owner_over_every_control() {
                 cnt_virt: 0x1111,
                 ..Default::default()
             };
-            let s = Sample::tag(&regs, &inp, 0, 0);
+            let s = Sample::tag(&regs, &inp, 0, 0, false);
             let got = (
                 s.collect.context_el1,
                 s.collect.context_el2,
@@ -740,6 +740,40 @@ fn op_type_payload_drops_bits_of_features_not_built_fpf_crr_gcs() {
             &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],
             &[0x48 | class, want],
             "class {class} payload {sub:#04x}"
+        );
+    }
+}
+
+#[test]
+fn with_feat_spe_crr_a_branch_records_its_cr_and_a_call_or_return_its_gcs_bit() {
+    // D18.2.7 and J1 SPEConstructClass with FEAT_SPE_CRR (v1p2x): CR 01 branch with link,
+    // 10 procedure return, 11 other branch (what the core reports as 00 too); GCS only for
+    // a call or a return. Reference 7.3: a kernel RET is `4a 12` (IND, CR 10).
+    let v1p2x = Config::preset("v1p2x").unwrap();
+    let cases: &[(u8, u8)] = &[
+        (0x12, 0x12), // RET: IND, CR 10
+        (0x16, 0x16), // RET with GCS
+        (0x08, 0x08), // BL: CR 01
+        (0x0c, 0x0c), // BL with GCS
+        (0x00, 0x18), // B reported as 00: other, 11
+        (0x01, 0x19), // B.cond
+        (0x1e, 0x1a), // other with GCS: GCS cleared
+        (0x04, 0x18), // GCS with CR 00: other, GCS cleared
+        (0xf2, 0xf2), // bits 7:5 pass, as without the option
+    ];
+    for &(sub, want) in cases {
+        let mut tb = Tb::new(v1p2x);
+        tb.enable(4, 0);
+        let rec = sample_with(
+            &mut tb,
+            op_class::BRANCH,
+            sub,
+            &[(1, &|i| i.thr[0].cpl.done = true)],
+        );
+        assert_eq!(
+            &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],
+            &[0x4a, want],
+            "branch payload {sub:#04x}"
         );
     }
 }

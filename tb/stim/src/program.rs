@@ -331,9 +331,14 @@ impl Builder {
     }
 }
 
-/// Subclass of an unconditional direct branch (B, BL): no flags (CRR is not implemented,
-/// so the CR bits stay 0).
+/// Subclass of an unconditional direct branch (B): no flags, CR 00 (a core reports its
+/// other branches so; a unit with FEAT_SPE_CRR records them as CR 11).
 pub const BR_DIRECT: u8 = 0;
+/// The CR field of a branch with link (BL, BLR), ORed into its subclass (FEAT_SPE_CRR's
+/// encoding; a unit without it records CR as 00).
+pub const BR_CALL: u8 = subclass::CR_BL << subclass::BR_CR_SHIFT;
+/// Subclass of a procedure return (RET): indirect, CR 10.
+pub const BR_RETURN: u8 = subclass::BR_IND | subclass::CR_RET << subclass::BR_CR_SHIFT;
 /// Conditional direct branch (B.cond, CBZ, TBZ).
 pub const BR_CONDITIONAL: u8 = subclass::BR_COND;
 /// Indirect branch (BR, BLR, RET, ERET).

@@ -13,8 +13,8 @@
 
 use crate::core_params::CoreParams;
 use crate::program::{
-    Builder, CodeProgram, Exit, KernelEntry, MemPattern, Program, StaticOp, BR_CONDITIONAL,
-    BR_DIRECT, BR_INDIRECT, INSN_BYTES,
+    Builder, CodeProgram, Exit, KernelEntry, MemPattern, Program, StaticOp, BR_CALL,
+    BR_CONDITIONAL, BR_DIRECT, BR_INDIRECT, BR_RETURN, INSN_BYTES,
 };
 use crate::rng::Rng;
 use spe_defs::packet::subclass;
@@ -362,11 +362,14 @@ fn random_program(spec: &RandomSpec) -> CodeProgram {
                 let callee = func_entry(r.below(spec.funcs as u64) as usize);
                 (
                     Exit::Call { callee, ret: i + 1 },
-                    Some(if r.chance(0.2) {
-                        BR_INDIRECT
-                    } else {
-                        BR_DIRECT
-                    }),
+                    Some(
+                        BR_CALL
+                            | if r.chance(0.2) {
+                                BR_INDIRECT
+                            } else {
+                                BR_DIRECT
+                            },
+                    ),
                 )
             }
             4 => (Exit::Fall(i + 1), None),
@@ -403,7 +406,7 @@ fn random_program(spec: &RandomSpec) -> CodeProgram {
         let ret: Vec<StaticOp> = (0..r.range(1, 4))
             .map(|_| random_op(&mut r, spec))
             .collect();
-        b.block(false, with_branch(ret, BR_INDIRECT), Exit::Return);
+        b.block(false, with_branch(ret, BR_RETURN), Exit::Return);
     }
     let kernel = add_kernel(&mut b);
     b.finish(0, Some(kernel))
