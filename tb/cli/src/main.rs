@@ -7,6 +7,7 @@
 //! * `spe regress` — the random lockstep regression of the Verilated RTL against the model;
 //! * `spe coverage` — line and toggle coverage of `gen/` under that regression;
 //! * `spe synth`  — area (per block) and Fmax of the bare unit on an iCE40 (Yosys, nextpnr);
+//! * `spe bench accuracy` — sample shares against the exact population shares, with plots;
 //! * `spe fpga capture` — receive the buffer a board dumps over its UART (framed, checked);
 //! * `spe fpga build` — a board's bitstream with a program in its RAM; `spe fpga
 //!   constraints` — the boards' PCFs in constraints/.
@@ -16,6 +17,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod bench_cmd;
 mod coverage_cmd;
 mod decode_cmd;
 mod diagrams_cmd;
@@ -69,6 +71,9 @@ enum Command {
     Fpga(fpga_cmd::FpgaArgs),
     /// The demo SoC (PicoRV32 and the unit) under Verilator: run a program, profile it.
     Soc(soc_cmd::SocArgs),
+    /// Benchmarks: `accuracy` compares the samples' shares with the exact population shares
+    /// (Markdown table and PNG plots).
+    Bench(bench_cmd::BenchArgs),
 }
 
 /// Maps a stdout write error to a message. A closed pipe (`spe decode f | head`) is not an
@@ -162,6 +167,7 @@ fn main() -> ExitCode {
         Command::Formal(a) => formal_cmd::run(a),
         Command::Fpga(a) => fpga_cmd::run(a),
         Command::Soc(a) => soc_cmd::run(a),
+        Command::Bench(a) => bench_cmd::run(a),
     };
     match result {
         Ok(code) => code,
