@@ -33,7 +33,12 @@ fn v<const N: usize>(x: Bits<N>) -> u64 {
 // ---------------------------------------------------------------- sampler
 
 fn sampler() -> SpeSampler<4> {
-    let mut s = SpeSampler::<4>::new(cfg());
+    sampler_for(cfg())
+}
+
+/// [`sampler`] of the unit `cfg` (W = 4): profiling on at EL0 and EL1, the minimum interval.
+fn sampler_for(cfg: &Config) -> SpeSampler<4> {
+    let mut s = SpeSampler::<4>::new(cfg);
     start(&mut s);
     s.reset.next = false;
     s.ctl.next.prof_en = true;
@@ -41,7 +46,7 @@ fn sampler() -> SpeSampler<4> {
     s.ctl.next.el1_e0spe = true;
     s.ctl.next.el1_e1spe = true;
     s.disp_el.next = b(0);
-    s.ctl.next.interval = b(u64::from(cfg().min_interval() >> 8));
+    s.ctl.next.interval = b(u64::from(cfg.min_interval() >> 8));
     s
 }
 
@@ -155,14 +160,8 @@ fn sampler_with_ernd_delays_the_sample_by_the_lfsr_byte_loaded_into_ecount() {
         warm += 1;
     }
     let k = u64::from(lfsr & 0xff);
-    let mut s = SpeSampler::<4>::new(v1p2x);
-    start(&mut s);
-    s.ctl.next.prof_en = true;
-    s.prof_allowed.next = true;
-    s.ctl.next.el1_e0spe = true;
-    s.ctl.next.el1_e1spe = true;
-    s.disp_el.next = b(0);
-    s.ctl.next.interval = b(4); // 1024: no second expiry in this test
+    // Interval 1024 (v1p2x's minimum): no second expiry in this test.
+    let mut s = sampler_for(v1p2x);
     s.ctl.next.rnd = true;
     cycle(&mut s, |s| s.reset.next = true, |_| ());
     s.reset.next = false;
