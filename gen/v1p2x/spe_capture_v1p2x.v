@@ -20,7 +20,7 @@ module spe_capture_v1p2x(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass
     localparam  k_class_branch = 2'b10;
     localparam  k_class_rsvd = 2'b11;
     localparam  k_sve_sme_bit = 8'h8;
-    localparam  k_other_keep = 8'h1;
+    localparam  k_other_keep = 8'h7;
     localparam  k_br_keep = 8'he3;
     localparam  k_cr_field__0 = 8'h18;
     localparam  k_cr_gcs__0 = 8'h1c;

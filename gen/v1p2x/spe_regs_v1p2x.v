@@ -61,7 +61,7 @@ module spe_regs_v1p2x(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq
     localparam  a_pmbidr = 5'b111;
     localparam  v_pmbidr = 64'h6;
     localparam  a_pmsidr = 5'b1111;
-    localparam  v_pmsidr = 64'h3026477;
+    localparam  v_pmsidr = 64'hb026477;
     localparam  m_limit = 64'hfffffffffffff000;
     localparam  k_coll = 32'h10000;
     localparam  k_full_keep = 32'hd0000;

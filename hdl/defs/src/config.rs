@@ -73,6 +73,10 @@ pub struct Config {
     /// GCS bit for a call or a return (J1 `SPEConstructClass`). Without it both read as zero.
     /// One thread only so far.
     pub feat_crr: bool,
+    /// FEAT_SPE_FPF (PMSIDR_EL1.FPF): the Operation Type of a class-Other op that is not SVE
+    /// or SME keeps the FP (bit 1) and SIMD (bit 2) flags the core reports in `disp_subclass`
+    /// (Arm ARM D18.2.7: otherwise they read as zero). One thread only so far.
+    pub feat_fpf: bool,
 }
 
 /// The options as predicates (`fn(&Config) -> bool`): the one place from which the feature
@@ -98,6 +102,10 @@ pub mod option {
     /// FEAT_SPE_CRR ([`Config::feat_crr`]).
     pub fn crr(cfg: &Config) -> bool {
         cfg.feat_crr
+    }
+    /// FEAT_SPE_FPF ([`Config::feat_fpf`]).
+    pub fn fpf(cfg: &Config) -> bool {
+        cfg.feat_fpf
     }
 }
 
@@ -143,6 +151,7 @@ impl Config {
             (self.feat_feed_events, "the SAMPLE_FEED_* events"),
             (self.feat_pbt, "FEAT_SPE_PBT"),
             (self.feat_crr, "FEAT_SPE_CRR"),
+            (self.feat_fpf, "FEAT_SPE_FPF"),
         ] {
             if on && self.threads > 1 {
                 return Err(format!(
@@ -221,6 +230,7 @@ pub const PRESETS: &[Config] = &[
         feat_feed_events: false,
         feat_pbt: false,
         feat_crr: false,
+        feat_fpf: false,
     },
     Config {
         name: "minimal",
@@ -236,6 +246,7 @@ pub const PRESETS: &[Config] = &[
         feat_feed_events: false,
         feat_pbt: false,
         feat_crr: false,
+        feat_fpf: false,
     },
     Config {
         name: "w2",
@@ -251,6 +262,7 @@ pub const PRESETS: &[Config] = &[
         feat_feed_events: false,
         feat_pbt: false,
         feat_crr: false,
+        feat_fpf: false,
     },
     Config {
         name: "c16",
@@ -266,6 +278,7 @@ pub const PRESETS: &[Config] = &[
         feat_feed_events: false,
         feat_pbt: false,
         feat_crr: false,
+        feat_fpf: false,
     },
     Config {
         name: "wide",
@@ -281,6 +294,7 @@ pub const PRESETS: &[Config] = &[
         feat_feed_events: false,
         feat_pbt: false,
         feat_crr: false,
+        feat_fpf: false,
     },
     Config {
         name: "fastsim",
@@ -296,10 +310,11 @@ pub const PRESETS: &[Config] = &[
         feat_feed_events: false,
         feat_pbt: false,
         feat_crr: false,
+        feat_fpf: false,
     },
     Config {
         name: "v1p2x",
-        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR",
+        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR and FEAT_SPE_FPF",
         dispatch_width: 4,
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
@@ -311,6 +326,7 @@ pub const PRESETS: &[Config] = &[
         feat_feed_events: true,
         feat_pbt: true,
         feat_crr: true,
+        feat_fpf: true,
     },
     Config {
         name: "smt2",
@@ -326,6 +342,7 @@ pub const PRESETS: &[Config] = &[
         feat_feed_events: false,
         feat_pbt: false,
         feat_crr: false,
+        feat_fpf: false,
     },
     Config {
         name: "smt4",
@@ -341,6 +358,7 @@ pub const PRESETS: &[Config] = &[
         feat_feed_events: false,
         feat_pbt: false,
         feat_crr: false,
+        feat_fpf: false,
     },
 ];
 
@@ -385,6 +403,7 @@ mod tests {
             feat_feed_events: false,
             feat_pbt: false,
             feat_crr: false,
+            feat_fpf: false,
             threads: 2,
             ..v1p2x
         };
@@ -408,6 +427,10 @@ mod tests {
             },
             Config {
                 feat_crr: true,
+                ..base
+            },
+            Config {
+                feat_fpf: true,
                 ..base
             },
         ] {

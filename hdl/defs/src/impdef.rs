@@ -121,6 +121,10 @@ pub const FEATURES: &[Feature] = {
         },
         optional("FEAT_SPE_FDS: filtering by data source", false, pmsidr::FDS),
         Feature {
+            option: Some(crate::config::option::fpf),
+            ..optional("FEAT_SPE_FPF: the FP and SIMD flags of a class-Other Operation Type (`Config::feat_fpf`: preset v1p2x)", false, pmsidr::FPF)
+        },
+        Feature {
             option: Some(crate::config::option::crr),
             ..optional("FEAT_SPE_CRR: call, return and other branches in the branch Operation Type (CR), with GCS for a call or return (`Config::feat_crr`: preset v1p2x)", false, pmsidr::CRR)
         },

@@ -207,18 +207,27 @@ pub mod subclass {
     /// Arm ARM D18.2.7).
     pub const OTHER_SVE_SME_BIT: u8 = 1 << 3;
     pub const OTHER_KEEP_WITHOUT_FPF: u8 = OTHER_COND;
+    /// With FEAT_SPE_FPF they are kept: COND, FP and SIMD.
+    pub const OTHER_KEEP_WITH_FPF: u8 = OTHER_COND | OTHER_FP | OTHER_SIMD;
     /// Class BRANCH bits this unit clears: GCS (b2, FEAT_GCS recording, SPEv1p4) and CR
     /// (b4:3, FEAT_SPE_CRR: "the only permitted value is 0b00" without it).
     pub const BR_CLEAR_WITHOUT_CRR_GCS: u8 = BR_GCS | (BR_CR_FIELD << BR_CR_SHIFT);
 
-    /// The Operation Type payload this unit records for a class and the core's subclass:
-    /// the bits of features it does not build (FEAT_SPE_FPF; FEAT_SPE_CRR's CR and GCS
-    /// unless `crr`) are cleared; load/store subclasses pass through. With `crr` a branch
-    /// keeps CR (00 becomes 11, "other branch") and GCS only for a call or a return.
-    pub const fn recorded_payload(class: u8, v: u8, crr: bool) -> u8 {
+    /// The Operation Type payload a unit of `cfg` records for a class and the core's
+    /// subclass: the bits of features it does not build (FEAT_SPE_FPF's FP and SIMD unless
+    /// `cfg.feat_fpf`; FEAT_SPE_CRR's CR and GCS unless `cfg.feat_crr`) are cleared;
+    /// load/store subclasses pass through. With CRR a branch keeps CR (00 becomes 11,
+    /// "other branch") and GCS only for a call or a return.
+    pub const fn recorded_payload(class: u8, v: u8, cfg: &crate::Config) -> u8 {
         match class {
-            super::op_class::OTHER if v & OTHER_SVE_SME_BIT == 0 => v & OTHER_KEEP_WITHOUT_FPF,
-            super::op_class::BRANCH if crr => {
+            super::op_class::OTHER if v & OTHER_SVE_SME_BIT == 0 => {
+                v & if cfg.feat_fpf {
+                    OTHER_KEEP_WITH_FPF
+                } else {
+                    OTHER_KEEP_WITHOUT_FPF
+                }
+            }
+            super::op_class::BRANCH if cfg.feat_crr => {
                 let cr = match (v >> BR_CR_SHIFT) & BR_CR_FIELD {
                     0 => CR_NON_BL_RET,
                     c => c,

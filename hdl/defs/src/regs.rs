@@ -339,8 +339,15 @@ pub mod pmsidr {
         1,
         "Call/return branch types (CR) in the Operation Type packet",
     );
+    pub const FPF: Field = Field::new(
+        "FPF",
+        27,
+        1,
+        "FP and SIMD flags in the Operation Type packet of other operations",
+    );
     pub const FIELDS: &[Field] = &[
         FE, FT, FL, ARCHINST, LDS, ERND, FNE, FDS, INTERVAL, MAXSIZE, COUNTSIZE, FORMAT, PBT, CRR,
+        FPF,
     ];
     /// CountSize encodings.
     pub const COUNTSIZE_12BIT: u64 = 0b0010;
@@ -672,6 +679,7 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                 | pmsidr::PBT.place(u64::from(cfg.feat_pbt))
                 // choice: crr
                 | pmsidr::CRR.place(u64::from(cfg.feat_crr))
+                | pmsidr::FPF.place(u64::from(cfg.feat_fpf))
         }
         RegId::Pmbidr => pmbidr::ALIGN.place(impdef::RECORD_SIZE_LOG2 as u64),
         _ => panic!("{id:?} is not a read-only register"),

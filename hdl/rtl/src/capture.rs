@@ -13,7 +13,7 @@
 //! done, so the multiplexer works from flops, off the path from the dispatch inputs. A
 //! reserved op class 3 is recorded as Other, payload 0. Payload bits of features the unit
 //! does not build are cleared (`subclass::recorded_payload`): ASE/FP of a class-Other op
-//! (no FEAT_SPE_FPF), GCS and CR of a branch (no FEAT_SPE_CRR; with it, `Config::feat_crr`,
+//! (no FEAT_SPE_FPF; kept with it, `Config::feat_fpf`), GCS and CR of a branch (no FEAT_SPE_CRR; with it, `Config::feat_crr`,
 //! CR is kept, 00 as 11, and GCS for a call or a return: choice `crr`). A
 //! load/store is a load unless its payload's ST bit is set, and a store if it is set or the
 //! op is an atomic (extended encoding with AT): a returning atomic is both, a no-return one
@@ -109,7 +109,12 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             k_class_branch: k2(op_class::BRANCH),
             k_class_rsvd: k2(op_class::RESERVED),
             k_sve_sme_bit: k8(subclass::OTHER_SVE_SME_BIT),
-            k_other_keep: k8(subclass::OTHER_KEEP_WITHOUT_FPF),
+            // FEAT_SPE_FPF keeps FP and SIMD: a constant, no logic.
+            k_other_keep: k8(if cfg.feat_fpf {
+                subclass::OTHER_KEEP_WITH_FPF
+            } else {
+                subclass::OTHER_KEEP_WITHOUT_FPF
+            }),
             k_br_keep: k8(!subclass::BR_CLEAR_WITHOUT_CRR_GCS),
             cr_pl: (0..crr).map(|_| Default::default()).collect(),
             k_cr_field: (0..crr)

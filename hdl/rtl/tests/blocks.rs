@@ -308,7 +308,7 @@ fn capture_masks_op_type_bits_of_features_not_built_fpf_crr_gcs() {
         let s = pick(&mut c, 1, 0, u64::from(sub), false);
         assert_eq!(v(s.op_payload), u64::from(want), "Other {sub:#04x}");
         assert_eq!(
-            u64::from(sc::recorded_payload(0, sub, false)),
+            u64::from(sc::recorded_payload(0, sub, cfg())),
             u64::from(want)
         );
     }
@@ -316,12 +316,31 @@ fn capture_masks_op_type_bits_of_features_not_built_fpf_crr_gcs() {
     for sub in 0u8..=0x1f {
         let s = pick(&mut c, 2, 2, u64::from(sub), false);
         assert_eq!(v(s.op_payload), u64::from(sub & 0x03), "Branch {sub:#04x}");
-        assert_eq!(sc::recorded_payload(2, sub, false), sub & 0x03);
+        assert_eq!(sc::recorded_payload(2, sub, cfg()), sub & 0x03);
     }
     // Load/store subclasses pass through (the GCS load/store subclass among them).
     for sub in [0x00u8, 0x05, 0x25, 0x41, 0x8b] {
         let s = pick(&mut c, 0, 1, u64::from(sub), false);
         assert_eq!(v(s.op_payload), u64::from(sub), "Load/store {sub:#04x}");
+    }
+}
+
+#[test]
+fn capture_keeps_the_fp_and_simd_flags_of_other_ops_with_feat_spe_fpf() {
+    // FEAT_SPE_FPF (v1p2x; D18.2.7): class Other that is not SVE/SME keeps COND, FP (b1)
+    // and SIMD (b2); bits 7:4 are cleared; an SVE-other payload passes whole.
+    use spe_defs::packet::subclass as sc;
+    let v1p2x = Config::preset("v1p2x").unwrap();
+    let mut c = capture_for(v1p2x);
+    for sub in 0u8..=0xff {
+        let want = if sub & sc::OTHER_SVE_SME_BIT == 0 {
+            sub & 0x07
+        } else {
+            sub
+        };
+        let s = pick(&mut c, 1, 0, u64::from(sub), false);
+        assert_eq!(v(s.op_payload), u64::from(want), "Other {sub:#04x}");
+        assert_eq!(sc::recorded_payload(0, sub, v1p2x), want);
     }
 }
 
@@ -341,7 +360,7 @@ fn capture_keeps_a_branch_s_cr_and_a_call_or_return_s_gcs_with_feat_spe_crr() {
         let s = pick(&mut c, 2, 2, u64::from(sub), false);
         assert_eq!(v(s.op_payload), u64::from(want), "Branch {sub:#04x}");
         assert_eq!(
-            spe_defs::packet::subclass::recorded_payload(2, sub, true),
+            spe_defs::packet::subclass::recorded_payload(2, sub, Config::preset("v1p2x").unwrap()),
             want
         );
     }

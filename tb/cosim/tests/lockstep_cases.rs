@@ -312,6 +312,46 @@ fn crr_records_calls_returns_and_other_branches_and_the_rtl_matches_the_model() 
 }
 
 #[test]
+fn fpf_records_the_fp_and_simd_flags_of_other_ops_and_the_rtl_matches_the_model() {
+    // FEAT_SPE_FPF (preset v1p2x): the core model's FP and SIMD ops of class Other keep
+    // their flags in the Operation Type; the default preset records them as 0. Both RTL
+    // backends against the model on every output.
+    use spe_defs::packet::subclass as sc;
+    let name = "fpf_records_the_fp_and_simd_flags_of_other_ops_and_the_rtl_matches_the_model";
+    for (p, fpf) in [("v1p2x", true), ("default", false)] {
+        let cfg = preset(p);
+        assert_eq!(cfg.feat_fpf, fpf);
+        let runs = lockstep(
+            name,
+            cfg,
+            "mix",
+            &fast(cfg),
+            &MemoryProfile::default(),
+            10_000,
+        );
+        let r = runs.last().unwrap();
+        let (mut fp, mut simd) = (0, 0);
+        for rec in &spe_decode::decode(&r.aux).records {
+            if let Some(op) = rec
+                .op
+                .filter(|o| o.class == spe_defs::packet::op_class::OTHER)
+            {
+                if op.subclass & sc::OTHER_SVE_SME_BIT == 0 {
+                    fp += u32::from(op.subclass & sc::OTHER_FP != 0);
+                    simd += u32::from(op.subclass & sc::OTHER_SIMD != 0);
+                }
+            }
+        }
+        eprintln!("  {p}: other-op records with FP {fp}, with SIMD {simd}");
+        if fpf {
+            assert!(fp > 0 && simd > 0, "FP {fp} SIMD {simd}");
+        } else {
+            assert_eq!((fp, simd), (0, 0));
+        }
+    }
+}
+
+#[test]
 fn rtl_matches_model_with_filters_and_write_errors() {
     let cfg = preset("fastsim");
     let s = SampleSettings {

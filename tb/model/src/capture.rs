@@ -17,6 +17,7 @@ use crate::regs::Regs;
 use spe_defs::events as ev;
 use spe_defs::packet::{addr_payload, op_class, subclass};
 use spe_defs::regs::RegId;
+use spe_defs::Config;
 use spe_ports::{Inputs, ThreadInputs};
 
 /// Which collections were enabled for the sample, decided in its tag cycle.
@@ -84,8 +85,8 @@ pub struct Sample {
 impl Sample {
     /// Captures the op in slot `slot`, thread `t`'s (`regs` its registers), in its tag cycle.
     /// choice: timestamp-context
-    /// `crr`: the unit builds FEAT_SPE_CRR (`Config::feat_crr`).
-    pub fn tag(regs: &Regs, inp: &Inputs, t: usize, slot: usize, crr: bool) -> Sample {
+    /// `cfg`: the unit's options (FEAT_SPE_CRR and FEAT_SPE_FPF keep payload bits).
+    pub fn tag(regs: &Regs, inp: &Inputs, t: usize, slot: usize, cfg: &Config) -> Sample {
         let s = &inp.disp[slot];
         let x = &inp.thr[t];
         let el1 = regs.get(RegId::PmscrEl1);
@@ -109,7 +110,7 @@ impl Sample {
         } else {
             (
                 s.class & 3,
-                subclass::recorded_payload(s.class & 3, s.subclass, crr),
+                subclass::recorded_payload(s.class & 3, s.subclass, cfg),
             )
         };
         Sample {

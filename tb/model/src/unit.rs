@@ -243,7 +243,7 @@ impl Model {
             // One sample in flight: a selection outside Idle is a collision. choice: in-flight
             if th.phase == Phase::Idle {
                 out.tag |= 1 << slot;
-                tagged = Some(Sample::tag(&th.regs, inp, t, slot, self.cfg.feat_crr));
+                tagged = Some(Sample::tag(&th.regs, inp, t, slot, &self.cfg));
             } else {
                 o.pmu_sample_collision = true;
             }

@@ -372,7 +372,7 @@ fn collection_follows_the_j1_collect_functions_by_owner_over_every_control() {
                 cnt_virt: 0x1111,
                 ..Default::default()
             };
-            let s = Sample::tag(&regs, &inp, 0, 0, false);
+            let s = Sample::tag(&regs, &inp, 0, 0, &Config::default());
             let got = (
                 s.collect.context_el1,
                 s.collect.context_el2,
@@ -740,6 +740,36 @@ fn op_type_payload_drops_bits_of_features_not_built_fpf_crr_gcs() {
             &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],
             &[0x48 | class, want],
             "class {class} payload {sub:#04x}"
+        );
+    }
+}
+
+#[test]
+fn with_feat_spe_fpf_other_ops_record_their_fp_and_simd_flags() {
+    // D18.2.7 with FEAT_SPE_FPF (v1p2x): class Other keeps ASE/SIMD (b2) and FP (b1) with
+    // COND (b0); the default preset clears them (PMSIDR.FPF = 0 there).
+    let v1p2x = Config::preset("v1p2x").unwrap();
+    for &(cfg, sub, want) in &[
+        (v1p2x, 0x02u8, 0x02u8),
+        (v1p2x, 0x04, 0x04),
+        (v1p2x, 0x07, 0x07),
+        (v1p2x, 0x16, 0x06), // bit 4 is no Other flag
+        (&Config::default(), 0x06, 0x00),
+        (&Config::default(), 0x07, 0x01),
+    ] {
+        let mut tb = Tb::new(cfg);
+        tb.enable(4, 0);
+        let rec = sample_with(
+            &mut tb,
+            op_class::OTHER,
+            sub,
+            &[(1, &|i| i.thr[0].cpl.done = true)],
+        );
+        assert_eq!(
+            &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],
+            &[0x48, want],
+            "{} payload {sub:#04x}",
+            cfg.name
         );
     }
 }
