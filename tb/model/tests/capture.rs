@@ -733,15 +733,21 @@ fn op_type_payload_drops_bits_of_features_not_built_fpf_crr_gcs() {
         (op_class::LD_ST_ATOMIC, 0x45, 0x45), // GCS load/store subclass passes
     ];
     for &(class, sub, want) in cases {
-        let mut tb = Tb::new(&Config::default());
-        tb.enable(4, 0);
-        let rec = sample_with(&mut tb, class, sub, &[(1, &|i| i.thr[0].cpl.done = true)]);
         assert_eq!(
-            &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],
-            &[0x48 | class, want],
+            recorded_op_type(&Config::default(), class, sub),
+            [0x48 | class, want],
             "class {class} payload {sub:#04x}"
         );
     }
+}
+
+/// The Operation Type packet (header, payload) of a unit of `cfg` for one sampled op of
+/// `class` with the dispatch payload `sub`, completed the cycle after its tag.
+fn recorded_op_type(cfg: &Config, class: u8, sub: u8) -> [u8; 2] {
+    let mut tb = Tb::new(cfg);
+    tb.enable(4, 0);
+    let rec = sample_with(&mut tb, class, sub, &[(1, &|i| i.thr[0].cpl.done = true)]);
+    [rec[layout::OP_TYPE.offset], rec[layout::OP_TYPE.offset + 1]]
 }
 
 #[test]
@@ -757,17 +763,9 @@ fn with_feat_spe_fpf_other_ops_record_their_fp_and_simd_flags() {
         (&Config::default(), 0x06, 0x00),
         (&Config::default(), 0x07, 0x01),
     ] {
-        let mut tb = Tb::new(cfg);
-        tb.enable(4, 0);
-        let rec = sample_with(
-            &mut tb,
-            op_class::OTHER,
-            sub,
-            &[(1, &|i| i.thr[0].cpl.done = true)],
-        );
         assert_eq!(
-            &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],
-            &[0x48, want],
+            recorded_op_type(cfg, op_class::OTHER, sub),
+            [0x48, want],
             "{} payload {sub:#04x}",
             cfg.name
         );
@@ -792,17 +790,9 @@ fn with_feat_spe_crr_a_branch_records_its_cr_and_a_call_or_return_its_gcs_bit() 
         (0xf2, 0xf2), // bits 7:5 pass, as without the option
     ];
     for &(sub, want) in cases {
-        let mut tb = Tb::new(v1p2x);
-        tb.enable(4, 0);
-        let rec = sample_with(
-            &mut tb,
-            op_class::BRANCH,
-            sub,
-            &[(1, &|i| i.thr[0].cpl.done = true)],
-        );
         assert_eq!(
-            &rec[layout::OP_TYPE.offset..layout::OP_TYPE.offset + 2],
-            &[0x4a, want],
+            recorded_op_type(v1p2x, op_class::BRANCH, sub),
+            [0x4a, want],
             "branch payload {sub:#04x}"
         );
     }
