@@ -13,7 +13,9 @@ use spe_defs::config::MAX_DISPATCH_WIDTH;
 use spe_defs::ports::all_ports;
 use spe_defs::Config;
 use spe_model::Model;
-use spe_ports::{Dut, Inputs, Outputs, SLOT_FIELDS, THREAD_FIELDS};
+use spe_ports::{
+    Dut, Inputs, Outputs, ThreadField, OPTION_THREAD_FIELDS, SLOT_FIELDS, THREAD_FIELDS,
+};
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -89,6 +91,8 @@ pub struct Lockstep<O: Dut = Box<dyn Dut>> {
     pub other: O,
     width: usize,
     threads: usize,
+    /// The option inputs the unit has (`OPTION_THREAD_FIELDS`), for the VCD window.
+    options: Vec<(&'static str, ThreadField)>,
     cycle: u64,
     first: Option<Divergence>,
     mismatches: u64,
@@ -103,6 +107,10 @@ impl<O: Dut> Lockstep<O> {
             other,
             width: cfg.dispatch_width,
             threads: cfg.threads,
+            options: OPTION_THREAD_FIELDS
+                .into_iter()
+                .filter(|(n, _)| spe_defs::ports::option_port_built(n, cfg))
+                .collect(),
             cycle: 0,
             first: None,
             mismatches: 0,
@@ -154,9 +162,14 @@ impl<O: Dut> Lockstep<O> {
         let Some(rec) = &mut self.rec else { return };
         rec.written = true;
         let samples: Vec<&Sample> = rec.before.iter().chain(rec.after.iter()).collect();
-        let res = write_vcd(&rec.path, (self.width, self.threads), &samples)
-            .map(|_| rec.path.clone())
-            .map_err(|e| format!("cannot write {}: {e}", rec.path.display()));
+        let res = write_vcd(
+            &rec.path,
+            (self.width, self.threads),
+            &self.options,
+            &samples,
+        )
+        .map(|_| rec.path.clone())
+        .map_err(|e| format!("cannot write {}: {e}", rec.path.display()));
         rec.before.clear();
         rec.after.clear();
         self.vcd_result = Some(res);
@@ -232,7 +245,12 @@ fn port_bits(name: &str, (w, t): (usize, usize)) -> u32 {
 /// Input fields as (name, bits, value): per-slot fields as one vector per slot
 /// (`disp_pc_0`, ...), except single-bit ones, which are one W-bit vector; per-thread
 /// fields as one vector per thread (`xl_va_1`), named as the port in a one-thread unit.
-fn input_fields(i: &Inputs, (w, t): (usize, usize)) -> Vec<(String, u32, u64)> {
+/// The option inputs `options` (a one-thread unit's) follow, named as their ports.
+fn input_fields(
+    i: &Inputs,
+    (w, t): (usize, usize),
+    options: &[(&'static str, ThreadField)],
+) -> Vec<(String, u32, u64)> {
     let slots = &i.disp[..w.min(MAX_DISPATCH_WIDTH)];
     let mut v = Vec::new();
     for (name, field) in SLOT_FIELDS {
@@ -265,6 +283,9 @@ fn input_fields(i: &Inputs, (w, t): (usize, usize)) -> Vec<(String, u32, u64)> {
             .iter()
             .map(|&(name, x)| (name.to_string(), port_bits(name, (w, t)), x)),
     );
+    for &(name, field) in options {
+        v.push((name.to_string(), port_bits(name, (1, 1)), field(&i.thr[0])));
+    }
     v
 }
 
@@ -276,7 +297,12 @@ fn vector(v: u64, bits: u32) -> impl Iterator<Item = vcd::Value> {
 
 /// Writes the recorded cycles as a VCD: 10 time units per cycle, `clk` high in the second
 /// half, every signal changing at the start of its cycle.
-fn write_vcd(path: &Path, w: (usize, usize), samples: &[&Sample]) -> std::io::Result<()> {
+fn write_vcd(
+    path: &Path,
+    w: (usize, usize),
+    options: &[(&'static str, ThreadField)],
+    samples: &[&Sample],
+) -> std::io::Result<()> {
     let mut out = vcd::Writer::new(BufWriter::new(File::create(path)?));
     out.comment(
         "spe lockstep: inputs, the golden model's outputs (model_*) and the RTL's (rtl_*)",
@@ -291,7 +317,7 @@ fn write_vcd(path: &Path, w: (usize, usize), samples: &[&Sample]) -> std::io::Re
         .map(|s| s.inputs.clone())
         .unwrap_or_default();
     let mut in_ids = Vec::new();
-    for (name, bits, _) in input_fields(&first, w) {
+    for (name, bits, _) in input_fields(&first, w, options) {
         in_ids.push(out.add_wire(bits, &name)?);
     }
     let mut out_ids = Vec::new();
@@ -320,7 +346,7 @@ fn write_vcd(path: &Path, w: (usize, usize), samples: &[&Sample]) -> std::io::Re
         out.change_scalar(clk, false)?;
         out.change_vector(cycle, vector(s.cycle, 64))?;
         out.change_scalar(mismatch, s.model != s.other)?;
-        for (k, (_, bits, v)) in input_fields(&s.inputs, w).into_iter().enumerate() {
+        for (k, (_, bits, v)) in input_fields(&s.inputs, w, options).into_iter().enumerate() {
             change(&mut out, k, in_ids[k], v, bits)?;
         }
         let (m, r) = (s.model.fields(), s.other.fields());
