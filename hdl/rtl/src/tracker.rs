@@ -43,7 +43,7 @@ use crate::flop::Rff;
 use crate::ADDR_BITS;
 use crate::K;
 use rust_hdl::prelude::*;
-use spe_defs::packet::subclass;
+use spe_defs::packet::{addr_payload, subclass};
 use spe_defs::regs::pmscr;
 use spe_defs::Config;
 
@@ -244,9 +244,10 @@ impl SpeTracker {
             pbt_en: (0..pbt).map(|_| Default::default()).collect(),
             p_target: (0..pbt).map(|_| Default::default()).collect(),
             p_valid: (0..pbt).map(|_| Default::default()).collect(),
-            // NSE (bit 60) and bits 59:56 are recorded as 0 (no Realm state).
+            // The payload's NS, EL and VA fields (`spe_defs::packet::addr_payload`): NSE
+            // (bit 60) and bits 59:56 are recorded as 0 (no Realm state).
             k_pbt_mask: (0..pbt)
-                .map(|_| K::new((!(0x1fu64 << 56)).into()))
+                .map(|_| K::new(addr_payload::instruction(!0, 3, true).into()))
                 .collect(),
             ..Default::default()
         }

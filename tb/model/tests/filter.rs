@@ -33,17 +33,21 @@ fn outcome(
 
 fn none(_: &mut spe_ports::Inputs) {}
 
+/// Op types (class, subclass) of the type-filter and feed-event tests: a load, a store, and
+/// an atomic that returns a value (a load and a store).
+const LOAD: (u8, u8) = (op_class::LD_ST_ATOMIC, subclass::LDST_GP);
+const STORE: (u8, u8) = (
+    op_class::LD_ST_ATOMIC,
+    subclass::LDST_GP | subclass::LDST_ST,
+);
+const ATOMIC: (u8, u8) = (
+    op_class::LD_ST_ATOMIC,
+    subclass::LDST_EXT | subclass::LDST_EXT_AT,
+);
+
 #[test]
 fn type_filter_keeps_only_selected_classes_and_a_no_return_atomic_is_a_store_not_a_load() {
-    let load = (op_class::LD_ST_ATOMIC, subclass::LDST_GP);
-    let store = (
-        op_class::LD_ST_ATOMIC,
-        subclass::LDST_GP | subclass::LDST_ST,
-    );
-    let atomic = (
-        op_class::LD_ST_ATOMIC,
-        subclass::LDST_EXT | subclass::LDST_EXT_AT,
-    );
+    let (load, store, atomic) = (LOAD, STORE, ATOMIC);
     // STADD and the other atomics that return no value: ST set (`49 07`).
     let no_return_atomic = (
         op_class::LD_ST_ATOMIC,
@@ -255,15 +259,7 @@ fn spev1p2_feed_events_follow_the_sample_and_the_filter_registers_whether_or_not
     // all clear here: nothing is filtered, every record is written.
     let cfg = Config::preset("v1p2x").unwrap();
     assert!(cfg.feat_feed_events);
-    let load = (op_class::LD_ST_ATOMIC, subclass::LDST_GP);
-    let store = (
-        op_class::LD_ST_ATOMIC,
-        subclass::LDST_GP | subclass::LDST_ST,
-    );
-    let atomic = (
-        op_class::LD_ST_ATOMIC,
-        subclass::LDST_EXT | subclass::LDST_EXT_AT,
-    );
+    let (load, store, atomic) = (LOAD, STORE, ATOMIC);
     let branch = (op_class::BRANCH, 0);
     let other = (op_class::OTHER, 0);
     let no_regs = |_: &mut Tb| {};
