@@ -68,7 +68,7 @@ fn doc(p: &Port, indent: &str) -> String {
         " Only a multithreaded unit (T > 1) has this port: ignored on input and zero on output at T = 1.".to_string()
     } else if let Some(o) = opt {
         format!(
-            " Only a unit built with `Config::{}` has this port: {} otherwise.",
+            " Only a unit built with `Options::{}` has this port: {} otherwise.",
             o.option,
             if p.dir == Dir::In {
                 "ignored"

@@ -48,64 +48,102 @@ pub struct Config {
     /// Hardware threads T the unit serves (1, 2 or 4; docs/smt.md): each has its own
     /// registers, sampler and sample in flight; they share the writer.
     pub threads: usize,
+    /// The SPE options the unit builds (FEAT_SPEv1p2 and later; each absent from the others'
+    /// Verilog). One thread only so far: `validate` refuses them with `threads` > 1.
+    pub options: Options,
+}
+
+/// The options of a [`Config`]: each a feature a unit builds or not, advertised in PMSIDR
+/// exactly when built (`impdef::FEATURES`). [`Options::NONE`] builds none of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
     /// FEAT_SPE_ERnd (PMSIDR_EL1.ERnd): with PMSIRR.RND = 1 the interval is exact and the
     /// random delay goes into PMSICR_EL1.ECOUNT, a second down-counter that selects the
     /// op it brings to zero (J1 `SPEToCollectSample`, docs/spe-reference.md §6.1). One
     /// thread only so far (the multithreaded top does not build it yet).
-    pub feat_ernd: bool,
+    pub ernd: bool,
     /// PMBLIMITR_EL1.PMFZ (FEAT_SPEv1p2; the core needs PMUv3p7): the `pmu_freeze` output
     /// asks the core's PMU to freeze its counters while PMFZ and E are set and profiling
     /// is stopped (PMBSR_EL1.S, J1 `SPEFreezeOnEvent`). Without it PMFZ is RES0 and the port
-    /// is absent. One thread only so far.
-    pub feat_pmfz: bool,
+    /// is absent.
+    pub pmfz: bool,
     /// FEAT_SPEv1p2's PMU events for the core's PMU: SAMPLE_FEED_BR, _LD, _ST, _OP, _EVENT
     /// and _LAT (J1 `SPEFilterByType`, `SPEFilterByEvents`, `SPEFilterByLatency`), pulsed
     /// with SAMPLE_FEED, and SAMPLE_BUFFER_FULL (J1 `SPECompleteSample`), each an output
-    /// only a unit with this option has. One thread only so far.
-    pub feat_feed_events: bool,
+    /// only a unit with this option has.
+    pub feed_events: bool,
     /// FEAT_SPE_PBT (PMSIDR_EL1.PBT): a taken branch's record carries the previous-branch-
     /// target Address packet (index 4), the target of the last taken branch before it in
     /// program order, as the core reports it with the branch (`pbt_target`, `pbt_valid`;
-    /// J1 `SPEBranch`). One thread only so far.
-    pub feat_pbt: bool,
+    /// J1 `SPEBranch`).
+    pub pbt: bool,
     /// FEAT_SPE_CRR (PMSIDR_EL1.CRR): a branch's Operation Type keeps the CR field the core
     /// reports in `disp_subclass` (01 call, 10 return, 11 other; 00 is recorded as 11) and its
     /// GCS bit for a call or a return (J1 `SPEConstructClass`). Without it both read as zero.
-    /// One thread only so far.
-    pub feat_crr: bool,
+    ///
+    pub crr: bool,
     /// FEAT_SPE_FPF (PMSIDR_EL1.FPF): the Operation Type of a class-Other op that is not SVE
     /// or SME keeps the FP (bit 1) and SIMD (bit 2) flags the core reports in `disp_subclass`
-    /// (Arm ARM D18.2.7: otherwise they read as zero). One thread only so far.
-    pub feat_fpf: bool,
+    /// (Arm ARM D18.2.7: otherwise they read as zero).
+    pub fpf: bool,
+}
+
+impl Options {
+    /// No option built (the presets before SPEv1p2's).
+    pub const NONE: Options = Options {
+        ernd: false,
+        pmfz: false,
+        feed_events: false,
+        pbt: false,
+        crr: false,
+        fpf: false,
+    };
+    /// Every option, named as `validate` reports it, by mutable reference (the one list of
+    /// the fields: [`Options::flags`] and the tests go through it).
+    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 6] {
+        [
+            ("FEAT_SPE_ERnd", &mut self.ernd),
+            ("PMBLIMITR.PMFZ", &mut self.pmfz),
+            ("the SAMPLE_FEED_* events", &mut self.feed_events),
+            ("FEAT_SPE_PBT", &mut self.pbt),
+            ("FEAT_SPE_CRR", &mut self.crr),
+            ("FEAT_SPE_FPF", &mut self.fpf),
+        ]
+    }
+    /// Every option with its name and whether it is built.
+    pub fn flags(&self) -> Vec<(&'static str, bool)> {
+        let mut o = *self;
+        o.flags_mut().into_iter().map(|(n, b)| (n, *b)).collect()
+    }
 }
 
 /// The options as predicates (`fn(&Config) -> bool`): the one place from which the feature
 /// list (`impdef::FEATURES`) and the option ports (`ports::OPTION_PORTS`) say what builds them.
 pub mod option {
     use super::Config;
-    /// FEAT_SPE_ERnd ([`Config::feat_ernd`]).
+    /// FEAT_SPE_ERnd ([`Options::ernd`]).
     pub fn ernd(cfg: &Config) -> bool {
-        cfg.feat_ernd
+        cfg.options.ernd
     }
-    /// PMBLIMITR.PMFZ and `pmu_freeze` ([`Config::feat_pmfz`]).
+    /// PMBLIMITR.PMFZ and `pmu_freeze` ([`Options::pmfz`]).
     pub fn pmfz(cfg: &Config) -> bool {
-        cfg.feat_pmfz
+        cfg.options.pmfz
     }
-    /// The SAMPLE_FEED_* and SAMPLE_BUFFER_FULL outputs ([`Config::feat_feed_events`]).
+    /// The SAMPLE_FEED_* and SAMPLE_BUFFER_FULL outputs ([`Options::feed_events`]).
     pub fn feed_events(cfg: &Config) -> bool {
-        cfg.feat_feed_events
+        cfg.options.feed_events
     }
-    /// FEAT_SPE_PBT and its inputs `pbt_target`, `pbt_valid` ([`Config::feat_pbt`]).
+    /// FEAT_SPE_PBT and its inputs `pbt_target`, `pbt_valid` ([`Options::pbt`]).
     pub fn pbt(cfg: &Config) -> bool {
-        cfg.feat_pbt
+        cfg.options.pbt
     }
-    /// FEAT_SPE_CRR ([`Config::feat_crr`]).
+    /// FEAT_SPE_CRR ([`Options::crr`]).
     pub fn crr(cfg: &Config) -> bool {
-        cfg.feat_crr
+        cfg.options.crr
     }
-    /// FEAT_SPE_FPF ([`Config::feat_fpf`]).
+    /// FEAT_SPE_FPF ([`Options::fpf`]).
     pub fn fpf(cfg: &Config) -> bool {
-        cfg.feat_fpf
+        cfg.options.fpf
     }
 }
 
@@ -145,14 +183,7 @@ impl Config {
             ));
         }
         // The options are built in the one-thread top only so far.
-        for (on, what) in [
-            (self.feat_ernd, "FEAT_SPE_ERnd"),
-            (self.feat_pmfz, "PMBLIMITR.PMFZ"),
-            (self.feat_feed_events, "the SAMPLE_FEED_* events"),
-            (self.feat_pbt, "FEAT_SPE_PBT"),
-            (self.feat_crr, "FEAT_SPE_CRR"),
-            (self.feat_fpf, "FEAT_SPE_FPF"),
-        ] {
+        for (what, on) in self.options.flags() {
             if on && self.threads > 1 {
                 return Err(format!(
                     "{} hardware threads with {what}: the multithreaded unit does not build it yet",
@@ -225,12 +256,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 20,
         threads: 1,
-        feat_ernd: false,
-        feat_pmfz: false,
-        feat_feed_events: false,
-        feat_pbt: false,
-        feat_crr: false,
-        feat_fpf: false,
+        options: Options::NONE,
     },
     Config {
         name: "minimal",
@@ -241,12 +267,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 20,
         threads: 1,
-        feat_ernd: false,
-        feat_pmfz: false,
-        feat_feed_events: false,
-        feat_pbt: false,
-        feat_crr: false,
-        feat_fpf: false,
+        options: Options::NONE,
     },
     Config {
         name: "w2",
@@ -257,12 +278,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 20,
         threads: 1,
-        feat_ernd: false,
-        feat_pmfz: false,
-        feat_feed_events: false,
-        feat_pbt: false,
-        feat_crr: false,
-        feat_fpf: false,
+        options: Options::NONE,
     },
     Config {
         name: "c16",
@@ -273,12 +289,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 20,
         threads: 1,
-        feat_ernd: false,
-        feat_pmfz: false,
-        feat_feed_events: false,
-        feat_pbt: false,
-        feat_crr: false,
-        feat_fpf: false,
+        options: Options::NONE,
     },
     Config {
         name: "wide",
@@ -289,12 +300,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: true,
         cpl_timeout_log2: 20,
         threads: 1,
-        feat_ernd: false,
-        feat_pmfz: false,
-        feat_feed_events: false,
-        feat_pbt: false,
-        feat_crr: false,
-        feat_fpf: false,
+        options: Options::NONE,
     },
     Config {
         name: "fastsim",
@@ -305,12 +311,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 14,
         threads: 1,
-        feat_ernd: false,
-        feat_pmfz: false,
-        feat_feed_events: false,
-        feat_pbt: false,
-        feat_crr: false,
-        feat_fpf: false,
+        options: Options::NONE,
     },
     Config {
         name: "v1p2x",
@@ -321,12 +322,14 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 20,
         threads: 1,
-        feat_ernd: true,
-        feat_pmfz: true,
-        feat_feed_events: true,
-        feat_pbt: true,
-        feat_crr: true,
-        feat_fpf: true,
+        options: Options {
+            ernd: true,
+            pmfz: true,
+            feed_events: true,
+            pbt: true,
+            crr: true,
+            fpf: true,
+        },
     },
     Config {
         name: "smt2",
@@ -337,12 +340,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: false,
         cpl_timeout_log2: 20,
         threads: 2,
-        feat_ernd: false,
-        feat_pmfz: false,
-        feat_feed_events: false,
-        feat_pbt: false,
-        feat_crr: false,
-        feat_fpf: false,
+        options: Options::NONE,
     },
     Config {
         name: "smt4",
@@ -353,12 +351,7 @@ pub const PRESETS: &[Config] = &[
         feat_ecv: true,
         cpl_timeout_log2: 20,
         threads: 4,
-        feat_ernd: false,
-        feat_pmfz: false,
-        feat_feed_events: false,
-        feat_pbt: false,
-        feat_crr: false,
-        feat_fpf: false,
+        options: Options::NONE,
     },
 ];
 
@@ -398,44 +391,25 @@ mod tests {
         let v1p2x = *Config::preset("v1p2x").unwrap();
         assert!(v1p2x.validate().is_ok());
         let base = Config {
-            feat_ernd: false,
-            feat_pmfz: false,
-            feat_feed_events: false,
-            feat_pbt: false,
-            feat_crr: false,
-            feat_fpf: false,
+            options: Options::NONE,
             threads: 2,
             ..v1p2x
         };
         assert!(base.validate().is_ok());
-        for c in [
-            Config {
-                feat_ernd: true,
-                ..base
-            },
-            Config {
-                feat_pmfz: true,
-                ..base
-            },
-            Config {
-                feat_feed_events: true,
-                ..base
-            },
-            Config {
-                feat_pbt: true,
-                ..base
-            },
-            Config {
-                feat_crr: true,
-                ..base
-            },
-            Config {
-                feat_fpf: true,
-                ..base
-            },
-        ] {
+        let n = Options::NONE.flags().len();
+        for i in 0..n {
+            let mut c = base;
+            let (what, on) = c.options.flags_mut().into_iter().nth(i).unwrap();
+            *on = true;
             let e = c.validate().unwrap_err();
-            assert!(e.contains("does not build it yet"), "{e}");
+            assert!(
+                e.contains("does not build it yet") && e.contains(what),
+                "{e}"
+            );
+            assert!(
+                Config { threads: 1, ..c }.validate().is_ok(),
+                "{what} with one thread"
+            );
         }
     }
 

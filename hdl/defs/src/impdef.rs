@@ -52,7 +52,7 @@ pub struct Feature {
     pub implemented: bool,
     /// The PMSIDR_EL1 bit that advertises an optional feature.
     pub pmsidr: Option<crate::Field>,
-    /// An option a configuration selects (`Config::feat_ernd`, ...): built in a unit of
+    /// An option a configuration selects (`Options::ernd`, ...): built in a unit of
     /// `cfg` when this says so, whatever `implemented` says of every unit.
     pub option: Option<fn(&crate::Config) -> bool>,
 }
@@ -105,11 +105,11 @@ pub const FEATURES: &[Feature] = {
         feat("FEAT_SPEv1p2: PMSIDR_EL1.Format", 0b0011, true),
         Feature {
             option: Some(crate::config::option::pmfz),
-            ..feat("FEAT_SPEv1p2: PMBLIMITR_EL1.PMFZ and the `pmu_freeze` output (freeze the PMU on a buffer management event; `Config::feat_pmfz`: preset v1p2x)", 0b0011, false)
+            ..feat("FEAT_SPEv1p2: PMBLIMITR_EL1.PMFZ and the `pmu_freeze` output (freeze the PMU on a buffer management event; `Options::pmfz`: preset v1p2x)", 0b0011, false)
         },
         Feature {
             option: Some(crate::config::option::feed_events),
-            ..feat("FEAT_SPEv1p2: the SAMPLE_FEED_* PMU events (and SAMPLE_BUFFER_FULL; `Config::feat_feed_events`: preset v1p2x)", 0b0011, false)
+            ..feat("FEAT_SPEv1p2: the SAMPLE_FEED_* PMU events (and SAMPLE_BUFFER_FULL; `Options::feed_events`: preset v1p2x)", 0b0011, false)
         },
         feat("FEAT_SPEv1p3: MOPS and MTE op types; no external abort reported to the unit; PMBIDR_EL1.F = 1", 0b0100, false),
         optional("FEAT_SPE_FnE: the inverted event filter (PMSNEVFR_EL1; mandatory from SPEv1p2)", true, pmsidr::FNE),
@@ -117,20 +117,20 @@ pub const FEATURES: &[Feature] = {
         optional("Architectural-instruction population (PMSIDR_EL1.ArchInst)", ARCH_INST, pmsidr::ARCHINST),
         Feature {
             option: Some(crate::config::option::ernd),
-            ..optional("FEAT_SPE_ERnd: random interval in ECOUNT (`Config::feat_ernd`: preset v1p2x)", false, pmsidr::ERND)
+            ..optional("FEAT_SPE_ERnd: random interval in ECOUNT (`Options::ernd`: preset v1p2x)", false, pmsidr::ERND)
         },
         optional("FEAT_SPE_FDS: filtering by data source", false, pmsidr::FDS),
         Feature {
             option: Some(crate::config::option::fpf),
-            ..optional("FEAT_SPE_FPF: the FP and SIMD flags of a class-Other Operation Type (`Config::feat_fpf`: preset v1p2x)", false, pmsidr::FPF)
+            ..optional("FEAT_SPE_FPF: the FP and SIMD flags of a class-Other Operation Type (`Options::fpf`: preset v1p2x)", false, pmsidr::FPF)
         },
         Feature {
             option: Some(crate::config::option::crr),
-            ..optional("FEAT_SPE_CRR: call, return and other branches in the branch Operation Type (CR), with GCS for a call or return (`Config::feat_crr`: preset v1p2x)", false, pmsidr::CRR)
+            ..optional("FEAT_SPE_CRR: call, return and other branches in the branch Operation Type (CR), with GCS for a call or return (`Options::crr`: preset v1p2x)", false, pmsidr::CRR)
         },
         Feature {
             option: Some(crate::config::option::pbt),
-            ..optional("FEAT_SPE_PBT: the previous-branch-target Address packet (index 4; `Config::feat_pbt`: preset v1p2x)", false, pmsidr::PBT)
+            ..optional("FEAT_SPE_PBT: the previous-branch-target Address packet (index 4; `Options::pbt`: preset v1p2x)", false, pmsidr::PBT)
         },
     ]
 };
@@ -372,19 +372,19 @@ pub const CHOICES: &[Choice] = &[
         key: "jitter",
         topic: "Random perturbation",
         rule: "D17.3.4.3 (random perturbation), PMSIRR_EL1.RND, PMSIDR_EL1.ERnd; J1 SPEResetSampleCounter",
-        behaviour: "PMSIRR.RND = 1 replaces the low 8 bits of the reload value with the low 8 bits of a 16-bit Galois LFSR (taps 0xB400, seed 0xACE1 after reset) that steps every cycle. FEAT_SPE_ERnd (`Config::feat_ernd`, preset v1p2x: PMSIDR.ERnd = 1; the other presets do not build it): the reload's low byte is 0, and the op that brings COUNT to zero with RND = 1 loads PMSICR.ECOUNT with the LFSR's low byte; it is sampled if that is 0, else the population op that brings ECOUNT to zero is (J1 SPEToCollectSample). At most one op per dispatch group is selected: a second selection, possible only after software writes PMSICR with COUNT and ECOUNT both small, is dropped without a collision.",
+        behaviour: "PMSIRR.RND = 1 replaces the low 8 bits of the reload value with the low 8 bits of a 16-bit Galois LFSR (taps 0xB400, seed 0xACE1 after reset) that steps every cycle. FEAT_SPE_ERnd (`Options::ernd`, preset v1p2x: PMSIDR.ERnd = 1; the other presets do not build it): the reload's low byte is 0, and the op that brings COUNT to zero with RND = 1 loads PMSICR.ECOUNT with the LFSR's low byte; it is sampled if that is 0, else the population op that brings ECOUNT to zero is (J1 SPEToCollectSample). At most one op per dispatch group is selected: a second selection, possible only after software writes PMSICR with COUNT and ECOUNT both small, is dropped without a collision.",
     },
     Choice {
         key: "prev-branch",
         topic: "Previous-branch target (FEAT_SPE_PBT)",
         rule: "J1 SPEBranch, SPEConstructRecord (IMPLEMENTATION DEFINED \"SPE get prev br if not br\", \"SPE prev br on eret\", \"on exception\", \"on isb\")",
-        behaviour: "Preset v1p2x (`Config::feat_pbt`; PMSIDR.PBT = 1). The core keeps J1's previous-branch-target register (SPESamplePreviousBranchAddress and its valid flag) and reports it with the sampled branch (`pbt_target`, `pbt_valid` with `br_done`), so the ERET, exception and ISB choices are the core's. The unit records it, as Address packet index 4 in the PA slot, when the sampled op is a branch whose report says taken and `pbt_valid` is high; never for another op (\"get prev br if not br\" is FALSE). Bits 60:56 are recorded as 0 (no Realm state: NSE = 0).",
+        behaviour: "Preset v1p2x (`Options::pbt`; PMSIDR.PBT = 1). The core keeps J1's previous-branch-target register (SPESamplePreviousBranchAddress and its valid flag) and reports it with the sampled branch (`pbt_target`, `pbt_valid` with `br_done`), so the ERET, exception and ISB choices are the core's. The unit records it, as Address packet index 4 in the PA slot, when the sampled op is a branch whose report says taken and `pbt_valid` is high; never for another op (\"get prev br if not br\" is FALSE). Bits 60:56 are recorded as 0 (no Realm state: NSE = 0).",
     },
     Choice {
         key: "crr",
         topic: "Branch call/return type (FEAT_SPE_CRR)",
         rule: "D18.2.7 (Operation Type, class Branch: CR, GCS); J1 SPEConstructClass",
-        behaviour: "Preset v1p2x (`Config::feat_crr`; PMSIDR.CRR = 1). The core reports the branch's kind in `disp_subclass` bits 4:3 as the packet encodes it (01 branch with link, 10 procedure return, 11 other); CR = 00, which the architecture does not give a branch with CRR, is recorded as 11 (J1: neither a link nor a return is 11). GCS (bit 2) is kept for a call or a return and cleared for any other branch (J1 sets it only with has_link or procedure_return). Without the option CR and GCS are recorded as 0 (D18.2.7: \"the only permitted value is 0b00\").",
+        behaviour: "Preset v1p2x (`Options::crr`; PMSIDR.CRR = 1). The core reports the branch's kind in `disp_subclass` bits 4:3 as the packet encodes it (01 branch with link, 10 procedure return, 11 other); CR = 00, which the architecture does not give a branch with CRR, is recorded as 11 (J1: neither a link nor a return is 11). GCS (bit 2) is kept for a call or a return and cleared for any other branch (J1 sets it only with has_link or procedure_return). Without the option CR and GCS are recorded as 0 (D18.2.7: \"the only permitted value is 0b00\").",
     },
     Choice {
         key: "min-interval",
@@ -622,7 +622,7 @@ mod tests {
         // Every preset's PMSVer from what it builds: v1p2 with the options (v1p2x), else
         // v1p1; FEAT_SPE only with SVE (E[17]/E[18] are missing everywhere).
         for cfg in crate::PRESETS {
-            let opts = cfg.feat_pmfz && cfg.feat_feed_events;
+            let opts = cfg.options.pmfz && cfg.options.feed_events;
             assert_eq!(
                 pmsver_of(cfg, false),
                 if opts { 0b0011 } else { PMSVER },

@@ -22,7 +22,7 @@ pub mod soc;
 pub mod sv;
 pub mod tables;
 
-pub use config::{Config, CounterWidth, PRESETS};
+pub use config::{Config, CounterWidth, Options, PRESETS};
 
 /// A bit field inside a 64-bit register or payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -215,19 +215,19 @@ pub mod subclass {
 
     /// The Operation Type payload a unit of `cfg` records for a class and the core's
     /// subclass: the bits of features it does not build (FEAT_SPE_FPF's FP and SIMD unless
-    /// `cfg.feat_fpf`; FEAT_SPE_CRR's CR and GCS unless `cfg.feat_crr`) are cleared;
+    /// `cfg.options.fpf`; FEAT_SPE_CRR's CR and GCS unless `cfg.options.crr`) are cleared;
     /// load/store subclasses pass through. With CRR a branch keeps CR (00 becomes 11,
     /// "other branch") and GCS only for a call or a return.
     pub const fn recorded_payload(class: u8, v: u8, cfg: &crate::Config) -> u8 {
         match class {
             super::op_class::OTHER if v & OTHER_SVE_SME_BIT == 0 => {
-                v & if cfg.feat_fpf {
+                v & if cfg.options.fpf {
                     OTHER_KEEP_WITH_FPF
                 } else {
                     OTHER_KEEP_WITHOUT_FPF
                 }
             }
-            super::op_class::BRANCH if cfg.feat_crr => {
+            super::op_class::BRANCH if cfg.options.crr => {
                 let cr = match (v >> BR_CR_SHIFT) & BR_CR_FIELD {
                     0 => CR_NON_BL_RET,
                     c => c,

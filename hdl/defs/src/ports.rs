@@ -142,13 +142,13 @@ pub fn all_ports() -> impl Iterator<Item = &'static Port> + Clone {
         .chain(OPTION_PORTS.iter().map(|o| &o.port))
 }
 
-/// A port that only a unit built with an option has (`Config::feat_*`): it follows
+/// A port that only a unit built with an option has (`Config::options`): it follows
 /// [`PORTS`] (and [`SMT_PORTS`]) in the top of such a unit and is absent from the others,
 /// whose Verilog does not change.
 #[derive(Clone, Copy, Debug)]
 pub struct OptionPort {
     pub port: Port,
-    /// The option, as it reads in the port table (`Config::feat_pmfz`).
+    /// The option, as it reads in the port table (`Options::pmfz`).
     pub option: &'static str,
     /// True when a unit of `cfg` has the port.
     pub built: fn(&crate::Config) -> bool,
@@ -161,7 +161,7 @@ pub fn option_port_built(name: &str, cfg: &crate::Config) -> bool {
         .any(|o| o.port.name == name && (o.built)(cfg))
 }
 
-/// A SAMPLE_FEED_* event output (`Config::feat_feed_events`): a pulse with SAMPLE_FEED.
+/// A SAMPLE_FEED_* event output (`Options::feed_events`): a pulse with SAMPLE_FEED.
 const fn feed_event(name: &'static str, meaning: &'static str) -> OptionPort {
     OptionPort {
         port: p(
@@ -172,7 +172,7 @@ const fn feed_event(name: &'static str, meaning: &'static str) -> OptionPort {
             meaning,
             "reg, pulse: with pmu_sample_feed",
         ),
-        option: "feat_feed_events",
+        option: "feed_events",
         built: crate::config::option::feed_events,
     }
 }
@@ -188,7 +188,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
             "Freeze the PMU's event counters (those PMCR_EL0.FZS / MDCR_EL2.HPMFZS select; Arm ARM D13.5.2.2): PMBLIMITR_EL1.PMFZ and .E are 1 and profiling is stopped (PMBSR_EL1.S = 1, J1 `SPEProfilingStopped`), as J1 `SPEFreezeOnEvent` has it. FEAT_SPEv1p2 (needs PMUv3p7 in the core)",
             "reg, level: from the cycle after the management event or the register write that makes it true, until one makes it false",
         ),
-        option: "feat_pmfz",
+        option: "pmfz",
         built: crate::config::option::pmfz,
     },
     feed_event(
@@ -224,7 +224,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
             "SAMPLE_BUFFER_FULL: a buffer-full management event (PMBSR_EL1.S with BSC full) is raised this cycle, after a record's last beat or at the check of a record that finds no room (J1 `SPECompleteSample`)",
             "comb, pulse: in the cycle of the last beat taken (wr_ready) or of the check",
         ),
-        option: "feat_feed_events",
+        option: "feed_events",
         built: crate::config::option::feed_events,
     },
     OptionPort {
@@ -236,7 +236,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
             "FEAT_SPE_PBT: the core's previous-branch-target register as the tagged branch found it (J1 `SPESamplePreviousBranchAddress`): the target of the last taken branch before it in program order, as the Address packet's payload: NS (63), EL (62:61), NSE (60, recorded as 0), 0 (59:56, recorded as 0), VA (55:0). The core updates it at each taken branch it counts (J1 `SPEBranch`: the ERET, exception entry and ISB choices are the core's)",
             "with br_done",
         ),
-        option: "feat_pbt",
+        option: "pbt",
         built: crate::config::option::pbt,
     },
     OptionPort {
@@ -248,7 +248,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
             "FEAT_SPE_PBT: `pbt_target` is valid (J1 `SPESamplePreviousBranchAddressValid`): low after reset until a taken branch is counted, and after a taken branch while profiling was disabled or prohibited. A taken branch's record has the index-4 Address packet only with this high",
             "with br_done",
         ),
-        option: "feat_pbt",
+        option: "pbt",
         built: crate::config::option::pbt,
     },
 ];

@@ -114,9 +114,9 @@ impl RegDef {
             // PCT's high bit is RES0 without FEAT_ECV.
             RegId::PmscrEl1 | RegId::PmscrEl2 if !cfg.feat_ecv => fields & !pmscr::PCT_ECV_BIT,
             // ECOUNT only with FEAT_SPE_ERnd.
-            RegId::Pmsicr if cfg.feat_ernd => fields | pmsicr::ECOUNT.mask(),
+            RegId::Pmsicr if cfg.options.ernd => fields | pmsicr::ECOUNT.mask(),
             // PMFZ only with it.
-            RegId::Pmblimitr if cfg.feat_pmfz => fields | pmblimitr::PMFZ.mask(),
+            RegId::Pmblimitr if cfg.options.pmfz => fields | pmblimitr::PMFZ.mask(),
             _ => fields,
         }
     }
@@ -222,7 +222,7 @@ pub mod pmsicr {
     pub const COUNT: Field =
         Field::new("COUNT", 0, 32, "Current value of the interval down-counter");
     /// FEAT_SPE_ERnd's secondary counter: writable only in a unit that builds it
-    /// (`Config::feat_ernd`), RES0 otherwise; not in [`FIELDS`], whose register storage
+    /// (`Options::ernd`), RES0 otherwise; not in [`FIELDS`], whose register storage
     /// is the 32 bits of COUNT.
     pub const ECOUNT: Field = Field::new(
         "ECOUNT",
@@ -355,12 +355,12 @@ pub mod pmsidr {
 }
 
 /// PMBLIMITR_EL1: buffer limit and enable. nVM is not implemented (RES0); PMFZ only in a
-/// unit that builds it (`Config::feat_pmfz`).
+/// unit that builds it (`Options::pmfz`).
 pub mod pmblimitr {
     use crate::Field;
     pub const E: Field = Field::new("E", 0, 1, "Profiling buffer enable");
     /// FEAT_SPEv1p2's PMU freeze: writable only in a unit that builds it
-    /// (`Config::feat_pmfz`), RES0 otherwise; not in [`FIELDS`] (the storage is 64 bits
+    /// (`Options::pmfz`), RES0 otherwise; not in [`FIELDS`] (the storage is 64 bits
     /// either way).
     pub const PMFZ: Field = Field::new(
         "PMFZ",
@@ -665,7 +665,7 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                 | pmsidr::FL.place(1)
                 | pmsidr::ARCHINST.place(impdef::ARCH_INST as u64)
                 | pmsidr::LDS.place(1)
-                | pmsidr::ERND.place(u64::from(cfg.feat_ernd))
+                | pmsidr::ERND.place(u64::from(cfg.options.ernd))
                 | pmsidr::FNE.place(1)
                 | pmsidr::FDS.place(0)
                 | pmsidr::INTERVAL.place(u64::from(cfg.interval_code))
@@ -676,10 +676,10 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                     CounterWidth::Bits16 => pmsidr::COUNTSIZE_16BIT,
                 })
                 | pmsidr::FORMAT.place(0)
-                | pmsidr::PBT.place(u64::from(cfg.feat_pbt))
+                | pmsidr::PBT.place(u64::from(cfg.options.pbt))
                 // choice: crr
-                | pmsidr::CRR.place(u64::from(cfg.feat_crr))
-                | pmsidr::FPF.place(u64::from(cfg.feat_fpf))
+                | pmsidr::CRR.place(u64::from(cfg.options.crr))
+                | pmsidr::FPF.place(u64::from(cfg.options.fpf))
         }
         RegId::Pmbidr => pmbidr::ALIGN.place(impdef::RECORD_SIZE_LOG2 as u64),
         _ => panic!("{id:?} is not a read-only register"),
@@ -758,7 +758,7 @@ mod tests {
         );
         assert_eq!(reg(RegId::Pmbsr).writable_mask(cfg), 0xFC0F_FFFF);
         let fz = Config::preset("v1p2x").unwrap();
-        assert!(fz.feat_pmfz);
+        assert!(fz.options.pmfz);
         assert_eq!(
             reg(RegId::Pmblimitr).writable_mask(fz),
             0xFFFF_FFFF_FFFF_F027,
@@ -786,7 +786,7 @@ mod tests {
             for r in REGS.iter().filter(|r| !r.read_only) {
                 let m = r.writable_mask(c);
                 // PMSICR.ECOUNT (FEAT_SPE_ERnd) is stored in the sampler.
-                let beyond = if r.id == RegId::Pmsicr && c.feat_ernd {
+                let beyond = if r.id == RegId::Pmsicr && c.options.ernd {
                     pmsicr::ECOUNT.mask()
                 } else {
                     0

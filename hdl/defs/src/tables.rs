@@ -123,7 +123,7 @@ fn render(s: &mut String) -> std::fmt::Result {
             .collect();
         writeln!(
             s,
-            "| `{}` | {} | {} | `Config::{}` | {} | {} | {} |",
+            "| `{}` | {} | {} | `Options::{}` | {} | {} | {} |",
             p.name,
             if p.dir == Dir::In { "in" } else { "out" },
             width_text(p.width),

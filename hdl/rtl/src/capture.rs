@@ -13,7 +13,7 @@
 //! done, so the multiplexer works from flops, off the path from the dispatch inputs. A
 //! reserved op class 3 is recorded as Other, payload 0. Payload bits of features the unit
 //! does not build are cleared (`subclass::recorded_payload`): ASE/FP of a class-Other op
-//! (no FEAT_SPE_FPF; kept with it, `Config::feat_fpf`), GCS and CR of a branch (no FEAT_SPE_CRR; with it, `Config::feat_crr`,
+//! (no FEAT_SPE_FPF; kept with it, `Options::fpf`), GCS and CR of a branch (no FEAT_SPE_CRR; with it, `Options::crr`,
 //! CR is kept, 00 as 11, and GCS for a call or a return: choice `crr`). A
 //! load/store is a load unless its payload's ST bit is set, and a store if it is set or the
 //! op is an atomic (extended encoding with AT): a returning atomic is both, a no-return one
@@ -74,7 +74,7 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     k_sve_sme_bit: K<Bits<8>>,
     k_other_keep: K<Bits<8>>,
     k_br_keep: K<Bits<8>>,
-    /// FEAT_SPE_CRR (`Config::feat_crr`; one element in a unit that builds it, none
+    /// FEAT_SPE_CRR (`Options::crr`; one element in a unit that builds it, none
     /// otherwise): the branch's CR and GCS as recorded (CR 00 as 11; GCS only for CR 01 or
     /// 10), and the masks of CR, of CR and GCS, and of CR 11.
     cr_pl: Vec<Signal<Local, Bits<8>>>,
@@ -110,7 +110,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             k_class_rsvd: k2(op_class::RESERVED),
             k_sve_sme_bit: k8(subclass::OTHER_SVE_SME_BIT),
             // FEAT_SPE_FPF keeps FP and SIMD: a constant, no logic.
-            k_other_keep: k8(if cfg.feat_fpf {
+            k_other_keep: k8(if cfg.options.fpf {
                 subclass::OTHER_KEEP_WITH_FPF
             } else {
                 subclass::OTHER_KEEP_WITHOUT_FPF

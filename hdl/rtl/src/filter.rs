@@ -32,7 +32,7 @@ pub struct SpeFilter<const CW: usize> {
     pub feed: Signal<Out, Bit>,
     pub filtrate: Signal<Out, Bit>,
     /// SPEv1p2's SAMPLE_FEED_BR, _LD, _ST, _OP, _EVENT, _LAT: one element each in a unit
-    /// built with `Config::feat_feed_events`, none otherwise (so no Verilog at all).
+    /// built with `Options::feed_events`, none otherwise (so no Verilog at all).
     pub feed_br: Vec<Signal<Out, Bit>>,
     pub feed_ld: Vec<Signal<Out, Bit>>,
     pub feed_st: Vec<Signal<Out, Bit>>,
@@ -55,7 +55,7 @@ impl<const CW: usize> SpeFilter<CW> {
             "counter width mismatch"
         );
         let option = || {
-            (0..usize::from(cfg.feat_feed_events))
+            (0..usize::from(cfg.options.feed_events))
                 .map(|_| Default::default())
                 .collect()
         };

@@ -111,7 +111,7 @@ macro_rules! spe_regs {
             /// PMBLIMITR.FM is not discard.
             pub write_en: Signal<Out, Bit>,
             /// PMBLIMITR.PMFZ's freeze request (`pmu_freeze`): one element in a unit that
-            /// builds it (`Config::feat_pmfz`), none otherwise (so no Verilog at all).
+            /// builds it (`Options::pmfz`), none otherwise (so no Verilog at all).
             pub freeze: Vec<Signal<Out, Bit>>,
             // Generated from the register table: each read/write register's flop (named
             // after its `RegId`: `pmscr_el1`, `pmbsr`, ...; synchronous reset to its table
@@ -234,7 +234,7 @@ macro_rules! spe_regs {
                     p_fm: pos(pmblimitr::FM),
                     p_s: pos(pmbsr::S),
                     k_fm_discard: k(pmblimitr::FM_DISCARD),
-                    freeze: (0..usize::from(cfg.feat_pmfz))
+                    freeze: (0..usize::from(cfg.options.pmfz))
                         .map(|_| Default::default())
                         .collect(),
                     ..Default::default()

@@ -39,7 +39,7 @@
 //! the architecture, is used as 1), with the low byte taken from the LFSR when PMSIRR.RND is
 //! set; the LFSR steps every cycle outside reset.
 //!
-//! FEAT_SPE_ERnd (`Config::feat_ernd`, preset v1p2x) adds PMSICR.ECOUNT: its flop holds
+//! FEAT_SPE_ERnd (`Options::ernd`, preset v1p2x) adds PMSICR.ECOUNT: its flop holds
 //! ECOUNT now (what the port reads), its next value computed from the group's count; the
 //! op selected this group is, in one-hot form from registered values only, the ECOUNT-th
 //! population op, or the expiring one, or the (k + r)-th after an expiry at the k-th with
@@ -110,7 +110,7 @@ pub struct SpeSampler<const W: usize> {
     /// PMSICR's value this cycle (the counter with the previous group applied): read by
     /// the register port, loaded into the PMSICR flop.
     pub count_now: Signal<Out, Bits<32>>,
-    /// FEAT_SPE_ERnd only (one element with `Config::feat_ernd`, none otherwise, so a
+    /// FEAT_SPE_ERnd only (one element with `Options::ernd`, none otherwise, so a
     /// unit without it has neither port nor logic): the port's PMSICR.ECOUNT write data
     /// (reg_wdata[63:56]), and PMSICR.ECOUNT in place (bits 63:56) while the port
     /// addresses PMSICR, zero otherwise, for the read-back.
@@ -226,7 +226,7 @@ impl<const W: usize> SpeSampler<W> {
         assert_eq!(W, cfg.dispatch_width, "dispatch width mismatch");
         assert!((1..=8).contains(&W));
         // FEAT_SPE_ERnd's ports, state and logic: one copy, or none.
-        let e = usize::from(cfg.feat_ernd);
+        let e = usize::from(cfg.options.ernd);
         Self {
             clock: Default::default(),
             reset: Default::default(),

@@ -86,7 +86,7 @@ pub struct SpeSerializer<const CW: usize> {
     /// Beat number 0..7 (beat 0 holds bytes 7:0).
     pub beat: Signal<In, Bits<3>>,
     pub beat_data: Signal<Out, Bits<64>>,
-    /// FEAT_SPE_PBT (`Config::feat_pbt`; one element in a unit that builds it, none
+    /// FEAT_SPE_PBT (`Options::pbt`; one element in a unit that builds it, none
     /// otherwise): the previous-branch target's payload and whether the record has it
     /// (tracker). It shares the PA slot: a branch has no data PA.
     pub pbt: Vec<Signal<In, Bits<64>>>,

@@ -195,11 +195,11 @@ macro_rules! spe_top {
                 self.pmu_sample_filtrate.next = self.filter.filtrate.val();
                 self.pmu_sample_collision.next = self.sampler.collision.val();
                 self.psb_done.next = self.tracker.psb_done.val();
-                // PMBLIMITR.PMFZ (`Config::feat_pmfz`).
+                // PMBLIMITR.PMFZ (`Options::pmfz`).
                 for i in 0..self.pmu_freeze.len() {
                     self.pmu_freeze[i].next = self.regs.freeze[i].val();
                 }
-                // SPEv1p2's PMU events (`Config::feat_feed_events`): SAMPLE_FEED_* from the
+                // SPEv1p2's PMU events (`Options::feed_events`): SAMPLE_FEED_* from the
                 // filter, SAMPLE_BUFFER_FULL with the writer's buffer-full event.
                 for i in 0..self.pmu_sample_feed_br.len() {
                     self.pmu_sample_feed_br[i].next = self.filter.feed_br[i].val();
@@ -211,7 +211,7 @@ macro_rules! spe_top {
                     self.pmu_sample_buffer_full[i].next =
                         self.writer.upd.val().full & !self.reset.val();
                 }
-                // FEAT_SPE_PBT (`Config::feat_pbt`): the previous-branch target with the
+                // FEAT_SPE_PBT (`Options::pbt`): the previous-branch target with the
                 // branch report, into the record's PA slot.
                 for i in 0..self.pbt_valid.len() {
                     self.tracker.prev_target[i].next = self.pbt_target[i].val();

@@ -177,7 +177,7 @@ pub struct SpeTracker {
     pub progress: Signal<Out, Progress>,
     pub view: Signal<Out, FilterView>,
     pub sample: Signal<Out, Sample>,
-    /// FEAT_SPE_PBT (`Config::feat_pbt`; one element in a unit that builds it, none
+    /// FEAT_SPE_PBT (`Options::pbt`; one element in a unit that builds it, none
     /// otherwise, so no Verilog at all): the core's previous-branch-target register with
     /// the branch report, and for the serializer the index-4 Address packet's payload and
     /// whether the record has it (a taken branch reported with `pbt_valid`).

@@ -86,7 +86,7 @@ pub struct SampleSettings {
     /// PMBLIMITR.FM = discard (perf `discard=1`): nothing is written.
     pub discard: bool,
     /// PMBLIMITR.PMFZ: freeze the PMU while a buffer management event stops profiling
-    /// (`pmu_freeze`; a unit built with `Config::feat_pmfz`; Linux does not set it).
+    /// (`pmu_freeze`; a unit built with `Options::pmfz`; Linux does not set it).
     pub pmfz: bool,
     /// The kernel runs at EL2 (VHE host): sampling is controlled by PMSCR_EL2.
     pub host: bool,

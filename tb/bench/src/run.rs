@@ -105,7 +105,7 @@ stats! {
     exceptions,
     /// Context switches (stop, later start) the driver made.
     context_switches,
-    /// SPEv1p2's PMU event pulses (a unit built with `Config::feat_feed_events`):
+    /// SPEv1p2's PMU event pulses (a unit built with `Options::feed_events`):
     /// SAMPLE_FEED_BR, _LD, _ST, _OP, _EVENT, _LAT and SAMPLE_BUFFER_FULL.
     feed_br,
     feed_ld,
@@ -114,7 +114,7 @@ stats! {
     feed_event,
     feed_lat,
     buffer_full_events,
-    /// Cycles with `pmu_freeze` high (PMBLIMITR.PMFZ, `Config::feat_pmfz`).
+    /// Cycles with `pmu_freeze` high (PMBLIMITR.PMFZ, `Options::pmfz`).
     freeze_cycles,
 }
 

@@ -226,9 +226,9 @@ fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
         s.min_latency = m;
     }
     s.discard = a.discard;
-    if a.pmfz && !cfg.feat_pmfz {
+    if a.pmfz && !cfg.options.pmfz {
         return Err(format!(
-            "--pmfz: preset {} does not build PMBLIMITR.PMFZ (Config::feat_pmfz; preset v1p2x does)",
+            "--pmfz: preset {} does not build PMBLIMITR.PMFZ (Options::pmfz; preset v1p2x does)",
             cfg.name
         ));
     }

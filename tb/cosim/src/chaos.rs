@@ -441,7 +441,7 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
         FaultAction::Stop
     };
     // Options, last (a preset without them draws nothing more).
-    s.pmfz = cfg.feat_pmfz && r.chance(0.5);
+    s.pmfz = cfg.options.pmfz && r.chance(0.5);
     s
 }
 

@@ -142,7 +142,7 @@ fn ernd_delays_each_sample_by_a_random_ecount_and_the_rtl_matches_the_model() {
     // sample comes ECOUNT (the LFSR's byte at the expiry) population ops after it, on both
     // RTL backends; the chaos regression adds software's PMSICR.ECOUNT writes.
     let cfg = preset("v1p2x");
-    assert!(cfg.feat_ernd);
+    assert!(cfg.options.ernd);
     let s = SampleSettings {
         jitter: true,
         ..fast(cfg)
@@ -165,7 +165,7 @@ fn spev1p2_feed_events_pulse_with_sample_feed_and_buffer_full_with_each_full_buf
     // SAMPLE_BUFFER_FULL (J1 SPECompleteSample), preset v1p2x, on both RTL backends
     // against the model on every output; a 4 KiB buffer fills again and again (PMFZ set).
     let cfg = preset("v1p2x");
-    assert!(cfg.feat_feed_events && cfg.feat_pmfz);
+    assert!(cfg.options.feed_events && cfg.options.pmfz);
     let name = "spev1p2_feed_events_pulse_with_sample_feed_and_buffer_full_with_each_full_buffer";
     let s = SampleSettings {
         load_filter: true,
@@ -225,7 +225,7 @@ fn pbt_records_the_previous_branch_target_of_a_taken_branch_and_the_rtl_matches_
     // leaves the register invalid now and then and puts junk in bits 60:56, which the
     // unit records as 0; a not-taken branch and any other op have no such packet.
     let cfg = preset("v1p2x");
-    assert!(cfg.feat_pbt && cfg.feat_ernd);
+    assert!(cfg.options.pbt && cfg.options.ernd);
     let name =
         "pbt_records_the_previous_branch_target_of_a_taken_branch_and_the_rtl_matches_the_model";
     let s = SampleSettings {
@@ -284,7 +284,7 @@ fn crr_records_calls_returns_and_other_branches_and_the_rtl_matches_the_model() 
     let name = "crr_records_calls_returns_and_other_branches_and_the_rtl_matches_the_model";
     for (p, crr) in [("v1p2x", true), ("default", false)] {
         let cfg = preset(p);
-        assert_eq!(cfg.feat_crr, crr);
+        assert_eq!(cfg.options.crr, crr);
         let s = SampleSettings {
             branch_filter: true,
             ..fast(cfg)
@@ -320,7 +320,7 @@ fn fpf_records_the_fp_and_simd_flags_of_other_ops_and_the_rtl_matches_the_model(
     let name = "fpf_records_the_fp_and_simd_flags_of_other_ops_and_the_rtl_matches_the_model";
     for (p, fpf) in [("v1p2x", true), ("default", false)] {
         let cfg = preset(p);
-        assert_eq!(cfg.feat_fpf, fpf);
+        assert_eq!(cfg.options.fpf, fpf);
         let runs = lockstep(
             name,
             cfg,
@@ -1212,7 +1212,7 @@ fn pmfz_freezes_the_pmu_while_e_is_set_and_profiling_is_stopped_by_a_full_buffer
     // rises with PMBIRQ on the buffer-full event, and follows each register write the
     // cycle after it. Both RTL backends against the model on every output.
     let cfg = preset("v1p2x");
-    assert!(cfg.feat_pmfz);
+    assert!(cfg.options.pmfz);
     let limit: u64 = 0xffff_8000_3000_1000;
     let base = limit - 2 * 64;
     let fz = pmblimitr::PMFZ.place(1);

@@ -148,7 +148,7 @@ impl Sample {
     /// the thread was `active`: it could issue this cycle) and merges the reports.
     /// Returns `(completed, stray)`.
     /// choice: latency-counters, choice: hook-reports
-    /// `pbt`: the unit builds FEAT_SPE_PBT (`Config::feat_pbt`; else `pbt_*` are ignored).
+    /// `pbt`: the unit builds FEAT_SPE_PBT (`Options::pbt`; else `pbt_*` are ignored).
     pub fn track_cycle(
         &mut self,
         inp: &ThreadInputs,

@@ -1,6 +1,6 @@
 //! Sampler: the population count over a dispatch group, the interval down-counter with the
 //! architecture's reload rule (`SPEToCollectSample`, docs/spe-reference.md §6.1), with
-//! FEAT_SPE_ERnd's secondary counter ECOUNT when the unit builds it (`Config::feat_ernd`),
+//! FEAT_SPE_ERnd's secondary counter ECOUNT when the unit builds it (`Options::ernd`),
 //! the LFSR jitter, and the selection of at most one slot per cycle, for one hardware thread:
 //! a slot's op counts only towards the thread its `disp_tid` names (docs/smt.md).
 

@@ -229,7 +229,7 @@ impl Model {
             &th.regs,
             inp,
             (t, threads),
-            (width, self.cfg.feat_ernd),
+            (width, self.cfg.options.ernd),
             th.lfsr,
         );
         o.pmu_sample_pop = decision.pop;
@@ -249,7 +249,7 @@ impl Model {
             }
         }
         th.regs.set_count(decision.next_count);
-        if self.cfg.feat_ernd {
+        if self.cfg.options.ernd {
             th.regs.set_ecount(decision.next_ecount);
         }
         if let Some(f) = follow {
@@ -271,7 +271,7 @@ impl Model {
                 }
             }
             Phase::Tracking(mut s) => {
-                let (done, stray) = s.track_cycle(x, active, counter_max, self.cfg.feat_pbt);
+                let (done, stray) = s.track_cycle(x, active, counter_max, self.cfg.options.pbt);
                 o.hook_stray = stray;
                 // No completion 2^k cycles after the tag: dropped. choice: completion-timeout
                 s.age += 1;
@@ -289,7 +289,7 @@ impl Model {
             Phase::Filter(s) => {
                 o.hook_stray = x.any_hook();
                 o.pmu_sample_feed = true;
-                if self.cfg.feat_feed_events {
+                if self.cfg.options.feed_events {
                     let f = filter::feed_events(&th.regs, &s);
                     o.pmu_sample_feed_br = f.br;
                     o.pmu_sample_feed_ld = f.ld;
@@ -326,7 +326,7 @@ impl Model {
                         Some(w) => Phase::Writing(Box::new(w)),
                         // No room: the buffer-full event was raised.
                         None => {
-                            o.pmu_sample_buffer_full = self.cfg.feat_feed_events;
+                            o.pmu_sample_buffer_full = self.cfg.options.feed_events;
                             Phase::Idle
                         }
                     }
@@ -347,7 +347,7 @@ impl Model {
                 out.wr_strb = Write::STRB;
                 let err = inp.wr_err.then_some((inp.wr_err_kind, inp.wr_err_fsc));
                 let (more, full) = (*w).cycle(&mut th.regs, inp.wr_ready, err);
-                o.pmu_sample_buffer_full = full && self.cfg.feat_feed_events;
+                o.pmu_sample_buffer_full = full && self.cfg.options.feed_events;
                 match more {
                     Some(w) => Phase::Writing(Box::new(w)),
                     None => Phase::Idle,

@@ -258,7 +258,7 @@ fn spev1p2_feed_events_follow_the_sample_and_the_filter_registers_whether_or_not
     // the op and PMSFCR's type bits, PMSEVFR / PMSNEVFR and MINLAT, with FT, FE, FnE and FL
     // all clear here: nothing is filtered, every record is written.
     let cfg = Config::preset("v1p2x").unwrap();
-    assert!(cfg.feat_feed_events);
+    assert!(cfg.options.feed_events);
     let (load, store, atomic) = (LOAD, STORE, ATOMIC);
     let branch = (op_class::BRANCH, 0);
     let other = (op_class::OTHER, 0);

@@ -340,10 +340,9 @@ fn jitter_source_restarts_from_its_seed_after_reset() {
 
 /// `preset` with FEAT_SPE_ERnd built in.
 fn with_ernd(preset: &str) -> Config {
-    Config {
-        feat_ernd: true,
-        ..*Config::preset(preset).unwrap()
-    }
+    let mut c = *Config::preset(preset).unwrap();
+    c.options.ernd = true;
+    c
 }
 
 /// Independent reference of J1 `SPEToCollectSample` with FEAT_SPE_ERnd and RND = 1
