@@ -182,6 +182,9 @@
 #define SPE_PMSIDR_EL1_CRR_SHIFT 25u
 #define SPE_PMSIDR_EL1_CRR_WIDTH 1u
 #define SPE_PMSIDR_EL1_CRR_MASK 0x0000000002000000ull /* Call/return branch types (CR) in the Operation Type packet */
+#define SPE_PMSIDR_EL1_EFT_SHIFT 26u
+#define SPE_PMSIDR_EL1_EFT_WIDTH 1u
+#define SPE_PMSIDR_EL1_EFT_MASK 0x0000000004000000ull /* Extended type filter: PMSFCR_EL1.FP, SIMD and the TYPEm masks */
 #define SPE_PMSIDR_EL1_FPF_SHIFT 27u
 #define SPE_PMSIDR_EL1_FPF_WIDTH 1u
 #define SPE_PMSIDR_EL1_FPF_MASK 0x0000000008000000ull /* FP and SIMD flags in the Operation Type packet of other operations */
@@ -299,7 +302,7 @@
 #define SPE_FASTSIM_PMSIDR_EL1_VALUE 0x0000000000026057ull
 #define SPE_FASTSIM_PMSCR_EL2_WRITABLE 0x000000000000007bull
 
-/* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR and FEAT_SPE_FPF */
+/* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF and FEAT_SPE_EFT */
 #define SPE_V1P2X_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
 #define SPE_V1P2X_PMBPTR_EL1_WRITABLE 0xffffffffffffffffull
 #define SPE_V1P2X_PMBSR_EL1_WRITABLE 0x00000000fc0fffffull
@@ -308,10 +311,10 @@
 #define SPE_V1P2X_PMSNEVFR_EL1_WRITABLE 0x0000000000000ffeull
 #define SPE_V1P2X_PMSICR_EL1_WRITABLE 0xff000000ffffffffull
 #define SPE_V1P2X_PMSIRR_EL1_WRITABLE 0x00000000ffffff01ull
-#define SPE_V1P2X_PMSFCR_EL1_WRITABLE 0x000000000007000full
+#define SPE_V1P2X_PMSFCR_EL1_WRITABLE 0x001f0000001f000full
 #define SPE_V1P2X_PMSEVFR_EL1_WRITABLE 0x0000000000000ffeull
 #define SPE_V1P2X_PMSLATFR_EL1_WRITABLE 0x0000000000000fffull
-#define SPE_V1P2X_PMSIDR_EL1_VALUE 0x000000000b026477ull
+#define SPE_V1P2X_PMSIDR_EL1_VALUE 0x000000000f026477ull
 #define SPE_V1P2X_PMSCR_EL2_WRITABLE 0x000000000000007bull
 
 /* preset `smt2`: 4-wide dispatch shared by 2 hardware threads (SMT), 12-bit counters */

@@ -3,8 +3,8 @@
 // source and run `cargo run --release --bin spe -- gen --out gen`.
 
 package spe_v1p2x_pkg;
-  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR and FEAT_SPE_FPF): 12-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0xb026477, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
+  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF and FEAT_SPE_EFT): 12-bit latency counters, recommended minimum interval
+  // 1024, PMSIDR_EL1 = 0xf026477, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
   localparam int REG_ADDR_BITS = 5;  // register port address bits
@@ -113,6 +113,11 @@ package spe_v1p2x_pkg;
     logic [T-1:0] pbt_valid;  // FEAT_SPE_PBT: `pbt_target` is valid (J1 `SPESamplePreviousBranchAddressValid`): low after reset until a taken branch is counted, and after a taken branch while profiling was disabled or prohibited. A taken branch's record has the index-4 Address packet only with this high (with br_done)
   } pbt_in_t;
 
+  // Group `mem`, inputs.
+  typedef struct packed {
+    logic [T-1:0] mem_fp_scalar;  // FEAT_SPE_EFT: the access is a scalar SIMD&FP load or store (J1 `SPESampleSIMDFPLoadStore` with `scalar`: a floating-point op for the type filter; a vector one is a SIMD op). Read only for an op whose Operation Type is a SIMD&FP load or store (`disp_subclass` 0000010x), which is SIMD when `mem_done` never comes (with mem_done)
+  } mem_in_t;
+
   // Group `dispatch`, outputs.
   typedef struct packed {
     logic [W-1:0] tag;  // One-hot (or zero): this slot's op is sampled; store the tag bit with the op (comb)
@@ -156,6 +161,8 @@ package spe_v1p2x_pkg;
     logic [T-1:0] pmu_sample_feed_event;  // SAMPLE_FEED_EVENT (0x812E): the sample's events have every bit of PMSEVFR_EL1 and none of PMSNEVFR_EL1 (whether or not FE / FnE enable the filters; J1 `SPEFilterByEvents`) (reg, pulse: with pmu_sample_feed)
     logic [T-1:0] pmu_sample_feed_lat;  // SAMPLE_FEED_LAT (0x812F): the sample's total latency is at least PMSLATFR_EL1.MINLAT (whether or not FL enables the filter; J1 `SPEFilterByLatency`) (reg, pulse: with pmu_sample_feed)
     logic [T-1:0] pmu_sample_buffer_full;  // SAMPLE_BUFFER_FULL: a buffer-full management event (PMBSR_EL1.S with BSC full) is raised this cycle, after a record's last beat or at the check of a record that finds no room (J1 `SPECompleteSample`) (comb, pulse: in the cycle of the last beat taken (wr_ready) or of the check)
+    logic [T-1:0] pmu_sample_feed_fp;  // SAMPLE_FEED_FP (0x8348): the sample reaching the filters is a floating-point operation (J1 `SPEFilterByType`: class Other or SVE/SME with FP, or a scalar SIMD&FP load or store; whatever PMSFCR says). FEAT_SPE_EFT with the SAMPLE_FEED_* events (reg, pulse: with pmu_sample_feed)
+    logic [T-1:0] pmu_sample_feed_simd;  // SAMPLE_FEED_SIMD (0x8349): the sample reaching the filters is a SIMD operation (class Other with SIMD, an SME array op, or a vector SIMD&FP load or store) (reg, pulse: with pmu_sample_feed)
   } pmu_out_t;
 
   // Group `synchronization`, outputs.

@@ -18,6 +18,7 @@ module spe_v1p2x_sv
   input  memory_port_in_t memory_port_i,
   input  synchronization_in_t synchronization_i,
   input  pbt_in_t pbt_i,
+  input  mem_in_t mem_i,
   output dispatch_out_t dispatch_o,
   output hooks_out_t hooks_o,
   output registers_out_t registers_o,
@@ -106,6 +107,9 @@ module spe_v1p2x_sv
     .pmu_sample_feed_lat(pmu_o.pmu_sample_feed_lat),
     .pmu_sample_buffer_full(pmu_o.pmu_sample_buffer_full),
     .pbt_target(pbt_i.pbt_target),
-    .pbt_valid(pbt_i.pbt_valid)
+    .pbt_valid(pbt_i.pbt_valid),
+    .mem_fp_scalar(mem_i.mem_fp_scalar),
+    .pmu_sample_feed_fp(pmu_o.pmu_sample_feed_fp),
+    .pmu_sample_feed_simd(pmu_o.pmu_sample_feed_simd)
   );
 endmodule

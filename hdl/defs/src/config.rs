@@ -86,6 +86,11 @@ pub struct Options {
     /// or SME keeps the FP (bit 1) and SIMD (bit 2) flags the core reports in `disp_subclass`
     /// (Arm ARM D18.2.7: otherwise they read as zero).
     pub fpf: bool,
+    /// FEAT_SPE_EFT (PMSIDR_EL1.EFT): PMSFCR_EL1.FP and .SIMD, and the TYPEm mask bits Bm,
+    /// LDm, STm, FPm, SIMDm that turn a type from the filter's OR term into its AND term (J1
+    /// `SPEFilterByType`); with `feed_events`, SAMPLE_FEED_FP and SAMPLE_FEED_SIMD. The core
+    /// reports whether a SIMD&FP load or store is scalar (`mem_fp_scalar` with `mem_done`).
+    pub eft: bool,
 }
 
 impl Options {
@@ -97,10 +102,11 @@ impl Options {
         pbt: false,
         crr: false,
         fpf: false,
+        eft: false,
     };
     /// Every option, named as `validate` reports it, by mutable reference (the one list of
     /// the fields: [`Options::flags`] and the tests go through it).
-    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 6] {
+    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 7] {
         [
             ("FEAT_SPE_ERnd", &mut self.ernd),
             ("PMBLIMITR.PMFZ", &mut self.pmfz),
@@ -108,6 +114,7 @@ impl Options {
             ("FEAT_SPE_PBT", &mut self.pbt),
             ("FEAT_SPE_CRR", &mut self.crr),
             ("FEAT_SPE_FPF", &mut self.fpf),
+            ("FEAT_SPE_EFT", &mut self.eft),
         ]
     }
     /// Every option with its name and whether it is built.
@@ -144,6 +151,14 @@ pub mod option {
     /// FEAT_SPE_FPF ([`Options::fpf`]).
     pub fn fpf(cfg: &Config) -> bool {
         cfg.options.fpf
+    }
+    /// FEAT_SPE_EFT and its input `mem_fp_scalar` ([`Options::eft`]).
+    pub fn eft(cfg: &Config) -> bool {
+        cfg.options.eft
+    }
+    /// SAMPLE_FEED_FP and SAMPLE_FEED_SIMD: FEAT_SPE_EFT with the SAMPLE_FEED_* outputs.
+    pub fn feed_eft(cfg: &Config) -> bool {
+        cfg.options.eft && cfg.options.feed_events
     }
 }
 
@@ -315,7 +330,7 @@ pub const PRESETS: &[Config] = &[
     },
     Config {
         name: "v1p2x",
-        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR and FEAT_SPE_FPF",
+        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF and FEAT_SPE_EFT",
         dispatch_width: 4,
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
@@ -329,6 +344,7 @@ pub const PRESETS: &[Config] = &[
             pbt: true,
             crr: true,
             fpf: true,
+            eft: true,
         },
     },
     Config {

@@ -129,6 +129,10 @@ pub const FEATURES: &[Feature] = {
             ..optional("FEAT_SPE_CRR: call, return and other branches in the branch Operation Type (CR), with GCS for a call or return (`Options::crr`: preset v1p2x)", false, pmsidr::CRR)
         },
         Feature {
+            option: Some(crate::config::option::eft),
+            ..optional("FEAT_SPE_EFT: the FP and SIMD type filters and the TYPEm masks (the AND and OR terms of J1 SPEFilterByType; `Options::eft`: preset v1p2x)", false, pmsidr::EFT)
+        },
+        Feature {
             option: Some(crate::config::option::pbt),
             ..optional("FEAT_SPE_PBT: the previous-branch-target Address packet (index 4; `Options::pbt`: preset v1p2x)", false, pmsidr::PBT)
         },
@@ -496,7 +500,7 @@ pub const CONSTRAINED: &[Choice] = &[
         key: "ft-no-type-bit",
         topic: "PMSFCR.FT = 1 with B, LD and ST all 0",
         rule: "PMSFCR_EL1.FT (D24.7); J1 SPEFilterByType",
-        behaviour: "The type filter passes every record (as if FT = 0).",
+        behaviour: "The type filter passes every record (as if FT = 0). With FEAT_SPE_EFT (preset v1p2x) the case is architected: FT with TYPE and TYPEm all 0 passes every record too (J1 `is_op` is TRUE), and TYPE 0 with a mask bit set keeps the ops without that type.",
     },
     Choice {
         key: "fl-minlat-zero",

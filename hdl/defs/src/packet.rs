@@ -213,6 +213,31 @@ pub mod subclass {
     /// (b4:3, FEAT_SPE_CRR: "the only permitted value is 0b00" without it).
     pub const BR_CLEAR_WITHOUT_CRR_GCS: u8 = BR_GCS | (BR_CR_FIELD << BR_CR_SHIFT);
 
+    /// A SIMD&FP load or store: `(v & LDST_SIMD_FP_MASK) == LDST_SIMD_FP` (ST in b0).
+    pub const LDST_SIMD_FP_MASK: u8 = !LDST_ST;
+
+    /// J1 `SPEOpAttr`'s `is_floating_point` and `is_simd` of an op of `class` whose core
+    /// reports payload `v` (FEAT_SPE_EFT's type filter reads them, whether or not the record
+    /// keeps them): class Other's FP and SIMD flags (`SPESampleOpOther`); SVE other: FP, not
+    /// SIMD (`SPESampleOpSVEOther`); SME array: FP, and SIMD (`SPESampleOpSMEArrayOther`).
+    /// `None` for a SIMD&FP load or store, whose kind is the access's (`scalar`: FP, else
+    /// SIMD; `SPESampleSIMDFPLoadStore`), which the payload does not carry. Every other
+    /// op (branches, other loads and stores, the reserved class) is neither.
+    pub const fn fp_simd(class: u8, v: u8) -> Option<(bool, bool)> {
+        match class {
+            super::op_class::OTHER => {
+                let simd = if v & OTHER_SVE_SME_BIT == 0 {
+                    v & OTHER_SIMD != 0
+                } else {
+                    v & OTHER_SVE_SME_MASK == OTHER_SME
+                };
+                Some((v & OTHER_FP != 0, simd))
+            }
+            super::op_class::LD_ST_ATOMIC if v & LDST_SIMD_FP_MASK == LDST_SIMD_FP => None,
+            _ => Some((false, false)),
+        }
+    }
+
     /// The Operation Type payload a unit of `cfg` records for a class and the core's
     /// subclass: the bits of features it does not build (FEAT_SPE_FPF's FP and SIMD unless
     /// `cfg.options.fpf`; FEAT_SPE_CRR's CR and GCS unless `cfg.options.crr`) are cleared;

@@ -251,6 +251,42 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         option: "pbt",
         built: crate::config::option::pbt,
     },
+    OptionPort {
+        port: p(
+            "mem_fp_scalar",
+            In,
+            PerThread(1),
+            "mem",
+            "FEAT_SPE_EFT: the access is a scalar SIMD&FP load or store (J1 `SPESampleSIMDFPLoadStore` with `scalar`: a floating-point op for the type filter; a vector one is a SIMD op). Read only for an op whose Operation Type is a SIMD&FP load or store (`disp_subclass` 0000010x), which is SIMD when `mem_done` never comes",
+            "with mem_done",
+        ),
+        option: "eft",
+        built: crate::config::option::eft,
+    },
+    OptionPort {
+        port: p(
+            "pmu_sample_feed_fp",
+            Out,
+            PerThread(1),
+            "pmu",
+            "SAMPLE_FEED_FP (0x8348): the sample reaching the filters is a floating-point operation (J1 `SPEFilterByType`: class Other or SVE/SME with FP, or a scalar SIMD&FP load or store; whatever PMSFCR says). FEAT_SPE_EFT with the SAMPLE_FEED_* events",
+            "reg, pulse: with pmu_sample_feed",
+        ),
+        option: "feed_events` and `Options::eft",
+        built: crate::config::option::feed_eft,
+    },
+    OptionPort {
+        port: p(
+            "pmu_sample_feed_simd",
+            Out,
+            PerThread(1),
+            "pmu",
+            "SAMPLE_FEED_SIMD (0x8349): the sample reaching the filters is a SIMD operation (class Other with SIMD, an SME array op, or a vector SIMD&FP load or store)",
+            "reg, pulse: with pmu_sample_feed",
+        ),
+        option: "feed_events` and `Options::eft",
+        built: crate::config::option::feed_eft,
+    },
 ];
 
 const fn p(

@@ -117,6 +117,10 @@ impl RegDef {
             RegId::Pmsicr if cfg.options.ernd => fields | pmsicr::ECOUNT.mask(),
             // PMFZ only with it.
             RegId::Pmblimitr if cfg.options.pmfz => fields | pmblimitr::PMFZ.mask(),
+            // FP, SIMD and the TYPEm masks only with FEAT_SPE_EFT.
+            RegId::Pmsfcr if cfg.options.eft => {
+                pmsfcr::EFT_FIELDS.iter().fold(fields, |m, f| m | f.mask())
+            }
             _ => fields,
         }
     }
@@ -251,7 +255,8 @@ pub mod pmsirr {
     pub const FIELDS: &[Field] = &[RND, INTERVAL];
 }
 
-/// PMSFCR_EL1: filter control. FDS and the FEAT_SPE_EFT bits are not implemented (RES0).
+/// PMSFCR_EL1: filter control. FDS is not implemented (RES0); the FEAT_SPE_EFT bits only in a
+/// unit that builds it (`Options::eft`).
 pub mod pmsfcr {
     use crate::Field;
     pub const FE: Field = Field::new("FE", 0, 1, "Enable the event filter (PMSEVFR_EL1)");
@@ -272,6 +277,37 @@ pub mod pmsfcr {
     pub const LD: Field = Field::new("LD", 17, 1, "Type filter: keep loads (and atomics)");
     pub const ST: Field = Field::new("ST", 18, 1, "Type filter: keep stores (and atomics)");
     pub const FIELDS: &[Field] = &[FE, FT, FL, FNE, B, LD, ST];
+    // FEAT_SPE_EFT: writable only in a unit that builds it (`Options::eft`), RES0
+    // otherwise; not in [`FIELDS`], whose register storage ends at ST. With B, LD and ST
+    // they are J1 SPEFilterByType's TYPE (bits 20:16: B, LD, ST, FP, SIMD) and TYPEm (bits
+    // 52:48, in the same order) fields.
+    pub const FP: Field = Field::new(
+        "FP",
+        19,
+        1,
+        "Type filter: keep floating-point operations (FEAT_SPE_EFT)",
+    );
+    pub const SIMD: Field = Field::new(
+        "SIMD",
+        20,
+        1,
+        "Type filter: keep SIMD operations (FEAT_SPE_EFT)",
+    );
+    pub const BM: Field = Field::new(
+        "Bm",
+        48,
+        1,
+        "B is an AND term: a kept op is a branch if B = 1, not one if B = 0 (FEAT_SPE_EFT)",
+    );
+    pub const LDM: Field = Field::new("LDm", 49, 1, "LD is an AND term (FEAT_SPE_EFT)");
+    pub const STM: Field = Field::new("STm", 50, 1, "ST is an AND term (FEAT_SPE_EFT)");
+    pub const FPM: Field = Field::new("FPm", 51, 1, "FP is an AND term (FEAT_SPE_EFT)");
+    pub const SIMDM: Field = Field::new("SIMDm", 52, 1, "SIMD is an AND term (FEAT_SPE_EFT)");
+    /// The fields FEAT_SPE_EFT adds.
+    pub const EFT_FIELDS: &[Field] = &[FP, SIMD, BM, LDM, STM, FPM, SIMDM];
+    /// J1's TYPE and TYPEm fields: five bits each, B, LD, ST, FP, SIMD from bit 0.
+    pub const TYPE: Field = Field::new("TYPE", 16, 5, "B, LD, ST, FP, SIMD");
+    pub const TYPEM: Field = Field::new("TYPEm", 48, 5, "Bm, LDm, STm, FPm, SIMDm");
 }
 
 /// PMSEVFR_EL1 / PMSNEVFR_EL1: event masks, same bit positions as the Events packet.
@@ -339,6 +375,12 @@ pub mod pmsidr {
         1,
         "Call/return branch types (CR) in the Operation Type packet",
     );
+    pub const EFT: Field = Field::new(
+        "EFT",
+        26,
+        1,
+        "Extended type filter: PMSFCR_EL1.FP, SIMD and the TYPEm masks",
+    );
     pub const FPF: Field = Field::new(
         "FPF",
         27,
@@ -347,7 +389,7 @@ pub mod pmsidr {
     );
     pub const FIELDS: &[Field] = &[
         FE, FT, FL, ARCHINST, LDS, ERND, FNE, FDS, INTERVAL, MAXSIZE, COUNTSIZE, FORMAT, PBT, CRR,
-        FPF,
+        EFT, FPF,
     ];
     /// CountSize encodings.
     pub const COUNTSIZE_12BIT: u64 = 0b0010;
@@ -679,6 +721,7 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                 | pmsidr::PBT.place(u64::from(cfg.options.pbt))
                 // choice: crr
                 | pmsidr::CRR.place(u64::from(cfg.options.crr))
+                | pmsidr::EFT.place(u64::from(cfg.options.eft))
                 | pmsidr::FPF.place(u64::from(cfg.options.fpf))
         }
         RegId::Pmbidr => pmbidr::ALIGN.place(impdef::RECORD_SIZE_LOG2 as u64),
@@ -785,11 +828,14 @@ mod tests {
         for c in PRESETS {
             for r in REGS.iter().filter(|r| !r.read_only) {
                 let m = r.writable_mask(c);
-                // PMSICR.ECOUNT (FEAT_SPE_ERnd) is stored in the sampler.
-                let beyond = if r.id == RegId::Pmsicr && c.options.ernd {
-                    pmsicr::ECOUNT.mask()
-                } else {
-                    0
+                // PMSICR.ECOUNT (FEAT_SPE_ERnd) is stored in the sampler, PMSFCR's FEAT_SPE_EFT
+                // bits in a flop of the register block beside PMSFCR's.
+                let beyond = match r.id {
+                    RegId::Pmsicr if c.options.ernd => pmsicr::ECOUNT.mask(),
+                    RegId::Pmsfcr if c.options.eft => {
+                        pmsfcr::EFT_FIELDS.iter().fold(0, |m, f| m | f.mask())
+                    }
+                    _ => 0,
                 };
                 assert_eq!(m & !crate::low_mask(r.storage_bits()), beyond, "{}", r.name);
                 assert_eq!(r.reset & !m, 0, "{}: reset sets a RES0 bit", r.name);

@@ -80,6 +80,20 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     cr_pl: Vec<Signal<Local, Bits<8>>>,
     k_cr_field: Vec<K<Bits<8>>>,
     k_cr_gcs: Vec<K<Bits<8>>>,
+    /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none otherwise):
+    /// J1 `SPEOpAttr`'s `is_floating_point` and `is_simd` of the tagged op, from its class
+    /// and the payload the core reported (`subclass::fp_simd`: Other's FP and SIMD flags;
+    /// SVE other FP only; SME array FP and SIMD), and whether it is a SIMD&FP load or store
+    /// (whose kind is its access's, from the memory report); with their masks.
+    pub attr_fp: Vec<Signal<Out, Bit>>,
+    pub attr_simd: Vec<Signal<Out, Bit>>,
+    pub attr_simd_fp_ldst: Vec<Signal<Out, Bit>>,
+    k_fp_bit: Vec<K<Bits<8>>>,
+    k_simd_bit: Vec<K<Bits<8>>>,
+    k_sve_sme_mask: Vec<K<Bits<8>>>,
+    k_sme: Vec<K<Bits<8>>>,
+    k_simd_fp_mask: Vec<K<Bits<8>>>,
+    k_simd_fp: Vec<K<Bits<8>>>,
     k_addr_bits: K<Bits<32>>,
     k_zero2: K<Bits<2>>,
     /// Bit 2i of each slot's class field.
@@ -104,6 +118,8 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
         let k2 = |v: u8| K::new(u64::from(v).into());
         let k8 = |v: u8| K::new(u64::from(v).into());
         let crr = usize::from(spe_defs::config::option::crr(cfg));
+        let eft = usize::from(spe_defs::config::option::eft(cfg));
+        let ks = |v: u8| (0..eft).map(|_| k8(v)).collect::<Vec<_>>();
         Self {
             k_class_other: k2(op_class::OTHER),
             k_class_branch: k2(op_class::BRANCH),
@@ -123,6 +139,15 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             k_cr_gcs: (0..crr)
                 .map(|_| k8(subclass::BR_CLEAR_WITHOUT_CRR_GCS))
                 .collect(),
+            attr_fp: (0..eft).map(|_| Default::default()).collect(),
+            attr_simd: (0..eft).map(|_| Default::default()).collect(),
+            attr_simd_fp_ldst: (0..eft).map(|_| Default::default()).collect(),
+            k_fp_bit: ks(subclass::OTHER_FP),
+            k_simd_bit: ks(subclass::OTHER_SIMD),
+            k_sve_sme_mask: ks(subclass::OTHER_SVE_SME_MASK),
+            k_sme: ks(subclass::OTHER_SME),
+            k_simd_fp_mask: ks(subclass::LDST_SIMD_FP_MASK),
+            k_simd_fp: ks(subclass::LDST_SIMD_FP),
             k_addr_bits: K::new((ADDR_BITS as u64).into()),
             k_even: K::new((0x5555_5555_5555_5555u64 & spe_defs::low_mask(CB as u32)).into()),
             k_ext_mask: k8(subclass::LDST_EXT_MASK),
@@ -213,6 +238,23 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
             self.slot.next.op_payload = self.k_zero8.val();
         }
         self.slot.next.is_ldst = self.is_ldst.val();
+        // FEAT_SPE_EFT's type flags, from the payload as reported (not as recorded).
+        for i in 0..self.attr_fp.len() {
+            self.attr_fp[i].next = (self.sel_class.val() == self.k_class_other.val())
+                & ((self.op_sub.val() & self.k_fp_bit[i].val()) != self.k_zero8.val());
+            self.attr_simd[i].next = false;
+            if self.sel_class.val() == self.k_class_other.val() {
+                if (self.op_sub.val() & self.k_sve_sme_bit.val()) == self.k_zero8.val() {
+                    self.attr_simd[i].next =
+                        (self.op_sub.val() & self.k_simd_bit[i].val()) != self.k_zero8.val();
+                } else {
+                    self.attr_simd[i].next =
+                        (self.op_sub.val() & self.k_sve_sme_mask[i].val()) == self.k_sme[i].val();
+                }
+            }
+            self.attr_simd_fp_ldst[i].next = self.is_ldst.val()
+                & ((self.op_sub.val() & self.k_simd_fp_mask[i].val()) == self.k_simd_fp[i].val());
+        }
 
         // Load / store classification: a load has ST clear (the atomics that return a
         // value among them); a store has ST set or is an atomic (extended encoding with AT):

@@ -39,6 +39,23 @@ pub struct SpeFilter<const CW: usize> {
     pub feed_op: Vec<Signal<Out, Bit>>,
     pub feed_event: Vec<Signal<Out, Bit>>,
     pub feed_lat: Vec<Signal<Out, Bit>>,
+    /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none
+    /// otherwise): PMSFCR.TYPE bits 4:3 (FP, SIMD) and TYPEm, and the op's FP and SIMD
+    /// kind; J1 `SPEFilterByType`'s OR term (any type selected without its mask bit, and
+    /// the op of one), AND term (each masked type's flag equals its TYPE bit), `is_op` and
+    /// whether TYPE or TYPEm selects anything.
+    pub eft_type: Vec<Signal<In, Bits<2>>>,
+    pub eft_mask: Vec<Signal<In, Bits<5>>>,
+    pub op_fp: Vec<Signal<In, Bit>>,
+    pub op_simd: Vec<Signal<In, Bit>>,
+    e_or_any: Vec<Signal<Local, Bit>>,
+    e_or_hit: Vec<Signal<Local, Bit>>,
+    e_and_ok: Vec<Signal<Local, Bit>>,
+    e_is_op: Vec<Signal<Local, Bit>>,
+    e_sel: Vec<Signal<Local, Bit>>,
+    /// SAMPLE_FEED_FP and _SIMD: FEAT_SPE_EFT with `Options::feed_events`.
+    pub feed_fp: Vec<Signal<Out, Bit>>,
+    pub feed_simd: Vec<Signal<Out, Bit>>,
     filtering: Signal<Local, Bit>,
     type_ok: Signal<Local, Bit>,
     ev_ok: Signal<Local, Bit>,
@@ -59,6 +76,11 @@ impl<const CW: usize> SpeFilter<CW> {
                 .map(|_| Default::default())
                 .collect()
         };
+        fn n_of<T: Default>(n: usize) -> Vec<T> {
+            (0..n).map(|_| T::default()).collect()
+        }
+        let eft = usize::from(spe_defs::config::option::eft(cfg));
+        let feed_eft = usize::from(spe_defs::config::option::feed_eft(cfg));
         Self {
             feed_br: option(),
             feed_ld: option(),
@@ -66,6 +88,17 @@ impl<const CW: usize> SpeFilter<CW> {
             feed_op: option(),
             feed_event: option(),
             feed_lat: option(),
+            eft_type: n_of(eft),
+            eft_mask: n_of(eft),
+            op_fp: n_of(eft),
+            op_simd: n_of(eft),
+            e_or_any: n_of(eft),
+            e_or_hit: n_of(eft),
+            e_and_ok: n_of(eft),
+            e_is_op: n_of(eft),
+            e_sel: n_of(eft),
+            feed_fp: n_of(feed_eft),
+            feed_simd: n_of(feed_eft),
             ..Default::default()
         }
     }
@@ -82,6 +115,48 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
             self.type_ok.next = (self.ctl.val().b & self.view.val().is_branch)
                 | (self.ctl.val().ld & self.view.val().is_load)
                 | (self.ctl.val().st & self.view.val().is_store);
+        }
+        // FEAT_SPE_EFT (J1 SPEFilterByType): the flags B, LD, ST, FP, SIMD against TYPE and
+        // TYPEm. A type without its mask bit is in the OR term, one with it in the AND
+        // term; FT rejects an op that fails either (TYPE and TYPEm zero: every op passes).
+        for i in 0..self.e_is_op.len() {
+            self.e_or_any[i].next = (self.ctl.val().b & !self.eft_mask[i].val().get_bit(0))
+                | (self.ctl.val().ld & !self.eft_mask[i].val().get_bit(1))
+                | (self.ctl.val().st & !self.eft_mask[i].val().get_bit(2))
+                | (self.eft_type[i].val().get_bit(0) & !self.eft_mask[i].val().get_bit(3))
+                | (self.eft_type[i].val().get_bit(1) & !self.eft_mask[i].val().get_bit(4));
+            self.e_or_hit[i].next =
+                (self.ctl.val().b & !self.eft_mask[i].val().get_bit(0) & self.view.val().is_branch)
+                    | (self.ctl.val().ld
+                        & !self.eft_mask[i].val().get_bit(1)
+                        & self.view.val().is_load)
+                    | (self.ctl.val().st
+                        & !self.eft_mask[i].val().get_bit(2)
+                        & self.view.val().is_store)
+                    | (self.eft_type[i].val().get_bit(0)
+                        & !self.eft_mask[i].val().get_bit(3)
+                        & self.op_fp[i].val())
+                    | (self.eft_type[i].val().get_bit(1)
+                        & !self.eft_mask[i].val().get_bit(4)
+                        & self.op_simd[i].val());
+            self.e_and_ok[i].next = (!self.eft_mask[i].val().get_bit(0)
+                | !(self.view.val().is_branch ^ self.ctl.val().b))
+                & (!self.eft_mask[i].val().get_bit(1)
+                    | !(self.view.val().is_load ^ self.ctl.val().ld))
+                & (!self.eft_mask[i].val().get_bit(2)
+                    | !(self.view.val().is_store ^ self.ctl.val().st))
+                & (!self.eft_mask[i].val().get_bit(3)
+                    | !(self.op_fp[i].val() ^ self.eft_type[i].val().get_bit(0)))
+                & (!self.eft_mask[i].val().get_bit(4)
+                    | !(self.op_simd[i].val() ^ self.eft_type[i].val().get_bit(1)));
+            self.e_is_op[i].next =
+                (!self.e_or_any[i].val() | self.e_or_hit[i].val()) & self.e_and_ok[i].val();
+            self.e_sel[i].next = self.ctl.val().b
+                | self.ctl.val().ld
+                | self.ctl.val().st
+                | self.eft_type[i].val().any()
+                | self.eft_mask[i].val().any();
+            self.type_ok.next = !self.ctl.val().ft | self.e_is_op[i].val();
         }
         // Event filter: every selected event set. An empty selection passes (choice:
         // fe-empty-filter); with the same event in PMSNEVFR both filters apply
@@ -129,6 +204,20 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
                 & ((self.ctl.val().b & self.view.val().is_branch)
                     | (self.ctl.val().ld & self.view.val().is_load)
                     | (self.ctl.val().st & self.view.val().is_store));
+        }
+        // With FEAT_SPE_EFT: J1's is_op with TYPE or TYPEm selecting something.
+        for i in 0..self.e_is_op.len() {
+            for j in 0..self.feed_op.len() {
+                self.feed_op[j].next = self.filtering.val()
+                    & !self.reset.val()
+                    & self.e_sel[i].val()
+                    & self.e_is_op[i].val();
+            }
+        }
+        for i in 0..self.feed_fp.len() {
+            self.feed_fp[i].next = self.filtering.val() & !self.reset.val() & self.op_fp[i].val();
+            self.feed_simd[i].next =
+                self.filtering.val() & !self.reset.val() & self.op_simd[i].val();
         }
         for i in 0..self.feed_event.len() {
             self.feed_event[i].next = self.filtering.val()

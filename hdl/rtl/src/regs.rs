@@ -113,6 +113,15 @@ macro_rules! spe_regs {
             /// PMBLIMITR.PMFZ's freeze request (`pmu_freeze`): one element in a unit that
             /// builds it (`Options::pmfz`), none otherwise (so no Verilog at all).
             pub freeze: Vec<Signal<Out, Bit>>,
+            /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none
+            /// otherwise): PMSFCR.FP and SIMD (TYPE bits 4:3) and TYPEm, stored beyond
+            /// PMSFCR's storage in a 64-bit flop of their bits in place (the other bits
+            /// constant zero), written and read back with PMSFCR.
+            pub eft_type: Vec<Signal<Out, Bits<2>>>,
+            pub eft_mask: Vec<Signal<Out, Bits<5>>>,
+            e_fcr: Vec<Rff<Bits<64>>>,
+            e_rd: Vec<Signal<Local, Bits<64>>>,
+            m_eft: Vec<K<Bits<64>>>,
             // Generated from the register table: each read/write register's flop (named
             // after its `RegId`: `pmscr_el1`, `pmbsr`, ...; synchronous reset to its table
             // value), port address (`{op1 == 4, CRm[0], op2}` of its encoding), writable
@@ -188,6 +197,7 @@ macro_rules! spe_regs {
                     cfg.counter_width.bits(),
                     "counter width mismatch"
                 );
+                let eft = usize::from(spe_defs::config::option::eft(cfg));
                 let bsr = |ec: u64, mss: u64, ea: u64, dl: u64| {
                     pmbsr::S.place(1)
                         | pmbsr::EC.place(ec)
@@ -236,6 +246,13 @@ macro_rules! spe_regs {
                     k_fm_discard: k(pmblimitr::FM_DISCARD),
                     freeze: (0..usize::from(cfg.options.pmfz))
                         .map(|_| Default::default())
+                        .collect(),
+                    eft_type: (0..eft).map(|_| Default::default()).collect(),
+                    eft_mask: (0..eft).map(|_| Default::default()).collect(),
+                    e_fcr: (0..eft).map(|_| Default::default()).collect(),
+                    e_rd: (0..eft).map(|_| Default::default()).collect(),
+                    m_eft: (0..eft)
+                        .map(|_| k(pmsfcr::EFT_FIELDS.iter().fold(0, |m, f| m | f.mask())))
                         .collect(),
                     ..Default::default()
                 }
@@ -408,6 +425,25 @@ macro_rules! spe_regs {
                         & self.pmbsr.q.val().get_bit(self.p_s.val().index())
                         & !self.reset.val();
                 }
+                // FEAT_SPE_EFT: FP, SIMD and TYPEm with PMSFCR (its write stores them through
+                // their mask; its read-back, the generated multiplexer again, ORs them in).
+                // Their places are literals (a compile-time assert below checks them).
+                for i in 0..self.e_fcr.len() {
+                    self.e_fcr[i].clock.next = self.clock.val();
+                    self.e_fcr[i].reset.next = self.reset.val();
+                    self.e_fcr[i].d.next = self.e_fcr[i].q.val();
+                    if self.wr.val() & (self.reg_addr.val() == self.a_pmsfcr.val()) {
+                        self.e_fcr[i].d.next = self.reg_wdata.val() & self.m_eft[i].val();
+                    }
+                    self.e_rd[i].next = self.k_zero64.val();
+                    if self.reg_addr.val() == self.a_pmsfcr.val() {
+                        self.e_rd[i].next = self.e_fcr[i].q.val();
+                    }
+                    self.reg_rdata.next =
+                        self.k_zero64.val() $(| self.$o.val())* $(| self.$oo.val())* | self.e_rd[i].val();
+                    self.eft_type[i].next = self.e_fcr[i].q.val().get_bits::<2>(19);
+                    self.eft_mask[i].next = self.e_fcr[i].q.val().get_bits::<5>(48);
+                }
             }
         }
     };
@@ -418,3 +454,12 @@ with_reg_table! { spe_regs {} }
 /// PMBLIMITR.PMFZ's place as the kernel reads it (a literal there: rust-hdl emits a Rust
 /// constant in a kernel as an undeclared identifier).
 const _: () = assert!(pmblimitr::PMFZ.lsb == 5 && pmblimitr::PMFZ.width == 1);
+
+/// PMSFCR.FP and SIMD (J1's TYPE bits 4:3) and TYPEm as the kernel slices them.
+const _: () = assert!(
+    pmsfcr::FP.lsb == 19
+        && pmsfcr::SIMD.lsb == 20
+        && pmsfcr::TYPE.lsb == 16
+        && pmsfcr::TYPEM.lsb == 48
+        && pmsfcr::TYPEM.width == 5
+);

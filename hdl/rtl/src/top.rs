@@ -211,6 +211,22 @@ macro_rules! spe_top {
                     self.pmu_sample_buffer_full[i].next =
                         self.writer.upd.val().full & !self.reset.val();
                 }
+                // FEAT_SPE_EFT (`Options::eft`): PMSFCR's FP, SIMD and TYPEm and the op's FP
+                // and SIMD kind (a SIMD&FP load or store's from its memory report: scalar is
+                // FP, else SIMD) into the type filter.
+                for i in 0..self.mem_fp_scalar.len() {
+                    self.tracker.fp_scalar_in[i].next = self.mem_fp_scalar[i].val();
+                    self.filter.eft_type[i].next = self.regs.eft_type[i].val();
+                    self.filter.eft_mask[i].next = self.regs.eft_mask[i].val();
+                    self.filter.op_fp[i].next = self.capture.attr_fp[i].val()
+                        | (self.capture.attr_simd_fp_ldst[i].val() & self.tracker.fp_scalar[i].val());
+                    self.filter.op_simd[i].next = self.capture.attr_simd[i].val()
+                        | (self.capture.attr_simd_fp_ldst[i].val() & !self.tracker.fp_scalar[i].val());
+                }
+                for i in 0..self.pmu_sample_feed_fp.len() {
+                    self.pmu_sample_feed_fp[i].next = self.filter.feed_fp[i].val();
+                    self.pmu_sample_feed_simd[i].next = self.filter.feed_simd[i].val();
+                }
                 // FEAT_SPE_PBT (`Options::pbt`): the previous-branch target with the
                 // branch report, into the record's PA slot.
                 for i in 0..self.pbt_valid.len() {

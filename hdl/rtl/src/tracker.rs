@@ -186,6 +186,11 @@ pub struct SpeTracker {
     pub pbt: Vec<Signal<Out, Bits<64>>>,
     pub pbt_en: Vec<Signal<Out, Bit>>,
     /// The accepted branch report's previous-branch target (bits 60:56 cleared) and valid.
+    /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none
+    /// otherwise): the memory report's `mem_fp_scalar`, and it once the report counted.
+    pub fp_scalar_in: Vec<Signal<In, Bit>>,
+    pub fp_scalar: Vec<Signal<Out, Bit>>,
+    m_scalar: Vec<Rff<Bit>>,
     p_target: Vec<Rff<Bits<64>>>,
     p_valid: Vec<Rff<Bit>>,
     k_pbt_mask: Vec<K<Bits<64>>>,
@@ -229,6 +234,7 @@ impl SpeTracker {
         cfg.validate().expect("valid configuration");
         let k2 = |v: u8| K::new(u64::from(v).into());
         let pbt = usize::from(spe_defs::config::option::pbt(cfg));
+        let eft = usize::from(spe_defs::config::option::eft(cfg));
         Self {
             k_el0: k2(0),
             k_el2: k2(2),
@@ -238,6 +244,9 @@ impl SpeTracker {
             k_pct_phys: k2(pmscr::PCT_PHYSICAL as u8),
             k_pct_ofs_phys: k2(pmscr::PCT_OFFSET_PHYSICAL as u8),
             k_br_ind: K::new(u64::from(subclass::BR_IND).into()),
+            fp_scalar_in: (0..eft).map(|_| Default::default()).collect(),
+            fp_scalar: (0..eft).map(|_| Default::default()).collect(),
+            m_scalar: (0..eft).map(|_| Default::default()).collect(),
             prev_target: (0..pbt).map(|_| Default::default()).collect(),
             prev_valid: (0..pbt).map(|_| Default::default()).collect(),
             pbt: (0..pbt).map(|_| Default::default()).collect(),
@@ -332,6 +341,16 @@ impl Logic for SpeTracker {
             self.pbt[i].next = self.p_target[i].q.val();
             self.pbt_en[i].next =
                 self.s_rep.q.val().br_done & self.s_rep.q.val().taken & self.p_valid[i].q.val();
+        }
+        // FEAT_SPE_EFT: whether a SIMD&FP access was scalar comes with the memory report.
+        for i in 0..self.m_scalar.len() {
+            self.m_scalar[i].clock.next = self.clock.val();
+            self.m_scalar[i].reset.next = self.reset.val();
+            self.m_scalar[i].d.next = self.m_scalar[i].q.val();
+            if self.mem.val().done & !self.s_rep.q.val().mem_done {
+                self.m_scalar[i].d.next = self.fp_scalar_in[i].val();
+            }
+            self.fp_scalar[i].next = self.m_scalar[i].q.val() & self.s_rep.q.val().mem_done;
         }
         // Any report outside tracking is stray.
         self.stray.next = self.iss_valid.val()

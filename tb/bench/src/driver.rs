@@ -65,6 +65,18 @@ pub struct SampleSettings {
     pub branch_filter: bool,
     pub load_filter: bool,
     pub store_filter: bool,
+    /// FEAT_SPE_EFT's type filters (perf `float_filter`, `simd_filter`): PMSFCR.FP, SIMD.
+    pub float_filter: bool,
+    pub simd_filter: bool,
+    /// FEAT_SPE_EFT's mask bits (perf `branch_filter_mask`, `load_filter_mask`,
+    /// `store_filter_mask`, `float_filter_mask`, `simd_filter_mask`): PMSFCR.Bm, LDm, STm,
+    /// FPm, SIMDm, each turning its type into an AND term. As Linux does, any type or mask
+    /// bit sets FT.
+    pub branch_filter_mask: bool,
+    pub load_filter_mask: bool,
+    pub store_filter_mask: bool,
+    pub float_filter_mask: bool,
+    pub simd_filter_mask: bool,
     /// PMSEVFR (perf `event_filter`); FE is set when non-zero.
     pub event_filter: u64,
     /// PMSNEVFR (perf `inv_event_filter`); FnE is set when non-zero.
@@ -113,6 +125,13 @@ impl SampleSettings {
             branch_filter: false,
             load_filter: false,
             store_filter: false,
+            float_filter: false,
+            simd_filter: false,
+            branch_filter_mask: false,
+            load_filter_mask: false,
+            store_filter_mask: false,
+            float_filter_mask: false,
+            simd_filter_mask: false,
             event_filter: 0,
             inv_event_filter: 0,
             min_latency: 0,
@@ -176,15 +195,39 @@ impl SampleSettings {
             | pmsirr::RND.place(self.jitter.into())
     }
 
+    /// PMSFCR as Linux's `arm_spe_event_to_pmsfcr` builds it: the type and mask bits,
+    /// FT when any of them is set, FE, FnE and FL when their filter is programmed.
     fn pmsfcr(&self) -> u64 {
-        let ft = self.branch_filter || self.load_filter || self.store_filter;
-        pmsfcr::FE.place((self.event_filter != 0).into())
-            | pmsfcr::FT.place(ft.into())
+        let types = [
+            (pmsfcr::B, self.branch_filter),
+            (pmsfcr::LD, self.load_filter),
+            (pmsfcr::ST, self.store_filter),
+            (pmsfcr::FP, self.float_filter),
+            (pmsfcr::SIMD, self.simd_filter),
+            (pmsfcr::BM, self.branch_filter_mask),
+            (pmsfcr::LDM, self.load_filter_mask),
+            (pmsfcr::STM, self.store_filter_mask),
+            (pmsfcr::FPM, self.float_filter_mask),
+            (pmsfcr::SIMDM, self.simd_filter_mask),
+        ]
+        .iter()
+        .fold(0, |v, (f, on)| v | f.place(u64::from(*on)));
+        types
+            | pmsfcr::FE.place((self.event_filter != 0).into())
+            | pmsfcr::FT.place((types != 0).into())
             | pmsfcr::FL.place((self.min_latency != 0).into())
             | pmsfcr::FNE.place((self.inv_event_filter != 0).into())
-            | pmsfcr::B.place(self.branch_filter.into())
-            | pmsfcr::LD.place(self.load_filter.into())
-            | pmsfcr::ST.place(self.store_filter.into())
+    }
+
+    /// True when a setting needs FEAT_SPE_EFT (Linux refuses it without: EOPNOTSUPP).
+    pub fn uses_eft(&self) -> bool {
+        self.float_filter
+            || self.simd_filter
+            || self.branch_filter_mask
+            || self.load_filter_mask
+            || self.store_filter_mask
+            || self.float_filter_mask
+            || self.simd_filter_mask
     }
 
     fn pmblimitr(&self) -> u64 {

@@ -113,6 +113,9 @@ stats! {
     feed_op,
     feed_event,
     feed_lat,
+    /// SAMPLE_FEED_FP and _SIMD (`Options::eft` with `Options::feed_events`).
+    feed_fp,
+    feed_simd,
     buffer_full_events,
     /// Cycles with `pmu_freeze` high (PMBLIMITR.PMFZ, `Options::pmfz`).
     freeze_cycles,
@@ -150,6 +153,8 @@ impl fmt::Display for Stats {
             self.feed_lat,
             self.buffer_full_events,
             self.freeze_cycles,
+            self.feed_fp,
+            self.feed_simd,
         ];
         if v1p2.iter().any(|&n| n > 0) {
             write!(
@@ -157,6 +162,9 @@ impl fmt::Display for Stats {
                 "\nSPEv1p2 PMU events: SAMPLE_FEED_BR {}, _LD {}, _ST {}, _OP {}, _EVENT {}, _LAT {}, SAMPLE_BUFFER_FULL {}; pmu_freeze high {} cycles",
                 v1p2[0], v1p2[1], v1p2[2], v1p2[3], v1p2[4], v1p2[5], v1p2[6], v1p2[7]
             )?;
+            if v1p2[8] + v1p2[9] > 0 {
+                write!(f, "; SAMPLE_FEED_FP {}, _SIMD {}", v1p2[8], v1p2[9])?;
+            }
         }
         Ok(())
     }
@@ -267,6 +275,8 @@ impl Bench<'_> {
             s.feed_op += u64::from(o.pmu_sample_feed_op);
             s.feed_event += u64::from(o.pmu_sample_feed_event);
             s.feed_lat += u64::from(o.pmu_sample_feed_lat);
+            s.feed_fp += u64::from(o.pmu_sample_feed_fp);
+            s.feed_simd += u64::from(o.pmu_sample_feed_simd);
             s.buffer_full_events += u64::from(o.pmu_sample_buffer_full);
             s.freeze_cycles += u64::from(o.pmu_freeze);
         }

@@ -76,9 +76,16 @@ pub struct SimArgs {
     /// The kernel runs at EL2 (VHE host): PMSCR_EL2 controls sampling.
     #[arg(long)]
     host: bool,
-    /// Keep only these types: comma-separated b, ld, st (PMSFCR.FT with B/LD/ST).
+    /// Keep only these types: comma-separated b, ld, st, and with FEAT_SPE_EFT (preset
+    /// v1p2x) fp, simd (PMSFCR.FT with B/LD/ST/FP/SIMD; perf `branch_filter`,
+    /// `load_filter`, `store_filter`, `float_filter`, `simd_filter`).
     #[arg(long, value_name = "TYPES", value_delimiter = ',')]
     filter_type: Vec<String>,
+    /// FEAT_SPE_EFT: these types are AND terms (PMSFCR.Bm/LDm/STm/FPm/SIMDm; perf
+    /// `*_filter_mask`): a kept op is of the type if it is in --filter-type, not of it if
+    /// not. Comma-separated b, ld, st, fp, simd.
+    #[arg(long, value_name = "TYPES", value_delimiter = ',')]
+    filter_type_mask: Vec<String>,
     /// Keep only records with all these events set (PMSEVFR; hex or decimal).
     #[arg(long, value_name = "MASK", value_parser = parse_num)]
     event_filter: Option<u64>,
@@ -188,17 +195,36 @@ fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
         Els::Kernel => (false, true),
         Els::All => (true, true),
     };
-    for t in &a.filter_type {
-        match t.trim().to_ascii_lowercase().as_str() {
-            "b" | "branch" => s.branch_filter = true,
-            "ld" | "load" => s.load_filter = true,
-            "st" | "store" => s.store_filter = true,
-            other => {
-                return Err(format!(
-                    "--filter-type: unknown type {other:?} (expected b, ld, st)"
-                ))
-            }
+    for (flag, list, mask) in [
+        ("--filter-type", &a.filter_type, false),
+        ("--filter-type-mask", &a.filter_type_mask, true),
+    ] {
+        for t in list {
+            let bit = match (t.trim().to_ascii_lowercase().as_str(), mask) {
+                ("b" | "branch", false) => &mut s.branch_filter,
+                ("ld" | "load", false) => &mut s.load_filter,
+                ("st" | "store", false) => &mut s.store_filter,
+                ("fp" | "float", false) => &mut s.float_filter,
+                ("simd", false) => &mut s.simd_filter,
+                ("b" | "branch", true) => &mut s.branch_filter_mask,
+                ("ld" | "load", true) => &mut s.load_filter_mask,
+                ("st" | "store", true) => &mut s.store_filter_mask,
+                ("fp" | "float", true) => &mut s.float_filter_mask,
+                ("simd", true) => &mut s.simd_filter_mask,
+                (other, _) => {
+                    return Err(format!(
+                        "{flag}: unknown type {other:?} (expected b, ld, st, fp, simd)"
+                    ))
+                }
+            };
+            *bit = true;
         }
+    }
+    if s.uses_eft() && !cfg.options.eft {
+        return Err(format!(
+            "--filter-type fp/simd and --filter-type-mask: preset {} does not build FEAT_SPE_EFT (Options::eft; preset v1p2x does)",
+            cfg.name
+        ));
     }
     let filterable = spe_defs::events::FILTERABLE_MASK;
     for (name, v) in [

@@ -442,6 +442,19 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
     };
     // Options, last (a preset without them draws nothing more).
     s.pmfz = cfg.options.pmfz && r.chance(0.5);
+    if cfg.options.eft {
+        for f in [
+            &mut s.float_filter,
+            &mut s.simd_filter,
+            &mut s.branch_filter_mask,
+            &mut s.load_filter_mask,
+            &mut s.store_filter_mask,
+            &mut s.float_filter_mask,
+            &mut s.simd_filter_mask,
+        ] {
+            *f = r.chance(0.1);
+        }
+    }
     s
 }
 

@@ -352,6 +352,57 @@ fn fpf_records_the_fp_and_simd_flags_of_other_ops_and_the_rtl_matches_the_model(
 }
 
 #[test]
+fn eft_type_filters_keep_fp_ops_or_fp_stores_and_the_rtl_matches_the_model() {
+    // FEAT_SPE_EFT (preset v1p2x), as perf programs it: `float_filter` keeps the
+    // floating-point ops (FP ops of class Other, scalar SIMD&FP loads and stores);
+    // `float_filter` with `store_filter` and `store_filter_mask` keeps FP stores only (ST an
+    // AND term). Both RTL backends against the model on every output (SAMPLE_FEED_FP and
+    // _SIMD among them).
+    use spe_defs::packet::{op_class, subclass as sc};
+    let name = "eft_type_filters_keep_fp_ops_or_fp_stores_and_the_rtl_matches_the_model";
+    let cfg = preset("v1p2x");
+    assert!(cfg.options.eft && cfg.options.fpf);
+    let fp_ops = SampleSettings {
+        float_filter: true,
+        ..fast(cfg)
+    };
+    let fp_stores = SampleSettings {
+        float_filter: true,
+        store_filter: true,
+        store_filter_mask: true,
+        ..fast(cfg)
+    };
+    for (what, s, stores_only) in [
+        ("float_filter", fp_ops, false),
+        ("FP stores", fp_stores, true),
+    ] {
+        let runs = lockstep(name, cfg, "mix", &s, &MemoryProfile::default(), 10_000);
+        let r = runs.last().unwrap();
+        // Records by kind: FP other (FPF keeps the flag), SIMD&FP load, SIMD&FP store.
+        let mut n = [0u32; 3];
+        for rec in &spe_decode::decode(&r.aux).records {
+            let op = rec.op.expect("every record has an Operation Type");
+            let k = match op.class {
+                op_class::OTHER if op.subclass & sc::OTHER_FP != 0 => 0,
+                op_class::LD_ST_ATOMIC
+                    if op.subclass & sc::LDST_SIMD_FP_MASK == sc::LDST_SIMD_FP =>
+                {
+                    1 + usize::from(op.subclass & sc::LDST_ST != 0)
+                }
+                _ => panic!("{what}: a record of an op that is not floating-point: {op:?}"),
+            };
+            n[k] += 1;
+        }
+        eprintln!("  {what}: records of FP other ops, SIMD&FP loads, SIMD&FP stores: {n:?}");
+        if stores_only {
+            assert!(n[0] == 0 && n[1] == 0 && n[2] > 0, "{n:?}");
+        } else {
+            assert!(n.iter().all(|&k| k > 0), "{n:?}");
+        }
+    }
+}
+
+#[test]
 fn rtl_matches_model_with_filters_and_write_errors() {
     let cfg = preset("fastsim");
     let s = SampleSettings {

@@ -17,7 +17,7 @@ use crate::regs::Regs;
 use spe_defs::events as ev;
 use spe_defs::packet::{addr_payload, op_class, subclass};
 use spe_defs::regs::RegId;
-use spe_defs::Config;
+use spe_defs::{Config, Options};
 use spe_ports::{Inputs, ThreadInputs};
 
 /// Which collections were enabled for the sample, decided in its tag cycle.
@@ -76,6 +76,14 @@ pub struct Sample {
     /// FEAT_SPE_PBT: the previous-branch-target Address packet's payload, when the record
     /// has one (a taken branch whose report came with a valid previous-branch target).
     pub prev_branch: Option<u64>,
+    /// J1 `SPEOpAttr.is_floating_point` and `is_simd` from the op's class and the payload
+    /// the core reported (before the record clears bits it does not keep), and whether the
+    /// op is a SIMD&FP load or store, whose kind is its access's (`fp_scalar`, from the
+    /// memory report: FEAT_SPE_EFT's `mem_fp_scalar`).
+    pub fp: bool,
+    pub simd: bool,
+    pub simd_fp_ldst: bool,
+    pub fp_scalar: bool,
     // Completion hook.
     pub retired: bool,
     pub exception: bool,
@@ -113,6 +121,13 @@ impl Sample {
                 subclass::recorded_payload(s.class & 3, s.subclass, cfg),
             )
         };
+        // FEAT_SPE_EFT's type flags, from what the core reported.
+        let attr = if s.class & 3 == op_class::RESERVED {
+            Some((false, false))
+        } else {
+            subclass::fp_simd(s.class & 3, s.subclass)
+        };
+        let (fp, simd) = attr.unwrap_or_default();
         Sample {
             pc: s.pc,
             class,
@@ -124,6 +139,9 @@ impl Sample {
             ctx_el1: x.ctx_el1,
             ctx_el2: x.ctx_el2,
             timestamp: if physical { inp.cnt_phys } else { x.cnt_virt },
+            fp,
+            simd,
+            simd_fp_ldst: attr.is_none(),
             ..Sample::default()
         }
     }
@@ -143,18 +161,42 @@ impl Sample {
     pub fn is_store(&self) -> bool {
         self.is_load_store() && subclass::ldst_writes(self.subclass)
     }
+    /// A floating-point op for the type filter (J1 `is_floating_point`): an FP op of class
+    /// Other, SVE or SME, or a scalar SIMD&FP load or store.
+    pub fn is_fp(&self) -> bool {
+        self.fp || (self.simd_fp_ldst && self.fp_scalar)
+    }
+    /// A SIMD op for the type filter (J1 `is_simd`): a SIMD op of class Other, an SME array
+    /// op, or a SIMD&FP load or store that is not scalar (also when no memory report came).
+    pub fn is_simd(&self) -> bool {
+        self.simd || (self.simd_fp_ldst && !self.fp_scalar)
+    }
+    /// J1 `SPEFilterByType`'s flags: B, LD, ST, FP, SIMD from bit 0 (PMSFCR.TYPE's order).
+    pub fn type_flags(&self) -> u8 {
+        [
+            self.is_branch(),
+            self.is_load(),
+            self.is_store(),
+            self.is_fp(),
+            self.is_simd(),
+        ]
+        .iter()
+        .enumerate()
+        .fold(0, |f, (i, &on)| f | (u8::from(on) << i))
+    }
 
     /// One tracking cycle with the thread's hook reports `inp`: counts latencies (only when
     /// the thread was `active`: it could issue this cycle) and merges the reports.
     /// Returns `(completed, stray)`.
     /// choice: latency-counters, choice: hook-reports
-    /// `pbt`: the unit builds FEAT_SPE_PBT (`Options::pbt`; else `pbt_*` are ignored).
+    /// `opts`: the unit's options (without FEAT_SPE_PBT `pbt_*` are ignored, without
+    /// FEAT_SPE_EFT `mem_fp_scalar`).
     pub fn track_cycle(
         &mut self,
         inp: &ThreadInputs,
         active: bool,
         counter_max: u64,
-        pbt: bool,
+        opts: &Options,
     ) -> (bool, bool) {
         let sat = |v: u64| if active { (v + 1).min(counter_max) } else { v };
         let mut stray = false;
@@ -197,6 +239,7 @@ impl Sample {
             if self.is_load_store() && !self.mem_done {
                 self.mem_done = true;
                 self.data_source = inp.mem.source;
+                self.fp_scalar = opts.eft && inp.mem_fp_scalar;
                 let on = |b: bool, bit: u32| if b { ev::bit(bit) } else { 0 };
                 self.mem_events = on(inp.mem.l1d_access, ev::L1D_ACCESS)
                     | on(inp.mem.l1d_refill, ev::L1D_REFILL)
@@ -223,7 +266,7 @@ impl Sample {
                 // and reports it with the branch; this unit has no Realm state, so the
                 // payload is rebuilt from its NS, EL and VA (NSE and bits 59:56 zero).
                 // choice: prev-branch
-                self.prev_branch = (pbt && inp.br.taken && inp.pbt_valid).then(|| {
+                self.prev_branch = (opts.pbt && inp.br.taken && inp.pbt_valid).then(|| {
                     let r = inp.pbt_target;
                     addr_payload::instruction(r, ((r >> 61) & 3) as u8, r >> 63 != 0)
                 });

@@ -25,28 +25,42 @@ pub struct Feed {
     pub br: bool,
     pub ld: bool,
     pub st: bool,
-    /// SAMPLE_FEED_OP: PMSFCR.{B, LD, ST} select at least one type and the op is of one.
+    /// SAMPLE_FEED_OP: PMSFCR.{TYPE, TYPEm} select something and the op passes the type
+    /// test (without FEAT_SPE_EFT: B, LD or ST selects a type and the op is of one).
     pub op: bool,
     /// SAMPLE_FEED_EVENT: every event of PMSEVFR set and none of PMSNEVFR.
     pub event: bool,
     /// SAMPLE_FEED_LAT: total latency at least MINLAT.
     pub lat: bool,
+    /// SAMPLE_FEED_FP, _SIMD (FEAT_SPE_EFT): the op is a floating-point, a SIMD op.
+    pub fp: bool,
+    pub simd: bool,
+}
+
+/// J1 `SPEFilterByType`'s `is_op`: the op's `flags` against PMSFCR's `ctrl` (TYPE) and
+/// `mask` (TYPEm), bits B, LD, ST, FP, SIMD from bit 0. A type without its mask bit is in
+/// the OR term (the op is one of the selected types, or none is selected); a type with it
+/// is in the AND term (the op is of that type exactly when its TYPE bit is set).
+pub fn type_matches(flags: u8, ctrl: u8, mask: u8) -> bool {
+    let or_term = ctrl & !mask;
+    let and_term = ctrl & mask;
+    (or_term == 0 || flags & or_term != 0) && flags & mask == and_term
 }
 
 /// The PMU events of `s` as it reaches the filters.
 pub fn feed_events(regs: &Regs, s: &Sample) -> Feed {
-    let (b, ld, st) = regs.type_filter_bits();
-    let (is_b, is_ld, is_st) = (s.is_branch(), s.is_load(), s.is_store());
+    let (ctrl, mask) = regs.type_ctl();
     let events = s.events();
     let want = regs.get(RegId::Pmsevfr);
     Feed {
-        br: is_b,
-        ld: is_ld,
-        st: is_st,
-        // Without FEAT_SPE_EFT the mask is zero: the op matches when a selected type is its.
-        op: (b && is_b) || (ld && is_ld) || (st && is_st),
+        br: s.is_branch(),
+        ld: s.is_load(),
+        st: s.is_store(),
+        op: (ctrl | mask) != 0 && type_matches(s.type_flags(), ctrl, mask),
         event: events & want == want && events & regs.get(RegId::Pmsnevfr) == 0,
         lat: s.lat_total >= regs.min_latency(),
+        fp: s.is_fp(),
+        simd: s.is_simd(),
     }
 }
 
@@ -54,11 +68,10 @@ pub fn feed_events(regs: &Regs, s: &Sample) -> Feed {
 pub fn apply(regs: &Regs, s: &Sample) -> Result<(), Drop> {
     let events = s.events();
     if regs.fcr(pmsfcr::FT) {
-        let (b, ld, st) = regs.type_filter_bits();
-        // FT with no type bit passes everything. choice: ft-no-type-bit
-        let any_bit = b || ld || st;
-        let matches = (b && s.is_branch()) || (ld && s.is_load()) || (st && s.is_store());
-        if any_bit && !matches {
+        // FT with no type bit passes everything (without FEAT_SPE_EFT a CONSTRAINED
+        // UNPREDICTABLE case: choice: ft-no-type-bit; with it J1's rule, which passes too).
+        let (ctrl, mask) = regs.type_ctl();
+        if !type_matches(s.type_flags(), ctrl, mask) {
             return Err(Drop::Type);
         }
     }

@@ -139,11 +139,11 @@ impl Regs {
         self.set(RegId::Pmbsr, v);
     }
     /// Type-filter bits (B, LD, ST).
-    pub fn type_filter_bits(&self) -> (bool, bool, bool) {
-        (
-            self.fcr(pmsfcr::B),
-            self.fcr(pmsfcr::LD),
-            self.fcr(pmsfcr::ST),
-        )
+    /// J1 `SPEFilterByType`'s `ctrl` and `mask`: PMSFCR.TYPE (B, LD, ST, FP, SIMD from bit 0)
+    /// and TYPEm (their mask bits). Without FEAT_SPE_EFT, FP, SIMD and TYPEm are RES0 and
+    /// read as zero, as J1 has them.
+    pub fn type_ctl(&self) -> (u8, u8) {
+        let v = self.get(RegId::Pmsfcr);
+        (pmsfcr::TYPE.get(v) as u8, pmsfcr::TYPEM.get(v) as u8)
     }
 }

@@ -271,7 +271,7 @@ impl Model {
                 }
             }
             Phase::Tracking(mut s) => {
-                let (done, stray) = s.track_cycle(x, active, counter_max, self.cfg.options.pbt);
+                let (done, stray) = s.track_cycle(x, active, counter_max, &self.cfg.options);
                 o.hook_stray = stray;
                 // No completion 2^k cycles after the tag: dropped. choice: completion-timeout
                 s.age += 1;
@@ -297,6 +297,10 @@ impl Model {
                     o.pmu_sample_feed_op = f.op;
                     o.pmu_sample_feed_event = f.event;
                     o.pmu_sample_feed_lat = f.lat;
+                    if self.cfg.options.eft {
+                        o.pmu_sample_feed_fp = f.fp;
+                        o.pmu_sample_feed_simd = f.simd;
+                    }
                 }
                 let keep = filter::apply(&th.regs, &s).is_ok();
                 o.pmu_sample_filtrate = keep;

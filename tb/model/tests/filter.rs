@@ -319,3 +319,174 @@ fn spev1p2_feed_events_follow_the_sample_and_the_filter_registers_whether_or_not
     let (n, _) = feed_events(&Config::default(), &no_regs, branch, true, 3);
     assert_eq!(n, [0; 6]);
 }
+
+/// One sample of op `(class, sub)` on `cfg` with PMSFCR = `fcr`, its memory report (if any)
+/// saying `scalar`: (kept, SAMPLE_FEED_OP, SAMPLE_FEED_FP, SAMPLE_FEED_SIMD), the events
+/// counted over the run.
+fn eft_outcome(
+    cfg: &Config,
+    fcr: u64,
+    (class, sub): (u8, u8),
+    scalar: Option<bool>,
+) -> (bool, u64, u64, u64) {
+    let mut tb = Tb::new(cfg);
+    tb.enable(4, 0);
+    tb.write_reg(RegId::Pmsfcr, fcr);
+    tb.sample_after(1);
+    tb.dispatch_until_tag(0x2000, class, sub, 4);
+    let (mut op, mut fp, mut simd) = (0, 0, 0);
+    let mut count = |o: &spe_ports::Outputs| {
+        let x = &o.thr[0];
+        op += u64::from(x.pmu_sample_feed_op);
+        fp += u64::from(x.pmu_sample_feed_fp);
+        simd += u64::from(x.pmu_sample_feed_simd);
+    };
+    let o = tb.step();
+    count(&o);
+    if let Some(s) = scalar {
+        tb.inp.thr[0].mem.done = true;
+        tb.inp.thr[0].mem_fp_scalar = s;
+    }
+    tb.inp.thr[0].cpl.done = true;
+    tb.inp.thr[0].cpl.retired = true;
+    for _ in 0..14 {
+        let o = tb.step();
+        count(&o);
+    }
+    assert_eq!(tb.feeds, 1);
+    (tb.filtrates == 1, op, fp, simd)
+}
+
+#[test]
+fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
+    // FEAT_SPE_EFT (preset v1p2x), J1 SPEFilterByType: TYPE = {B, LD, ST, FP, SIMD} from
+    // PMSFCR bit 16, TYPEm from bit 48. The kept sets below are worked out by hand from
+    // the rule (D17.5: a masked type must equal its TYPE bit; of the unmasked selected
+    // types the op must be one), not from the model's function.
+    use subclass as sc;
+    let cfg = Config::preset("v1p2x").unwrap();
+    assert!(cfg.options.eft);
+    let other = |v: u8| (op_class::OTHER, v);
+    let ldst = |v: u8| (op_class::LD_ST_ATOMIC, v);
+    // (name, op, its memory report's mem_fp_scalar, FP, SIMD)
+    type Op = (&'static str, (u8, u8), Option<bool>, bool, bool);
+    let ops: [Op; 11] = [
+        ("FP other", other(sc::OTHER_FP), None, true, false),
+        ("SIMD other", other(sc::OTHER_SIMD), None, false, true),
+        (
+            "SVE FP other",
+            other(sc::OTHER_SVE | sc::SVE_FP),
+            None,
+            true,
+            false,
+        ),
+        (
+            "SME FP array op",
+            other(sc::OTHER_SME | sc::SVE_FP),
+            None,
+            true,
+            true,
+        ),
+        (
+            "scalar SIMD&FP store",
+            ldst(sc::LDST_SIMD_FP | sc::LDST_ST),
+            Some(true),
+            true,
+            false,
+        ),
+        (
+            "vector SIMD&FP store",
+            ldst(sc::LDST_SIMD_FP | sc::LDST_ST),
+            Some(false),
+            false,
+            true,
+        ),
+        (
+            "scalar SIMD&FP load",
+            ldst(sc::LDST_SIMD_FP),
+            Some(true),
+            true,
+            false,
+        ),
+        ("GP load", LOAD, Some(true), false, false),
+        ("GP store", STORE, Some(false), false, false),
+        ("branch", (op_class::BRANCH, 0), None, false, false),
+        ("plain other", other(0), None, false, false),
+    ];
+    const B: u64 = 1;
+    const LD: u64 = 2;
+    const ST: u64 = 4;
+    const FP: u64 = 8;
+    const SIMD: u64 = 16;
+    let all: Vec<&str> = ops.iter().map(|o| o.0).collect();
+    let but = |gone: &[&str]| -> Vec<&str> {
+        all.iter().copied().filter(|n| !gone.contains(n)).collect()
+    };
+    for (what, ctrl, mask, kept) in [
+        (
+            "FP",
+            FP,
+            0,
+            vec![
+                "FP other",
+                "SVE FP other",
+                "SME FP array op",
+                "scalar SIMD&FP store",
+                "scalar SIMD&FP load",
+            ],
+        ),
+        (
+            "FP or SIMD",
+            FP | SIMD,
+            0,
+            but(&["GP load", "GP store", "branch", "plain other"]),
+        ),
+        ("FP stores", ST | FP, ST, vec!["scalar SIMD&FP store"]),
+        (
+            "not SIMD",
+            0,
+            SIMD,
+            but(&["SIMD other", "SME FP array op", "vector SIMD&FP store"]),
+        ),
+        ("loads that are not FP", LD, FP, vec!["GP load"]),
+        (
+            "branches or stores, not SIMD",
+            B | ST,
+            SIMD,
+            vec!["scalar SIMD&FP store", "GP store", "branch"],
+        ),
+        ("nothing selected", 0, 0, all.clone()),
+    ] {
+        let fcr = pmsfcr::FT.place(1) | pmsfcr::TYPE.place(ctrl) | pmsfcr::TYPEM.place(mask);
+        for (name, op, scalar, is_fp, is_simd) in ops {
+            let (keep, feed_op, feed_fp, feed_simd) = eft_outcome(cfg, fcr, op, scalar);
+            assert_eq!(keep, kept.contains(&name), "{name} with FT and {what}");
+            // SAMPLE_FEED_OP: TYPE or TYPEm selects something and the op passes.
+            assert_eq!(
+                feed_op,
+                u64::from(keep && ctrl | mask != 0),
+                "{name}, {what}: OP"
+            );
+            assert_eq!(
+                (feed_fp, feed_simd),
+                (u64::from(is_fp), u64::from(is_simd)),
+                "{name}: FP, SIMD"
+            );
+        }
+    }
+    // Without the option FP, SIMD and TYPEm are RES0: they read as zero and filter nothing
+    // (FT with no type bit passes every op: choice ft-no-type-bit); no FP/SIMD events.
+    let plain = Config::default();
+    assert!(!plain.options.eft);
+    let fcr = pmsfcr::FT.place(1) | pmsfcr::TYPE.place(FP) | pmsfcr::TYPEM.place(SIMD);
+    let mut tb = Tb::new(&plain);
+    tb.write_reg(RegId::Pmsfcr, fcr);
+    assert_eq!(tb.read_reg(RegId::Pmsfcr), pmsfcr::FT.place(1));
+    for (name, op, scalar, _, _) in ops {
+        assert_eq!(
+            eft_outcome(&plain, fcr, op, scalar),
+            (true, 0, 0, 0),
+            "{name}"
+        );
+    }
+}

@@ -503,6 +503,8 @@ mod tests {
                 pmu_sample_feed_event: t != 0,
                 pmu_sample_feed_lat: t != 1,
                 pmu_sample_buffer_full: t != 2,
+                pmu_sample_feed_fp: t == 3,
+                pmu_sample_feed_simd: t != 3,
             };
         }
         let v = o.fields();

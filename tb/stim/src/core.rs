@@ -130,6 +130,9 @@ pub struct Core {
     /// Its own random stream (invalidations, stray bits), so that the other ports' stimulus
     /// is the same with or without it.
     pbt_rng: Rng,
+    /// FEAT_SPE_EFT's `mem_fp_scalar` (its own stream: the other ports' stimulus does not
+    /// change).
+    eft_rng: Rng,
 }
 
 impl Core {
@@ -177,6 +180,7 @@ impl Core {
             recording: None,
             prev_branch: None,
             pbt_rng: Rng::derive(seed, 3),
+            eft_rng: Rng::derive(seed, 4),
         })
     }
 
@@ -541,6 +545,8 @@ impl Core {
                 inp.thr[self.thread].mem.llc_miss = m.events.llc_miss;
                 inp.thr[self.thread].mem.remote = m.events.remote;
                 inp.thr[self.thread].mem.misaligned = m.misaligned;
+                // Scalar or vector, for a SIMD&FP access; junk for any other (ignored).
+                inp.thr[self.thread].mem_fp_scalar = self.eft_rng.chance(0.5);
             }
         }
         if let (Some(b), true) = (t.op.branch, t.op.class == op_class::BRANCH) {
