@@ -17,6 +17,7 @@
 #define SPE_PMSLATFR_EL1_ADDR 14u /* Minimum latency filter */
 #define SPE_PMSIDR_EL1_ADDR 15u /* Sampling ID (read-only) */
 #define SPE_PMSCR_EL2_ADDR 24u /* Sampling control, EL2 */
+#define SPE_PMSDSFR_EL1_ADDR 4u /* Data-source filter (FEAT_SPE_FDS: only in a unit that builds it, unmapped otherwise) */
 
 /* PMBLIMITR_EL1 (S3_0_C9_C10_0) */
 #define SPE_PMBLIMITR_EL1_E_SHIFT 0u
@@ -209,6 +210,11 @@
 #define SPE_PMSCR_EL2_PCT_WIDTH 2u
 #define SPE_PMSCR_EL2_PCT_MASK 0x00000000000000c0ull /* EL2 timestamp control; a physical timestamp at EL1 needs PCT!=00 here too; bit 7 RES0 without FEAT_ECV */
 
+/* PMSDSFR_EL1 (S3_0_C9_C10_4) */
+#define SPE_PMSDSFR_EL1_S_SHIFT 0u
+#define SPE_PMSDSFR_EL1_S_WIDTH 64u
+#define SPE_PMSDSFR_EL1_S_MASK 0xffffffffffffffffull /* Bit n keeps the loads whose data source's bits 5:0 are n (with PMSFCR.FDS; SAMPLE_FEED_DS whatever FDS says) */
+
 /* Per preset: the bits a write can change (everything else is RES0 and reads as zero)
  * and the read-only ID registers' values. */
 
@@ -226,6 +232,7 @@
 #define SPE_DEFAULT_PMSLATFR_EL1_WRITABLE 0x0000000000000fffull
 #define SPE_DEFAULT_PMSIDR_EL1_VALUE 0x0000000000026457ull
 #define SPE_DEFAULT_PMSCR_EL2_WRITABLE 0x000000000000007bull
+#define SPE_DEFAULT_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `minimal`: Scalar core (W=1), 12-bit counters: smallest area */
 #define SPE_MINIMAL_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -241,6 +248,7 @@
 #define SPE_MINIMAL_PMSLATFR_EL1_WRITABLE 0x0000000000000fffull
 #define SPE_MINIMAL_PMSIDR_EL1_VALUE 0x0000000000026457ull
 #define SPE_MINIMAL_PMSCR_EL2_WRITABLE 0x000000000000007bull
+#define SPE_MINIMAL_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `w2`: 2-wide dispatch, 12-bit counters */
 #define SPE_W2_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -256,6 +264,7 @@
 #define SPE_W2_PMSLATFR_EL1_WRITABLE 0x0000000000000fffull
 #define SPE_W2_PMSIDR_EL1_VALUE 0x0000000000026457ull
 #define SPE_W2_PMSCR_EL2_WRITABLE 0x000000000000007bull
+#define SPE_W2_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `c16`: 4-wide dispatch, 16-bit counters */
 #define SPE_C16_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -271,6 +280,7 @@
 #define SPE_C16_PMSLATFR_EL1_WRITABLE 0x000000000000ffffull
 #define SPE_C16_PMSIDR_EL1_VALUE 0x0000000000036457ull
 #define SPE_C16_PMSCR_EL2_WRITABLE 0x000000000000007bull
+#define SPE_C16_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `wide`: 8-wide dispatch, 16-bit counters, FEAT_ECV: a big out-of-order core */
 #define SPE_WIDE_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -286,6 +296,7 @@
 #define SPE_WIDE_PMSLATFR_EL1_WRITABLE 0x000000000000ffffull
 #define SPE_WIDE_PMSIDR_EL1_VALUE 0x0000000000036457ull
 #define SPE_WIDE_PMSCR_EL2_WRITABLE 0x00000000000000fbull
+#define SPE_WIDE_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `fastsim`: 2-wide, 12-bit, minimum interval 256: many samples in short simulations */
 #define SPE_FASTSIM_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -301,8 +312,9 @@
 #define SPE_FASTSIM_PMSLATFR_EL1_WRITABLE 0x0000000000000fffull
 #define SPE_FASTSIM_PMSIDR_EL1_VALUE 0x0000000000026057ull
 #define SPE_FASTSIM_PMSCR_EL2_WRITABLE 0x000000000000007bull
+#define SPE_FASTSIM_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 
-/* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF and FEAT_SPE_EFT */
+/* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS */
 #define SPE_V1P2X_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
 #define SPE_V1P2X_PMBPTR_EL1_WRITABLE 0xffffffffffffffffull
 #define SPE_V1P2X_PMBSR_EL1_WRITABLE 0x00000000fc0fffffull
@@ -311,11 +323,12 @@
 #define SPE_V1P2X_PMSNEVFR_EL1_WRITABLE 0x0000000000000ffeull
 #define SPE_V1P2X_PMSICR_EL1_WRITABLE 0xff000000ffffffffull
 #define SPE_V1P2X_PMSIRR_EL1_WRITABLE 0x00000000ffffff01ull
-#define SPE_V1P2X_PMSFCR_EL1_WRITABLE 0x001f0000001f000full
+#define SPE_V1P2X_PMSFCR_EL1_WRITABLE 0x001f0000001f001full
 #define SPE_V1P2X_PMSEVFR_EL1_WRITABLE 0x0000000000000ffeull
 #define SPE_V1P2X_PMSLATFR_EL1_WRITABLE 0x0000000000000fffull
-#define SPE_V1P2X_PMSIDR_EL1_VALUE 0x000000000f026477ull
+#define SPE_V1P2X_PMSIDR_EL1_VALUE 0x000000000f0264f7ull
 #define SPE_V1P2X_PMSCR_EL2_WRITABLE 0x000000000000007bull
+#define SPE_V1P2X_PMSDSFR_EL1_WRITABLE 0xffffffffffffffffull
 
 /* preset `smt2`: 4-wide dispatch shared by 2 hardware threads (SMT), 12-bit counters */
 #define SPE_SMT2_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -331,6 +344,7 @@
 #define SPE_SMT2_PMSLATFR_EL1_WRITABLE 0x0000000000000fffull
 #define SPE_SMT2_PMSIDR_EL1_VALUE 0x0000000000026457ull
 #define SPE_SMT2_PMSCR_EL2_WRITABLE 0x000000000000007bull
+#define SPE_SMT2_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `smt4`: 8-wide dispatch shared by 4 hardware threads (SMT), 16-bit counters, FEAT_ECV */
 #define SPE_SMT4_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -346,5 +360,6 @@
 #define SPE_SMT4_PMSLATFR_EL1_WRITABLE 0x000000000000ffffull
 #define SPE_SMT4_PMSIDR_EL1_VALUE 0x0000000000036457ull
 #define SPE_SMT4_PMSCR_EL2_WRITABLE 0x00000000000000fbull
+#define SPE_SMT4_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 
 #endif /* SPE_REGS_H */

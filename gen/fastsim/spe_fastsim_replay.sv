@@ -242,7 +242,7 @@ module spe_fastsim_replay;
   spe_scoreboard_pkg::spe_scoreboard sb;
   int unsigned sb_failed = 0;
   initial sb = new("fastsim");
-  logic [4:0] sb_regs[13] = '{5'h00, 5'h01, 5'h03, 5'h07, 5'h08, 5'h09, 5'h0a, 5'h0b, 5'h0c, 5'h0d, 5'h0e, 5'h0f, 5'h18};
+  logic [4:0] sb_regs[14] = '{5'h00, 5'h01, 5'h03, 5'h07, 5'h08, 5'h09, 5'h0a, 5'h0b, 5'h0c, 5'h0d, 5'h0e, 5'h0f, 5'h18, 5'h04};
   always @(posedge clk) begin
     sb.set("reset", 0, 64'(reset));
     for (int i = 0; i < 2; i++) sb.set("disp_valid", i, 64'(disp_valid[i*1 +: 1]));

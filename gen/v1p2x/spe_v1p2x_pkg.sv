@@ -3,8 +3,8 @@
 // source and run `cargo run --release --bin spe -- gen --out gen`.
 
 package spe_v1p2x_pkg;
-  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF and FEAT_SPE_EFT): 12-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0xf026477, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
+  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS): 12-bit latency counters, recommended minimum interval
+  // 1024, PMSIDR_EL1 = 0xf0264f7, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
   localparam int REG_ADDR_BITS = 5;  // register port address bits
@@ -163,6 +163,7 @@ package spe_v1p2x_pkg;
     logic [T-1:0] pmu_sample_buffer_full;  // SAMPLE_BUFFER_FULL: a buffer-full management event (PMBSR_EL1.S with BSC full) is raised this cycle, after a record's last beat or at the check of a record that finds no room (J1 `SPECompleteSample`) (comb, pulse: in the cycle of the last beat taken (wr_ready) or of the check)
     logic [T-1:0] pmu_sample_feed_fp;  // SAMPLE_FEED_FP (0x8348): the sample reaching the filters is a floating-point operation (J1 `SPEFilterByType`: class Other or SVE/SME with FP, or a scalar SIMD&FP load or store; whatever PMSFCR says). FEAT_SPE_EFT with the SAMPLE_FEED_* events (reg, pulse: with pmu_sample_feed)
     logic [T-1:0] pmu_sample_feed_simd;  // SAMPLE_FEED_SIMD (0x8349): the sample reaching the filters is a SIMD operation (class Other with SIMD, an SME array op, or a vector SIMD&FP load or store) (reg, pulse: with pmu_sample_feed)
+    logic [T-1:0] pmu_sample_feed_ds;  // SAMPLE_FEED_DS (0x8122): the sample reaching the filters is a load with a data source (`mem_done`) whose bits 5:0 select a set bit of PMSDSFR_EL1 (J1 `SPEFilterByDataSource`, whatever PMSFCR.FDS says). FEAT_SPE_FDS with the SAMPLE_FEED_* events (reg, pulse: with pmu_sample_feed)
   } pmu_out_t;
 
   // Group `synchronization`, outputs.

@@ -110,6 +110,7 @@ module spe_v1p2x_sv
     .pbt_valid(pbt_i.pbt_valid),
     .mem_fp_scalar(mem_i.mem_fp_scalar),
     .pmu_sample_feed_fp(pmu_o.pmu_sample_feed_fp),
-    .pmu_sample_feed_simd(pmu_o.pmu_sample_feed_simd)
+    .pmu_sample_feed_simd(pmu_o.pmu_sample_feed_simd),
+    .pmu_sample_feed_ds(pmu_o.pmu_sample_feed_ds)
   );
 endmodule

@@ -77,7 +77,9 @@ fn snake(id: &str) -> String {
 fn reg_table() -> String {
     let (mut rw, mut stored, mut live, mut ro) =
         (String::new(), String::new(), String::new(), String::new());
-    for r in REGS {
+    // A register only some units build (`RegDef::option`) is written by hand in regs.rs,
+    // as vectors of zero or one signal.
+    for r in REGS.iter().filter(|r| r.option.is_none()) {
         let id = format!("{:?}", r.id);
         let n = snake(&id);
         // One copy per register until the unit has hardware threads (issue 14 banks the

@@ -91,6 +91,10 @@ pub struct Options {
     /// `SPEFilterByType`); with `feed_events`, SAMPLE_FEED_FP and SAMPLE_FEED_SIMD. The core
     /// reports whether a SIMD&FP load or store is scalar (`mem_fp_scalar` with `mem_done`).
     pub eft: bool,
+    /// FEAT_SPE_FDS (PMSIDR_EL1.FDS): PMSFCR_EL1.FDS and the register PMSDSFR_EL1, which
+    /// keep the loads whose data source's bits 5:0 select a set bit (J1
+    /// `SPEFilterByDataSource`); with `feed_events`, SAMPLE_FEED_DS.
+    pub fds: bool,
 }
 
 impl Options {
@@ -103,10 +107,11 @@ impl Options {
         crr: false,
         fpf: false,
         eft: false,
+        fds: false,
     };
     /// Every option, named as `validate` reports it, by mutable reference (the one list of
     /// the fields: [`Options::flags`] and the tests go through it).
-    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 7] {
+    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 8] {
         [
             ("FEAT_SPE_ERnd", &mut self.ernd),
             ("PMBLIMITR.PMFZ", &mut self.pmfz),
@@ -115,6 +120,7 @@ impl Options {
             ("FEAT_SPE_CRR", &mut self.crr),
             ("FEAT_SPE_FPF", &mut self.fpf),
             ("FEAT_SPE_EFT", &mut self.eft),
+            ("FEAT_SPE_FDS", &mut self.fds),
         ]
     }
     /// Every option with its name and whether it is built.
@@ -155,6 +161,14 @@ pub mod option {
     /// FEAT_SPE_EFT and its input `mem_fp_scalar` ([`Options::eft`]).
     pub fn eft(cfg: &Config) -> bool {
         cfg.options.eft
+    }
+    /// FEAT_SPE_FDS and its register PMSDSFR_EL1 ([`Options::fds`]).
+    pub fn fds(cfg: &Config) -> bool {
+        cfg.options.fds
+    }
+    /// SAMPLE_FEED_DS: FEAT_SPE_FDS with the SAMPLE_FEED_* outputs.
+    pub fn feed_fds(cfg: &Config) -> bool {
+        cfg.options.fds && cfg.options.feed_events
     }
     /// SAMPLE_FEED_FP and SAMPLE_FEED_SIMD: FEAT_SPE_EFT with the SAMPLE_FEED_* outputs.
     pub fn feed_eft(cfg: &Config) -> bool {
@@ -330,7 +344,7 @@ pub const PRESETS: &[Config] = &[
     },
     Config {
         name: "v1p2x",
-        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF and FEAT_SPE_EFT",
+        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS",
         dispatch_width: 4,
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
@@ -345,6 +359,7 @@ pub const PRESETS: &[Config] = &[
             crr: true,
             fpf: true,
             eft: true,
+            fds: true,
         },
     },
     Config {

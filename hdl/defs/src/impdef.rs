@@ -119,7 +119,10 @@ pub const FEATURES: &[Feature] = {
             option: Some(crate::config::option::ernd),
             ..optional("FEAT_SPE_ERnd: random interval in ECOUNT (`Options::ernd`: preset v1p2x)", false, pmsidr::ERND)
         },
-        optional("FEAT_SPE_FDS: filtering by data source", false, pmsidr::FDS),
+        Feature {
+            option: Some(crate::config::option::fds),
+            ..optional("FEAT_SPE_FDS: filtering loads by data source (PMSFCR_EL1.FDS, PMSDSFR_EL1; `Options::fds`: preset v1p2x)", false, pmsidr::FDS)
+        },
         Feature {
             option: Some(crate::config::option::fpf),
             ..optional("FEAT_SPE_FPF: the FP and SIMD flags of a class-Other Operation Type (`Options::fpf`: preset v1p2x)", false, pmsidr::FPF)

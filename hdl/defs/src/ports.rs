@@ -287,6 +287,18 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         option: "feed_events` and `Options::eft",
         built: crate::config::option::feed_eft,
     },
+    OptionPort {
+        port: p(
+            "pmu_sample_feed_ds",
+            Out,
+            PerThread(1),
+            "pmu",
+            "SAMPLE_FEED_DS (0x8122): the sample reaching the filters is a load with a data source (`mem_done`) whose bits 5:0 select a set bit of PMSDSFR_EL1 (J1 `SPEFilterByDataSource`, whatever PMSFCR.FDS says). FEAT_SPE_FDS with the SAMPLE_FEED_* events",
+            "reg, pulse: with pmu_sample_feed",
+        ),
+        option: "feed_events` and `Options::fds",
+        built: crate::config::option::feed_fds,
+    },
 ];
 
 const fn p(

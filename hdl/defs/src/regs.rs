@@ -49,6 +49,7 @@ pub enum RegId {
     Pmbptr,
     Pmbsr,
     Pmbidr,
+    Pmsdsfr,
 }
 
 /// How hardware changes a read/write register besides the register port. A port write in
@@ -95,6 +96,9 @@ pub struct RegDef {
     pub fields: &'static [Field],
     /// One-line purpose.
     pub desc: &'static str,
+    /// The option that builds the register (`None`: every unit has it). A unit without it
+    /// treats its address as unmapped: writable mask and reset value zero (it reads 0).
+    pub option: Option<fn(&Config) -> bool>,
 }
 
 impl RegDef {
@@ -102,9 +106,14 @@ impl RegDef {
     pub const fn addr(&self) -> u8 {
         port_addr(self.enc.1, self.enc.3, self.enc.4)
     }
-    /// Bits that a write can change (zero for read-only registers).
+    /// True when a unit of `cfg` has the register.
+    pub fn built(&self, cfg: &Config) -> bool {
+        self.option.is_none_or(|f| f(cfg))
+    }
+    /// Bits that a write can change (zero for read-only registers and for a register the
+    /// unit does not build).
     pub fn writable_mask(&self, cfg: &Config) -> u64 {
-        if self.read_only {
+        if self.read_only || !self.built(cfg) {
             return 0;
         }
         let fields = self.fields.iter().fold(0, |m, f| m | f.mask());
@@ -117,9 +126,16 @@ impl RegDef {
             RegId::Pmsicr if cfg.options.ernd => fields | pmsicr::ECOUNT.mask(),
             // PMFZ only with it.
             RegId::Pmblimitr if cfg.options.pmfz => fields | pmblimitr::PMFZ.mask(),
-            // FP, SIMD and the TYPEm masks only with FEAT_SPE_EFT.
-            RegId::Pmsfcr if cfg.options.eft => {
-                pmsfcr::EFT_FIELDS.iter().fold(fields, |m, f| m | f.mask())
+            // FP, SIMD and the TYPEm masks only with FEAT_SPE_EFT, FDS only with FEAT_SPE_FDS.
+            RegId::Pmsfcr => {
+                let eft = pmsfcr::EFT_FIELDS.iter().fold(0, |m, f| m | f.mask());
+                fields
+                    | if cfg.options.eft { eft } else { 0 }
+                    | if cfg.options.fds {
+                        pmsfcr::FDS.mask()
+                    } else {
+                        0
+                    }
             }
             _ => fields,
         }
@@ -128,8 +144,10 @@ impl RegDef {
     pub fn reset_value(&self, cfg: &Config) -> u64 {
         if self.read_only {
             read_only_value(self.id, cfg)
-        } else {
+        } else if self.built(cfg) {
             self.reset
+        } else {
+            0
         }
     }
     /// Bits of storage a read/write register needs: up to its highest implemented field
@@ -273,6 +291,14 @@ pub mod pmsfcr {
         1,
         "Enable the inverted event filter (PMSNEVFR_EL1)",
     );
+    /// FEAT_SPE_FDS: writable only in a unit that builds it (`Options::fds`), RES0
+    /// otherwise (not in [`FIELDS`]).
+    pub const FDS: Field = Field::new(
+        "FDS",
+        4,
+        1,
+        "Enable the data-source filter (PMSDSFR_EL1; FEAT_SPE_FDS)",
+    );
     pub const B: Field = Field::new("B", 16, 1, "Type filter: keep branches");
     pub const LD: Field = Field::new("LD", 17, 1, "Type filter: keep loads (and atomics)");
     pub const ST: Field = Field::new("ST", 18, 1, "Type filter: keep stores (and atomics)");
@@ -319,6 +345,18 @@ pub mod pmsevfr {
         11,
         "Event bits 11:1 (the filterable events of `events::FILTERABLE_MASK`); bit 0 and bits 63:12 are RES0",
     )];
+}
+
+/// PMSDSFR_EL1 (FEAT_SPE_FDS, only in a unit that builds it): the data-source filter.
+pub mod pmsdsfr {
+    use crate::Field;
+    pub const S: Field = Field::new(
+        "S",
+        0,
+        64,
+        "Bit n keeps the loads whose data source's bits 5:0 are n (with PMSFCR.FDS; SAMPLE_FEED_DS whatever FDS says)",
+    );
+    pub const FIELDS: &[Field] = &[S];
 }
 
 /// PMSLATFR_EL1: minimum latency. MINLAT is as wide as the latency counters (12 or 16 bits).
@@ -550,6 +588,7 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmblimitr::FIELDS,
         desc: "Buffer limit, enable and fill mode",
+        option: None,
     },
     RegDef {
         id: RegId::Pmbptr,
@@ -561,6 +600,7 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmbptr::FIELDS,
         desc: "Buffer write pointer",
+        option: None,
     },
     RegDef {
         id: RegId::Pmbsr,
@@ -572,6 +612,7 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmbsr::FIELDS,
         desc: "Buffer status and syndrome",
+        option: None,
     },
     RegDef {
         id: RegId::Pmbidr,
@@ -583,6 +624,7 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmbidr::FIELDS,
         desc: "Buffer ID (read-only)",
+        option: None,
     },
     RegDef {
         id: RegId::PmscrEl1,
@@ -594,6 +636,7 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmscr::FIELDS_EL1,
         desc: "Sampling control, EL1",
+        option: None,
     },
     RegDef {
         id: RegId::Pmsnevfr,
@@ -605,6 +648,7 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmsevfr::FIELDS,
         desc: "Inverted event filter",
+        option: None,
     },
     RegDef {
         id: RegId::Pmsicr,
@@ -616,6 +660,7 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmsicr::FIELDS,
         desc: "Interval counter",
+        option: None,
     },
     RegDef {
         id: RegId::Pmsirr,
@@ -627,6 +672,7 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmsirr::FIELDS,
         desc: "Interval reload",
+        option: None,
     },
     RegDef {
         id: RegId::Pmsfcr,
@@ -638,6 +684,7 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmsfcr::FIELDS,
         desc: "Filter control",
+        option: None,
     },
     RegDef {
         id: RegId::Pmsevfr,
@@ -649,6 +696,7 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmsevfr::FIELDS,
         desc: "Event filter",
+        option: None,
     },
     RegDef {
         id: RegId::Pmslatfr,
@@ -660,6 +708,7 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmslatfr::FIELDS,
         desc: "Minimum latency filter",
+        option: None,
     },
     RegDef {
         id: RegId::Pmsidr,
@@ -671,6 +720,7 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmsidr::FIELDS,
         desc: "Sampling ID (read-only)",
+        option: None,
     },
     RegDef {
         id: RegId::PmscrEl2,
@@ -682,6 +732,20 @@ pub const REGS: &[RegDef] = &[
         bank: Bank::PerThread,
         fields: pmscr::FIELDS_EL2,
         desc: "Sampling control, EL2",
+        option: None,
+    },
+    RegDef {
+        id: RegId::Pmsdsfr,
+        name: "PMSDSFR_EL1",
+        enc: (3, 0, 9, 10, 4),
+        read_only: false,
+        reset: 0,
+        hw: HwUpdate::None,
+        bank: Bank::PerThread,
+        fields: pmsdsfr::FIELDS,
+        desc:
+            "Data-source filter (FEAT_SPE_FDS: only in a unit that builds it, unmapped otherwise)",
+        option: Some(crate::config::option::fds),
     },
 ];
 
@@ -709,7 +773,7 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                 | pmsidr::LDS.place(1)
                 | pmsidr::ERND.place(u64::from(cfg.options.ernd))
                 | pmsidr::FNE.place(1)
-                | pmsidr::FDS.place(0)
+                | pmsidr::FDS.place(u64::from(cfg.options.fds))
                 | pmsidr::INTERVAL.place(u64::from(cfg.interval_code))
                 // choice: record-slot
                 | pmsidr::MAXSIZE.place(impdef::RECORD_SIZE_LOG2 as u64)

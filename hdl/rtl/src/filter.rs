@@ -53,6 +53,23 @@ pub struct SpeFilter<const CW: usize> {
     e_and_ok: Vec<Signal<Local, Bit>>,
     e_is_op: Vec<Signal<Local, Bit>>,
     e_sel: Vec<Signal<Local, Bit>>,
+    /// FEAT_SPE_FDS (`Options::fds`; one element in a unit that builds it, none
+    /// otherwise): PMSDSFR, PMSFCR.FDS, whether the sample is a load with a data source
+    /// (the record's Data Source packet is due) and that source; whether PMSDSFR selects
+    /// it (J1 `SPEFilterByDataSource`'s `is_ds`).
+    pub dsfr: Vec<Signal<In, Bits<64>>>,
+    pub fds: Vec<Signal<In, Bit>>,
+    pub ds_en: Vec<Signal<In, Bit>>,
+    pub ds_src: Vec<Signal<In, Bits<8>>>,
+    /// The index's mask (the source's bits 5:0: J1's `data_source<5:0>`), and one and zero
+    /// of PMSDSFR's width (the selected bit is tested by a shift: a part-select of an
+    /// expression is not Verilog).
+    k_ds_index: Vec<K<Bits<8>>>,
+    k_one64: Vec<K<Bits<64>>>,
+    k_zero64: Vec<K<Bits<64>>>,
+    d_sel: Vec<Signal<Local, Bit>>,
+    /// SAMPLE_FEED_DS: FEAT_SPE_FDS with `Options::feed_events`.
+    pub feed_ds: Vec<Signal<Out, Bit>>,
     /// SAMPLE_FEED_FP and _SIMD: FEAT_SPE_EFT with `Options::feed_events`.
     pub feed_fp: Vec<Signal<Out, Bit>>,
     pub feed_simd: Vec<Signal<Out, Bit>>,
@@ -81,6 +98,8 @@ impl<const CW: usize> SpeFilter<CW> {
         }
         let eft = usize::from(spe_defs::config::option::eft(cfg));
         let feed_eft = usize::from(spe_defs::config::option::feed_eft(cfg));
+        let fds = usize::from(spe_defs::config::option::fds(cfg));
+        let feed_fds = usize::from(spe_defs::config::option::feed_fds(cfg));
         Self {
             feed_br: option(),
             feed_ld: option(),
@@ -97,6 +116,15 @@ impl<const CW: usize> SpeFilter<CW> {
             e_and_ok: n_of(eft),
             e_is_op: n_of(eft),
             e_sel: n_of(eft),
+            dsfr: n_of(fds),
+            fds: n_of(fds),
+            ds_en: n_of(fds),
+            ds_src: n_of(fds),
+            d_sel: n_of(fds),
+            k_ds_index: (0..fds).map(|_| K::new(0x3fu64.into())).collect(),
+            k_one64: (0..fds).map(|_| K::new(1u64.into())).collect(),
+            k_zero64: n_of(fds),
+            feed_ds: n_of(feed_fds),
             feed_fp: n_of(feed_eft),
             feed_simd: n_of(feed_eft),
             ..Default::default()
@@ -183,6 +211,28 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
             & self.ev_ok.val()
             & self.nev_ok.val()
             & self.lat_ok.val();
+        // FEAT_SPE_FDS (J1 SPEFilterByDataSource): with FDS a load with a data source must
+        // have its source's bits 5:0 selected by PMSDSFR (the filtrate's terms again, with
+        // this one: a vector's element cannot join the expression above).
+        for i in 0..self.d_sel.len() {
+            self.d_sel[i].next = ((self.dsfr[i].val()
+                >> (self.ds_src[i].val() & self.k_ds_index[i].val()))
+                & self.k_one64[i].val())
+                != self.k_zero64[i].val();
+            self.filtrate.next = self.filtering.val()
+                & !self.reset.val()
+                & self.type_ok.val()
+                & self.ev_ok.val()
+                & self.nev_ok.val()
+                & self.lat_ok.val()
+                & !(self.fds[i].val() & self.ds_en[i].val() & !self.d_sel[i].val());
+        }
+        for i in 0..self.feed_ds.len() {
+            self.feed_ds[i].next = self.filtering.val()
+                & !self.reset.val()
+                & self.ds_en[i].val()
+                & self.d_sel[i].val();
+        }
         // SPEv1p2's SAMPLE_FEED_* (J1 SPEFilterByType, SPEFilterByEvents,
         // SPEFilterByLatency): with SAMPLE_FEED, from the sample and the filter registers
         // whether or not FT, FE, FnE or FL enable the filters.

@@ -120,8 +120,18 @@ macro_rules! spe_regs {
             pub eft_type: Vec<Signal<Out, Bits<2>>>,
             pub eft_mask: Vec<Signal<Out, Bits<5>>>,
             e_fcr: Vec<Rff<Bits<64>>>,
-            e_rd: Vec<Signal<Local, Bits<64>>>,
             m_eft: Vec<K<Bits<64>>>,
+            /// FEAT_SPE_FDS (`Options::fds`; one element in a unit that builds it, none
+            /// otherwise): PMSDSFR_EL1 (written by hand: the generated table has the
+            /// registers every unit has) and its port address, and PMSFCR.FDS.
+            pub dsfr: Vec<Signal<Out, Bits<64>>>,
+            pub fds: Vec<Signal<Out, Bit>>,
+            d_fr: Vec<Rff<Bits<64>>>,
+            a_dsfr: Vec<K<Bits<5>>>,
+            /// The read-back of the options' registers and fields (one element in a unit
+            /// with FEAT_SPE_EFT or FEAT_SPE_FDS): PMSFCR's EFT bits at PMSFCR's address,
+            /// PMSDSFR at its own, zero elsewhere.
+            opt_rd: Vec<Signal<Local, Bits<64>>>,
             // Generated from the register table: each read/write register's flop (named
             // after its `RegId`: `pmscr_el1`, `pmbsr`, ...; synchronous reset to its table
             // value), port address (`{op1 == 4, CRm[0], op2}` of its encoding), writable
@@ -198,6 +208,7 @@ macro_rules! spe_regs {
                     "counter width mismatch"
                 );
                 let eft = usize::from(spe_defs::config::option::eft(cfg));
+                let fds = usize::from(spe_defs::config::option::fds(cfg));
                 let bsr = |ec: u64, mss: u64, ea: u64, dl: u64| {
                     pmbsr::S.place(1)
                         | pmbsr::EC.place(ec)
@@ -250,7 +261,13 @@ macro_rules! spe_regs {
                     eft_type: (0..eft).map(|_| Default::default()).collect(),
                     eft_mask: (0..eft).map(|_| Default::default()).collect(),
                     e_fcr: (0..eft).map(|_| Default::default()).collect(),
-                    e_rd: (0..eft).map(|_| Default::default()).collect(),
+                    dsfr: (0..fds).map(|_| Default::default()).collect(),
+                    fds: (0..fds).map(|_| Default::default()).collect(),
+                    d_fr: (0..fds).map(|_| Default::default()).collect(),
+                    a_dsfr: (0..fds).map(|_| addr(RegId::Pmsdsfr)).collect(),
+                    opt_rd: (0..usize::from(eft + fds > 0))
+                        .map(|_| Default::default())
+                        .collect(),
                     m_eft: (0..eft)
                         .map(|_| k(pmsfcr::EFT_FIELDS.iter().fold(0, |m, f| m | f.mask())))
                         .collect(),
@@ -426,8 +443,8 @@ macro_rules! spe_regs {
                         & !self.reset.val();
                 }
                 // FEAT_SPE_EFT: FP, SIMD and TYPEm with PMSFCR (its write stores them through
-                // their mask; its read-back, the generated multiplexer again, ORs them in).
-                // Their places are literals (a compile-time assert below checks them).
+                // their mask). Their places are literals (a compile-time assert below checks
+                // them).
                 for i in 0..self.e_fcr.len() {
                     self.e_fcr[i].clock.next = self.clock.val();
                     self.e_fcr[i].reset.next = self.reset.val();
@@ -435,14 +452,37 @@ macro_rules! spe_regs {
                     if self.wr.val() & (self.reg_addr.val() == self.a_pmsfcr.val()) {
                         self.e_fcr[i].d.next = self.reg_wdata.val() & self.m_eft[i].val();
                     }
-                    self.e_rd[i].next = self.k_zero64.val();
-                    if self.reg_addr.val() == self.a_pmsfcr.val() {
-                        self.e_rd[i].next = self.e_fcr[i].q.val();
-                    }
-                    self.reg_rdata.next =
-                        self.k_zero64.val() $(| self.$o.val())* $(| self.$oo.val())* | self.e_rd[i].val();
                     self.eft_type[i].next = self.e_fcr[i].q.val().get_bits::<2>(19);
                     self.eft_mask[i].next = self.e_fcr[i].q.val().get_bits::<5>(48);
+                }
+                // FEAT_SPE_FDS: PMSDSFR (every bit writable) and PMSFCR.FDS (a literal place,
+                // checked below like PMFZ's).
+                for i in 0..self.d_fr.len() {
+                    self.d_fr[i].clock.next = self.clock.val();
+                    self.d_fr[i].reset.next = self.reset.val();
+                    self.d_fr[i].d.next = self.d_fr[i].q.val();
+                    if self.wr.val() & (self.reg_addr.val() == self.a_dsfr[i].val()) {
+                        self.d_fr[i].d.next = self.reg_wdata.val();
+                    }
+                    self.dsfr[i].next = self.d_fr[i].q.val();
+                    self.fds[i].next = self.pmsfcr.q.val().get_bit(4);
+                }
+                // The options' read-back: the generated multiplexer again, ORed with PMSFCR's
+                // EFT bits or PMSDSFR where addressed.
+                for i in 0..self.opt_rd.len() {
+                    self.opt_rd[i].next = self.k_zero64.val();
+                    for j in 0..self.e_fcr.len() {
+                        if self.reg_addr.val() == self.a_pmsfcr.val() {
+                            self.opt_rd[i].next = self.e_fcr[j].q.val();
+                        }
+                    }
+                    for j in 0..self.d_fr.len() {
+                        if self.reg_addr.val() == self.a_dsfr[j].val() {
+                            self.opt_rd[i].next = self.d_fr[j].q.val();
+                        }
+                    }
+                    self.reg_rdata.next =
+                        self.k_zero64.val() $(| self.$o.val())* $(| self.$oo.val())* | self.opt_rd[i].val();
                 }
             }
         }
@@ -462,4 +502,5 @@ const _: () = assert!(
         && pmsfcr::TYPE.lsb == 16
         && pmsfcr::TYPEM.lsb == 48
         && pmsfcr::TYPEM.width == 5
+        && pmsfcr::FDS.lsb == 4
 );

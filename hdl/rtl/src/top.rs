@@ -223,6 +223,17 @@ macro_rules! spe_top {
                     self.filter.op_simd[i].next = self.capture.attr_simd[i].val()
                         | (self.capture.attr_simd_fp_ldst[i].val() & !self.tracker.fp_scalar[i].val());
                 }
+                // FEAT_SPE_FDS (`Options::fds`): PMSDSFR, PMSFCR.FDS and the sample's data
+                // source into the filter.
+                for i in 0..self.filter.fds.len() {
+                    self.filter.dsfr[i].next = self.regs.dsfr[i].val();
+                    self.filter.fds[i].next = self.regs.fds[i].val();
+                    self.filter.ds_en[i].next = self.tracker.sample.val().ds_en;
+                    self.filter.ds_src[i].next = self.tracker.sample.val().source;
+                }
+                for i in 0..self.pmu_sample_feed_ds.len() {
+                    self.pmu_sample_feed_ds[i].next = self.filter.feed_ds[i].val();
+                }
                 for i in 0..self.pmu_sample_feed_fp.len() {
                     self.pmu_sample_feed_fp[i].next = self.filter.feed_fp[i].val();
                     self.pmu_sample_feed_simd[i].next = self.filter.feed_simd[i].val();

@@ -77,6 +77,13 @@ pub struct SampleSettings {
     pub store_filter_mask: bool,
     pub float_filter_mask: bool,
     pub simd_filter_mask: bool,
+    /// FEAT_SPE_FDS (perf `inv_data_src_filter`, config4): the data sources (bits 5:0) to
+    /// drop; PMSDSFR is written with its complement whenever the unit has FDS (`fds`), as
+    /// Linux does, and PMSFCR.FDS is set when it is non-zero.
+    pub inv_data_src_filter: u64,
+    /// The unit implements FEAT_SPE_FDS (Linux probes PMSIDR.FDS and then writes PMSDSFR at
+    /// every start).
+    pub fds: bool,
     /// PMSEVFR (perf `event_filter`); FE is set when non-zero.
     pub event_filter: u64,
     /// PMSNEVFR (perf `inv_event_filter`); FnE is set when non-zero.
@@ -132,6 +139,8 @@ impl SampleSettings {
             store_filter_mask: false,
             float_filter_mask: false,
             simd_filter_mask: false,
+            inv_data_src_filter: 0,
+            fds: cfg.options.fds,
             event_filter: 0,
             inv_event_filter: 0,
             min_latency: 0,
@@ -217,6 +226,7 @@ impl SampleSettings {
             | pmsfcr::FT.place((types != 0).into())
             | pmsfcr::FL.place((self.min_latency != 0).into())
             | pmsfcr::FNE.place((self.inv_event_filter != 0).into())
+            | pmsfcr::FDS.place((self.inv_data_src_filter != 0).into())
     }
 
     /// True when a setting needs FEAT_SPE_EFT (Linux refuses it without: EOPNOTSUPP).
@@ -276,13 +286,19 @@ impl SampleSettings {
             (RegId::Pmsfcr, self.pmsfcr()),
             (RegId::Pmsevfr, self.event_filter),
             (RegId::Pmsnevfr, self.inv_event_filter),
+        ];
+        // Linux: `if (spe_pmu->features & SPE_PMU_FEAT_FDS)`, PMSDSFR = ~inv_data_src_filter.
+        if self.fds {
+            seq.push((RegId::Pmsdsfr, !self.inv_data_src_filter));
+        }
+        seq.extend([
             (
                 RegId::Pmslatfr,
                 pmslatfr::MINLAT_FIELD.place(self.min_latency),
             ),
             (RegId::Pmsirr, self.pmsirr()),
             (RegId::Pmsicr, pmsicr::COUNT.place(count)),
-        ];
+        ]);
         if self.host {
             seq.push((RegId::PmscrEl1, 0));
         }

@@ -116,6 +116,8 @@ stats! {
     /// SAMPLE_FEED_FP and _SIMD (`Options::eft` with `Options::feed_events`).
     feed_fp,
     feed_simd,
+    /// SAMPLE_FEED_DS (`Options::fds` with `Options::feed_events`).
+    feed_ds,
     buffer_full_events,
     /// Cycles with `pmu_freeze` high (PMBLIMITR.PMFZ, `Options::pmfz`).
     freeze_cycles,
@@ -155,6 +157,7 @@ impl fmt::Display for Stats {
             self.freeze_cycles,
             self.feed_fp,
             self.feed_simd,
+            self.feed_ds,
         ];
         if v1p2.iter().any(|&n| n > 0) {
             write!(
@@ -164,6 +167,9 @@ impl fmt::Display for Stats {
             )?;
             if v1p2[8] + v1p2[9] > 0 {
                 write!(f, "; SAMPLE_FEED_FP {}, _SIMD {}", v1p2[8], v1p2[9])?;
+            }
+            if v1p2[10] > 0 {
+                write!(f, "; SAMPLE_FEED_DS {}", v1p2[10])?;
             }
         }
         Ok(())
@@ -277,6 +283,7 @@ impl Bench<'_> {
             s.feed_lat += u64::from(o.pmu_sample_feed_lat);
             s.feed_fp += u64::from(o.pmu_sample_feed_fp);
             s.feed_simd += u64::from(o.pmu_sample_feed_simd);
+            s.feed_ds += u64::from(o.pmu_sample_feed_ds);
             s.buffer_full_events += u64::from(o.pmu_sample_buffer_full);
             s.freeze_cycles += u64::from(o.pmu_freeze);
         }

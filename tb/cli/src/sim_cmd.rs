@@ -92,6 +92,10 @@ pub struct SimArgs {
     /// Drop records with any of these events set (PMSNEVFR; hex or decimal).
     #[arg(long, value_name = "MASK", value_parser = parse_num)]
     inv_event_filter: Option<u64>,
+    /// FEAT_SPE_FDS (preset v1p2x): drop the loads whose data source (bits 5:0) is set in
+    /// MASK (perf `inv_data_src_filter`: PMSDSFR = !MASK, PMSFCR.FDS; hex or decimal).
+    #[arg(long, value_name = "MASK", value_parser = parse_num)]
+    inv_data_src_filter: Option<u64>,
     /// Drop records with total latency below N cycles (PMSLATFR.MINLAT).
     #[arg(long, value_parser = parse_num, value_name = "N")]
     min_latency: Option<u64>,
@@ -238,6 +242,15 @@ fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
                 ));
             }
         }
+    }
+    if let Some(m) = a.inv_data_src_filter {
+        if !cfg.options.fds {
+            return Err(format!(
+                "--inv-data-src-filter {m:#x}: preset {} does not build FEAT_SPE_FDS (Options::fds; preset v1p2x does)",
+                cfg.name
+            ));
+        }
+        s.inv_data_src_filter = m;
     }
     s.event_filter = a.event_filter.unwrap_or(0);
     s.inv_event_filter = a.inv_event_filter.unwrap_or(0);

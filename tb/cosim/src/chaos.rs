@@ -455,6 +455,9 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
             *f = r.chance(0.1);
         }
     }
+    if cfg.options.fds && r.chance(0.3) {
+        s.inv_data_src_filter = r.next_u64() & r.next_u64();
+    }
     s
 }
 

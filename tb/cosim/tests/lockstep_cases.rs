@@ -403,6 +403,48 @@ fn eft_type_filters_keep_fp_ops_or_fp_stores_and_the_rtl_matches_the_model() {
 }
 
 #[test]
+fn fds_keeps_the_loads_of_the_selected_data_sources_and_the_rtl_matches_the_model() {
+    // FEAT_SPE_FDS (preset v1p2x), as perf programs it: `inv_data_src_filter` with every
+    // source but DRAM and L2 (PMSDSFR = its complement, PMSFCR.FDS): every load record's
+    // data source is one of the two, and other ops are kept; without the filter the same
+    // run has loads from other sources. Both RTL backends against the model on every output
+    // (SAMPLE_FEED_DS among them).
+    use spe_defs::impdef::data_source as src;
+    use spe_defs::packet::op_class;
+    let name = "fds_keeps_the_loads_of_the_selected_data_sources_and_the_rtl_matches_the_model";
+    let cfg = preset("v1p2x");
+    assert!(cfg.options.fds);
+    let keep = (1u64 << src::DRAM) | (1 << src::L2);
+    for inv in [!keep, 0] {
+        let s = SampleSettings {
+            inv_data_src_filter: inv,
+            ..fast(cfg)
+        };
+        let runs = lockstep(name, cfg, "mix", &s, &MemoryProfile::default(), 10_000);
+        let r = runs.last().unwrap();
+        // Load records by data source selected or not, and records of other ops.
+        let (mut sel, mut other_src, mut not_loads) = (0u32, 0u32, 0u32);
+        for rec in &spe_decode::decode(&r.aux).records {
+            match rec.data_source {
+                Some(ds) if keep >> (ds & 0x3f) & 1 != 0 => sel += 1,
+                Some(_) => other_src += 1,
+                None => {
+                    not_loads +=
+                        u32::from(rec.op.is_some_and(|o| o.class != op_class::LD_ST_ATOMIC))
+                }
+            }
+        }
+        eprintln!("  inv_data_src_filter {inv:#x}: load records from DRAM or L2 {sel}, from other sources {other_src}; records of other ops {not_loads}");
+        assert!(sel > 0 && not_loads > 0);
+        if inv != 0 {
+            assert_eq!(other_src, 0);
+        } else {
+            assert!(other_src > 0);
+        }
+    }
+}
+
+#[test]
 fn rtl_matches_model_with_filters_and_write_errors() {
     let cfg = preset("fastsim");
     let s = SampleSettings {

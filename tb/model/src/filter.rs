@@ -13,6 +13,8 @@ pub enum Drop {
     Events,
     InvertedEvents,
     Latency,
+    /// FEAT_SPE_FDS: a load whose data source PMSDSFR does not select.
+    DataSource,
 }
 
 /// The SPEv1p2 PMU events of a sample reaching the filters (J1 `SPEFilterByType`,
@@ -35,6 +37,15 @@ pub struct Feed {
     /// SAMPLE_FEED_FP, _SIMD (FEAT_SPE_EFT): the op is a floating-point, a SIMD op.
     pub fp: bool,
     pub simd: bool,
+    /// SAMPLE_FEED_DS (FEAT_SPE_FDS): a load with a data source PMSDSFR selects.
+    pub ds: bool,
+}
+
+/// J1 `SPEFilterByDataSource`'s `is_ds` with the test that guards it: `Some(selected)` for
+/// a load (or load atomic) with a data source (its memory report came), `None` otherwise.
+/// PMSDSFR reads as zero in a unit without FEAT_SPE_FDS.
+fn data_source_selected(regs: &Regs, s: &Sample) -> Option<bool> {
+    (s.is_load() && s.mem_done).then(|| regs.get(RegId::Pmsdsfr) >> (s.data_source & 0x3f) & 1 != 0)
 }
 
 /// J1 `SPEFilterByType`'s `is_op`: the op's `flags` against PMSFCR's `ctrl` (TYPE) and
@@ -61,6 +72,7 @@ pub fn feed_events(regs: &Regs, s: &Sample) -> Feed {
         lat: s.lat_total >= regs.min_latency(),
         fp: s.is_fp(),
         simd: s.is_simd(),
+        ds: data_source_selected(regs, s) == Some(true),
     }
 }
 
@@ -93,6 +105,11 @@ pub fn apply(regs: &Regs, s: &Sample) -> Result<(), Drop> {
     // MINLAT = 0 keeps every record. choice: fl-minlat-zero
     if regs.fcr(pmsfcr::FL) && s.lat_total < regs.min_latency() {
         return Err(Drop::Latency);
+    }
+    // FDS (RES0 without FEAT_SPE_FDS): a load with a data source PMSDSFR does not select
+    // is dropped; any other op passes.
+    if regs.fcr(pmsfcr::FDS) && data_source_selected(regs, s) == Some(false) {
+        return Err(Drop::DataSource);
     }
     Ok(())
 }

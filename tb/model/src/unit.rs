@@ -301,6 +301,9 @@ impl Model {
                         o.pmu_sample_feed_fp = f.fp;
                         o.pmu_sample_feed_simd = f.simd;
                     }
+                    if self.cfg.options.fds {
+                        o.pmu_sample_feed_ds = f.ds;
+                    }
                 }
                 let keep = filter::apply(&th.regs, &s).is_ok();
                 o.pmu_sample_filtrate = keep;

@@ -490,3 +490,91 @@ fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
         );
     }
 }
+
+/// One sample of op `(class, sub)` on `cfg` with PMSFCR = `fcr` and PMSDSFR = `dsfr`, its
+/// memory report (if any) giving data source `source`: (kept, SAMPLE_FEED_DS count).
+fn fds_outcome(
+    cfg: &Config,
+    fcr: u64,
+    dsfr: u64,
+    (class, sub): (u8, u8),
+    source: Option<u8>,
+) -> (bool, u64) {
+    let mut tb = Tb::new(cfg);
+    tb.enable(4, 0);
+    tb.write_reg(RegId::Pmsfcr, fcr);
+    tb.write_reg(RegId::Pmsdsfr, dsfr);
+    tb.sample_after(1);
+    tb.dispatch_until_tag(0x2000, class, sub, 4);
+    let mut ds = u64::from(tb.step().thr[0].pmu_sample_feed_ds);
+    if let Some(s) = source {
+        tb.inp.thr[0].mem.done = true;
+        tb.inp.thr[0].mem.source = s;
+    }
+    tb.inp.thr[0].cpl.done = true;
+    tb.inp.thr[0].cpl.retired = true;
+    for _ in 0..14 {
+        ds += u64::from(tb.step().thr[0].pmu_sample_feed_ds);
+    }
+    assert_eq!(tb.feeds, 1);
+    (tb.filtrates == 1, ds)
+}
+
+#[test]
+fn fds_keeps_the_loads_whose_data_source_pmsdsfr_selects_and_passes_every_other_op() {
+    // FEAT_SPE_FDS (preset v1p2x), J1 SPEFilterByDataSource: with PMSFCR.FDS a load (or a
+    // load atomic) with a data source is kept when PMSDSFR's bit at the source's bits 5:0 is
+    // set; a load without a memory report, a store and any other op pass. SAMPLE_FEED_DS
+    // follows PMSDSFR whatever FDS says.
+    use spe_defs::impdef::data_source as src;
+    use spe_defs::regs::pmsdsfr;
+    let cfg = Config::preset("v1p2x").unwrap();
+    assert!(cfg.options.fds);
+    let dsfr = (1 << src::DRAM) | (1 << src::L1D);
+    for (what, op, source, selected) in [
+        ("load from DRAM", LOAD, Some(src::DRAM), Some(true)),
+        ("load from L2", LOAD, Some(src::L2), Some(false)),
+        (
+            "load from 0x4e (bits 7:6 not in the index)",
+            LOAD,
+            Some(0x40 | src::DRAM),
+            Some(true),
+        ),
+        ("load from 0x88", LOAD, Some(0x80 | src::L2), Some(false)),
+        ("atomic from L2", ATOMIC, Some(src::L2), Some(false)),
+        ("atomic from L1D", ATOMIC, Some(src::L1D), Some(true)),
+        ("load without a memory report", LOAD, None, None),
+        ("store from L2", STORE, Some(src::L2), None),
+        ("branch", (op_class::BRANCH, 0), None, None),
+    ] {
+        let on = pmsfcr::FDS.place(1);
+        let (kept, ds) = fds_outcome(cfg, on, dsfr, op, source);
+        assert_eq!(kept, selected != Some(false), "{what} with FDS");
+        assert_eq!(
+            ds,
+            u64::from(selected == Some(true)),
+            "{what}: SAMPLE_FEED_DS"
+        );
+        let (kept, ds_off) = fds_outcome(cfg, 0, dsfr, op, source);
+        assert!(kept, "{what} without FDS");
+        assert_eq!(ds_off, ds, "{what}: SAMPLE_FEED_DS without FDS");
+    }
+    // PMSDSFR is a 64-bit register: every bit reads back.
+    let mut tb = Tb::new(cfg);
+    tb.write_reg(RegId::Pmsdsfr, 0x8000_0000_0000_4001);
+    assert_eq!(tb.read_reg(RegId::Pmsdsfr), 0x8000_0000_0000_4001);
+    assert_eq!(pmsdsfr::S.width, 64);
+    // Without the option PMSDSFR is unmapped (reads 0) and FDS is RES0: nothing filtered.
+    let plain = Config::default();
+    let mut tb = Tb::new(&plain);
+    tb.write_reg(RegId::Pmsdsfr, u64::MAX);
+    tb.write_reg(RegId::Pmsfcr, pmsfcr::FDS.place(1));
+    assert_eq!(
+        (tb.read_reg(RegId::Pmsdsfr), tb.read_reg(RegId::Pmsfcr)),
+        (0, 0)
+    );
+    assert_eq!(
+        fds_outcome(&plain, pmsfcr::FDS.place(1), 0, LOAD, Some(src::L2)),
+        (true, 0)
+    );
+}

@@ -505,6 +505,7 @@ mod tests {
                 pmu_sample_buffer_full: t != 2,
                 pmu_sample_feed_fp: t == 3,
                 pmu_sample_feed_simd: t != 3,
+                pmu_sample_feed_ds: t == 1,
             };
         }
         let v = o.fields();
