@@ -4,6 +4,8 @@
 //!   and write-protocol checks.
 //! * [`driver`]: software that programs the registers like the Linux driver and drains the
 //!   buffer on every interrupt.
+//! * [`perf_event`]: perf's `arm_spe/TERMS/` event strings as settings, refused where the
+//!   Linux driver refuses them.
 //! * [`run()`]: wires the core model, the memory and the driver around any
 //!   [`spe_ports::Dut`] and returns the drained bytes and [`Stats`].
 //!
@@ -12,6 +14,7 @@
 
 pub mod driver;
 pub mod memory;
+pub mod perf_event;
 pub mod run;
 
 pub use driver::{AuxRecord, Driver, FaultAction, MgmtEvent, SampleSettings};

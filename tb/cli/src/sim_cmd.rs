@@ -96,6 +96,13 @@ pub struct SimArgs {
     /// MASK (perf `inv_data_src_filter`: PMSDSFR = !MASK, PMSFCR.FDS; hex or decimal).
     #[arg(long, value_name = "MASK", value_parser = parse_num)]
     inv_data_src_filter: Option<u64>,
+    /// perf's event string, applied after the other options: `arm_spe/TERMS/MODS` with
+    /// perf's term names (`ts_enable`, `jitter`, `branch_filter`, `float_filter`,
+    /// `store_filter_mask`, `event_filter=0x..`, `min_latency=N`, `inv_data_src_filter=0x..`,
+    /// `period=N`, ...; modifiers `u`, `k`); a term the preset does not implement is
+    /// refused as Linux refuses it (EOPNOTSUPP).
+    #[arg(long, value_name = "EVENT")]
+    event: Option<String>,
     /// Drop records with total latency below N cycles (PMSLATFR.MINLAT).
     #[arg(long, value_parser = parse_num, value_name = "N")]
     min_latency: Option<u64>,
@@ -274,6 +281,9 @@ fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
     s.pmfz = a.pmfz;
     if let Some(b) = a.buffer_size {
         s.buffer_size = b;
+    }
+    if let Some(e) = &a.event {
+        spe_bench::perf_event::apply(&mut s, cfg, e).map_err(|e| format!("--event: {e}"))?;
     }
     s.validate()?;
     Ok(s)
