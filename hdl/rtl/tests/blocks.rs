@@ -1496,3 +1496,171 @@ fn room_check_flags_a_slot_at_or_past_the_limit_one_cycle_later() {
         assert_eq!(after, gone, "PMBPTR {ptr:#x}, limit {limit:#x}");
     }
 }
+
+// ------------------------------------------------- FEAT_SPE_EFT and FEAT_SPE_FDS (v1p2x)
+
+/// The filter block of preset v1p2x (FEAT_SPE_EFT and FEAT_SPE_FDS built), in its filter
+/// cycle.
+fn filter_v1p2x() -> SpeFilter<12> {
+    let cfg = Config::preset("v1p2x").unwrap();
+    assert!(cfg.options.eft && cfg.options.fds && cfg.options.feed_events);
+    let mut f = SpeFilter::<12>::new(cfg);
+    f.connect_all();
+    f.phase.next = SamplePhase::Filter;
+    f
+}
+
+#[test]
+fn filter_with_feat_spe_eft_ors_the_unmasked_types_and_ands_the_masked_ones() {
+    // J1 SPEFilterByType over every TYPE (B, LD, ST, FP, SIMD from bit 0), every TYPEm and
+    // every op flag set, against the rule stated type by type: each masked type's flag
+    // equals its TYPE bit, and of the unmasked selected types (if any) the op has one.
+    let mut f = filter_v1p2x();
+    for ctrl in 0u64..32 {
+        for mask in 0u64..32 {
+            for flags in 0u64..32 {
+                let on = |x: u64, t: u64| x >> t & 1 == 1;
+                let and_ok = (0..5).all(|t| !on(mask, t) || on(flags, t) == on(ctrl, t));
+                let ors: Vec<u64> = (0..5).filter(|&t| on(ctrl, t) && !on(mask, t)).collect();
+                let or_ok = ors.is_empty() || ors.iter().any(|&t| on(flags, t));
+                let is_op = and_ok && or_ok;
+                let got = comb(
+                    &mut f,
+                    |f| {
+                        f.ctl.next.ft = true;
+                        f.ctl.next.b = on(ctrl, 0);
+                        f.ctl.next.ld = on(ctrl, 1);
+                        f.ctl.next.st = on(ctrl, 2);
+                        f.eft_type[0].next = b(ctrl >> 3);
+                        f.eft_mask[0].next = b(mask);
+                        f.view.next.is_branch = on(flags, 0);
+                        f.view.next.is_load = on(flags, 1);
+                        f.view.next.is_store = on(flags, 2);
+                        f.op_fp[0].next = on(flags, 3);
+                        f.op_simd[0].next = on(flags, 4);
+                    },
+                    |f| {
+                        (
+                            f.filtrate.val(),
+                            f.feed_op[0].val(),
+                            f.feed_fp[0].val(),
+                            f.feed_simd[0].val(),
+                        )
+                    },
+                );
+                let want = (is_op, is_op && ctrl | mask != 0, on(flags, 3), on(flags, 4));
+                assert_eq!(
+                    got, want,
+                    "TYPE {ctrl:05b} TYPEm {mask:05b} flags {flags:05b}"
+                );
+            }
+        }
+    }
+    // FT clear: every op kept; SAMPLE_FEED_OP still follows the type test.
+    let got = comb(
+        &mut f,
+        |f| {
+            f.ctl.next.ft = false;
+            f.ctl.next.b = true;
+            f.ctl.next.ld = false;
+            f.ctl.next.st = false;
+            f.eft_type[0].next = b(0);
+            f.eft_mask[0].next = b(0);
+            f.view.next.is_branch = false;
+            f.view.next.is_load = true;
+            f.view.next.is_store = true;
+            f.op_fp[0].next = true;
+            f.op_simd[0].next = true;
+        },
+        |f| (f.filtrate.val(), f.feed_op[0].val()),
+    );
+    assert_eq!(got, (true, false));
+}
+
+#[test]
+fn filter_with_feat_spe_fds_drops_the_loads_whose_data_source_pmsdsfr_does_not_select() {
+    // J1 SPEFilterByDataSource: the source's bits 5:0 index PMSDSFR; with FDS a sample with
+    // a data source (a load whose memory report came) is dropped when the bit is clear;
+    // SAMPLE_FEED_DS when it is set, whatever FDS says; no data source: kept, no event.
+    let mut f = filter_v1p2x();
+    let dsfr = (1u64 << 63) | (1 << 14) | 1;
+    for (fds, ds_en, src, kept, feed_ds) in [
+        (true, true, 14u64, true, true),
+        (true, true, 0x40 | 14, true, true),
+        (true, true, 0xc0 | 63, true, true),
+        (true, true, 0, true, true),
+        (true, true, 8, false, false),
+        (true, true, 0x80 | 8, false, false),
+        (false, true, 8, true, false),
+        (false, true, 14, true, true),
+        (true, false, 8, true, false),
+    ] {
+        let got = comb(
+            &mut f,
+            |f| {
+                f.dsfr[0].next = b(dsfr);
+                f.fds[0].next = fds;
+                f.ds_en[0].next = ds_en;
+                f.ds_src[0].next = b(src);
+            },
+            |f| (f.filtrate.val(), f.feed_ds[0].val()),
+        );
+        assert_eq!(
+            got,
+            (kept, feed_ds),
+            "FDS {fds} data source {ds_en} {src:#x}"
+        );
+    }
+}
+
+#[test]
+fn regs_with_eft_and_fds_store_pmsfcr_s_new_bits_and_pmsdsfr_and_read_them_back() {
+    // Preset v1p2x: PMSFCR's FP, SIMD (bits 20:19) and TYPEm (52:48) beside its storage,
+    // FDS (bit 4) in it; PMSDSFR at its own address, every bit. The default preset has
+    // none of them: PMSFCR keeps its own fields and PMSDSFR's address reads zero.
+    let v1p2x = Config::preset("v1p2x").unwrap();
+    let mut g = SpeRegs::<12>::new(v1p2x);
+    start(&mut g);
+    cycle(&mut g, |g| g.reset.next = true, |_| ());
+    g.reset.next = false;
+    write(&mut g, RegId::Pmsfcr, u64::MAX);
+    let fcr = r::reg(RegId::Pmsfcr).writable_mask(v1p2x);
+    assert_eq!(fcr, 0x001f_0000_001f_001f, "FE FT FL FnE FDS, TYPE, TYPEm");
+    assert_eq!(read(&mut g, RegId::Pmsfcr), fcr);
+    write(&mut g, RegId::Pmsdsfr, 0x8000_0000_0000_4001);
+    assert_eq!(read(&mut g, RegId::Pmsdsfr), 0x8000_0000_0000_4001);
+    let outs = comb(
+        &mut g,
+        |_| (),
+        |g| {
+            (
+                v(g.eft_type[0].val()),
+                v(g.eft_mask[0].val()),
+                g.fds[0].val(),
+                v(g.dsfr[0].val()),
+            )
+        },
+    );
+    assert_eq!(outs, (0b11, 0b11111, true, 0x8000_0000_0000_4001));
+    write(&mut g, RegId::Pmsfcr, spe_defs::regs::pmsfcr::FPM.place(1));
+    assert_eq!(read(&mut g, RegId::Pmsfcr), 1 << 51);
+    let outs = comb(
+        &mut g,
+        |_| (),
+        |g| {
+            (
+                v(g.eft_type[0].val()),
+                v(g.eft_mask[0].val()),
+                g.fds[0].val(),
+            )
+        },
+    );
+    assert_eq!(outs, (0, 0b01000, false));
+    // The default preset.
+    let mut g = regs();
+    write(&mut g, RegId::Pmsfcr, u64::MAX);
+    assert_eq!(read(&mut g, RegId::Pmsfcr), 0x0007_000f);
+    write(&mut g, RegId::Pmsdsfr, u64::MAX);
+    assert_eq!(read(&mut g, RegId::Pmsdsfr), 0);
+    assert!(g.eft_type.is_empty() && g.dsfr.is_empty());
+}
