@@ -1629,33 +1629,25 @@ fn regs_with_eft_and_fds_store_pmsfcr_s_new_bits_and_pmsdsfr_and_read_them_back(
     assert_eq!(read(&mut g, RegId::Pmsfcr), fcr);
     write(&mut g, RegId::Pmsdsfr, 0x8000_0000_0000_4001);
     assert_eq!(read(&mut g, RegId::Pmsdsfr), 0x8000_0000_0000_4001);
-    let outs = comb(
-        &mut g,
-        |_| (),
-        |g| {
-            (
-                v(g.eft_type[0].val()),
-                v(g.eft_mask[0].val()),
-                g.fds[0].val(),
-                v(g.dsfr[0].val()),
-            )
-        },
-    );
-    assert_eq!(outs, (0b11, 0b11111, true, 0x8000_0000_0000_4001));
+    // TYPE bits 4:3, TYPEm, FDS and PMSDSFR as the block gives them to the filter.
+    let outs = |g: &mut SpeRegs<12>| {
+        comb(
+            g,
+            |_| (),
+            |g| {
+                (
+                    v(g.eft_type[0].val()),
+                    v(g.eft_mask[0].val()),
+                    g.fds[0].val(),
+                    v(g.dsfr[0].val()),
+                )
+            },
+        )
+    };
+    assert_eq!(outs(&mut g), (0b11, 0b11111, true, 0x8000_0000_0000_4001));
     write(&mut g, RegId::Pmsfcr, spe_defs::regs::pmsfcr::FPM.place(1));
     assert_eq!(read(&mut g, RegId::Pmsfcr), 1 << 51);
-    let outs = comb(
-        &mut g,
-        |_| (),
-        |g| {
-            (
-                v(g.eft_type[0].val()),
-                v(g.eft_mask[0].val()),
-                g.fds[0].val(),
-            )
-        },
-    );
-    assert_eq!(outs, (0, 0b01000, false));
+    assert_eq!(outs(&mut g), (0, 0b01000, false, 0x8000_0000_0000_4001));
     // The default preset.
     let mut g = regs();
     write(&mut g, RegId::Pmsfcr, u64::MAX);

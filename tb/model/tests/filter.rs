@@ -320,41 +320,56 @@ fn spev1p2_feed_events_follow_the_sample_and_the_filter_registers_whether_or_not
     assert_eq!(n, [0; 6]);
 }
 
-/// One sample of op `(class, sub)` on `cfg` with PMSFCR = `fcr`, its memory report (if any)
-/// saying `scalar`: (kept, SAMPLE_FEED_OP, SAMPLE_FEED_FP, SAMPLE_FEED_SIMD), the events
-/// counted over the run.
-fn eft_outcome(
+/// One sample of op `(class, sub)` on `cfg` after `setup`, completed (retired) in the
+/// cycle after its tag with `report` applied to that cycle's inputs: whether the filters kept
+/// it, and thread 0's outputs in every cycle from that one on.
+fn one_sample(
     cfg: &Config,
-    fcr: u64,
+    setup: &dyn Fn(&mut Tb),
     (class, sub): (u8, u8),
-    scalar: Option<bool>,
-) -> (bool, u64, u64, u64) {
+    report: &dyn Fn(&mut spe_ports::Inputs),
+) -> (bool, Vec<spe_ports::ThreadOutputs>) {
     let mut tb = Tb::new(cfg);
     tb.enable(4, 0);
-    tb.write_reg(RegId::Pmsfcr, fcr);
+    setup(&mut tb);
     tb.sample_after(1);
     tb.dispatch_until_tag(0x2000, class, sub, 4);
-    let (mut op, mut fp, mut simd) = (0, 0, 0);
-    let mut count = |o: &spe_ports::Outputs| {
-        let x = &o.thr[0];
-        op += u64::from(x.pmu_sample_feed_op);
-        fp += u64::from(x.pmu_sample_feed_fp);
-        simd += u64::from(x.pmu_sample_feed_simd);
-    };
-    let o = tb.step();
-    count(&o);
-    if let Some(s) = scalar {
-        tb.inp.thr[0].mem.done = true;
-        tb.inp.thr[0].mem_fp_scalar = s;
-    }
+    let mut outs = vec![tb.step().thr[0]];
+    report(&mut tb.inp);
     tb.inp.thr[0].cpl.done = true;
     tb.inp.thr[0].cpl.retired = true;
     for _ in 0..14 {
-        let o = tb.step();
-        count(&o);
+        outs.push(tb.step().thr[0]);
     }
     assert_eq!(tb.feeds, 1);
-    (tb.filtrates == 1, op, fp, simd)
+    (tb.filtrates == 1, outs)
+}
+
+/// Cycles of `outs` in which the output `f` reads is high.
+fn pulses(outs: &[spe_ports::ThreadOutputs], f: fn(&spe_ports::ThreadOutputs) -> bool) -> u64 {
+    outs.iter().filter(|x| f(x)).count() as u64
+}
+
+/// [`one_sample`] with PMSFCR = `fcr` and the memory report (if any) saying `scalar`:
+/// (kept, SAMPLE_FEED_OP, SAMPLE_FEED_FP, SAMPLE_FEED_SIMD).
+fn eft_outcome(
+    cfg: &Config,
+    fcr: u64,
+    op: (u8, u8),
+    scalar: Option<bool>,
+) -> (bool, u64, u64, u64) {
+    let (kept, outs) = one_sample(cfg, &|tb| tb.write_reg(RegId::Pmsfcr, fcr), op, &|i| {
+        if let Some(s) = scalar {
+            i.thr[0].mem.done = true;
+            i.thr[0].mem_fp_scalar = s;
+        }
+    });
+    (
+        kept,
+        pulses(&outs, |x| x.pmu_sample_feed_op),
+        pulses(&outs, |x| x.pmu_sample_feed_fp),
+        pulses(&outs, |x| x.pmu_sample_feed_simd),
+    )
 }
 
 #[test]
@@ -491,33 +506,20 @@ fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
     }
 }
 
-/// One sample of op `(class, sub)` on `cfg` with PMSFCR = `fcr` and PMSDSFR = `dsfr`, its
-/// memory report (if any) giving data source `source`: (kept, SAMPLE_FEED_DS count).
-fn fds_outcome(
-    cfg: &Config,
-    fcr: u64,
-    dsfr: u64,
-    (class, sub): (u8, u8),
-    source: Option<u8>,
-) -> (bool, u64) {
-    let mut tb = Tb::new(cfg);
-    tb.enable(4, 0);
-    tb.write_reg(RegId::Pmsfcr, fcr);
-    tb.write_reg(RegId::Pmsdsfr, dsfr);
-    tb.sample_after(1);
-    tb.dispatch_until_tag(0x2000, class, sub, 4);
-    let mut ds = u64::from(tb.step().thr[0].pmu_sample_feed_ds);
-    if let Some(s) = source {
-        tb.inp.thr[0].mem.done = true;
-        tb.inp.thr[0].mem.source = s;
-    }
-    tb.inp.thr[0].cpl.done = true;
-    tb.inp.thr[0].cpl.retired = true;
-    for _ in 0..14 {
-        ds += u64::from(tb.step().thr[0].pmu_sample_feed_ds);
-    }
-    assert_eq!(tb.feeds, 1);
-    (tb.filtrates == 1, ds)
+/// [`one_sample`] with PMSFCR = `fcr` and PMSDSFR = `dsfr`, the memory report (if any)
+/// giving data source `source`: (kept, SAMPLE_FEED_DS).
+fn fds_outcome(cfg: &Config, fcr: u64, dsfr: u64, op: (u8, u8), source: Option<u8>) -> (bool, u64) {
+    let setup = |tb: &mut Tb| {
+        tb.write_reg(RegId::Pmsfcr, fcr);
+        tb.write_reg(RegId::Pmsdsfr, dsfr);
+    };
+    let (kept, outs) = one_sample(cfg, &setup, op, &|i| {
+        if let Some(s) = source {
+            i.thr[0].mem.done = true;
+            i.thr[0].mem.source = s;
+        }
+    });
+    (kept, pulses(&outs, |x| x.pmu_sample_feed_ds))
 }
 
 #[test]
