@@ -17,7 +17,9 @@
 # compared: perf 6.1 prints some payloads with older names (our decoder follows newer perf).
 # Then the multithreaded presets: each thread's buffer is its own CPU of one perf.data, and
 # perf gives each CPU exactly its thread's records. Preset v1p2x's previous-branch-target
-# packets (FEAT_SPE_PBT, index 4) are framed by perf at the offsets spe decode finds them.
+# packets (FEAT_SPE_PBT, index 4) are framed by perf at the offsets spe decode finds them;
+# its FEAT_SPE_EFT and FEAT_SPE_FDS filters, programmed from perf's own event string, leave
+# only the selected records, which perf decodes like any other.
 # Seeds: SPE_PERF_SEED (default 1); the replay line is printed.
 # Usage: scripts/perf-check.sh [SPE_BINARY]
 set -euo pipefail
@@ -133,6 +135,18 @@ echo "pbt: spe decode finds $pbts index-4 Address packets; perf frames $(wc -l <
 [ "$pbts" -gt 0 ] || { echo "error: no previous-branch-target packet in preset v1p2x's records" >&2; exit 1; }
 diff -q "$OUT/pbt.ours" "$OUT/pbt.perf" >/dev/null || { diff "$OUT/pbt.ours" "$OUT/pbt.perf" | head -5; echo "error: perf frames the index-4 packets elsewhere than spe decode" >&2; exit 1; }
 [ "$named" = "$pbts" ] || { grep -vE '(ADDR 0x[0-9a-f]+ \(4\)|PBT 0x)' "$OUT/pbt.lines" | head -3; echo "error: perf prints an index-4 packet as neither ADDR (4) nor PBT" >&2; exit 1; }
+# FEAT_SPE_EFT and FEAT_SPE_FDS (preset v1p2x), from perf's event string: loads or FP ops
+# (LD OR FP), and of the loads with a data source only those from DRAM (source 14:
+# inv_data_src_filter drops 0-13). Every record perf decodes is one of them.
+check eft-fds  --workload mix --cycles 1000000 --preset v1p2x \
+    --event 'arm_spe/load_filter=1,float_filter=1,inv_data_src_filter=0x3fff,period=256/'
+paste -d' ' "$OUT/eft-fds.ops" "$OUT/eft-fds.ds" >"$OUT/eft-fds.opds"
+lds=$(awk '$1 == "LD"' "$OUT/eft-fds.opds" | wc -l)
+dram=$(awk '$1 == "LD" && $2 == "14"' "$OUT/eft-fds.opds" | wc -l)
+other=$(awk '$1 == "LD" && $2 != "14" && $2 != "-"' "$OUT/eft-fds.opds" | wc -l)
+echo "eft-fds: $(wc -l <"$OUT/eft-fds.opds") records, $lds loads ($dram from DRAM, $other from another source)"
+[ "$dram" -gt 0 ] || { echo "error: no DRAM load kept by the data-source filter" >&2; exit 1; }
+[ "$other" = 0 ] || { awk '$1 == "LD" && $2 != "14" && $2 != "-"' "$OUT/eft-fds.opds" | head -3; echo "error: the data-source filter kept a load from another source" >&2; exit 1; }
 # AUX records: every output of the driver's AUX ring is a PERF_RECORD_AUX whose sizes add up
 # to the data; a write error (PMBSR.DL) marks its output truncated and partial, as Linux does.
 echo
