@@ -80,7 +80,6 @@ pub struct Options {
     /// FEAT_SPE_CRR (PMSIDR_EL1.CRR): a branch's Operation Type keeps the CR field the core
     /// reports in `disp_subclass` (01 call, 10 return, 11 other; 00 is recorded as 11) and its
     /// GCS bit for a call or a return (J1 `SPEConstructClass`). Without it both read as zero.
-    ///
     pub crr: bool,
     /// FEAT_SPE_FPF (PMSIDR_EL1.FPF): the Operation Type of a class-Other op that is not SVE
     /// or SME keeps the FP (bit 1) and SIMD (bit 2) flags the core reports in `disp_subclass`

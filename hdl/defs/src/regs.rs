@@ -128,9 +128,8 @@ impl RegDef {
             RegId::Pmblimitr if cfg.options.pmfz => fields | pmblimitr::PMFZ.mask(),
             // FP, SIMD and the TYPEm masks only with FEAT_SPE_EFT, FDS only with FEAT_SPE_FDS.
             RegId::Pmsfcr => {
-                let eft = pmsfcr::EFT_FIELDS.iter().fold(0, |m, f| m | f.mask());
                 fields
-                    | if cfg.options.eft { eft } else { 0 }
+                    | if cfg.options.eft { pmsfcr::EFT_MASK } else { 0 }
                     | if cfg.options.fds {
                         pmsfcr::FDS.mask()
                     } else {
@@ -273,8 +272,8 @@ pub mod pmsirr {
     pub const FIELDS: &[Field] = &[RND, INTERVAL];
 }
 
-/// PMSFCR_EL1: filter control. FDS is not implemented (RES0); the FEAT_SPE_EFT bits only in a
-/// unit that builds it (`Options::eft`).
+/// PMSFCR_EL1: filter control. FDS only in a unit that builds FEAT_SPE_FDS (`Options::fds`),
+/// the FEAT_SPE_EFT bits only in one that builds it (`Options::eft`); RES0 elsewhere.
 pub mod pmsfcr {
     use crate::Field;
     pub const FE: Field = Field::new("FE", 0, 1, "Enable the event filter (PMSEVFR_EL1)");
@@ -329,8 +328,8 @@ pub mod pmsfcr {
     pub const STM: Field = Field::new("STm", 50, 1, "ST is an AND term (FEAT_SPE_EFT)");
     pub const FPM: Field = Field::new("FPm", 51, 1, "FP is an AND term (FEAT_SPE_EFT)");
     pub const SIMDM: Field = Field::new("SIMDm", 52, 1, "SIMD is an AND term (FEAT_SPE_EFT)");
-    /// The fields FEAT_SPE_EFT adds.
-    pub const EFT_FIELDS: &[Field] = &[FP, SIMD, BM, LDM, STM, FPM, SIMDM];
+    /// The bits FEAT_SPE_EFT adds: FP, SIMD and TYPEm (Bm, LDm, STm, FPm, SIMDm).
+    pub const EFT_MASK: u64 = FP.mask() | SIMD.mask() | TYPEM.mask();
     /// J1's TYPE and TYPEm fields: five bits each, B, LD, ST, FP, SIMD from bit 0.
     pub const TYPE: Field = Field::new("TYPE", 16, 5, "B, LD, ST, FP, SIMD");
     pub const TYPEM: Field = Field::new("TYPEm", 48, 5, "Bm, LDm, STm, FPm, SIMDm");
@@ -357,6 +356,8 @@ pub mod pmsdsfr {
         "Bit n keeps the loads whose data source's bits 5:0 are n (with PMSFCR.FDS; SAMPLE_FEED_DS whatever FDS says)",
     );
     pub const FIELDS: &[Field] = &[S];
+    /// The bits of a data source that index the register (J1 `data_source<5:0>`).
+    pub const SOURCE_INDEX_MASK: u8 = 0x3f;
 }
 
 /// PMSLATFR_EL1: minimum latency. MINLAT is as wide as the latency counters (12 or 16 bits).
@@ -881,6 +882,16 @@ mod tests {
     }
 
     #[test]
+    fn pmsfcr_eft_mask_is_fp_simd_and_the_five_mask_bits() {
+        use pmsfcr::*;
+        let each = [FP, SIMD, BM, LDM, STM, FPM, SIMDM]
+            .iter()
+            .fold(0, |m, f| m | f.mask());
+        assert_eq!(EFT_MASK, each);
+        assert_eq!(TYPE.mask() & !EFT_MASK, B.mask() | LD.mask() | ST.mask());
+    }
+
+    #[test]
     fn storage_holds_every_field_and_the_reset_value_is_writable() {
         let bits = |id| reg(id).storage_bits();
         assert_eq!(bits(RegId::PmscrEl1), 8);
@@ -896,9 +907,7 @@ mod tests {
                 // bits in a flop of the register block beside PMSFCR's.
                 let beyond = match r.id {
                     RegId::Pmsicr if c.options.ernd => pmsicr::ECOUNT.mask(),
-                    RegId::Pmsfcr if c.options.eft => {
-                        pmsfcr::EFT_FIELDS.iter().fold(0, |m, f| m | f.mask())
-                    }
+                    RegId::Pmsfcr if c.options.eft => pmsfcr::EFT_MASK,
                     _ => 0,
                 };
                 assert_eq!(m & !crate::low_mask(r.storage_bits()), beyond, "{}", r.name);

@@ -121,7 +121,9 @@ impl<const CW: usize> SpeFilter<CW> {
             ds_en: n_of(fds),
             ds_src: n_of(fds),
             d_sel: n_of(fds),
-            k_ds_index: (0..fds).map(|_| K::new(0x3fu64.into())).collect(),
+            k_ds_index: (0..fds)
+                .map(|_| K::new(u64::from(spe_defs::regs::pmsdsfr::SOURCE_INDEX_MASK).into()))
+                .collect(),
             k_one64: (0..fds).map(|_| K::new(1u64.into())).collect(),
             k_zero64: n_of(fds),
             feed_ds: n_of(feed_fds),

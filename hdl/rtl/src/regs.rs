@@ -269,7 +269,7 @@ macro_rules! spe_regs {
                         .map(|_| Default::default())
                         .collect(),
                     m_eft: (0..eft)
-                        .map(|_| k(pmsfcr::EFT_FIELDS.iter().fold(0, |m, f| m | f.mask())))
+                        .map(|_| k(pmsfcr::EFT_MASK))
                         .collect(),
                     ..Default::default()
                 }

@@ -30,6 +30,7 @@
 
 use crate::memory::Memory;
 use spe_defs::config::Config;
+use spe_defs::events::FILTERABLE_MASK;
 use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::regs::{
     pmblimitr, pmbptr, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, reg, RegId,
@@ -227,6 +228,48 @@ impl SampleSettings {
             | pmsfcr::FL.place((self.min_latency != 0).into())
             | pmsfcr::FNE.place((self.inv_event_filter != 0).into())
             | pmsfcr::FDS.place((self.inv_data_src_filter != 0).into())
+    }
+
+    /// Checks that a unit of `cfg` implements what the settings use, as Linux's
+    /// `arm_spe_pmu_event_init` refuses an event otherwise (EOPNOTSUPP): FEAT_SPE_EFT's type
+    /// and mask bits, FEAT_SPE_FDS's data-source filter, PMBLIMITR.PMFZ, and event filters
+    /// with only the events PMSEVFR_EL1 implements (its other bits are RES0).
+    pub fn check_for(&self, cfg: &Config) -> Result<(), String> {
+        let refuse = |what: &str, feature: &str, option: &str| {
+            Err(format!(
+                "{what}: preset {} does not build {feature} (Options::{option}; preset v1p2x does): the driver refuses it (EOPNOTSUPP)",
+                cfg.name
+            ))
+        };
+        if self.uses_eft() && !cfg.options.eft {
+            return refuse(
+                "the FP and SIMD type filters and the *_filter_mask bits",
+                "FEAT_SPE_EFT",
+                "eft",
+            );
+        }
+        if self.inv_data_src_filter != 0 && !cfg.options.fds {
+            return refuse(
+                &format!("inv_data_src_filter {:#x}", self.inv_data_src_filter),
+                "FEAT_SPE_FDS",
+                "fds",
+            );
+        }
+        if self.pmfz && !cfg.options.pmfz {
+            return refuse("PMFZ", "PMBLIMITR.PMFZ", "pmfz");
+        }
+        for (name, v) in [
+            ("event_filter", self.event_filter),
+            ("inv_event_filter", self.inv_event_filter),
+        ] {
+            let res0 = v & !FILTERABLE_MASK;
+            if res0 != 0 {
+                return Err(format!(
+                    "{name} {v:#x}: events {res0:#x} are RES0 in PMSEVFR_EL1, only {FILTERABLE_MASK:#x} can be filtered on: the driver refuses it (EOPNOTSUPP)"
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// True when a setting needs FEAT_SPE_EFT (Linux refuses it without: EOPNOTSUPP).
@@ -819,6 +862,45 @@ impl Driver {
 mod tests {
     use super::*;
     use spe_defs::PRESETS;
+
+    #[test]
+    fn check_for_refuses_what_the_unit_does_not_build_and_accepts_it_where_built() {
+        let v1p2x = Config::preset("v1p2x").unwrap();
+        let plain = &Config::default();
+        for (what, s) in [
+            (
+                "FEAT_SPE_EFT",
+                SampleSettings {
+                    store_filter_mask: true,
+                    ..SampleSettings::perf_default(plain)
+                },
+            ),
+            (
+                "FEAT_SPE_FDS",
+                SampleSettings {
+                    inv_data_src_filter: 1,
+                    ..SampleSettings::perf_default(plain)
+                },
+            ),
+            (
+                "PMBLIMITR.PMFZ",
+                SampleSettings {
+                    pmfz: true,
+                    ..SampleSettings::perf_default(plain)
+                },
+            ),
+        ] {
+            let e = s.check_for(plain).unwrap_err();
+            assert!(e.contains(what) && e.contains("EOPNOTSUPP"), "{e}");
+            assert_eq!(s.check_for(v1p2x), Ok(()), "{what} on v1p2x");
+        }
+        let s = SampleSettings {
+            inv_event_filter: 1 << 12,
+            ..SampleSettings::perf_default(plain)
+        };
+        assert!(s.check_for(v1p2x).unwrap_err().contains("RES0"));
+        assert_eq!(SampleSettings::perf_default(plain).check_for(plain), Ok(()));
+    }
 
     #[test]
     fn perf_defaults_follow_the_configuration() {

@@ -22,7 +22,6 @@
 //! `exclude_kernel`, `exclude_user`).
 
 use crate::driver::SampleSettings;
-use spe_defs::events::FILTERABLE_MASK;
 use spe_defs::Config;
 
 /// The term names, in the order of the table above.
@@ -50,7 +49,8 @@ pub const TERMS: &[&str] = &[
 ];
 
 /// Applies `event` (`arm_spe/TERMS/MODS`, `arm_spe_0/TERMS/`, or bare `TERMS`) to `s` for
-/// a unit built with `cfg`.
+/// a unit built with `cfg`, then checks the result as the driver would
+/// ([`SampleSettings::check_for`]).
 pub fn apply(s: &mut SampleSettings, cfg: &Config, event: &str) -> Result<(), String> {
     let (terms, mods) = split_event(event)?;
     for term in terms.split(',').map(str::trim).filter(|t| !t.is_empty()) {
@@ -58,7 +58,7 @@ pub fn apply(s: &mut SampleSettings, cfg: &Config, event: &str) -> Result<(), St
             Some((n, v)) => (n.trim(), parse_value(v.trim(), term)?),
             None => (term, 1),
         };
-        set(s, cfg, name, value)?;
+        set(s, name, value)?;
     }
     match mods {
         "" => {}
@@ -67,7 +67,7 @@ pub fn apply(s: &mut SampleSettings, cfg: &Config, event: &str) -> Result<(), St
         "uk" | "ku" => (s.user, s.kernel) = (true, true),
         m => return Err(format!("event modifier {m:?}: expected u, k or uk")),
     }
-    Ok(())
+    s.check_for(cfg)
 }
 
 /// The terms and the modifiers of an event string.
@@ -98,25 +98,15 @@ fn parse_value(v: &str, term: &str) -> Result<u64, String> {
     parsed.map_err(|_| format!("term {term:?}: {v:?} is not a number"))
 }
 
-/// One term. Errors read like perf's and the driver's: a value too wide for the format
-/// field, or a feature the unit does not implement (EOPNOTSUPP).
-fn set(s: &mut SampleSettings, cfg: &Config, name: &str, v: u64) -> Result<(), String> {
+/// One term. Errors read like perf's: a value too wide for the format field (what the unit
+/// implements is checked after every term, by [`SampleSettings::check_for`]).
+fn set(s: &mut SampleSettings, name: &str, v: u64) -> Result<(), String> {
     let bit = |v: u64| -> Result<bool, String> {
         match v {
             0 | 1 => Ok(v == 1),
             _ => Err(format!(
                 "{name}={v:#x}: value too big for format (a 1-bit field)"
             )),
-        }
-    };
-    let needs = |on: bool, feature: &str| -> Result<(), String> {
-        if on {
-            Ok(())
-        } else {
-            Err(format!(
-                "{name}: preset {} does not implement {feature}: the driver refuses the event (EOPNOTSUPP)",
-                cfg.name
-            ))
         }
     };
     match name {
@@ -131,9 +121,6 @@ fn set(s: &mut SampleSettings, cfg: &Config, name: &str, v: u64) -> Result<(), S
         "float_filter" | "simd_filter" | "branch_filter_mask" | "load_filter_mask"
         | "store_filter_mask" | "float_filter_mask" | "simd_filter_mask" => {
             let on = bit(v)?;
-            if on {
-                needs(cfg.options.eft, "FEAT_SPE_EFT")?;
-            }
             *match name {
                 "float_filter" => &mut s.float_filter,
                 "simd_filter" => &mut s.simd_filter,
@@ -144,20 +131,8 @@ fn set(s: &mut SampleSettings, cfg: &Config, name: &str, v: u64) -> Result<(), S
                 _ => &mut s.simd_filter_mask,
             } = on;
         }
-        "event_filter" | "inv_event_filter" => {
-            // The driver refuses bits its RES0 probe found (PMSEVFR's read-back).
-            if v & !FILTERABLE_MASK != 0 {
-                return Err(format!(
-                    "{name}={v:#x}: events {:#x} are RES0 in PMSEVFR_EL1 (the driver refuses them: EOPNOTSUPP)",
-                    v & !FILTERABLE_MASK
-                ));
-            }
-            if name == "event_filter" {
-                s.event_filter = v;
-            } else {
-                s.inv_event_filter = v;
-            }
-        }
+        "event_filter" => s.event_filter = v,
+        "inv_event_filter" => s.inv_event_filter = v,
         "min_latency" => {
             if v > 0xfff {
                 return Err(format!(
@@ -166,12 +141,7 @@ fn set(s: &mut SampleSettings, cfg: &Config, name: &str, v: u64) -> Result<(), S
             }
             s.min_latency = v;
         }
-        "inv_data_src_filter" => {
-            if v != 0 {
-                needs(cfg.options.fds, "FEAT_SPE_FDS")?;
-            }
-            s.inv_data_src_filter = v;
-        }
+        "inv_data_src_filter" => s.inv_data_src_filter = v,
         "period" => s.interval = v,
         _ => {
             return Err(format!(

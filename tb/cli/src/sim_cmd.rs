@@ -231,32 +231,7 @@ fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
             *bit = true;
         }
     }
-    if s.uses_eft() && !cfg.options.eft {
-        return Err(format!(
-            "--filter-type fp/simd and --filter-type-mask: preset {} does not build FEAT_SPE_EFT (Options::eft; preset v1p2x does)",
-            cfg.name
-        ));
-    }
-    let filterable = spe_defs::events::FILTERABLE_MASK;
-    for (name, v) in [
-        ("--event-filter", a.event_filter),
-        ("--inv-event-filter", a.inv_event_filter),
-    ] {
-        if let Some(v) = v {
-            if v & !filterable != 0 {
-                return Err(format!(
-                    "{name} {v:#x}: only events {filterable:#x} can be filtered on"
-                ));
-            }
-        }
-    }
     if let Some(m) = a.inv_data_src_filter {
-        if !cfg.options.fds {
-            return Err(format!(
-                "--inv-data-src-filter {m:#x}: preset {} does not build FEAT_SPE_FDS (Options::fds; preset v1p2x does)",
-                cfg.name
-            ));
-        }
         s.inv_data_src_filter = m;
     }
     s.event_filter = a.event_filter.unwrap_or(0);
@@ -272,12 +247,6 @@ fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
         s.min_latency = m;
     }
     s.discard = a.discard;
-    if a.pmfz && !cfg.options.pmfz {
-        return Err(format!(
-            "--pmfz: preset {} does not build PMBLIMITR.PMFZ (Options::pmfz; preset v1p2x does)",
-            cfg.name
-        ));
-    }
     s.pmfz = a.pmfz;
     if let Some(b) = a.buffer_size {
         s.buffer_size = b;
@@ -285,6 +254,7 @@ fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
     if let Some(e) = &a.event {
         spe_bench::perf_event::apply(&mut s, cfg, e).map_err(|e| format!("--event: {e}"))?;
     }
+    s.check_for(cfg)?;
     s.validate()?;
     Ok(s)
 }

@@ -426,7 +426,12 @@ fn fds_keeps_the_loads_of_the_selected_data_sources_and_the_rtl_matches_the_mode
         let (mut sel, mut other_src, mut not_loads) = (0u32, 0u32, 0u32);
         for rec in &spe_decode::decode(&r.aux).records {
             match rec.data_source {
-                Some(ds) if keep >> (ds & 0x3f) & 1 != 0 => sel += 1,
+                Some(ds)
+                    if keep >> (ds & u64::from(spe_defs::regs::pmsdsfr::SOURCE_INDEX_MASK)) & 1
+                        != 0 =>
+                {
+                    sel += 1
+                }
                 Some(_) => other_src += 1,
                 None => {
                     not_loads +=

@@ -121,12 +121,9 @@ impl Sample {
                 subclass::recorded_payload(s.class & 3, s.subclass, cfg),
             )
         };
-        // FEAT_SPE_EFT's type flags, from what the core reported.
-        let attr = if s.class & 3 == op_class::RESERVED {
-            Some((false, false))
-        } else {
-            subclass::fp_simd(s.class & 3, s.subclass)
-        };
+        // FEAT_SPE_EFT's type flags, from what the core reported (the reserved class is
+        // neither FP nor SIMD).
+        let attr = subclass::fp_simd(s.class & 3, s.subclass);
         let (fp, simd) = attr.unwrap_or_default();
         Sample {
             pc: s.pc,

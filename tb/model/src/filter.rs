@@ -4,7 +4,7 @@
 
 use crate::capture::Sample;
 use crate::regs::Regs;
-use spe_defs::regs::{pmsfcr, RegId};
+use spe_defs::regs::{pmsdsfr, pmsfcr, RegId};
 
 /// Why a record was dropped (first failing filter), or None when kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +45,8 @@ pub struct Feed {
 /// a load (or load atomic) with a data source (its memory report came), `None` otherwise.
 /// PMSDSFR reads as zero in a unit without FEAT_SPE_FDS.
 fn data_source_selected(regs: &Regs, s: &Sample) -> Option<bool> {
-    (s.is_load() && s.mem_done).then(|| regs.get(RegId::Pmsdsfr) >> (s.data_source & 0x3f) & 1 != 0)
+    (s.is_load() && s.mem_done)
+        .then(|| regs.get(RegId::Pmsdsfr) >> (s.data_source & pmsdsfr::SOURCE_INDEX_MASK) & 1 != 0)
 }
 
 /// J1 `SPEFilterByType`'s `is_op`: the op's `flags` against PMSFCR's `ctrl` (TYPE) and
