@@ -92,7 +92,7 @@
 /* PMSNEVFR_EL1 (S3_0_C9_C9_1) */
 #define SPE_PMSNEVFR_EL1_E_SHIFT 1u
 #define SPE_PMSNEVFR_EL1_E_WIDTH 11u
-#define SPE_PMSNEVFR_EL1_E_MASK 0x0000000000000ffeull /* Event bits 11:1 (the filterable events of `events::FILTERABLE_MASK`); bit 0 and bits 63:12 are RES0 */
+#define SPE_PMSNEVFR_EL1_E_MASK 0x0000000000000ffeull /* Event bits 11:1 (the filterable events of `events::FILTERABLE_MASK`); bit 0 and bits 63:12 are RES0 but for the options' events */
 
 /* PMSICR_EL1 (S3_0_C9_C9_2) */
 #define SPE_PMSICR_EL1_COUNT_SHIFT 0u
@@ -133,7 +133,7 @@
 /* PMSEVFR_EL1 (S3_0_C9_C9_5) */
 #define SPE_PMSEVFR_EL1_E_SHIFT 1u
 #define SPE_PMSEVFR_EL1_E_WIDTH 11u
-#define SPE_PMSEVFR_EL1_E_MASK 0x0000000000000ffeull /* Event bits 11:1 (the filterable events of `events::FILTERABLE_MASK`); bit 0 and bits 63:12 are RES0 */
+#define SPE_PMSEVFR_EL1_E_MASK 0x0000000000000ffeull /* Event bits 11:1 (the filterable events of `events::FILTERABLE_MASK`); bit 0 and bits 63:12 are RES0 but for the options' events */
 
 /* PMSLATFR_EL1 (S3_0_C9_C9_6) */
 #define SPE_PMSLATFR_EL1_MINLAT_SHIFT 0u
@@ -314,17 +314,17 @@
 #define SPE_FASTSIM_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_FASTSIM_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 
-/* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS */
+/* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS; the SVE events E[17], E[18] (a 4-byte Events payload) */
 #define SPE_V1P2X_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
 #define SPE_V1P2X_PMBPTR_EL1_WRITABLE 0xffffffffffffffffull
 #define SPE_V1P2X_PMBSR_EL1_WRITABLE 0x00000000fc0fffffull
 #define SPE_V1P2X_PMBIDR_EL1_VALUE 0x0000000000000006ull
 #define SPE_V1P2X_PMSCR_EL1_WRITABLE 0x000000000000007bull
-#define SPE_V1P2X_PMSNEVFR_EL1_WRITABLE 0x0000000000000ffeull
+#define SPE_V1P2X_PMSNEVFR_EL1_WRITABLE 0x0000000000060ffeull
 #define SPE_V1P2X_PMSICR_EL1_WRITABLE 0xff000000ffffffffull
 #define SPE_V1P2X_PMSIRR_EL1_WRITABLE 0x00000000ffffff01ull
 #define SPE_V1P2X_PMSFCR_EL1_WRITABLE 0x001f0000001f001full
-#define SPE_V1P2X_PMSEVFR_EL1_WRITABLE 0x0000000000000ffeull
+#define SPE_V1P2X_PMSEVFR_EL1_WRITABLE 0x0000000000060ffeull
 #define SPE_V1P2X_PMSLATFR_EL1_WRITABLE 0x0000000000000fffull
 #define SPE_V1P2X_PMSIDR_EL1_VALUE 0x000000000f0264f7ull
 #define SPE_V1P2X_PMSCR_EL2_WRITABLE 0x000000000000007bull

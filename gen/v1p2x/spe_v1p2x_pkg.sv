@@ -3,7 +3,7 @@
 // source and run `cargo run --release --bin spe -- gen --out gen`.
 
 package spe_v1p2x_pkg;
-  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS): 12-bit latency counters, recommended minimum interval
+  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS; the SVE events E[17], E[18] (a 4-byte Events payload)): 12-bit latency counters, recommended minimum interval
   // 1024, PMSIDR_EL1 = 0xf0264f7, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
@@ -117,6 +117,12 @@ package spe_v1p2x_pkg;
   typedef struct packed {
     logic [T-1:0] mem_fp_scalar;  // FEAT_SPE_EFT: the access is a scalar SIMD&FP load or store (J1 `SPESampleSIMDFPLoadStore` with `scalar`: a floating-point op for the type filter; a vector one is a SIMD op). Read only for an op whose Operation Type is a SIMD&FP load or store (`disp_subclass` 0000010x), which is SIMD when `mem_done` never comes (with mem_done)
   } mem_in_t;
+
+  // Group `cpl`, inputs.
+  typedef struct packed {
+    logic [T-1:0] cpl_pred_not_full;  // FEAT_SPEv1p1 with SVE or SME: the op is an SVE or SME operation and at least one element of its governing predicate (or predicates) was FALSE (Events E[17], partial or empty predicate; consistent with SVE_PRED_NOT_FULL_SPEC). Low for any other op. E[17] is also set with `cpl_pred_empty` (with cpl_done)
+    logic [T-1:0] cpl_pred_empty;  // FEAT_SPEv1p1 with SVE or SME: the op is an SVE or SME operation and every element of its governing predicate (or predicates) was FALSE (Events E[18], empty predicate, and E[17]; consistent with SVE_PRED_EMPTY_SPEC). Low for any other op (with cpl_done)
+  } cpl_in_t;
 
   // Group `dispatch`, outputs.
   typedef struct packed {

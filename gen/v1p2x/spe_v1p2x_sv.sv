@@ -19,6 +19,7 @@ module spe_v1p2x_sv
   input  synchronization_in_t synchronization_i,
   input  pbt_in_t pbt_i,
   input  mem_in_t mem_i,
+  input  cpl_in_t cpl_i,
   output dispatch_out_t dispatch_o,
   output hooks_out_t hooks_o,
   output registers_out_t registers_o,
@@ -111,6 +112,8 @@ module spe_v1p2x_sv
     .mem_fp_scalar(mem_i.mem_fp_scalar),
     .pmu_sample_feed_fp(pmu_o.pmu_sample_feed_fp),
     .pmu_sample_feed_simd(pmu_o.pmu_sample_feed_simd),
-    .pmu_sample_feed_ds(pmu_o.pmu_sample_feed_ds)
+    .pmu_sample_feed_ds(pmu_o.pmu_sample_feed_ds),
+    .cpl_pred_not_full(cpl_i.cpl_pred_not_full),
+    .cpl_pred_empty(cpl_i.cpl_pred_empty)
   );
 endmodule

@@ -94,6 +94,12 @@ pub struct Options {
     /// keep the loads whose data source's bits 5:0 select a set bit (J1
     /// `SPEFilterByDataSource`); with `feed_events`, SAMPLE_FEED_DS.
     pub fds: bool,
+    /// FEAT_SPEv1p1's SVE events, for a core with SVE or SME: E[17] (partial or empty
+    /// predicate) and E[18] (empty predicate) from the completion report
+    /// (`cpl_pred_not_full`, `cpl_pred_empty`), filterable in PMSEVFR/PMSNEVFR[18:17]
+    /// (J1 `SPEFilterByEvents`). The Events payload grows to 4 bytes
+    /// ([`crate::impdef::events_payload`]).
+    pub sve_events: bool,
 }
 
 impl Options {
@@ -107,10 +113,11 @@ impl Options {
         fpf: false,
         eft: false,
         fds: false,
+        sve_events: false,
     };
     /// Every option, named as `validate` reports it, by mutable reference (the one list of
     /// the fields: [`Options::flags`] and the tests go through it).
-    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 8] {
+    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 9] {
         [
             ("FEAT_SPE_ERnd", &mut self.ernd),
             ("PMBLIMITR.PMFZ", &mut self.pmfz),
@@ -120,6 +127,7 @@ impl Options {
             ("FEAT_SPE_FPF", &mut self.fpf),
             ("FEAT_SPE_EFT", &mut self.eft),
             ("FEAT_SPE_FDS", &mut self.fds),
+            ("the SVE events", &mut self.sve_events),
         ]
     }
     /// Every option with its name and whether it is built.
@@ -164,6 +172,10 @@ pub mod option {
     /// FEAT_SPE_FDS and its register PMSDSFR_EL1 ([`Options::fds`]).
     pub fn fds(cfg: &Config) -> bool {
         cfg.options.fds
+    }
+    /// FEAT_SPEv1p1's SVE events E[17], E[18] and their inputs ([`Options::sve_events`]).
+    pub fn sve_events(cfg: &Config) -> bool {
+        cfg.options.sve_events
     }
     /// SAMPLE_FEED_DS: FEAT_SPE_FDS with the SAMPLE_FEED_* outputs.
     pub fn feed_fds(cfg: &Config) -> bool {
@@ -343,7 +355,7 @@ pub const PRESETS: &[Config] = &[
     },
     Config {
         name: "v1p2x",
-        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS",
+        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS; the SVE events E[17], E[18] (a 4-byte Events payload)",
         dispatch_width: 4,
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
@@ -359,6 +371,7 @@ pub const PRESETS: &[Config] = &[
             fpf: true,
             eft: true,
             fds: true,
+            sve_events: true,
         },
     },
     Config {

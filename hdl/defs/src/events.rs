@@ -13,13 +13,30 @@ pub const LLC_ACCESS: u32 = 8;
 pub const LLC_MISS: u32 = 9;
 pub const REMOTE_ACCESS: u32 = 10;
 pub const ALIGNMENT: u32 = 11;
+/// FEAT_SPEv1p1 with SVE or SME (`Options::sve_events`): the governing predicate had a
+/// FALSE element (partial or empty), and had no TRUE element (empty).
+pub const PARTIAL_PREDICATE: u32 = 17;
+pub const EMPTY_PREDICATE: u32 = 18;
 
-/// Events this unit can set (bits 0..=11).
+/// Events every unit can set (bits 0..=11).
 pub const IMPLEMENTED_MASK: u64 = 0xFFF;
-/// Events that take part in PMSEVFR/PMSNEVFR filtering: every implemented bit except bit 0,
-/// which is never filterable. Bits 2, 4, 8, 9, 10 are IMPLEMENTATION DEFINED filterable
-/// before SPEv1p4; this unit makes them filterable.
+/// Events that take part in PMSEVFR/PMSNEVFR filtering in every unit: every implemented bit
+/// except bit 0, which is never filterable. Bits 2, 4, 8, 9, 10 are IMPLEMENTATION DEFINED
+/// filterable before SPEv1p4; this unit makes them filterable.
 pub const FILTERABLE_MASK: u64 = IMPLEMENTED_MASK & !(1 << EXCEPTION_GEN);
+/// The SVE events (`Options::sve_events`), filterable where built (J1 `SPEFilterByEvents`:
+/// `mask<18:17>` with FEAT_SPEv1p1 and SVE).
+pub const SVE_MASK: u64 = bit(PARTIAL_PREDICATE) | bit(EMPTY_PREDICATE);
+
+/// Events a unit of `cfg` can set: [`IMPLEMENTED_MASK`] and its options' events.
+pub fn implemented_mask(cfg: &crate::Config) -> u64 {
+    IMPLEMENTED_MASK | if cfg.options.sve_events { SVE_MASK } else { 0 }
+}
+
+/// Events a unit of `cfg` filters on (PMSEVFR_EL1 / PMSNEVFR_EL1's writable bits).
+pub fn filterable_mask(cfg: &crate::Config) -> u64 {
+    implemented_mask(cfg) & !bit(EXCEPTION_GEN)
+}
 
 /// Names as perf prints them, for bits 0..=31 that it knows (None = IMPDEF/unknown).
 pub const fn name(bit: u32) -> Option<&'static str> {
@@ -73,5 +90,26 @@ mod tests {
         }
         assert_eq!(name(5), Some("TLB-REFILL"));
         assert_eq!(name(12), None);
+    }
+    #[test]
+    fn options_add_their_events_and_filter_bits() {
+        for cfg in crate::PRESETS {
+            let want = if cfg.options.sve_events { SVE_MASK } else { 0 };
+            assert_eq!(
+                implemented_mask(cfg),
+                IMPLEMENTED_MASK | want,
+                "{}",
+                cfg.name
+            );
+            assert_eq!(filterable_mask(cfg), FILTERABLE_MASK | want, "{}", cfg.name);
+            assert_eq!(
+                crate::regs::reg(crate::regs::RegId::Pmsevfr).writable_mask(cfg),
+                filterable_mask(cfg),
+                "{}",
+                cfg.name
+            );
+        }
+        assert_eq!(name(PARTIAL_PREDICATE), Some("SVE-PARTIAL-PRED"));
+        assert_eq!(name(EMPTY_PREDICATE), Some("SVE-EMPTY-PRED"));
     }
 }

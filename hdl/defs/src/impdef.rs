@@ -18,8 +18,22 @@ pub const BEATS_PER_RECORD: usize = RECORD_SIZE / BEAT_BYTES;
 /// Byte enables of every beat: records are whole slots, so all bytes are written.
 pub const BEAT_STRB: u8 = 0xFF;
 
-/// Payload size of the Events packet (bits 0..=11 are implemented; 2 bytes like Neoverse N1).
+/// Payload size of the Events packet in a unit whose events all lie in bits 0..=15 (bits
+/// 0..=11 are implemented; 2 bytes like Neoverse N1).
 pub const EVENTS_PAYLOAD: usize = 2;
+/// Payload size of the Events packet with events in bits 16..=31 (the options' events).
+pub const EVENTS_PAYLOAD_WIDE: usize = 4;
+
+/// Payload size of the Events packet of a unit of `cfg` (J1 `SPEGetEventsPayloadSize`,
+/// IMPLEMENTATION DEFINED): 2 bytes, or 4 when it builds an event above bit 15. Every
+/// record of the unit has that size, whatever events are set.
+pub fn events_payload(cfg: &crate::Config) -> usize {
+    if crate::events::implemented_mask(cfg) >> 16 != 0 {
+        EVENTS_PAYLOAD_WIDE
+    } else {
+        EVENTS_PAYLOAD
+    }
+}
 /// Payload size of the Data Source packet (the core's 8-bit data-source code).
 pub const DATA_SOURCE_PAYLOAD: usize = 1;
 
@@ -94,12 +108,12 @@ pub const FEATURES: &[Feature] = {
         feat("FEAT_SPE: sampling, filters, the profiling buffer, records", 0b0001, true),
         feat("FEAT_SPEv1p1: the ALIGNMENT event (E[11]) and its filter bits", 0b0010, true),
         Feature {
-            name: "FEAT_SPEv1p1: SVE events E[17] and E[18] and their filter bits",
+            name: "FEAT_SPEv1p1: SVE events E[17] and E[18] and their filter bits (`Options::sve_events`: preset v1p2x)",
             mandatory_from: 0b0010,
             needs_sve: true,
             implemented: false,
             pmsidr: None,
-            option: None,
+            option: Some(crate::config::option::sve_events),
         },
         feat("FEAT_SPEv1p2: discard mode (PMBLIMITR_EL1.FM = 0b10)", 0b0011, true),
         feat("FEAT_SPEv1p2: PMSIDR_EL1.Format", 0b0011, true),
@@ -313,18 +327,46 @@ pub mod layout {
         len: 1 + packet::OP_TYPE_PAYLOAD,
         when: "always",
     };
+    /// The Events packet with the 2-byte payload ([`events`] gives a unit's).
     pub const EVENTS: Slot = Slot {
         name: "Events",
         offset: 50,
         len: 1 + super::EVENTS_PAYLOAD,
         when: "always",
     };
+    /// Timestamp or End after a 2-byte Events payload ([`end_or_ts`] gives a unit's).
     pub const END_OR_TS: Slot = Slot {
         name: "Timestamp / End",
         offset: 53,
         len: 1 + packet::TIMESTAMP_PAYLOAD,
         when: "Timestamp when TS collected, else End (1 byte)",
     };
+    /// The Events slot of a unit of `cfg`: its payload is 2 or 4 bytes
+    /// ([`super::events_payload`]).
+    pub fn events(cfg: &crate::Config) -> Slot {
+        Slot {
+            len: 1 + super::events_payload(cfg),
+            ..EVENTS
+        }
+    }
+    /// The Timestamp / End slot of a unit of `cfg`: right after its Events packet.
+    pub fn end_or_ts(cfg: &crate::Config) -> Slot {
+        let ev = events(cfg);
+        Slot {
+            offset: ev.offset + ev.len,
+            ..END_OR_TS
+        }
+    }
+    /// Every slot of a unit of `cfg`, in record order ([`ALL`] with its Events payload).
+    pub fn all(cfg: &crate::Config) -> Vec<Slot> {
+        ALL.iter()
+            .map(|s| match s.name {
+                n if n == EVENTS.name => events(cfg),
+                n if n == END_OR_TS.name => end_or_ts(cfg),
+                _ => *s,
+            })
+            .collect()
+    }
     pub const ALL: &[Slot] = &[
         CONTEXT_EL1,
         CONTEXT_EL2,
@@ -427,7 +469,7 @@ pub const CHOICES: &[Choice] = &[
         key: "events-payload",
         topic: "Events payload",
         rule: "D18.2.6 (Events packet)",
-        behaviour: "2 bytes (header 0x52); events 0..11 implemented.",
+        behaviour: "2 bytes (header 0x52); events 0..11 implemented. A unit with events above bit 15 (`Options::sve_events`: E[17], E[18]) has a 4-byte payload (header 0x62) in every record, and its Timestamp / End moves two bytes later (bytes 55..63).",
     },
     Choice {
         key: "data-source",
@@ -567,16 +609,27 @@ mod tests {
 
     #[test]
     fn layout_slots_are_contiguous_and_fit_the_record() {
-        let mut next = 0;
-        for s in layout::ALL {
-            assert_eq!(
-                s.offset, next,
-                "{} does not follow the previous slot",
-                s.name
-            );
-            next = s.offset + s.len;
+        for cfg in crate::PRESETS {
+            let mut next = 0;
+            for s in layout::all(cfg) {
+                assert_eq!(
+                    s.offset, next,
+                    "{}: {} does not follow the previous slot",
+                    cfg.name, s.name
+                );
+                next = s.offset + s.len;
+            }
+            assert!(next <= RECORD_SIZE, "{}", cfg.name);
+            let wide = crate::events::implemented_mask(cfg) >> 16 != 0;
+            assert_eq!(events_payload(cfg), if wide { 4 } else { 2 });
         }
-        assert!(next <= RECORD_SIZE);
+        // The 4-byte payload fills the slot exactly: Events 50..54, Timestamp 55..63.
+        let wide = crate::Config::preset("v1p2x").unwrap();
+        assert_eq!(layout::end_or_ts(wide).offset, 55);
+        assert_eq!(
+            layout::end_or_ts(wide).offset + layout::end_or_ts(wide).len,
+            RECORD_SIZE
+        );
     }
 
     #[test]
@@ -627,7 +680,7 @@ mod tests {
                 .any(|f| f.mandatory_from == v + 1 && !f.implemented));
         }
         // Every preset's PMSVer from what it builds: v1p2 with the options (v1p2x), else
-        // v1p1; FEAT_SPE only with SVE (E[17]/E[18] are missing everywhere).
+        // v1p1; with SVE the same with the SVE events (v1p2x), else FEAT_SPE only.
         for cfg in crate::PRESETS {
             let opts = cfg.options.pmfz && cfg.options.feed_events;
             assert_eq!(
@@ -636,7 +689,16 @@ mod tests {
                 "{}",
                 cfg.name
             );
-            assert_eq!(pmsver_of(cfg, true), PMSVER_WITH_SVE, "{}", cfg.name);
+            assert_eq!(
+                pmsver_of(cfg, true),
+                if cfg.options.sve_events {
+                    pmsver_of(cfg, false)
+                } else {
+                    PMSVER_WITH_SVE
+                },
+                "{}",
+                cfg.name
+            );
             let v = pmsver_of(cfg, false);
             assert!(FEATURES
                 .iter()

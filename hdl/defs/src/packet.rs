@@ -189,6 +189,17 @@ pub mod subclass {
     /// EVL / ETS field `v[6:4]`.
     pub const VL_SHIFT: u32 = 4;
     pub const VL_FIELD: u8 = 0b111;
+    /// An SVE or SME operation (class Other with `OTHER_SVE` or `OTHER_SME`, or an SVE/SME
+    /// load/store): the ops whose governing predicate the SVE events describe.
+    pub const fn is_sve_sme(class: u8, v: u8) -> bool {
+        match class {
+            super::op_class::OTHER => {
+                v & OTHER_SVE_SME_MASK == OTHER_SVE || v & OTHER_SVE_SME_MASK == OTHER_SME
+            }
+            super::op_class::LD_ST_ATOMIC => v & LDST_SVE_SME_MASK == LDST_SVE_SME,
+            _ => false,
+        }
+    }
     /// Class LD_ST_ATOMIC, SVE/SME register load/store: `(v & LDST_SVE_SME_MASK) == LDST_SVE_SME`.
     pub const LDST_SVE_SME_MASK: u8 = (1 << 3) | (1 << 1);
     pub const LDST_SVE_SME: u8 = 1 << 3;

@@ -299,6 +299,30 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         option: "feed_events` and `Options::fds",
         built: crate::config::option::feed_fds,
     },
+    OptionPort {
+        port: p(
+            "cpl_pred_not_full",
+            In,
+            PerThread(1),
+            "cpl",
+            "FEAT_SPEv1p1 with SVE or SME: the op is an SVE or SME operation and at least one element of its governing predicate (or predicates) was FALSE (Events E[17], partial or empty predicate; consistent with SVE_PRED_NOT_FULL_SPEC). Low for any other op. E[17] is also set with `cpl_pred_empty`",
+            "with cpl_done",
+        ),
+        option: "sve_events",
+        built: crate::config::option::sve_events,
+    },
+    OptionPort {
+        port: p(
+            "cpl_pred_empty",
+            In,
+            PerThread(1),
+            "cpl",
+            "FEAT_SPEv1p1 with SVE or SME: the op is an SVE or SME operation and every element of its governing predicate (or predicates) was FALSE (Events E[18], empty predicate, and E[17]; consistent with SVE_PRED_EMPTY_SPEC). Low for any other op",
+            "with cpl_done",
+        ),
+        option: "sve_events",
+        built: crate::config::option::sve_events,
+    },
 ];
 
 const fn p(

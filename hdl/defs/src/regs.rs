@@ -136,6 +136,8 @@ impl RegDef {
                         0
                     }
             }
+            // The options' events: E[18:17] with the SVE events.
+            RegId::Pmsevfr | RegId::Pmsnevfr => crate::events::filterable_mask(cfg),
             _ => fields,
         }
     }
@@ -342,8 +344,15 @@ pub mod pmsevfr {
         "E",
         1,
         11,
-        "Event bits 11:1 (the filterable events of `events::FILTERABLE_MASK`); bit 0 and bits 63:12 are RES0",
+        "Event bits 11:1 (the filterable events of `events::FILTERABLE_MASK`); bit 0 and bits 63:12 are RES0 but for the options' events",
     )];
+    /// E[18:17], the SVE events (`Options::sve_events`; RES0 without it).
+    pub const SVE: Field = Field::new(
+        "E[18:17]",
+        17,
+        2,
+        "Partial or empty predicate, empty predicate (FEAT_SPEv1p1 with SVE; `Options::sve_events`)",
+    );
 }
 
 /// PMSDSFR_EL1 (FEAT_SPE_FDS, only in a unit that builds it): the data-source filter.
@@ -904,10 +913,14 @@ mod tests {
             for r in REGS.iter().filter(|r| !r.read_only) {
                 let m = r.writable_mask(c);
                 // PMSICR.ECOUNT (FEAT_SPE_ERnd) is stored in the sampler, PMSFCR's FEAT_SPE_EFT
-                // bits in a flop of the register block beside PMSFCR's.
+                // bits in a flop of the register block beside PMSFCR's, PMSEVFR's and
+                // PMSNEVFR's events above bit 15 in flops beside theirs.
                 let beyond = match r.id {
                     RegId::Pmsicr if c.options.ernd => pmsicr::ECOUNT.mask(),
                     RegId::Pmsfcr if c.options.eft => pmsfcr::EFT_MASK,
+                    RegId::Pmsevfr | RegId::Pmsnevfr => {
+                        crate::events::filterable_mask(c) & !crate::low_mask(16)
+                    }
                     _ => 0,
                 };
                 assert_eq!(m & !crate::low_mask(r.storage_bits()), beyond, "{}", r.name);

@@ -176,7 +176,7 @@ fn render(s: &mut String) -> std::fmt::Result {
     )?;
     writeln!(
         s,
-        "Absent packets leave their bytes as Padding (`0x00`). Bytes {}..{} are always padding.\n",
+        "Absent packets leave their bytes as Padding (`0x00`). Bytes {}..{} are always padding, but in a unit with a 4-byte Events payload (`Options::sve_events`): its Events packet takes bytes 50..54 and Timestamp / End bytes 55..63.\n",
         impdef::MAX_RECORD_BYTES,
         impdef::RECORD_SIZE - 1
     )?;
@@ -193,10 +193,16 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "\n## Events packet bits\n")?;
     writeln!(s, "| bit | perf name | filterable |")?;
     writeln!(s, "|---|---|---|")?;
+    // Every event any preset builds; an option's event names the option.
+    let any = crate::PRESETS
+        .iter()
+        .fold(0, |m, c| m | events::implemented_mask(c));
     for b in 0..64 {
-        if events::IMPLEMENTED_MASK & events::bit(b) != 0 {
+        if any & events::bit(b) != 0 {
             let f = if events::FILTERABLE_MASK & events::bit(b) != 0 {
                 "yes"
+            } else if events::SVE_MASK & events::bit(b) != 0 {
+                "yes (`Options::sve_events` only)"
             } else {
                 "no"
             };

@@ -73,6 +73,16 @@ pub struct SpeFilter<const CW: usize> {
     /// SAMPLE_FEED_FP and _SIMD: FEAT_SPE_EFT with `Options::feed_events`.
     pub feed_fp: Vec<Signal<Out, Bit>>,
     pub feed_simd: Vec<Signal<Out, Bit>>,
+    /// Events above bit 15 (`Options::sve_events`; one element in a unit that builds
+    /// them, none otherwise): the sample's Events bits 63:16 and PMSEVFR's and PMSNEVFR's
+    /// (in place, bits 15:0 zero),
+    /// and whether those bits pass the event filter and the inverted one.
+    pub ev_hi: Vec<Signal<In, Bits<64>>>,
+    pub evfr_hi: Vec<Signal<In, Bits<64>>>,
+    pub nevfr_hi: Vec<Signal<In, Bits<64>>>,
+    k_zero_hi: Vec<K<Bits<64>>>,
+    h_ev_ok: Vec<Signal<Local, Bit>>,
+    h_nev_ok: Vec<Signal<Local, Bit>>,
     filtering: Signal<Local, Bit>,
     type_ok: Signal<Local, Bit>,
     ev_ok: Signal<Local, Bit>,
@@ -100,7 +110,14 @@ impl<const CW: usize> SpeFilter<CW> {
         let feed_eft = usize::from(spe_defs::config::option::feed_eft(cfg));
         let fds = usize::from(spe_defs::config::option::fds(cfg));
         let feed_fds = usize::from(spe_defs::config::option::feed_fds(cfg));
+        let hi = usize::from(spe_defs::events::implemented_mask(cfg) >> 16 != 0);
         Self {
+            ev_hi: n_of(hi),
+            evfr_hi: n_of(hi),
+            nevfr_hi: n_of(hi),
+            k_zero_hi: n_of(hi),
+            h_ev_ok: n_of(hi),
+            h_nev_ok: n_of(hi),
             feed_br: option(),
             feed_ld: option(),
             feed_st: option(),
@@ -201,6 +218,23 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
             self.nev_ok.next =
                 (self.view.val().events & self.ctl.val().nevfr) == self.k_zero12.val();
         }
+        // The events above bit 15 in both filters.
+        for i in 0..self.ev_hi.len() {
+            self.h_ev_ok[i].next =
+                (self.ev_hi[i].val() & self.evfr_hi[i].val()) == self.evfr_hi[i].val();
+            self.h_nev_ok[i].next =
+                (self.ev_hi[i].val() & self.nevfr_hi[i].val()) == self.k_zero_hi[i].val();
+            if self.ctl.val().fe {
+                self.ev_ok.next = ((self.view.val().events & self.ctl.val().evfr)
+                    == self.ctl.val().evfr)
+                    & self.h_ev_ok[i].val();
+            }
+            if self.ctl.val().fne {
+                self.nev_ok.next = ((self.view.val().events & self.ctl.val().nevfr)
+                    == self.k_zero12.val())
+                    & self.h_nev_ok[i].val();
+            }
+        }
         // Minimum latency on the total latency (MINLAT = 0 keeps all). choice: fl-minlat-zero
         self.lat_ok.next = true;
         if self.ctl.val().fl {
@@ -276,6 +310,14 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
                 & !self.reset.val()
                 & ((self.view.val().events & self.ctl.val().evfr) == self.ctl.val().evfr)
                 & ((self.view.val().events & self.ctl.val().nevfr) == self.k_zero12.val());
+            for j in 0..self.ev_hi.len() {
+                self.feed_event[i].next = self.filtering.val()
+                    & !self.reset.val()
+                    & ((self.view.val().events & self.ctl.val().evfr) == self.ctl.val().evfr)
+                    & ((self.view.val().events & self.ctl.val().nevfr) == self.k_zero12.val())
+                    & self.h_ev_ok[j].val()
+                    & self.h_nev_ok[j].val();
+            }
         }
         for i in 0..self.feed_lat.len() {
             self.feed_lat[i].next = self.filtering.val()

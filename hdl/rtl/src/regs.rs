@@ -128,9 +128,20 @@ macro_rules! spe_regs {
             pub fds: Vec<Signal<Out, Bit>>,
             d_fr: Vec<Rff<Bits<64>>>,
             a_dsfr: Vec<K<Bits<5>>>,
+            /// Events above bit 15 (`Options::sve_events`; one element in a unit that
+            /// builds them, none otherwise): PMSEVFR's and PMSNEVFR's bits 63:16, stored
+            /// beyond the generated 12-bit flops in 64-bit flops of their bits in place
+            /// (the unbuilt bits constant zero), written and read back with their register
+            /// and given to the filter.
+            pub evfr_hi: Vec<Signal<Out, Bits<64>>>,
+            pub nevfr_hi: Vec<Signal<Out, Bits<64>>>,
+            v_evfr: Vec<Rff<Bits<64>>>,
+            v_nevfr: Vec<Rff<Bits<64>>>,
+            m_ev_hi: Vec<K<Bits<64>>>,
             /// The read-back of the options' registers and fields (one element in a unit
-            /// with FEAT_SPE_EFT or FEAT_SPE_FDS): PMSFCR's EFT bits at PMSFCR's address,
-            /// PMSDSFR at its own, zero elsewhere.
+            /// with FEAT_SPE_EFT, FEAT_SPE_FDS or events above bit 15): PMSFCR's EFT bits
+            /// at PMSFCR's address, PMSDSFR at its own, PMSEVFR's and PMSNEVFR's high bits
+            /// at theirs, zero elsewhere.
             opt_rd: Vec<Signal<Local, Bits<64>>>,
             // Generated from the register table: each read/write register's flop (named
             // after its `RegId`: `pmscr_el1`, `pmbsr`, ...; synchronous reset to its table
@@ -209,6 +220,7 @@ macro_rules! spe_regs {
                 );
                 let eft = usize::from(spe_defs::config::option::eft(cfg));
                 let fds = usize::from(spe_defs::config::option::fds(cfg));
+                let hi = usize::from(spe_defs::events::implemented_mask(cfg) >> 16 != 0);
                 let bsr = |ec: u64, mss: u64, ea: u64, dl: u64| {
                     pmbsr::S.place(1)
                         | pmbsr::EC.place(ec)
@@ -265,7 +277,14 @@ macro_rules! spe_regs {
                     fds: (0..fds).map(|_| Default::default()).collect(),
                     d_fr: (0..fds).map(|_| Default::default()).collect(),
                     a_dsfr: (0..fds).map(|_| addr(RegId::Pmsdsfr)).collect(),
-                    opt_rd: (0..usize::from(eft + fds > 0))
+                    evfr_hi: (0..hi).map(|_| Default::default()).collect(),
+                    nevfr_hi: (0..hi).map(|_| Default::default()).collect(),
+                    v_evfr: (0..hi).map(|_| Default::default()).collect(),
+                    v_nevfr: (0..hi).map(|_| Default::default()).collect(),
+                    m_ev_hi: (0..hi)
+                        .map(|_| k(spe_defs::events::filterable_mask(cfg) & !0xFFFF))
+                        .collect(),
+                    opt_rd: (0..usize::from(eft + fds + hi > 0))
                         .map(|_| Default::default())
                         .collect(),
                     m_eft: (0..eft)
@@ -467,8 +486,25 @@ macro_rules! spe_regs {
                     self.dsfr[i].next = self.d_fr[i].q.val();
                     self.fds[i].next = self.pmsfcr.q.val().get_bit(4);
                 }
+                // Events above bit 15: PMSEVFR's and PMSNEVFR's high bits with their register.
+                for i in 0..self.v_evfr.len() {
+                    self.v_evfr[i].clock.next = self.clock.val();
+                    self.v_evfr[i].reset.next = self.reset.val();
+                    self.v_nevfr[i].clock.next = self.clock.val();
+                    self.v_nevfr[i].reset.next = self.reset.val();
+                    self.v_evfr[i].d.next = self.v_evfr[i].q.val();
+                    self.v_nevfr[i].d.next = self.v_nevfr[i].q.val();
+                    if self.wr.val() & (self.reg_addr.val() == self.a_pmsevfr.val()) {
+                        self.v_evfr[i].d.next = self.reg_wdata.val() & self.m_ev_hi[i].val();
+                    }
+                    if self.wr.val() & (self.reg_addr.val() == self.a_pmsnevfr.val()) {
+                        self.v_nevfr[i].d.next = self.reg_wdata.val() & self.m_ev_hi[i].val();
+                    }
+                    self.evfr_hi[i].next = self.v_evfr[i].q.val();
+                    self.nevfr_hi[i].next = self.v_nevfr[i].q.val();
+                }
                 // The options' read-back: the generated multiplexer again, ORed with PMSFCR's
-                // EFT bits or PMSDSFR where addressed.
+                // EFT bits, PMSDSFR or PMSEVFR's and PMSNEVFR's high bits where addressed.
                 for i in 0..self.opt_rd.len() {
                     self.opt_rd[i].next = self.k_zero64.val();
                     for j in 0..self.e_fcr.len() {
@@ -479,6 +515,14 @@ macro_rules! spe_regs {
                     for j in 0..self.d_fr.len() {
                         if self.reg_addr.val() == self.a_dsfr[j].val() {
                             self.opt_rd[i].next = self.d_fr[j].q.val();
+                        }
+                    }
+                    for j in 0..self.v_evfr.len() {
+                        if self.reg_addr.val() == self.a_pmsevfr.val() {
+                            self.opt_rd[i].next = self.v_evfr[j].q.val();
+                        }
+                        if self.reg_addr.val() == self.a_pmsnevfr.val() {
+                            self.opt_rd[i].next = self.v_nevfr[j].q.val();
                         }
                     }
                     self.reg_rdata.next =

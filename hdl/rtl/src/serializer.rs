@@ -92,6 +92,18 @@ pub struct SpeSerializer<const CW: usize> {
     pub pbt: Vec<Signal<In, Bits<64>>>,
     pub pbt_en: Vec<Signal<In, Bit>>,
     h_pbt: Vec<K<Bits<8>>>,
+    /// Events above bit 15 (`Options::sve_events`; one element in a unit that builds
+    /// them, none otherwise): the Events payload's bits 63:16 in place (tracker; bits 15:0
+    /// zero), the header of Timestamp or End that follows them in beat 6 (End's, the
+    /// Timestamp's), the bytes of beat 6 kept from `Record` (48..52: Operation Type and
+    /// Events up to bit 15), and the last two beats' numbers.
+    pub events_hi: Vec<Signal<In, Bits<64>>>,
+    w_end: Vec<Signal<Local, Bits<64>>>,
+    k_end_b6: Vec<K<Bits<64>>>,
+    k_ts_b6: Vec<K<Bits<64>>>,
+    k_keep_b6: Vec<K<Bits<64>>>,
+    k_beat6: Vec<K<Bits<3>>>,
+    k_beat7: Vec<K<Bits<3>>>,
     // Local signals: the record, as a struct and as 512 bits, and the payloads built for it.
     rec: Signal<Local, Record>,
     rec_bits: Signal<Local, Bits<512>>,
@@ -142,6 +154,8 @@ impl<const CW: usize> SpeSerializer<CW> {
         // Padding everywhere: the empty slot is all 0x00 bytes.
         let empty = Record::default();
         let pbt = usize::from(spe_defs::config::option::pbt(cfg));
+        let wide = usize::from(impdef::events_payload(cfg) == impdef::EVENTS_PAYLOAD_WIDE);
+        assert!(wide == 1 || impdef::events_payload(cfg) == EVENTS_PAYLOAD);
         assert_eq!(packet::PAD, 0, "the empty record is all Padding");
         Self {
             h_ctx1: h(packet::context_header(context_index::EL1)),
@@ -157,12 +171,25 @@ impl<const CW: usize> SpeSerializer<CW> {
             h_op_other: h(packet::op_type_header(op_class::OTHER)),
             h_op_ldst: h(packet::op_type_header(op_class::LD_ST_ATOMIC)),
             h_op_branch: h(packet::op_type_header(op_class::BRANCH)),
-            h_ev: h(packet::events_header(EVENTS_PAYLOAD)),
+            h_ev: h(packet::events_header(impdef::events_payload(cfg))),
             h_ts: h(packet::TIMESTAMP),
             h_end: h(packet::END),
             k_class_ldst: K::new(u64::from(op_class::LD_ST_ATOMIC).into()),
             k_class_branch: K::new(u64::from(op_class::BRANCH).into()),
             k_empty: K::new(empty),
+            events_hi: (0..wide).map(|_| Default::default()).collect(),
+            w_end: (0..wide).map(|_| Default::default()).collect(),
+            k_end_b6: (0..wide)
+                .map(|_| K::new((u64::from(packet::END) << 56).into()))
+                .collect(),
+            k_ts_b6: (0..wide)
+                .map(|_| K::new((u64::from(packet::TIMESTAMP) << 56).into()))
+                .collect(),
+            k_keep_b6: (0..wide)
+                .map(|_| K::new(spe_defs::low_mask(40).into()))
+                .collect(),
+            k_beat6: (0..wide).map(|_| K::new(6u64.into())).collect(),
+            k_beat7: (0..wide).map(|_| K::new(7u64.into())).collect(),
             pbt: (0..pbt).map(|_| Default::default()).collect(),
             pbt_en: (0..pbt).map(|_| Default::default()).collect(),
             h_pbt: (0..pbt)
@@ -268,7 +295,6 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
             self.rec.next.end_hdr = self.h_end.val();
         }
         self.rec_bits.next = self.rec.val().into();
-
         // Beat multiplexer: beat i carries record bytes 8i+7..8i, little-endian, as the
         // writer sends beat i to PMBPTR + 8i.
         if self.beat.val().get_bit(2) {
@@ -300,6 +326,30 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
                 }
             }
         }
+        // With a 4-byte Events payload the last two beats are Operation Type, Events, then
+        // Timestamp or End two bytes later than in `Record` (whose last two bytes are
+        // padding): the record's bytes 50..63 come from this tail instead.
+        // choice: events-payload
+        // A 4-byte Events payload (its header is `h_ev`'s) puts its bits 31:16 in bytes 53
+        // and 54, where `Record` has End or the Timestamp's header, and Timestamp or End two
+        // bytes later: its header in byte 55 (beat 6), the Timestamp's payload in bytes
+        // 56..63 (beat 7). `Record`'s last two bytes are padding, so nothing is lost. The
+        // places are checked by a test against the layout.
+        for i in 0..self.events_hi.len() {
+            self.w_end[i].next = self.k_end_b6[i].val();
+            if self.sample.val().ts_en {
+                self.w_end[i].next = self.k_ts_b6[i].val();
+            }
+            if self.beat.val() == self.k_beat6[i].val() {
+                self.beat_data.next = (self.rec_bits.val().get_bits::<64>(384)
+                    & self.k_keep_b6[i].val())
+                    | (self.events_hi[i].val() << 24)
+                    | self.w_end[i].val();
+            }
+            if self.beat.val() == self.k_beat7[i].val() {
+                self.beat_data.next = self.rec.val().ts;
+            }
+        }
     }
 }
 
@@ -311,6 +361,30 @@ mod tests {
     use super::*;
     use spe_defs::impdef::layout;
     use spe_defs::packet::addr_payload;
+
+    #[test]
+    fn wide_events_bits_follow_the_wide_layout() {
+        // The kernel's literal places: beat 6 is bytes 48..55 (bit 384); Events bits
+        // 31:16 shifted by 24 land in its bytes 5 and 6 (record bytes 53, 54), the header of
+        // Timestamp / End in its byte 7 (record byte 55); the Timestamp's payload is beat 7.
+        let cfg = Config::preset("v1p2x").unwrap();
+        assert_eq!(impdef::events_payload(cfg), impdef::EVENTS_PAYLOAD_WIDE);
+        let ev = layout::events(cfg);
+        let end = layout::end_or_ts(cfg);
+        assert_eq!(ev.offset, layout::EVENTS.offset);
+        assert_eq!(layout::OP_TYPE.offset, 48);
+        assert_eq!(8 * (ev.offset + 1 + EVENTS_PAYLOAD - 48), 16 + 24);
+        assert_eq!(8 * (end.offset - 48), 56);
+        assert_eq!(
+            (end.offset + 1) * 8,
+            7 * 64,
+            "the Timestamp's payload is beat 7"
+        );
+        assert_eq!(end.offset + end.len, impdef::RECORD_SIZE);
+        let r = Record::default();
+        assert_eq!(r.get_my_offset_ev(), 8 * (ev.offset + 1));
+        assert_eq!(r.get_my_width_ev(), 8 * EVENTS_PAYLOAD);
+    }
 
     #[test]
     fn record_struct_places_every_packet_at_its_layout_offset() {

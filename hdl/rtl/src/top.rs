@@ -238,6 +238,19 @@ macro_rules! spe_top {
                     self.pmu_sample_feed_fp[i].next = self.filter.feed_fp[i].val();
                     self.pmu_sample_feed_simd[i].next = self.filter.feed_simd[i].val();
                 }
+                // FEAT_SPEv1p1's SVE events (`Options::sve_events`): the completion report's
+                // predicate flags; the Events payload's bits 31:16 and PMSEVFR's and
+                // PMSNEVFR's into the filter, the payload into the serializer.
+                for i in 0..self.cpl_pred_empty.len() {
+                    self.tracker.pred_not_full[i].next = self.cpl_pred_not_full[i].val();
+                    self.tracker.pred_empty[i].next = self.cpl_pred_empty[i].val();
+                }
+                for i in 0..self.filter.ev_hi.len() {
+                    self.filter.ev_hi[i].next = self.tracker.events_hi[i].val();
+                    self.filter.evfr_hi[i].next = self.regs.evfr_hi[i].val();
+                    self.filter.nevfr_hi[i].next = self.regs.nevfr_hi[i].val();
+                    self.serializer.events_hi[i].next = self.tracker.events_hi[i].val();
+                }
                 // FEAT_SPE_PBT (`Options::pbt`): the previous-branch target with the
                 // branch report, into the record's PA slot.
                 for i in 0..self.pbt_valid.len() {

@@ -191,6 +191,18 @@ pub struct SpeTracker {
     pub fp_scalar_in: Vec<Signal<In, Bit>>,
     pub fp_scalar: Vec<Signal<Out, Bit>>,
     m_scalar: Vec<Rff<Bit>>,
+    /// FEAT_SPEv1p1's SVE events (`Options::sve_events`; one element in a unit that
+    /// builds them, none otherwise): the completion report's predicate flags, held from
+    /// the completion, and the Events payload's bits 31:16 they make.
+    pub pred_not_full: Vec<Signal<In, Bit>>,
+    pub pred_empty: Vec<Signal<In, Bit>>,
+    pub events_hi: Vec<Signal<Out, Bits<64>>>,
+    c_not_full: Vec<Rff<Bit>>,
+    c_empty: Vec<Rff<Bit>>,
+    /// E[17] alone and E[17] with E[18], in place (bits 15:0 are `events`').
+    k_partial: Vec<K<Bits<64>>>,
+    k_empty: Vec<K<Bits<64>>>,
+    k_none: Vec<K<Bits<64>>>,
     p_target: Vec<Rff<Bits<64>>>,
     p_valid: Vec<Rff<Bit>>,
     k_pbt_mask: Vec<K<Bits<64>>>,
@@ -235,7 +247,23 @@ impl SpeTracker {
         let k2 = |v: u8| K::new(u64::from(v).into());
         let pbt = usize::from(spe_defs::config::option::pbt(cfg));
         let eft = usize::from(spe_defs::config::option::eft(cfg));
+        let sve = usize::from(spe_defs::config::option::sve_events(cfg));
+        fn n_of<T: Default>(n: usize) -> Vec<T> {
+            (0..n).map(|_| T::default()).collect()
+        }
         Self {
+            pred_not_full: n_of(sve),
+            pred_empty: n_of(sve),
+            events_hi: n_of(sve),
+            c_not_full: n_of(sve),
+            c_empty: n_of(sve),
+            k_partial: (0..sve)
+                .map(|_| K::new(spe_defs::events::bit(spe_defs::events::PARTIAL_PREDICATE).into()))
+                .collect(),
+            k_empty: (0..sve)
+                .map(|_| K::new(spe_defs::events::SVE_MASK.into()))
+                .collect(),
+            k_none: n_of(sve),
             k_el0: k2(0),
             k_el2: k2(2),
             k_e2pb_el2: k2(spe_defs::regs::mdcr_e2pb::EL2_OWNS),
@@ -351,6 +379,27 @@ impl Logic for SpeTracker {
                 self.m_scalar[i].d.next = self.fp_scalar_in[i].val();
             }
             self.fp_scalar[i].next = self.m_scalar[i].q.val() & self.s_rep.q.val().mem_done;
+        }
+        // FEAT_SPEv1p1's SVE events come with the completion report (an empty predicate is
+        // also not full: E[18] implies E[17]).
+        for i in 0..self.c_empty.len() {
+            self.c_not_full[i].clock.next = self.clock.val();
+            self.c_not_full[i].reset.next = self.reset.val();
+            self.c_empty[i].clock.next = self.clock.val();
+            self.c_empty[i].reset.next = self.reset.val();
+            self.c_not_full[i].d.next = self.c_not_full[i].q.val();
+            self.c_empty[i].d.next = self.c_empty[i].q.val();
+            if (self.s_phase.q.val() == SamplePhase::Tracking) & self.cpl.val().done {
+                self.c_not_full[i].d.next = self.pred_not_full[i].val() | self.pred_empty[i].val();
+                self.c_empty[i].d.next = self.pred_empty[i].val();
+            }
+            self.events_hi[i].next = self.k_none[i].val();
+            if self.c_not_full[i].q.val() {
+                self.events_hi[i].next = self.k_partial[i].val();
+            }
+            if self.c_empty[i].q.val() {
+                self.events_hi[i].next = self.k_empty[i].val();
+            }
         }
         // Any report outside tracking is stray.
         self.stray.next = self.iss_valid.val()

@@ -30,7 +30,7 @@
 
 use crate::memory::Memory;
 use spe_defs::config::Config;
-use spe_defs::events::FILTERABLE_MASK;
+use spe_defs::events::filterable_mask;
 use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::regs::{
     pmblimitr, pmbptr, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, reg, RegId,
@@ -262,10 +262,11 @@ impl SampleSettings {
             ("event_filter", self.event_filter),
             ("inv_event_filter", self.inv_event_filter),
         ] {
-            let res0 = v & !FILTERABLE_MASK;
+            let filterable = filterable_mask(cfg);
+            let res0 = v & !filterable;
             if res0 != 0 {
                 return Err(format!(
-                    "{name} {v:#x}: events {res0:#x} are RES0 in PMSEVFR_EL1, only {FILTERABLE_MASK:#x} can be filtered on: the driver refuses it (EOPNOTSUPP)"
+                    "{name} {v:#x}: events {res0:#x} are RES0 in PMSEVFR_EL1, only {filterable:#x} can be filtered on: the driver refuses it (EOPNOTSUPP)"
                 ));
             }
         }

@@ -25,7 +25,7 @@
 use spe_bench::driver::FaultAction;
 use spe_bench::memory::{random_mmu_fsc, FaultSpec};
 use spe_bench::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
-use spe_defs::events::FILTERABLE_MASK;
+use spe_defs::events::filterable_mask;
 use spe_defs::packet::{addr_payload::ADDR_BITS, op_class};
 use spe_defs::regs::{reg, REGS};
 use spe_defs::Config;
@@ -347,6 +347,12 @@ impl<D: Dut> Dut for Chaos<D> {
             }
         }
         for x in &mut i.thr[..self.cfg.threads] {
+            // The SVE events' predicate flags on any completion (the core's stimulus has no
+            // SVE op): the unit records what it is told.
+            if self.cfg.options.sve_events && x.cpl.done && self.rng.chance(0.5) {
+                x.cpl_pred_not_full = self.rng.chance(0.5);
+                x.cpl_pred_empty = self.rng.chance(0.3);
+            }
             if x.cpl.done && self.rng.chance(self.params.lost_completion) {
                 x.cpl.done = false;
                 self.counts.lost_completions += 1;
@@ -400,10 +406,10 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
     s.load_filter = r.chance(0.1);
     s.store_filter = r.chance(0.1);
     if r.chance(0.15) {
-        s.event_filter = r.next_u64() & r.next_u64() & FILTERABLE_MASK;
+        s.event_filter = r.next_u64() & r.next_u64() & filterable_mask(cfg);
     }
     if r.chance(0.15) {
-        s.inv_event_filter = r.next_u64() & r.next_u64() & FILTERABLE_MASK;
+        s.inv_event_filter = r.next_u64() & r.next_u64() & filterable_mask(cfg);
     }
     // Minimum latency: often small, where most ops' latencies are, so that records with a
     // latency exactly at the threshold (the filter's boundary) are common.

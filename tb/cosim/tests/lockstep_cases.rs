@@ -403,6 +403,60 @@ fn eft_type_filters_keep_fp_ops_or_fp_stores_and_the_rtl_matches_the_model() {
 }
 
 #[test]
+fn sve_events_mark_partial_and_empty_predicates_and_filter_on_them_and_the_rtl_matches_the_model() {
+    // The SVE events (preset v1p2x: a 4-byte Events payload): on the `sve` workload the
+    // core reports each SVE op's predicate; records carry E[17] (partial or empty) and
+    // E[18] (empty), E[18] never without E[17], and none for other ops. PMSEVFR with E[17]
+    // keeps only records that have it; PMSNEVFR with E[18] drops those that have it. Both
+    // RTL backends against the model on every output.
+    use spe_defs::events as ev;
+    use spe_defs::packet::subclass as sc;
+    let name =
+        "sve_events_mark_partial_and_empty_predicates_and_filter_on_them_and_the_rtl_matches_the_model";
+    let cfg = preset("v1p2x");
+    assert!(cfg.options.sve_events);
+    let (e17, e18) = (ev::bit(ev::PARTIAL_PREDICATE), ev::bit(ev::EMPTY_PREDICATE));
+    for (what, event_filter, inv_event_filter) in [
+        ("no filter", 0, 0),
+        ("E[17]", e17, 0),
+        ("not E[18]", 0, e18),
+    ] {
+        let s = SampleSettings {
+            event_filter,
+            inv_event_filter,
+            ..fast(cfg)
+        };
+        let runs = lockstep(name, cfg, "sve", &s, &MemoryProfile::default(), 10_000);
+        let r = runs.last().unwrap();
+        // Records of SVE ops by predicate: full, partial, empty; records of other ops.
+        let (mut n, mut other) = ([0u32; 3], 0u32);
+        for rec in &spe_decode::decode(&r.aux).records {
+            let op = rec.op.expect("every record has an Operation Type");
+            let e = rec.events.expect("every record has Events");
+            assert!(
+                e & e18 == 0 || e & e17 != 0,
+                "{what}: E[18] without E[17]: {e:#x}"
+            );
+            if sc::is_sve_sme(op.class, op.subclass) {
+                n[usize::from(e & e17 != 0) + usize::from(e & e18 != 0)] += 1;
+            } else {
+                assert_eq!(e & ev::SVE_MASK, 0, "{what}: SVE events on {op:?}");
+                other += 1;
+            }
+        }
+        eprintln!("  {what}: SVE op records with a full, partial, empty predicate: {n:?}; other records {other}");
+        match (event_filter, inv_event_filter) {
+            (0, 0) => assert!(n.iter().all(|&k| k > 0) && other > 0, "{n:?} {other}"),
+            (0, _) => assert!(n[0] > 0 && n[1] > 0 && n[2] == 0 && other > 0, "{n:?}"),
+            _ => assert!(
+                n[0] == 0 && n[1] > 0 && n[2] > 0 && other == 0,
+                "{n:?} {other}"
+            ),
+        }
+    }
+}
+
+#[test]
 fn fds_keeps_the_loads_of_the_selected_data_sources_and_the_rtl_matches_the_model() {
     // FEAT_SPE_FDS (preset v1p2x), as perf programs it: `inv_data_src_filter` with every
     // source but DRAM and L2 (PMSDSFR = its complement, PMSFCR.FDS): every load record's

@@ -88,6 +88,9 @@ pub struct Sample {
     pub retired: bool,
     pub exception: bool,
     pub cond_fail: bool,
+    /// FEAT_SPEv1p1's SVE events (E[17], E[18]) from the completion report, in a unit
+    /// that builds them (`Options::sve_events`).
+    pub pred_events: u64,
 }
 
 impl Sample {
@@ -187,7 +190,7 @@ impl Sample {
     /// Returns `(completed, stray)`.
     /// choice: latency-counters, choice: hook-reports
     /// `opts`: the unit's options (without FEAT_SPE_PBT `pbt_*` are ignored, without
-    /// FEAT_SPE_EFT `mem_fp_scalar`).
+    /// FEAT_SPE_EFT `mem_fp_scalar`, without the SVE events `cpl_pred_*`).
     pub fn track_cycle(
         &mut self,
         inp: &ThreadInputs,
@@ -275,6 +278,16 @@ impl Sample {
             self.retired = inp.cpl.retired;
             self.exception = inp.cpl.exception;
             self.cond_fail = inp.cpl.cond_fail;
+            // An empty predicate is also not full (E[18] implies E[17]).
+            let on = |b: bool, bit: u32| if b { ev::bit(bit) } else { 0 };
+            self.pred_events = if opts.sve_events {
+                on(
+                    inp.cpl_pred_not_full || inp.cpl_pred_empty,
+                    ev::PARTIAL_PREDICATE,
+                ) | on(inp.cpl_pred_empty, ev::EMPTY_PREDICATE)
+            } else {
+                0
+            };
         }
         (inp.cpl.done, stray)
     }
@@ -290,6 +303,7 @@ impl Sample {
             | on(not_taken, ev::NOT_TAKEN)
             | on(self.br_done && self.mispred, ev::MISPRED)
             | self.mem_events
+            | self.pred_events
     }
 
     /// The Operation Type payload: the dispatch subclass, with the branch hook's indirect

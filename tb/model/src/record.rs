@@ -5,6 +5,7 @@
 use crate::capture::Sample;
 use spe_defs::impdef::{self, layout, Slot, RECORD_SIZE};
 use spe_defs::packet::{self, addr_index, addr_payload, context_index, counter_index};
+use spe_defs::Config;
 
 /// One encoded record slot.
 pub type Record = [u8; RECORD_SIZE];
@@ -16,9 +17,9 @@ fn put(rec: &mut Record, slot: Slot, header: u8, payload: u64, len: usize) {
     rec[slot.offset + 1..slot.offset + 1 + len].copy_from_slice(&payload.to_le_bytes()[..len]);
 }
 
-/// Encodes the record of a completed sample.
+/// Encodes the record of a completed sample in a unit of `cfg` (its Events payload size).
 /// choice: record-slot, choice: events-payload, choice: data-source, choice: security-state
-pub fn encode(s: &Sample) -> Record {
+pub fn encode(s: &Sample, cfg: &Config) -> Record {
     let mut r = [packet::PAD; RECORD_SIZE];
     if s.collect.context_el1 {
         put(
@@ -128,23 +129,25 @@ pub fn encode(s: &Sample) -> Record {
         u64::from(s.op_payload()),
         packet::OP_TYPE_PAYLOAD,
     );
+    let events = impdef::events_payload(cfg);
     put(
         &mut r,
-        layout::EVENTS,
-        packet::events_header(impdef::EVENTS_PAYLOAD),
+        layout::events(cfg),
+        packet::events_header(events),
         s.events(),
-        impdef::EVENTS_PAYLOAD,
+        events,
     );
+    let end = layout::end_or_ts(cfg);
     if s.collect.timestamp {
         put(
             &mut r,
-            layout::END_OR_TS,
+            end,
             packet::TIMESTAMP,
             s.timestamp,
             packet::TIMESTAMP_PAYLOAD,
         );
     } else {
-        r[layout::END_OR_TS.offset] = packet::END;
+        r[end.offset] = packet::END;
     }
     r
 }

@@ -308,7 +308,7 @@ impl Model {
                 let keep = filter::apply(&th.regs, &s).is_ok();
                 o.pmu_sample_filtrate = keep;
                 if keep && writes(&th.regs) {
-                    Phase::Waiting(Box::new(record::encode(&s)))
+                    Phase::Waiting(Box::new(record::encode(&s, &self.cfg)))
                 } else {
                     Phase::Idle
                 }

@@ -26,7 +26,7 @@ use crate::rng::Rng;
 use crate::uop::{MicroOp, Mode};
 use crate::walker::Walker;
 use spe_defs::config::Config;
-use spe_defs::packet::op_class;
+use spe_defs::packet::{op_class, subclass};
 use spe_ports::{Inputs, Outputs, Slot};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -133,6 +133,8 @@ pub struct Core {
     /// FEAT_SPE_EFT's `mem_fp_scalar` (its own stream: the other ports' stimulus does not
     /// change).
     eft_rng: Rng,
+    /// The SVE events' `cpl_pred_*` (its own stream, likewise).
+    sve_rng: Rng,
 }
 
 impl Core {
@@ -181,6 +183,7 @@ impl Core {
             prev_branch: None,
             pbt_rng: Rng::derive(seed, 3),
             eft_rng: Rng::derive(seed, 4),
+            sve_rng: Rng::derive(seed, 5),
         })
     }
 
@@ -567,6 +570,19 @@ impl Core {
             inp.thr[self.thread].cpl.retired = t.op.retired();
             inp.thr[self.thread].cpl.exception = t.op.exception;
             inp.thr[self.thread].cpl.cond_fail = t.op.cond_fail && t.op.class != op_class::BRANCH;
+            // An SVE or SME op's governing predicate: all true, partly false or all false
+            // (a core may leave `cpl_pred_not_full` low with an empty one: E[18] implies
+            // E[17]). Low for any other op.
+            if subclass::is_sve_sme(t.op.class, t.op.subclass) {
+                let (not_full, empty) = match self.sve_rng.below(4) {
+                    0 => (false, false),
+                    1 => (true, false),
+                    2 => (true, true),
+                    _ => (false, true),
+                };
+                inp.thr[self.thread].cpl_pred_not_full = not_full;
+                inp.thr[self.thread].cpl_pred_empty = empty;
+            }
             self.tracked = None;
         }
     }

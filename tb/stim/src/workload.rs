@@ -47,6 +47,7 @@ pub const WORKLOADS: &[(&str, &str)] = &[
     ("memory", "pointer chasing and large streams: DRAM, remote and peer sources, page walks, misaligned accesses"),
     ("branchy", "hard-to-predict conditional and indirect branches, calls and returns: many flushes"),
     ("modes", "frequent EL0/EL1 and context switches, AArch32 and profiling-disallowed stretches"),
+    ("sve", "the mix with SVE ops (predicated data processing, SVE loads and stores): a core with SVE reports their predicates"),
 ];
 
 /// A program and the core behaviour to run it with.
@@ -73,6 +74,7 @@ impl Workload {
                 },
             ),
             "modes" => (modes_program(), modes_params()),
+            "sve" => (sve_program(), mix_params()),
             _ => {
                 return Err(format!(
                     "unknown workload {name:?}; valid names: {}",
@@ -240,7 +242,7 @@ struct RandomSpec {
     funcs: usize,
     ops_per_block: (u64, u64),
     /// Weights of: load, store, atomic, ALU, FP, SIMD, conditional select.
-    op_weights: [u32; 7],
+    op_weights: [u32; 8],
     /// Weights of block exits: fall, conditional, loop, indirect, call, jump.
     exit_weights: [u32; 6],
     /// Weights of address patterns: small stream, large stream, random large, shared.
@@ -299,7 +301,18 @@ fn random_op(r: &mut Rng, spec: &RandomSpec) -> StaticOp {
                 StaticOp::other(OTHER_SIMD | OTHER_FP)
             }
         }
-        _ => csel(),
+        6 => csel(),
+        // An SVE op: a predicated data-processing op (FP or integer), or an SVE load or
+        // store (contiguous or gather/scatter).
+        _ => {
+            if r.chance(0.6) {
+                StaticOp::other(OTHER_SVE | SVE_PRED | if r.chance(0.5) { SVE_FP } else { 0 })
+            } else {
+                let sg = if r.chance(0.3) { SVE_SG } else { 0 };
+                let st = if r.chance(0.3) { LDST_ST } else { 0 };
+                StaticOp::ldst(LDST_SVE_SME | sg | st, random_mem(r, spec))
+            }
+        }
     }
 }
 
@@ -420,7 +433,23 @@ fn mix_program() -> CodeProgram {
         main_blocks: 40,
         funcs: 8,
         ops_per_block: (3, 12),
-        op_weights: [28, 12, 3, 30, 8, 5, 4],
+        op_weights: [28, 12, 3, 30, 8, 5, 4, 0],
+        exit_weights: [25, 30, 15, 8, 15, 7],
+        mem_weights: [65, 20, 12, 3],
+        cond_probs: &[0.05, 0.5, 0.7, 0.9, 0.97],
+        indirect_targets: (2, 4),
+    })
+}
+
+/// The mix with a quarter of its ops SVE ones.
+fn sve_program() -> CodeProgram {
+    random_program(&RandomSpec {
+        name: "sve",
+        seed: 0x0073_7665,
+        main_blocks: 40,
+        funcs: 8,
+        ops_per_block: (3, 12),
+        op_weights: [28, 12, 3, 30, 8, 5, 4, 30],
         exit_weights: [25, 30, 15, 8, 15, 7],
         mem_weights: [65, 20, 12, 3],
         cond_probs: &[0.05, 0.5, 0.7, 0.9, 0.97],
@@ -447,7 +476,7 @@ fn branchy_program() -> CodeProgram {
         main_blocks: 48,
         funcs: 12,
         ops_per_block: (2, 5),
-        op_weights: [15, 5, 1, 50, 3, 2, 10],
+        op_weights: [15, 5, 1, 50, 3, 2, 10, 0],
         exit_weights: [5, 50, 10, 15, 15, 5],
         mem_weights: [90, 5, 5, 0],
         cond_probs: &[0.3, 0.5, 0.5, 0.7],
