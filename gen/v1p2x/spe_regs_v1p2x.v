@@ -33,7 +33,7 @@ module spe_regs_v1p2x(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq
     // Constant declarations
     localparam  m_eft__0 = 64'h1f000000180000;
     localparam  a_dsfr__0 = 5'b100;
-    localparam  m_ev_hi__0 = 64'h60000;
+    localparam  m_ev_hi__0 = 64'hfe0000;
     localparam  a_pmblimitr = 5'b0;
     localparam  m_pmblimitr = 64'hfffffffffffff027;
     localparam  z_pmblimitr = 64'h0;

@@ -3,7 +3,7 @@
 // source and run `cargo run --release --bin spe -- gen --out gen`.
 
 package spe_v1p2x_pkg;
-  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS; the SVE events E[17], E[18] (a 4-byte Events payload)): 12-bit latency counters, recommended minimum interval
+  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS; the SVE events E[17], E[18] and the SPEv1p4 events E[19]..E[23] (a 4-byte Events payload)): 12-bit latency counters, recommended minimum interval
   // 1024, PMSIDR_EL1 = 0xf0264f7, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
@@ -116,6 +116,11 @@ package spe_v1p2x_pkg;
   // Group `mem`, inputs.
   typedef struct packed {
     logic [T-1:0] mem_fp_scalar;  // FEAT_SPE_EFT: the access is a scalar SIMD&FP load or store (J1 `SPESampleSIMDFPLoadStore` with `scalar`: a floating-point op for the type filter; a vector one is a SIMD op). Read only for an op whose Operation Type is a SIMD&FP load or store (`disp_subclass` 0000010x), which is SIMD when `mem_done` never comes (with mem_done)
+    logic [T-1:0] mem_l2d_access;  // FEAT_SPEv1p4: E[19], L2D access: the load accessed at least the level 2 data or unified cache (L2D_CACHE_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
+    logic [T-1:0] mem_l2d_miss;  // FEAT_SPEv1p4: E[20], L2D miss: the load accessed and missed the level 2 data or unified cache, not counting an access met by the refill of an earlier miss (L2D_CACHE_LMISS_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
+    logic [T-1:0] mem_hitm;  // FEAT_SPEv1p4: E[21], cache data modified: the load accessed modified data in a cache (a cache hit, a snoop hit or both: your IMPLEMENTATION DEFINED choice; Lx_CACHE_HITM_RD, DSNP_HITM_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
+    logic [T-1:0] mem_lfb;  // FEAT_SPEv1p4: E[22], recently fetched: the load hit a recently fetched line in a cache (a line-fill-buffer hit; Lx_LFB_HIT_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
+    logic [T-1:0] mem_snooped;  // FEAT_SPEv1p4: E[23], data snooped: the load snooped data from a cache outside this PE's cache hierarchy (DSNP_HIT_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
   } mem_in_t;
 
   // Group `cpl`, inputs.

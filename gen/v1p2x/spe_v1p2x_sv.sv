@@ -114,6 +114,11 @@ module spe_v1p2x_sv
     .pmu_sample_feed_simd(pmu_o.pmu_sample_feed_simd),
     .pmu_sample_feed_ds(pmu_o.pmu_sample_feed_ds),
     .cpl_pred_not_full(cpl_i.cpl_pred_not_full),
-    .cpl_pred_empty(cpl_i.cpl_pred_empty)
+    .cpl_pred_empty(cpl_i.cpl_pred_empty),
+    .mem_l2d_access(mem_i.mem_l2d_access),
+    .mem_l2d_miss(mem_i.mem_l2d_miss),
+    .mem_hitm(mem_i.mem_hitm),
+    .mem_lfb(mem_i.mem_lfb),
+    .mem_snooped(mem_i.mem_snooped)
   );
 endmodule

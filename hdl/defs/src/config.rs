@@ -100,6 +100,12 @@ pub struct Options {
     /// (J1 `SPEFilterByEvents`). The Events payload grows to 4 bytes
     /// ([`crate::impdef::events_payload`]).
     pub sve_events: bool,
+    /// FEAT_SPEv1p4's events: E[19] L2D access, E[20] L2D miss, E[21] cache data modified,
+    /// E[22] recently fetched and E[23] data snooped, for loads, from the memory report
+    /// (`mem_l2d_access`, `mem_l2d_miss`, `mem_hitm`, `mem_lfb`, `mem_snooped`), filterable
+    /// in PMSEVFR/PMSNEVFR[23:19] (J1 `SPEFilterByEvents`). The Events payload grows to 4
+    /// bytes ([`crate::impdef::events_payload`]).
+    pub v1p4_events: bool,
 }
 
 impl Options {
@@ -114,10 +120,11 @@ impl Options {
         eft: false,
         fds: false,
         sve_events: false,
+        v1p4_events: false,
     };
     /// Every option, named as `validate` reports it, by mutable reference (the one list of
     /// the fields: [`Options::flags`] and the tests go through it).
-    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 9] {
+    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 10] {
         [
             ("FEAT_SPE_ERnd", &mut self.ernd),
             ("PMBLIMITR.PMFZ", &mut self.pmfz),
@@ -128,6 +135,7 @@ impl Options {
             ("FEAT_SPE_EFT", &mut self.eft),
             ("FEAT_SPE_FDS", &mut self.fds),
             ("the SVE events", &mut self.sve_events),
+            ("the SPEv1p4 events", &mut self.v1p4_events),
         ]
     }
     /// Every option with its name and whether it is built.
@@ -176,6 +184,10 @@ pub mod option {
     /// FEAT_SPEv1p1's SVE events E[17], E[18] and their inputs ([`Options::sve_events`]).
     pub fn sve_events(cfg: &Config) -> bool {
         cfg.options.sve_events
+    }
+    /// FEAT_SPEv1p4's events E[19]..E[23] and their inputs ([`Options::v1p4_events`]).
+    pub fn v1p4_events(cfg: &Config) -> bool {
+        cfg.options.v1p4_events
     }
     /// SAMPLE_FEED_DS: FEAT_SPE_FDS with the SAMPLE_FEED_* outputs.
     pub fn feed_fds(cfg: &Config) -> bool {
@@ -355,7 +367,7 @@ pub const PRESETS: &[Config] = &[
     },
     Config {
         name: "v1p2x",
-        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS; the SVE events E[17], E[18] (a 4-byte Events payload)",
+        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS; the SVE events E[17], E[18] and the SPEv1p4 events E[19]..E[23] (a 4-byte Events payload)",
         dispatch_width: 4,
         counter_width: CounterWidth::Bits12,
         interval_code: 0b0100,
@@ -372,6 +384,7 @@ pub const PRESETS: &[Config] = &[
             eft: true,
             fds: true,
             sve_events: true,
+            v1p4_events: true,
         },
     },
     Config {

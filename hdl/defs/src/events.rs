@@ -17,6 +17,13 @@ pub const ALIGNMENT: u32 = 11;
 /// FALSE element (partial or empty), and had no TRUE element (empty).
 pub const PARTIAL_PREDICATE: u32 = 17;
 pub const EMPTY_PREDICATE: u32 = 18;
+/// FEAT_SPEv1p4 (`Options::v1p4_events`), for loads: L2 data cache access and miss, cache
+/// data modified (HITM), recently fetched (line-fill-buffer hit), data snooped.
+pub const L2D_ACCESS: u32 = 19;
+pub const L2D_MISS: u32 = 20;
+pub const CACHE_DATA_MODIFIED: u32 = 21;
+pub const RECENTLY_FETCHED: u32 = 22;
+pub const DATA_SNOOPED: u32 = 23;
 
 /// Events every unit can set (bits 0..=11).
 pub const IMPLEMENTED_MASK: u64 = 0xFFF;
@@ -27,10 +34,23 @@ pub const FILTERABLE_MASK: u64 = IMPLEMENTED_MASK & !(1 << EXCEPTION_GEN);
 /// The SVE events (`Options::sve_events`), filterable where built (J1 `SPEFilterByEvents`:
 /// `mask<18:17>` with FEAT_SPEv1p1 and SVE).
 pub const SVE_MASK: u64 = bit(PARTIAL_PREDICATE) | bit(EMPTY_PREDICATE);
+/// The SPEv1p4 events (`Options::v1p4_events`), filterable where built (J1
+/// `SPEFilterByEvents`: `mask<23:19>` with FEAT_SPEv1p4).
+pub const V1P4_MASK: u64 = bit(L2D_ACCESS)
+    | bit(L2D_MISS)
+    | bit(CACHE_DATA_MODIFIED)
+    | bit(RECENTLY_FETCHED)
+    | bit(DATA_SNOOPED);
 
 /// Events a unit of `cfg` can set: [`IMPLEMENTED_MASK`] and its options' events.
 pub fn implemented_mask(cfg: &crate::Config) -> u64 {
-    IMPLEMENTED_MASK | if cfg.options.sve_events { SVE_MASK } else { 0 }
+    IMPLEMENTED_MASK
+        | if cfg.options.sve_events { SVE_MASK } else { 0 }
+        | if cfg.options.v1p4_events {
+            V1P4_MASK
+        } else {
+            0
+        }
 }
 
 /// Events a unit of `cfg` filters on (PMSEVFR_EL1 / PMSNEVFR_EL1's writable bits).
@@ -94,7 +114,12 @@ mod tests {
     #[test]
     fn options_add_their_events_and_filter_bits() {
         for cfg in crate::PRESETS {
-            let want = if cfg.options.sve_events { SVE_MASK } else { 0 };
+            let want = if cfg.options.sve_events { SVE_MASK } else { 0 }
+                | if cfg.options.v1p4_events {
+                    V1P4_MASK
+                } else {
+                    0
+                };
             assert_eq!(
                 implemented_mask(cfg),
                 IMPLEMENTED_MASK | want,
@@ -111,5 +136,11 @@ mod tests {
         }
         assert_eq!(name(PARTIAL_PREDICATE), Some("SVE-PARTIAL-PRED"));
         assert_eq!(name(EMPTY_PREDICATE), Some("SVE-EMPTY-PRED"));
+        assert_eq!(name(L2D_ACCESS), Some("L2D-ACCESS"));
+        assert_eq!(name(L2D_MISS), Some("L2D-MISS"));
+        assert_eq!(name(CACHE_DATA_MODIFIED), Some("HITM"));
+        assert_eq!(name(RECENTLY_FETCHED), Some("LFB"));
+        assert_eq!(name(DATA_SNOOPED), Some("SNOOPED"));
+        assert_eq!(V1P4_MASK, 0x1F << 19);
     }
 }

@@ -125,6 +125,14 @@ pub const FEATURES: &[Feature] = {
             option: Some(crate::config::option::feed_events),
             ..feat("FEAT_SPEv1p2: the SAMPLE_FEED_* PMU events (and SAMPLE_BUFFER_FULL; `Options::feed_events`: preset v1p2x)", 0b0011, false)
         },
+        Feature {
+            name: "FEAT_SPEv1p4's events: E[19] L2D access, E[20] L2D miss, E[21] cache data modified, E[22] recently fetched, E[23] data snooped, and their filter bits (each optional in SPEv1p4; `Options::v1p4_events`: preset v1p2x)",
+            mandatory_from: 0,
+            needs_sve: false,
+            implemented: false,
+            pmsidr: None,
+            option: Some(crate::config::option::v1p4_events),
+        },
         feat("FEAT_SPEv1p3: MOPS and MTE op types; no external abort reported to the unit; PMBIDR_EL1.F = 1", 0b0100, false),
         optional("FEAT_SPE_FnE: the inverted event filter (PMSNEVFR_EL1; mandatory from SPEv1p2)", true, pmsidr::FNE),
         optional("FEAT_SPE_LDS: the Data Source packet", true, pmsidr::LDS),
@@ -469,7 +477,7 @@ pub const CHOICES: &[Choice] = &[
         key: "events-payload",
         topic: "Events payload",
         rule: "D18.2.6 (Events packet)",
-        behaviour: "2 bytes (header 0x52); events 0..11 implemented. A unit with events above bit 15 (`Options::sve_events`: E[17], E[18]) has a 4-byte payload (header 0x62) in every record, and its Timestamp / End moves two bytes later (bytes 55..63).",
+        behaviour: "2 bytes (header 0x52); events 0..11 implemented. A unit with events above bit 15 (`Options::sve_events`: E[17], E[18]; `Options::v1p4_events`: E[19]..E[23], loads only) has a 4-byte payload (header 0x62) in every record, and its Timestamp / End moves two bytes later (bytes 55..63).",
     },
     Choice {
         key: "data-source",

@@ -323,6 +323,66 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         option: "sve_events",
         built: crate::config::option::sve_events,
     },
+    OptionPort {
+        port: p(
+            "mem_l2d_access",
+            In,
+            PerThread(1),
+            "mem",
+            "FEAT_SPEv1p4: E[19], L2D access: the load accessed at least the level 2 data or unified cache (L2D_CACHE_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only",
+            "with mem_done",
+        ),
+        option: "v1p4_events",
+        built: crate::config::option::v1p4_events,
+    },
+    OptionPort {
+        port: p(
+            "mem_l2d_miss",
+            In,
+            PerThread(1),
+            "mem",
+            "FEAT_SPEv1p4: E[20], L2D miss: the load accessed and missed the level 2 data or unified cache, not counting an access met by the refill of an earlier miss (L2D_CACHE_LMISS_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only",
+            "with mem_done",
+        ),
+        option: "v1p4_events",
+        built: crate::config::option::v1p4_events,
+    },
+    OptionPort {
+        port: p(
+            "mem_hitm",
+            In,
+            PerThread(1),
+            "mem",
+            "FEAT_SPEv1p4: E[21], cache data modified: the load accessed modified data in a cache (a cache hit, a snoop hit or both: your IMPLEMENTATION DEFINED choice; Lx_CACHE_HITM_RD, DSNP_HITM_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only",
+            "with mem_done",
+        ),
+        option: "v1p4_events",
+        built: crate::config::option::v1p4_events,
+    },
+    OptionPort {
+        port: p(
+            "mem_lfb",
+            In,
+            PerThread(1),
+            "mem",
+            "FEAT_SPEv1p4: E[22], recently fetched: the load hit a recently fetched line in a cache (a line-fill-buffer hit; Lx_LFB_HIT_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only",
+            "with mem_done",
+        ),
+        option: "v1p4_events",
+        built: crate::config::option::v1p4_events,
+    },
+    OptionPort {
+        port: p(
+            "mem_snooped",
+            In,
+            PerThread(1),
+            "mem",
+            "FEAT_SPEv1p4: E[23], data snooped: the load snooped data from a cache outside this PE's cache hierarchy (DSNP_HIT_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only",
+            "with mem_done",
+        ),
+        option: "v1p4_events",
+        built: crate::config::option::v1p4_events,
+    },
 ];
 
 const fn p(

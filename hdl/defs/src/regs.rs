@@ -136,7 +136,7 @@ impl RegDef {
                         0
                     }
             }
-            // The options' events: E[18:17] with the SVE events.
+            // The options' events: E[18:17] with the SVE events, E[23:19] with SPEv1p4's.
             RegId::Pmsevfr | RegId::Pmsnevfr => crate::events::filterable_mask(cfg),
             _ => fields,
         }
@@ -352,6 +352,13 @@ pub mod pmsevfr {
         17,
         2,
         "Partial or empty predicate, empty predicate (FEAT_SPEv1p1 with SVE; `Options::sve_events`)",
+    );
+    /// E[23:19], the SPEv1p4 events (`Options::v1p4_events`; RES0 without it).
+    pub const V1P4: Field = Field::new(
+        "E[23:19]",
+        19,
+        5,
+        "L2D access, L2D miss, cache data modified, recently fetched, data snooped (FEAT_SPEv1p4; `Options::v1p4_events`)",
     );
 }
 

@@ -176,7 +176,7 @@ fn render(s: &mut String) -> std::fmt::Result {
     )?;
     writeln!(
         s,
-        "Absent packets leave their bytes as Padding (`0x00`). Bytes {}..{} are always padding, but in a unit with a 4-byte Events payload (`Options::sve_events`): its Events packet takes bytes 50..54 and Timestamp / End bytes 55..63.\n",
+        "Absent packets leave their bytes as Padding (`0x00`). Bytes {}..{} are always padding, but in a unit with a 4-byte Events payload (`Options::sve_events`, `Options::v1p4_events`): its Events packet takes bytes 50..54 and Timestamp / End bytes 55..63.\n",
         impdef::MAX_RECORD_BYTES,
         impdef::RECORD_SIZE - 1
     )?;
@@ -203,6 +203,8 @@ fn render(s: &mut String) -> std::fmt::Result {
                 "yes"
             } else if events::SVE_MASK & events::bit(b) != 0 {
                 "yes (`Options::sve_events` only)"
+            } else if events::V1P4_MASK & events::bit(b) != 0 {
+                "yes (`Options::v1p4_events` only, loads)"
             } else {
                 "no"
             };

@@ -245,6 +245,15 @@ macro_rules! spe_top {
                     self.tracker.pred_not_full[i].next = self.cpl_pred_not_full[i].val();
                     self.tracker.pred_empty[i].next = self.cpl_pred_empty[i].val();
                 }
+                // FEAT_SPEv1p4's events (`Options::v1p4_events`), in the order of
+                // `tracker::V1P4_PORT_EVENTS`.
+                for i in 0..self.mem_l2d_access.len() {
+                    self.tracker.v4_in[0].next = self.mem_l2d_access[i].val();
+                    self.tracker.v4_in[1].next = self.mem_l2d_miss[i].val();
+                    self.tracker.v4_in[2].next = self.mem_hitm[i].val();
+                    self.tracker.v4_in[3].next = self.mem_lfb[i].val();
+                    self.tracker.v4_in[4].next = self.mem_snooped[i].val();
+                }
                 for i in 0..self.filter.ev_hi.len() {
                     self.filter.ev_hi[i].next = self.tracker.events_hi[i].val();
                     self.filter.evfr_hi[i].next = self.regs.evfr_hi[i].val();

@@ -47,6 +47,16 @@ use spe_defs::packet::{addr_payload, subclass};
 use spe_defs::regs::pmscr;
 use spe_defs::Config;
 
+/// FEAT_SPEv1p4's event inputs in `SpeTracker::v4_in` order: `mem_l2d_access`,
+/// `mem_l2d_miss`, `mem_hitm`, `mem_lfb`, `mem_snooped` (the top connects them so).
+pub const V1P4_PORT_EVENTS: [u32; 5] = [
+    spe_defs::events::L2D_ACCESS,
+    spe_defs::events::L2D_MISS,
+    spe_defs::events::CACHE_DATA_MODIFIED,
+    spe_defs::events::RECENTLY_FETCHED,
+    spe_defs::events::DATA_SNOOPED,
+];
+
 /// Width of the age counter: the largest completion timeout's exponent.
 const AGE_BITS: usize = spe_defs::config::MAX_CPL_TIMEOUT_LOG2 as usize;
 
@@ -191,18 +201,31 @@ pub struct SpeTracker {
     pub fp_scalar_in: Vec<Signal<In, Bit>>,
     pub fp_scalar: Vec<Signal<Out, Bit>>,
     m_scalar: Vec<Rff<Bit>>,
+    /// Events above bit 15 (one element in a unit with `Options::sve_events` or
+    /// `Options::v1p4_events`, none otherwise): the Events payload's bits 63:16 in place
+    /// (bits 15:0 zero; `events` has them), its SVE part and its SPEv1p4 part, and zero.
+    pub events_hi: Vec<Signal<Out, Bits<64>>>,
+    p_hi: Vec<Signal<Local, Bits<64>>>,
+    m_hi: Vec<Signal<Local, Bits<64>>>,
+    k_none: Vec<K<Bits<64>>>,
     /// FEAT_SPEv1p1's SVE events (`Options::sve_events`; one element in a unit that
     /// builds them, none otherwise): the completion report's predicate flags, held from
-    /// the completion, and the Events payload's bits 31:16 they make.
+    /// the completion; E[17] alone and E[17] with E[18], in place.
     pub pred_not_full: Vec<Signal<In, Bit>>,
     pub pred_empty: Vec<Signal<In, Bit>>,
-    pub events_hi: Vec<Signal<Out, Bits<64>>>,
     c_not_full: Vec<Rff<Bit>>,
     c_empty: Vec<Rff<Bit>>,
-    /// E[17] alone and E[17] with E[18], in place (bits 15:0 are `events`').
     k_partial: Vec<K<Bits<64>>>,
     k_empty: Vec<K<Bits<64>>>,
-    k_none: Vec<K<Bits<64>>>,
+    /// FEAT_SPEv1p4's events (`Options::v1p4_events`; five elements in a unit that builds
+    /// them, none otherwise): the memory report's L2D access, L2D miss, HITM, LFB and
+    /// snooped flags, held from the report, and each as its event bit in place (`k_v4`).
+    pub v4_in: Vec<Signal<In, Bit>>,
+    m_v4: Vec<Rff<Bit>>,
+    v4_bit: Vec<Signal<Local, Bits<64>>>,
+    k_v4: Vec<K<Bits<64>>>,
+    /// (One element.) A load's SPEv1p4 events once its memory report counted.
+    v4_sum: Vec<Signal<Local, Bits<64>>>,
     p_target: Vec<Rff<Bits<64>>>,
     p_valid: Vec<Rff<Bit>>,
     k_pbt_mask: Vec<K<Bits<64>>>,
@@ -248,13 +271,28 @@ impl SpeTracker {
         let pbt = usize::from(spe_defs::config::option::pbt(cfg));
         let eft = usize::from(spe_defs::config::option::eft(cfg));
         let sve = usize::from(spe_defs::config::option::sve_events(cfg));
+        let v4 = usize::from(spe_defs::config::option::v1p4_events(cfg));
+        let hi = usize::from(spe_defs::events::implemented_mask(cfg) >> 16 != 0);
+        use spe_defs::events as ev;
         fn n_of<T: Default>(n: usize) -> Vec<T> {
             (0..n).map(|_| T::default()).collect()
         }
         Self {
             pred_not_full: n_of(sve),
             pred_empty: n_of(sve),
-            events_hi: n_of(sve),
+            events_hi: n_of(hi),
+            p_hi: n_of(hi),
+            m_hi: n_of(hi),
+            k_none: n_of(hi),
+            v4_in: n_of(5 * v4),
+            v4_bit: n_of(5 * v4),
+            k_v4: V1P4_PORT_EVENTS
+                .iter()
+                .take(5 * v4)
+                .map(|&b| K::new(ev::bit(b).into()))
+                .collect(),
+            m_v4: n_of(5 * v4),
+            v4_sum: n_of(v4),
             c_not_full: n_of(sve),
             c_empty: n_of(sve),
             k_partial: (0..sve)
@@ -263,7 +301,7 @@ impl SpeTracker {
             k_empty: (0..sve)
                 .map(|_| K::new(spe_defs::events::SVE_MASK.into()))
                 .collect(),
-            k_none: n_of(sve),
+
             k_el0: k2(0),
             k_el2: k2(2),
             k_e2pb_el2: k2(spe_defs::regs::mdcr_e2pb::EL2_OWNS),
@@ -393,13 +431,48 @@ impl Logic for SpeTracker {
                 self.c_not_full[i].d.next = self.pred_not_full[i].val() | self.pred_empty[i].val();
                 self.c_empty[i].d.next = self.pred_empty[i].val();
             }
-            self.events_hi[i].next = self.k_none[i].val();
-            if self.c_not_full[i].q.val() {
-                self.events_hi[i].next = self.k_partial[i].val();
+        }
+        // FEAT_SPEv1p4's events come with the memory report (taken like its other data).
+        for j in 0..self.m_v4.len() {
+            self.m_v4[j].clock.next = self.clock.val();
+            self.m_v4[j].reset.next = self.reset.val();
+            self.m_v4[j].d.next = self.m_v4[j].q.val();
+            if self.mem.val().done & !self.s_rep.q.val().mem_done {
+                self.m_v4[j].d.next = self.v4_in[j].val();
             }
-            if self.c_empty[i].q.val() {
-                self.events_hi[i].next = self.k_empty[i].val();
+            self.v4_bit[j].next = self.k_none[0].val();
+            if self.m_v4[j].q.val() {
+                self.v4_bit[j].next = self.k_v4[j].val();
             }
+        }
+        // A load's SPEv1p4 events once its memory report counted.
+        for i in 0..self.v4_sum.len() {
+            self.v4_sum[i].next = self.k_none[i].val();
+            if self.slot.val().is_load & self.s_rep.q.val().mem_done {
+                self.v4_sum[i].next = self.v4_bit[0].val()
+                    | self.v4_bit[1].val()
+                    | self.v4_bit[2].val()
+                    | self.v4_bit[3].val()
+                    | self.v4_bit[4].val();
+            }
+        }
+        // The Events payload's bits 63:16: the SVE events of the completion; the SPEv1p4
+        // events of a load whose memory report counted.
+        for i in 0..self.events_hi.len() {
+            self.p_hi[i].next = self.k_none[i].val();
+            for j in 0..self.c_empty.len() {
+                if self.c_not_full[j].q.val() {
+                    self.p_hi[i].next = self.k_partial[j].val();
+                }
+                if self.c_empty[j].q.val() {
+                    self.p_hi[i].next = self.k_empty[j].val();
+                }
+            }
+            self.m_hi[i].next = self.k_none[i].val();
+            for j in 0..self.v4_sum.len() {
+                self.m_hi[i].next = self.v4_sum[j].val();
+            }
+            self.events_hi[i].next = self.p_hi[i].val() | self.m_hi[i].val();
         }
         // Any report outside tracking is stray.
         self.stray.next = self.iss_valid.val()

@@ -353,6 +353,14 @@ impl<D: Dut> Dut for Chaos<D> {
                 x.cpl_pred_not_full = self.rng.chance(0.5);
                 x.cpl_pred_empty = self.rng.chance(0.3);
             }
+            // Any SPEv1p4 event flags with a memory report.
+            if self.cfg.options.v1p4_events && x.mem.done && self.rng.chance(0.3) {
+                x.mem_l2d_access = self.rng.chance(0.5);
+                x.mem_l2d_miss = self.rng.chance(0.5);
+                x.mem_hitm = self.rng.chance(0.5);
+                x.mem_lfb = self.rng.chance(0.5);
+                x.mem_snooped = self.rng.chance(0.5);
+            }
             if x.cpl.done && self.rng.chance(self.params.lost_completion) {
                 x.cpl.done = false;
                 self.counts.lost_completions += 1;

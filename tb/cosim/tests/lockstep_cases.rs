@@ -457,6 +457,79 @@ fn sve_events_mark_partial_and_empty_predicates_and_filter_on_them_and_the_rtl_m
 }
 
 #[test]
+fn v1p4_events_mark_loads_by_cache_level_and_filter_on_them_and_the_rtl_matches_the_model() {
+    // The SPEv1p4 events (preset v1p2x): on the `memory` workload a load's record carries
+    // E[19] (L2D access) and E[20] (L2D miss) as its data source says, E[23] (snooped) for
+    // a peer cache's data; a store's record has none of them. PMSEVFR with E[20] keeps only
+    // loads that missed L2; PMSNEVFR with E[19] drops every load that reached L2. Both RTL
+    // backends against the model on every output.
+    use spe_defs::events as ev;
+    use spe_defs::impdef::data_source as ds;
+    use spe_defs::packet::{op_class, subclass as sc};
+    let name =
+        "v1p4_events_mark_loads_by_cache_level_and_filter_on_them_and_the_rtl_matches_the_model";
+    let cfg = preset("v1p2x");
+    assert!(cfg.options.v1p4_events);
+    let (l2a, l2m, snoop) = (
+        ev::bit(ev::L2D_ACCESS),
+        ev::bit(ev::L2D_MISS),
+        ev::bit(ev::DATA_SNOOPED),
+    );
+    for (what, event_filter, inv_event_filter) in [
+        ("no filter", 0, 0),
+        ("L2D miss", l2m, 0),
+        ("not L2D access", 0, l2a),
+    ] {
+        let s = SampleSettings {
+            event_filter,
+            inv_event_filter,
+            ..fast(cfg)
+        };
+        let runs = lockstep(name, cfg, "memory", &s, &MemoryProfile::default(), 10_000);
+        let r = runs.last().unwrap();
+        // Load records that hit L1, hit L2, missed L2; store records; others.
+        let (mut n, mut stores, mut other) = ([0u32; 3], 0u32, 0u32);
+        for rec in &spe_decode::decode(&r.aux).records {
+            let op = rec.op.expect("every record has an Operation Type");
+            let e = rec.events.expect("every record has Events");
+            let load = op.class == op_class::LD_ST_ATOMIC && sc::ldst_is_load(op.subclass);
+            match (load, rec.data_source) {
+                (true, Some(src)) => {
+                    let src = src as u8;
+                    assert_eq!(e & l2a != 0, src != ds::L1D, "{what}: {e:#x} from {src:#x}");
+                    assert_eq!(
+                        e & l2m != 0,
+                        src != ds::L1D && src != ds::L2,
+                        "{what}: {e:#x} from {src:#x}"
+                    );
+                    let peer = matches!(src, ds::PEER_CORE | ds::LOCAL_CLUSTER | ds::PEER_CLUSTER);
+                    assert_eq!(e & snoop != 0, peer, "{what}: {e:#x} from {src:#x}");
+                    n[usize::from(e & l2a != 0) + usize::from(e & l2m != 0)] += 1;
+                }
+                (true, None) => assert_eq!(e & ev::V1P4_MASK, 0, "{what}: no memory report"),
+                (false, _) => {
+                    assert_eq!(e & ev::V1P4_MASK, 0, "{what}: SPEv1p4 events on {op:?}");
+                    if op.class == op_class::LD_ST_ATOMIC {
+                        stores += 1;
+                    } else {
+                        other += 1;
+                    }
+                }
+            }
+        }
+        eprintln!("  {what}: load records from L1, L2, beyond: {n:?}; store records {stores}; other records {other}");
+        match (event_filter, inv_event_filter) {
+            (0, 0) => assert!(n.iter().all(|&k| k > 0) && stores > 0, "{n:?} {stores}"),
+            (0, _) => assert!(n[0] > 0 && n[1] == 0 && n[2] == 0 && stores > 0, "{n:?}"),
+            _ => assert!(
+                n[0] == 0 && n[1] == 0 && n[2] > 0 && stores == 0,
+                "{n:?} {stores}"
+            ),
+        }
+    }
+}
+
+#[test]
 fn fds_keeps_the_loads_of_the_selected_data_sources_and_the_rtl_matches_the_model() {
     // FEAT_SPE_FDS (preset v1p2x), as perf programs it: `inv_data_src_filter` with every
     // source but DRAM and L2 (PMSDSFR = its complement, PMSFCR.FDS): every load record's

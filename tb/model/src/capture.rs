@@ -91,6 +91,9 @@ pub struct Sample {
     /// FEAT_SPEv1p1's SVE events (E[17], E[18]) from the completion report, in a unit
     /// that builds them (`Options::sve_events`).
     pub pred_events: u64,
+    /// FEAT_SPEv1p4's events (E[19]..E[23]) from the memory report, in a unit that builds
+    /// them (`Options::v1p4_events`); the record has them for a load only.
+    pub load_events: u64,
 }
 
 impl Sample {
@@ -190,7 +193,8 @@ impl Sample {
     /// Returns `(completed, stray)`.
     /// choice: latency-counters, choice: hook-reports
     /// `opts`: the unit's options (without FEAT_SPE_PBT `pbt_*` are ignored, without
-    /// FEAT_SPE_EFT `mem_fp_scalar`, without the SVE events `cpl_pred_*`).
+    /// FEAT_SPE_EFT `mem_fp_scalar`, without the SVE events `cpl_pred_*`, without the
+    /// SPEv1p4 events their `mem_*` inputs).
     pub fn track_cycle(
         &mut self,
         inp: &ThreadInputs,
@@ -247,6 +251,15 @@ impl Sample {
                     | on(inp.mem.llc_miss, ev::LLC_MISS)
                     | on(inp.mem.remote, ev::REMOTE_ACCESS)
                     | on(inp.mem.misaligned, ev::ALIGNMENT);
+                self.load_events = if opts.v1p4_events {
+                    on(inp.mem_l2d_access, ev::L2D_ACCESS)
+                        | on(inp.mem_l2d_miss, ev::L2D_MISS)
+                        | on(inp.mem_hitm, ev::CACHE_DATA_MODIFIED)
+                        | on(inp.mem_lfb, ev::RECENTLY_FETCHED)
+                        | on(inp.mem_snooped, ev::DATA_SNOOPED)
+                } else {
+                    0
+                };
             } else {
                 stray = true;
             }
@@ -304,6 +317,7 @@ impl Sample {
             | on(self.br_done && self.mispred, ev::MISPRED)
             | self.mem_events
             | self.pred_events
+            | if self.is_load() { self.load_events } else { 0 }
     }
 
     /// The Operation Type payload: the dispatch subclass, with the branch hook's indirect

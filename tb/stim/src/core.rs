@@ -135,6 +135,8 @@ pub struct Core {
     eft_rng: Rng,
     /// The SVE events' `cpl_pred_*` (its own stream, likewise).
     sve_rng: Rng,
+    /// The SPEv1p4 events' HITM and LFB flags (its own stream, likewise).
+    v1p4_rng: Rng,
 }
 
 impl Core {
@@ -184,6 +186,7 @@ impl Core {
             pbt_rng: Rng::derive(seed, 3),
             eft_rng: Rng::derive(seed, 4),
             sve_rng: Rng::derive(seed, 5),
+            v1p4_rng: Rng::derive(seed, 6),
         })
     }
 
@@ -550,6 +553,21 @@ impl Core {
                 inp.thr[self.thread].mem.misaligned = m.misaligned;
                 // Scalar or vector, for a SIMD&FP access; junk for any other (ignored).
                 inp.thr[self.thread].mem_fp_scalar = self.eft_rng.chance(0.5);
+                // SPEv1p4's events from where the data came from: past L1 is an L2D access,
+                // past L2 an L2D miss, another core's or cluster's cache a snoop (sometimes
+                // of modified data); an L1 hit sometimes hits a line still being filled.
+                // Stores get them too (the unit records them for loads only).
+                use spe_defs::impdef::data_source as ds;
+                let snooped = matches!(
+                    m.source,
+                    ds::PEER_CORE | ds::LOCAL_CLUSTER | ds::PEER_CLUSTER
+                );
+                let x = &mut inp.thr[self.thread];
+                x.mem_l2d_access = m.source != ds::L1D;
+                x.mem_l2d_miss = m.source != ds::L1D && m.source != ds::L2;
+                x.mem_snooped = snooped;
+                x.mem_hitm = snooped && self.v1p4_rng.chance(0.5);
+                x.mem_lfb = m.source == ds::L1D && self.v1p4_rng.chance(0.1);
             }
         }
         if let (Some(b), true) = (t.op.branch, t.op.class == op_class::BRANCH) {
