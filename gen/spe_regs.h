@@ -64,10 +64,10 @@
 #define SPE_PMBIDR_EL1_P_MASK 0x0000000000000010ull /* Buffer owned by a higher EL (0: usable) */
 #define SPE_PMBIDR_EL1_F_SHIFT 5u
 #define SPE_PMBIDR_EL1_F_WIDTH 1u
-#define SPE_PMBIDR_EL1_F_MASK 0x0000000000000020ull /* Hardware flag updates (0: not implemented) */
+#define SPE_PMBIDR_EL1_F_MASK 0x0000000000000020ull /* Hardware flag updates (0: always disabled; 1 with `Options::v1p3`: as the owning regime's explicit accesses) */
 #define SPE_PMBIDR_EL1_EA_SHIFT 8u
 #define SPE_PMBIDR_EL1_EA_WIDTH 4u
-#define SPE_PMBIDR_EL1_EA_MASK 0x0000000000000f00ull /* External abort handling (0: not described; reported in PMBSR) */
+#define SPE_PMBIDR_EL1_EA_MASK 0x0000000000000f00ull /* External abort handling (0: not described, reported in PMBSR; 1 with `Options::v1p3`: ignored) */
 
 /* PMSCR_EL1 (S3_0_C9_C9_0) */
 #define SPE_PMSCR_EL1_E0SPE_SHIFT 0u
@@ -329,6 +329,22 @@
 #define SPE_V1P2X_PMSIDR_EL1_VALUE 0x000000000f0264f7ull
 #define SPE_V1P2X_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_V1P2X_PMSDSFR_EL1_WRITABLE 0xffffffffffffffffull
+
+/* preset `v1p4`: v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1): every feature up to SPEv1p4, so PMSVer = SPEv1p4 */
+#define SPE_V1P4_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
+#define SPE_V1P4_PMBPTR_EL1_WRITABLE 0xffffffffffffffffull
+#define SPE_V1P4_PMBSR_EL1_WRITABLE 0x00000000fc0fffffull
+#define SPE_V1P4_PMBIDR_EL1_VALUE 0x0000000000000126ull
+#define SPE_V1P4_PMSCR_EL1_WRITABLE 0x000000000000007bull
+#define SPE_V1P4_PMSNEVFR_EL1_WRITABLE 0x0000000000fe0ffeull
+#define SPE_V1P4_PMSICR_EL1_WRITABLE 0xff000000ffffffffull
+#define SPE_V1P4_PMSIRR_EL1_WRITABLE 0x00000000ffffff01ull
+#define SPE_V1P4_PMSFCR_EL1_WRITABLE 0x001f0000001f001full
+#define SPE_V1P4_PMSEVFR_EL1_WRITABLE 0x0000000000fe0ffeull
+#define SPE_V1P4_PMSLATFR_EL1_WRITABLE 0x0000000000000fffull
+#define SPE_V1P4_PMSIDR_EL1_VALUE 0x000000000f0264f7ull
+#define SPE_V1P4_PMSCR_EL2_WRITABLE 0x000000000000007bull
+#define SPE_V1P4_PMSDSFR_EL1_WRITABLE 0xffffffffffffffffull
 
 /* preset `smt2`: 4-wide dispatch shared by 2 hardware threads (SMT), 12-bit counters */
 #define SPE_SMT2_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull

@@ -106,6 +106,14 @@ pub struct Options {
     /// in PMSEVFR/PMSNEVFR[23:19] (J1 `SPEFilterByEvents`). The Events payload grows to 4
     /// bytes ([`crate::impdef::events_payload`]).
     pub v1p4_events: bool,
+    /// FEAT_SPEv1p3's buffer rules (Armv8.8 forbids PMBIDR_EL1.EA = 0 and F = 0): EA =
+    /// 0b0001, the PE ignores an external abort on a write of the Statistical Profiling Unit
+    /// (the unit takes a beat answered with `wr_err` of kind external as written; a stage 1
+    /// or 2 fault is reported as always), and F = 1, the translation of buffer writes manages
+    /// the Access flag and dirty state as the owning regime's explicit accesses (the core's
+    /// MMU does). With the MOPS and MTE Operation Types, which every unit records as the core
+    /// reports them, this is SPEv1p3.
+    pub v1p3: bool,
 }
 
 impl Options {
@@ -121,10 +129,11 @@ impl Options {
         fds: false,
         sve_events: false,
         v1p4_events: false,
+        v1p3: false,
     };
     /// Every option, named as `validate` reports it, by mutable reference (the one list of
     /// the fields: [`Options::flags`] and the tests go through it).
-    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 10] {
+    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 11] {
         [
             ("FEAT_SPE_ERnd", &mut self.ernd),
             ("PMBLIMITR.PMFZ", &mut self.pmfz),
@@ -136,6 +145,7 @@ impl Options {
             ("FEAT_SPE_FDS", &mut self.fds),
             ("the SVE events", &mut self.sve_events),
             ("the SPEv1p4 events", &mut self.v1p4_events),
+            ("FEAT_SPEv1p3's buffer rules", &mut self.v1p3),
         ]
     }
     /// Every option with its name and whether it is built.
@@ -188,6 +198,10 @@ pub mod option {
     /// FEAT_SPEv1p4's events E[19]..E[23] and their inputs ([`Options::v1p4_events`]).
     pub fn v1p4_events(cfg: &Config) -> bool {
         cfg.options.v1p4_events
+    }
+    /// FEAT_SPEv1p3's PMBIDR.EA = 1 and F = 1 ([`Options::v1p3`]).
+    pub fn v1p3(cfg: &Config) -> bool {
+        cfg.options.v1p3
     }
     /// SAMPLE_FEED_DS: FEAT_SPE_FDS with the SAMPLE_FEED_* outputs.
     pub fn feed_fds(cfg: &Config) -> bool {
@@ -385,6 +399,30 @@ pub const PRESETS: &[Config] = &[
             fds: true,
             sve_events: true,
             v1p4_events: true,
+            v1p3: false,
+        },
+    },
+    Config {
+        name: "v1p4",
+        desc: "v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1): every feature up to SPEv1p4, so PMSVer = SPEv1p4",
+        dispatch_width: 4,
+        counter_width: CounterWidth::Bits12,
+        interval_code: 0b0100,
+        feat_ecv: false,
+        cpl_timeout_log2: 20,
+        threads: 1,
+        options: Options {
+            ernd: true,
+            pmfz: true,
+            feed_events: true,
+            pbt: true,
+            crr: true,
+            fpf: true,
+            eft: true,
+            fds: true,
+            sve_events: true,
+            v1p4_events: true,
+            v1p3: true,
         },
     },
     Config {

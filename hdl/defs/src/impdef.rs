@@ -133,7 +133,12 @@ pub const FEATURES: &[Feature] = {
             pmsidr: None,
             option: Some(crate::config::option::v1p4_events),
         },
-        feat("FEAT_SPEv1p3: MOPS and MTE op types; no external abort reported to the unit; PMBIDR_EL1.F = 1", 0b0100, false),
+        Feature {
+            option: Some(crate::config::option::v1p3),
+            ..feat("FEAT_SPEv1p3: PMBIDR_EL1.EA not 0 (external aborts on buffer writes ignored) and F = 1; the MOPS and MTE op types (recorded as the core reports them in every unit; `Options::v1p3`: preset v1p4)", 0b0100, false)
+        },
+        feat("FEAT_SPEv1p4: events 2, 4 and 8..10 filterable (every unit filters them)", 0b0101, true),
+        feat("FEAT_SPEv1p5: FEAT_SPE_EXC and FEAT_SPE_nVM", 0b0110, false),
         optional("FEAT_SPE_FnE: the inverted event filter (PMSNEVFR_EL1; mandatory from SPEv1p2)", true, pmsidr::FNE),
         optional("FEAT_SPE_LDS: the Data Source packet", true, pmsidr::LDS),
         optional("Architectural-instruction population (PMSIDR_EL1.ArchInst)", ARCH_INST, pmsidr::ARCHINST),
@@ -474,6 +479,12 @@ pub const CHOICES: &[Choice] = &[
         behaviour: "64-byte records (PMSIDR.MaxSize = 6, PMBIDR.Align = 6); each packet at a fixed offset, absent packets left as Padding (see the record layout).",
     },
     Choice {
+        key: "external-abort",
+        topic: "External abort on a buffer write",
+        rule: "PMBIDR_EL1.EA (D24.7.1; from Armv8.8 EA = 0 is not permitted); PMBSR_EL1.EA",
+        behaviour: "PMBIDR.EA = 0 (not described): a beat answered with `wr_err` of kind external (or the reserved kind 11) stops the record with PMBSR.EA and DL as a fault. With `Options::v1p3` (preset v1p4) EA = 1: the PE ignores it, and the unit takes the beat as written and goes on; stage 1 and 2 faults (including external aborts on a walk) are reported as always. PMBIDR.F = 1 there.",
+    },
+    Choice {
         key: "events-payload",
         topic: "Events payload",
         rule: "D18.2.6 (Events packet)",
@@ -687,13 +698,18 @@ mod tests {
                 .filter(applies)
                 .any(|f| f.mandatory_from == v + 1 && !f.implemented));
         }
-        // Every preset's PMSVer from what it builds: v1p2 with the options (v1p2x), else
-        // v1p1; with SVE the same with the SVE events (v1p2x), else FEAT_SPE only.
+        // Every preset's PMSVer from what it builds: v1p4 with SPEv1p3's buffer rules too
+        // (v1p4), v1p2 with the SPEv1p2 options (v1p2x), else v1p1; with SVE the same with
+        // the SVE events, else FEAT_SPE only.
         for cfg in crate::PRESETS {
             let opts = cfg.options.pmfz && cfg.options.feed_events;
             assert_eq!(
                 pmsver_of(cfg, false),
-                if opts { 0b0011 } else { PMSVER },
+                match (opts, cfg.options.v1p3) {
+                    (true, true) => 0b0101,
+                    (true, false) => 0b0011,
+                    _ => PMSVER,
+                },
                 "{}",
                 cfg.name
             );
@@ -717,6 +733,16 @@ mod tests {
             pmsver_of(crate::Config::preset("v1p2x").unwrap(), false),
             0b0011
         );
+        // SPEv1p4, and not more: SPEv1p5's features are missing.
+        let v1p4 = crate::Config::preset("v1p4").unwrap();
+        assert_eq!(pmsver_of(v1p4, false), 0b0101);
+        assert_eq!(pmsver_of(v1p4, true), 0b0101);
+        let bidr = read_only_value(RegId::Pmbidr, v1p4);
+        assert_eq!(
+            crate::regs::pmbidr::EA.get(bidr),
+            crate::regs::pmbidr::EA_IGNORED
+        );
+        assert_eq!(crate::regs::pmbidr::F.get(bidr), 1);
         // PMSIDR of every preset: each optional feature's bit says whether it is built,
         // and the filters and record format match the base features.
         for cfg in crate::PRESETS {

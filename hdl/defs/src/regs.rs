@@ -583,13 +583,21 @@ pub mod pmbidr {
     pub const ALIGN: Field =
         Field::new("Align", 0, 4, "Records and PMBPTR aligned to 2^Align bytes");
     pub const P: Field = Field::new("P", 4, 1, "Buffer owned by a higher EL (0: usable)");
-    pub const F: Field = Field::new("F", 5, 1, "Hardware flag updates (0: not implemented)");
+    pub const F: Field = Field::new(
+        "F",
+        5,
+        1,
+        "Hardware flag updates (0: always disabled; 1 with `Options::v1p3`: as the owning regime's explicit accesses)",
+    );
     pub const EA: Field = Field::new(
         "EA",
         8,
         4,
-        "External abort handling (0: not described; reported in PMBSR)",
+        "External abort handling (0: not described, reported in PMBSR; 1 with `Options::v1p3`: ignored)",
     );
+    /// EA values: not described (the unit reports it in PMBSR), ignored by the PE.
+    pub const EA_NOT_DESCRIBED: u64 = 0b0000;
+    pub const EA_IGNORED: u64 = 0b0001;
     pub const FIELDS: &[Field] = &[ALIGN, P, F, EA];
 }
 
@@ -805,7 +813,16 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                 | pmsidr::EFT.place(u64::from(cfg.options.eft))
                 | pmsidr::FPF.place(u64::from(cfg.options.fpf))
         }
-        RegId::Pmbidr => pmbidr::ALIGN.place(impdef::RECORD_SIZE_LOG2 as u64),
+        // choice: external-abort
+        RegId::Pmbidr => {
+            pmbidr::ALIGN.place(impdef::RECORD_SIZE_LOG2 as u64)
+                | pmbidr::F.place(u64::from(cfg.options.v1p3))
+                | pmbidr::EA.place(if cfg.options.v1p3 {
+                    pmbidr::EA_IGNORED
+                } else {
+                    pmbidr::EA_NOT_DESCRIBED
+                })
+        }
         _ => panic!("{id:?} is not a read-only register"),
     }
 }

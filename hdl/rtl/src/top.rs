@@ -131,6 +131,16 @@ macro_rules! spe_top {
                 self.writer.room_gone_in.next = false;
                 self.writer.resp.next.ready = self.wr_ready.val();
                 self.writer.resp.next.err = self.wr_err.val();
+                // choice: external-abort
+                // FEAT_SPEv1p3 (`Options::v1p3`, PMBIDR.EA = 1): an external abort on a
+                // buffer write (kind 00, or the reserved 11 counted as one) is ignored: the
+                // writer sees the beat written. Stage 1 and 2 faults (01, 10) go through.
+                for i in 0..self.writer.ea_ignored.len() {
+                    self.writer.resp.next.err = self.wr_err.val()
+                        & !(self.writer.ea_ignored[i].val()
+                            & (self.wr_err_kind.val().get_bit(0)
+                                == self.wr_err_kind.val().get_bit(1)));
+                }
                 self.writer.resp.next.err_kind = self.wr_err_kind.val();
                 self.writer.resp.next.err_fsc = self.wr_err_fsc.val();
                 self.tracker.psb_req.next = self.psb_req.val();

@@ -72,6 +72,10 @@ pub struct SpeWriter {
     /// A multithreaded unit's room check of the record's thread (`spe_room`, same timing as
     /// this block's own): used instead of the own check when `k_ext_room` is set.
     pub room_gone_in: Signal<In, Bit>,
+    /// FEAT_SPEv1p3's PMBIDR.EA = 1 (`Options::v1p3`; one element in a unit that builds it,
+    /// none otherwise): high, the PE ignores an external abort on a buffer write; the top
+    /// then hands this block no `err` for one (choice: external-abort).
+    pub ea_ignored: Vec<Signal<Out, Bit>>,
     // State.
     /// The next beat; the record's slot and the limit, taken in the grant cycle.
     s_beat: Rff<Bits<3>>,
@@ -141,6 +145,9 @@ impl SpeWriter {
             k_one3: K::new(1u64.into()),
             k_one33: K::new(1u64.into()),
             k_strb: K::new(u64::from(BEAT_STRB).into()),
+            ea_ignored: (0..usize::from(spe_defs::config::option::v1p3(cfg)))
+                .map(|_| Default::default())
+                .collect(),
             ..Default::default()
         }
     }
@@ -153,6 +160,9 @@ impl Logic for SpeWriter {
             self, clock, s_beat, s_held, s_base, s_limit, s_nlo, s_next, c_hi_gt, c_hi_eq, c_lo_ge,
             e_hi_gt, e_hi_eq, e_lo_ge
         );
+        for i in 0..self.ea_ignored.len() {
+            self.ea_ignored[i].next = true;
+        }
         self.s_beat.reset.next = self.reset.val();
         self.s_held.reset.next = self.reset.val();
         self.s_base.reset.next = self.reset.val();

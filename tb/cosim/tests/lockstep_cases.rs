@@ -763,6 +763,55 @@ fn a_stage1_fault_on_a_records_first_beat_keeps_dl_and_an_external_abort_on_beat
 }
 
 #[test]
+fn the_v1p4_preset_ignores_external_aborts_on_buffer_writes_and_still_reports_stage_faults() {
+    // FEAT_SPEv1p3's PMBIDR.EA = 1 (preset v1p4): the PE ignores an external abort on a
+    // buffer write, so the unit writes on: no fault event and every record whole, where
+    // v1p2x (EA = 0) stops with PMBSR.EA. A stage 1 fault is reported in both. Both RTL
+    // backends against the model on every output.
+    use spe_defs::regs::pmbsr;
+    let name =
+        "the_v1p4_preset_ignores_external_aborts_on_buffer_writes_and_still_reports_stage_faults";
+    for (p, errors, fault) in [
+        ("v1p4", "random:0.05@ext", false),
+        ("v1p2x", "random:0.05@ext", true),
+        ("v1p4", "beat:13@s1:0x0b", true),
+    ] {
+        let cfg = preset(p);
+        for r in lockstep(
+            name,
+            cfg,
+            "mix",
+            &fast(cfg),
+            &memory("ready", errors),
+            10_000,
+        ) {
+            let faults: Vec<_> = r.events.iter().filter(|e| e.is_fault()).collect();
+            let records = spe_decode::decode(&r.aux).records.len();
+            let injected = r.stats.write_errors_injected;
+            eprintln!(
+                "  {p} {errors}: {injected} errors injected, {} fault events, {records} records",
+                faults.len()
+            );
+            assert!(injected > 0, "{p} {errors}: no error injected");
+            assert_eq!(!faults.is_empty(), fault, "{p} {errors}: {:?}", r.events);
+            if let Some(e) = faults.first() {
+                let ext = errors.ends_with("@ext");
+                assert_eq!(
+                    pmbsr::EA.is_set(e.pmbsr),
+                    ext,
+                    "{p} {errors}: {:#x}",
+                    e.pmbsr
+                );
+            } else {
+                // Every record whole, and more written than errors injected.
+                assert!(records as u64 > injected, "{p} {errors}: {records} records");
+                assert_eq!(r.aux.len() % spe_defs::impdef::RECORD_SIZE, 0);
+            }
+        }
+    }
+}
+
+#[test]
 fn a_vhe_host_driver_s_pmscr_el1_redirected_to_pmscr_el2_samples_el2_and_host_el0_with_contextidr_el2(
 ) {
     // In a VHE host (HCR_EL2.E2H = TGE = 1) the kernel runs at EL2; Linux's driver writes
