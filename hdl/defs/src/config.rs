@@ -213,6 +213,32 @@ pub mod option {
     }
 }
 
+/// Preset `v1p2x`: the default's shape with every option but SPEv1p3's buffer rules (preset
+/// `v1p4` is it with them).
+const V1P2X: Config = Config {
+    name: "v1p2x",
+    desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS; the SVE events E[17], E[18] and the SPEv1p4 events E[19]..E[23] (a 4-byte Events payload)",
+    dispatch_width: 4,
+    counter_width: CounterWidth::Bits12,
+    interval_code: 0b0100,
+    feat_ecv: false,
+    cpl_timeout_log2: 20,
+    threads: 1,
+    options: Options {
+        ernd: true,
+        pmfz: true,
+        feed_events: true,
+        pbt: true,
+        crr: true,
+        fpf: true,
+        eft: true,
+        fds: true,
+        sve_events: true,
+        v1p4_events: true,
+        v1p3: false,
+    },
+};
+
 /// Largest completion timeout, as a power of two (the tracker's age counter is this wide).
 pub const MAX_CPL_TIMEOUT_LOG2: u32 = 20;
 
@@ -379,51 +405,15 @@ pub const PRESETS: &[Config] = &[
         threads: 1,
         options: Options::NONE,
     },
-    Config {
-        name: "v1p2x",
-        desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS; the SVE events E[17], E[18] and the SPEv1p4 events E[19]..E[23] (a 4-byte Events payload)",
-        dispatch_width: 4,
-        counter_width: CounterWidth::Bits12,
-        interval_code: 0b0100,
-        feat_ecv: false,
-        cpl_timeout_log2: 20,
-        threads: 1,
-        options: Options {
-            ernd: true,
-            pmfz: true,
-            feed_events: true,
-            pbt: true,
-            crr: true,
-            fpf: true,
-            eft: true,
-            fds: true,
-            sve_events: true,
-            v1p4_events: true,
-            v1p3: false,
-        },
-    },
+    V1P2X,
     Config {
         name: "v1p4",
         desc: "v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1): every feature up to SPEv1p4, so PMSVer = SPEv1p4",
-        dispatch_width: 4,
-        counter_width: CounterWidth::Bits12,
-        interval_code: 0b0100,
-        feat_ecv: false,
-        cpl_timeout_log2: 20,
-        threads: 1,
         options: Options {
-            ernd: true,
-            pmfz: true,
-            feed_events: true,
-            pbt: true,
-            crr: true,
-            fpf: true,
-            eft: true,
-            fds: true,
-            sve_events: true,
-            v1p4_events: true,
             v1p3: true,
+            ..V1P2X.options
         },
+        ..V1P2X
     },
     Config {
         name: "smt2",

@@ -427,7 +427,11 @@ fn random_program(spec: &RandomSpec) -> CodeProgram {
 }
 
 fn mix_program() -> CodeProgram {
-    random_program(&RandomSpec {
+    random_program(&mix_spec())
+}
+
+fn mix_spec() -> RandomSpec {
+    RandomSpec {
         name: "mix",
         seed: 0x006d_6978,
         main_blocks: 40,
@@ -438,22 +442,19 @@ fn mix_program() -> CodeProgram {
         mem_weights: [65, 20, 12, 3],
         cond_probs: &[0.05, 0.5, 0.7, 0.9, 0.97],
         indirect_targets: (2, 4),
-    })
+    }
 }
 
-/// The mix with a quarter of its ops SVE ones.
+/// The mix with about a quarter of its ops SVE ones (its own seed).
 fn sve_program() -> CodeProgram {
+    let mix = mix_spec();
+    let mut op_weights = mix.op_weights;
+    op_weights[7] = 30;
     random_program(&RandomSpec {
         name: "sve",
         seed: 0x0073_7665,
-        main_blocks: 40,
-        funcs: 8,
-        ops_per_block: (3, 12),
-        op_weights: [28, 12, 3, 30, 8, 5, 4, 30],
-        exit_weights: [25, 30, 15, 8, 15, 7],
-        mem_weights: [65, 20, 12, 3],
-        cond_probs: &[0.05, 0.5, 0.7, 0.9, 0.97],
-        indirect_targets: (2, 4),
+        op_weights,
+        ..mix
     })
 }
 
