@@ -73,10 +73,10 @@ pub struct SpeFilter<const CW: usize> {
     /// SAMPLE_FEED_FP and _SIMD: FEAT_SPE_EFT with `Options::feed_events`.
     pub feed_fp: Vec<Signal<Out, Bit>>,
     pub feed_simd: Vec<Signal<Out, Bit>>,
-    /// Events above bit 15 (`Options::sve_events`; one element in a unit that builds
-    /// them, none otherwise): the sample's Events bits 63:16 and PMSEVFR's and PMSNEVFR's
-    /// (in place, bits 15:0 zero),
-    /// and whether those bits pass the event filter and the inverted one.
+    /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`; one element in a
+    /// unit that builds one, none otherwise): the sample's Events bits 63:16 and PMSEVFR's
+    /// and PMSNEVFR's (in place, bits 15:0 zero), and whether those bits pass the event
+    /// filter and the inverted one.
     pub ev_hi: Vec<Signal<In, Bits<64>>>,
     pub evfr_hi: Vec<Signal<In, Bits<64>>>,
     pub nevfr_hi: Vec<Signal<In, Bits<64>>>,

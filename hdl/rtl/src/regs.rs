@@ -128,8 +128,8 @@ macro_rules! spe_regs {
             pub fds: Vec<Signal<Out, Bit>>,
             d_fr: Vec<Rff<Bits<64>>>,
             a_dsfr: Vec<K<Bits<5>>>,
-            /// Events above bit 15 (`Options::sve_events`; one element in a unit that
-            /// builds them, none otherwise): PMSEVFR's and PMSNEVFR's bits 63:16, stored
+            /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`; one
+            /// element in a unit that builds one, none otherwise): PMSEVFR's and PMSNEVFR's bits 63:16, stored
             /// beyond the generated 12-bit flops in 64-bit flops of their bits in place
             /// (the unbuilt bits constant zero), written and read back with their register
             /// and given to the filter.

@@ -92,8 +92,8 @@ pub struct SpeSerializer<const CW: usize> {
     pub pbt: Vec<Signal<In, Bits<64>>>,
     pub pbt_en: Vec<Signal<In, Bit>>,
     h_pbt: Vec<K<Bits<8>>>,
-    /// Events above bit 15 (`Options::sve_events`; one element in a unit that builds
-    /// them, none otherwise): the Events payload's bits 63:16 in place (tracker; bits 15:0
+    /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`; one element in a
+    /// unit that builds one, none otherwise): the Events payload's bits 63:16 in place (tracker; bits 15:0
     /// zero), the header of Timestamp or End that follows them in beat 6 (End's, the
     /// Timestamp's), the bytes of beat 6 kept from `Record` (48..52: Operation Type and
     /// Events up to bit 15), and the last two beats' numbers.
@@ -295,6 +295,7 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
             self.rec.next.end_hdr = self.h_end.val();
         }
         self.rec_bits.next = self.rec.val().into();
+
         // Beat multiplexer: beat i carries record bytes 8i+7..8i, little-endian, as the
         // writer sends beat i to PMBPTR + 8i.
         if self.beat.val().get_bit(2) {
@@ -326,9 +327,6 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
                 }
             }
         }
-        // With a 4-byte Events payload the last two beats are Operation Type, Events, then
-        // Timestamp or End two bytes later than in `Record` (whose last two bytes are
-        // padding): the record's bytes 50..63 come from this tail instead.
         // choice: events-payload
         // A 4-byte Events payload (its header is `h_ev`'s) puts its bits 31:16 in bytes 53
         // and 54, where `Record` has End or the Timestamp's header, and Timestamp or End two
