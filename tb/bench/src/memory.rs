@@ -271,6 +271,11 @@ pub struct Memory {
     errors_injected: u64,
     violations: Vec<Violation>,
     violation_count: u64,
+    /// The unit ignores an external abort on a buffer write (PMBIDR.EA = 1,
+    /// `Options::v1p3`): such a beat does not end its record (its data is lost).
+    ea_ignored: bool,
+    /// The error on the beat accepted this cycle is an external abort (kind 00 or 11).
+    err_external: bool,
 }
 
 /// One hardware thread's buffer as the memory checks it.
@@ -306,7 +311,15 @@ impl Memory {
             errors_injected: 0,
             violations: Vec::new(),
             violation_count: 0,
+            ea_ignored: false,
+            err_external: false,
         }
+    }
+
+    /// For a unit that ignores external aborts on buffer writes (PMBIDR.EA = 1): a beat
+    /// answered with one goes on to the next beat of its record.
+    pub fn ignore_external_aborts(&mut self, on: bool) {
+        self.ea_ignored = on;
     }
 
     /// The driver begins an AUX output at `ptr` (it writes PMBPTR = `ptr`): records may
@@ -390,6 +403,7 @@ impl Memory {
         };
         inp.wr_err_kind = kind;
         inp.wr_err_fsc = fsc;
+        self.err_external = err && matches!(kind, pmbsr::ERR_EXTERNAL | pmbsr::ERR_RESERVED);
     }
 
     /// Checks the port and accepts the beat on a handshake.
@@ -480,8 +494,10 @@ impl Memory {
             }
         }
         self.beats += 1;
+        // An ignored external abort: the beat's data is lost, the record goes on.
+        let ends = self.err && !(self.ea_ignored && self.err_external);
         if let Some(next) = self.bufs[self.cur].session_next {
-            if self.err {
+            if ends {
                 // The faulting beat is not written; PMBPTR must hold its address.
             } else if b.addr == next {
                 self.bufs[self.cur].session_next = Some(next.wrapping_add(BEAT_BYTES as u64));
@@ -498,8 +514,10 @@ impl Memory {
             }
         }
         if self.err {
-            // The faulting beat ends the record: the unit writes nothing more of it.
             self.errors_injected += 1;
+        }
+        if ends {
+            // The faulting beat ends the record: the unit writes nothing more of it.
             self.bufs[self.cur].record = None;
         }
         self.err_next = match self.profile.errors {

@@ -354,6 +354,7 @@ pub fn run(
     // One core and one driver per hardware thread; thread t's buffer is the settings'
     // window moved up by t strides, its seed derived from the run's.
     let mut mem = Memory::new(*memory, seed);
+    mem.ignore_external_aborts(cfg.options.v1p3);
     let (mut cores, mut drivers) = (Vec::new(), Vec::new());
     for t in 0..cfg.threads {
         let s = SampleSettings {

@@ -295,3 +295,35 @@ fn backpressure_of_any_length_loses_no_record() {
         }
     }
 }
+
+#[test]
+fn an_external_abort_ends_the_record_unless_the_unit_ignores_it() {
+    // Beat 3 gets an external abort (the default fault kind). A unit that reports it stops
+    // there: going on with beat 4 breaks the record's order. A unit that ignores external
+    // aborts (PMBIDR.EA = 1, preset v1p4) writes the whole record and the next one.
+    for ignored in [false, true] {
+        let mut m = Memory::new(
+            MemoryProfile {
+                backpressure: Backpressure::AlwaysReady,
+                errors: ErrorInjection::AtBeat(3),
+                ..MemoryProfile::default() // fault: external abort
+            },
+            1,
+        );
+        m.set_window(0, BASE, LIMIT);
+        m.ignore_external_aborts(ignored);
+        let mut c = 0;
+        write_record(&mut m, &mut c, BASE);
+        write_record(&mut m, &mut c, BASE + RECORD_SIZE as u64);
+        assert_eq!(m.errors_injected(), 1);
+        if ignored {
+            assert!(kinds(&m).is_empty(), "{:?}", m.violations());
+        } else {
+            assert!(
+                kinds(&m).contains(&ViolationKind::OutOfOrder),
+                "{:?}",
+                kinds(&m)
+            );
+        }
+    }
+}
