@@ -140,7 +140,6 @@ module spe_tracker_v1p2x(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el
 
     // Local signals
     reg  [63:0] p_hi__0;
-    reg  [63:0] m_hi__0;
     reg  [63:0] v4_bit__0;
     reg  [63:0] v4_bit__1;
     reg  [63:0] v4_bit__2;
@@ -386,9 +385,8 @@ module spe_tracker_v1p2x(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el
         if (c_empty__0__q) begin
             p_hi__0 = k_empty__0;
         end
-        m_hi__0 = k_none__0;
-        m_hi__0 = v4_sum__0;
-        events_hi__0 = p_hi__0 | m_hi__0;
+        events_hi__0 = p_hi__0;
+        events_hi__0 = p_hi__0 | v4_sum__0;
         stray = iss_valid | xl[(0)+:(1)] | xl[(65)+:(1)] | mem[(0)+:(1)] | br[(0)+:(1)] | cpl[(0)+:(1)];
         progress[(3)+:(1)] = 1'b0;
         timed_out = s_age__q == k_age_last;

@@ -53,6 +53,22 @@ pub fn implemented_mask(cfg: &crate::Config) -> u64 {
         }
 }
 
+/// True when a unit of `cfg` builds an event above bit 15 (its Events payload is 4 bytes,
+/// and its RTL carries bits 63:16 beside the 2-byte payload).
+pub fn has_high_events(cfg: &crate::Config) -> bool {
+    implemented_mask(cfg) >> 16 != 0
+}
+
+/// The SPEv1p4 events in the order of their memory-hook ports (`mem_l2d_access`,
+/// `mem_l2d_miss`, `mem_hitm`, `mem_lfb`, `mem_snooped`).
+pub const V1P4_PORT_ORDER: [u32; 5] = [
+    L2D_ACCESS,
+    L2D_MISS,
+    CACHE_DATA_MODIFIED,
+    RECENTLY_FETCHED,
+    DATA_SNOOPED,
+];
+
 /// Events a unit of `cfg` filters on (PMSEVFR_EL1 / PMSNEVFR_EL1's writable bits).
 pub fn filterable_mask(cfg: &crate::Config) -> u64 {
     implemented_mask(cfg) & !bit(EXCEPTION_GEN)
@@ -142,5 +158,9 @@ mod tests {
         assert_eq!(name(RECENTLY_FETCHED), Some("LFB"));
         assert_eq!(name(DATA_SNOOPED), Some("SNOOPED"));
         assert_eq!(V1P4_MASK, 0x1F << 19);
+        assert_eq!(
+            V1P4_PORT_ORDER.iter().fold(0, |m, &b| m | bit(b)),
+            V1P4_MASK
+        );
     }
 }

@@ -28,7 +28,7 @@ pub const EVENTS_PAYLOAD_WIDE: usize = 4;
 /// IMPLEMENTATION DEFINED): 2 bytes, or 4 when it builds an event above bit 15. Every
 /// record of the unit has that size, whatever events are set.
 pub fn events_payload(cfg: &crate::Config) -> usize {
-    if crate::events::implemented_mask(cfg) >> 16 != 0 {
+    if crate::events::has_high_events(cfg) {
         EVENTS_PAYLOAD_WIDE
     } else {
         EVENTS_PAYLOAD
@@ -639,7 +639,7 @@ mod tests {
                 next = s.offset + s.len;
             }
             assert!(next <= RECORD_SIZE, "{}", cfg.name);
-            let wide = crate::events::implemented_mask(cfg) >> 16 != 0;
+            let wide = crate::events::has_high_events(cfg);
             assert_eq!(events_payload(cfg), if wide { 4 } else { 2 });
         }
         // The 4-byte payload fills the slot exactly: Events 50..54, Timestamp 55..63.

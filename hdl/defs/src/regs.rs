@@ -550,13 +550,18 @@ pub mod pmbsr {
     /// 0b11 is reserved and reported as an external abort.
     pub const ERR_RESERVED: u8 = 0b11;
 
+    /// True for an error kind reported as an external abort: external, or the reserved kind.
+    pub const fn is_external(kind: u8) -> bool {
+        matches!(kind & 3, ERR_EXTERNAL | ERR_RESERVED)
+    }
+
     /// PMBSR for a fault on a buffer write (Arm ARM D17.8.3, D17.8.4): S set; EC stage-1 or
     /// stage-2 data abort; MSS the FSC (an external abort's is 010000, an MMU fault's the one
     /// the core gives); EA set for an external abort only; DL set unless the fault is at
     /// the record's first byte (J1: DL only if start_vaddr != the faulting address), where
     /// DL keeps `old`'s value; COLL kept.
     pub const fn fault(old: u64, kind: u8, fsc: u8, first_byte: bool) -> u64 {
-        let external = kind == ERR_EXTERNAL || kind == ERR_RESERVED;
+        let external = is_external(kind);
         let ec = if kind == ERR_STAGE2 {
             EC_FAULT_S2
         } else {

@@ -110,7 +110,7 @@ impl<const CW: usize> SpeFilter<CW> {
         let feed_eft = usize::from(spe_defs::config::option::feed_eft(cfg));
         let fds = usize::from(spe_defs::config::option::fds(cfg));
         let feed_fds = usize::from(spe_defs::config::option::feed_fds(cfg));
-        let hi = usize::from(spe_defs::events::implemented_mask(cfg) >> 16 != 0);
+        let hi = usize::from(spe_defs::events::has_high_events(cfg));
         Self {
             ev_hi: n_of(hi),
             evfr_hi: n_of(hi),

@@ -220,7 +220,7 @@ macro_rules! spe_regs {
                 );
                 let eft = usize::from(spe_defs::config::option::eft(cfg));
                 let fds = usize::from(spe_defs::config::option::fds(cfg));
-                let hi = usize::from(spe_defs::events::implemented_mask(cfg) >> 16 != 0);
+                let hi = usize::from(spe_defs::events::has_high_events(cfg));
                 let bsr = |ec: u64, mss: u64, ea: u64, dl: u64| {
                     pmbsr::S.place(1)
                         | pmbsr::EC.place(ec)

@@ -16,7 +16,7 @@ use crate::Zext;
 use crate::ADDR_BITS;
 use crate::K;
 use rust_hdl::prelude::*;
-use spe_defs::impdef::{self, DATA_SOURCE_PAYLOAD, EVENTS_PAYLOAD};
+use spe_defs::impdef::{self, DATA_SOURCE_PAYLOAD};
 use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class};
 use spe_defs::Config;
 
@@ -154,8 +154,7 @@ impl<const CW: usize> SpeSerializer<CW> {
         // Padding everywhere: the empty slot is all 0x00 bytes.
         let empty = Record::default();
         let pbt = usize::from(spe_defs::config::option::pbt(cfg));
-        let wide = usize::from(impdef::events_payload(cfg) == impdef::EVENTS_PAYLOAD_WIDE);
-        assert!(wide == 1 || impdef::events_payload(cfg) == EVENTS_PAYLOAD);
+        let wide = usize::from(spe_defs::events::has_high_events(cfg));
         assert_eq!(packet::PAD, 0, "the empty record is all Padding");
         Self {
             h_ctx1: h(packet::context_header(context_index::EL1)),
@@ -371,7 +370,7 @@ mod tests {
         let end = layout::end_or_ts(cfg);
         assert_eq!(ev.offset, layout::EVENTS.offset);
         assert_eq!(layout::OP_TYPE.offset, 48);
-        assert_eq!(8 * (ev.offset + 1 + EVENTS_PAYLOAD - 48), 16 + 24);
+        assert_eq!(8 * (ev.offset + 1 + impdef::EVENTS_PAYLOAD - 48), 16 + 24);
         assert_eq!(8 * (end.offset - 48), 56);
         assert_eq!(
             (end.offset + 1) * 8,
@@ -381,7 +380,7 @@ mod tests {
         assert_eq!(end.offset + end.len, impdef::RECORD_SIZE);
         let r = Record::default();
         assert_eq!(r.get_my_offset_ev(), 8 * (ev.offset + 1));
-        assert_eq!(r.get_my_width_ev(), 8 * EVENTS_PAYLOAD);
+        assert_eq!(r.get_my_width_ev(), 8 * impdef::EVENTS_PAYLOAD);
     }
 
     #[test]

@@ -256,7 +256,7 @@ macro_rules! spe_top {
                     self.tracker.pred_empty[i].next = self.cpl_pred_empty[i].val();
                 }
                 // FEAT_SPEv1p4's events (`Options::v1p4_events`), in the order of
-                // `tracker::V1P4_PORT_EVENTS`.
+                // `spe_defs::events::V1P4_PORT_ORDER`.
                 for i in 0..self.mem_l2d_access.len() {
                     self.tracker.v4_in[0].next = self.mem_l2d_access[i].val();
                     self.tracker.v4_in[1].next = self.mem_l2d_miss[i].val();

@@ -47,16 +47,6 @@ use spe_defs::packet::{addr_payload, subclass};
 use spe_defs::regs::pmscr;
 use spe_defs::Config;
 
-/// FEAT_SPEv1p4's event inputs in `SpeTracker::v4_in` order: `mem_l2d_access`,
-/// `mem_l2d_miss`, `mem_hitm`, `mem_lfb`, `mem_snooped` (the top connects them so).
-pub const V1P4_PORT_EVENTS: [u32; 5] = [
-    spe_defs::events::L2D_ACCESS,
-    spe_defs::events::L2D_MISS,
-    spe_defs::events::CACHE_DATA_MODIFIED,
-    spe_defs::events::RECENTLY_FETCHED,
-    spe_defs::events::DATA_SNOOPED,
-];
-
 /// Width of the age counter: the largest completion timeout's exponent.
 const AGE_BITS: usize = spe_defs::config::MAX_CPL_TIMEOUT_LOG2 as usize;
 
@@ -203,10 +193,9 @@ pub struct SpeTracker {
     m_scalar: Vec<Rff<Bit>>,
     /// Events above bit 15 (one element in a unit with `Options::sve_events` or
     /// `Options::v1p4_events`, none otherwise): the Events payload's bits 63:16 in place
-    /// (bits 15:0 zero; `events` has them), its SVE part and its SPEv1p4 part, and zero.
+    /// (bits 15:0 zero; `events` has them), its SVE part, and zero.
     pub events_hi: Vec<Signal<Out, Bits<64>>>,
     p_hi: Vec<Signal<Local, Bits<64>>>,
-    m_hi: Vec<Signal<Local, Bits<64>>>,
     k_none: Vec<K<Bits<64>>>,
     /// FEAT_SPEv1p1's SVE events (`Options::sve_events`; one element in a unit that
     /// builds them, none otherwise): the completion report's predicate flags, held from
@@ -272,7 +261,7 @@ impl SpeTracker {
         let eft = usize::from(spe_defs::config::option::eft(cfg));
         let sve = usize::from(spe_defs::config::option::sve_events(cfg));
         let v4 = usize::from(spe_defs::config::option::v1p4_events(cfg));
-        let hi = usize::from(spe_defs::events::implemented_mask(cfg) >> 16 != 0);
+        let hi = usize::from(spe_defs::events::has_high_events(cfg));
         use spe_defs::events as ev;
         fn n_of<T: Default>(n: usize) -> Vec<T> {
             (0..n).map(|_| T::default()).collect()
@@ -282,11 +271,10 @@ impl SpeTracker {
             pred_empty: n_of(sve),
             events_hi: n_of(hi),
             p_hi: n_of(hi),
-            m_hi: n_of(hi),
             k_none: n_of(hi),
             v4_in: n_of(5 * v4),
             v4_bit: n_of(5 * v4),
-            k_v4: V1P4_PORT_EVENTS
+            k_v4: ev::V1P4_PORT_ORDER
                 .iter()
                 .take(5 * v4)
                 .map(|&b| K::new(ev::bit(b).into()))
@@ -296,11 +284,9 @@ impl SpeTracker {
             c_not_full: n_of(sve),
             c_empty: n_of(sve),
             k_partial: (0..sve)
-                .map(|_| K::new(spe_defs::events::bit(spe_defs::events::PARTIAL_PREDICATE).into()))
+                .map(|_| K::new(ev::bit(ev::PARTIAL_PREDICATE).into()))
                 .collect(),
-            k_empty: (0..sve)
-                .map(|_| K::new(spe_defs::events::SVE_MASK.into()))
-                .collect(),
+            k_empty: (0..sve).map(|_| K::new(ev::SVE_MASK.into())).collect(),
 
             k_el0: k2(0),
             k_el2: k2(2),
@@ -468,11 +454,10 @@ impl Logic for SpeTracker {
                     self.p_hi[i].next = self.k_empty[j].val();
                 }
             }
-            self.m_hi[i].next = self.k_none[i].val();
+            self.events_hi[i].next = self.p_hi[i].val();
             for j in 0..self.v4_sum.len() {
-                self.m_hi[i].next = self.v4_sum[j].val();
+                self.events_hi[i].next = self.p_hi[i].val() | self.v4_sum[j].val();
             }
-            self.events_hi[i].next = self.p_hi[i].val() | self.m_hi[i].val();
         }
         // Any report outside tracking is stray.
         self.stray.next = self.iss_valid.val()

@@ -403,7 +403,7 @@ impl Memory {
         };
         inp.wr_err_kind = kind;
         inp.wr_err_fsc = fsc;
-        self.err_external = err && matches!(kind, pmbsr::ERR_EXTERNAL | pmbsr::ERR_RESERVED);
+        self.err_external = err && pmbsr::is_external(kind);
     }
 
     /// Checks the port and accepts the beat on a handshake.

@@ -356,10 +356,7 @@ impl Model {
                 // With SPEv1p3's PMBIDR.EA = 1 the PE ignores an external abort on a buffer
                 // write (kind external, or the reserved kind counted as one): the beat is
                 // written. A stage 1 or 2 fault stops the record as always.
-                let external = matches!(
-                    inp.wr_err_kind & 3,
-                    pmbsr::ERR_EXTERNAL | pmbsr::ERR_RESERVED
-                );
+                let external = pmbsr::is_external(inp.wr_err_kind);
                 let err = (inp.wr_err && !(self.cfg.options.v1p3 && external))
                     .then_some((inp.wr_err_kind, inp.wr_err_fsc));
                 let (more, full) = (*w).cycle(&mut th.regs, inp.wr_ready, err);
