@@ -370,7 +370,12 @@ fn capture_keeps_a_branch_s_cr_and_a_call_or_return_s_gcs_with_feat_spe_crr() {
 
 /// A tracker out of reset, collecting context and timestamps at EL1.
 fn tracker() -> SpeTracker {
-    let mut t = SpeTracker::new(cfg());
+    tracker_for(cfg())
+}
+
+/// [`tracker`] of the unit `cfg`.
+fn tracker_for(cfg: &Config) -> SpeTracker {
+    let mut t = SpeTracker::new(cfg);
     start(&mut t);
     cycle(&mut t, |t| t.reset.next = true, |_| ());
     t.reset.next = false;
@@ -1655,4 +1660,224 @@ fn regs_with_eft_and_fds_store_pmsfcr_s_new_bits_and_pmsdsfr_and_read_them_back(
     write(&mut g, RegId::Pmsdsfr, u64::MAX);
     assert_eq!(read(&mut g, RegId::Pmsdsfr), 0);
     assert!(g.eft_type.is_empty() && g.dsfr.is_empty());
+}
+
+// ------------------------------- events above bit 15: SVE (v1p1) and SPEv1p4 (v1p2x, v1p4)
+
+/// The tracker's Events bits 63:16 as the serializer and filter see them now.
+fn events_hi(t: &mut SpeTracker) -> u64 {
+    comb(t, |_| (), |t| v(t.events_hi[0].val()))
+}
+
+#[test]
+fn tracker_takes_the_completion_s_predicate_flags_as_sve_events_e17_and_e18() {
+    // FEAT_SPEv1p1 (v1p2x): E[17] partial or empty predicate, E[18] empty predicate (which
+    // implies E[17]), from the completion report only; held while the record is filtered
+    // and written. Without the option: no such ports and no bits above 15.
+    use spe_defs::events::{bit, EMPTY_PREDICATE, PARTIAL_PREDICATE};
+    let t = SpeTracker::new(cfg());
+    assert!(t.pred_not_full.is_empty() && t.events_hi.is_empty());
+    let (e17, e18) = (bit(PARTIAL_PREDICATE), bit(EMPTY_PREDICATE));
+    for (not_full, empty, want) in [
+        (false, false, 0),
+        (true, false, e17),
+        (false, true, e17 | e18),
+        (true, true, e17 | e18),
+    ] {
+        let mut t = tracker_for(Config::preset("v1p2x").unwrap());
+        assert_eq!(tag(&mut t, false), SamplePhase::Tracking);
+        let flags = |t: &mut SpeTracker, nf: bool, e: bool| {
+            t.pred_not_full[0].next = nf;
+            t.pred_empty[0].next = e;
+        };
+        // Flags without a completion report are not taken.
+        next(&mut t, &|t| flags(t, true, true));
+        assert_eq!(events_hi(&mut t), 0, "flags before the completion");
+        let (p, _) = next(&mut t, &|t| {
+            flags(t, not_full, empty);
+            complete(t);
+        });
+        t.cpl.next.done = false;
+        assert_eq!(p, SamplePhase::Filter, "completed");
+        assert_eq!(events_hi(&mut t), want, "not full {not_full} empty {empty}");
+        // Flags after the completion change nothing.
+        next(&mut t, &|t| flags(t, !not_full, !empty));
+        assert_eq!(events_hi(&mut t), want, "held after the completion");
+    }
+}
+
+#[test]
+fn tracker_records_the_spev1p4_memory_flags_of_a_load_and_none_of_a_store() {
+    // FEAT_SPEv1p4 (v1p2x): each of the five memory-hook flags, in port order
+    // (`V1P4_PORT_ORDER`), becomes its event bit for a load whose memory report counted;
+    // a store has none of them (D18.2.6: "not a load" reads 0); flags without the report,
+    // or with a second (stray) report, are not taken. The SVE bits OR in beside them.
+    use spe_defs::events::{bit, EMPTY_PREDICATE, PARTIAL_PREDICATE, V1P4_PORT_ORDER};
+    assert!(SpeTracker::new(cfg()).v4_in.is_empty());
+    let cfg = Config::preset("v1p2x").unwrap();
+    for (j, &ev) in V1P4_PORT_ORDER.iter().enumerate() {
+        for load in [true, false] {
+            let mut t = tracker_for(cfg);
+            tag(&mut t, true);
+            t.slot.next.is_load = load;
+            t.slot.next.is_store = !load;
+            let only = |t: &mut SpeTracker, k: Option<usize>| {
+                for (i, s) in t.v4_in.iter_mut().enumerate() {
+                    s.next = k.is_none_or(|k| k == i);
+                }
+            };
+            next(&mut t, &|t| only(t, None));
+            assert_eq!(events_hi(&mut t), 0, "flags without a memory report");
+            next(&mut t, &|t| {
+                only(t, Some(j));
+                t.mem.next.done = true;
+            });
+            let want = if load { bit(ev) } else { 0 };
+            assert_eq!(events_hi(&mut t), want, "port {j} load {load}");
+            let stray = cycle(&mut t, |t| only(t, None), |t| t.hook_stray.val());
+            assert!(stray, "a second memory report is stray");
+            t.mem.next.done = false;
+            assert_eq!(events_hi(&mut t), want, "kept over a stray report");
+            next(&mut t, &|t| {
+                complete(t);
+                t.pred_empty[0].next = true;
+            });
+            let sve = bit(PARTIAL_PREDICATE) | bit(EMPTY_PREDICATE);
+            assert_eq!(events_hi(&mut t), want | sve, "with the SVE bits");
+        }
+    }
+}
+
+#[test]
+fn filter_applies_fe_and_fne_and_sample_feed_event_to_the_events_above_bit_15() {
+    // v1p2x: PMSEVFR/PMSNEVFR bits 63:16 filter beside bits 15:0 (J1 SPEFilterByEvents:
+    // every selected event set, none of the inverted ones); SAMPLE_FEED_EVENT follows the
+    // same test over all 64 bits whether or not FE / FnE are set.
+    use spe_defs::events::{bit, DATA_SNOOPED, L2D_MISS, PARTIAL_PREDICATE, RETIRED};
+    let mut f = filter_v1p2x();
+    let (e17, e20, e23) = (bit(PARTIAL_PREDICATE), bit(L2D_MISS), bit(DATA_SNOOPED));
+    let retired = bit(RETIRED);
+    for (fe, fne, low, hi, kept, feed) in [
+        (true, true, retired, e17 | e20, true, true),
+        (true, true, retired, e17, false, false),
+        (true, true, 0, e17 | e20, false, false),
+        (true, true, retired, e17 | e20 | e23, false, false),
+        (false, true, retired, e17, true, false),
+        (false, true, retired, e23, false, false),
+        (true, false, retired, e17 | e20 | e23, true, false),
+        (false, false, 0, e23, true, false),
+    ] {
+        let got = comb(
+            &mut f,
+            |f| {
+                f.ctl.next.fe = fe;
+                f.ctl.next.evfr = b(retired);
+                f.evfr_hi[0].next = b(e17 | e20);
+                f.ctl.next.fne = fne;
+                f.ctl.next.nevfr = b(0);
+                f.nevfr_hi[0].next = b(e23);
+                f.view.next.events = b(low);
+                f.ev_hi[0].next = b(hi);
+            },
+            |f| (f.filtrate.val(), f.feed_event[0].val()),
+        );
+        assert_eq!(
+            got,
+            (kept, feed),
+            "FE {fe} FnE {fne} events {:#x}",
+            low | hi
+        );
+    }
+    assert!(
+        filter().ev_hi.is_empty(),
+        "no high events in the default preset"
+    );
+}
+
+#[test]
+fn serializer_with_a_4_byte_events_payload_moves_timestamp_or_end_two_bytes_on() {
+    // v1p2x's Events packet is 4 bytes (header 0x62) at 50..54: bits 15:0 from the sample,
+    // bits 31:16 from the tracker's events_hi; Timestamp (0x71 and 8 bytes) or End (0x01
+    // and padding) at 55..63.
+    use spe_defs::impdef::layout;
+    let cfg = Config::preset("v1p2x").unwrap();
+    assert_eq!(impdef::events_payload(cfg), 4);
+    for ts_en in [true, false] {
+        let rec = serialize_for(cfg, |s| {
+            s.sample.next.op_class = b(1);
+            s.sample.next.events = b(0x8002);
+            s.events_hi[0].next = b(1 << 17 | 1 << 23 | 1 << 30);
+            s.sample.next.ts_en = ts_en;
+            s.sample.next.ts = b(0x1122_3344_5566_7788);
+        });
+        let at = |slot: impdef::Slot| rec[slot.offset..slot.offset + slot.len].to_vec();
+        assert_eq!(rec.len(), impdef::RECORD_SIZE);
+        assert_eq!(layout::events(cfg).offset, 50);
+        assert_eq!(at(layout::events(cfg)), [0x62, 0x02, 0x80, 0x82, 0x40]);
+        assert_eq!(at(layout::OP_TYPE)[0], 0x49, "Operation Type kept");
+        let end = layout::end_or_ts(cfg);
+        assert_eq!((end.offset, end.len), (55, 9));
+        let want: Vec<u8> = if ts_en {
+            vec![0x71, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11]
+        } else {
+            [vec![0x01], vec![0; 8]].concat()
+        };
+        assert_eq!(at(end), want, "timestamp {ts_en}");
+    }
+}
+
+#[test]
+fn regs_store_pmsevfr_and_pmsnevfr_bits_above_15_only_where_events_are_built() {
+    // v1p2x builds E[17], E[18] and E[19..23]: PMSEVFR and PMSNEVFR keep them (and no
+    // other bit above 15) and give them to the filter; the default preset reads them 0.
+    let v1p2x = Config::preset("v1p2x").unwrap();
+    let hi = spe_defs::events::filterable_mask(v1p2x) & !0xffff;
+    assert_eq!(hi, 0x00fe_0000);
+    let mut g = SpeRegs::<12>::new(v1p2x);
+    start(&mut g);
+    cycle(&mut g, |g| g.reset.next = true, |_| ());
+    g.reset.next = false;
+    let outs = |g: &mut SpeRegs<12>| {
+        comb(
+            g,
+            |_| (),
+            |g| (v(g.evfr_hi[0].val()), v(g.nevfr_hi[0].val())),
+        )
+    };
+    write(&mut g, RegId::Pmsevfr, u64::MAX);
+    let evfr = read(&mut g, RegId::Pmsevfr);
+    assert_eq!(evfr & !0xffff, hi);
+    assert_eq!(evfr, spe_defs::events::filterable_mask(v1p2x));
+    assert_eq!(outs(&mut g), (hi, 0));
+    write(&mut g, RegId::Pmsnevfr, 1 << 20 | 1 << 40);
+    assert_eq!(read(&mut g, RegId::Pmsnevfr), 1 << 20);
+    assert_eq!(outs(&mut g), (hi, 1 << 20));
+    write(&mut g, RegId::Pmsevfr, 1 << 1);
+    assert_eq!(read(&mut g, RegId::Pmsevfr), 1 << 1);
+    assert_eq!(outs(&mut g), (0, 1 << 20));
+    // The default preset.
+    let mut g = regs();
+    write(&mut g, RegId::Pmsevfr, u64::MAX);
+    assert_eq!(read(&mut g, RegId::Pmsevfr) >> 16, 0);
+    assert!(g.evfr_hi.is_empty() && g.nevfr_hi.is_empty());
+}
+
+#[test]
+fn writer_tells_the_top_to_ignore_external_aborts_exactly_where_spev1p3_is_built() {
+    // PMBIDR.EA = 1 (Options::v1p3, preset v1p4): the writer's ea_ignored output (high) lets
+    // the top mask wr_err of the external kinds; no such output elsewhere. (The top's mask
+    // itself is checked end to end by the lockstep case on both backends.)
+    for p in PRESETS {
+        let mut w = SpeWriter::new(p);
+        start(&mut w);
+        assert_eq!(
+            w.ea_ignored.len(),
+            usize::from(p.options.v1p3),
+            "{}",
+            p.name
+        );
+        let on = comb(&mut w, |_| (), |w| w.ea_ignored.iter().all(|s| s.val()));
+        assert!(on, "{}", p.name);
+    }
+    assert!(Config::preset("v1p4").unwrap().options.v1p3);
 }
