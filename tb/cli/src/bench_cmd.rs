@@ -1,3 +1,5 @@
+//! `spe bench sim` (in `bench_sim`): each backend's speed against the raw Verilator limit.
+//!
 //! `spe bench accuracy`: how well the samples estimate where the population went. For
 //! several workloads, with and without jitter (PMSIRR.RND), it runs the golden model (the
 //! RTL matches it cycle for cycle in the regression), and compares each PC's and each basic
@@ -33,6 +35,10 @@ pub struct BenchArgs {
 
 #[derive(Subcommand)]
 enum BenchCommand {
+    /// Cycles per second of each backend on the same recorded stimulus: a raw C++
+    /// Verilator harness, the Rust binding, the lockstep pair, the model, rust-hdl's
+    /// simulator; prints the ratios to the raw harness.
+    Sim(crate::bench_sim::SimArgs),
     /// Sample share against the exact population share per PC and per basic block, for
     /// several workloads with and without jitter: a Markdown table and PNG plots.
     Accuracy(AccuracyArgs),
@@ -63,6 +69,7 @@ struct AccuracyArgs {
 pub fn run(args: BenchArgs) -> Result<std::process::ExitCode, String> {
     match args.what {
         BenchCommand::Accuracy(a) => accuracy(&a).map(|()| std::process::ExitCode::SUCCESS),
+        BenchCommand::Sim(a) => crate::bench_sim::sim(&a).map(|()| std::process::ExitCode::SUCCESS),
     }
 }
 

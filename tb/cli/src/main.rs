@@ -18,6 +18,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod bench_cmd;
+mod bench_sim;
 mod coverage_cmd;
 mod decode_cmd;
 mod diagrams_cmd;
@@ -71,8 +72,9 @@ enum Command {
     Fpga(fpga_cmd::FpgaArgs),
     /// The demo SoC (PicoRV32 and the unit) under Verilator: run a program, profile it.
     Soc(soc_cmd::SocArgs),
-    /// Benchmarks: `accuracy` compares the samples' shares with the exact population shares
-    /// (Markdown table and PNG plots).
+    /// Benchmarks: `sim` times every backend on one recorded stimulus against a raw C++
+    /// Verilator harness; `accuracy` compares the samples' shares with the exact population
+    /// shares (Markdown table and PNG plots).
     Bench(bench_cmd::BenchArgs),
 }
 
