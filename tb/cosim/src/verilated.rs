@@ -24,8 +24,9 @@ struct Ids {
     threads: [(PortId, u32); THREAD_FIELDS.len()],
     /// Other inputs (`Inputs::scalar_fields` order).
     scalars: [PortId; SCALAR_INPUTS],
-    /// Outputs (`Outputs::fields` order); `None` for one a one-thread unit lacks (zero).
-    outputs: [Option<PortId>; OUTPUTS],
+    /// The outputs the unit has: their place in `Outputs::fields` and port (the others
+    /// read zero).
+    present: Vec<(usize, PortId)>,
     /// The ports only a multithreaded unit has: `disp_tid`, `thr_active`, `reg_tid`.
     smt: Option<[PortId; 3]>,
     /// The option inputs the unit has ([`OPTION_THREAD_FIELDS`]; one-thread units only).
@@ -43,9 +44,13 @@ impl Ids {
             slots: SLOT_FIELDS.map(|(n, _)| (id(n), slot_bits(n))),
             threads: THREAD_FIELDS.map(|(n, _)| (id(n), thread_bits(n))),
             scalars: Inputs::default().scalar_fields().map(|(n, _)| id(n)),
-            outputs: Outputs::default()
+            present: Outputs::default()
                 .fields()
-                .map(|(n, _)| has(n).then(|| id(n))),
+                .iter()
+                .enumerate()
+                .filter(|(_, (n, _))| has(n))
+                .map(|(k, (n, _))| (k, id(n)))
+                .collect(),
             smt: (cfg.threads > 1).then(|| ["disp_tid", "thr_active", "reg_tid"].map(id)),
             options: OPTION_THREAD_FIELDS
                 .iter()
@@ -158,20 +163,35 @@ impl Verilated {
     fn write_inputs(&mut self, i: &Inputs) {
         let (m, p) = (&mut self.m, &self.ids);
         let slots = &i.disp[..self.width];
-        for (&(id, bits), (_, field)) in p.slots.iter().zip(SLOT_FIELDS.iter()) {
-            m.set_words(id, &pack(slots, bits, field));
-        }
         let threads = &i.thr[..self.threads];
-        for (&(id, bits), (_, field)) in p.threads.iter().zip(THREAD_FIELDS.iter()) {
-            if bits * self.threads as u32 <= 64 {
-                // One word (every per-thread port at T = 1): no packing into an array.
-                let m1 = spe_defs::low_mask(bits);
-                let v = threads
-                    .iter()
-                    .enumerate()
-                    .fold(0, |a, (t, x)| a | (field(x) & m1) << (t as u32 * bits));
-                m.set(id, v);
-            } else {
+        // Every field is read directly (the `for_*!` lists of `spe-ports` expand to field
+        // accesses, in the order of the field tables `Ids` resolved the ports in), not
+        // through the tables' function pointers: this is the per-cycle hot path.
+        macro_rules! write_slots {
+            ($($port:ident: $field:ident),*) => {{
+                let mut ids = p.slots.iter();
+                $(
+                    let &(id, bits) = ids.next().expect("a port per slot field");
+                    m.set_words(id, &pack(slots, bits, |s| u64::from(s.$field)));
+                )*
+            }};
+        }
+        spe_ports::for_slot_inputs!(write_slots);
+        if self.threads == 1 {
+            // One word per port (every per-thread port at T = 1): no packing.
+            let x = &i.thr[0];
+            macro_rules! write_thread {
+                ($($port:ident: $($f:ident).+),*) => {{
+                    let mut ids = p.threads.iter();
+                    $(
+                        let &(id, _) = ids.next().expect("a port per thread field");
+                        m.set(id, u64::from(x.$($f).+));
+                    )*
+                }};
+            }
+            spe_ports::for_thread_inputs!(write_thread);
+        } else {
+            for (&(id, bits), (_, field)) in p.threads.iter().zip(THREAD_FIELDS.iter()) {
                 m.set_words(id, &pack(threads, bits, field));
             }
         }
@@ -179,9 +199,16 @@ impl Verilated {
         for &(id, bits, field) in &p.options {
             m.set(id, field(&i.thr[0]) & spe_defs::low_mask(bits));
         }
-        for (&id, (_, v)) in p.scalars.iter().zip(i.scalar_fields()) {
-            m.set(id, v);
+        macro_rules! write_scalars {
+            ($($port:ident: $($f:ident).+),*) => {{
+                let mut ids = p.scalars.iter();
+                $(
+                    let &id = ids.next().expect("a port per scalar input");
+                    m.set(id, u64::from(i.$($f).+));
+                )*
+            }};
         }
+        spe_ports::for_scalar_inputs!(write_scalars);
         if let Some([tid, active, reg_tid]) = p.smt {
             // Thread numbers of log2(T) bits: each slot's, then one bit per thread.
             let tidw = self.threads.trailing_zeros();
@@ -196,7 +223,11 @@ impl Verilated {
     }
 
     fn read_outputs(&self) -> Outputs {
-        Outputs::from_values(self.ids.outputs.map(|id| id.map_or(0, |id| self.m.get(id))))
+        let mut v = [0u64; OUTPUTS];
+        for &(k, id) in &self.ids.present {
+            v[k] = self.m.get(id);
+        }
+        Outputs::from_values(v)
     }
 
     /// Opens or closes the VCD window around the current cycle.

@@ -166,6 +166,7 @@ impl Port {
     }
 
     /// Writes from 64-bit words, least significant first.
+    #[inline]
     fn write_words(&self, v: &[u64]) {
         match self.store {
             Store::Wide(words) => {
@@ -366,6 +367,7 @@ impl Model {
 
     /// Writes input `p` from 64-bit words, least significant first (missing words are zero,
     /// bits above the port's width are dropped).
+    #[inline]
     pub fn set_words(&mut self, p: PortId, v: &[u64]) {
         self.ports[p.0].write_words(v);
     }
