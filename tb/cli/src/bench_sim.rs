@@ -96,14 +96,14 @@ impl InPort {
 
 /// The recording's layout: every input port of `cfg` in `ports_of` order, and the outputs'
 /// places in [`Outputs::fields`] in `ports_of` order.
-struct Layout {
+pub(crate) struct Layout {
     inputs: Vec<InPort>,
     words: usize,
     outputs: Vec<(&'static str, usize)>,
 }
 
 impl Layout {
-    fn new(cfg: &Config) -> Result<Layout, String> {
+    pub(crate) fn new(cfg: &Config) -> Result<Layout, String> {
         if cfg.threads != 1 {
             return Err(format!(
                 "preset {}: spe bench sim records one-thread units only ({} threads)",
@@ -209,9 +209,9 @@ fn put(words: &mut [u32], mut off: u32, mut bits: u32, mut v: u64) {
 }
 
 /// A DUT wrapper that keeps every cycle's inputs.
-struct Recorder {
-    inner: Box<dyn Dut>,
-    log: Vec<Inputs>,
+pub(crate) struct Recorder {
+    pub(crate) inner: Box<dyn Dut>,
+    pub(crate) log: Vec<Inputs>,
 }
 
 impl Dut for Recorder {
@@ -306,7 +306,7 @@ fn harness_source(cfg: &Config, l: &Layout) -> String {
 }
 
 /// Runs a command, failing with its output when it fails.
-fn run_cmd(cmd: &mut Command, what: &str) -> Result<String, String> {
+pub(crate) fn run_cmd(cmd: &mut Command, what: &str) -> Result<String, String> {
     let out = cmd
         .env_remove("VERILATOR_ROOT")
         .output()
@@ -322,9 +322,30 @@ fn run_cmd(cmd: &mut Command, what: &str) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// Builds the raw harness in `dir` (skipped when its sources, the Verilog and Verilator
-/// are those of the last build); returns the executable.
-fn build_harness(cfg: &Config, l: &Layout, gen: &Path, dir: &Path) -> Result<PathBuf, String> {
+/// How [`build_harness`] builds: the C++ optimisation level, Verilator switches beyond
+/// `--cc --no-timing -O3`, and whether it says what it runs.
+pub(crate) struct BuildOpts {
+    pub(crate) opt: &'static str,
+    pub(crate) verilator: &'static [&'static str],
+    pub(crate) verbose: bool,
+}
+
+/// `tb/verilator-sys`'s flags.
+pub(crate) const AS_VERILATOR_SYS: BuildOpts = BuildOpts {
+    opt: "-O2",
+    verilator: &[],
+    verbose: true,
+};
+
+/// Builds the raw harness of `gen/<preset>` in `dir` (skipped when its sources, the
+/// Verilog and Verilator are those of the last build); returns the executable.
+pub(crate) fn build_harness(
+    cfg: &Config,
+    l: &Layout,
+    gen: &Path,
+    dir: &Path,
+    o: &BuildOpts,
+) -> Result<PathBuf, String> {
     let files = gen.join(cfg.name).join("files.f");
     if !files.is_file() {
         return Err(format!(
@@ -343,7 +364,7 @@ fn build_harness(cfg: &Config, l: &Layout, gen: &Path, dir: &Path) -> Result<Pat
     let inc = Path::new(root.trim()).join("include");
     let src = harness_source(cfg, l);
     // The stamp: the harness, every Verilog source the file list names, Verilator.
-    let mut stamp = format!("{version}\n{src}");
+    let mut stamp = format!("{version}\n{} {:?}\n{src}", o.opt, o.verilator);
     let list = std::fs::read_to_string(&files).map_err(|e| format!("{}: {e}", files.display()))?;
     for f in list
         .lines()
@@ -357,20 +378,26 @@ fn build_harness(cfg: &Config, l: &Layout, gen: &Path, dir: &Path) -> Result<Pat
     let bin = dir.join("harness");
     let stamp_file = dir.join("stamp");
     if bin.is_file() && std::fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp) {
-        println!("  raw harness: up to date ({})", bin.display());
+        if o.verbose {
+            println!("  raw harness: up to date ({})", bin.display());
+        }
         return Ok(bin);
     }
     let mdir = dir.join("obj");
     let _ = std::fs::remove_dir_all(&mdir);
     let cpp = dir.join("harness.cpp");
     std::fs::write(&cpp, &src).map_err(|e| format!("{}: {e}", cpp.display()))?;
-    println!(
-        "  raw harness: verilator --cc --no-timing -O3 {} ...",
-        files.display()
-    );
+    if o.verbose {
+        println!(
+            "  raw harness: verilator --cc --no-timing -O3 {} ...",
+            files.display()
+        );
+    }
     run_cmd(
         Command::new(&exe)
-            .args(["--cc", "--no-timing", "-O3", "--prefix", "Vbench", "-Mdir"])
+            .args(["--cc", "--no-timing", "-O3"])
+            .args(o.verilator)
+            .args(["--prefix", "Vbench", "-Mdir"])
             .arg(&mdir)
             .arg("--top-module")
             .arg(cfg.top_module())
@@ -387,14 +414,17 @@ fn build_harness(cfg: &Config, l: &Layout, gen: &Path, dir: &Path) -> Result<Pat
     sources.push(cpp);
     sources.push(inc.join("verilated.cpp"));
     sources.push(inc.join("verilated_threads.cpp"));
-    println!(
-        "  raw harness: g++ -O2 ({} files; a minute or so) ...",
-        sources.len()
-    );
+    if o.verbose {
+        println!(
+            "  raw harness: g++ {} ({} files; a minute or so) ...",
+            o.opt,
+            sources.len()
+        );
+    }
     run_cmd(
         Command::new("g++")
             .args([
-                "-O2",
+                o.opt,
                 "-w",
                 "-faligned-new",
                 "-fcf-protection=none",
@@ -416,12 +446,48 @@ fn build_harness(cfg: &Config, l: &Layout, gen: &Path, dir: &Path) -> Result<Pat
     Ok(bin)
 }
 
+/// Writes the vector file of `log` to `path`.
+pub(crate) fn write_vectors(path: &Path, l: &Layout, log: &[Inputs]) -> Result<(), String> {
+    let mut bytes = Vec::with_capacity(20 + 4 * log.len() * l.words);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&(l.words as u32).to_le_bytes());
+    bytes.extend_from_slice(&(log.len() as u64).to_le_bytes());
+    let mut words = Vec::with_capacity(l.words);
+    for i in log {
+        words.clear();
+        l.encode(i, &mut words);
+        for w in &words {
+            bytes.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// One run of the raw harness `bin` over the vector file `vectors`.
+pub(crate) fn run_harness(bin: &Path, vectors: &Path) -> Result<Figure, String> {
+    let out = run_cmd(
+        Command::new(bin).arg(vectors).arg("1"),
+        &format!("the raw harness {}", bin.display()),
+    )?;
+    let line = out.lines().next().unwrap_or("");
+    let f: Vec<&str> = line.split_whitespace().collect();
+    (|| {
+        Some(Figure {
+            label: "(a) raw C++ Verilator harness",
+            cycles: f.first()?.parse().ok()?,
+            secs: f.get(1)?.parse().ok()?,
+            checksum: u64::from_str_radix(f.get(2)?, 16).ok()?,
+        })
+    })()
+    .ok_or_else(|| format!("the raw harness printed {line:?}"))
+}
+
 /// One backend's best run.
-struct Figure {
-    label: &'static str,
-    cycles: usize,
-    secs: f64,
-    checksum: u64,
+pub(crate) struct Figure {
+    pub(crate) label: &'static str,
+    pub(crate) cycles: usize,
+    pub(crate) secs: f64,
+    pub(crate) checksum: u64,
 }
 
 impl Figure {
@@ -433,7 +499,7 @@ impl Figure {
 /// Replays `rec` through a fresh DUT of `backend` once for the checksum, then `runs` more
 /// times (a fresh DUT each) timing only the steps; the best timed run. A DUT whose verdict
 /// fails (the lockstep pair disagreeing) is an error.
-fn replay(
+pub(crate) fn replay(
     label: &'static str,
     cfg: &Config,
     backend: Backend,
@@ -475,7 +541,7 @@ pub fn sim(a: &SimArgs) -> Result<(), String> {
         "spe bench sim: preset {}, workload {}, {} cycles, seed {}, best of {} runs",
         cfg.name, a.workload, a.cycles, a.seed, a.runs
     );
-    let harness = build_harness(&cfg, &l, &a.gen, &dir)?;
+    let harness = build_harness(&cfg, &l, &a.gen, &dir, &AS_VERILATOR_SYS)?;
 
     // The closed-loop run, recorded.
     let mut rec = Recorder {
@@ -507,42 +573,15 @@ pub fn sim(a: &SimArgs) -> Result<(), String> {
         r.stats.records_written
     );
 
-    // The vector file.
     let vec_path = dir.join("vectors.bin");
-    let mut words = Vec::with_capacity(log.len() * l.words);
-    for i in &log {
-        l.encode(i, &mut words);
-    }
-    let mut bytes = Vec::with_capacity(20 + 4 * words.len());
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&(l.words as u32).to_le_bytes());
-    bytes.extend_from_slice(&(log.len() as u64).to_le_bytes());
-    for w in &words {
-        bytes.extend_from_slice(&w.to_le_bytes());
-    }
-    drop(words);
-    std::fs::write(&vec_path, bytes).map_err(|e| format!("{}: {e}", vec_path.display()))?;
+    write_vectors(&vec_path, &l, &log)?;
 
     // (a) and (b) in turn, one run each per round: b/a is the median of the rounds'
     // ratios, so a drift of this machine's speed during the call moves both.
     let (mut raw, mut b): (Option<Figure>, Option<Figure>) = (None, None);
     let mut pairs = Vec::new();
     for _ in 0..a.runs {
-        let out = run_cmd(
-            Command::new(&harness).arg(&vec_path).arg("1"),
-            "the raw harness",
-        )?;
-        let line = out.lines().next().unwrap_or("");
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let fa = (|| {
-            Some(Figure {
-                label: "(a) raw C++ Verilator harness",
-                cycles: f.first()?.parse().ok()?,
-                secs: f.get(1)?.parse().ok()?,
-                checksum: u64::from_str_radix(f.get(2)?, 16).ok()?,
-            })
-        })()
-        .ok_or_else(|| format!("the raw harness printed {line:?}"))?;
+        let fa = run_harness(&harness, &vec_path)?;
         let fb = replay(
             "(b) Rust binding (verilator)",
             &cfg,

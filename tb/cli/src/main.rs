@@ -25,6 +25,7 @@ mod diagrams_cmd;
 mod formal_cmd;
 mod fpga_cmd;
 mod gen_cmd;
+mod mutate_cmd;
 mod perf_cmd;
 mod progress;
 mod regress_cmd;
@@ -76,6 +77,9 @@ enum Command {
     /// Verilator harness; `accuracy` compares the samples' shares with the exact population
     /// shares (Markdown table and PNG plots).
     Bench(bench_cmd::BenchArgs),
+    /// Mutation score: single-point mutants of a preset's generated Verilog, each replaying
+    /// a short recorded regression; prints the kill rate and the survivors.
+    Mutate(mutate_cmd::MutateArgs),
 }
 
 /// Maps a stdout write error to a message. A closed pipe (`spe decode f | head`) is not an
@@ -170,6 +174,7 @@ fn main() -> ExitCode {
         Command::Fpga(a) => fpga_cmd::run(a),
         Command::Soc(a) => soc_cmd::run(a),
         Command::Bench(a) => bench_cmd::run(a),
+        Command::Mutate(a) => mutate_cmd::run(a),
     };
     match result {
         Ok(code) => code,
