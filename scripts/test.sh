@@ -99,6 +99,9 @@ step scripts/perf-check.sh "$SPE"
 step scripts/soc-check.sh "$SPE"
 # The random lockstep regression on every preset (SPE_REGRESS_CYCLES scales it).
 step "$SPE" regress --vcd-dir "$OUT/regress"
+# Mutation score on a fixed sample (the default seed's first 10 draws; docs/mutation.md):
+# about 2 minutes, every built mutant but 5 % must be killed.
+step "$SPE" mutate --preset default --sample 10 --require 95 --dir "$OUT/mutate"
 # The regression must catch each deliberate RTL bug, with a first-divergence report:
 # filter-latency (the latency filter's >= made >), psb-early (the PSB completes while a
 # record is still being written), ernd-no-delay (v1p2x: FEAT_SPE_ERnd samples the op that

@@ -322,6 +322,16 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
     let base = SampleSettings::perf_default(cfg);
     Ok(vec![
         (
+            "atomics",
+            200_000,
+            atomics_loop()?,
+            SampleSettings {
+                store_filter: true,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
+        (
             "small-buffer",
             150_000,
             mix.clone(),
@@ -366,6 +376,39 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             MemoryProfile::default(),
         ),
     ])
+}
+
+/// A loop of 8 ops, every kind of extended load/store among them (a returning atomic, a
+/// no-return atomic, an exclusive load and store, a load-acquire) beside a plain store, an
+/// ALU op and the branch back. The sampling period (interval + 1 ops) is 1 more than a
+/// multiple of 8, so the samples walk through every op of the loop.
+fn atomics_loop() -> Result<spe_stim::Workload, String> {
+    use spe_defs::packet::subclass::{
+        LDST_EXT, LDST_EXT_AR, LDST_EXT_AT, LDST_EXT_EXCL, LDST_GP, LDST_ST,
+    };
+    use spe_stim::program::{Builder, Exit, Program, StaticOp, BR_DIRECT};
+    let mem = spe_stim::MemPattern {
+        base: 0x0000_aaaa_e010_0000,
+        span: 4096,
+        stride: 8,
+        size: 8,
+        random: false,
+    };
+    let mut b = Builder::new("atomics", 0x0000_aaaa_d003_0000, 0xffff_8000_1003_0000);
+    let ops = vec![
+        StaticOp::ldst(LDST_EXT | LDST_EXT_AT, mem),
+        StaticOp::ldst(LDST_EXT | LDST_EXT_AT | LDST_ST, mem),
+        StaticOp::ldst(LDST_EXT | LDST_EXT_EXCL, mem),
+        StaticOp::ldst(LDST_EXT | LDST_EXT_EXCL | LDST_ST, mem),
+        StaticOp::ldst(LDST_EXT | LDST_EXT_AR, mem),
+        StaticOp::ldst(LDST_GP | LDST_ST, mem),
+        StaticOp::other(0),
+        StaticOp::branch(BR_DIRECT),
+    ];
+    b.block(false, ops, Exit::Jump(0));
+    let mut w = spe_stim::Workload::from_program(Program::Code(b.finish(0, None)?));
+    w.description = "a loop of extended loads/stores and atomics".into();
+    Ok(w)
 }
 
 /// What became of one mutant.
