@@ -9,10 +9,10 @@
 //! alone. `--sample N` draws N of them (by `--seed`) from every site of the preset.
 //!
 //! The stimulus is a short regression of the preset (`spe regress`'s jobs, chaos included,
-//! `--cycles` in all) and four directed runs for what short jobs rarely reach (a buffer
-//! that fills, write faults of every kind, a store filter, the other filters together):
-//! each runs closed loop on the golden model once and its inputs are recorded. Each mutant is Verilated and built into the raw harness of `spe bench sim`
-//! and replays every recording; it is killed when the fold of its outputs over a job differs
+//! `--cycles` in all) and six directed runs for what short jobs rarely reach ([`directed`]):
+//! each runs closed loop on the golden model once and its inputs are recorded. Each mutant
+//! is Verilated and built into the raw harness of `spe bench sim` and replays every
+//! recording; it is killed when the fold of its outputs over a recording differs
 //! from the model's. That is exactly what the lockstep regression would see: until the first
 //! cycle where an output differs, a closed-loop run of the mutant gets the same inputs as
 //! the recording (the stimulus only reacts to outputs), and the lockstep pair compares every
@@ -303,7 +303,8 @@ const MUTANT_BUILD: BuildOpts = BuildOpts {
 };
 
 /// The directed runs (name, cycles, workload, settings, memory): a small buffer that fills
-/// and wraps (the room check), write errors of every kind (PMBSR's fault syndromes), a
+/// and wraps (the room check), a buffer that straddles a 2^38-byte boundary (the room
+/// checks compare the pointer's and the limit's bits 63:38 and 37:12 apart), write errors of every kind (PMBSR's fault syndromes), a
 /// store filter over atomics (which ops count as stores: a returning atomic is about one op
 /// in 200 of `mix`, so this run is longer), and the load, branch, event and latency filters
 /// together.
@@ -337,6 +338,17 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             mix.clone(),
             SampleSettings {
                 buffer_size: 2 * 4096,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
+        (
+            "straddling-buffer",
+            150_000,
+            mix.clone(),
+            SampleSettings {
+                buffer_base: (1 << 38) - 4096,
+                buffer_size: 64 << 10,
                 ..base.clone()
             },
             MemoryProfile::default(),
