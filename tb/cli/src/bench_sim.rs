@@ -25,9 +25,7 @@ use spe_bench::{MemoryProfile, SampleSettings};
 use spe_cosim::{make_dut, Backend};
 use spe_defs::ports::{ports_of, Dir, Port, Width};
 use spe_defs::Config;
-use spe_ports::{
-    Dut, Inputs, Outputs, SlotField, ThreadField, OPTION_THREAD_FIELDS, SLOT_FIELDS, THREAD_FIELDS,
-};
+use spe_ports::{Dut, InputField, Inputs, Outputs};
 use spe_stim::Workload;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -71,18 +69,10 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 /// every cycle's words, all little-endian.
 const MAGIC: &[u8; 8] = b"SPEVEC01";
 
-/// Where an input port's lanes come from in [`Inputs`].
-#[derive(Clone, Copy)]
-enum Src {
-    Slot(SlotField),
-    Thread(ThreadField),
-    Scalar(usize),
-}
-
 /// An input port of the unit: its source, lanes and bits per lane, and its first word.
 struct InPort {
     port: &'static Port,
-    src: Src,
+    field: InputField,
     lanes: usize,
     bits: u32,
     word: usize,
@@ -110,38 +100,18 @@ impl Layout {
                 cfg.name, cfg.threads
             ));
         }
-        let scalars = Inputs::default().scalar_fields();
         let (mut inputs, mut word) = (Vec::new(), 0);
         for p in ports_of(cfg).filter(|p| p.dir == Dir::In) {
-            let (src, lanes, bits) = match p.width {
-                Width::PerSlot(b) => (
-                    SLOT_FIELDS
-                        .iter()
-                        .find(|f| f.0 == p.name)
-                        .map(|f| Src::Slot(f.1)),
-                    cfg.dispatch_width,
-                    b,
-                ),
-                Width::PerThread(b) => (
-                    THREAD_FIELDS
-                        .iter()
-                        .chain(&OPTION_THREAD_FIELDS)
-                        .find(|f| f.0 == p.name)
-                        .map(|f| Src::Thread(f.1)),
-                    1,
-                    b,
-                ),
-                Width::Bits(b) => (
-                    scalars.iter().position(|f| f.0 == p.name).map(Src::Scalar),
-                    1,
-                    b,
-                ),
-                Width::ThreadId | Width::PerSlotThreadId => (None, 0, 0),
+            let (lanes, bits) = match p.width {
+                Width::PerSlot(b) => (cfg.dispatch_width, b),
+                Width::PerThread(b) => (1, b),
+                w => (1, w.bits()),
             };
-            let src = src.ok_or_else(|| format!("input port {} has no field in Inputs", p.name))?;
+            let field = InputField::of(p.name)
+                .ok_or_else(|| format!("input port {} has no field in Inputs", p.name))?;
             let ip = InPort {
                 port: p,
-                src,
+                field,
                 lanes,
                 bits,
                 word,
@@ -174,11 +144,7 @@ impl Layout {
         let scalars = i.scalar_fields();
         for p in &self.inputs {
             for lane in 0..p.lanes {
-                let v = match p.src {
-                    Src::Slot(f) => f(&i.disp[lane]),
-                    Src::Thread(f) => f(&i.thr[lane]),
-                    Src::Scalar(k) => scalars[k].1,
-                };
+                let v = p.field.value(i, &scalars, lane);
                 put(&mut out[base + p.word..], lane as u32 * p.bits, p.bits, v);
             }
         }

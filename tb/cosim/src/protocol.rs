@@ -15,28 +15,19 @@ use spe_defs::config::MAX_THREADS;
 use spe_defs::packet::op_class;
 use spe_defs::ports::{Dir, Width, PORTS};
 use spe_defs::Config;
-use spe_ports::{Dut, Inputs, Outputs, SLOT_FIELDS, THREAD_FIELDS};
+use spe_ports::{Dut, InputField, Inputs, Outputs};
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-
-/// Where a port's value comes from in [`Inputs`].
-#[derive(Clone, Copy)]
-enum Source {
-    Slot(usize),
-    Thread(usize),
-    Scalar(usize),
-}
 
 /// Writes each cycle's inputs, then steps the wrapped DUT.
 pub struct VectorDump<D> {
     inner: D,
     out: BufWriter<File>,
     path: PathBuf,
-    cfg: Config,
-    /// Every input port in `PORTS` order: its source and bits per lane.
-    ports: Vec<(Source, u32)>,
+    /// Every input port in `PORTS` order: its field, lanes and bits per lane.
+    ports: Vec<(InputField, usize, u32)>,
     line: String,
     error: Option<String>,
 }
@@ -48,31 +39,26 @@ impl<D: Dut> VectorDump<D> {
         let mut out = BufWriter::new(file);
         writeln!(out, "{}", spe_defs::sv::vectors_header(cfg))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        let scalars = Inputs::default().scalar_fields();
         let ports = PORTS
             .iter()
             .filter(|p| p.dir == Dir::In)
             .map(|p| {
-                let at = |names: Vec<&str>| {
-                    names
-                        .iter()
-                        .position(|&n| n == p.name)
-                        .expect("a port of PORTS")
+                let (lanes, bits) = match p.width {
+                    Width::PerSlot(b) => (cfg.dispatch_width, b),
+                    Width::PerThread(b) => (cfg.threads.min(MAX_THREADS), b),
+                    w => (1, w.bits()),
                 };
-                match p.width {
-                    Width::PerSlot(b) => (Source::Slot(at(SLOT_FIELDS.map(|f| f.0).to_vec())), b),
-                    Width::PerThread(b) => {
-                        (Source::Thread(at(THREAD_FIELDS.map(|f| f.0).to_vec())), b)
-                    }
-                    w => (Source::Scalar(at(scalars.map(|f| f.0).to_vec())), w.bits()),
-                }
+                (
+                    InputField::of(p.name).expect("a port of PORTS"),
+                    lanes,
+                    bits,
+                )
             })
             .collect();
         Ok(VectorDump {
             inner,
             out,
             path: path.to_path_buf(),
-            cfg: *cfg,
             ports,
             line: String::new(),
             error: None,
@@ -81,15 +67,10 @@ impl<D: Dut> VectorDump<D> {
 
     /// The line of one cycle.
     fn format(&mut self, i: &Inputs) {
-        let (w, t) = (self.cfg.dispatch_width, self.cfg.threads.min(MAX_THREADS));
         let scalars = i.scalar_fields();
         self.line.clear();
-        for (k, &(src, bits)) in self.ports.iter().enumerate() {
-            let lanes: Vec<u64> = match src {
-                Source::Slot(f) => i.disp[..w].iter().map(SLOT_FIELDS[f].1).collect(),
-                Source::Thread(f) => i.thr[..t].iter().map(THREAD_FIELDS[f].1).collect(),
-                Source::Scalar(f) => vec![scalars[f].1],
-            };
+        for (k, &(field, lanes, bits)) in self.ports.iter().enumerate() {
+            let lanes: Vec<u64> = (0..lanes).map(|l| field.value(i, &scalars, l)).collect();
             if k > 0 {
                 self.line.push(' ');
             }

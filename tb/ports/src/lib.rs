@@ -96,6 +96,47 @@ pub const OPTION_THREAD_FIELDS: [(&str, ThreadField); for_option_thread_inputs!(
 
 /// Number of inputs that are neither per slot nor per thread.
 pub const SCALAR_INPUTS: usize = for_scalar_inputs!(count);
+
+/// Where an input port's lanes are in [`Inputs`]: a field of each slot, of each thread's
+/// inputs (an option's included), or one of [`Inputs::scalar_fields`] by index.
+#[derive(Clone, Copy)]
+pub enum InputField {
+    Slot(SlotField),
+    Thread(ThreadField),
+    Scalar(usize),
+}
+
+impl InputField {
+    /// The field of input port `name`, or None when `name` is no input port.
+    pub fn of(name: &str) -> Option<InputField> {
+        if let Some((_, f)) = SLOT_FIELDS.iter().find(|f| f.0 == name) {
+            return Some(InputField::Slot(*f));
+        }
+        if let Some((_, f)) = THREAD_FIELDS
+            .iter()
+            .chain(&OPTION_THREAD_FIELDS)
+            .find(|f| f.0 == name)
+        {
+            return Some(InputField::Thread(*f));
+        }
+        Inputs::default()
+            .scalar_fields()
+            .iter()
+            .position(|f| f.0 == name)
+            .map(InputField::Scalar)
+    }
+
+    /// Lane `lane` of this field in `i` (the slot of a per-slot port, the thread of a
+    /// per-thread port, 0 of any other); `scalars` is `i.scalar_fields()`, computed once
+    /// per cycle by a caller that reads many ports.
+    pub fn value(self, i: &Inputs, scalars: &[(&str, u64)], lane: usize) -> u64 {
+        match self {
+            InputField::Slot(f) => f(&i.disp[lane]),
+            InputField::Thread(f) => f(&i.thr[lane]),
+            InputField::Scalar(k) => scalars[k].1,
+        }
+    }
+}
 /// Number of outputs in [`Outputs::fields`]: those of `PORTS`, then those only a
 /// multithreaded unit has (zero at T = 1), then those of the options (`OPTION_PORTS`,
 /// zero in a unit without the option).
@@ -269,20 +310,7 @@ impl Inputs {
     /// Lane `lane` of input port `name` (as [`Inputs::set_lane`] numbers lanes), or None
     /// when `name` is no input port.
     pub fn lane(&self, name: &str, lane: usize) -> Option<u64> {
-        if let Some((_, f)) = SLOT_FIELDS.iter().find(|f| f.0 == name) {
-            return Some(f(&self.disp[lane]));
-        }
-        if let Some((_, f)) = THREAD_FIELDS
-            .iter()
-            .chain(&OPTION_THREAD_FIELDS)
-            .find(|f| f.0 == name)
-        {
-            return Some(f(&self.thr[lane]));
-        }
-        self.scalar_fields()
-            .into_iter()
-            .find(|f| f.0 == name)
-            .map(|f| f.1)
+        InputField::of(name).map(|f| f.value(self, &self.scalar_fields(), lane))
     }
 
     /// Clears every thread's hook reports.
