@@ -6,7 +6,7 @@
 //! point's comment (for toggles, the signal and bit), `h` the instance. [`CoverageData`]
 //! merges files by key (counts add up), and [`CoverageData::report`] summarises per Verilog
 //! file: line points (blocks and branch arms, Verilator's `--coverage-line`) and toggle
-//! points, with every line point never hit.
+//! points, with every line point never hit and, per signal, the bits never toggled.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -156,6 +156,34 @@ impl CoverageData {
                 }
             }
         }
+        let mut untoggled: BTreeMap<(String, String), BTreeMap<u32, (u32, u32)>> = BTreeMap::new();
+        for p in self.points().into_iter().filter(|p| p.kind == Kind::Toggle) {
+            let (name, bit) = split_bit(&p.comment);
+            let e = untoggled
+                .entry((p.file.clone(), name.to_string()))
+                .or_default()
+                .entry(bit)
+                .or_insert((0, 0));
+            e.1 += 1;
+            e.0 += u32::from(p.count == 0);
+        }
+        let untoggled = untoggled
+            .into_iter()
+            .filter_map(|((file, signal), bits)| {
+                let instances = bits.values().map(|b| b.1).max().unwrap_or(0);
+                let missed: Vec<(u32, u32)> = bits
+                    .into_iter()
+                    .filter(|(_, (m, _))| *m > 0)
+                    .map(|(bit, (m, _))| (bit, m))
+                    .collect();
+                (!missed.is_empty()).then_some(Untoggled {
+                    file,
+                    signal,
+                    instances,
+                    missed,
+                })
+            })
+            .collect();
         let mut uncovered = Vec::new();
         for ((file, line, kind, comment), count) in lines {
             let f = files.entry(file.clone()).or_default();
@@ -166,7 +194,71 @@ impl CoverageData {
                 uncovered.push((file, line, kind, comment));
             }
         }
-        Report { files, uncovered }
+        Report {
+            files,
+            uncovered,
+            untoggled,
+        }
+    }
+}
+
+/// `pc_q[12]` -> (`pc_q`, 12); a 1-bit signal `valid` -> (`valid`, 0).
+fn split_bit(comment: &str) -> (&str, u32) {
+    if let Some(open) = comment.rfind('[') {
+        if let Some(bit) = comment[open + 1..]
+            .strip_suffix(']')
+            .and_then(|b| b.parse().ok())
+        {
+            return (&comment[..open], bit);
+        }
+    }
+    (comment, 0)
+}
+
+/// The bits of one signal of one file that some instance never toggled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Untoggled {
+    pub file: String,
+    pub signal: String,
+    /// Instances of the signal (one per preset instance of the module).
+    pub instances: u32,
+    /// (bit, how many instances never toggled it), bits ascending.
+    pub missed: Vec<(u32, u32)>,
+}
+
+impl Untoggled {
+    /// `pc_q[63:48,3]` with `(1 of 2 instances)` where not every instance missed them.
+    pub fn describe(&self) -> String {
+        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        for &(b, _) in &self.missed {
+            match ranges.last_mut() {
+                Some(r) if r.1 + 1 == b => r.1 = b,
+                _ => ranges.push((b, b)),
+            }
+        }
+        let bits: Vec<String> = ranges
+            .iter()
+            .rev()
+            .map(|&(lo, hi)| {
+                if lo == hi {
+                    format!("{lo}")
+                } else {
+                    format!("{hi}:{lo}")
+                }
+            })
+            .collect();
+        let all = self.missed.iter().all(|&(_, m)| m == self.instances);
+        format!(
+            "{}[{}] ({} bits{})",
+            self.signal,
+            bits.join(","),
+            self.missed.len(),
+            if all || self.instances == 1 {
+                String::new()
+            } else {
+                format!(", some of {} instances", self.instances)
+            }
+        )
     }
 }
 
@@ -185,6 +277,8 @@ pub struct Report {
     pub files: BTreeMap<String, FileTotals>,
     /// Line points never hit: file, line, kind, comment.
     pub uncovered: Vec<(String, u32, Kind, String)>,
+    /// Signals with bits that some instance never toggled, by file.
+    pub untoggled: Vec<Untoggled>,
 }
 
 fn pct(hit: u64, total: u64) -> f64 {
@@ -241,6 +335,21 @@ impl Report {
                 let _ = writeln!(s, "- {file}:{line} ({kind:?} {comment})");
             }
         }
+        let _ = writeln!(s);
+        if self.untoggled.is_empty() {
+            let _ = writeln!(s, "Every bit toggled.");
+        } else {
+            let n: usize = self.untoggled.iter().map(|u| u.missed.len()).sum();
+            let _ = writeln!(s, "Bits never toggled ({n} signal bits, by file):");
+            let mut file = "";
+            for u in &self.untoggled {
+                if u.file != file {
+                    file = &u.file;
+                    let _ = writeln!(s, "- {file}:");
+                }
+                let _ = writeln!(s, "  - {}", u.describe());
+            }
+        }
         s
     }
 }
@@ -251,6 +360,23 @@ mod tests {
 
     fn key(f: &str, l: u32, page: &str, o: &str, h: &str) -> String {
         format!("\x01f\x02{f}\x01l\x02{l}\x01n\x025\x01page\x02{page}\x01o\x02{o}\x01h\x02{h}")
+    }
+
+    #[test]
+    fn untoggled_bits_are_listed_as_ranges() {
+        let u = Untoggled {
+            file: "f".into(),
+            signal: "pc_q".into(),
+            instances: 2,
+            missed: vec![(3, 2), (48, 2), (49, 1), (50, 2), (63, 2)],
+        };
+        assert_eq!(
+            u.describe(),
+            "pc_q[63,50:48,3] (5 bits, some of 2 instances)"
+        );
+        assert_eq!(split_bit("pc_q[12]"), ("pc_q", 12));
+        assert_eq!(split_bit("valid"), ("valid", 0));
+        assert_eq!(split_bit("a[1][2]"), ("a[1]", 2));
     }
 
     #[test]
@@ -324,6 +450,10 @@ mod tests {
             text.contains("gen/minimal/spe_writer_minimal.v:40"),
             "{text}"
         );
+        // d[0] toggled, d[1] did not.
+        assert_eq!(r.untoggled.len(), 1);
+        assert_eq!(r.untoggled[0].describe(), "d[1] (1 bits)");
+        assert!(text.contains("  - d[1] (1 bits)"), "{text}");
         // Round trip through the file format.
         let p = std::env::temp_dir().join(format!("spe-cov-{}.dat", std::process::id()));
         d.write(&p).unwrap();

@@ -15,8 +15,11 @@ use spe_bench::run::RESET_CYCLES;
 use spe_bench::Stats;
 use spe_defs::impdef::BEATS_PER_RECORD;
 use spe_defs::{Config, PRESETS};
+use spe_stim::core_params::MAX_DRAM_BASE;
 use spe_stim::parse_num;
+use spe_stim::program::{Placement, Program};
 use spe_stim::rng::{hash64, Rng};
+use spe_stim::uop::KERNEL_VA_BASE;
 use spe_stim::{Workload, WORKLOADS};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -152,6 +155,25 @@ impl JobPlan {
         if r.chance(0.15) {
             workload.params.e2pb = Some(r.below(4) as u8);
         }
+        // Where everything lies (drawn after all of the above): the program's code and data
+        // placed at random in their halves of the address space (ASLR, KASLR), user data
+        // pointers tagged in half the jobs (TBI), the buffer anywhere in the kernel half,
+        // DRAM at any 1 GiB boundary below 2^51, and counters, process ids and CONTEXTIDR_EL2
+        // of any value: the unit carries every bit of its addresses, timestamps and contexts.
+        if let Program::Code(p) = &mut workload.program {
+            let tags = r.chance(0.5);
+            let placement = Placement::random(p, tags, &mut r);
+            p.place(&placement)
+                .expect("a random placement keeps the program in its halves");
+        }
+        let wp = &mut workload.params;
+        wp.dram_base = r.below((MAX_DRAM_BASE >> 30) + 1) << 30;
+        wp.counter_start = r.next_u64();
+        wp.counter_offset = r.next_u64();
+        wp.pid = r.next_u64() as u32;
+        wp.pid_base = r.next_u64() as u32;
+        wp.ctx_el2 = r.next_u64() as u32;
+        settings.buffer_base = KERNEL_VA_BASE + (r.below((1 << 48) - (1 << 36)) & !0xfff);
         JobPlan {
             workload,
             settings,
@@ -184,14 +206,31 @@ impl JobPlan {
             filters.push(format!("min latency {}", s.min_latency));
         }
         format!(
-            "workload {}, chaos {}, memory {:?}/{:?}, interval {}{}, buffer {} B{}{}{}{}{}",
+            "workload {}{}, chaos {}, memory {:?}/{:?}, interval {}{}, buffer {} B at {:#x}{}{}{}{}{}",
             self.workload.name,
+            match &self.workload.program {
+                Program::Code(p) => format!(
+                    " (code at {:#x}{})",
+                    p.pc_range(false).map_or(0, |r| r.start),
+                    if p.blocks
+                        .iter()
+                        .flat_map(|b| &b.ops)
+                        .any(|op| op.mem.is_some_and(|m| m.base >> 56 != 0 && m.base >> 56 != 0xff))
+                    {
+                        ", tagged data"
+                    } else {
+                        ""
+                    }
+                ),
+                Program::Trace(_) => String::new(),
+            },
             self.chaos_name,
             self.memory.backpressure,
             self.memory.errors,
             s.interval,
             if s.jitter { " +jitter" } else { "" },
             s.buffer_size,
+            s.buffer_base,
             if s.host { ", EL2 host" } else { "" },
             match (self.workload.params.el2, self.workload.params.e2pb) {
                 (false, _) => ", no EL2".to_string(),

@@ -56,13 +56,21 @@ pub struct CoreParams {
     pub counter_offset: u64,
     /// Initial CONTEXTIDR_EL1 (a process id).
     pub pid: u32,
+    /// A context switch writes CONTEXTIDR_EL1 = this plus a random value below 30000.
+    pub pid_base: u32,
     /// CONTEXTIDR_EL2 (constant).
     pub ctx_el2: u32,
     /// Fraction of user pages on the remote node.
     pub remote_fraction: f64,
     /// Probability that an L2 miss is served by a peer core or cluster.
     pub peer_rate: f64,
+    /// Physical base of DRAM: the kernel's linear map and the user pages are above it.
+    pub dram_base: u64,
 }
+
+/// Highest DRAM base: the memory system's PAs (DRAM base, plus below 2^40 for the kernel's
+/// linear map or 2^36 for user pages, plus the remote node's bit 44) stay below 2^52.
+pub const MAX_DRAM_BASE: u64 = (1 << 51) - (1 << 30);
 
 impl Default for CoreParams {
     fn default() -> Self {
@@ -93,9 +101,11 @@ impl Default for CoreParams {
             counter_start: 0x14_20B3_1FA5,
             counter_offset: 0x1000_0000,
             pid: 1234,
+            pid_base: 1000,
             ctx_el2: 7,
             remote_fraction: 0.0,
             peer_rate: 0.01,
+            dram_base: 0x8000_0000,
         }
     }
 }
@@ -154,6 +164,12 @@ impl CoreParams {
                     "core parameter {name} = ({lo}, {hi}) has min above max"
                 ));
             }
+        }
+        if !self.dram_base.is_multiple_of(1 << 30) || self.dram_base > MAX_DRAM_BASE {
+            return Err(format!(
+                "core parameter dram_base = {:#x} is not a 1 GiB-aligned address at most {MAX_DRAM_BASE:#x} (PAs are at most 52 bits)",
+                self.dram_base
+            ));
         }
         if self.rob_size == 0 {
             return Err("core parameter rob_size must be at least 1".into());

@@ -5,16 +5,14 @@
 //! a loop hits the L1D and a random walk over a large region misses to DRAM and walks.
 
 use crate::rng::{hash64, Rng};
-use crate::uop::{default_mem_lat, MemAccess, MemEvents, Tlb, KERNEL_VA_BASE};
+use crate::uop::{default_mem_lat, untagged, MemAccess, MemEvents, Tlb, KERNEL_VA_BASE};
 use spe_defs::impdef::data_source;
 
 /// Cache line size in bytes (log2).
 const LINE_LOG2: u32 = 6;
 /// Translation granule in bytes (log2).
 const PAGE_LOG2: u32 = 12;
-/// Physical base of DRAM.
-const DRAM_BASE: u64 = 0x8000_0000;
-/// Physical address bit that selects the remote NUMA node.
+/// Physical address bit (above the DRAM base) that selects the remote NUMA node.
 const REMOTE_NODE_BIT: u64 = 1 << 44;
 /// Physical pages user memory is spread over (64 GiB).
 const USER_PHYS_PAGES: u64 = 1 << 24;
@@ -66,6 +64,8 @@ pub struct MemSysParams {
     pub remote_fraction: f64,
     /// Probability that an L2 miss hits in another core or cluster (peer data sources).
     pub peer_rate: f64,
+    /// Physical base of DRAM.
+    pub dram_base: u64,
 }
 
 /// TLBs and caches of one core.
@@ -94,20 +94,24 @@ impl MemSystem {
 
     /// Physical address of a virtual address: the kernel half is a linear map onto DRAM;
     /// user pages are scattered by a hash, a `remote_fraction` of them on the remote node.
+    /// The tag byte of `va` is ignored (TBI).
     pub fn translate(&self, va: u64) -> u64 {
+        let va = untagged(va);
+        let dram = self.params.dram_base;
         let off = va & ((1 << PAGE_LOG2) - 1);
         if va >= KERNEL_VA_BASE {
-            return (DRAM_BASE + (va & 0x00ff_ffff_ffff)) & ((1 << 48) - 1);
+            return dram + (va & 0x00ff_ffff_ffff);
         }
         let h = hash64((va >> PAGE_LOG2) ^ 0x005E_ED0F_9A6E);
         let page = h % USER_PHYS_PAGES;
         let remote = ((h >> 40) as f64 / (1u64 << 24) as f64) < self.params.remote_fraction;
-        DRAM_BASE + (page << PAGE_LOG2) + off + if remote { REMOTE_NODE_BIT } else { 0 }
+        dram + (page << PAGE_LOG2) + off + if remote { REMOTE_NODE_BIT } else { 0 }
     }
 
     /// Performs a data access of `size` bytes at `va`, updating TLB and cache state.
+    /// The tag byte of `va` (TBI) is recorded but plays no part in the access.
     pub fn access(&mut self, va: u64, size: u64, rng: &mut Rng) -> MemAccess {
-        let page = va >> PAGE_LOG2;
+        let page = untagged(va) >> PAGE_LOG2;
         let (tlb, xlat_lat) = if self.l1_tlb.touch(page) {
             (Tlb::Hit, rng.range(0, 1) as u32)
         } else if self.l2_tlb.touch(page) {
@@ -135,7 +139,7 @@ impl MemSystem {
             ][rng.below(3) as usize]
         } else if self.llc.touch(line) {
             data_source::SYSTEM_CACHE
-        } else if pa & REMOTE_NODE_BIT != 0 {
+        } else if (pa - self.params.dram_base) & REMOTE_NODE_BIT != 0 {
             data_source::REMOTE
         } else {
             data_source::DRAM
@@ -172,6 +176,7 @@ mod tests {
         MemSystem::new(MemSysParams {
             remote_fraction: 0.0,
             peer_rate: 0.0,
+            dram_base: 0x8000_0000,
         })
     }
 
@@ -210,12 +215,38 @@ mod tests {
         let m = MemSystem::new(MemSysParams {
             remote_fraction: 1.0,
             peer_rate: 0.0,
+            dram_base: crate::core_params::MAX_DRAM_BASE,
         });
         assert_eq!(m.translate(0x1234_5678) & 0xfff, 0x678);
-        assert!(m.translate(0x1234_5678) & REMOTE_NODE_BIT != 0);
+        let dram = crate::core_params::MAX_DRAM_BASE;
+        assert!((m.translate(0x1234_5678) - dram) & REMOTE_NODE_BIT != 0);
         let k = m.translate(0xffff_8000_0000_1040);
         assert_eq!(k & 0xfff, 0x040);
-        assert_eq!(k & REMOTE_NODE_BIT, 0);
-        assert!(k < 1 << 48);
+        assert_eq!((k - dram) & REMOTE_NODE_BIT, 0);
+        // The highest DRAM base still gives PAs of at most 52 bits.
+        assert!((crate::core_params::MAX_DRAM_BASE..1 << 52).contains(&k));
+        assert!(m.translate(0x0000_ffff_ffff_f000) < 1 << 52);
+        assert!(m.translate(0xffff_ffff_ffff_f000) < 1 << 52);
+    }
+
+    /// A tagged pointer (TBI) reaches the same page, line and data source as its untagged
+    /// address, and the access reports the tagged VA.
+    #[test]
+    fn the_tag_byte_is_ignored_by_translation_and_kept_in_the_va() {
+        let mut m = sys();
+        let mut rng = Rng::new(3);
+        let va = 0x0000_aaaa_e000_1238;
+        let tagged = 0xb400_0000_0000_0000 | va;
+        assert_eq!(untagged(tagged), va);
+        assert_eq!(untagged(0xffff_8000_0000_1040), 0xffff_8000_0000_1040);
+        assert_eq!(untagged(0x12ff_8000_0000_1040), 0xffff_8000_0000_1040);
+        assert_eq!(m.translate(tagged), m.translate(va));
+        m.access(va, 8, &mut rng);
+        let r = m.access(tagged, 8, &mut rng);
+        assert_eq!(
+            (r.va, r.source, r.tlb),
+            (tagged, data_source::L1D, Tlb::Hit)
+        );
+        assert_eq!(r.pa, m.translate(va));
     }
 }

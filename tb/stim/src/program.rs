@@ -2,7 +2,8 @@
 //! memory access patterns, walked with random but seeded outcomes) or a trace (a fixed list
 //! of micro-ops replayed in order, see `trace`).
 
-use crate::uop::{MicroOp, KERNEL_VA_BASE};
+use crate::rng::hash64;
+use crate::uop::{untagged, MicroOp, KERNEL_VA_BASE, USER_VA_END};
 use spe_defs::packet::{op_class, subclass};
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -156,6 +157,9 @@ impl CodeProgram {
             if b.kernel != (b.base >= KERNEL_VA_BASE) {
                 return Err(format!("program {name}: block {i} at {:#x} is on the wrong side of the kernel boundary", b.base));
             }
+            if !b.kernel && b.base + b.ops.len() as u64 * INSN_BYTES > USER_VA_END {
+                return Err(format!("program {name}: block {i} at {:#x} runs past the user half of a 48-bit address space", b.base));
+            }
             if b.base % INSN_BYTES != 0 {
                 return Err(format!(
                     "program {name}: block {i} base {:#x} is not 4-byte aligned",
@@ -177,6 +181,16 @@ impl CodeProgram {
                         return Err(format!(
                             "program {name}: block {i} op {j}: bad memory pattern {m:?}"
                         ));
+                    }
+                    // The region lies in one half: user (a tag byte allowed) or kernel.
+                    let va = untagged(m.base);
+                    let in_half = if va >= KERNEL_VA_BASE {
+                        va == m.base && va.checked_add(m.span).is_some()
+                    } else {
+                        va + m.span <= USER_VA_END
+                    };
+                    if !in_half {
+                        return Err(format!("program {name}: block {i} op {j}: memory region {:#x} + {:#x} is outside the user and kernel halves", m.base, m.span));
                     }
                 }
                 if op.class == op_class::BRANCH && j + 1 != b.ops.len() {
@@ -244,6 +258,82 @@ impl CodeProgram {
             r.end = r.end.max(b.base + b.ops.len() as u64 * INSN_BYTES);
         }
         Some(r)
+    }
+}
+
+/// Where a program runs: slides added (wrapping) to the addresses it was built with, as
+/// ASLR and KASLR move code and data, and tags in the top byte of user data pointers
+/// (top-byte-ignore, as HWASan and MTE use it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Placement {
+    pub user_code: u64,
+    pub kernel_code: u64,
+    pub user_data: u64,
+    pub kernel_data: u64,
+    /// With `Some(seed)`, every user data region gets a tag byte: a hash of the seed and
+    /// the region's base (one tag per region, like a tag per allocation).
+    pub tag_seed: Option<u64>,
+}
+
+impl Placement {
+    /// A random placement of `prog` (ASLR, KASLR): each of its four address ranges (user
+    /// code, kernel code, user data, kernel data) moves as a whole to anywhere in its half
+    /// of a 48-bit address space; data by whole 4 KiB pages (so pages and cache lines are
+    /// laid out as before), code by whole instructions (so every PC bit above bit 1 takes
+    /// both values); with `tags`, user data pointers are tagged.
+    pub fn random(prog: &CodeProgram, tags: bool, r: &mut crate::rng::Rng) -> Placement {
+        const PAGE: u64 = 4096;
+        let mut slide = |range: Option<Range<u64>>, kernel: bool, align: u64| match range {
+            None => 0,
+            Some(x) => {
+                let (lo, hi) = if kernel {
+                    (KERNEL_VA_BASE, u64::MAX - (1 << 40))
+                } else {
+                    (PAGE, USER_VA_END)
+                };
+                let room = (hi - lo).saturating_sub(x.end - x.start + PAGE).max(1);
+                let start = (lo + r.below(room)) & !(align - 1);
+                start.wrapping_sub(x.start & !(align - 1))
+            }
+        };
+        Placement {
+            user_code: slide(prog.pc_range(false), false, INSN_BYTES),
+            kernel_code: slide(prog.pc_range(true), true, INSN_BYTES),
+            user_data: slide(prog.data_range(false), false, PAGE),
+            kernel_data: slide(prog.data_range(true), true, PAGE),
+            tag_seed: tags.then(|| r.next_u64()),
+        }
+    }
+}
+
+impl CodeProgram {
+    /// Addresses of the user (or kernel) data regions: lowest base to highest end, tags
+    /// ignored.
+    pub fn data_range(&self, kernel: bool) -> Option<Range<u64>> {
+        self.blocks
+            .iter()
+            .flat_map(|b| b.ops.iter().filter_map(|op| op.mem))
+            .map(|m| untagged(m.base)..untagged(m.base) + m.span)
+            .filter(|r| (r.start >= KERNEL_VA_BASE) == kernel)
+            .reduce(|a, b| a.start.min(b.start)..a.end.max(b.end))
+    }
+
+    /// Moves the code and data by `p`; fails if a block or region leaves its half of the
+    /// address space.
+    pub fn place(&mut self, p: &Placement) -> Result<(), String> {
+        for b in &mut self.blocks {
+            let slide = if b.kernel { p.kernel_code } else { p.user_code };
+            b.base = b.base.wrapping_add(slide);
+            for m in b.ops.iter_mut().filter_map(|op| op.mem.as_mut()) {
+                if m.base >= KERNEL_VA_BASE {
+                    m.base = m.base.wrapping_add(p.kernel_data);
+                } else {
+                    let tag = p.tag_seed.map_or(0, |s| hash64(s ^ m.base) >> 56);
+                    m.base = m.base.wrapping_add(p.user_data) | tag << 56;
+                }
+            }
+        }
+        self.validate()
     }
 }
 

@@ -284,6 +284,20 @@ pub fn default_mem_lat(source: u8) -> u32 {
 /// Start of the kernel half of the address space: PCs at or above it run at EL1 by default.
 pub const KERNEL_VA_BASE: u64 = 0xffff_0000_0000_0000;
 
+/// The address the MMU translates: with top-byte-ignore (TBI), bits 63:56 of a data
+/// address are a tag that translation ignores; bit 55 selects the half (TTBR0 or TTBR1),
+/// whose addresses have bits 63:56 all zero or all one.
+pub fn untagged(va: u64) -> u64 {
+    if va & (1 << 55) != 0 {
+        va | 0xff << 56
+    } else {
+        va & !(0xff << 56)
+    }
+}
+
+/// End of the user half of a 48-bit virtual address space.
+pub const USER_VA_END: u64 = 1 << 48;
+
 /// Default exception level of a PC: kernel addresses run at EL1, the rest at EL0.
 pub fn default_el(pc: u64) -> u8 {
     if pc >= KERNEL_VA_BASE {

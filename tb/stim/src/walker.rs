@@ -21,9 +21,6 @@ const MAX_STACK: usize = 64;
 /// branches only, so these show an ERET's target in `perf script --itrace=b`).
 const ERET_MISPRED_RATE: f64 = 0.25;
 
-/// First process id handed out by context switches.
-const PID_BASE: u32 = 1000;
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Pos {
     block: usize,
@@ -91,6 +88,7 @@ impl Walker {
         let mem = MemSystem::new(MemSysParams {
             remote_fraction: params.remote_fraction,
             peer_rate: params.peer_rate,
+            dram_base: params.dram_base,
         });
         let nb = prog.blocks.len();
         let pos = Pos {
@@ -384,7 +382,11 @@ impl Walker {
                     .map(|k| k.ret)
                     .unwrap_or(start(self.prog.user_entry));
                 if self.rng.chance(self.params.ctx_switch_rate) {
-                    op.ctx_el1 = Some(PID_BASE + self.rng.below(30_000) as u32);
+                    op.ctx_el1 = Some(
+                        self.params
+                            .pid_base
+                            .wrapping_add(self.rng.below(30_000) as u32),
+                    );
                 }
                 // The return address comes from ELR: now and then the front end has
                 // fetched on in the kernel (a mispredicted ERET, a wrong path at EL1).

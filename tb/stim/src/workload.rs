@@ -618,4 +618,97 @@ mod tests {
         assert_eq!(p.pc_range(false), Some(LOOP_PC_RANGE));
         assert!(p.kernel.is_none());
     }
+
+    /// A random placement keeps every workload valid: each range moves as a whole into
+    /// its half (blocks and regions keep their distances and page offsets), user data
+    /// regions get one tag each, kernel data none. Across placements the high address
+    /// bits take both values.
+    #[test]
+    fn random_placements_move_each_range_as_a_whole() {
+        use crate::program::Placement;
+        use crate::rng::Rng;
+        use crate::uop::{untagged, KERNEL_VA_BASE, USER_VA_END};
+        let mut r = Rng::new(0x9e55);
+        for name in Workload::names() {
+            let Program::Code(p) = Workload::by_name(name).unwrap().program else {
+                panic!("code")
+            };
+            let (mut ones, mut zeros, mut tag_ones, mut code_ones) = (0u64, 0u64, 0u64, 0u64);
+            for i in 0..200 {
+                let pl = Placement::random(&p, i % 2 == 0, &mut r);
+                let mut q = p.clone();
+                q.place(&pl).unwrap();
+                let u = q.pc_range(false).unwrap();
+                assert!(u.end <= USER_VA_END);
+                assert_eq!(u.end - u.start, {
+                    let o = p.pc_range(false).unwrap();
+                    o.end - o.start
+                });
+                if let Some(k) = q.pc_range(true) {
+                    assert!(k.start >= KERNEL_VA_BASE);
+                }
+                let mut tags = std::collections::BTreeMap::new();
+                for (a, b) in p.blocks.iter().zip(&q.blocks) {
+                    let (first_a, first_b) = if a.kernel {
+                        (
+                            p.pc_range(true).unwrap().start,
+                            q.pc_range(true).unwrap().start,
+                        )
+                    } else {
+                        (
+                            p.pc_range(false).unwrap().start,
+                            q.pc_range(false).unwrap().start,
+                        )
+                    };
+                    assert_eq!(a.base - first_a, b.base - first_b);
+                    assert_eq!(b.base % INSN_BYTES, 0);
+                    ones |= b.base;
+                    zeros |= !b.base;
+                    code_ones |= b.base;
+                    for (x, y) in a.ops.iter().zip(&b.ops) {
+                        let (Some(x), Some(y)) = (x.mem, y.mem) else {
+                            assert_eq!(x, y);
+                            continue;
+                        };
+                        assert_eq!((x.span, x.stride, x.size), (y.span, y.stride, y.size));
+                        assert_eq!(untagged(x.base) & 0xfff, untagged(y.base) & 0xfff);
+                        let tag = y.base >> 56;
+                        if x.base >= KERNEL_VA_BASE {
+                            assert_eq!(y.base, untagged(y.base), "kernel data untagged");
+                        } else {
+                            assert_eq!(*tags.entry(x.base).or_insert(tag), tag);
+                            tag_ones |= tag;
+                            if pl.tag_seed.is_none() {
+                                assert_eq!(tag, 0);
+                            }
+                        }
+                        ones |= y.base;
+                        zeros |= !y.base;
+                    }
+                }
+            }
+            // Bits 47:2 of code and 47:12 of data addresses were seen as 1 and as 0, and
+            // every bit of the tag byte of user data as 1.
+            let mid = ((1u64 << 48) - 1) & !0xfff;
+            assert_eq!(code_ones & 0xffc, 0xffc, "{name}: {code_ones:#x}");
+            assert_eq!(ones & mid, mid, "{name}: {ones:#x}");
+            assert_eq!(zeros & mid, mid, "{name}: {zeros:#x}");
+            if p.data_range(false).is_some() {
+                assert_eq!(tag_ones, 0xff, "{name}");
+            }
+        }
+    }
+
+    /// Placing with all slides zero and no tags changes nothing.
+    #[test]
+    fn the_identity_placement_changes_nothing() {
+        for name in Workload::names() {
+            let Program::Code(p) = Workload::by_name(name).unwrap().program else {
+                panic!("code")
+            };
+            let mut q = p.clone();
+            q.place(&crate::program::Placement::default()).unwrap();
+            assert_eq!(p, q);
+        }
+    }
 }
