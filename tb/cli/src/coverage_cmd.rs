@@ -38,6 +38,10 @@ pub struct CoverageArgs {
     out: PathBuf,
     #[arg(long)]
     quiet: bool,
+    /// Run nothing: make the report from the job files an earlier run of the same jobs left
+    /// in `<out>/jobs` (for example after a change to the report or its exclusions).
+    #[arg(long)]
+    report_only: bool,
 }
 
 pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
@@ -54,13 +58,22 @@ pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
     let jobs_dir = a.out.join("jobs");
     std::fs::create_dir_all(&jobs_dir)
         .map_err(|e| format!("cannot create {}: {e}", jobs_dir.display()))?;
-    println!("coverage: {}, {threads} threads", sel.what);
-    // Each job writes <jobs_dir>/<preset>-<seed>.dat.
-    let opts = JobOptions {
-        coverage: Some(jobs_dir.clone()),
-        ..JobOptions::default()
+    let (totals, failed) = if a.report_only {
+        println!(
+            "coverage: report from {} ({})",
+            jobs_dir.display(),
+            sel.what
+        );
+        Default::default()
+    } else {
+        println!("coverage: {}, {threads} threads", sel.what);
+        // Each job writes <jobs_dir>/<preset>-<seed>.dat.
+        let opts = JobOptions {
+            coverage: Some(jobs_dir.clone()),
+            ..JobOptions::default()
+        };
+        execute("spe coverage", &sel.jobs, threads, &opts, a.quiet, false)
     };
-    let (totals, failed) = execute("spe coverage", &sel.jobs, threads, &opts, a.quiet, false);
     let mut data = CoverageData::default();
     for job in &sel.jobs {
         data.merge_file(&job.coverage_file(&jobs_dir))?;
@@ -81,16 +94,25 @@ pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
     println!("{text}");
     let t = report.total();
     println!(
-        "coverage: line {}/{} ({:.1}%), toggle {}/{} ({:.1}%); merged data {}, report {}",
+        "coverage: line {}/{} ({:.1}%), toggle {}/{} ({:.1}%; {} RES0 register bits excluded); merged data {}, report {}",
         t.line_hit,
         t.line_total,
         100.0 * t.line_hit as f64 / t.line_total.max(1) as f64,
         t.toggle_hit,
         t.toggle_total,
         100.0 * t.toggle_hit as f64 / t.toggle_total.max(1) as f64,
+        t.toggle_excluded,
         merged.display(),
         md.display()
     );
+    if !report.contradictions.is_empty() {
+        eprintln!(
+            "spe coverage: {} register bits that the register table makes zero toggled (listed in {})",
+            report.contradictions.len(),
+            md.display()
+        );
+        return Ok(ExitCode::FAILURE);
+    }
     if !failed.is_empty() {
         for r in &failed {
             report_failure(r, &a.out, false, None);

@@ -8,6 +8,8 @@
 //! file: line points (blocks and branch arms, Verilator's `--coverage-line`) and toggle
 //! points, with every line point never hit and, per signal, the bits never toggled.
 
+use spe_defs::regs::{read_only_value, REGS};
+use spe_defs::Config;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -66,6 +68,50 @@ fn repo_path(f: &str) -> String {
         Some(i) => parts[i..].join("/"),
         None => parts.join("/"),
     }
+}
+
+/// Why a toggle point is left out of the toggle figure, if it is. Only one kind of point
+/// is: a bit of a register's read-back value (`rd_<reg>`, `o_<reg>`) or storage
+/// (`<reg>__q`, `<reg>__d`) in a preset's register block that is RES0 in that preset, by
+/// the register table of `spe-defs` (outside [`RegDef::writable_mask`]), or, for the ID
+/// registers (PMSIDR, PMBIDR: read-only), a bit that reads 0. Such a bit is zero by
+/// design and no stimulus can toggle it.
+pub fn exclusion(file: &str, signal: &str, bit: u32) -> Option<&'static str> {
+    let mut parts = file.split('/');
+    let (Some("gen"), Some(preset), Some(name), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        return None;
+    };
+    if name != format!("spe_regs_{preset}.v") || bit >= 64 {
+        return None;
+    }
+    let cfg = Config::preset(preset)?;
+    // Verilator writes `__` in a name as `___05F`.
+    let signal = signal.replace("___05F", "__");
+    let reg = signal
+        .strip_prefix("rd_")
+        .or_else(|| signal.strip_prefix("o_"))
+        .or_else(|| signal.strip_suffix("__q"))
+        .or_else(|| signal.strip_suffix("__d"))?;
+    let def = REGS.iter().find(|d| snake(&format!("{:?}", d.id)) == reg)?;
+    if def.read_only {
+        (read_only_value(def.id, cfg) >> bit & 1 == 0).then_some("ID register bit that reads 0")
+    } else {
+        (def.writable_mask(cfg) >> bit & 1 == 0).then_some("RES0 register bit")
+    }
+}
+
+/// `PmscrEl1` -> `pmscr_el1` (the register block's signal names).
+fn snake(id: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in id.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
 }
 
 impl CoverageData {
@@ -142,10 +188,23 @@ impl CoverageData {
         let mut files: BTreeMap<String, FileTotals> = BTreeMap::new();
         // A line point counts once per (file, line, kind, comment): hit if any instance hit it.
         let mut lines: BTreeMap<(String, u32, Kind, String), u64> = BTreeMap::new();
+        let mut excluded: BTreeMap<&'static str, u64> = BTreeMap::new();
+        let mut contradictions = Vec::new();
         for p in self.points() {
             let f = files.entry(p.file.clone()).or_default();
             match p.kind {
                 Kind::Toggle => {
+                    let (name, bit) = split_bit(&p.comment);
+                    if let Some(why) = exclusion(&p.file, name, bit) {
+                        f.toggle_excluded += 1;
+                        *excluded.entry(why).or_insert(0) += 1;
+                        if p.count > 0 {
+                            // A bit the table says is zero toggled: the RTL (or the
+                            // table) is wrong.
+                            contradictions.push(format!("{}: {} ({why})", p.file, p.comment));
+                        }
+                        continue;
+                    }
                     f.toggle_total += 1;
                     f.toggle_hit += u64::from(p.count > 0);
                 }
@@ -159,6 +218,9 @@ impl CoverageData {
         let mut untoggled: BTreeMap<(String, String), BTreeMap<u32, (u32, u32)>> = BTreeMap::new();
         for p in self.points().into_iter().filter(|p| p.kind == Kind::Toggle) {
             let (name, bit) = split_bit(&p.comment);
+            if exclusion(&p.file, name, bit).is_some() {
+                continue;
+            }
             let e = untoggled
                 .entry((p.file.clone(), name.to_string()))
                 .or_default()
@@ -198,6 +260,8 @@ impl CoverageData {
             files,
             uncovered,
             untoggled,
+            excluded,
+            contradictions,
         }
     }
 }
@@ -268,7 +332,10 @@ pub struct FileTotals {
     pub line_hit: u64,
     pub line_total: u64,
     pub toggle_hit: u64,
+    /// Toggle points counted (excluded ones are not).
     pub toggle_total: u64,
+    /// Toggle points left out ([`exclusion`]).
+    pub toggle_excluded: u64,
 }
 
 /// The coverage report.
@@ -277,8 +344,13 @@ pub struct Report {
     pub files: BTreeMap<String, FileTotals>,
     /// Line points never hit: file, line, kind, comment.
     pub uncovered: Vec<(String, u32, Kind, String)>,
-    /// Signals with bits that some instance never toggled, by file.
+    /// Signals with bits that some instance never toggled, by file (excluded bits not).
     pub untoggled: Vec<Untoggled>,
+    /// Toggle points left out, by reason.
+    pub excluded: BTreeMap<&'static str, u64>,
+    /// Excluded points that toggled all the same: a register bit that should be zero by
+    /// the register table was not (a failure, never a coverage gap).
+    pub contradictions: Vec<String>,
 }
 
 fn pct(hit: u64, total: u64) -> f64 {
@@ -299,6 +371,7 @@ impl Report {
                 line_total: a.line_total + f.line_total,
                 toggle_hit: a.toggle_hit + f.toggle_hit,
                 toggle_total: a.toggle_total + f.toggle_total,
+                toggle_excluded: a.toggle_excluded + f.toggle_excluded,
             })
     }
 
@@ -307,19 +380,20 @@ impl Report {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "| file | line points | line % | toggle points | toggle % |"
+            "| file | line points | line % | toggle points | toggle % | excluded |"
         );
-        let _ = writeln!(s, "|---|---:|---:|---:|---:|");
+        let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
         let row = |s: &mut String, name: &str, f: &FileTotals| {
             let _ = writeln!(
                 s,
-                "| {name} | {}/{} | {:.1} | {}/{} | {:.1} |",
+                "| {name} | {}/{} | {:.1} | {}/{} | {:.1} | {} |",
                 f.line_hit,
                 f.line_total,
                 pct(f.line_hit, f.line_total),
                 f.toggle_hit,
                 f.toggle_total,
-                pct(f.toggle_hit, f.toggle_total)
+                pct(f.toggle_hit, f.toggle_total),
+                f.toggle_excluded
             );
         };
         for (name, f) in &self.files {
@@ -327,6 +401,31 @@ impl Report {
         }
         row(&mut s, "**all**", &self.total());
         let _ = writeln!(s);
+        if !self.contradictions.is_empty() {
+            let _ = writeln!(
+                s,
+                "**Register bits that the register table makes zero but that toggled ({}):**",
+                self.contradictions.len()
+            );
+            for c in &self.contradictions {
+                let _ = writeln!(s, "- {c}");
+            }
+            let _ = writeln!(s);
+        }
+        if !self.excluded.is_empty() {
+            let list: Vec<String> = self
+                .excluded
+                .iter()
+                .map(|(why, n)| format!("{n} ({why})"))
+                .collect();
+            let _ = writeln!(
+                s,
+                "Toggle points excluded, each a register bit that is zero by design in its \
+                 preset's register table: {}.",
+                list.join(", ")
+            );
+            let _ = writeln!(s);
+        }
         if self.uncovered.is_empty() {
             let _ = writeln!(s, "Every line point was hit.");
         } else {
@@ -360,6 +459,71 @@ mod tests {
 
     fn key(f: &str, l: u32, page: &str, o: &str, h: &str) -> String {
         format!("\x01f\x02{f}\x01l\x02{l}\x01n\x025\x01page\x02{page}\x01o\x02{o}\x01h\x02{h}")
+    }
+
+    /// Only RES0 bits of a register's read-back and storage signals in the register block
+    /// are excluded, by the preset's register table.
+    #[test]
+    fn res0_register_bits_are_excluded_and_nothing_else() {
+        let f = "gen/default/spe_regs_default.v";
+        // PMSCR_EL1: E0SPE (bit 0) is a field, bit 63 is RES0.
+        assert_eq!(exclusion(f, "rd_pmscr_el1", 0), None);
+        assert!(exclusion(f, "rd_pmscr_el1", 63).is_some());
+        assert!(exclusion(f, "o_pmscr_el1", 63).is_some());
+        // PMBLIMITR: E (bit 0) and LIMIT (63:12) are fields; storage bit 3 is RES0.
+        assert!(exclusion(f, "pmblimitr___05Fq", 3).is_some());
+        assert_eq!(exclusion(f, "pmblimitr___05Fq", 12), None);
+        assert_eq!(exclusion(f, "pmblimitr___05Fd", 0), None);
+        // PMBIDR (read-only): ALIGN = 6 reads 0b0110 in bits 3:0.
+        assert!(exclusion(f, "o_pmbidr", 0).is_some());
+        assert_eq!(exclusion(f, "o_pmbidr", 1), None);
+        // PMSLATFR: MINLAT is as wide as the counters (12 bits here, 16 on wide).
+        assert!(exclusion(f, "rd_pmslatfr", 13).is_some());
+        assert_eq!(
+            exclusion("gen/wide/spe_regs_wide.v", "rd_pmslatfr", 13),
+            None
+        );
+        // Not a register signal, another block, an unknown preset, a 65th bit.
+        assert_eq!(exclusion(f, "rd_data", 63), None);
+        assert_eq!(exclusion(f, "sample_ctl", 63), None);
+        assert_eq!(
+            exclusion("gen/default/spe_writer_default.v", "o_pmscr_el1", 63),
+            None
+        );
+        assert_eq!(
+            exclusion("gen/nope/spe_regs_nope.v", "o_pmscr_el1", 63),
+            None
+        );
+        assert_eq!(exclusion(f, "rd_pmscr_el1", 64), None);
+        // The report leaves them out of the figure and lists the count.
+        let mut d = CoverageData::default();
+        d.merge_text(&format!(
+            "C '{}' 0\nC '{}' 0\n",
+            key(f, 9, "v_toggle/r", "rd_pmscr_el1[63]", "TOP.r"),
+            key(f, 9, "v_toggle/r", "rd_pmscr_el1[0]", "TOP.r"),
+        ))
+        .unwrap();
+        let r = d.report();
+        let t = r.total();
+        assert_eq!((t.toggle_hit, t.toggle_total, t.toggle_excluded), (0, 1, 1));
+        assert_eq!(r.untoggled.len(), 1);
+        assert_eq!(r.untoggled[0].describe(), "rd_pmscr_el1[0] (1 bits)");
+        assert!(
+            r.to_text().contains("1 (RES0 register bit)"),
+            "{}",
+            r.to_text()
+        );
+        assert!(r.contradictions.is_empty());
+        // A RES0 bit that toggled is reported as a contradiction.
+        d.merge_text(&format!(
+            "C '{}' 2\n",
+            key(f, 9, "v_toggle/r", "rd_pmscr_el1[63]", "TOP.r")
+        ))
+        .unwrap();
+        let r = d.report();
+        assert_eq!(r.total().toggle_excluded, 1);
+        assert_eq!(r.contradictions.len(), 1);
+        assert!(r.to_text().contains("rd_pmscr_el1[63]"), "{}", r.to_text());
     }
 
     #[test]

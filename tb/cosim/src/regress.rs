@@ -129,7 +129,7 @@ impl JobPlan {
         workload.params.stray_rate = [0.0, 1e-4, 1e-2][r.below(3) as usize];
         // Now and then an op that waits tens of thousands of cycles to issue: the latency
         // counters saturate (4095 or 65535 cycles).
-        if r.chance(0.15) {
+        if r.chance(0.3) {
             workload.params.long_issue_rate = 2e-3;
             workload.params.long_issue_lat = (3000, 70_000);
         }
@@ -174,6 +174,21 @@ impl JobPlan {
         wp.pid_base = r.next_u64() as u32;
         wp.ctx_el2 = r.next_u64() as u32;
         settings.buffer_base = KERNEL_VA_BASE + (r.below((1 << 48) - (1 << 36)) & !0xfff);
+        // Long periods and slow walks (drawn after the placement): in some jobs a sampling
+        // interval or a first count anywhere up to PMSIRR's and PMSICR's 32 bits (log-
+        // uniform: few or no samples when large, but every interval and count bit set),
+        // and now and then a translation of hundreds to tens of thousands of cycles, so
+        // the latency counters' high bits and saturation are reached.
+        if r.chance(0.3) {
+            let top = r.range(12, 31);
+            settings.interval = ((1u64 << top) | (r.next_u64() & ((1 << top) - 1))) & !0xff;
+        }
+        if r.chance(0.3) {
+            settings.initial_count = Some(r.next_u64() >> r.range(32, 52));
+        }
+        if r.chance(0.3) {
+            workload.params.slow_walk_rate = 0.05;
+        }
         JobPlan {
             workload,
             settings,

@@ -66,6 +66,8 @@ pub struct CoreParams {
     pub peer_rate: f64,
     /// Physical base of DRAM: the kernel's linear map and the user pages are above it.
     pub dram_base: u64,
+    /// Probability that a TLB miss is a slow two-stage walk (256 to 65535 cycles more).
+    pub slow_walk_rate: f64,
 }
 
 /// Highest DRAM base: the memory system's PAs (DRAM base, plus below 2^40 for the kernel's
@@ -106,6 +108,7 @@ impl Default for CoreParams {
             remote_fraction: 0.0,
             peer_rate: 0.01,
             dram_base: 0x8000_0000,
+            slow_walk_rate: 0.0,
         }
     }
 }
@@ -141,6 +144,7 @@ impl CoreParams {
             ("stray_rate", self.stray_rate),
             ("remote_fraction", self.remote_fraction),
             ("peer_rate", self.peer_rate),
+            ("slow_walk_rate", self.slow_walk_rate),
         ];
         for (name, r) in rates {
             if !(0.0..=1.0).contains(&r) {

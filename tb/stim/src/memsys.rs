@@ -66,6 +66,8 @@ pub struct MemSysParams {
     pub peer_rate: f64,
     /// Physical base of DRAM.
     pub dram_base: u64,
+    /// Probability that a walk is a slow two-stage walk (no draw when 0).
+    pub slow_walk_rate: f64,
 }
 
 /// TLBs and caches of one core.
@@ -118,11 +120,19 @@ impl MemSystem {
             (Tlb::Hit, rng.range(3, 6) as u32)
         } else {
             // A walk: a few table reads, sometimes from DRAM.
-            let extra = if rng.chance(0.2) {
+            let mut extra = if rng.chance(0.2) {
                 rng.range(100, 200)
             } else {
                 0
             };
+            // A two-stage walk under a hypervisor whose table reads all miss to DRAM (up to
+            // 24 of them) on a loaded system: hundreds to tens of thousands of cycles.
+            if rng.chance(self.params.slow_walk_rate) {
+                // Log-uniform, the long ones rarer: 2^8 to 2^16 cycles.
+                let top = rng.range(8, 15);
+                extra += 1 << rng.range(8, top);
+                extra += rng.below(extra);
+            }
             (Tlb::Walk, (rng.range(20, 60) + extra) as u32)
         };
         let pa = self.translate(va);
@@ -177,6 +187,7 @@ mod tests {
             remote_fraction: 0.0,
             peer_rate: 0.0,
             dram_base: 0x8000_0000,
+            slow_walk_rate: 0.0,
         })
     }
 
@@ -216,6 +227,7 @@ mod tests {
             remote_fraction: 1.0,
             peer_rate: 0.0,
             dram_base: crate::core_params::MAX_DRAM_BASE,
+            slow_walk_rate: 0.0,
         });
         assert_eq!(m.translate(0x1234_5678) & 0xfff, 0x678);
         let dram = crate::core_params::MAX_DRAM_BASE;

@@ -89,6 +89,7 @@ impl Walker {
             remote_fraction: params.remote_fraction,
             peer_rate: params.peer_rate,
             dram_base: params.dram_base,
+            slow_walk_rate: params.slow_walk_rate,
         });
         let nb = prog.blocks.len();
         let pos = Pos {
