@@ -94,24 +94,15 @@ pub fn exclusion(file: &str, signal: &str, bit: u32) -> Option<&'static str> {
         .or_else(|| signal.strip_prefix("o_"))
         .or_else(|| signal.strip_suffix("__q"))
         .or_else(|| signal.strip_suffix("__d"))?;
-    let def = REGS.iter().find(|d| snake(&format!("{:?}", d.id)) == reg)?;
+    // The block names a register's signals after its RegId in snake case (`pmscr_el1`).
+    let def = REGS
+        .iter()
+        .find(|d| format!("{:?}", d.id).to_lowercase() == reg.replace('_', ""))?;
     if def.read_only {
         (read_only_value(def.id, cfg) >> bit & 1 == 0).then_some("ID register bit that reads 0")
     } else {
         (def.writable_mask(cfg) >> bit & 1 == 0).then_some("RES0 register bit")
     }
-}
-
-/// `PmscrEl1` -> `pmscr_el1` (the register block's signal names).
-fn snake(id: &str) -> String {
-    let mut out = String::new();
-    for (i, c) in id.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_lowercase());
-    }
-    out
 }
 
 impl CoverageData {
