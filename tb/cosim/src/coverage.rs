@@ -174,13 +174,16 @@ impl CoverageData {
     }
 
     /// The report: per file, line points (blocks and branch arms) and toggle points hit out
-    /// of all; then every line point no instance hit.
+    /// of all (excluded toggle points apart); every line point no instance hit; per signal,
+    /// the bits some instance never toggled.
     pub fn report(&self) -> Report {
         let mut files: BTreeMap<String, FileTotals> = BTreeMap::new();
         // A line point counts once per (file, line, kind, comment): hit if any instance hit it.
         let mut lines: BTreeMap<(String, u32, Kind, String), u64> = BTreeMap::new();
         let mut excluded: BTreeMap<&'static str, u64> = BTreeMap::new();
         let mut contradictions = Vec::new();
+        // Per (file, signal), per bit: (instances that never toggled it, instances).
+        let mut untoggled: BTreeMap<(String, String), BTreeMap<u32, (u32, u32)>> = BTreeMap::new();
         for p in self.points() {
             let f = files.entry(p.file.clone()).or_default();
             match p.kind {
@@ -198,6 +201,13 @@ impl CoverageData {
                     }
                     f.toggle_total += 1;
                     f.toggle_hit += u64::from(p.count > 0);
+                    let e = untoggled
+                        .entry((p.file.clone(), name.to_string()))
+                        .or_default()
+                        .entry(bit)
+                        .or_insert((0, 0));
+                    e.0 += u32::from(p.count == 0);
+                    e.1 += 1;
                 }
                 k => {
                     *lines
@@ -205,20 +215,6 @@ impl CoverageData {
                         .or_insert(0) += p.count;
                 }
             }
-        }
-        let mut untoggled: BTreeMap<(String, String), BTreeMap<u32, (u32, u32)>> = BTreeMap::new();
-        for p in self.points().into_iter().filter(|p| p.kind == Kind::Toggle) {
-            let (name, bit) = split_bit(&p.comment);
-            if exclusion(&p.file, name, bit).is_some() {
-                continue;
-            }
-            let e = untoggled
-                .entry((p.file.clone(), name.to_string()))
-                .or_default()
-                .entry(bit)
-                .or_insert((0, 0));
-            e.1 += 1;
-            e.0 += u32::from(p.count == 0);
         }
         let untoggled = untoggled
             .into_iter()
@@ -282,7 +278,8 @@ pub struct Untoggled {
 }
 
 impl Untoggled {
-    /// `pc_q[63:48,3]` with `(1 of 2 instances)` where not every instance missed them.
+    /// `pc_q[63:48,3] (17 bits)`, with `, some of 2 instances` where not every instance
+    /// missed every listed bit.
     pub fn describe(&self) -> String {
         let mut ranges: Vec<(u32, u32)> = Vec::new();
         for &(b, _) in &self.missed {

@@ -19,7 +19,7 @@ use spe_stim::core_params::MAX_DRAM_BASE;
 use spe_stim::parse_num;
 use spe_stim::program::{Placement, Program};
 use spe_stim::rng::{hash64, Rng};
-use spe_stim::uop::KERNEL_VA_BASE;
+use spe_stim::uop::{untagged, KERNEL_VA_BASE};
 use spe_stim::{Workload, WORKLOADS};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -173,6 +173,8 @@ impl JobPlan {
         wp.pid = r.next_u64() as u32;
         wp.pid_base = r.next_u64() as u32;
         wp.ctx_el2 = r.next_u64() as u32;
+        // (2^36 below the top leaves room for every thread's buffer, THREAD_BUFFER_STRIDE
+        // apart.)
         settings.buffer_base = KERNEL_VA_BASE + (r.below((1 << 48) - (1 << 36)) & !0xfff);
         // Long periods and slow walks (drawn after the placement): in some jobs a sampling
         // interval or a first count anywhere up to PMSIRR's and PMSICR's 32 bits (log-
@@ -230,7 +232,7 @@ impl JobPlan {
                     if p.blocks
                         .iter()
                         .flat_map(|b| &b.ops)
-                        .any(|op| op.mem.is_some_and(|m| m.base >> 56 != 0 && m.base >> 56 != 0xff))
+                        .any(|op| op.mem.is_some_and(|m| untagged(m.base) != m.base))
                     {
                         ", tagged data"
                     } else {

@@ -259,6 +259,35 @@ impl CodeProgram {
         }
         Some(r)
     }
+
+    /// Addresses of the user (or kernel) data regions: lowest base to highest end, tags
+    /// ignored.
+    pub fn data_range(&self, kernel: bool) -> Option<Range<u64>> {
+        self.blocks
+            .iter()
+            .flat_map(|b| b.ops.iter().filter_map(|op| op.mem))
+            .map(|m| untagged(m.base)..untagged(m.base) + m.span)
+            .filter(|r| (r.start >= KERNEL_VA_BASE) == kernel)
+            .reduce(|a, b| a.start.min(b.start)..a.end.max(b.end))
+    }
+
+    /// Moves the code and data by `p`; fails if a block or region leaves its half of the
+    /// address space.
+    pub fn place(&mut self, p: &Placement) -> Result<(), String> {
+        for b in &mut self.blocks {
+            let slide = if b.kernel { p.kernel_code } else { p.user_code };
+            b.base = b.base.wrapping_add(slide);
+            for m in b.ops.iter_mut().filter_map(|op| op.mem.as_mut()) {
+                if m.base >= KERNEL_VA_BASE {
+                    m.base = m.base.wrapping_add(p.kernel_data);
+                } else {
+                    let tag = p.tag_seed.map_or(0, |s| hash64(s ^ m.base) >> 56);
+                    m.base = m.base.wrapping_add(p.user_data) | tag << 56;
+                }
+            }
+        }
+        self.validate()
+    }
 }
 
 /// Where a program runs: slides added (wrapping) to the addresses it was built with, as
@@ -303,37 +332,6 @@ impl Placement {
             kernel_data: slide(prog.data_range(true), true, PAGE),
             tag_seed: tags.then(|| r.next_u64()),
         }
-    }
-}
-
-impl CodeProgram {
-    /// Addresses of the user (or kernel) data regions: lowest base to highest end, tags
-    /// ignored.
-    pub fn data_range(&self, kernel: bool) -> Option<Range<u64>> {
-        self.blocks
-            .iter()
-            .flat_map(|b| b.ops.iter().filter_map(|op| op.mem))
-            .map(|m| untagged(m.base)..untagged(m.base) + m.span)
-            .filter(|r| (r.start >= KERNEL_VA_BASE) == kernel)
-            .reduce(|a, b| a.start.min(b.start)..a.end.max(b.end))
-    }
-
-    /// Moves the code and data by `p`; fails if a block or region leaves its half of the
-    /// address space.
-    pub fn place(&mut self, p: &Placement) -> Result<(), String> {
-        for b in &mut self.blocks {
-            let slide = if b.kernel { p.kernel_code } else { p.user_code };
-            b.base = b.base.wrapping_add(slide);
-            for m in b.ops.iter_mut().filter_map(|op| op.mem.as_mut()) {
-                if m.base >= KERNEL_VA_BASE {
-                    m.base = m.base.wrapping_add(p.kernel_data);
-                } else {
-                    let tag = p.tag_seed.map_or(0, |s| hash64(s ^ m.base) >> 56);
-                    m.base = m.base.wrapping_add(p.user_data) | tag << 56;
-                }
-            }
-        }
-        self.validate()
     }
 }
 
