@@ -30,10 +30,8 @@ module spe_writer_minimal(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,c
     localparam  k_zero64 = 64'h0;
     localparam  k_strb = 8'hff;
     localparam  z_33 = 33'h0;
-    localparam  z_1_26 = 26'h0;
-    localparam  z_26_64 = 64'h0;
-    localparam  z_32_64 = 64'h0;
-    localparam  z_3_64 = 64'h0;
+    localparam  k_hi = 64'hffffffc000000000;
+    localparam  k_carry38 = 64'h4000000000;
 
     // Enums
     localparam SamplePhase__Check = 4;
@@ -98,11 +96,6 @@ module spe_writer_minimal(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,c
     reg  stop;
     reg  no_room_next;
     reg  [32:0] nlo_in;
-    reg  [25:0] nhi_carry;
-    reg  [25:0] nhi;
-    reg  [63:0] nhi64;
-    reg  [63:0] nlo64;
-    reg  [63:0] beat64;
     reg  [63:0] beat_addr;
 
     // Sub module instances
@@ -239,14 +232,11 @@ module spe_writer_minimal(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,c
         nlo_in = z_33;
         nlo_in[(0)+:(32)] = s_base__q[(32'h6)+:(32)];
         s_nlo__d = nlo_in + k_one33;
-        nhi_carry = z_1_26;
-        nhi_carry[(0)+:(1)] = s_nlo__q[(32'h20)+:(1)];
-        nhi = s_base__q[(32'h26)+:(26)] + nhi_carry;
-        nhi64 = z_26_64;
-        nhi64[(0)+:(26)] = nhi;
-        nlo64 = z_32_64;
-        nlo64[(0)+:(32)] = s_nlo__q[(32'h0)+:(32)];
-        s_next__d = (nhi64 << 32'h26) | (nlo64 << 32'h6);
+        s_next__d = (s_base__q & k_hi);
+        if (s_nlo__q[32'h20]) begin
+            s_next__d = ((s_base__q & k_hi) + k_carry38);
+        end
+        s_next__d[(6)+:(32)] = s_nlo__q[(32'h0)+:(32)];
         e_hi_gt__d = s_next__q[(32'h26)+:(26)] > s_limit__q[(32'h26)+:(26)];
         e_hi_eq__d = s_next__q[(32'h26)+:(26)] == s_limit__q[(32'h26)+:(26)];
         e_lo_ge__d = s_next__q[(32'hc)+:(26)] >= s_limit__q[(32'hc)+:(26)];
@@ -262,9 +252,8 @@ module spe_writer_minimal(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,c
             upd[(65)+:(1)] = 1'b1;
             upd[(66)+:(1)] = 1'b1;
         end
-        beat64 = z_3_64;
-        beat64[(0)+:(3)] = s_beat__q;
-        beat_addr = s_base__q | (beat64 << 32'h3);
+        beat_addr = s_base__q;
+        beat_addr[(3)+:(3)] = s_beat__q;
         stop = writing & stopped & ~s_held__q;
         s_held__d = writing & ~stop & ~resp[(0)+:(1)];
         if (stop) begin

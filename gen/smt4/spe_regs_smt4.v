@@ -68,10 +68,10 @@ module spe_regs_smt4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     localparam  k_dl = 32'h80000;
     localparam  k_abort_s1 = 32'h90020000;
     localparam  k_abort_s2 = 32'h94020000;
-    localparam  k_ea_ext = 32'h40010;
     localparam  k_kind_s1 = 2'b1;
     localparam  k_kind_s2 = 2'b10;
-    localparam  z_6_32 = 32'h0;
+    localparam  k_abort_ext = 32'h90060010;
+    localparam  k_coll_dl = 32'h90000;
     localparam  p_e0 = 32'h0;
     localparam  p_e1 = 32'h1;
     localparam  p_cx = 32'h3;
@@ -168,10 +168,7 @@ module spe_regs_smt4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     reg  discard;
     reg  wr;
     reg  [31:0] pmbsr_coll;
-    reg  [31:0] ab_ec;
-    reg  [31:0] ab_fsc;
-    reg  [31:0] ab_mss;
-    reg  [31:0] ab_dl;
+    reg  [31:0] ab;
 
     // Sub module instances
     spe_rff #(.W(64), .INIT(64'h0)) pmblimitr(
@@ -291,22 +288,20 @@ module spe_regs_smt4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
                 pmbsr__d = (pmbsr_coll & k_full_keep) | k_full | k_dl;
             end
         end
-        ab_ec = k_abort_s1;
+        ab = k_abort_ext;
+        if (upd[(68)+:(2)] == k_kind_s1) begin
+            ab = k_abort_s1;
+            ab[(0)+:(6)] = upd[(70)+:(6)];
+        end
         if (upd[(68)+:(2)] == k_kind_s2) begin
-            ab_ec = k_abort_s2;
-        end
-        ab_fsc = z_6_32;
-        ab_fsc[(0)+:(6)] = upd[(70)+:(6)];
-        ab_mss = k_ea_ext;
-        if ((upd[(68)+:(2)] == k_kind_s1) | (upd[(68)+:(2)] == k_kind_s2)) begin
-            ab_mss = ab_fsc;
-        end
-        ab_dl = k_dl;
-        if (upd[(76)+:(1)]) begin
-            ab_dl = pmbsr_coll & k_dl;
+            ab = k_abort_s2;
+            ab[(0)+:(6)] = upd[(70)+:(6)];
         end
         if (upd[(67)+:(1)]) begin
-            pmbsr__d = (pmbsr_coll & k_coll) | ab_ec | ab_mss | ab_dl;
+            pmbsr__d = ab | (pmbsr_coll & k_coll) | k_dl;
+            if (upd[(76)+:(1)]) begin
+                pmbsr__d = ab | (pmbsr_coll & k_coll_dl);
+            end
         end
         wr = reg_en & reg_we;
         if (wr) begin

@@ -154,3 +154,50 @@ impl<const N: usize, const T: usize> Synth for Zext<N, T> {
         self.v.verilog()
     }
 }
+
+/// A `T`-bit word with an `N`-bit field at bit `OFF`, for kernels that place a narrow value
+/// into a wider word without a zero-extended local (whose upper bits would be constant wires).
+/// Written as `w.next = base.into(); w.next.set_value_at(x);`, which rust-hdl emits as `w =
+/// base; w[(OFF)+:(N)] = x;`, and read with `w.val().to_bits()` (plain `w`). `base` is any
+/// `Bits<T>` expression: the bits outside the field come from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Spliced<const N: usize, const OFF: usize, const T: usize> {
+    v: Bits<T>,
+}
+
+impl<const N: usize, const OFF: usize, const T: usize> Spliced<N, OFF, T> {
+    pub fn get_my_width_at(&self) -> usize {
+        N
+    }
+    pub fn get_my_offset_at(&self) -> usize {
+        OFF
+    }
+    /// Replaces bits `OFF + N - 1 .. OFF` with `x`.
+    pub fn set_value_at(&mut self, x: Bits<N>) {
+        assert!(OFF + N <= T);
+        self.v.set_bits::<N>(OFF, x);
+    }
+    /// The word.
+    pub fn to_bits(self) -> Bits<T> {
+        self.v
+    }
+}
+
+impl<const N: usize, const OFF: usize, const T: usize> From<Bits<T>> for Spliced<N, OFF, T> {
+    fn from(v: Bits<T>) -> Self {
+        Spliced { v }
+    }
+}
+
+impl<const N: usize, const OFF: usize, const T: usize> Synth for Spliced<N, OFF, T> {
+    const BITS: usize = T;
+    fn descriptor() -> TypeDescriptor {
+        Bits::<T>::descriptor()
+    }
+    fn vcd(self) -> VCDValue {
+        self.v.vcd()
+    }
+    fn verilog(self) -> VerilogLiteral {
+        self.v.verilog()
+    }
+}

@@ -28,8 +28,8 @@
 
 use crate::bundles::{BufferCtl, BufferUpdate, CollectCtl, FilterCtl, SampleCtl};
 use crate::flop::Rff;
-use crate::Zext;
 use crate::K;
+use crate::{Spliced, Zext};
 use rust_hdl::prelude::*;
 use spe_defs::regs::{self as r, pmblimitr, pmbsr, pmscr, pmsfcr, pmsirr, RegId};
 use spe_defs::{Config, Field};
@@ -179,14 +179,13 @@ macro_rules! spe_regs {
             /// with the external-abort FSC; the kinds that carry their own FSC.
             k_abort_s1: K<Bits<32>>,
             k_abort_s2: K<Bits<32>>,
-            k_ea_ext: K<Bits<32>>,
             k_kind_s1: K<Bits<2>>,
             k_kind_s2: K<Bits<2>>,
-            ab_ec: Signal<Local, Bits<32>>,
-            ab_fsc: Signal<Local, Zext<6, 32>>,
-            z_6_32: K<Zext<6, 32>>,
-            ab_mss: Signal<Local, Bits<32>>,
-            ab_dl: Signal<Local, Bits<32>>,
+            /// An external abort's S, EC, EA and MSS; COLL and DL as they were.
+            k_abort_ext: K<Bits<32>>,
+            k_coll_dl: K<Bits<32>>,
+            /// A fault's S, EC, EA and MSS (the FSC in MSS bits 5:0).
+            ab: Signal<Local, Spliced<6, 0, 32>>,
             // Field positions, for `get_bit` / `get_bits` on the stored registers.
             p_e0: K<Bits<32>>,
             p_e1: K<Bits<32>>,
@@ -245,7 +244,8 @@ macro_rules! spe_regs {
                     k_dl: k(pmbsr::DL.mask()),
                     k_abort_s1: k(bsr(pmbsr::EC_FAULT_S1, 0, 0, 0)),
                     k_abort_s2: k(bsr(pmbsr::EC_FAULT_S2, 0, 0, 0)),
-                    k_ea_ext: k(pmbsr::EA.mask() | pmbsr::MSS.place(pmbsr::FSC_EXTERNAL_ABORT)),
+                    k_abort_ext: k(bsr(pmbsr::EC_FAULT_S1, pmbsr::FSC_EXTERNAL_ABORT, 1, 0)),
+                    k_coll_dl: k(pmbsr::COLL.mask() | pmbsr::DL.mask()),
                     k_kind_s1: k(u64::from(pmbsr::ERR_STAGE1)),
                     k_kind_s2: k(u64::from(pmbsr::ERR_STAGE2)),
                     p_e0: pos(pmscr::E0SPE),
@@ -331,28 +331,25 @@ macro_rules! spe_regs {
                 // A fault on a write (`pmbsr::fault`, D17.8.3/D17.8.4): S; EC stage-1 data
                 // abort, or stage-2 for that kind; MSS the FSC (an MMU fault's own, an
                 // external abort's 010000 with EA); DL unless at the record's first beat,
-                // where it stays as it was; COLL kept.
-                self.ab_ec.next = self.k_abort_s1.val();
+                // where it stays as it was; COLL kept. `ab` holds S, EC, EA and MSS (one
+                // 32-bit word with the FSC spliced in, rather than one word per field).
+                self.ab.next = self.k_abort_ext.val().into();
+                if self.upd.val().abort_kind == self.k_kind_s1.val() {
+                    self.ab.next = self.k_abort_s1.val().into();
+                    self.ab.next.set_value_at(self.upd.val().abort_fsc);
+                }
                 if self.upd.val().abort_kind == self.k_kind_s2.val() {
-                    self.ab_ec.next = self.k_abort_s2.val();
-                }
-                self.ab_fsc.next = self.z_6_32.val();
-                self.ab_fsc.next.set_value_lo(self.upd.val().abort_fsc);
-                self.ab_mss.next = self.k_ea_ext.val();
-                if (self.upd.val().abort_kind == self.k_kind_s1.val())
-                    | (self.upd.val().abort_kind == self.k_kind_s2.val())
-                {
-                    self.ab_mss.next = self.ab_fsc.val().to_bits();
-                }
-                self.ab_dl.next = self.k_dl.val();
-                if self.upd.val().abort_first {
-                    self.ab_dl.next = self.pmbsr_coll.val() & self.k_dl.val();
+                    self.ab.next = self.k_abort_s2.val().into();
+                    self.ab.next.set_value_at(self.upd.val().abort_fsc);
                 }
                 if self.upd.val().abort {
-                    self.pmbsr.d.next = (self.pmbsr_coll.val() & self.k_coll.val())
-                        | self.ab_ec.val()
-                        | self.ab_mss.val()
-                        | self.ab_dl.val();
+                    self.pmbsr.d.next = self.ab.val().to_bits()
+                        | (self.pmbsr_coll.val() & self.k_coll.val())
+                        | self.k_dl.val();
+                    if self.upd.val().abort_first {
+                        self.pmbsr.d.next =
+                            self.ab.val().to_bits() | (self.pmbsr_coll.val() & self.k_coll_dl.val());
+                    }
                 }
 
                 // Generated: register port writes (last: software wins over hardware). Each

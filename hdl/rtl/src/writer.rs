@@ -38,8 +38,8 @@
 
 use crate::bundles::{BufferCtl, BufferUpdate, SamplePhase, WriteReq, WriteResp};
 use crate::flop::Rff;
-use crate::Zext;
 use crate::K;
+use crate::{Spliced, Zext};
 use rust_hdl::prelude::*;
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
 use spe_defs::Config;
@@ -86,7 +86,7 @@ pub struct SpeWriter {
     /// Next record address: bits 37:6 of the slot plus one (with the carry in bit 32),
     /// then the whole address.
     s_nlo: Rff<Bits<33>>,
-    s_next: Rff<Bits<64>>,
+    s_next: Rff<Spliced<32, 6, 64>>,
     /// Last cycle's slot at PMBPTR against last cycle's limit: bits 63:38 greater, equal;
     /// bits 37:12 greater or equal.
     c_hi_gt: Rff<Bit>,
@@ -105,12 +105,7 @@ pub struct SpeWriter {
     stop: Signal<Local, Bit>,
     no_room_next: Signal<Local, Bit>,
     nlo_in: Signal<Local, Zext<32, 33>>,
-    nhi_carry: Signal<Local, Zext<1, 26>>,
-    nhi: Signal<Local, Bits<26>>,
-    nhi64: Signal<Local, Zext<26, 64>>,
-    nlo64: Signal<Local, Zext<32, 64>>,
-    beat64: Signal<Local, Zext<3, 64>>,
-    beat_addr: Signal<Local, Bits<64>>,
+    beat_addr: Signal<Local, Spliced<3, 3, 64>>,
     // Constants.
     /// The room check comes from outside (`room_gone_in`): more than one thread.
     k_ext_room: K<Bit>,
@@ -123,10 +118,9 @@ pub struct SpeWriter {
     k_zero64: K<Bits<64>>,
     k_strb: K<Bits<8>>,
     z_33: K<Zext<32, 33>>,
-    z_1_26: K<Zext<1, 26>>,
-    z_26_64: K<Zext<26, 64>>,
-    z_32_64: K<Zext<32, 64>>,
-    z_3_64: K<Zext<3, 64>>,
+    /// Bits 63:38 of an address; the carry into bit 38.
+    k_hi: K<Bits<64>>,
+    k_carry38: K<Bits<64>>,
 }
 
 impl SpeWriter {
@@ -144,6 +138,8 @@ impl SpeWriter {
             k_last_beat: K::new((BEATS_PER_RECORD as u64 - 1).into()),
             k_one3: K::new(1u64.into()),
             k_one33: K::new(1u64.into()),
+            k_hi: K::new((!((1u64 << 38) - 1)).into()),
+            k_carry38: K::new((1u64 << 38).into()),
             k_strb: K::new(u64::from(BEAT_STRB).into()),
             ea_ignored: (0..usize::from(spe_defs::config::option::v1p3(cfg)))
                 .map(|_| Default::default())
@@ -209,24 +205,22 @@ impl Logic for SpeWriter {
             .next
             .set_value_lo(self.s_base.q.val().get_bits::<32>(6));
         self.s_nlo.d.next = self.nlo_in.val().to_bits() + self.k_one33.val();
-        self.nhi_carry.next = self.z_1_26.val();
-        self.nhi_carry
+        // Bits 63:38 of the slot, plus the carry out of bits 37:6; bits 37:6 from s_nlo.
+        self.s_next.d.next = (self.s_base.q.val() & self.k_hi.val()).into();
+        if self.s_nlo.q.val().get_bit(32) {
+            self.s_next.d.next =
+                ((self.s_base.q.val() & self.k_hi.val()) + self.k_carry38.val()).into();
+        }
+        self.s_next
+            .d
             .next
-            .set_value_lo(self.s_nlo.q.val().get_bits::<1>(32));
-        self.nhi.next = self.s_base.q.val().get_bits::<26>(38) + self.nhi_carry.val().to_bits();
-        self.nhi64.next = self.z_26_64.val();
-        self.nhi64.next.set_value_lo(self.nhi.val());
-        self.nlo64.next = self.z_32_64.val();
-        self.nlo64
-            .next
-            .set_value_lo(self.s_nlo.q.val().get_bits::<32>(0));
-        self.s_next.d.next = (self.nhi64.val().to_bits() << 38) | (self.nlo64.val().to_bits() << 6);
-        self.e_hi_gt.d.next =
-            self.s_next.q.val().get_bits::<26>(38) > self.s_limit.q.val().get_bits::<26>(38);
-        self.e_hi_eq.d.next =
-            self.s_next.q.val().get_bits::<26>(38) == self.s_limit.q.val().get_bits::<26>(38);
-        self.e_lo_ge.d.next =
-            self.s_next.q.val().get_bits::<26>(12) >= self.s_limit.q.val().get_bits::<26>(12);
+            .set_value_at(self.s_nlo.q.val().get_bits::<32>(0));
+        self.e_hi_gt.d.next = self.s_next.q.val().to_bits().get_bits::<26>(38)
+            > self.s_limit.q.val().get_bits::<26>(38);
+        self.e_hi_eq.d.next = self.s_next.q.val().to_bits().get_bits::<26>(38)
+            == self.s_limit.q.val().get_bits::<26>(38);
+        self.e_lo_ge.d.next = self.s_next.q.val().to_bits().get_bits::<26>(12)
+            >= self.s_limit.q.val().get_bits::<26>(12);
         self.no_room_next.next =
             self.e_hi_gt.q.val() | (self.e_hi_eq.q.val() & self.e_lo_ge.q.val());
 
@@ -252,9 +246,8 @@ impl Logic for SpeWriter {
 
         // choice: write-port
         // Writing: one beat per accepted transfer.
-        self.beat64.next = self.z_3_64.val();
-        self.beat64.next.set_value_lo(self.s_beat.q.val());
-        self.beat_addr.next = self.s_base.q.val() | (self.beat64.val().to_bits() << 3);
+        self.beat_addr.next = self.s_base.q.val().into();
+        self.beat_addr.next.set_value_at(self.s_beat.q.val());
         // Profiling stopped at a beat boundary: no new beat; PMBPTR at the first beat not
         // written (as it was when none was). choice: stopped-write
         self.stop.next = self.writing.val() & self.stopped.val() & !self.s_held.q.val();
@@ -263,7 +256,7 @@ impl Logic for SpeWriter {
             self.wr_done.next = true;
             if self.s_beat.q.val() != self.k_zero3.val() {
                 self.upd.next.ptr_we = true;
-                self.upd.next.ptr = self.beat_addr.val();
+                self.upd.next.ptr = self.beat_addr.val().to_bits();
             }
         } else if self.writing.val() & self.resp.val().ready {
             if self.resp.val().err {
@@ -271,7 +264,7 @@ impl Logic for SpeWriter {
                 // PMBPTR points at the faulting beat.
                 self.wr_done.next = true;
                 self.upd.next.ptr_we = true;
-                self.upd.next.ptr = self.beat_addr.val();
+                self.upd.next.ptr = self.beat_addr.val().to_bits();
                 self.upd.next.abort = true;
             } else {
                 self.s_beat.d.next = self.s_beat.q.val() + self.k_one3.val();
@@ -279,7 +272,7 @@ impl Logic for SpeWriter {
                     // Record done: advance PMBPTR; full when no room for another.
                     self.wr_done.next = true;
                     self.upd.next.ptr_we = true;
-                    self.upd.next.ptr = self.s_next.q.val();
+                    self.upd.next.ptr = self.s_next.q.val().to_bits();
                     if self.no_room_next.val() {
                         self.upd.next.full = true;
                     }
@@ -293,7 +286,7 @@ impl Logic for SpeWriter {
         self.wr.next.data = self.k_zero64.val();
         self.wr.next.strb = self.k_zero8.val();
         if self.writing.val() & !self.stop.val() & !self.reset.val() {
-            self.wr.next.addr = self.beat_addr.val();
+            self.wr.next.addr = self.beat_addr.val().to_bits();
             self.wr.next.data = self.beat_data.val();
             self.wr.next.strb = self.k_strb.val();
         }
