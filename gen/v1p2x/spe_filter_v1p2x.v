@@ -30,15 +30,15 @@ module spe_filter_v1p2x(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed
     output reg  feed_ds__0;
     output reg  feed_fp__0;
     output reg  feed_simd__0;
-    input wire  [63:0] ev_hi__0;
-    input wire  [63:0] evfr_hi__0;
-    input wire  [63:0] nevfr_hi__0;
+    input wire  [15:0] ev_hi__0;
+    input wire  [15:0] evfr_hi__0;
+    input wire  [15:0] nevfr_hi__0;
 
     // Constant declarations
     localparam  k_ds_index__0 = 8'h3f;
     localparam  k_one64__0 = 64'h1;
     localparam  k_zero64__0 = 64'h0;
-    localparam  k_zero_hi__0 = 64'h0;
+    localparam  k_zero_hi__0 = 16'h0;
     localparam  k_zero12 = 12'h0;
 
     // Enums

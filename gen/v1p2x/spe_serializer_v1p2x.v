@@ -13,7 +13,7 @@ module spe_serializer_v1p2x(sample,lat_total,lat_issue,lat_xlat,beat,beat_data,p
     output reg  [63:0] beat_data;
     input wire  [63:0] pbt__0;
     input wire  pbt_en__0;
-    input wire  [63:0] events_hi__0;
+    input wire  [15:0] events_hi__0;
 
     // Constant declarations
     localparam  h_pbt__0 = 8'hb4;
@@ -46,7 +46,6 @@ module spe_serializer_v1p2x(sample,lat_total,lat_issue,lat_xlat,beat,beat_data,p
     localparam  k_zero7 = 7'b0;
 
     // Local signals
-    reg  [63:0] w_end__0;
     reg  [511:0] rec;
     reg  [511:0] rec_bits;
     reg  [15:0] tot16;
@@ -170,12 +169,12 @@ module spe_serializer_v1p2x(sample,lat_total,lat_issue,lat_xlat,beat,beat_data,p
                 end
             end
         end
-        w_end__0 = k_end_b6__0;
-        if (sample[(136)+:(1)]) begin
-            w_end__0 = k_ts_b6__0;
-        end
         if (beat == k_beat6__0) begin
-            beat_data = (rec_bits[(32'h180)+:(64)] & k_keep_b6__0) | (events_hi__0 << 32'h18) | w_end__0;
+            beat_data = (rec_bits[(32'h180)+:(64)] & k_keep_b6__0) | k_end_b6__0;
+            if (sample[(136)+:(1)]) begin
+                beat_data = (rec_bits[(32'h180)+:(64)] & k_keep_b6__0) | k_ts_b6__0;
+            end
+            beat_data[(40)+:(16)] = events_hi__0;
         end
         if (beat == k_beat7__0) begin
             beat_data = rec[(432)+:(64)];

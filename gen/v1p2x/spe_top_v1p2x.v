@@ -121,8 +121,8 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
     wire  [4:0] regs__eft_mask__0;
     wire  [63:0] regs__dsfr__0;
     wire  regs__fds__0;
-    wire  [63:0] regs__evfr_hi__0;
-    wire  [63:0] regs__nevfr_hi__0;
+    wire  [15:0] regs__evfr_hi__0;
+    wire  [15:0] regs__nevfr_hi__0;
     reg  sampler__clock;
     reg  sampler__reset;
     reg  [3:0] sampler__disp_valid;
@@ -194,7 +194,7 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
     wire  tracker__pbt_en__0;
     reg  tracker__fp_scalar_in__0;
     wire  tracker__fp_scalar__0;
-    wire  [63:0] tracker__events_hi__0;
+    wire  [15:0] tracker__events_hi__0;
     reg  tracker__pred_not_full__0;
     reg  tracker__pred_empty__0;
     reg  tracker__v4_in__0;
@@ -235,9 +235,9 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
     wire  filter__feed_ds__0;
     wire  filter__feed_fp__0;
     wire  filter__feed_simd__0;
-    reg  [63:0] filter__ev_hi__0;
-    reg  [63:0] filter__evfr_hi__0;
-    reg  [63:0] filter__nevfr_hi__0;
+    reg  [15:0] filter__ev_hi__0;
+    reg  [15:0] filter__evfr_hi__0;
+    reg  [15:0] filter__nevfr_hi__0;
     reg  [408:0] serializer__sample;
     reg  [11:0] serializer__lat_total;
     reg  [11:0] serializer__lat_issue;
@@ -246,7 +246,7 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
     wire  [63:0] serializer__beat_data;
     reg  [63:0] serializer__pbt__0;
     reg  serializer__pbt_en__0;
-    reg  [63:0] serializer__events_hi__0;
+    reg  [15:0] serializer__events_hi__0;
     reg  writer__clock;
     reg  writer__reset;
     reg  [2:0] writer__phase;

@@ -27,13 +27,13 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     output reg  [4:0] eft_mask__0;
     output reg  [63:0] dsfr__0;
     output reg  fds__0;
-    output reg  [63:0] evfr_hi__0;
-    output reg  [63:0] nevfr_hi__0;
+    output reg  [15:0] evfr_hi__0;
+    output reg  [15:0] nevfr_hi__0;
 
     // Constant declarations
     localparam  m_eft__0 = 64'h1f000000180000;
     localparam  a_dsfr__0 = 5'b100;
-    localparam  m_ev_hi__0 = 64'hfe0000;
+    localparam  m_ev_hi__0 = 16'hfe;
     localparam  a_pmblimitr = 5'b0;
     localparam  m_pmblimitr = 64'hfffffffffffff027;
     localparam  z_pmblimitr = 64'h0;
@@ -112,12 +112,12 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     wire  [63:0] d_fr__0__q;
     reg  d_fr__0__reset;
     reg  d_fr__0__clock;
-    reg  [63:0] v_evfr__0__d;
-    wire  [63:0] v_evfr__0__q;
+    reg  [15:0] v_evfr__0__d;
+    wire  [15:0] v_evfr__0__q;
     reg  v_evfr__0__reset;
     reg  v_evfr__0__clock;
-    reg  [63:0] v_nevfr__0__d;
-    wire  [63:0] v_nevfr__0__q;
+    reg  [15:0] v_nevfr__0__d;
+    wire  [15:0] v_nevfr__0__q;
     reg  v_nevfr__0__reset;
     reg  v_nevfr__0__clock;
     reg  [63:0] pmblimitr__d;
@@ -210,13 +210,13 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         .reset(d_fr__0__reset),
         .clock(d_fr__0__clock)
     );
-    spe_rff #(.W(64), .INIT(64'h0)) v_evfr__0(
+    spe_rff #(.W(16), .INIT(16'h0)) v_evfr__0(
         .d(v_evfr__0__d),
         .q(v_evfr__0__q),
         .reset(v_evfr__0__reset),
         .clock(v_evfr__0__clock)
     );
-    spe_rff #(.W(64), .INIT(64'h0)) v_nevfr__0(
+    spe_rff #(.W(16), .INIT(16'h0)) v_nevfr__0(
         .d(v_nevfr__0__d),
         .q(v_nevfr__0__q),
         .reset(v_nevfr__0__reset),
@@ -521,10 +521,10 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         v_evfr__0__d = v_evfr__0__q;
         v_nevfr__0__d = v_nevfr__0__q;
         if (wr & (reg_addr == a_pmsevfr)) begin
-            v_evfr__0__d = reg_wdata & m_ev_hi__0;
+            v_evfr__0__d = reg_wdata[(32'h10)+:(16)] & m_ev_hi__0;
         end
         if (wr & (reg_addr == a_pmsnevfr)) begin
-            v_nevfr__0__d = reg_wdata & m_ev_hi__0;
+            v_nevfr__0__d = reg_wdata[(32'h10)+:(16)] & m_ev_hi__0;
         end
         evfr_hi__0 = v_evfr__0__q;
         nevfr_hi__0 = v_nevfr__0__q;
@@ -535,13 +535,13 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         if (reg_addr == a_dsfr__0) begin
             opt_rd__0 = d_fr__0__q;
         end
+        reg_rdata = k_zero64 | o_pmblimitr | o_pmbptr | o_pmbsr | o_pmscr_el1 | o_pmsnevfr | o_pmsicr | o_pmsirr | o_pmsfcr | o_pmsevfr | o_pmslatfr | o_pmscr_el2 | o_pmbidr | o_pmsidr | opt_rd__0;
         if (reg_addr == a_pmsevfr) begin
-            opt_rd__0 = v_evfr__0__q;
+            reg_rdata[(16)+:(16)] = v_evfr__0__q;
         end
         if (reg_addr == a_pmsnevfr) begin
-            opt_rd__0 = v_nevfr__0__q;
+            reg_rdata[(16)+:(16)] = v_nevfr__0__q;
         end
-        reg_rdata = k_zero64 | o_pmblimitr | o_pmbptr | o_pmbsr | o_pmscr_el1 | o_pmsnevfr | o_pmsicr | o_pmsirr | o_pmsfcr | o_pmsevfr | o_pmslatfr | o_pmscr_el2 | o_pmbidr | o_pmsidr | opt_rd__0;
     end
 
 endmodule // spe_regs_v1p4

@@ -42,7 +42,7 @@ module spe_tracker_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
     output reg  pbt_en__0;
     input wire  fp_scalar_in__0;
     output reg  fp_scalar__0;
-    output reg  [63:0] events_hi__0;
+    output reg  [15:0] events_hi__0;
     input wire  pred_not_full__0;
     input wire  pred_empty__0;
     input wire  v4_in__0;
@@ -52,14 +52,14 @@ module spe_tracker_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
     input wire  v4_in__4;
 
     // Constant declarations
-    localparam  k_none__0 = 64'h0;
-    localparam  k_partial__0 = 64'h20000;
-    localparam  k_empty__0 = 64'h60000;
-    localparam  k_v4__0 = 64'h80000;
-    localparam  k_v4__1 = 64'h100000;
-    localparam  k_v4__2 = 64'h200000;
-    localparam  k_v4__3 = 64'h400000;
-    localparam  k_v4__4 = 64'h800000;
+    localparam  k_none__0 = 16'h0;
+    localparam  k_partial__0 = 16'h2;
+    localparam  k_empty__0 = 16'h6;
+    localparam  k_v4__0 = 16'h8;
+    localparam  k_v4__1 = 16'h10;
+    localparam  k_v4__2 = 16'h20;
+    localparam  k_v4__3 = 16'h40;
+    localparam  k_v4__4 = 16'h80;
     localparam  k_pbt_mask__0 = 64'he0ffffffffffffff;
     localparam  k_el0 = 2'b0;
     localparam  k_el2 = 2'b10;
@@ -139,13 +139,13 @@ module spe_tracker_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
     reg  s_age__clock;
 
     // Local signals
-    reg  [63:0] p_hi__0;
-    reg  [63:0] v4_bit__0;
-    reg  [63:0] v4_bit__1;
-    reg  [63:0] v4_bit__2;
-    reg  [63:0] v4_bit__3;
-    reg  [63:0] v4_bit__4;
-    reg  [63:0] v4_sum__0;
+    reg  [15:0] p_hi__0;
+    reg  [15:0] v4_bit__0;
+    reg  [15:0] v4_bit__1;
+    reg  [15:0] v4_bit__2;
+    reg  [15:0] v4_bit__3;
+    reg  [15:0] v4_bit__4;
+    reg  [15:0] v4_sum__0;
     reg  owner_el2;
     reg  tge_set;
     reg  at_el2;

@@ -54,7 +54,8 @@ pub fn implemented_mask(cfg: &crate::Config) -> u64 {
 }
 
 /// True when a unit of `cfg` builds an event above bit 15 (its Events payload is 4 bytes,
-/// and its RTL carries bits 63:16 beside the 2-byte payload).
+/// and its RTL carries bits 31:16 beside the 2-byte payload, in `rtl::HI_EVENT_BITS`-wide
+/// words).
 pub fn has_high_events(cfg: &crate::Config) -> bool {
     implemented_mask(cfg) >> 16 != 0
 }

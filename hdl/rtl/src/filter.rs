@@ -14,7 +14,7 @@
 //! the two filters. The EL enables and `prof_allowed` act on the population (sampler).
 
 use crate::bundles::{FilterCtl, FilterView, SamplePhase};
-use crate::K;
+use crate::{HI_EVENT_BITS, K};
 use rust_hdl::prelude::*;
 use spe_defs::Config;
 
@@ -74,13 +74,13 @@ pub struct SpeFilter<const CW: usize> {
     pub feed_fp: Vec<Signal<Out, Bit>>,
     pub feed_simd: Vec<Signal<Out, Bit>>,
     /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`; one element in a
-    /// unit that builds one, none otherwise): the sample's Events bits 63:16 and PMSEVFR's
-    /// and PMSNEVFR's (in place, bits 15:0 zero), and whether those bits pass the event
-    /// filter and the inverted one.
-    pub ev_hi: Vec<Signal<In, Bits<64>>>,
-    pub evfr_hi: Vec<Signal<In, Bits<64>>>,
-    pub nevfr_hi: Vec<Signal<In, Bits<64>>>,
-    k_zero_hi: Vec<K<Bits<64>>>,
+    /// unit that builds one, none otherwise): the sample's Events bits 31:16 and PMSEVFR's
+    /// and PMSNEVFR's ([`HI_EVENT_BITS`], event 16 at bit 0), and whether those bits pass
+    /// the event filter and the inverted one.
+    pub ev_hi: Vec<Signal<In, Bits<HI_EVENT_BITS>>>,
+    pub evfr_hi: Vec<Signal<In, Bits<HI_EVENT_BITS>>>,
+    pub nevfr_hi: Vec<Signal<In, Bits<HI_EVENT_BITS>>>,
+    k_zero_hi: Vec<K<Bits<HI_EVENT_BITS>>>,
     h_ev_ok: Vec<Signal<Local, Bit>>,
     h_nev_ok: Vec<Signal<Local, Bit>>,
     filtering: Signal<Local, Bit>,

@@ -47,6 +47,54 @@ use rust_hdl::prelude::*;
 /// branch target and physical address inside the unit.
 pub const ADDR_BITS: usize = spe_defs::packet::addr_payload::ADDR_BITS as usize;
 
+/// Events 31:16, the 4-byte Events payload's high half: the width of the words that carry
+/// the events above bit 15 (`Options::sve_events`, `Options::v1p4_events`) between the
+/// tracker, the filter, the register block and the serializer, with event 16 at bit 0.
+pub const HI_EVENT_BITS: usize = 16;
+
+/// The events above bit 15 of the event mask `mask` as a high-event word (bit `e` of `mask`
+/// at bit `e - 16`). Panics on an event above 31, which no Events payload of the record
+/// carries.
+pub fn hi_events(mask: u64) -> Bits<HI_EVENT_BITS> {
+    assert_eq!(
+        mask >> 32,
+        0,
+        "event above 31 in {mask:#x}: the record's Events payload has 32 bits"
+    );
+    ((mask >> 16) & 0xFFFF).into()
+}
+
+/// Slice assignments of a high-event word into a 64-bit word, for kernels that loop over
+/// the optional high-event signals (rust-hdl evaluates a `set_value_<f>` call's width and
+/// offset on the receiver outside the loop, so the receiver cannot be an indexed element):
+/// `w.next.set_value_ev_at16(x)` emits `w[(16)+:(16)] = x` (PMSEVFR's bits 31:16),
+/// `set_value_ev_at40` emits `w[(40)+:(16)] = x` (bytes 53 and 54 of beat 6).
+pub trait EventSplice {
+    fn get_my_width_ev_at16(&self) -> usize {
+        HI_EVENT_BITS
+    }
+    fn get_my_offset_ev_at16(&self) -> usize {
+        16
+    }
+    fn set_value_ev_at16(&mut self, x: Bits<HI_EVENT_BITS>);
+    fn get_my_width_ev_at40(&self) -> usize {
+        HI_EVENT_BITS
+    }
+    fn get_my_offset_ev_at40(&self) -> usize {
+        40
+    }
+    fn set_value_ev_at40(&mut self, x: Bits<HI_EVENT_BITS>);
+}
+
+impl EventSplice for Bits<64> {
+    fn set_value_ev_at16(&mut self, x: Bits<HI_EVENT_BITS>) {
+        self.set_bits::<HI_EVENT_BITS>(16, x);
+    }
+    fn set_value_ev_at40(&mut self, x: Bits<HI_EVENT_BITS>) {
+        self.set_bits::<HI_EVENT_BITS>(40, x);
+    }
+}
+
 /// A block's constant: rust-hdl's `Constant` (a sized `localparam`) with a zero `Default`,
 /// so a block derives `Default` and its `new` sets only the non-zero constants (`Self {
 /// k_x: K::new(v), ..Default::default() }`). A block's bare `Default` is not usable: use `new`.

@@ -29,7 +29,7 @@
 use crate::bundles::{BufferCtl, BufferUpdate, CollectCtl, FilterCtl, SampleCtl};
 use crate::flop::Rff;
 use crate::K;
-use crate::{Spliced, Zext};
+use crate::{hi_events, EventSplice, Spliced, Zext, HI_EVENT_BITS};
 use rust_hdl::prelude::*;
 use spe_defs::regs::{self as r, pmblimitr, pmbsr, pmscr, pmsfcr, pmsirr, RegId};
 use spe_defs::{Config, Field};
@@ -129,19 +129,19 @@ macro_rules! spe_regs {
             d_fr: Vec<Rff<Bits<64>>>,
             a_dsfr: Vec<K<Bits<5>>>,
             /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`; one
-            /// element in a unit that builds one, none otherwise): PMSEVFR's and PMSNEVFR's bits 63:16, stored
-            /// beyond the generated 12-bit flops in 64-bit flops of their bits in place
-            /// (the unbuilt bits constant zero), written and read back with their register
-            /// and given to the filter.
-            pub evfr_hi: Vec<Signal<Out, Bits<64>>>,
-            pub nevfr_hi: Vec<Signal<Out, Bits<64>>>,
-            v_evfr: Vec<Rff<Bits<64>>>,
-            v_nevfr: Vec<Rff<Bits<64>>>,
-            m_ev_hi: Vec<K<Bits<64>>>,
+            /// element in a unit that builds one, none otherwise): PMSEVFR's and
+            /// PMSNEVFR's bits 31:16 ([`HI_EVENT_BITS`], event 16 at bit 0), stored beyond
+            /// the generated 12-bit flops (the unbuilt bits constant zero), written and
+            /// read back with their register and given to the filter.
+            pub evfr_hi: Vec<Signal<Out, Bits<HI_EVENT_BITS>>>,
+            pub nevfr_hi: Vec<Signal<Out, Bits<HI_EVENT_BITS>>>,
+            v_evfr: Vec<Rff<Bits<HI_EVENT_BITS>>>,
+            v_nevfr: Vec<Rff<Bits<HI_EVENT_BITS>>>,
+            m_ev_hi: Vec<K<Bits<HI_EVENT_BITS>>>,
             /// The read-back of the options' registers and fields (one element in a unit
-            /// with FEAT_SPE_EFT, FEAT_SPE_FDS or events above bit 15): PMSFCR's EFT bits
-            /// at PMSFCR's address, PMSDSFR at its own, PMSEVFR's and PMSNEVFR's high bits
-            /// at theirs, zero elsewhere.
+            /// with FEAT_SPE_EFT or FEAT_SPE_FDS): PMSFCR's EFT bits at PMSFCR's address,
+            /// PMSDSFR at its own, zero elsewhere. (PMSEVFR's and PMSNEVFR's high bits are
+            /// spliced into `reg_rdata` at bit 16.)
             opt_rd: Vec<Signal<Local, Bits<64>>>,
             // Generated from the register table: each read/write register's flop (named
             // after its `RegId`: `pmscr_el1`, `pmbsr`, ...; synchronous reset to its table
@@ -282,9 +282,9 @@ macro_rules! spe_regs {
                     v_evfr: (0..hi).map(|_| Default::default()).collect(),
                     v_nevfr: (0..hi).map(|_| Default::default()).collect(),
                     m_ev_hi: (0..hi)
-                        .map(|_| k(spe_defs::events::filterable_mask(cfg) & !0xFFFF))
+                        .map(|_| K::new(hi_events(spe_defs::events::filterable_mask(cfg))))
                         .collect(),
-                    opt_rd: (0..usize::from(eft + fds + hi > 0))
+                    opt_rd: (0..usize::from(eft + fds > 0))
                         .map(|_| Default::default())
                         .collect(),
                     m_eft: (0..eft)
@@ -492,10 +492,12 @@ macro_rules! spe_regs {
                     self.v_evfr[i].d.next = self.v_evfr[i].q.val();
                     self.v_nevfr[i].d.next = self.v_nevfr[i].q.val();
                     if self.wr.val() & (self.reg_addr.val() == self.a_pmsevfr.val()) {
-                        self.v_evfr[i].d.next = self.reg_wdata.val() & self.m_ev_hi[i].val();
+                        self.v_evfr[i].d.next =
+                            self.reg_wdata.val().get_bits::<HI_EVENT_BITS>(16) & self.m_ev_hi[i].val();
                     }
                     if self.wr.val() & (self.reg_addr.val() == self.a_pmsnevfr.val()) {
-                        self.v_nevfr[i].d.next = self.reg_wdata.val() & self.m_ev_hi[i].val();
+                        self.v_nevfr[i].d.next =
+                            self.reg_wdata.val().get_bits::<HI_EVENT_BITS>(16) & self.m_ev_hi[i].val();
                     }
                     self.evfr_hi[i].next = self.v_evfr[i].q.val();
                     self.nevfr_hi[i].next = self.v_nevfr[i].q.val();
@@ -514,16 +516,18 @@ macro_rules! spe_regs {
                             self.opt_rd[i].next = self.d_fr[j].q.val();
                         }
                     }
-                    for j in 0..self.v_evfr.len() {
-                        if self.reg_addr.val() == self.a_pmsevfr.val() {
-                            self.opt_rd[i].next = self.v_evfr[j].q.val();
-                        }
-                        if self.reg_addr.val() == self.a_pmsnevfr.val() {
-                            self.opt_rd[i].next = self.v_nevfr[j].q.val();
-                        }
-                    }
                     self.reg_rdata.next =
                         self.k_zero64.val() $(| self.$o.val())* $(| self.$oo.val())* | self.opt_rd[i].val();
+                }
+                // PMSEVFR's and PMSNEVFR's bits 31:16 (zero in the value above) where
+                // addressed.
+                for j in 0..self.v_evfr.len() {
+                    if self.reg_addr.val() == self.a_pmsevfr.val() {
+                        self.reg_rdata.next.set_value_ev_at16(self.v_evfr[j].q.val());
+                    }
+                    if self.reg_addr.val() == self.a_pmsnevfr.val() {
+                        self.reg_rdata.next.set_value_ev_at16(self.v_nevfr[j].q.val());
+                    }
                 }
             }
         }

@@ -12,9 +12,9 @@
 //! layout by a test; header bytes and payload formats come from `spe_defs::packet`.
 
 use crate::bundles::Sample;
-use crate::Zext;
 use crate::ADDR_BITS;
 use crate::K;
+use crate::{EventSplice, Zext, HI_EVENT_BITS};
 use rust_hdl::prelude::*;
 use spe_defs::impdef::{self, DATA_SOURCE_PAYLOAD};
 use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class};
@@ -93,12 +93,12 @@ pub struct SpeSerializer<const CW: usize> {
     pub pbt_en: Vec<Signal<In, Bit>>,
     h_pbt: Vec<K<Bits<8>>>,
     /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`; one element in a
-    /// unit that builds one, none otherwise): the Events payload's bits 63:16 in place (tracker; bits 15:0
-    /// zero), the header of Timestamp or End that follows them in beat 6 (End's, the
-    /// Timestamp's), the bytes of beat 6 kept from `Record` (48..52: Operation Type and
-    /// Events up to bit 15), and the last two beats' numbers.
-    pub events_hi: Vec<Signal<In, Bits<64>>>,
-    w_end: Vec<Signal<Local, Bits<64>>>,
+    /// unit that builds one, none otherwise): the Events payload's bits 31:16 (tracker;
+    /// [`HI_EVENT_BITS`], event 16 at bit 0; spliced into beat 6 at bytes 53 and 54), the
+    /// header of Timestamp or End that follows them in beat 6 (End's, the Timestamp's), the
+    /// bytes of beat 6 kept from `Record` (48..52: Operation Type and Events up to bit 15),
+    /// and the last two beats' numbers.
+    pub events_hi: Vec<Signal<In, Bits<HI_EVENT_BITS>>>,
     k_end_b6: Vec<K<Bits<64>>>,
     k_ts_b6: Vec<K<Bits<64>>>,
     k_keep_b6: Vec<K<Bits<64>>>,
@@ -177,7 +177,6 @@ impl<const CW: usize> SpeSerializer<CW> {
             k_class_branch: K::new(u64::from(op_class::BRANCH).into()),
             k_empty: K::new(empty),
             events_hi: (0..wide).map(|_| Default::default()).collect(),
-            w_end: (0..wide).map(|_| Default::default()).collect(),
             k_end_b6: (0..wide)
                 .map(|_| K::new((u64::from(packet::END) << 56).into()))
                 .collect(),
@@ -333,15 +332,18 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         // 56..63 (beat 7). `Record`'s last two bytes are padding, so nothing is lost. The
         // places are checked by a test against the layout.
         for i in 0..self.events_hi.len() {
-            self.w_end[i].next = self.k_end_b6[i].val();
-            if self.sample.val().ts_en {
-                self.w_end[i].next = self.k_ts_b6[i].val();
-            }
             if self.beat.val() == self.k_beat6[i].val() {
                 self.beat_data.next = (self.rec_bits.val().get_bits::<64>(384)
                     & self.k_keep_b6[i].val())
-                    | (self.events_hi[i].val() << 24)
-                    | self.w_end[i].val();
+                    | self.k_end_b6[i].val();
+                if self.sample.val().ts_en {
+                    self.beat_data.next = (self.rec_bits.val().get_bits::<64>(384)
+                        & self.k_keep_b6[i].val())
+                        | self.k_ts_b6[i].val();
+                }
+                self.beat_data
+                    .next
+                    .set_value_ev_at40(self.events_hi[i].val());
             }
             if self.beat.val() == self.k_beat7[i].val() {
                 self.beat_data.next = self.rec.val().ts;

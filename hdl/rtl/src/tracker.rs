@@ -40,8 +40,7 @@ use crate::bundles::{
     SamplePhase, Slot, XlatReport,
 };
 use crate::flop::Rff;
-use crate::ADDR_BITS;
-use crate::K;
+use crate::{hi_events, ADDR_BITS, HI_EVENT_BITS, K};
 use rust_hdl::prelude::*;
 use spe_defs::packet::{addr_payload, subclass};
 use spe_defs::regs::pmscr;
@@ -192,11 +191,12 @@ pub struct SpeTracker {
     pub fp_scalar: Vec<Signal<Out, Bit>>,
     m_scalar: Vec<Rff<Bit>>,
     /// Events above bit 15 (one element in a unit with `Options::sve_events` or
-    /// `Options::v1p4_events`, none otherwise): the Events payload's bits 63:16 in place
-    /// (bits 15:0 zero; `events` has them), its SVE part, and zero.
-    pub events_hi: Vec<Signal<Out, Bits<64>>>,
-    p_hi: Vec<Signal<Local, Bits<64>>>,
-    k_none: Vec<K<Bits<64>>>,
+    /// `Options::v1p4_events`, none otherwise): the Events payload's bits 31:16
+    /// ([`HI_EVENT_BITS`], event 16 at bit 0; `events` has bits 15:0), its SVE part, and
+    /// zero.
+    pub events_hi: Vec<Signal<Out, Bits<HI_EVENT_BITS>>>,
+    p_hi: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
+    k_none: Vec<K<Bits<HI_EVENT_BITS>>>,
     /// FEAT_SPEv1p1's SVE events (`Options::sve_events`; one element in a unit that
     /// builds them, none otherwise): the completion report's predicate flags, held from
     /// the completion; E[17] alone and E[17] with E[18], in place.
@@ -204,17 +204,17 @@ pub struct SpeTracker {
     pub pred_empty: Vec<Signal<In, Bit>>,
     c_not_full: Vec<Rff<Bit>>,
     c_empty: Vec<Rff<Bit>>,
-    k_partial: Vec<K<Bits<64>>>,
-    k_empty: Vec<K<Bits<64>>>,
+    k_partial: Vec<K<Bits<HI_EVENT_BITS>>>,
+    k_empty: Vec<K<Bits<HI_EVENT_BITS>>>,
     /// FEAT_SPEv1p4's events (`Options::v1p4_events`; five elements in a unit that builds
     /// them, none otherwise): the memory report's L2D access, L2D miss, HITM, LFB and
     /// snooped flags, held from the report, and each as its event bit in place (`k_v4`).
     pub v4_in: Vec<Signal<In, Bit>>,
     m_v4: Vec<Rff<Bit>>,
-    v4_bit: Vec<Signal<Local, Bits<64>>>,
-    k_v4: Vec<K<Bits<64>>>,
+    v4_bit: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
+    k_v4: Vec<K<Bits<HI_EVENT_BITS>>>,
     /// (One element.) A load's SPEv1p4 events once its memory report counted.
-    v4_sum: Vec<Signal<Local, Bits<64>>>,
+    v4_sum: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
     p_target: Vec<Rff<Bits<64>>>,
     p_valid: Vec<Rff<Bit>>,
     k_pbt_mask: Vec<K<Bits<64>>>,
@@ -263,6 +263,8 @@ impl SpeTracker {
         let v4 = usize::from(spe_defs::config::option::v1p4_events(cfg));
         let hi = usize::from(spe_defs::events::has_high_events(cfg));
         use spe_defs::events as ev;
+        // Every implemented event fits the Events payload's 32 bits (panics otherwise).
+        hi_events(ev::implemented_mask(cfg));
         fn n_of<T: Default>(n: usize) -> Vec<T> {
             (0..n).map(|_| T::default()).collect()
         }
@@ -277,16 +279,16 @@ impl SpeTracker {
             k_v4: ev::V1P4_PORT_ORDER
                 .iter()
                 .take(5 * v4)
-                .map(|&b| K::new(ev::bit(b).into()))
+                .map(|&b| K::new(hi_events(ev::bit(b))))
                 .collect(),
             m_v4: n_of(5 * v4),
             v4_sum: n_of(v4),
             c_not_full: n_of(sve),
             c_empty: n_of(sve),
             k_partial: (0..sve)
-                .map(|_| K::new(ev::bit(ev::PARTIAL_PREDICATE).into()))
+                .map(|_| K::new(hi_events(ev::bit(ev::PARTIAL_PREDICATE))))
                 .collect(),
-            k_empty: (0..sve).map(|_| K::new(ev::SVE_MASK.into())).collect(),
+            k_empty: (0..sve).map(|_| K::new(hi_events(ev::SVE_MASK))).collect(),
 
             k_el0: k2(0),
             k_el2: k2(2),
@@ -442,7 +444,7 @@ impl Logic for SpeTracker {
                     | self.v4_bit[4].val();
             }
         }
-        // The Events payload's bits 63:16: the SVE events of the completion; the SPEv1p4
+        // The Events payload's bits 31:16: the SVE events of the completion; the SPEv1p4
         // events of a load whose memory report counted.
         for i in 0..self.events_hi.len() {
             self.p_hi[i].next = self.k_none[i].val();

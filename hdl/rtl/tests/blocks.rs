@@ -1664,9 +1664,10 @@ fn regs_with_eft_and_fds_store_pmsfcr_s_new_bits_and_pmsdsfr_and_read_them_back(
 
 // ------------------------------- events above bit 15: SVE (v1p1) and SPEv1p4 (v1p2x, v1p4)
 
-/// The tracker's Events bits 63:16 as the serializer and filter see them now.
+/// The tracker's Events bits 31:16 as the serializer and filter see them now, in place
+/// (the word carries event 16 at bit 0).
 fn events_hi(t: &mut SpeTracker) -> u64 {
-    comb(t, |_| (), |t| v(t.events_hi[0].val()))
+    comb(t, |_| (), |t| v(t.events_hi[0].val()) << 16)
 }
 
 #[test]
@@ -1750,9 +1751,10 @@ fn tracker_records_the_spev1p4_memory_flags_of_a_load_and_none_of_a_store() {
 
 #[test]
 fn filter_applies_fe_and_fne_and_sample_feed_event_to_the_events_above_bit_15() {
-    // v1p2x: PMSEVFR/PMSNEVFR bits 63:16 filter beside bits 15:0 (J1 SPEFilterByEvents:
-    // every selected event set, none of the inverted ones); SAMPLE_FEED_EVENT follows the
-    // same test over all 64 bits whether or not FE / FnE are set.
+    // v1p2x: PMSEVFR/PMSNEVFR bits 31:16 (a 16-bit word, event 16 at bit 0) filter beside
+    // bits 15:0 (J1 SPEFilterByEvents: every selected event set, none of the inverted
+    // ones); SAMPLE_FEED_EVENT follows the same test over all the bits whether or not FE /
+    // FnE are set.
     use spe_defs::events::{bit, DATA_SNOOPED, L2D_MISS, PARTIAL_PREDICATE, RETIRED};
     let mut f = filter_v1p2x();
     let (e17, e20, e23) = (bit(PARTIAL_PREDICATE), bit(L2D_MISS), bit(DATA_SNOOPED));
@@ -1772,12 +1774,12 @@ fn filter_applies_fe_and_fne_and_sample_feed_event_to_the_events_above_bit_15() 
             |f| {
                 f.ctl.next.fe = fe;
                 f.ctl.next.evfr = b(retired);
-                f.evfr_hi[0].next = b(e17 | e20);
+                f.evfr_hi[0].next = b((e17 | e20) >> 16);
                 f.ctl.next.fne = fne;
                 f.ctl.next.nevfr = b(0);
-                f.nevfr_hi[0].next = b(e23);
+                f.nevfr_hi[0].next = b(e23 >> 16);
                 f.view.next.events = b(low);
-                f.ev_hi[0].next = b(hi);
+                f.ev_hi[0].next = b(hi >> 16);
             },
             |f| (f.filtrate.val(), f.feed_event[0].val()),
         );
@@ -1806,7 +1808,7 @@ fn serializer_with_a_4_byte_events_payload_moves_timestamp_or_end_two_bytes_on()
         let rec = serialize_for(cfg, |s| {
             s.sample.next.op_class = b(1);
             s.sample.next.events = b(0x8002);
-            s.events_hi[0].next = b(1 << 17 | 1 << 23 | 1 << 30);
+            s.events_hi[0].next = b((1 << 17 | 1 << 23 | 1 << 30) >> 16);
             s.sample.next.ts_en = ts_en;
             s.sample.next.ts = b(0x1122_3344_5566_7788);
         });
@@ -1841,7 +1843,7 @@ fn regs_store_pmsevfr_and_pmsnevfr_bits_above_15_only_where_events_are_built() {
         comb(
             g,
             |_| (),
-            |g| (v(g.evfr_hi[0].val()), v(g.nevfr_hi[0].val())),
+            |g| (v(g.evfr_hi[0].val()) << 16, v(g.nevfr_hi[0].val()) << 16),
         )
     };
     write(&mut g, RegId::Pmsevfr, u64::MAX);
