@@ -161,47 +161,14 @@ impl<T: Synth> Block for K<T> {
     }
 }
 
-/// Zero-extension of an `N`-bit value to `T` bits, for kernels. rust-hdl's `bit_cast` emits `((x) & T'hFF..)`, which mixes operand widths and trips
-/// Verilator's WIDTH lint. A `Zext` local is written with `w.next = zero; w.next.set_value_lo(x);`
-/// which rust-hdl emits as the slice assignment `w[(0)+:(N)] = x;`, and read with
-/// `w.val().to_bits()`, which it emits as plain `w`. (`set_value_<f>`/`get_my_width_<f>`/
-/// `get_my_offset_<f>` are the hooks rust-hdl's kernel translator uses for struct fields.)
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Zext<const N: usize, const T: usize> {
-    v: Bits<T>,
-}
-
-impl<const N: usize, const T: usize> Zext<N, T> {
-    pub fn get_my_width_lo(&self) -> usize {
-        N
-    }
-    pub fn get_my_offset_lo(&self) -> usize {
-        0
-    }
-    /// Sets the low `N` bits (and, in simulation, clears the rest, as the HDL's preceding
-    /// zero assignment does).
-    pub fn set_value_lo(&mut self, x: Bits<N>) {
-        assert!(N <= T);
-        self.v = bit_cast::<T, N>(x);
-    }
-    /// The extended value.
-    pub fn to_bits(self) -> Bits<T> {
-        self.v
-    }
-}
-
-impl<const N: usize, const T: usize> Synth for Zext<N, T> {
-    const BITS: usize = T;
-    fn descriptor() -> TypeDescriptor {
-        Bits::<T>::descriptor()
-    }
-    fn vcd(self) -> VCDValue {
-        self.v.vcd()
-    }
-    fn verilog(self) -> VerilogLiteral {
-        self.v.verilog()
-    }
-}
+/// Zero-extension of an `N`-bit value to `T` bits, for kernels: a [`Spliced`] word whose
+/// field is at bit 0. rust-hdl's `bit_cast` emits `((x) & T'hFF..)`, which mixes operand
+/// widths and trips Verilator's WIDTH lint. A `Zext` local is written with `w.next = zero;
+/// w.next.set_value_at(x);`, which rust-hdl emits as the slice assignment `w[(0)+:(N)] =
+/// x;`, and read with `w.val().to_bits()`, which it emits as plain `w`.
+/// (`set_value_<f>`/`get_my_width_<f>`/`get_my_offset_<f>` are the hooks rust-hdl's kernel
+/// translator uses for struct fields.)
+pub type Zext<const N: usize, const T: usize> = Spliced<N, 0, T>;
 
 /// A `T`-bit word with an `N`-bit field at bit `OFF`, for kernels that place a narrow value
 /// into a wider word without a zero-extended local (whose upper bits would be constant wires).
@@ -247,5 +214,36 @@ impl<const N: usize, const OFF: usize, const T: usize> Synth for Spliced<N, OFF,
     }
     fn verilog(self) -> VerilogLiteral {
         self.v.verilog()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spliced_replaces_its_field_and_keeps_the_other_bits() {
+        let base = Bits::<64>::from(0xFFFF_FFFF_FFFF_FFC0u64);
+        let mut w: Spliced<3, 3, 64> = base.into();
+        w.set_value_at(Bits::<3>::from(5u64));
+        assert_eq!(w.to_bits(), Bits::<64>::from(0xFFFF_FFFF_FFFF_FFE8u64));
+        w.set_value_at(Bits::<3>::from(0u64));
+        assert_eq!(w.to_bits(), Bits::<64>::from(0xFFFF_FFFF_FFFF_FFC0u64));
+        assert_eq!((w.get_my_width_at(), w.get_my_offset_at()), (3, 3));
+    }
+
+    #[test]
+    fn high_event_words_carry_events_16_to_31_and_splice_at_their_places() {
+        assert_eq!(
+            hi_events(1 << 17 | 1 << 23 | 0xFFFF),
+            Bits::<16>::from(0x82u64)
+        );
+        assert_eq!(hi_events(1 << 31), Bits::<16>::from(0x8000u64));
+        assert!(std::panic::catch_unwind(|| hi_events(1 << 32)).is_err());
+        let mut w = Bits::<64>::from(u64::MAX);
+        w.set_value_ev_at16(Bits::<16>::from(0x1234u64));
+        assert_eq!(w, Bits::<64>::from(0xFFFF_FFFF_1234_FFFFu64));
+        w.set_value_ev_at40(Bits::<16>::from(0u64));
+        assert_eq!(w, Bits::<64>::from(0xFF00_00FF_1234_FFFFu64));
     }
 }

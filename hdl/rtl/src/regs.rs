@@ -371,11 +371,11 @@ macro_rules! spe_regs {
                 // read as zero.
                 $(
                     self.$srd.next = self.$sz.val();
-                    self.$srd.next.set_value_lo(self.$sr.q.val());
+                    self.$srd.next.set_value_at(self.$sr.q.val());
                 )*
                 $(
                     self.$lrd.next = self.$lz.val();
-                    self.$lrd.next.set_value_lo(self.count_now.val());
+                    self.$lrd.next.set_value_at(self.count_now.val());
                 )*
                 // An AND-OR multiplexer: each register's value where its address is
                 // selected (zero elsewhere), all ORed (the addresses are distinct).

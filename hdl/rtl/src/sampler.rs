@@ -364,9 +364,9 @@ impl<const W: usize> Logic for SpeSampler<W> {
         self.c_hi_zero.next = self.c_hi.val() == self.k_zero28.val();
         self.c_hi_dec.next = self.c_hi.val() - self.k_one28.val();
         self.c_lo5.next = self.z_4_5.val();
-        self.c_lo5.next.set_value_lo(self.c_lo.val());
+        self.c_lo5.next.set_value_at(self.c_lo.val());
         self.n_prev5.next = self.z_4_5.val();
-        self.n_prev5.next.set_value_lo(self.n_prev.q.val());
+        self.n_prev5.next.set_value_at(self.n_prev.q.val());
         self.lo5.next = self.c_lo5.val().to_bits() - self.n_prev5.val().to_bits();
         self.next_nib.next.lo = self.lo5.val().get_bits::<4>(0);
         self.next_nib.next.hi = self.c_hi.val();
@@ -376,13 +376,13 @@ impl<const W: usize> Logic for SpeSampler<W> {
         self.jitter9.next = self.z_8_9.val();
         self.jitter9
             .next
-            .set_value_lo(self.reload_prev.q.val().jitter);
+            .set_value_at(self.reload_prev.q.val().jitter);
         self.c_lo9.next = self.z_4_9.val();
-        self.c_lo9.next.set_value_lo(self.c_lo.val());
+        self.c_lo9.next.set_value_at(self.c_lo.val());
         self.jc.next =
             self.jitter9.val().to_bits() + self.c_lo9.val().to_bits() + self.k_one9.val();
         self.n9.next = self.z_4_9.val();
-        self.n9.next.set_value_lo(self.n_prev.q.val());
+        self.n9.next.set_value_at(self.n_prev.q.val());
         self.t.next = self.jc.val() - self.n9.val().to_bits();
         self.next_reload.next.jitter = self.t.val().get_bits::<8>(0);
         self.next_reload.next.interval = self.reload_prev.q.val().interval;

@@ -205,9 +205,9 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         self.tot16.next = self.k_zero16.val();
         self.iss16.next = self.k_zero16.val();
         self.xlat16.next = self.k_zero16.val();
-        self.tot16.next.set_value_lo(self.lat_total.val());
-        self.iss16.next.set_value_lo(self.lat_issue.val());
-        self.xlat16.next.set_value_lo(self.lat_xlat.val());
+        self.tot16.next.set_value_at(self.lat_total.val());
+        self.iss16.next.set_value_at(self.lat_issue.val());
+        self.xlat16.next.set_value_at(self.lat_xlat.val());
         // NSE is 0 (no Realm state). choice: security-state
         // Address payloads: the PC carries the op's EL and NS, the branch target the EL and
         // NS at the target (the branch report's: an ERET's differ), the data PA the NS of

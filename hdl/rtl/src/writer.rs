@@ -203,7 +203,7 @@ impl Logic for SpeWriter {
         self.nlo_in.next = self.z_33.val();
         self.nlo_in
             .next
-            .set_value_lo(self.s_base.q.val().get_bits::<32>(6));
+            .set_value_at(self.s_base.q.val().get_bits::<32>(6));
         self.s_nlo.d.next = self.nlo_in.val().to_bits() + self.k_one33.val();
         // Bits 63:38 of the slot, plus the carry out of bits 37:6; bits 37:6 from s_nlo.
         self.s_next.d.next = (self.s_base.q.val() & self.k_hi.val()).into();
