@@ -184,14 +184,14 @@ pub const MUTANTS: &[Mutant] = &[
         from: "(s_phase__q == SamplePhase__Tracking)) & ~reset;",
         to: "(s_phase__q == SamplePhase__Tracking));",
     },
-    // A beat's address keeps bit 2 of PMBPTR.
+    // The beat index lands at bit 2 of a beat's address.
     Mutant {
         name: "wr-unaligned",
         preset: "default",
         prop: "wr-aligned",
         file: "spe_writer_{p}.v",
-        from: "beat_addr = s_base__q | (beat64 << 32'h3);",
-        to: "beat_addr = s_base__q | (beat64 << 32'h2);",
+        from: "beat_addr[(3)+:(3)] = s_beat__q;",
+        to: "beat_addr[(2)+:(3)] = s_beat__q;",
     },
     // The beat index moves on without the handshake.
     Mutant {
