@@ -52,16 +52,20 @@ pub const ADDR_BITS: usize = spe_defs::packet::addr_payload::ADDR_BITS as usize;
 /// tracker, the filter, the register block and the serializer, with event 16 at bit 0.
 pub const HI_EVENT_BITS: usize = 16;
 
+/// Where beat 6 of a record with a 4-byte Events payload carries the high-event word: bit
+/// 40, bytes 53 and 54 (the serializer keeps beat 6's bits below it from `Record`).
+pub const HI_EVENTS_IN_BEAT6: usize = 40;
+
 /// The events above bit 15 of the event mask `mask` as a high-event word (bit `e` of `mask`
 /// at bit `e - 16`). Panics on an event above 31, which no Events payload of the record
 /// carries.
 pub fn hi_events(mask: u64) -> Bits<HI_EVENT_BITS> {
     assert_eq!(
-        mask >> 32,
+        mask >> (16 + HI_EVENT_BITS),
         0,
         "event above 31 in {mask:#x}: the record's Events payload has 32 bits"
     );
-    ((mask >> 16) & 0xFFFF).into()
+    ((mask >> 16) & spe_defs::low_mask(HI_EVENT_BITS as u32)).into()
 }
 
 /// Slice assignments of a high-event word into a 64-bit word, for kernels that loop over
@@ -81,7 +85,7 @@ pub trait EventSplice {
         HI_EVENT_BITS
     }
     fn get_my_offset_ev_at40(&self) -> usize {
-        40
+        HI_EVENTS_IN_BEAT6
     }
     fn set_value_ev_at40(&mut self, x: Bits<HI_EVENT_BITS>);
 }
@@ -91,7 +95,7 @@ impl EventSplice for Bits<64> {
         self.set_bits::<HI_EVENT_BITS>(16, x);
     }
     fn set_value_ev_at40(&mut self, x: Bits<HI_EVENT_BITS>) {
-        self.set_bits::<HI_EVENT_BITS>(40, x);
+        self.set_bits::<HI_EVENT_BITS>(HI_EVENTS_IN_BEAT6, x);
     }
 }
 

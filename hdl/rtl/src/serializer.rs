@@ -14,7 +14,7 @@
 use crate::bundles::Sample;
 use crate::ADDR_BITS;
 use crate::K;
-use crate::{EventSplice, Zext, HI_EVENT_BITS};
+use crate::{EventSplice, Zext, HI_EVENTS_IN_BEAT6, HI_EVENT_BITS};
 use rust_hdl::prelude::*;
 use spe_defs::impdef::{self, DATA_SOURCE_PAYLOAD};
 use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class};
@@ -184,7 +184,7 @@ impl<const CW: usize> SpeSerializer<CW> {
                 .map(|_| K::new((u64::from(packet::TIMESTAMP) << 56).into()))
                 .collect(),
             k_keep_b6: (0..wide)
-                .map(|_| K::new(spe_defs::low_mask(40).into()))
+                .map(|_| K::new(spe_defs::low_mask(HI_EVENTS_IN_BEAT6 as u32).into()))
                 .collect(),
             k_beat6: (0..wide).map(|_| K::new(6u64.into())).collect(),
             k_beat7: (0..wide).map(|_| K::new(7u64.into())).collect(),
