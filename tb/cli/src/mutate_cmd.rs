@@ -9,7 +9,7 @@
 //! alone. `--sample N` draws N of them (by `--seed`) from every site of the preset.
 //!
 //! The stimulus is a short regression of the preset (`spe regress`'s jobs, chaos included,
-//! `--cycles` in all) and six directed runs for what short jobs rarely reach ([`directed`]):
+//! `--cycles` in all) and eight directed runs for what short jobs rarely reach ([`directed`]):
 //! each runs closed loop on the golden model once and its inputs are recorded. Each mutant
 //! is Verilated and built into the raw harness of `spe bench sim` and replays every
 //! recording; it is killed when the fold of its outputs over a recording differs
@@ -26,6 +26,7 @@ use spe_cosim::chaos::Chaos;
 use spe_cosim::regress::{plan_jobs, JobPlan};
 use spe_cosim::{make_dut, Backend};
 use spe_defs::Config;
+use spe_ports::{Dut, Inputs, Outputs};
 use spe_stim::rng::Rng;
 use std::path::{Path, PathBuf};
 
@@ -302,27 +303,45 @@ const MUTANT_BUILD: BuildOpts = BuildOpts {
     verbose: false,
 };
 
-/// The directed runs (name, cycles, workload, settings, memory): a small buffer that fills
-/// and wraps (the room check), a buffer that straddles a 2^38-byte boundary (the room
-/// checks compare the pointer's and the limit's bits 63:38 and 37:12 apart), write errors of every kind (PMBSR's fault syndromes), a
-/// store filter over atomics (which ops count as stores: a returning atomic is about one op
-/// in 200 of `mix`, so this run is longer), and the load, branch, event and latency filters
-/// together.
-type Directed = (
-    &'static str,
-    u64,
-    spe_stim::Workload,
-    spe_bench::SampleSettings,
-    spe_bench::MemoryProfile,
-);
+/// One directed run: `cycles` of `workload` closed loop on the golden model with software
+/// `settings` and a memory behaving per `memory`; `ptr_rewrites` is the chance, per cycle
+/// the driver leaves the register port free, that PMBPTR is rewritten ([`PtrRewrites`]).
+struct Directed {
+    name: &'static str,
+    cycles: u64,
+    workload: spe_stim::Workload,
+    settings: spe_bench::SampleSettings,
+    memory: spe_bench::MemoryProfile,
+    ptr_rewrites: f64,
+}
 
+/// The directed runs: a small buffer that fills and wraps (the room check), a buffer that
+/// straddles a 2^38-byte boundary (the room checks compare the pointer's and the limit's
+/// bits 63:38 and 37:12 apart), write errors of every kind (PMBSR's fault syndromes), a
+/// store filter over atomics (which ops count as stores: a returning atomic is about one op
+/// in 200 of `mix`, so this run is longer), the load, branch, event and latency filters
+/// together, a VHE host that samples user code only (its EL2 code, under an EL2 owner with
+/// PMSCR_EL2.E2SPE clear, must not be sampled: the jobs' hosts sample both or neither), and
+/// PMBPTR rewritten at random while records are taken (a record's slot is the pointer of
+/// its grant cycle, not of the cycle after).
 fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
     use spe_bench::memory::{ErrorInjection, FaultSpec};
     use spe_bench::{MemoryProfile, SampleSettings};
     let mix = spe_stim::Workload::by_name("mix")?;
     let base = SampleSettings::perf_default(cfg);
+    let run = |name, cycles, workload, settings, memory| Directed {
+        name,
+        cycles,
+        workload,
+        settings,
+        memory,
+        ptr_rewrites: 0.0,
+    };
+    // `mix` with ten times as many kernel stretches (about a third of its ops in them).
+    let mut kernel_heavy = mix.clone();
+    kernel_heavy.params.kernel_rate *= 10.0;
     Ok(vec![
-        (
+        run(
             "atomics",
             200_000,
             atomics_loop()?,
@@ -332,7 +351,7 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             },
             MemoryProfile::default(),
         ),
-        (
+        run(
             "small-buffer",
             150_000,
             mix.clone(),
@@ -342,7 +361,7 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             },
             MemoryProfile::default(),
         ),
-        (
+        run(
             "straddling-buffer",
             150_000,
             mix.clone(),
@@ -353,7 +372,7 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             },
             MemoryProfile::default(),
         ),
-        (
+        run(
             "faults",
             150_000,
             mix.clone(),
@@ -364,7 +383,7 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
                 ..MemoryProfile::default()
             },
         ),
-        (
+        run(
             "store-filter",
             1_000_000,
             mix.clone(),
@@ -374,20 +393,77 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             },
             MemoryProfile::default(),
         ),
-        (
+        run(
             "filters",
             150_000,
-            mix,
+            mix.clone(),
             SampleSettings {
                 load_filter: true,
                 branch_filter: true,
                 event_filter: 1 << spe_defs::events::RETIRED,
                 min_latency: 20,
-                ..base
+                ..base.clone()
             },
             MemoryProfile::default(),
         ),
+        run(
+            "host-user-only",
+            150_000,
+            kernel_heavy,
+            SampleSettings {
+                host: true,
+                kernel: false,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
+        Directed {
+            ptr_rewrites: 0.02,
+            ..run(
+                "pointer-rewrites",
+                150_000,
+                mix,
+                SampleSettings {
+                    interval: 256,
+                    ..base
+                },
+                MemoryProfile::default(),
+            )
+        },
     ])
+}
+
+/// Rewrites PMBPTR at random (thread 0) in cycles the driver leaves the register port
+/// free: to the slot of the last record written, or one slot past the pointer that record
+/// left, so the pointer moves by a record while records are taken and checked. Software
+/// may write PMBPTR at any time; the unit must do what the model does.
+struct PtrRewrites<D: Dut> {
+    inner: D,
+    p: f64,
+    rng: Rng,
+    /// The slot of the last beat the unit wrote.
+    last_slot: u64,
+}
+
+impl<D: Dut> Dut for PtrRewrites<D> {
+    fn step(&mut self, inputs: &Inputs) -> Outputs {
+        let mut i = inputs.clone();
+        if self.p > 0.0 && !i.reg_en && self.last_slot != 0 && self.rng.chance(self.p) {
+            i.reg_en = true;
+            i.reg_tid = 0;
+            i.reg_we = true;
+            i.reg_addr = spe_defs::regs::reg(spe_defs::regs::RegId::Pmbptr).addr();
+            i.reg_wdata = self.last_slot + if self.rng.chance(0.5) { 0 } else { 128 };
+        }
+        let o = self.inner.step(&i);
+        if o.wr_valid {
+            self.last_slot = o.wr_addr & !63;
+        }
+        o
+    }
+    fn verdict(&mut self) -> Result<Option<String>, String> {
+        self.inner.verdict()
+    }
 }
 
 /// A loop of 8 ops, every kind of extended load/store among them (a returning atomic, a
@@ -535,22 +611,28 @@ pub fn run(a: MutateArgs) -> Result<std::process::ExitCode, String> {
     }
 
     // Directed runs: what the short jobs rarely reach.
-    for (k, (name, cycles, workload, settings, memory)) in directed(cfg)?.into_iter().enumerate() {
-        let mut rec = Recorder {
-            inner: make_dut(cfg, Backend::Model)?,
-            log: Vec::new(),
-        };
+    for (k, d) in directed(cfg)?.into_iter().enumerate() {
         let seed = Rng::derive(a.seed, 0xd1 + k as u64).next_u64();
+        let mut dut = PtrRewrites {
+            inner: Recorder {
+                inner: make_dut(cfg, Backend::Model)?,
+                log: Vec::new(),
+            },
+            p: d.ptr_rewrites,
+            rng: Rng::derive(seed, 0x9b7),
+            last_slot: 0,
+        };
         spe_bench::run(
-            &mut rec,
+            &mut dut,
             cfg,
-            &workload,
-            &settings,
-            &memory,
-            cycles,
+            &d.workload,
+            &d.settings,
+            &d.memory,
+            d.cycles,
             seed,
             &mut |_, _| {},
         )?;
+        let (rec, name) = (dut.inner, d.name);
         let want = replay("the model", cfg, Backend::Model, &rec.log, &l, 0)?.checksum;
         let path = dir.join(format!("{name}.vec"));
         write_vectors(&path, &l, &rec.log)?;
