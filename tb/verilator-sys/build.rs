@@ -11,7 +11,7 @@
 //! * `<P>__ver.d` names every input of a model: those drive `rerun-if-changed`.
 
 use spe_defs::config::GEN_FILE_LIST;
-use spe_defs::ports::ports_of;
+use spe_defs::ports::{ports_of, Dir};
 use spe_defs::PRESETS;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -190,6 +190,9 @@ struct Spec<'s> {
     top: String,
     sources: Vec<std::ffi::OsString>,
     ports: Vec<&'s str>,
+    /// The ports as lanes, in `ports_of` order (name, direction, lanes, bits of a lane):
+    /// the shim's `set_lanes` / `get_outputs` for the SPE models; empty for the SoC.
+    lanes: Vec<(&'s str, Dir, usize, u32)>,
     variant: &'s str,
     switches: &'s [&'s str],
     /// Rebuild when its sources change (not for mutants, which are copies).
@@ -216,6 +219,13 @@ impl Models<'_> {
             sources: vec!["-F".into(), files_f.into()],
             ports: std::iter::once("clk")
                 .chain(ports_of(cfg(preset)).map(|p| p.name))
+                .collect(),
+            lanes: ports_of(cfg(preset))
+                .map(|p| {
+                    let c = cfg(preset);
+                    let (n, b) = p.width.lanes_for(c.dispatch_width, c.threads);
+                    (p.name, p.dir, n, b)
+                })
                 .collect(),
             variant,
             switches,
@@ -303,6 +313,9 @@ impl Models<'_> {
             let _ = writeln!(shim, "      case {k}: return &top->{p};");
         }
         let _ = writeln!(shim, "      default: return nullptr;\n    }}\n  }}");
+        if !m.lanes.is_empty() {
+            shim.push_str(&lane_access(&m.lanes));
+        }
         if traced {
             let _ = writeln!(
                 shim,
@@ -323,6 +336,74 @@ impl Models<'_> {
         self.id += 1;
         id
     }
+}
+
+/// A model's `set_lanes`, `get_outputs` and `cycle` overrides: every input written from one value
+/// per lane (`v`, the inputs' lanes in port order, each masked to its lane's bits and
+/// placed at its bits in the port, Verilator's `VlWide` words for a port above 64 bits),
+/// and every output's low 64 bits read into `out` (in port order), with the widths and
+/// places as constants: no per-port dispatch on the Rust side of the hot loop. `cycle` is
+/// one whole clock cycle in one call: the inputs, `clk` low and evaluate, the outputs, `clk`
+/// high and evaluate.
+fn lane_access(lanes: &[(&str, Dir, usize, u32)]) -> String {
+    let mask = |b: u32| {
+        if b >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << b) - 1
+        }
+    };
+    let mut set = String::from("  void set_lanes(const uint64_t* v) override {\n");
+    let mut get = String::from("  void get_outputs(uint64_t* out) override {\n");
+    let (mut at, mut j) = (0usize, 0usize);
+    for &(name, dir, n, b) in lanes {
+        let total = n as u32 * b;
+        if dir == Dir::Out {
+            if total <= 64 {
+                let _ = writeln!(get, "    out[{j}] = (uint64_t)top->{name};");
+            } else {
+                let _ = writeln!(
+                    get,
+                    "    out[{j}] = (uint64_t)top->{name}[0] | (uint64_t)top->{name}[1] << 32;"
+                );
+            }
+            j += 1;
+            continue;
+        }
+        let lane = |l: usize| format!("(v[{}] & {:#x}ULL)", at + l, mask(b));
+        if total <= 64 {
+            let terms: Vec<String> = (0..n)
+                .map(|l| match l as u32 * b {
+                    0 => lane(l),
+                    sh => format!("{} << {sh}", lane(l)),
+                })
+                .collect();
+            let _ = writeln!(set, "    top->{name} = {};", terms.join(" | "));
+        } else {
+            for k in 0..total.div_ceil(32) {
+                let (lo, hi) = (32 * k, 32 * k + 32);
+                let terms: Vec<String> = (0..n)
+                    .filter(|&l| (l as u32 * b) < hi && (l as u32 * b + b) > lo)
+                    .map(|l| {
+                        let o = l as u32 * b;
+                        if o >= lo {
+                            format!("(uint32_t)({} << {})", lane(l), o - lo)
+                        } else {
+                            format!("(uint32_t)({} >> {})", lane(l), lo - o)
+                        }
+                    })
+                    .collect();
+                let _ = writeln!(set, "    top->{name}[{k}] = {};", terms.join(" | "));
+            }
+        }
+        at += n;
+    }
+    set.push_str("  }\n");
+    get.push_str("  }\n");
+    set + &get
+        + "  void cycle(const uint64_t* v, uint64_t* out) override {\n    \
+           set_lanes(v);\n    top->clk = 0;\n    top->eval();\n    get_outputs(out);\n    \
+           top->clk = 1;\n    top->eval();\n  }\n"
 }
 
 /// The shim drives every port of the preset (`PORTS`, and `SMT_PORTS` with more than one
@@ -472,6 +553,7 @@ fn main() {
             picorv32.into(),
         ],
         ports: spe_defs::soc::SOC_PORTS.iter().map(|p| p.name).collect(),
+        lanes: Vec::new(),
         variant: "fast",
         switches: &[],
         track: true,
@@ -521,6 +603,9 @@ struct Inst {
   virtual ~Inst() {}
   virtual void eval() = 0;
   virtual void* port(uint32_t i) = 0;
+  virtual void set_lanes(const uint64_t*) {}
+  virtual void get_outputs(uint64_t*) {}
+  virtual void cycle(const uint64_t*, uint64_t*) {}
   virtual int open_trace(const char*) { return -1; }
   virtual int write_coverage(const char*) { return -1; }
   void close_trace() { if (vcd) { vcd->close(); vcd.reset(); } }
@@ -541,6 +626,9 @@ void* vsys_new(uint32_t model) {{
 void vsys_delete(void* h) {{ delete static_cast<Inst*>(h); }}
 void vsys_eval(void* h) {{ static_cast<Inst*>(h)->eval(); }}
 void* vsys_port(void* h, uint32_t i) {{ return static_cast<Inst*>(h)->port(i); }}
+void vsys_set_lanes(void* h, const uint64_t* v) {{ static_cast<Inst*>(h)->set_lanes(v); }}
+void vsys_get_outputs(void* h, uint64_t* out) {{ static_cast<Inst*>(h)->get_outputs(out); }}
+void vsys_cycle(void* h, const uint64_t* v, uint64_t* out) {{ static_cast<Inst*>(h)->cycle(v, out); }}
 int vsys_trace_open(void* h, const char* path) {{ return static_cast<Inst*>(h)->open_trace(path); }}
 void vsys_trace_dump(void* h, uint64_t t) {{
   Inst* p = static_cast<Inst*>(h);

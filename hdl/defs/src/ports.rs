@@ -39,6 +39,17 @@ impl Width {
             Width::PerSlotThreadId => w as u32 * t.trailing_zeros(),
         }
     }
+    /// The port as lanes for dispatch width `w` and `t` hardware threads: (lanes, bits of
+    /// each), lane 0 in the lowest bits. A per-slot port has a lane per slot, a per-thread
+    /// port one per thread, any other port one lane of all its bits.
+    pub const fn lanes_for(self, w: usize, t: usize) -> (usize, u32) {
+        match self {
+            Width::PerSlot(b) => (w, b),
+            Width::PerThread(b) => (t, b),
+            Width::PerSlotThreadId => (w, t.trailing_zeros()),
+            Width::Bits(_) | Width::ThreadId => (1, self.total_for(w, t)),
+        }
+    }
     /// Total bits for dispatch width `w` in a single-threaded unit (every preset today).
     pub const fn total(self, w: usize) -> u32 {
         self.total_for(w, 1)
@@ -1067,6 +1078,28 @@ mod tests {
                 .bytes()
                 .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'));
             assert!(!port.name.contains("__"));
+        }
+    }
+
+    #[test]
+    fn lanes_make_up_each_port_of_every_preset() {
+        for cfg in crate::PRESETS {
+            for p in ports_of(cfg) {
+                let (lanes, bits) = p.width.lanes_for(cfg.dispatch_width, cfg.threads);
+                assert_eq!(
+                    lanes as u32 * bits,
+                    p.bits_for(cfg),
+                    "{} in {}",
+                    p.name,
+                    cfg.name
+                );
+                let want = match p.width {
+                    Width::PerSlot(_) | Width::PerSlotThreadId => cfg.dispatch_width,
+                    Width::PerThread(_) => cfg.threads,
+                    _ => 1,
+                };
+                assert_eq!(lanes, want, "{} in {}", p.name, cfg.name);
+            }
         }
     }
 

@@ -5,84 +5,66 @@
 //! a window of cycles to a VCD of every internal signal: cycle `c` is dumped at times `2c`
 //! (clock low, outputs as read) and `2c + 1` (after the edge).
 
-use spe_defs::config::MAX_DISPATCH_WIDTH;
-use spe_defs::config::MAX_THREADS;
 use spe_defs::ports::ports_of;
 use spe_defs::Config;
 use spe_ports::{
-    slot_bits, thread_bits, Dut, Inputs, Outputs, ThreadField, OPTION_THREAD_FIELDS, OUTPUTS,
-    SCALAR_INPUTS, SLOT_FIELDS, THREAD_FIELDS,
+    Dut, Inputs, Outputs, ThreadField, OPTION_THREAD_FIELDS, OUTPUTS, SCALAR_INPUTS, SLOT_FIELDS,
+    THREAD_FIELDS,
 };
 use std::path::{Path, PathBuf};
-use verilator_sys::{Model, PortId, Variant, CLK};
+use verilator_sys::{Model, Variant, CLK};
 
-/// Port ids, resolved once by name in the order of the field tables of `spe-ports`.
+/// Where each input field's lanes are in the values of `Model::set_lanes` (resolved once
+/// by name, in the order of the field tables of `spe-ports`), and where each output is in
+/// those of `Model::get_outputs`.
 struct Ids {
-    /// Per-slot inputs ([`SLOT_FIELDS`] order) with the bits of one slot.
-    slots: [(PortId, u32); SLOT_FIELDS.len()],
-    /// Per-thread inputs ([`THREAD_FIELDS`] order) with the bits of one thread's copy.
-    threads: [(PortId, u32); THREAD_FIELDS.len()],
+    /// Per-slot inputs ([`SLOT_FIELDS`] order): lane 0 (slot 0).
+    slots: [usize; SLOT_FIELDS.len()],
+    /// Per-thread inputs ([`THREAD_FIELDS`] order): lane 0 (thread 0).
+    threads: [usize; THREAD_FIELDS.len()],
     /// Other inputs (`Inputs::scalar_fields` order).
-    scalars: [PortId; SCALAR_INPUTS],
-    /// The outputs the unit has: their place in `Outputs::fields` and port (the others
-    /// read zero).
-    present: Vec<(usize, PortId)>,
-    /// The ports only a multithreaded unit has: `disp_tid`, `thr_active`, `reg_tid`.
-    smt: Option<[PortId; 3]>,
-    /// The option inputs the unit has ([`OPTION_THREAD_FIELDS`]; one-thread units only).
-    options: Vec<(PortId, u32, ThreadField)>,
+    scalars: [usize; SCALAR_INPUTS],
+    /// The outputs the unit has: their place in `Outputs::fields` and in `get_outputs`'s
+    /// values (the others read zero).
+    present: Vec<(usize, usize)>,
+    /// The ports only a multithreaded unit has: `disp_tid` (a lane per slot),
+    /// `thr_active` (a lane per thread), `reg_tid`.
+    smt: Option<[usize; 3]>,
+    /// The option inputs the unit has ([`OPTION_THREAD_FIELDS`]): lane 0 and the field.
+    options: Vec<(usize, ThreadField)>,
 }
 
 impl Ids {
     fn new(m: &Model, cfg: &Config) -> Ids {
-        let id = |name: &str| {
-            m.port_id(name)
-                .unwrap_or_else(|| panic!("{}'s model has no port {name}", cfg.name))
+        let lane = |name: &str| {
+            m.lane_index(name)
+                .unwrap_or_else(|| panic!("{}'s model has no input {name}", cfg.name))
         };
         let has = |n: &str| ports_of(cfg).any(|p| p.name == n);
         Ids {
-            slots: SLOT_FIELDS.map(|(n, _)| (id(n), slot_bits(n))),
-            threads: THREAD_FIELDS.map(|(n, _)| (id(n), thread_bits(n))),
-            scalars: Inputs::default().scalar_fields().map(|(n, _)| id(n)),
+            slots: SLOT_FIELDS.map(|(n, _)| lane(n)),
+            threads: THREAD_FIELDS.map(|(n, _)| lane(n)),
+            scalars: Inputs::default().scalar_fields().map(|(n, _)| lane(n)),
             present: Outputs::default()
                 .fields()
                 .iter()
                 .enumerate()
                 .filter(|(_, (n, _))| has(n))
-                .map(|(k, (n, _))| (k, id(n)))
+                .map(|(k, (n, _))| {
+                    let j = m
+                        .output_index(n)
+                        .unwrap_or_else(|| panic!("{}'s model has no output {n}", cfg.name));
+                    (k, j)
+                })
                 .collect(),
-            smt: (cfg.threads > 1).then(|| ["disp_tid", "thr_active", "reg_tid"].map(id)),
+            smt: (cfg.threads > 1).then(|| ["disp_tid", "thr_active", "reg_tid"].map(lane)),
             options: OPTION_THREAD_FIELDS
                 .iter()
                 .filter(|(n, _)| has(n))
-                .map(|&(n, f)| (id(n), thread_bits(n), f))
+                .map(|&(n, f)| (lane(n), f))
                 .collect(),
         }
     }
-}
-
-/// Words enough for a per-slot or per-thread port of at most 64 bits per lane.
-const LANE_WORDS: usize = if MAX_DISPATCH_WIDTH > MAX_THREADS {
-    MAX_DISPATCH_WIDTH
-} else {
-    MAX_THREADS
-};
-
-/// Packs one field per lane (a slot or a thread; `bits` each, lane 0 lowest) into 64-bit
-/// words.
-fn pack<L>(lanes: &[L], bits: u32, f: impl Fn(&L) -> u64) -> [u64; LANE_WORDS] {
-    let mut w = [0u64; LANE_WORDS];
-    let m = spe_defs::low_mask(bits);
-    for (i, s) in lanes.iter().enumerate() {
-        let v = f(s) & m;
-        let at = i as u32 * bits;
-        let (k, o) = ((at / 64) as usize, at % 64);
-        w[k] |= v << o;
-        if o + bits > 64 {
-            w[k + 1] |= v >> (64 - o);
-        }
-    }
-    w
 }
 
 /// A window of cycles to dump, and where.
@@ -97,6 +79,9 @@ struct Window {
 pub struct Verilated {
     m: Model,
     ids: Ids,
+    /// One cycle's input lanes and outputs, as the shim takes and gives them.
+    lanes: Vec<u64>,
+    outs: Vec<u64>,
     width: usize,
     threads: usize,
     cycle: u64,
@@ -123,6 +108,8 @@ impl Verilated {
     fn wrap(m: Model, cfg: &Config) -> Verilated {
         Verilated {
             ids: Ids::new(&m, cfg),
+            lanes: vec![0; m.lane_count()],
+            outs: vec![0; m.output_count()],
             m,
             width: cfg.dispatch_width,
             threads: cfg.threads,
@@ -160,72 +147,80 @@ impl Verilated {
         &mut self.m
     }
 
+    /// Every input of `i` into the model: its lanes, then one call into the shim.
     fn write_inputs(&mut self, i: &Inputs) {
-        let (m, p) = (&mut self.m, &self.ids);
+        self.fill_lanes(i);
+        self.m.set_lanes(&self.lanes);
+    }
+
+    /// Every input of `i`, one value per lane (slot, thread), into `lanes`: every field is
+    /// read directly (the `for_*!` lists of `spe-ports` expand to field accesses, in the
+    /// order of the field tables `Ids` resolved the lanes in); the shim's generated code
+    /// masks and places each lane with constants. This is the per-cycle hot path.
+    fn fill_lanes(&mut self, i: &Inputs) {
+        let (p, v) = (&self.ids, &mut self.lanes);
         let slots = &i.disp[..self.width];
         let threads = &i.thr[..self.threads];
-        // Every field is read directly (the `for_*!` lists of `spe-ports` expand to field
-        // accesses, in the order of the field tables `Ids` resolved the ports in), not
-        // through the tables' function pointers: this is the per-cycle hot path.
         macro_rules! write_slots {
             ($($port:ident: $field:ident),*) => {{
-                let mut ids = p.slots.iter();
+                let mut at = p.slots.iter();
                 $(
-                    let &(id, bits) = ids.next().expect("a port per slot field");
-                    m.set_words(id, &pack(slots, bits, |s| u64::from(s.$field)));
+                    let o = *at.next().expect("a lane per slot field");
+                    for (l, s) in slots.iter().enumerate() {
+                        v[o + l] = u64::from(s.$field);
+                    }
                 )*
             }};
         }
         spe_ports::for_slot_inputs!(write_slots);
-        if self.threads == 1 {
-            // One word per port (every per-thread port at T = 1): no packing.
-            let x = &i.thr[0];
-            macro_rules! write_thread {
-                ($($port:ident: $($f:ident).+),*) => {{
-                    let mut ids = p.threads.iter();
-                    $(
-                        let &(id, _) = ids.next().expect("a port per thread field");
-                        m.set(id, u64::from(x.$($f).+));
-                    )*
-                }};
-            }
-            spe_ports::for_thread_inputs!(write_thread);
-        } else {
-            for (&(id, bits), (_, field)) in p.threads.iter().zip(THREAD_FIELDS.iter()) {
-                m.set_words(id, &pack(threads, bits, field));
-            }
+        macro_rules! write_threads {
+            ($($port:ident: $($f:ident).+),*) => {{
+                let mut at = p.threads.iter();
+                $(
+                    let o = *at.next().expect("a lane per thread field");
+                    for (t, x) in threads.iter().enumerate() {
+                        v[o + t] = u64::from(x.$($f).+);
+                    }
+                )*
+            }};
         }
-        // An option's inputs (a one-thread unit: thread 0's copy, one word).
-        for &(id, bits, field) in &p.options {
-            m.set(id, field(&i.thr[0]) & spe_defs::low_mask(bits));
+        spe_ports::for_thread_inputs!(write_threads);
+        for &(o, field) in &p.options {
+            for (t, x) in threads.iter().enumerate() {
+                v[o + t] = field(x);
+            }
         }
         macro_rules! write_scalars {
             ($($port:ident: $($f:ident).+),*) => {{
-                let mut ids = p.scalars.iter();
+                let mut at = p.scalars.iter();
                 $(
-                    let &id = ids.next().expect("a port per scalar input");
-                    m.set(id, u64::from(i.$($f).+));
+                    let o = *at.next().expect("a lane per scalar input");
+                    v[o] = u64::from(i.$($f).+);
                 )*
             }};
         }
         spe_ports::for_scalar_inputs!(write_scalars);
         if let Some([tid, active, reg_tid]) = p.smt {
-            // Thread numbers of log2(T) bits: each slot's, then one bit per thread.
-            let tidw = self.threads.trailing_zeros();
-            m.set_words(tid, &pack(slots, tidw, |s| u64::from(s.tid)));
-            let act = threads
-                .iter()
-                .enumerate()
-                .fold(0, |a, (t, x)| a | u64::from(x.active) << t);
-            m.set(active, act);
-            m.set(reg_tid, u64::from(i.reg_tid));
+            for (l, s) in slots.iter().enumerate() {
+                v[tid + l] = u64::from(s.tid);
+            }
+            for (t, x) in threads.iter().enumerate() {
+                v[active + t] = u64::from(x.active);
+            }
+            v[reg_tid] = u64::from(i.reg_tid);
         }
     }
 
-    fn read_outputs(&self) -> Outputs {
+    fn read_outputs(&mut self) -> Outputs {
+        self.m.get_outputs(&mut self.outs);
+        self.outputs()
+    }
+
+    /// The outputs of `outs`, in `Outputs`' fields.
+    fn outputs(&self) -> Outputs {
         let mut v = [0u64; OUTPUTS];
-        for &(k, id) in &self.ids.present {
-            v[k] = self.m.get(id);
+        for &(k, j) in &self.ids.present {
+            v[k] = self.outs[j];
         }
         Outputs::from_values(v)
     }
@@ -250,9 +245,14 @@ impl Verilated {
 
 impl Dut for Verilated {
     fn step(&mut self, i: &Inputs) -> Outputs {
-        if self.window.is_some() {
-            self.window_edge();
+        if self.window.is_none() {
+            // No VCD to dump between the evaluations: the whole cycle in one call.
+            self.fill_lanes(i);
+            self.m.cycle(&self.lanes, &mut self.outs);
+            self.cycle += 1;
+            return self.outputs();
         }
+        self.window_edge();
         self.write_inputs(i);
         self.m.set(CLK, 0);
         self.m.eval();
@@ -263,26 +263,5 @@ impl Dut for Verilated {
         self.m.trace_dump(2 * self.cycle + 1);
         self.cycle += 1;
         out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use spe_ports::Slot;
-
-    #[test]
-    fn pack_straddles_words() {
-        let mut slots = [Slot::default(); 3];
-        for (k, s) in slots.iter_mut().enumerate() {
-            s.pc = 0x00AB_CDEF_0123_4567 + k as u64;
-        }
-        let w = pack(&slots, 56, |s| s.pc);
-        assert_eq!(w[0] & spe_defs::low_mask(56), 0x00AB_CDEF_0123_4567);
-        // Slot 1 starts at bit 56: 8 bits in word 0, 48 in word 1.
-        let s1 = (w[0] >> 56) | ((w[1] & spe_defs::low_mask(48)) << 8);
-        assert_eq!(s1, 0x00AB_CDEF_0123_4568);
-        let s2 = (w[1] >> 48) | ((w[2] & spe_defs::low_mask(40)) << 16);
-        assert_eq!(s2, 0x00AB_CDEF_0123_4569);
     }
 }

@@ -5,7 +5,9 @@
 //! cargo profile, and exposes them through a small C ABI shim: create, evaluate, port
 //! pointers, VCD trace and coverage. Each [`Model`] owns its own `VerilatedContext`, so
 //! several models (even of one preset) can live in one process and run on different threads.
-//! Ports are read and written in place through pointers; only [`Model::eval`] crosses the FFI.
+//! Ports are read and written in place through pointers ([`Model::set`], [`Model::get`]);
+//! the hot loop instead makes one call per clock cycle ([`Model::cycle`]) into per-model
+//! shim code that writes every input from one value per lane and reads every output.
 //!
 //! Ports are addressed by [`PortId`], found by name with [`Model::port_id`]: index 0 is
 //! `clk`, then the ports of `spe_defs::ports::ports_of` for the model's preset (`PORTS`,
@@ -48,6 +50,9 @@ extern "C" {
     fn vsys_delete(h: *mut c_void);
     fn vsys_eval(h: *mut c_void);
     fn vsys_port(h: *mut c_void, i: u32) -> *mut c_void;
+    fn vsys_set_lanes(h: *mut c_void, v: *const u64);
+    fn vsys_get_outputs(h: *mut c_void, out: *mut u64);
+    fn vsys_cycle(h: *mut c_void, v: *const u64, out: *mut u64);
     fn vsys_trace_open(h: *mut c_void, path: *const c_char) -> c_int;
     fn vsys_trace_dump(h: *mut c_void, time: u64);
     fn vsys_trace_flush(h: *mut c_void);
@@ -279,6 +284,12 @@ pub struct Model {
     h: *mut c_void,
     info: ModelInfo,
     ports: Vec<Port>,
+    /// The input ports (`clk` aside) with the index of their lane 0 in
+    /// [`Model::set_lanes`]'s values, and the lanes in all.
+    lanes: Vec<(&'static str, usize)>,
+    lane_count: usize,
+    /// The output ports in [`Model::get_outputs`]'s order.
+    outputs: Vec<&'static str>,
     tracing: bool,
 }
 
@@ -330,12 +341,75 @@ impl Model {
             .chain(ports_of(cfg).map(|p| (p.name, p.dir, p.bits_for(cfg))))
             .collect();
         let ports = open_ports(h, &shapes, preset)?;
+        let (mut lanes, mut lane_count, mut outputs) = (Vec::new(), 0, Vec::new());
+        for p in ports_of(cfg) {
+            if p.dir == Dir::Out {
+                outputs.push(p.name);
+            } else {
+                lanes.push((p.name, lane_count));
+                lane_count += p.width.lanes_for(cfg.dispatch_width, cfg.threads).0;
+            }
+        }
         Ok(Model {
             h,
             info,
             ports,
+            lanes,
+            lane_count,
+            outputs,
             tracing: false,
         })
+    }
+
+    /// Where input `name`'s lanes start in the values of [`Model::set_lanes`] (a per-slot
+    /// port has one lane per slot, a per-thread port one per thread, any other one); `None`
+    /// for no input of this model.
+    pub fn lane_index(&self, name: &str) -> Option<usize> {
+        self.lanes.iter().find(|l| l.0 == name).map(|l| l.1)
+    }
+
+    /// The number of values [`Model::set_lanes`] takes.
+    pub fn lane_count(&self) -> usize {
+        self.lane_count
+    }
+
+    /// Writes every input (`clk` aside) from one value per lane, in port order (`v[k]` at
+    /// [`Model::lane_index`]), each masked to its lane's bits: one call into the shim,
+    /// whose per-model code has every port's type and place as constants.
+    #[inline]
+    pub fn set_lanes(&mut self, v: &[u64]) {
+        assert_eq!(v.len(), self.lane_count, "one value per input lane");
+        // SAFETY: live model; `v` holds exactly the lanes the shim reads.
+        unsafe { vsys_set_lanes(self.h, v.as_ptr()) }
+    }
+
+    /// Where output `name` is in [`Model::get_outputs`]'s values; `None` for no output.
+    pub fn output_index(&self, name: &str) -> Option<usize> {
+        self.outputs.iter().position(|o| *o == name)
+    }
+
+    /// The number of values [`Model::get_outputs`] writes.
+    pub fn output_count(&self) -> usize {
+        self.outputs.len()
+    }
+
+    /// One clock cycle in one call into the shim: [`Model::set_lanes`] with `v`, `clk` low
+    /// and [`Model::eval`], [`Model::get_outputs`] into `out`, `clk` high and evaluate (the
+    /// rising edge). A trace is not dumped: dump around separate calls instead.
+    #[inline]
+    pub fn cycle(&mut self, v: &[u64], out: &mut [u64]) {
+        assert_eq!(v.len(), self.lane_count, "one value per input lane");
+        assert_eq!(out.len(), self.outputs.len(), "one value per output");
+        // SAFETY: live model; `v` and `out` hold exactly what the shim reads and writes.
+        unsafe { vsys_cycle(self.h, v.as_ptr(), out.as_mut_ptr()) }
+    }
+
+    /// Reads the low 64 bits of every output, in port order, in one call into the shim.
+    #[inline]
+    pub fn get_outputs(&self, out: &mut [u64]) {
+        assert_eq!(out.len(), self.outputs.len(), "one value per output");
+        // SAFETY: live model; `out` holds exactly the outputs the shim writes.
+        unsafe { vsys_get_outputs(self.h, out.as_mut_ptr()) }
     }
 
     pub fn info(&self) -> ModelInfo {
@@ -616,6 +690,61 @@ mod tests {
         // The plain model of the preset is not the mutant.
         let plain = Model::new("default", Variant::Fast).unwrap();
         assert_eq!(plain.info().mutant, None);
+    }
+
+    /// `set_lanes` puts every lane of every input at its bits (masked to the lane's width),
+    /// as writing each port through its pointer would; `get_outputs` reads what `get` does;
+    /// `cycle` is the separate calls in one.
+    #[test]
+    fn lanes_write_every_input_and_outputs_read_back() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for cfg in spe_defs::PRESETS {
+            let mut m = Model::new(cfg.name, Variant::Fast).unwrap();
+            let mut twin = Model::new(cfg.name, Variant::Fast).unwrap();
+            for round in 0..4 {
+                let v: Vec<u64> = (0..m.lane_count()).map(|_| next()).collect();
+                m.set_lanes(&v);
+                let mut words = Vec::new();
+                for p in ports_of(cfg).filter(|p| p.dir == Dir::In) {
+                    let (lanes, bits) = p.width.lanes_for(cfg.dispatch_width, cfg.threads);
+                    let at = m.lane_index(p.name).unwrap();
+                    let mut want = vec![0u64; (lanes * bits as usize).div_ceil(64)];
+                    for l in 0..lanes {
+                        let (val, o) = (v[at + l] & low_mask(bits), l * bits as usize);
+                        want[o / 64] |= val << (o % 64);
+                        if o % 64 + bits as usize > 64 {
+                            want[o / 64 + 1] |= val >> (64 - o % 64);
+                        }
+                    }
+                    let id = m.port_id(p.name).unwrap();
+                    m.ports()[id.0].read_words(&mut words);
+                    assert_eq!(words, want, "{} of {}, round {round}", p.name, cfg.name);
+                }
+                cycle(&mut m);
+                let mut out = vec![0u64; m.output_count()];
+                m.get_outputs(&mut out);
+                // `cycle` is the same clock cycle as the separate calls, on a twin model.
+                let mut twin_out = vec![0u64; m.output_count()];
+                twin.cycle(&v, &mut twin_out);
+                twin.get_outputs(&mut twin_out);
+                assert_eq!(twin_out, out, "{}: cycle vs separate calls", cfg.name);
+                for p in ports_of(cfg).filter(|p| p.dir == Dir::Out) {
+                    let id = m.port_id(p.name).unwrap();
+                    assert_eq!(
+                        out[m.output_index(p.name).unwrap()],
+                        m.get(id),
+                        "{}",
+                        p.name
+                    );
+                }
+            }
+        }
     }
 
     #[test]
