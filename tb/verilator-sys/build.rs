@@ -346,13 +346,6 @@ impl Models<'_> {
 /// one whole clock cycle in one call: the inputs, `clk` low and evaluate, the outputs, `clk`
 /// high and evaluate.
 fn lane_access(lanes: &[(&str, Dir, usize, u32)]) -> String {
-    let mask = |b: u32| {
-        if b >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << b) - 1
-        }
-    };
     let mut set = String::from("  void set_lanes(const uint64_t* v) override {\n");
     let mut get = String::from("  void get_outputs(uint64_t* out) override {\n");
     let (mut at, mut j) = (0usize, 0usize);
@@ -370,7 +363,7 @@ fn lane_access(lanes: &[(&str, Dir, usize, u32)]) -> String {
             j += 1;
             continue;
         }
-        let lane = |l: usize| format!("(v[{}] & {:#x}ULL)", at + l, mask(b));
+        let lane = |l: usize| format!("(v[{}] & {:#x}ULL)", at + l, spe_defs::low_mask(b));
         if total <= 64 {
             let terms: Vec<String> = (0..n)
                 .map(|l| match l as u32 * b {

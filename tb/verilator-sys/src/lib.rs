@@ -16,7 +16,7 @@
 //! port's width to be zero).
 
 use spe_defs::ports::{ports_of, Dir};
-use spe_defs::Config;
+use spe_defs::{low_mask, Config};
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::fmt;
 use std::path::Path;
@@ -170,27 +170,6 @@ impl Port {
         }
     }
 
-    /// Writes from 64-bit words, least significant first.
-    #[inline]
-    fn write_words(&self, v: &[u64]) {
-        match self.store {
-            Store::Wide(words) => {
-                let w = self.ptr as *mut u32;
-                for k in 0..words {
-                    let src = v.get(k / 2).copied().unwrap_or(0);
-                    let mut x = (src >> (32 * (k % 2))) as u32;
-                    let top = self.bits - 32 * k as u32;
-                    if top < 32 {
-                        x &= (1u32 << top) - 1;
-                    }
-                    // SAFETY: `k < words`, the VlWide's length for this port.
-                    unsafe { *w.add(k) = x };
-                }
-            }
-            _ => self.write(v.first().copied().unwrap_or(0)),
-        }
-    }
-
     /// The low 64 bits.
     #[inline]
     fn read(&self) -> u64 {
@@ -296,14 +275,6 @@ pub struct Model {
 // The model is a plain C++ object owned by this handle: it has its own context and no
 // thread affinity between calls, so it may move to another thread.
 unsafe impl Send for Model {}
-
-fn low_mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
-}
 
 impl Model {
     /// Creates the model of `preset` built as `variant`.
@@ -437,13 +408,6 @@ impl Model {
             self.ports[p.0].name
         );
         self.ports[p.0].write(v);
-    }
-
-    /// Writes input `p` from 64-bit words, least significant first (missing words are zero,
-    /// bits above the port's width are dropped).
-    #[inline]
-    pub fn set_words(&mut self, p: PortId, v: &[u64]) {
-        self.ports[p.0].write_words(v);
     }
 
     /// The low 64 bits of port `p`.
@@ -751,7 +715,10 @@ mod tests {
     fn wide_ports_pack_words() {
         let mut m = Model::new("wide", Variant::Fast).unwrap();
         let pc = m.port_id("disp_pc").unwrap();
-        m.set_words(pc, &[u64::MAX; 8]);
+        let mut v = vec![0u64; m.lane_count()];
+        let at = m.lane_index("disp_pc").unwrap();
+        v[at..at + 8].fill(u64::MAX);
+        m.set_lanes(&v);
         // 8 x 56 = 448 bits = 14 words, all ones: the low 64 bits read back as all ones.
         assert_eq!(m.get(pc), u64::MAX);
         m.set(pc, 5);
