@@ -39,6 +39,6 @@ if [ "$MODE" = --check ]; then
 else
     mkdir -p "$DIR"
     rm -f "$DIR"/*.json "$DIR"/*.svg "$DIR"/README.md
-    cp "$WORK"/*.json "$WORK"/*.svg "$WORK"/README.md "$DIR"/
+    cp "$WORK"/*.json "$WORK"/*.svg "$WORK"/README.md "$WORK"/.spe-generated "$DIR"/
     echo "diagrams: wrote $DIR"
 fi

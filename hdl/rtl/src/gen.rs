@@ -25,6 +25,8 @@ pub struct GenFile {
 
 /// The command that refreshes `gen/` (quoted in every banner).
 pub const REFRESH_COMMAND: &str = "cargo run --release --bin spe -- gen --out gen";
+/// The generator's name in its output folder's marker ([`MARKER_FILE`]).
+pub const GEN_COMMAND: &str = "spe gen";
 
 fn banner(what: &str) -> String {
     format!(
@@ -665,6 +667,7 @@ pub fn all_files(extra: Vec<GenFile>) -> Result<Vec<GenFile>, String> {
         path: HEADER_FILE.into(),
         text: spe_defs::cheader::header(),
     });
+    files.push(marker_file(GEN_COMMAND));
     // The index counts each preset's modules, so it comes last.
     let idx = index(&files);
     files.push(GenFile {
@@ -705,10 +708,66 @@ fn not_generated(dir: &Path, files: &[GenFile]) -> Vec<String> {
         .collect()
 }
 
+/// Name of the marker file a generator writes into its output folder: its first line names
+/// the command, so a later run knows the folder is its own ([`claim_out_dir`]).
+pub const MARKER_FILE: &str = ".spe-generated";
+
+/// The marker file's text for generator `by` (`spe gen`, `spe diagrams`, ...).
+pub fn marker_text(by: &str) -> String {
+    format!(
+        "{by}\nThis folder is written by `{by}` (the SPE sampling unit project): the files it\n\
+         writes are replaced whenever it runs again, so do not edit them. It refuses to write\n\
+         into a folder that is not empty and has no such marker, unless given --force.\n"
+    )
+}
+
+/// The marker as a generated file (for a generator's file list, so that its `--check`
+/// sees it too).
+pub fn marker_file(by: &str) -> GenFile {
+    GenFile {
+        path: MARKER_FILE.into(),
+        text: marker_text(by),
+    }
+}
+
+/// May generator `by` write into `dir`? Yes when `dir` does not exist, is empty, or holds
+/// the marker of `by` (a folder it wrote before); otherwise only with `force`. Returns
+/// whether `dir` is the generator's own (absent, empty or marked), so that a caller only
+/// advises deleting files in a folder that is its own. Nothing is written here.
+pub fn claim_out_dir(dir: &Path, by: &str, force: bool) -> Result<bool, String> {
+    let shown = dir.display();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(true),
+        Err(e) if dir.exists() && !dir.is_dir() => {
+            return Err(format!("--out {shown}: not a folder ({e})"))
+        }
+        Err(e) => return Err(format!("--out {shown}: cannot read the folder ({e})")),
+    };
+    if entries.flatten().next().is_none() {
+        return Ok(true);
+    }
+    let marker = dir.join(MARKER_FILE);
+    match std::fs::read_to_string(&marker) {
+        Ok(t) if t.lines().next() == Some(by) => Ok(true),
+        _ if force => Ok(false),
+        Ok(t) => Err(format!(
+            "--out {shown}: the folder was written by `{}`, not `{by}` ({}); give an empty or new folder, or --force to write into it anyway",
+            t.lines().next().unwrap_or("?"),
+            marker.display()
+        )),
+        Err(_) => Err(format!(
+            "--out {shown}: the folder is not empty and was not written by `{by}` (it has no {MARKER_FILE}); give an empty or new folder, or --force to write into it anyway"
+        )),
+    }
+}
+
 /// Writes `files` (every file of `gen/`, [`all_files`]) into `dir`; returns the report for
 /// the user: how many files, and the files `dir` holds that are no longer generated
-/// (reported, not deleted).
-pub fn write_dir(dir: &Path, files: &[GenFile]) -> Result<String, String> {
+/// (reported, not deleted). `dir` must be new, empty or an earlier `spe gen` output
+/// ([`claim_out_dir`]) unless `force`.
+pub fn write_dir(dir: &Path, files: &[GenFile], force: bool) -> Result<String, String> {
+    let own = claim_out_dir(dir, GEN_COMMAND, force)?;
     // Every file whole, creating the preset folders as needed.
     for f in files {
         let path = dir.join(&f.path);
@@ -719,14 +778,16 @@ pub fn write_dir(dir: &Path, files: &[GenFile]) -> Result<String, String> {
         std::fs::write(&path, &f.text)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    // Files no longer generated are reported, never deleted: the folder may be the
-    // user's.
+    // Files no longer generated are reported, never deleted, and only in a folder that is
+    // the generator's own: a forced write into another folder says nothing of its files.
     let mut report = format!("wrote {} files to {}", files.len(), dir.display());
-    for extra in not_generated(dir, files) {
-        report += &format!(
-            "\nnote: {} is not generated any more; delete it",
-            dir.join(extra).display()
-        );
+    if own {
+        for extra in not_generated(dir, files) {
+            report += &format!(
+                "\nnote: {} is not generated any more; delete it",
+                dir.join(extra).display()
+            );
+        }
     }
     Ok(report)
 }

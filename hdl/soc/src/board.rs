@@ -521,11 +521,19 @@ pub fn pcf(board: Board) -> String {
 
 /// The generated files of `constraints/`: (file name, text) for each board.
 pub fn constraint_files() -> Vec<(String, String)> {
-    Board::ALL.iter().map(|&b| (b.pcf_file(), pcf(b))).collect()
+    let mut v: Vec<(String, String)> = Board::ALL.iter().map(|&b| (b.pcf_file(), pcf(b))).collect();
+    let m = spe_rtl::gen::marker_file(CONSTRAINTS_COMMAND);
+    v.push((m.path, m.text));
+    v
 }
 
-/// Writes the PCFs into `dir`; returns a report line.
-pub fn write_constraints(dir: &std::path::Path) -> Result<String, String> {
+/// The generator's name in the constraints folder's marker.
+pub const CONSTRAINTS_COMMAND: &str = "spe fpga constraints";
+
+/// Writes the PCFs into `dir` (new, empty or written by this command before, unless
+/// `force`: [`spe_rtl::gen::claim_out_dir`]); returns a report line.
+pub fn write_constraints(dir: &std::path::Path, force: bool) -> Result<String, String> {
+    spe_rtl::gen::claim_out_dir(dir, CONSTRAINTS_COMMAND, force)?;
     std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
     let files = constraint_files();
     for (name, text) in &files {
@@ -534,7 +542,7 @@ pub fn write_constraints(dir: &std::path::Path) -> Result<String, String> {
     }
     Ok(format!(
         "wrote {} PCF files to {}",
-        files.len(),
+        files.iter().filter(|(n, _)| n.ends_with(".pcf")).count(),
         dir.display()
     ))
 }

@@ -58,7 +58,7 @@ pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
     let jobs_dir = a.out.join("jobs");
     std::fs::create_dir_all(&jobs_dir)
         .map_err(|e| format!("cannot create {}: {e}", jobs_dir.display()))?;
-    let (totals, failed) = if a.report_only {
+    let out = if a.report_only {
         println!(
             "coverage: report from {} ({})",
             jobs_dir.display(),
@@ -88,7 +88,8 @@ pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
         format!("# Coverage of gen/ under `spe coverage`\n\n{text}"),
     )
     .map_err(|e| format!("cannot write {}: {e}", md.display()))?;
-    for (name, t) in totals.values() {
+    let failed = out.failed;
+    for (name, t) in out.totals.values() {
         println!("{}", spe_cosim::regress::summary_line(name, t));
     }
     println!("{text}");

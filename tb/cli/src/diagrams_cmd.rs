@@ -9,26 +9,38 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct DiagramsArgs {
-    /// Folder to write the `<name>.json` files and their page README.md into (created if
-    /// needed).
+    /// Folder to write the `<name>.json` files and their page README.md into: new, empty,
+    /// or one `spe diagrams` wrote before (it holds `.spe-generated`); created if needed.
     #[arg(long, value_name = "DIR", conflicts_with = "check")]
     out: Option<PathBuf>,
+    /// Write into --out even when it is a folder `spe diagrams` did not write.
+    #[arg(long, requires = "out")]
+    force: bool,
     /// Compare DIR's JSON files with a fresh generation; exit 1 when one is stale or missing.
     #[arg(long, value_name = "DIR")]
     check: Option<PathBuf>,
 }
 
-/// What `--out DIR` writes: each diagram's JSON and the page that shows them.
+/// The generator's name in its folder's marker.
+const BY: &str = "spe diagrams";
+
+/// What `--out DIR` writes: each diagram's JSON, the page that shows them and the marker.
 fn files(dir: &std::path::Path, d: &[spe_cosim::diagrams::Diagram]) -> Vec<(PathBuf, String)> {
     let mut v: Vec<(PathBuf, String)> = d
         .iter()
         .map(|d| (dir.join(format!("{}.json", d.name)), d.wavejson()))
         .collect();
     v.push((dir.join("README.md"), spe_cosim::diagrams::markdown(d)));
+    let m = spe_rtl::gen::marker_file(BY);
+    v.push((dir.join(m.path), m.text));
     v
 }
 
 pub fn run(a: DiagramsArgs) -> Result<ExitCode, String> {
+    if let Some(dir) = &a.out {
+        // Before the lockstep runs, not after them.
+        spe_rtl::gen::claim_out_dir(dir, BY, a.force)?;
+    }
     let diagrams = spe_cosim::diagrams::all()?;
     match (a.out, a.check) {
         (Some(dir), None) => {

@@ -52,9 +52,13 @@ struct BuildArgs {
 
 #[derive(Args)]
 struct ConstraintsArgs {
-    /// Folder to write the PCFs into.
+    /// Folder to write the PCFs into: new, empty, or one this command wrote before (it
+    /// holds `.spe-generated`).
     #[arg(long, value_name = "DIR", conflicts_with = "check")]
     out: Option<PathBuf>,
+    /// Write into --out even when it is a folder this command did not write.
+    #[arg(long, requires = "out")]
+    force: bool,
     /// Compare the PCFs in DIR with a fresh generation; exit 1 when any is stale or missing.
     #[arg(long, value_name = "DIR")]
     check: Option<PathBuf>,
@@ -185,7 +189,7 @@ fn constraints(a: ConstraintsArgs) -> Result<ExitCode, String> {
     use spe_soc::board::{check_constraints, write_constraints, PCF_REFRESH_COMMAND};
     match (a.out, a.check) {
         (Some(dir), None) => {
-            eprintln!("{}", write_constraints(&dir)?);
+            eprintln!("{}", write_constraints(&dir, a.force)?);
             Ok(ExitCode::SUCCESS)
         }
         (None, Some(dir)) => {
@@ -205,6 +209,8 @@ fn constraints(a: ConstraintsArgs) -> Result<ExitCode, String> {
 }
 
 fn capture(a: CaptureArgs) -> Result<ExitCode, String> {
+    let inputs: Vec<(&str, &Path)> = a.replay.iter().map(|p| ("--replay", p.as_path())).collect();
+    crate::check_files(&inputs, &[("--out", &a.out)])?;
     let (source, got) = match (&a.replay, &a.port) {
         (Some(file), _) => {
             let bytes =

@@ -13,10 +13,15 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct GenArgs {
-    /// Folder to write into (created if needed; files that are no longer generated are
-    /// reported, not deleted).
+    /// Folder to write into: new, empty, or one `spe gen` wrote before (it holds
+    /// `.spe-generated`); created if needed. Files that are no longer generated are
+    /// reported, not deleted.
     #[arg(long, value_name = "DIR", conflicts_with = "check")]
     out: Option<PathBuf>,
+    /// Write into --out even when it is a folder `spe gen` did not write (its files of the
+    /// same names are replaced).
+    #[arg(long, requires = "out")]
+    force: bool,
     /// Compare DIR with a fresh generation; exit 1 when any file is stale, missing or extra.
     #[arg(long, value_name = "DIR")]
     check: Option<PathBuf>,
@@ -25,7 +30,7 @@ pub struct GenArgs {
 pub fn run(a: GenArgs) -> Result<ExitCode, String> {
     match (a.out, a.check) {
         (Some(dir), None) => {
-            eprintln!("{}", write_dir(&dir, &all_files()?)?);
+            eprintln!("{}", write_dir(&dir, &all_files()?, a.force)?);
             Ok(ExitCode::SUCCESS)
         }
         (None, Some(dir)) => {

@@ -135,6 +135,64 @@ pub fn check_output(path: &std::path::Path, what: &str) -> Result<(), String> {
     }
 }
 
+/// Where `p` leads: the file itself when it exists (symbolic links resolved), else its
+/// folder resolved and its name (a file about to be created).
+fn resolved(p: &std::path::Path) -> std::path::PathBuf {
+    if let Ok(c) = p.canonicalize() {
+        return c;
+    }
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    match (dir.canonicalize(), p.file_name()) {
+        (Ok(d), Some(name)) => d.join(name),
+        _ => std::env::current_dir().map_or_else(|_| p.to_path_buf(), |d| d.join(p)),
+    }
+}
+
+/// Whether two paths name one file: the same device and inode when both exist (hard links
+/// too), else the same resolved path.
+pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+        return x.dev() == y.dev() && x.ino() == y.ino();
+    }
+    resolved(a) == resolved(b)
+}
+
+/// Checks a command's files before it does any work: every output can be written
+/// ([`check_output`]), no output is one of the inputs, and no two outputs are one file
+/// (each would overwrite the other's bytes). `inputs` and `outputs` pair an option's name
+/// with its path.
+pub fn check_files(
+    inputs: &[(&str, &std::path::Path)],
+    outputs: &[(&str, &std::path::Path)],
+) -> Result<(), String> {
+    for (k, (what, path)) in outputs.iter().enumerate() {
+        for (iwhat, ipath) in inputs {
+            if same_file(path, ipath) {
+                return Err(format!(
+                    "{what} {} is the input {iwhat} {}: writing it would destroy the input; name another file",
+                    path.display(),
+                    ipath.display()
+                ));
+            }
+        }
+        for (owhat, opath) in &outputs[..k] {
+            if same_file(path, opath) {
+                return Err(format!(
+                    "{owhat} {} and {what} {} are the same file: one output would overwrite the other; name two files",
+                    opath.display(),
+                    path.display()
+                ));
+            }
+        }
+        check_output(path, what)?;
+    }
+    Ok(())
+}
+
 /// What a file that is not a raw SPE buffer looks like, from its first bytes (for error
 /// messages), or None when nothing is recognised.
 pub fn file_kind(bytes: &[u8]) -> Option<&'static str> {

@@ -149,12 +149,12 @@ pub fn write(aux: &[u8], opts: &PerfOptions, path: &Path) -> Result<usize, Strin
 }
 
 pub fn run(a: PerfArgs) -> Result<ExitCode, String> {
+    crate::check_files(&[("BUFFER", &a.buffer)], &[("--output", &a.output)])?;
     let aux =
         std::fs::read(&a.buffer).map_err(|e| format!("cannot read {}: {e}", a.buffer.display()))?;
     if !a.force {
         check_spe_buffer(&a.buffer, &aux)?;
     }
-    crate::check_output(&a.output, "--output")?;
     let opts = a.perf.options()?;
     let n = write(&aux, &opts, &a.output)?;
     println!(

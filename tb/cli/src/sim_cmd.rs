@@ -273,6 +273,31 @@ fn json_summary(st: &Stats, seed: u64) -> String {
 
 pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     let cfg = Config::preset_named(&a.preset)?;
+    // Every output is checked before the run, not after it: writable, not an input, not
+    // another output (a multithreaded preset's --out is one file per thread).
+    let mut outputs: Vec<(&str, PathBuf)> = Vec::new();
+    if let Some(p) = &a.out {
+        outputs.push(("--out", p.clone()));
+        for t in 1..cfg.threads {
+            outputs.push(("--out (a thread's buffer)", thread_path(p, t)));
+        }
+    }
+    for (path, what) in [
+        (&a.perf, "--perf"),
+        (&a.summary_json, "--summary-json"),
+        (&a.vcd, "--vcd"),
+        (&a.wave, "--wave"),
+        (&a.vectors, "--vectors"),
+    ] {
+        if let Some(p) = path {
+            outputs.push((what, p.clone()));
+        }
+    }
+    let inputs: Vec<(&str, &std::path::Path)> =
+        a.trace.iter().map(|p| ("--trace", p.as_path())).collect();
+    let outputs: Vec<(&str, &std::path::Path)> =
+        outputs.iter().map(|(w, p)| (*w, p.as_path())).collect();
+    crate::check_files(&inputs, &outputs)?;
     let workload = match &a.trace {
         Some(path) => Workload::from_program(Program::Trace(spe_stim::trace::load(path)?)),
         None => Workload::by_name(&a.workload)?,
@@ -283,19 +308,6 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
         errors: MemoryProfile::parse_errors(&a.mem_errors)?,
         fault: MemoryProfile::parse_fault(&a.mem_errors)?,
     };
-    // Every output is checked before the run, not after it.
-    for (path, what) in [
-        (&a.out, "--out"),
-        (&a.perf, "--perf"),
-        (&a.summary_json, "--summary-json"),
-        (&a.vcd, "--vcd"),
-        (&a.wave, "--wave"),
-        (&a.vectors, "--vectors"),
-    ] {
-        if let Some(p) = path {
-            crate::check_output(p, what)?;
-        }
-    }
     let waves = Waves {
         vcd: a.vcd.clone(),
         wave: match &a.wave {

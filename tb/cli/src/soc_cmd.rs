@@ -62,12 +62,13 @@ pub fn run(a: SocArgs) -> Result<ExitCode, String> {
 }
 
 fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
-    crate::check_output(&a.out, "--out")?;
+    let mut outputs = vec![("--out", a.out.as_path())];
     for (path, what) in [(&a.perf, "--perf"), (&a.truth, "--truth")] {
         if let Some(p) = path {
-            crate::check_output(p, what)?;
+            outputs.push((what, p.as_path()));
         }
     }
+    crate::check_files(&[("--elf", &a.elf)], &outputs)?;
     let elf = Elf::read(&a.elf)?;
     let t0 = Instant::now();
     let res = run_soc(

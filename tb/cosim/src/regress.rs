@@ -22,7 +22,7 @@ use spe_stim::rng::{hash64, Rng};
 use spe_stim::uop::{untagged, KERNEL_VA_BASE};
 use spe_stim::{Workload, WORKLOADS};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use verilator_sys::Variant;
@@ -68,6 +68,14 @@ impl Job {
             cycles: parse_num(c).map_err(|e| format!("job {spec:?}: cycles: {e}"))?,
         })
     }
+}
+
+/// The shortest job worth running on `cfg`, in workload cycles: long enough for the
+/// longest interval of the ordinary draw (four times the preset's minimum interval,
+/// `chaos::random_settings`) to expire four times even at one op per cycle. A shorter job
+/// may hold no sample at all and test nothing.
+pub fn min_job_cycles(cfg: &Config) -> u64 {
+    16 * u64::from(cfg.min_interval())
 }
 
 /// The job list of a whole regression.
@@ -493,12 +501,14 @@ pub struct Progress {
 }
 
 /// Runs `jobs` on `threads` worker threads; `on_result` sees each finished job (in
-/// completion order), `on_progress` about every `every`.
+/// completion order), `on_progress` about every `every`. Once `stop` is set, no worker
+/// starts another job; the jobs already running finish and are reported.
 pub fn run_jobs(
     jobs: &[Job],
     threads: usize,
     opts: &JobOptions,
     every: Duration,
+    stop: &AtomicBool,
     on_result: &mut dyn FnMut(Result<JobResult, (Job, String)>),
     on_progress: &mut dyn FnMut(Progress),
 ) {
@@ -511,6 +521,9 @@ pub fn run_jobs(
             let tx = tx.clone();
             let (next, cycles) = (&next, &cycles);
             s.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(i) else { break };
                 let r = run_job(job, opts, &mut |d| {

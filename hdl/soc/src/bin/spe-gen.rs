@@ -15,7 +15,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.as_slice() {
         [flag, dir] if flag == "--out" => {
-            all_files().and_then(|f| write_dir(Path::new(dir), &f).map(|r| (true, r)))
+            all_files().and_then(|f| write_dir(Path::new(dir), &f, false).map(|r| (true, r)))
         }
         [flag, dir] if flag == "--check" => all_files().and_then(|f| check_dir(Path::new(dir), &f)),
         _ => Err("usage: spe-gen --out DIR | --check DIR".into()),
