@@ -29,13 +29,23 @@ LIB=$PWD/target/release/libspe_capi.a
 build() {
     local dir=$1 sources=$2
     step verilator --binary --timing --assert -Wall -Wno-DECLFILENAME -j 2 +define+SPE_SCOREBOARD \
-        -f "$sources" hdl/sv/spe_protocol_checker.sv hdl/sv/spe_scoreboard.sv "gen/$PRESET/$TOP.sv" \
+        -f "$sources" hdl/sv/spe_protocol_checker.sv hdl/sv/spe_scoreboard.sv \
+        "gen/$PRESET/spe_scoreboard_monitor_$PRESET.sv" "gen/$PRESET/$TOP.sv" \
         --top-module "$TOP" -Mdir "$dir" "$LIB" -LDFLAGS "-lpthread -ldl -lm" >"$dir.log" 2>&1 || {
         cat "$dir.log" >&2
         echo "error: the scoreboard bench does not build ($sources)" >&2
         exit 1
     }
 }
+
+# Every preset's generated scoreboard monitor (gen/<preset>/spe_scoreboard_monitor_<preset>.sv,
+# bindable with `.*`) passes Verilator's -Wall lint with the scoreboard package.
+for dir in gen/*/; do
+    p=$(basename "$dir")
+    [ -f "$dir/spe_scoreboard_monitor_$p.sv" ] || continue
+    step verilator --lint-only -Wall -Wno-DECLFILENAME hdl/sv/spe_scoreboard.sv \
+        "$dir/spe_scoreboard_monitor_$p.sv" --top-module "spe_scoreboard_monitor_$p"
+done
 
 # 1-2. The bench on gen/, a replayed run.
 VEC=$OUT/mix.vec
@@ -92,5 +102,13 @@ if [ -z "$got" ] || [ "$got" != "$want" ]; then
     echo "error: the scoreboard named record '${got:-none}', the first with a translation latency is $want" >&2
     exit 1
 fi
+# docs/integration.md shows both lines as this run printed them: a drift fails here.
+for line in "$(grep -m1 '^spe scoreboard: .* 0 mismatches' "$OUT/good.log")" "$said"; do
+    grep -qF -- "$line" docs/integration.md || {
+        echo "error: docs/integration.md does not show this output of the example; update it to:" >&2
+        echo "  $line" >&2
+        exit 1
+    }
+done
 echo
 echo "sv-example: the scoreboard passes gen/$PRESET and names record $want (the first with a translation latency) on the broken copy"

@@ -8,6 +8,7 @@
 # (scripts/protocol-check.sh), the timing diagrams' drift (scripts/diagrams.sh --check),
 # the golden model as a C library (scripts/capi-check.sh), the record-level scoreboard in a
 # SystemVerilog bench and a cocotb test (scripts/sv-example.sh, scripts/cocotb-check.sh),
+# the integrator's bring-up bench under Icarus and Verilator (examples/bringup/run.sh),
 # the formal proofs of the default preset and their mutants (scripts/formal.sh),
 # area per block and Fmax of the smallest preset on an iCE40 UP5K (spe synth: Yosys and
 # nextpnr-ice40), the FPGA prototype's bitstreams for the iCEBreaker and the HX8K breakout
@@ -59,6 +60,10 @@ step scripts/capi-check.sh "$SPE"
 # The record-level scoreboard in SystemVerilog (DPI-C) and in cocotb (ctypes): each passes
 # spe_top_default on a replayed trace and fails a broken copy of it, naming the record.
 step scripts/sv-example.sh "$SPE"
+# The integrator's first bench (examples/bringup): a hand-written Verilog bench built from a
+# folder outside the repository with a copy of gen/ and its file lists, under Icarus and
+# Verilator; both buffers identical, and they decode to the records the bench counted.
+step bash examples/bringup/run.sh "$SPE"
 step scripts/cocotb-check.sh "$SPE"
 # The timing diagrams of docs/timing: JSON and SVG as a fresh generation renders them.
 SPE="$SPE" step scripts/diagrams.sh --check

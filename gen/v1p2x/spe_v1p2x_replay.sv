@@ -237,86 +237,10 @@ module spe_v1p2x_replay;
   );
 
 `ifdef SPE_SCOREBOARD
-  // The record-level scoreboard (hdl/sv/spe_scoreboard.sv): every port of the unit,
-  // every cycle, as sampled at the edge that ends it.
-  spe_scoreboard_pkg::spe_scoreboard sb;
-  int unsigned sb_failed = 0;
-  initial sb = new("v1p2x");
+  // The record-level scoreboard (hdl/sv/spe_scoreboard.sv), as the generated monitor
+  // bound to the unit (spe_scoreboard_monitor_v1p2x.sv).
+  bind spe_top_v1p2x spe_scoreboard_monitor_v1p2x u_sb (.*);
   logic [4:0] sb_regs[14] = '{5'h00, 5'h01, 5'h03, 5'h07, 5'h08, 5'h09, 5'h0a, 5'h0b, 5'h0c, 5'h0d, 5'h0e, 5'h0f, 5'h18, 5'h04};
-  always @(posedge clk) begin
-    sb.set("reset", 0, 64'(reset));
-    for (int i = 0; i < 4; i++) sb.set("disp_valid", i, 64'(disp_valid[i*1 +: 1]));
-    for (int i = 0; i < 4; i++) sb.set("disp_pc", i, 64'(disp_pc[i*56 +: 56]));
-    for (int i = 0; i < 4; i++) sb.set("disp_class", i, 64'(disp_class[i*2 +: 2]));
-    for (int i = 0; i < 4; i++) sb.set("disp_subclass", i, 64'(disp_subclass[i*8 +: 8]));
-    for (int i = 0; i < 4; i++) sb.set("disp_cond", i, 64'(disp_cond[i*1 +: 1]));
-    sb.set("disp_el", 0, 64'(disp_el));
-    sb.set("disp_ns", 0, 64'(disp_ns));
-    sb.set("el2_en", 0, 64'(el2_en));
-    sb.set("mdcr_e2pb", 0, 64'(mdcr_e2pb));
-    sb.set("hcr_tge", 0, 64'(hcr_tge));
-    sb.set("hcr_e2h", 0, 64'(hcr_e2h));
-    sb.set("disp_aarch32", 0, 64'(disp_aarch32));
-    sb.set("prof_allowed", 0, 64'(prof_allowed));
-    sb.set("tag", 0, 64'(tag));
-    sb.set("iss_valid", 0, 64'(iss_valid));
-    sb.set("xl_start", 0, 64'(xl_start));
-    sb.set("xl_va", 0, 64'(xl_va));
-    sb.set("xl_done", 0, 64'(xl_done));
-    sb.set("xl_pa", 0, 64'(xl_pa));
-    sb.set("xl_pa_ns", 0, 64'(xl_pa_ns));
-    sb.set("xl_tlb_access", 0, 64'(xl_tlb_access));
-    sb.set("xl_tlb_walk", 0, 64'(xl_tlb_walk));
-    sb.set("mem_done", 0, 64'(mem_done));
-    sb.set("mem_source", 0, 64'(mem_source));
-    sb.set("mem_l1d_access", 0, 64'(mem_l1d_access));
-    sb.set("mem_l1d_refill", 0, 64'(mem_l1d_refill));
-    sb.set("mem_llc_access", 0, 64'(mem_llc_access));
-    sb.set("mem_llc_miss", 0, 64'(mem_llc_miss));
-    sb.set("mem_remote", 0, 64'(mem_remote));
-    sb.set("mem_misaligned", 0, 64'(mem_misaligned));
-    sb.set("br_done", 0, 64'(br_done));
-    sb.set("br_target", 0, 64'(br_target));
-    sb.set("br_target_el", 0, 64'(br_target_el));
-    sb.set("br_target_ns", 0, 64'(br_target_ns));
-    sb.set("br_taken", 0, 64'(br_taken));
-    sb.set("br_mispred", 0, 64'(br_mispred));
-    sb.set("br_indirect", 0, 64'(br_indirect));
-    sb.set("cpl_done", 0, 64'(cpl_done));
-    sb.set("cpl_retired", 0, 64'(cpl_retired));
-    sb.set("cpl_exception", 0, 64'(cpl_exception));
-    sb.set("cpl_cond_fail", 0, 64'(cpl_cond_fail));
-    sb.set("hook_stray", 0, 64'(hook_stray));
-    sb.set("sample_timeout", 0, 64'(sample_timeout));
-    sb.set("ctx_el1", 0, 64'(ctx_el1));
-    sb.set("ctx_el2", 0, 64'(ctx_el2));
-    sb.set("cnt_virt", 0, 64'(cnt_virt));
-    sb.set("cnt_phys", 0, 64'(cnt_phys));
-    sb.set("reg_en", 0, 64'(reg_en));
-    sb.set("reg_we", 0, 64'(reg_we));
-    sb.set("reg_addr", 0, 64'(reg_addr));
-    sb.set("reg_wdata", 0, 64'(reg_wdata));
-    sb.set("reg_rdata", 0, 64'(reg_rdata));
-    sb.set("wr_valid", 0, 64'(wr_valid));
-    sb.set("wr_addr", 0, 64'(wr_addr));
-    sb.set("wr_data", 0, 64'(wr_data));
-    sb.set("wr_strb", 0, 64'(wr_strb));
-    sb.set("wr_ready", 0, 64'(wr_ready));
-    sb.set("wr_err", 0, 64'(wr_err));
-    sb.set("wr_err_kind", 0, 64'(wr_err_kind));
-    sb.set("wr_err_fsc", 0, 64'(wr_err_fsc));
-    sb.set("irq", 0, 64'(irq));
-    sb.set("pmu_sample_pop", 0, 64'(pmu_sample_pop));
-    sb.set("pmu_sample_feed", 0, 64'(pmu_sample_feed));
-    sb.set("pmu_sample_filtrate", 0, 64'(pmu_sample_filtrate));
-    sb.set("pmu_sample_collision", 0, 64'(pmu_sample_collision));
-    sb.set("psb_req", 0, 64'(psb_req));
-    sb.set("psb_done", 0, 64'(psb_done));
-    if (sb.step() != 0) begin
-      if (sb_failed == 0) $display("spe scoreboard: MISMATCH %s", sb.message());
-      sb_failed <= sb_failed + 1;
-    end
-  end
 `endif
 
   initial begin
@@ -404,8 +328,7 @@ module spe_v1p2x_replay;
       #1 clk = 1'b0;
     end
     reg_en = 1'b0;
-    if (sb.finish() != 0) $fatal(1, "spe scoreboard: %s", sb.message());
-    $display("spe scoreboard: %s", sb.summary());
+    if (dut.u_sb.check() != 0) $fatal(1, "spe scoreboard: MISMATCH");
 `endif
     $display("spe replay: %0d cycles of %s, %0d cycles with a protocol violation",
              cycles, path, dut.u_spe_protocol.violations);

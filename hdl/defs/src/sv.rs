@@ -282,25 +282,17 @@ pub const SWEEP_QUIET: &[&str] = &[
     "wr_err",
 ];
 
-/// The replay bench's scoreboard (under `SPE_SCOREBOARD`): one object of
-/// `spe_scoreboard_pkg::spe_scoreboard`, given every port lane at every rising edge (the
-/// values of the cycle that edge ends), stepped, the run's first mismatch shown when found.
-fn scoreboard_feed(cfg: &Config) -> Vec<String> {
-    let mut l = vec![
-        String::new(),
-        "`ifdef SPE_SCOREBOARD".into(),
-        "  // The record-level scoreboard (hdl/sv/spe_scoreboard.sv): every port of the unit,"
-            .into(),
-        "  // every cycle, as sampled at the edge that ends it.".into(),
-        "  spe_scoreboard_pkg::spe_scoreboard sb;".into(),
-        "  int unsigned sb_failed = 0;".into(),
-        format!("  initial sb = new(\"{}\");", cfg.name),
-        sweep_regs(cfg),
-        "  always @(posedge clk) begin".into(),
-    ];
+/// The scoreboard monitor's module name.
+pub fn monitor_name(cfg: &Config) -> String {
+    format!("spe_scoreboard_monitor_{}", cfg.name)
+}
+
+/// One `sb.set` per port lane, every port of the unit, inputs and outputs: an input's
+/// per-slot and per-thread ports go lane by lane; an output's per-slot port (`tag`) is
+/// one value (spe_model.h).
+fn scoreboard_sets(cfg: &Config) -> Vec<String> {
+    let mut l = Vec::new();
     for p in PORTS {
-        // An input's per-slot and per-thread ports go lane by lane; an output's per-slot
-        // port (`tag`) is one value (spe_model.h).
         let (lanes, b) = match p.width {
             Width::PerSlot(b) if p.dir == Dir::In => (cfg.dispatch_width, b),
             Width::PerThread(b) => (cfg.threads, b),
@@ -315,15 +307,95 @@ fn scoreboard_feed(cfg: &Config) -> Vec<String> {
             ));
         }
     }
+    l
+}
+
+/// The scoreboard monitor of `cfg`: a module whose ports are every port of
+/// `spe_top_<preset>`, all inputs, named as the unit's, so that a bench binds it with
+/// `bind spe_top_<preset> spe_scoreboard_monitor_<preset> u_sb (.*);`. At every rising edge
+/// it gives every port lane to the record-level scoreboard (`hdl/sv/spe_scoreboard.sv`,
+/// DPI-C on `libspe_capi`) and steps it; the first mismatch is printed when found.
+/// `check()` is the verdict, to call after the bench has read every register.
+pub fn scoreboard_monitor(cfg: &Config) -> String {
+    let top = cfg.top_module();
+    let m = monitor_name(cfg);
+    let mut l: Vec<String> = vec![
+        "// The record-level scoreboard as a monitor to bind to the unit: it samples every port at"
+            .into(),
+        "// each rising edge and checks the records written and the registers read against the"
+            .into(),
+        "// golden model (docs/integration.md, \"Checking your integration\"). In your bench:"
+            .into(),
+        format!("//   bind {top} {m} u_sb (.*);"),
+        "// and, at the end, after reading every register through the port:".into(),
+        "//   if (dut.u_sb.check() != 0) $fatal(1, \"scoreboard\");".into(),
+        "// Needs hdl/sv/spe_scoreboard.sv and libspe_capi (DPI-C): scripts/sv-example.sh builds"
+            .into(),
+        format!(
+            "// it with Verilator 5 into gen/{}/{}.sv.",
+            cfg.name,
+            replay_name(cfg)
+        ),
+        String::new(),
+        "/* verilator lint_off UNUSEDSIGNAL */".into(),
+        format!("module {m} ("),
+    ];
+    let mut ports = vec!["  input logic clk".to_string()];
+    ports.extend(
+        PORTS
+            .iter()
+            .map(|p| format!("  input {} {}", flat_decl(p, cfg), p.name)),
+    );
+    l.push(ports.join(",\n"));
+    l.extend([
+        ");".into(),
+        "/* verilator lint_on UNUSEDSIGNAL */".into(),
+        "  spe_scoreboard_pkg::spe_scoreboard sb;".into(),
+        "  int unsigned mismatches = 0;".into(),
+        format!("  initial sb = new(\"{}\");", cfg.name),
+        "  always @(posedge clk) begin".into(),
+    ]);
+    l.extend(scoreboard_sets(cfg));
     l.extend([
         "    if (sb.step() != 0) begin".into(),
-        "      if (sb_failed == 0) $display(\"spe scoreboard: MISMATCH %s\", sb.message());".into(),
-        "      sb_failed <= sb_failed + 1;".into(),
+        "      if (mismatches == 0) $display(\"spe scoreboard: MISMATCH %s\", sb.message());"
+            .into(),
+        "      mismatches <= mismatches + 1;".into(),
         "    end".into(),
         "  end".into(),
-        "`endif".into(),
+        "  // The verdict, after every register has been read: 0 when every record and register"
+            .into(),
+        "  // read matched (the summary printed), else 1 (the first mismatch printed).".into(),
+        "  function automatic int check();".into(),
+        "    if (sb.finish() != 0) begin".into(),
+        "      $display(\"spe scoreboard: %s\", sb.message());".into(),
+        "      return 1;".into(),
+        "    end".into(),
+        "    $display(\"spe scoreboard: %s\", sb.summary());".into(),
+        "    return 0;".into(),
+        "  endfunction".into(),
+        "endmodule".into(),
     ]);
-    l
+    l.join("\n") + "\n"
+}
+
+/// The replay bench's scoreboard (under `SPE_SCOREBOARD`): the generated monitor bound to
+/// the unit, and the register-port addresses the end of the run reads.
+fn scoreboard_feed(cfg: &Config) -> Vec<String> {
+    vec![
+        String::new(),
+        "`ifdef SPE_SCOREBOARD".into(),
+        "  // The record-level scoreboard (hdl/sv/spe_scoreboard.sv), as the generated monitor"
+            .into(),
+        format!("  // bound to the unit ({}.sv).", monitor_name(cfg)),
+        format!(
+            "  bind {} {} u_sb (.*);",
+            cfg.top_module(),
+            monitor_name(cfg)
+        ),
+        sweep_regs(cfg),
+        "`endif".into(),
+    ]
 }
 
 /// The replay bench's end under `SPE_SCOREBOARD`: every register read once through the
@@ -349,8 +421,7 @@ fn scoreboard_end() -> Vec<String> {
         "      #1 clk = 1'b0;".into(),
         "    end".into(),
         "    reg_en = 1'b0;".into(),
-        "    if (sb.finish() != 0) $fatal(1, \"spe scoreboard: %s\", sb.message());".into(),
-        "    $display(\"spe scoreboard: %s\", sb.summary());".into(),
+        "    if (dut.u_sb.check() != 0) $fatal(1, \"spe scoreboard: MISMATCH\");".into(),
         "`endif".into(),
     ]);
     l
