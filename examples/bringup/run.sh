@@ -3,6 +3,7 @@
 # builds it: from a folder outside the repository, with a copy of gen/ and only the file
 # lists gen/ ships:
 #   - Icarus Verilog: `iverilog -c $SPE_GEN/minimal/env.f` (the list through $SPE_GEN);
+#   - Yosys (elaboration only): the paths of env.f, substituted by the shell;
 #   - Verilator 5: `verilator -F $SPE_GEN/minimal/files.f` (the list relative to itself),
 #     with `--timescale 1ns/1ps`: the bench declares a `timescale and the generated files
 #     do not, which Verilator otherwise refuses (TIMESCALEMOD).
@@ -14,6 +15,7 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 source "$REPO/scripts/lib.sh"
 need iverilog iverilog
 need verilator verilator
+need yosys yosys
 SPE=$(realpath "${1:-$REPO/target/release/spe}")
 [ -x "$SPE" ] || { echo "error: $SPE is not built (cargo build --release --bin spe)" >&2; exit 1; }
 
@@ -47,6 +49,9 @@ if verilator --lint-only -f "$SPE_GEN/minimal/env.f" spe_bringup_tb.v --top-modu
     exit 1
 fi
 grep -m1 TIMESCALEMOD lint.log
+
+# Yosys reads no list file without Verific: the list's paths, substituted by the shell.
+step yosys -q -p "read_verilog $(sed -e '/^\/\//d' -e "s|\${SPE_GEN}|$SPE_GEN|" "$SPE_GEN/minimal/env.f" | tr '\n' ' '); hierarchy -check -top spe_top_minimal"
 
 step cmp icarus.bin verilator.bin
 records=$(sed -n 's/^PASS: \([0-9]*\) records/\1/p' icarus.log)

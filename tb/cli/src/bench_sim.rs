@@ -34,11 +34,11 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct SimArgs {
-    /// Preset (a one-thread unit: the recording names every port lane by lane).
-    #[arg(long, default_value = "default")]
+    #[arg(long, default_value = "default", help = crate::presets_help(
+        "Preset, a one-thread unit: the recording names every port lane by lane"
+    ))]
     preset: String,
-    /// Workload of the recorded run.
-    #[arg(long, default_value = "mix")]
+    #[arg(long, default_value = "mix", help = crate::workloads_help("Workload of the recorded run"))]
     workload: String,
     /// Cycles of the recorded run (each replay runs them all).
     #[arg(long, default_value = "1000000", value_parser = crate::parse_usize)]
@@ -496,11 +496,12 @@ pub(crate) fn replay(
 }
 
 pub fn sim(a: &SimArgs) -> Result<(), String> {
-    let cfg = *Config::preset(&a.preset).ok_or_else(|| format!("no preset {}", a.preset))?;
+    let cfg = *Config::preset_named(&a.preset)?;
     let l = Layout::new(&cfg)?;
     if a.runs == 0 || a.cycles == 0 {
         return Err("--runs and --cycles must be at least 1".into());
     }
+    crate::check_gen(&a.gen, cfg.name)?;
     let workload = Workload::by_name(&a.workload)?;
     let dir = a.dir.join(cfg.name);
     println!(

@@ -1,6 +1,8 @@
-//! `spe decode`: prints an SPE buffer the way `perf report -D` does, plus a line per record,
-//! and checks it: bad or truncated packets, abandoned records, an unterminated tail, and
-//! (with `--check-slots`) the record rules of the docs/spe-reference.md §7.5 for every 64-byte slot.
+//! `spe decode`: prints a line per record of an SPE buffer, then its packets the way `perf
+//! report -D` does, and checks it: bad or truncated packets, abandoned records, an
+//! unterminated tail, and (with `--check-slots`) the record rules of the
+//! docs/spe-reference.md §7.5 for every 64-byte slot. An empty file or one that is
+//! recognisably something else (text, ELF, perf.data, VCD) is refused.
 
 use clap::Args;
 use spe_decode::{check_record_rules, decode, dump, record_summary};
@@ -30,6 +32,12 @@ pub struct DecodeArgs {
 pub fn run(a: DecodeArgs) -> Result<ExitCode, String> {
     let buf =
         std::fs::read(&a.file).map_err(|e| format!("cannot read {}: {e}", a.file.display()))?;
+    if buf.is_empty() {
+        return Err(format!(
+            "{} is empty: no SPE data to decode",
+            a.file.display()
+        ));
+    }
     if let Some(kind) = crate::file_kind(&buf) {
         return Err(format!(
             "{} is not a raw SPE buffer: it is {kind}",
@@ -40,12 +48,15 @@ pub fn run(a: DecodeArgs) -> Result<ExitCode, String> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let io = crate::output_error;
+    // A line per record first (what `spe decode FILE | head` should show), then every
+    // packet, perf-dump style.
     if !a.summary && !a.quiet {
-        out.write_all(dump(&buf).as_bytes()).map_err(io)?;
-        writeln!(out).map_err(io)?;
         for (i, r) in d.records.iter().enumerate() {
             writeln!(out, "{}", record_summary(i, r)).map_err(io)?;
         }
+        writeln!(out).map_err(io)?;
+        out.write_all(dump(&buf).as_bytes()).map_err(io)?;
+        writeln!(out).map_err(io)?;
     }
     let mut problems = Vec::new();
     for &o in &d.bad_offsets {

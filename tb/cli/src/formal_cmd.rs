@@ -304,9 +304,9 @@ pub const MUTANTS: &[Mutant] = &[
 
 #[derive(Args)]
 pub struct FormalArgs {
-    /// Configuration preset (default, minimal, w2, c16, wide, fastsim, v1p2x, smt2, smt4) [default:
-    /// default, or with --mutant the preset the mutant breaks].
-    #[arg(long)]
+    #[arg(long, help = crate::presets_help(
+        "Configuration preset [default: default, or with --mutant the preset the mutant breaks]"
+    ))]
     preset: Option<String>,
     /// A property to run (repeatable; default: every one). Names: tag-onehot, tag-allowed,
     /// tag-population,
@@ -389,7 +389,10 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
     }
     let tools = std::fs::canonicalize(&a.tools).map_err(|e| {
         format!(
-            "{}: {e} (install the tools with scripts/formal.sh)",
+            "the formal tools are not installed ({}: {e}): run `bash scripts/formal.sh` once \
+             from the repository root; it installs SymbiYosys, Yosys and z3 into {} and then \
+             proves every property (or give --tools DIR)",
+            a.tools.display(),
             a.tools.display()
         )
     })?;

@@ -1,7 +1,7 @@
 //! `spe`: the command line of the SPE sampling unit project.
 //!
 //! * `spe sim`    — run a workload through the unit and write the buffer it filled;
-//! * `spe decode` — print every packet of a buffer, perf-dump style, and a line per record;
+//! * `spe decode` — print a line per record of a buffer, then every packet, perf-dump style;
 //! * `spe gen`    — write (or check) `gen/`: the Verilog of every preset and the integration tables;
 //! * `spe perf`   — wrap a raw SPE buffer in a perf.data file for `perf report`/`script`/`mem`;
 //! * `spe regress` — the random lockstep regression of the Verilated RTL against the model;
@@ -48,7 +48,7 @@ struct Cli {
 enum Command {
     /// Run a workload through the unit and write the buffer the software driver drained.
     Sim(Box<sim_cmd::SimArgs>),
-    /// Decode an SPE buffer: every packet (perf-dump style) and one line per record.
+    /// Decode an SPE buffer: one line per record, then every packet (perf-dump style).
     Decode(decode_cmd::DecodeArgs),
     /// Timing diagrams of the ports (WaveJSON for docs/timing/) from lockstep runs of the
     /// golden model and the Verilated RTL, or check them.
@@ -95,6 +95,32 @@ pub fn output_error(e: std::io::Error) -> String {
 /// `1_000_000`, `0x...`).
 pub fn parse_u32(s: &str) -> Result<u32, String> {
     u32::try_from(spe_stim::parse_num(s)?).map_err(|_| format!("{s}: does not fit in 32 bits"))
+}
+
+/// The help of a `--preset` option: `what`, then every preset's name from the one table
+/// that defines them (`spe_defs::PRESETS`).
+pub fn presets_help(what: &str) -> String {
+    let names: Vec<&str> = spe_defs::PRESETS.iter().map(|c| c.name).collect();
+    format!("{what} ({})", names.join(", "))
+}
+
+/// The help of a `--workload` option: `what`, then every workload's name from the one table
+/// that defines them (`spe_stim::WORKLOADS`).
+pub fn workloads_help(what: &str) -> String {
+    format!("{what} ({})", spe_stim::Workload::names().join(", "))
+}
+
+/// The generated Verilog a command reads (`--gen DIR`): it must hold `<preset>/`. Outside
+/// the repository the default `gen` is not there, and the error says so.
+pub fn check_gen(gen: &std::path::Path, preset: &str) -> Result<(), String> {
+    let dir = gen.join(preset);
+    if dir.is_dir() {
+        return Ok(());
+    }
+    Err(format!(
+        "{} not found: run spe from the repository root (where gen/ is), or give --gen DIR, the folder `spe gen` wrote",
+        dir.display()
+    ))
 }
 
 /// A count, in any form `parse_num` takes.
@@ -193,6 +219,24 @@ pub fn check_files(
     Ok(())
 }
 
+/// Whether `bytes` look like text: their first 4 KiB are UTF-8 (a character cut at the end
+/// aside) without control characters other than whitespace. An SPE buffer is not: its
+/// payloads hold zero bytes and its headers bytes that UTF-8 refuses alone.
+fn is_text(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    if head.is_empty() {
+        return false;
+    }
+    let valid = match std::str::from_utf8(head) {
+        Ok(s) => s,
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(_) => return false,
+    };
+    !valid.is_empty() && valid.chars().all(|c| !c.is_control() || c.is_whitespace())
+}
+
 /// What a file that is not a raw SPE buffer looks like, from its first bytes (for error
 /// messages), or None when nothing is recognised.
 pub fn file_kind(bytes: &[u8]) -> Option<&'static str> {
@@ -205,12 +249,7 @@ pub fn file_kind(bytes: &[u8]) -> Option<&'static str> {
         || bytes.starts_with(b"$timescale")
     {
         Some("a VCD waveform")
-    } else if !bytes.is_empty()
-        && bytes
-            .iter()
-            .take(4096)
-            .all(|&b| b.is_ascii_graphic() || b.is_ascii_whitespace())
-    {
+    } else if is_text(bytes) {
         Some("a text file")
     } else {
         None

@@ -32,8 +32,9 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct MutateArgs {
-    /// Preset whose generated Verilog is mutated (a one-thread unit).
-    #[arg(long, default_value = "default")]
+    #[arg(long, default_value = "default", help = crate::presets_help(
+        "Preset whose generated Verilog is mutated, a one-thread unit"
+    ))]
     preset: String,
     /// Mutants to draw from every site of the preset.
     #[arg(long, default_value_t = 10)]
@@ -47,7 +48,8 @@ pub struct MutateArgs {
     /// Cycles of one job.
     #[arg(long, default_value = "200000", value_parser = crate::parse_usize)]
     job_cycles: usize,
-    /// Fail (exit 1) when fewer than this percentage of the built mutants are killed.
+    /// Fail (exit 1) when fewer than this percentage (0 to 100) of the built mutants are
+    /// killed.
     #[arg(long)]
     require: Option<f64>,
     /// The generated Verilog to mutate.
@@ -519,8 +521,30 @@ fn judge(bin: &Path, recs: &[(String, PathBuf, u64)]) -> Result<Fate, String> {
 }
 
 pub fn run(a: MutateArgs) -> Result<std::process::ExitCode, String> {
-    let cfg: &'static Config =
-        Config::preset(&a.preset).ok_or_else(|| format!("no preset {}", a.preset))?;
+    let cfg: &'static Config = Config::preset_named(&a.preset)?;
+    // Every option is checked before the recordings and builds, not after them.
+    if cfg.threads != 1 {
+        let one: Vec<&str> = spe_defs::PRESETS
+            .iter()
+            .filter(|c| c.threads == 1)
+            .map(|c| c.name)
+            .collect();
+        return Err(format!(
+            "spe mutate mutates one-thread units: preset {} has {} threads (one of: {})",
+            cfg.name,
+            cfg.threads,
+            one.join(", ")
+        ));
+    }
+    if let Some(r) = a.require {
+        if !(0.0..=100.0).contains(&r) {
+            return Err(format!("--require {r}: a percentage, 0 to 100"));
+        }
+    }
+    if a.sample == 0 && a.only.is_empty() && !a.list {
+        return Err("--sample 0 draws no mutant: give at least 1, or --only SITE".into());
+    }
+    crate::check_gen(&a.gen, cfg.name)?;
     let l = Layout::new(cfg)?;
     let files = preset_files(&a.gen, cfg)?;
     let mut all = Vec::new();

@@ -25,17 +25,16 @@ pub enum Els {
 
 #[derive(Args)]
 pub struct SimArgs {
-    /// Named workload (loop, mix, memory, branchy, modes).
-    #[arg(long, default_value = "loop", conflicts_with = "trace")]
+    #[arg(long, default_value = "loop", conflicts_with = "trace",
+          help = crate::workloads_help("Named workload"))]
     workload: String,
     /// Replay a micro-op trace file instead of a named workload (docs/trace-format.md).
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
-    /// Clock cycles to simulate (the final drain adds a few).
+    /// Clock cycles to simulate, at least 1 (reset and the final drain add a few).
     #[arg(long, value_parser = parse_num, default_value_t = 1_000_000)]
     cycles: u64,
-    /// Configuration preset (default, minimal, w2, c16, wide, fastsim, v1p2x, smt2, smt4).
-    #[arg(long, default_value = "default")]
+    #[arg(long, default_value = "default", help = crate::presets_help("Configuration preset"))]
     preset: String,
     // The choices and their help are the variants of spe_cosim::Backend.
     /// Implementation to run.
@@ -53,7 +52,7 @@ pub struct SimArgs {
     #[arg(long)]
     jitter: bool,
     /// Collect timestamps (PMSCR.TS; on by default, as perf does).
-    #[arg(long, overrides_with = "no_ts")]
+    #[arg(long, conflicts_with = "no_ts")]
     ts: bool,
     /// Do not collect timestamps: records end with End.
     #[arg(long)]
@@ -62,7 +61,7 @@ pub struct SimArgs {
     #[arg(long)]
     pct_physical: bool,
     /// Collect CONTEXTIDR (PMSCR.CX; on by default, as perf does for root).
-    #[arg(long, overrides_with = "no_cx")]
+    #[arg(long, conflicts_with = "no_cx")]
     cx: bool,
     /// Do not collect CONTEXTIDR.
     #[arg(long)]
@@ -273,6 +272,9 @@ fn json_summary(st: &Stats, seed: u64) -> String {
 
 pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     let cfg = Config::preset_named(&a.preset)?;
+    if a.cycles == 0 {
+        return Err("--cycles 0 would run nothing: give at least 1".into());
+    }
     // Every output is checked before the run, not after it: writable, not an input, not
     // another output (a multithreaded preset's --out is one file per thread).
     let mut outputs: Vec<(&str, PathBuf)> = Vec::new();
@@ -439,6 +441,16 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     }
     // Anything that breaks the unit's contract makes the run fail.
     let mut failed = false;
+    if let (Some(path), Backend::Lockstep, Compare::Cycles) = (&a.vcd, a.backend, a.compare) {
+        if !path.exists() {
+            writeln!(
+                out,
+                "no divergence: the model and the RTL agreed on every output, so no VCD window was written to {}",
+                path.display()
+            )
+            .map_err(io)?;
+        }
+    }
     match dut.verdict() {
         Ok(Some(text)) => writeln!(out, "{text}").map_err(io)?,
         Ok(None) => {}

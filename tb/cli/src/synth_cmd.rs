@@ -12,8 +12,7 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct SynthArgs {
-    /// Configuration preset (default, minimal, w2, c16, wide, fastsim, v1p2x, smt2, smt4).
-    #[arg(long, default_value = "default")]
+    #[arg(long, default_value = "default", help = crate::presets_help("Configuration preset"))]
     preset: String,
     /// Target device: hx8k (HX8K-CT256, HX8K breakout board) or up5k (UP5K-SG48, iCEBreaker).
     #[arg(long, default_value = "hx8k")]
