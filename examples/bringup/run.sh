@@ -4,9 +4,9 @@
 # lists gen/ ships:
 #   - Icarus Verilog: `iverilog -c $SPE_GEN/minimal/env.f` (the list through $SPE_GEN);
 #   - Yosys (elaboration only): the paths of env.f, substituted by the shell;
-#   - Verilator 5: `verilator -F $SPE_GEN/minimal/files.f` (the list relative to itself),
-#     with `--timescale 1ns/1ps`: the bench declares a `timescale and the generated files
-#     do not, which Verilator otherwise refuses (TIMESCALEMOD).
+#   - Verilator 5: `verilator -F $SPE_GEN/minimal/verilator.f` (relative to itself: it
+#     gives `--timescale 1ns/1ps`, since the bench declares a `timescale and the generated
+#     files do not, which Verilator otherwise refuses, TIMESCALEMOD, and `-F files.f`).
 # Each simulator writes the buffer; the two must be byte-identical, and `spe decode
 # --expect-records N` must find exactly the N records the bench counted (one per tag).
 # Usage: examples/bringup/run.sh [SPE]   (default: target/release/spe)
@@ -31,14 +31,14 @@ step iverilog -g2012 -o tb.vvp -c "$SPE_GEN/minimal/env.f" spe_bringup_tb.v
 step vvp -n tb.vvp +buffer=icarus.bin | tee icarus.log
 grep -q '^PASS' icarus.log || { echo "error: the bench failed under Icarus" >&2; exit 1; }
 
-step verilator --binary --timing --timescale 1ns/1ps -j 2 \
-    -F "$SPE_GEN/minimal/files.f" spe_bringup_tb.v --top-module spe_bringup_tb -Mdir obj \
+step verilator --binary --timing -j 2 \
+    -F "$SPE_GEN/minimal/verilator.f" spe_bringup_tb.v --top-module spe_bringup_tb -Mdir obj \
     > verilator-build.log 2>&1 || { cat verilator-build.log >&2; exit 1; }
 step ./obj/Vspe_bringup_tb +buffer=verilator.bin | tee verilator.log
 grep -q '^PASS' verilator.log || { echo "error: the bench failed under Verilator" >&2; exit 1; }
 
-# Why --timescale: without it Verilator refuses the mix (checked through env.f, the other
-# list Verilator reads from anywhere). If this stops failing, gen/ declares a timescale and
+# Why verilator.f has --timescale: without it Verilator refuses the mix (checked through
+# env.f, the list without the option). If this stops failing, gen/ declares a timescale and
 # docs/integration.md's Bring-up section must say so.
 echo
 echo "==> verilator --lint-only -f \$SPE_GEN/minimal/env.f spe_bringup_tb.v (must fail: TIMESCALEMOD)"

@@ -3,25 +3,8 @@
 //! take the `1e6` and `1_000_000` forms, `--threads 0` is refused. Each case checks the
 //! message and the exit code.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn spe(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_spe"))
-        .args(args)
-        .output()
-        .expect("spe runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spe-cli-edges-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod cli_common;
+use cli_common::{scratch, spe, stderr};
 
 #[test]
 fn an_unwritable_output_fails_before_the_run_with_exit_2() {
@@ -64,7 +47,7 @@ fn an_unwritable_output_fails_before_the_run_with_exit_2() {
         );
         assert!(t.elapsed().as_secs() < 30, "{args:?} ran before failing");
     }
-    let dir = scratch("dir");
+    let dir = scratch("cli-edges", "dir");
     let o = spe(&["sim", "--cycles", "1e9", "--out", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
@@ -73,7 +56,7 @@ fn an_unwritable_output_fails_before_the_run_with_exit_2() {
 
 #[test]
 fn perf_and_decode_refuse_what_is_not_an_spe_buffer_and_say_what_it_is() {
-    let dir = scratch("perf");
+    let dir = scratch("cli-edges", "perf");
     let bin = dir.join("a.bin");
     let data = dir.join("a.data");
     // A real buffer (and `1e5`, `100_000` as cycle counts).
@@ -175,7 +158,7 @@ fn break_names_the_rules_it_knows_and_says_where_it_broke_one() {
         e.contains("--break \"bogus\"") && e.contains("window, once, class"),
         "{e}"
     );
-    let d = scratch("break");
+    let d = scratch("cli-edges", "break");
     let vec = d.join("w.vec");
     let o = spe(&[
         "sim",
@@ -265,7 +248,7 @@ fn small_edges_are_clear_errors_and_help_lists_every_preset() {
         assert!(t.elapsed().as_secs() < 20, "{args:?} worked before failing");
     }
     // decode: an empty file and a UTF-8 text file are refused in one line.
-    let dir = scratch("edges");
+    let dir = scratch("cli-edges", "edges");
     let empty = dir.join("empty.bin");
     std::fs::write(&empty, b"").unwrap();
     let o = spe(&["decode", empty.to_str().unwrap()]);

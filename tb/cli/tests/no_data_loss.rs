@@ -3,26 +3,10 @@
 //! Each refusal is checked for its exit status (2), its message, and that every file it
 //! could have touched is byte-identical afterwards.
 
+mod cli_common;
+use cli_common::{scratch, spe, stderr};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn spe(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_spe"))
-        .args(args)
-        .output()
-        .expect("spe runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spe-no-data-loss-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -57,7 +41,7 @@ fn buffer(dir: &Path) -> PathBuf {
 
 #[test]
 fn an_output_that_is_an_input_or_another_output_is_refused_and_nothing_is_written() {
-    let dir = scratch("alias");
+    let dir = scratch("no-data-loss", "alias");
     let buf = buffer(&dir);
     let link = dir.join("link.bin");
     std::os::unix::fs::symlink(&buf, &link).unwrap();
@@ -147,7 +131,7 @@ fn an_output_that_is_an_input_or_another_output_is_refused_and_nothing_is_writte
 #[test]
 fn generators_write_only_into_a_new_empty_or_own_folder() {
     // A folder like a repository root: files of the user's, no marker.
-    let root = scratch("root");
+    let root = scratch("no-data-loss", "root");
     std::fs::write(root.join("README.md"), "the user's readme\n").unwrap();
     std::fs::write(root.join("Cargo.toml"), "[workspace]\n").unwrap();
     let before = snapshot(&root);
@@ -165,7 +149,7 @@ fn generators_write_only_into_a_new_empty_or_own_folder() {
     }
 
     // A new folder, then the same folder again (its marker), then --check.
-    let gen = scratch("gen").join("out");
+    let gen = scratch("no-data-loss", "gen").join("out");
     for _ in 0..2 {
         let o = spe(&["gen", "--out", s(&gen)]);
         assert!(o.status.success(), "{}", stderr(&o));
@@ -184,7 +168,7 @@ fn generators_write_only_into_a_new_empty_or_own_folder() {
     );
     // An empty folder is taken; --force writes into a foreign one and does not advise
     // deleting the user's files.
-    let pcf = scratch("pcf");
+    let pcf = scratch("no-data-loss", "pcf");
     let o = spe(&["fpga", "constraints", "--out", s(&pcf)]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(spe(&["fpga", "constraints", "--check", s(&pcf)])

@@ -4,27 +4,11 @@
 //! `--summary-json` gives the totals, and Ctrl-C prints the summary of the finished jobs
 //! and exits non-zero. The runs are small (jobs of 1e5 cycles, about a second each).
 
+mod cli_common;
+use cli_common::{scratch, spe, text};
+
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
-
-fn spe(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_spe"))
-        .args(args)
-        .output()
-        .expect("spe runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spe-regress-reports-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use std::process::{Command, Stdio};
 
 /// The job specs (`preset:seed:cycles`) that `--list` prints.
 fn listed(out: &str) -> Vec<String> {
@@ -112,7 +96,7 @@ fn a_shard_without_jobs_is_an_error() {
 
 #[test]
 fn list_prints_exactly_the_jobs_a_shard_runs_and_junit_has_one_testcase_each() {
-    let dir = scratch("shard");
+    let dir = scratch("regress-reports", "shard");
     let (junit, json) = (dir.join("r.xml"), dir.join("r.json"));
     // 2e6 cycles in jobs of 1e5: 20 jobs, shard 2/4 is jobs 5..10.
     let base = [
@@ -161,7 +145,7 @@ fn list_prints_exactly_the_jobs_a_shard_runs_and_junit_has_one_testcase_each() {
 
 #[test]
 fn ctrl_c_prints_the_summary_of_the_finished_jobs_and_fails() {
-    let dir = scratch("sigint");
+    let dir = scratch("regress-reports", "sigint");
     let junit = dir.join("r.xml");
     // 40 jobs of 1e5 cycles on one thread: far longer than the wait for the first job.
     let mut child = Command::new(env!("CARGO_BIN_EXE_spe"))
