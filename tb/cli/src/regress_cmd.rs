@@ -383,7 +383,7 @@ fn xml_escape(s: &str) -> String {
 
 /// The JUnit XML report: one testsuite, one testcase per selected job (in job order):
 /// passed, failed (the failure text), or skipped (not run: interrupted).
-pub fn junit(suite: &str, jobs: &[Job], out: &Outcome, secs: f64) -> String {
+pub fn junit(suite: &str, jobs: &[Job], out: &Outcome, secs: f64, mutant: Option<&str>) -> String {
     let by_index: BTreeMap<u64, &Finished> =
         out.finished.iter().map(|f| (f.job.index, f)).collect();
     let failures = out.finished.iter().filter(|f| f.failure.is_some()).count();
@@ -407,7 +407,7 @@ pub fn junit(suite: &str, jobs: &[Job], out: &Outcome, secs: f64) -> String {
                         f.samples,
                         f.records,
                         f.mismatches,
-                        replay_command(job, None)
+                        replay_command(job, mutant)
                     ))
                 );
                 if let Some(t) = &f.failure {
@@ -431,16 +431,26 @@ pub fn junit(suite: &str, jobs: &[Job], out: &Outcome, secs: f64) -> String {
     x
 }
 
-/// The summary as JSON: the result, the selection, the totals of the run and of each
-/// preset, and the failed jobs' specs.
-pub fn summary_json(sel: &Selection, out: &Outcome, all: &PresetTotals, secs: f64) -> String {
-    let result = if out.interrupted {
+/// The run's verdict: what the summary's last line and the JSON's `result` say.
+fn verdict(out: &Outcome, tested_nothing: bool) -> &'static str {
+    if out.interrupted {
         "interrupted"
-    } else if out.failed.is_empty() {
+    } else if out.failed.is_empty() && !tested_nothing {
         "pass"
     } else {
         "fail"
-    };
+    }
+}
+
+/// The summary as JSON: the result, the selection, the totals of the run and of each
+/// preset, and the failed jobs' specs.
+pub fn summary_json(
+    sel: &Selection,
+    out: &Outcome,
+    all: &PresetTotals,
+    secs: f64,
+    result: &str,
+) -> String {
     let totals = |t: &PresetTotals| {
         format!(
             "{{\"jobs\": {}, \"cycles\": {}, \"ops\": {}, \"samples\": {}, \"collisions\": {}, \"records\": {}, \"buffer_events\": {}, \"completion_timeouts\": {}, \"context_switches\": {}, \"mismatches\": {}}}",
@@ -566,8 +576,18 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
             None => Ok(()),
         }
     };
-    write(&a.junit, junit(&sel.what, &sel.jobs, &out, secs))?;
-    write(&a.summary_json, summary_json(&sel, &out, &all, secs))?;
+    // A run in which no job took a sample tested nothing, and fails (a replayed --job may
+    // be one that samples nothing by its plan).
+    let tested_nothing = all.samples == 0 && a.job.is_none();
+    let result = verdict(&out, tested_nothing);
+    write(
+        &a.junit,
+        junit(&sel.what, &sel.jobs, &out, secs, a.mutant.as_deref()),
+    )?;
+    write(
+        &a.summary_json,
+        summary_json(&sel, &out, &all, secs, result),
+    )?;
     // The first few failures get the full report, including an internal-signal VCD.
     for (k, r) in out.failed.iter().enumerate() {
         report_failure(r, &a.vcd_dir, k < 3, a.mutant.as_deref());
@@ -590,7 +610,7 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
             out.finished.len()
         );
     }
-    if all.samples == 0 && a.job.is_none() {
+    if tested_nothing {
         println!(
             "regress: FAIL (no job took a sample: the run tested nothing; give more --cycles)"
         );
