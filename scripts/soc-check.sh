@@ -82,4 +82,11 @@ if bad:
     sys.exit(f"error: {len(bad)} hot function(s) outside 3 sigma: {bad}")
 print(f"all {len(hot_funcs)} hot functions within 3 sigma of their exact share")
 EOF
+
+# The same program on the VexRiscv SoC (a 5-stage pipeline that flushes wrong-path
+# instructions): it runs to exit code 0 with its dump stream, the unit in lockstep.
+echo
+ROUNDS=$ROUNDS step bash scripts/soc-sw.sh --core vexriscv "$OUT/fw-vex"
+step "$SPE" soc run --core vexriscv --elf "$OUT/fw-vex/spe-demo.elf" --out "$OUT/soc-vex.bin" --quiet 2>&1 | tee "$OUT/run-vex.txt"
+grep -q "exit code 0," "$OUT/run-vex.txt" || { echo "error: the VexRiscv SoC did not end with exit code 0" >&2; exit 1; }
 echo "replay: SPE_SOC_ROUNDS=$ROUNDS SPE_SOC_HOT=$HOT bash scripts/soc-check.sh $SPE   (deterministic)"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the software of the PicoRV32 SoC (soc/sw) into OUTDIR:
+# Builds the software of the demo SoC (soc/sw) into OUTDIR, for its PicoRV32 core or, with
+# --core vexriscv, for its VexRiscv core (crt0_vexriscv.S, standard RISC-V traps):
 #   OUTDIR/spe-demo.elf   the program (symbols kept: the host names functions from them)
 #   OUTDIR/spe-demo.lst   its disassembly, for humans
 # with riscv64-unknown-elf-gcc for RV32I/ilp32 (installed with apt-get when missing), every
@@ -8,11 +9,22 @@
 # the RAM, runs the ELF on a small RV32I simulator with a stand-in SPE unit (exit code,
 # dump stream, instructions per function), and builds and runs the workloads on the host
 # (-DHOST) so a broken sort or CRC fails here.
-# Usage: scripts/soc-sw.sh OUTDIR        (ROUNDS=N and SPE_INTERVAL=N in the environment
-#                                         override the defaults)
+# The instruction-set simulator knows PicoRV32's IRQ instructions, not the CSRs: the
+# VexRiscv build is checked by its run on the Verilated SoC instead.
+# Usage: scripts/soc-sw.sh [--core picorv32|vexriscv] OUTDIR
+#        (ROUNDS=N and SPE_INTERVAL=N in the environment override the defaults)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-[ $# -eq 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
+core=picorv32
+if [ "${1:-}" = "--core" ]; then
+    core=${2:-}
+    shift 2 || true
+fi
+case "$core" in
+    picorv32 | vexriscv) ;;
+    *) echo "error: --core must be picorv32 or vexriscv, not '$core'" >&2; exit 2 ;;
+esac
+[ $# -eq 1 ] || { echo "usage: $0 [--core picorv32|vexriscv] OUTDIR" >&2; exit 2; }
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
 cd "$(repo_root)"
@@ -49,10 +61,15 @@ defs=()
 [ -n "${ROUNDS:-}" ] && defs+=("-DROUNDS=$ROUNDS")
 [ -n "${SPE_INTERVAL:-}" ] && defs+=("-DSPE_INTERVAL=${SPE_INTERVAL}u")
 arch=(-march=rv32i -mabi=ilp32)
+crt0="$sw/crt0.S"
+if [ "$core" = vexriscv ]; then
+    crt0="$sw/crt0_vexriscv.S"
+    defs+=(-DSOC_CORE_VEXRISCV)
+fi
 cflags=("${arch[@]}" -std=c11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-builtin
     -nostdlib -msmall-data-limit=0 -fno-asynchronous-unwind-tables -fno-unwind-tables
     -ffunction-sections -I gen -I gen/soc -I "$sw" "${defs[@]}")
-srcs=("$sw/crt0.S" "$sw/main.c" "$sw/spe_drv.c" "$sw/spe_dump.c" "$sw/workloads.c")
+srcs=("$crt0" "$sw/main.c" "$sw/spe_drv.c" "$sw/spe_dump.c" "$sw/workloads.c")
 
 step "$cross-gcc" "${cflags[@]}" -T "$sw/link.ld" \
     "-Wl,--defsym=__soc_ram_base=$ram_base,--defsym=__soc_ram_size=$ram_size,--defsym=__stack_size=$stack_size" \
@@ -61,20 +78,28 @@ step "$cross-gcc" "${cflags[@]}" -T "$sw/link.ld" \
 "$cross-objdump" -d "$out/spe-demo.elf" > "$out/spe-demo.lst"
 
 echo
-echo "==> instruction check (RV32I and PicoRV32's custom0 IRQ instructions only)"
+if [ "$core" = vexriscv ]; then
+    echo "==> instruction check (RV32I and the machine-mode CSR instructions and mret only)"
+else
+    echo "==> instruction check (RV32I and PicoRV32's custom0 IRQ instructions only)"
+fi
 # Canonical mnemonics (no aliases), one per instruction word.
-"$cross-objdump" -d -M no-aliases "$out/spe-demo.elf" | awk '
+"$cross-objdump" -d -M no-aliases "$out/spe-demo.elf" | awk -v core="$core" '
     BEGIN {
         n = split("lui auipc jal jalr beq bne blt bge bltu bgeu lb lh lw lbu lhu sb sh sw " \
                   "addi slti sltiu xori ori andi slli srli srai add sub sll slt sltu xor " \
                   "srl sra or and", ok, " ")
         for (i = 1; i <= n; i++) rv32i[ok[i]] = 1
+        if (core == "vexriscv") {
+            n = split("csrrw csrrs csrrc csrrwi csrrsi csrrci mret", ok, " ")
+            for (i = 1; i <= n; i++) rv32i[ok[i]] = 1
+        }
     }
     /^ *[0-9a-f]+:\t/ {
         split($0, f, "\t")
         word = f[2]; gsub(/ /, "", word); op = f[3]; sub(/ .*/, "", op)
         if (length(word) != 8) { print "compressed instruction: " $0; bad++; next }
-        if (op == ".4byte" || op == ".insn") {
+        if (core == "picorv32" && (op == ".4byte" || op == ".insn")) {
             # custom0 (opcode 0001011: low byte 0x0b or 0x8b) with funct7 (bits 31:25,
             # so the top byte is 2*funct7 or 2*funct7+1) 0 getq, 2 retirq or 3 maskirq
             lo = substr(word, 7, 2); hi = substr(word, 1, 2)
@@ -86,7 +111,8 @@ echo "==> instruction check (RV32I and PicoRV32's custom0 IRQ instructions only)
     }
     END {
         if (bad) { print bad " bad instruction(s)"; exit 1 }
-        printf "%d instructions: RV32I, and %d PicoRV32 IRQ instructions (custom0)\n", count, custom
+        if (core == "vexriscv") printf "%d instructions: RV32I and Zicsr/mret\n", count
+        else printf "%d instructions: RV32I, and %d PicoRV32 IRQ instructions (custom0)\n", count, custom
     }'
 # No RVC flag in the ELF header (e_flags bit 0).
 if "$cross-readelf" -h "$out/spe-demo.elf" | grep -q 'RVC'; then
@@ -103,8 +129,10 @@ printf 'image 0x%x .. 0x%x: %d bytes of %d bytes RAM (%d reserved for the stack,
 
 # The ELF on an instruction-set simulator with a stand-in SPE unit (soc/sw/host/rv32sim.py):
 # exit code 0, and the UART stream carries exactly the records written.
-need python3 python3
-step python3 "$sw/host/rv32sim.py" "$out/spe-demo.elf"
+if [ "$core" = picorv32 ]; then
+    need python3 python3
+    step python3 "$sw/host/rv32sim.py" "$out/spe-demo.elf"
+fi
 
 step cc -std=c99 -O2 -Wall -Wextra -Werror -DHOST "${defs[@]}" -o "$out/workloads-host" "$sw/workloads.c"
 step "$out/workloads-host"

@@ -31,7 +31,7 @@ void soc_irq(uint32_t pending)
 
 int main(void)
 {
-    picorv32_maskirq(SOC_IRQ_MASK_TRAPS);
+    soc_maskirq(SOC_IRQ_MASK_TRAPS);
     uint32_t rc = spe_start();
     if (rc == EXIT_OK) {
         rc = workloads_selftest();

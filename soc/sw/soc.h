@@ -1,4 +1,5 @@
-/* soc.h: access to the SoC's devices and PicoRV32's IRQ instructions (see README.md). */
+/* soc.h: access to the SoC's devices and the core's IRQ mask (see README.md). The build
+ * defines SOC_CORE_VEXRISCV for the VexRiscv SoC; PicoRV32 otherwise. */
 #ifndef SOC_H
 #define SOC_H
 
@@ -15,14 +16,30 @@ static inline void mmio_write(uint32_t addr, uint32_t v)
     *(volatile uint32_t *)addr = v;
 }
 
+#ifdef SOC_CORE_VEXRISCV
+/* VexRiscv (LiteX configuration): the external interrupt lines go through a mask CSR at
+ * 0xBC0 (a set bit enables that line) into the machine external interrupt; their levels
+ * read at 0xFC0. Sets the mask (a set bit masks that IRQ, as PicoRV32's maskirq) and
+ * returns the old one. */
+static inline uint32_t soc_maskirq(uint32_t mask)
+{
+    uint32_t old;
+    __asm__ volatile(".option push\n.option arch, +zicsr\ncsrrw %0, 0xbc0, %1\n.option pop"
+                     : "=r"(old)
+                     : "r"(~mask)
+                     : "memory");
+    return ~old;
+}
+#else
 /* PicoRV32 `maskirq rd, rs`: custom0 opcode (0001011), funct7 0000011, rs1 = the new mask
  * (a set bit masks that IRQ), rd = the old mask. */
-static inline uint32_t picorv32_maskirq(uint32_t mask)
+static inline uint32_t soc_maskirq(uint32_t mask)
 {
     uint32_t old;
     __asm__ volatile(".insn r 0x0b, 0, 3, %0, %1, x0" : "=r"(old) : "r"(mask) : "memory");
     return old;
 }
+#endif
 
 /* The IRQs this software takes: the SPE buffer interrupt, and PicoRV32's own IRQ 1
  * (EBREAK/ECALL/illegal instruction) and IRQ 2 (bus error), which end the program with a
@@ -45,7 +62,8 @@ void soc_exit(uint32_t code) __attribute__((noreturn));
 /* Sends one byte over the UART, waiting while the transmitter is busy. */
 void uart_putc(uint8_t b);
 
-/* Called by the IRQ entry in crt0.S with PicoRV32's q1: the bitmask of pending IRQs. */
+/* Called by the IRQ entry of crt0 with the bitmask of pending IRQs (PicoRV32's q1; on
+ * VexRiscv the pending lines, or SOC_IRQ_EBREAK for an exception). */
 void soc_irq(uint32_t pending);
 
 #endif

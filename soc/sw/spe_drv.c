@@ -96,7 +96,7 @@ uint32_t spe_start(void)
     /* Sampling at EL0 and EL1; no timestamp, physical address or context packets. */
     spe_write(SPE_PMSCR_EL1_ADDR, PMSCR_VAL);
 
-    picorv32_maskirq(SOC_IRQ_MASK_RUN);
+    soc_maskirq(SOC_IRQ_MASK_RUN);
     return 0;
 }
 
@@ -155,7 +155,7 @@ static int service(uint32_t sr)
  * mid-buffer, with the saved counter. */
 void spe_switch(void)
 {
-    picorv32_maskirq(SOC_IRQ_MASK_TRAPS);
+    soc_maskirq(SOC_IRQ_MASK_TRAPS);
     spe_stop();
     psb_csync();
     uint32_t sr = spe_read(SPE_PMBSR_EL1_ADDR);
@@ -172,7 +172,7 @@ void spe_switch(void)
     spe_write64(SPE_PMBLIMITR_EL1_ADDR, 0, PMBLIMITR_VAL);
     spe_write(SPE_PMSICR_EL1_ADDR, count);
     spe_write(SPE_PMSCR_EL1_ADDR, PMSCR_VAL);
-    picorv32_maskirq(SOC_IRQ_MASK_RUN);
+    soc_maskirq(SOC_IRQ_MASK_RUN);
 }
 
 void spe_irq(void)
@@ -191,7 +191,7 @@ void spe_irq(void)
 
 uint32_t spe_finish(void)
 {
-    picorv32_maskirq(SOC_IRQ_MASK_TRAPS);
+    soc_maskirq(SOC_IRQ_MASK_TRAPS);
     psb_csync();
     uint32_t sr = spe_read(SPE_PMBSR_EL1_ADDR);
     if (sr & (uint32_t)SPE_PMBSR_EL1_S_MASK) {

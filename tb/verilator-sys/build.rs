@@ -517,40 +517,49 @@ fn main() {
             models.add(&files_f, cfg.name, variant, switches, None);
         }
     }
-    // The demo SoC (gen/soc) around PicoRV32 from its pinned PyPI package.
+    // The demo SoCs (gen/soc: PicoRV32; gen/soc_vexriscv: VexRiscv Lite), each core from
+    // its pinned PyPI package.
     let repo = manifest.join("../..");
-    let (picorv32, installed) = spe_defs::soc::ensure_picorv32(&repo)
-        .unwrap_or_else(|e| fail(&format!("the SoC needs PicoRV32: {e}")));
-    if installed {
-        println!(
-            "cargo:warning=installed {} {} into .deps/python",
-            spe_defs::soc::PICORV32_PACKAGE,
-            spe_defs::soc::PICORV32_VERSION
-        );
-    }
-    println!("cargo:rerun-if-env-changed=PICORV32_V");
-    let soc_f = gen.join(spe_defs::soc::GEN_DIR).join(GEN_FILE_LIST);
-    println!("cargo:rerun-if-changed={}", soc_f.display());
-    let soc_id = models.verilate(Spec {
-        prefix: "Vsoc_fast".into(),
-        top: "spe_soc".into(),
-        // PicoRV32's RVFI port needs RISCV_FORMAL; its own code and the SoC's zero
+    let mut soc_ids = Vec::new();
+    for core in spe_defs::soc::Core::ALL {
+        use spe_defs::soc::Core;
+        let (package, version) = core.package();
+        let (core_v, installed) = spe_defs::soc::ensure_core(&repo, core)
+            .unwrap_or_else(|e| fail(&format!("the SoC needs {}: {e}", core.name())));
+        if installed {
+            println!("cargo:warning=installed {package} {version} into .deps/python");
+        }
+        println!("cargo:rerun-if-env-changed={}", core.env_var());
+        let soc_f = gen.join(core.gen_dir()).join(GEN_FILE_LIST);
+        println!("cargo:rerun-if-changed={}", soc_f.display());
+        // PicoRV32's RVFI port needs RISCV_FORMAL; the cores' own code and the SoC's zero
         // extensions draw width and pin warnings, which are not errors here.
-        sources: vec![
-            "-DRISCV_FORMAL".into(),
-            "-Wno-fatal".into(),
-            "-Wno-lint".into(),
-            "-Wno-style".into(),
-            "-F".into(),
-            soc_f.into(),
-            picorv32.into(),
-        ],
-        ports: spe_defs::soc::SOC_PORTS.iter().map(|p| p.name).collect(),
-        lanes: Vec::new(),
-        variant: "fast",
-        switches: &[],
-        track: true,
-    });
+        let mut sources: Vec<std::ffi::OsString> = Vec::new();
+        if core == Core::Picorv32 {
+            sources.push("-DRISCV_FORMAL".into());
+        }
+        sources.extend(
+            ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-F"]
+                .iter()
+                .map(|s| std::ffi::OsString::from(*s)),
+        );
+        sources.push(soc_f.into());
+        sources.push(core_v.into());
+        let prefix = match core {
+            Core::Picorv32 => "Vsoc_fast".to_string(),
+            Core::Vexriscv => "Vsoc_vexriscv".to_string(),
+        };
+        soc_ids.push(models.verilate(Spec {
+            prefix,
+            top: "spe_soc".into(),
+            sources,
+            ports: spe_defs::soc::SOC_PORTS.iter().map(|p| p.name).collect(),
+            lanes: Vec::new(),
+            variant: "fast",
+            switches: &[],
+            track: true,
+        }));
+    }
     // Mutants: a copy of one preset's gen/ with one deliberate bug each.
     for m in MUTANTS {
         let dir = out_dir.join("mutants").join(m.name);
@@ -646,7 +655,11 @@ int vsys_coverage_write(void* h, const char* path) {{ return static_cast<Inst*>(
     let _ = writeln!(rs, "/// Verilator that built the models.");
     let _ = writeln!(rs, "pub const VERILATOR_VERSION: &str = {version:?};");
     let _ = writeln!(rs, "/// The demo SoC's model (`vsys_new` id).");
-    let _ = writeln!(rs, "const SOC_MODEL: u32 = {soc_id};");
+    let _ = writeln!(
+        rs,
+        "const SOC_MODELS: [u32; 2] = [{}, {}];",
+        soc_ids[0], soc_ids[1]
+    );
     let _ = writeln!(rs, "/// Every model built: presets x variants.");
     let _ = writeln!(rs, "pub static MODELS: &[ModelInfo] = &[\n{table}];");
     std::fs::write(out_dir.join("models.rs"), rs).unwrap();

@@ -92,42 +92,111 @@ pub const SIM_BAUD_DIV: u32 = 4;
 pub const SOURCE_RAM: u8 = 0x0;
 pub const SOURCE_DEVICE: u8 = 0xe;
 
+/// The core of the demo SoC. Its Verilog comes from a pinned PyPI package, installed into
+/// a project-local folder (never copied into the repository).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Core {
+    /// PicoRV32: one instruction at a time, in order; nothing dispatched is ever thrown away.
+    Picorv32,
+    /// VexRiscv `Lite`: a 5-stage pipeline (F, D, E, M, WB) with static branch prediction and
+    /// branches resolved in M, so younger instructions are dispatched down a wrong path and
+    /// flushed; an instruction cache (2 KiB), no data cache, iterative MUL/DIV.
+    Vexriscv,
+}
+
+impl Core {
+    pub const ALL: [Core; 2] = [Core::Picorv32, Core::Vexriscv];
+
+    /// The name on the command line (`spe soc run --core NAME`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Core::Picorv32 => "picorv32",
+            Core::Vexriscv => "vexriscv",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Core, String> {
+        Core::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Core::ALL.iter().map(|c| c.name()).collect();
+                format!("unknown core {s:?}: one of {}", names.join(", "))
+            })
+    }
+
+    /// The SoC's folder in `gen/` for this core.
+    pub fn gen_dir(self) -> &'static str {
+        match self {
+            Core::Picorv32 => GEN_DIR,
+            Core::Vexriscv => "soc_vexriscv",
+        }
+    }
+
+    /// The PyPI package that carries the core's Verilog, and its pinned version.
+    pub fn package(self) -> (&'static str, &'static str) {
+        match self {
+            Core::Picorv32 => (PICORV32_PACKAGE, PICORV32_VERSION),
+            Core::Vexriscv => ("pythondata-cpu-vexriscv", "1.0.1.post407"),
+        }
+    }
+
+    /// The core's Verilog file inside the installed package folder.
+    fn package_file(self) -> &'static str {
+        match self {
+            Core::Picorv32 => "pythondata_cpu_picorv32/verilog/picorv32.v",
+            Core::Vexriscv => "pythondata_cpu_vexriscv/verilog/VexRiscv_Lite.v",
+        }
+    }
+
+    /// The environment variable that names another copy of the core's Verilog file.
+    pub fn env_var(self) -> &'static str {
+        match self {
+            Core::Picorv32 => "PICORV32_V",
+            Core::Vexriscv => "VEXRISCV_V",
+        }
+    }
+}
+
 /// The PicoRV32 release the SoC is built and tested with: the PyPI package
 /// `pythondata-cpu-picorv32` at this version, installed into a project-local folder.
 pub const PICORV32_PACKAGE: &str = "pythondata-cpu-picorv32";
 pub const PICORV32_VERSION: &str = "1.0.post218";
 
-/// Where the project keeps `picorv32.v`: the package installed with pip into
+/// Where the project keeps a core's Verilog: its package installed with pip into
 /// `<repo>/.deps/python` (not in git).
-pub fn picorv32_path(repo: &std::path::Path) -> std::path::PathBuf {
-    repo.join(".deps/python/pythondata_cpu_picorv32/verilog/picorv32.v")
+pub fn core_path(repo: &std::path::Path, core: Core) -> std::path::PathBuf {
+    repo.join(".deps/python").join(core.package_file())
 }
 
-/// `picorv32.v` of the pinned package: `$PICORV32_V` if set, else the project-local copy,
-/// installed first (`python3 -m pip install --no-deps --target <repo>/.deps/python
-/// pythondata-cpu-picorv32==<version>`) when it is missing or another version. Returns the
-/// path and whether it was installed now.
-pub fn ensure_picorv32(repo: &std::path::Path) -> Result<(std::path::PathBuf, bool), String> {
-    if let Some(p) = std::env::var_os("PICORV32_V") {
+/// The core's Verilog file of the pinned package: `$PICORV32_V` / `$VEXRISCV_V` if set,
+/// else the project-local copy, installed first (`python3 -m pip install --no-deps --target
+/// <repo>/.deps/python <package>==<version>`) when it is missing or another version.
+/// Returns the path and whether it was installed now.
+pub fn ensure_core(
+    repo: &std::path::Path,
+    core: Core,
+) -> Result<(std::path::PathBuf, bool), String> {
+    if let Some(p) = std::env::var_os(core.env_var()) {
         let p = std::path::PathBuf::from(p);
         return if p.is_file() {
             Ok((p, false))
         } else {
             Err(format!(
-                "$PICORV32_V names {}, which is not a file",
+                "${} names {}, which is not a file",
+                core.env_var(),
                 p.display()
             ))
         };
     }
+    let (package, version) = core.package();
     let target = repo.join(".deps/python");
-    let stamp = target.join(format!(
-        "pythondata_cpu_picorv32-{PICORV32_VERSION}.dist-info"
-    ));
-    let path = picorv32_path(repo);
+    let stamp = target.join(format!("{}-{version}.dist-info", package.replace('-', "_")));
+    let path = core_path(repo, core);
     if path.is_file() && stamp.is_dir() {
         return Ok((path, false));
     }
-    let spec = format!("{PICORV32_PACKAGE}=={PICORV32_VERSION}");
+    let spec = format!("{package}=={version}");
     let out = std::process::Command::new("python3")
         .args([
             "-m",

@@ -448,7 +448,7 @@ pub fn verilog(board: Board, ram: &[u32]) -> Result<String, String> {
             spe_defs::soc::RAM_WORDS * 4 / 1024
         ));
     }
-    let soc = crate::verilog(board.baud_div(), ram)?;
+    let soc = crate::verilog(spe_defs::soc::Core::Picorv32, board.baud_div(), ram)?;
     let mut top = BoardTop::new(board);
     let name = board.top_module();
     let child = |block: &str| format!("{name}_{block}");

@@ -121,7 +121,7 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         )
     })?;
     let repo = gen.parent().ok_or("--gen has no parent folder")?;
-    let (picorv32, installed) = spe_defs::soc::ensure_picorv32(repo)?;
+    let (picorv32, installed) = spe_defs::soc::ensure_core(repo, spe_defs::soc::Core::Picorv32)?;
     if installed {
         eprintln!("installed {}", picorv32.display());
     }

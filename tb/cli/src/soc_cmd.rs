@@ -32,6 +32,11 @@ enum SocCmd {
 
 #[derive(Args)]
 struct RunArgs {
+    /// The SoC's core: picorv32 (in order, one instruction at a time) or vexriscv (a
+    /// 5-stage pipeline that flushes wrong-path instructions). Build the program for it
+    /// with `scripts/soc-sw.sh --core NAME`.
+    #[arg(long, value_name = "NAME", default_value = "picorv32", value_parser = spe_defs::soc::Core::parse)]
+    core: spe_defs::soc::Core,
     /// The program.
     #[arg(long, value_name = "FILE")]
     elf: PathBuf,
@@ -77,6 +82,7 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
             max_cycles: a.cycles,
             lockstep: !a.no_lockstep,
             progress_every: if a.quiet { 0 } else { 2_000_000 },
+            core: a.core,
         },
     )?;
     let secs = t0.elapsed().as_secs_f64();

@@ -34,6 +34,8 @@ pub struct RunOptions {
     pub lockstep: bool,
     /// Print progress to stderr every this many cycles (0: never).
     pub progress_every: u64,
+    /// The SoC's core.
+    pub core: spe_defs::soc::Core,
 }
 
 impl Default for RunOptions {
@@ -42,6 +44,7 @@ impl Default for RunOptions {
             max_cycles: 50_000_000,
             lockstep: true,
             progress_every: 0,
+            core: spe_defs::soc::Core::Picorv32,
         }
     }
 }
@@ -221,7 +224,7 @@ fn port(name: &str) -> PortId {
 /// Runs `elf` on the simulated SoC (see the crate documentation).
 pub fn run(elf: &Elf, opts: &RunOptions) -> Result<RunResult, String> {
     let image = elf.image(RAM.base, RAM_WORDS)?;
-    let mut soc = SocModel::new().map_err(|e| e.to_string())?;
+    let mut soc = SocModel::new(opts.core).map_err(|e| e.to_string())?;
     let (clk, reset, load_en, load_addr, load_data) = (
         port("clk"),
         port("reset"),

@@ -491,8 +491,9 @@ impl Drop for Model {
     }
 }
 
-/// The demo SoC (`gen/soc`, top `spe_soc`: PicoRV32 and the unit, preset
-/// `spe_defs::soc::SOC_PRESET`), Verilated with its own context. Ports are
+/// A demo SoC (`gen/soc` around PicoRV32, `gen/soc_vexriscv` around VexRiscv; top
+/// `spe_soc`, the unit at preset `spe_defs::soc::SOC_PRESET`), Verilated with its own
+/// context. Ports are
 /// `spe_defs::soc::SOC_PORTS`, addressed by [`SocModel::port`].
 pub struct SocModel {
     h: *mut c_void,
@@ -503,9 +504,10 @@ pub struct SocModel {
 unsafe impl Send for SocModel {}
 
 impl SocModel {
-    pub fn new() -> Result<SocModel, Error> {
-        // SAFETY: `SOC_MODEL` comes from the table the build script generated with the shim.
-        let h = unsafe { vsys_new(SOC_MODEL) };
+    pub fn new(core: spe_defs::soc::Core) -> Result<SocModel, Error> {
+        let id = SOC_MODELS[core as usize];
+        // SAFETY: `SOC_MODELS` comes from the table the build script generated with the shim.
+        let h = unsafe { vsys_new(id) };
         if h.is_null() {
             return Err(Error::Create("spe_soc".into()));
         }
