@@ -29,6 +29,15 @@ step "$SPE" soc run --elf "$OUT/fw/spe-demo.elf" --out "$OUT/soc.bin" --perf "$O
 # The program stops and restarts profiling mid-run (a context switch: PSB, send, start
 # mid-buffer) besides its final stop; `spe soc run` fails unless the dump holds exactly the
 # records the unit wrote.
+# The SystemVerilog protocol checker (hdl/sv/spe_protocol_checker.sv) is bound to the unit
+# in the Verilated SoC: each violation prints "SPE protocol: rule <key>: ...".
+protocol_clean() {
+    local n
+    n=$(grep -c "^SPE protocol: rule" "$1" || true)
+    [ "$n" -eq 0 ] || { grep -m3 "^SPE protocol: rule" "$1" >&2; echo "error: the protocol checker found $n violation(s) of the hook rules" >&2; exit 1; }
+    echo "protocol checker (bound to the unit): 0 violations"
+}
+protocol_clean "$OUT/run.txt"
 psbs=$(sed -n 's/^sync: \([0-9]*\) PSBs completed.*/\1/p' "$OUT/run.txt")
 [ "${psbs:-0}" -ge 4 ] || { echo "error: expected the stop/restart and the final stop to complete PSBs, got ${psbs:-none}" >&2; exit 1; }
 # The buffer holds whole 64-byte records that perf and our decoder read alike.
@@ -83,10 +92,49 @@ if bad:
 print(f"all {len(hot_funcs)} hot functions within 3 sigma of their exact share")
 EOF
 
-# The same program on the VexRiscv SoC (a 5-stage pipeline that flushes wrong-path
-# instructions): it runs to exit code 0 with its dump stream, the unit in lockstep.
+# The same program (plus the branch workload) on the VexRiscv SoC, a 5-stage pipeline that
+# dispatches wrong-path instructions and flushes them, hooked by spe_vexriscv_hooks.v: exit
+# code 0, its dump stream holding exactly what the unit wrote, the unit in lockstep with
+# the golden model, no hook report the unit ignored, no protocol violation.
 echo
 ROUNDS=$ROUNDS step bash scripts/soc-sw.sh --core vexriscv "$OUT/fw-vex"
-step "$SPE" soc run --core vexriscv --elf "$OUT/fw-vex/spe-demo.elf" --out "$OUT/soc-vex.bin" --quiet 2>&1 | tee "$OUT/run-vex.txt"
+# --check: the share of records without RETIRED against the exact share of flushed
+# instructions among the dispatched ones, and each hot function's share of the retired
+# samples against its exact share of the retirements, each within 3 sigma; the exact
+# counts come from the core's own pipeline signals (core_disp_*, RVFI), not the hooks.
+step "$SPE" soc run --core vexriscv --elf "$OUT/fw-vex/spe-demo.elf" --out "$OUT/soc-vex.bin" \
+    --perf "$OUT/soc-vex.data" --check --quiet 2>&1 | tee "$OUT/run-vex.txt"
 grep -q "exit code 0," "$OUT/run-vex.txt" || { echo "error: the VexRiscv SoC did not end with exit code 0" >&2; exit 1; }
+protocol_clean "$OUT/run-vex.txt"
+# Records of flushed samples and of retired ones, both, as our decoder reads them.
+step "$SPE" decode "$OUT/soc-vex.bin" --check-slots >"$OUT/decode-vex.txt"
+with=$(grep -c "^#[0-9].*| EV [^|]*RETIRED" "$OUT/decode-vex.txt" || true)
+without=$(grep "^#[0-9]" "$OUT/decode-vex.txt" | grep -vc "| EV [^|]*RETIRED" || true)
+echo "spe decode: $with records with RETIRED, $without without (flushed samples)"
+[ "$with" -gt 0 ] && [ "$without" -gt 0 ] || { echo "error: expected records with and without RETIRED" >&2; exit 1; }
+# Real perf reads every record.
+perf report -i "$OUT/soc-vex.data" --itrace=i1i --stdio --sort sym >"$OUT/perf-vex.txt" 2>"$OUT/perf-vex.err" \
+    || { cat "$OUT/perf-vex.err"; echo "error: perf report failed on the VexRiscv buffer" >&2; exit 1; }
+events=$(sed -n 's/^# Event count (approx\.): \([0-9]*\)/\1/p' "$OUT/perf-vex.txt")
+records=$(sed -n 's/^buffer: [0-9]* bytes, \([0-9]*\) records.*/\1/p' "$OUT/run-vex.txt")
+echo "perf report: $events samples; the buffer: $records records"
+[ -n "$events" ] && [ "$events" = "$records" ] || { echo "error: perf read ${events:-no} samples of $records records" >&2; exit 1; }
+
+# Three adapters broken on purpose (spe_vexriscv_hooks.v's fault input): each must be
+# caught, by the check named here.
+caught() {
+    local fault=$1 want=$2 log="$OUT/fault-$1.txt"
+    echo
+    echo "==> $SPE soc run --core vexriscv --hook-fault $fault --check (must fail: $want)"
+    if "$SPE" soc run --core vexriscv --elf "$OUT/fw-vex/spe-demo.elf" --out "$OUT/fault.bin" \
+        --check --quiet --hook-fault "$fault" >"$log" 2>&1; then
+        cat "$log"; echo "error: the broken adapter ($fault) passed every check" >&2; exit 1
+    fi
+    grep -q -- "$want" "$log" || { cat "$log"; echo "error: $fault was not caught by '$want'" >&2; exit 1; }
+    grep -m2 -- "$want" "$log"
+}
+caught flush-as-retired "flushed-share.*outside 3 sigma"
+caught dispatch-at-retire "flushed-share.*outside 3 sigma"
+caught issue-at-dispatch "SPE protocol: rule window"
+grep -q "hook_stray" "$OUT/fault-issue-at-dispatch.txt" || { echo "error: the unit did not report the stray issue (hook_stray)" >&2; exit 1; }
 echo "replay: SPE_SOC_ROUNDS=$ROUNDS SPE_SOC_HOT=$HOT bash scripts/soc-check.sh $SPE   (deterministic)"

@@ -10,4 +10,5 @@
 ../minimal/spe_top_minimal.v
 ../minimal/spe_tracker_minimal.v
 ../minimal/spe_writer_minimal.v
+spe_vexriscv_hooks.v
 spe_soc.v

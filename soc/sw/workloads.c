@@ -64,6 +64,39 @@ NOINLINE void matmul(const int32_t *a, const int32_t *b, int32_t *c)
     }
 }
 
+#ifdef SPE_BRANCHY
+/* Two data-dependent forward branches per element, each taken for about half of random
+ * data: a static predictor (forward: not taken) is wrong every time one is taken, so the
+ * instructions fetched after it are flushed. */
+NOINLINE uint32_t branchy(const uint32_t *a, uint32_t n, uint32_t s)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = a[i];
+        if (v & 1u)
+            s += v >> 7;
+        else
+            s ^= v;
+        if (v & 0x100u)
+            s = (s << 3) | (s >> 29);
+    }
+    return s;
+}
+
+/* branchy's pass from 0, computed without a data-dependent branch. */
+static uint32_t check_branchy(const uint32_t *a, uint32_t n, uint32_t got)
+{
+    uint32_t s = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = a[i];
+        uint32_t odd = 0u - (v & 1u);
+        s = (odd & (s + (v >> 7))) | (~odd & (s ^ v));
+        uint32_t rot = 0u - ((v >> 8) & 1u);
+        s = (rot & ((s << 3) | (s >> 29))) | (~rot & s);
+    }
+    return s == got ? EXIT_OK : EXIT_BRANCHY;
+}
+#endif
+
 /* The checks below run in every round too: they are part of the profiled program. */
 
 /* The CRC appended to its data gives the residue: checks crc32_bitwise against itself
@@ -141,6 +174,17 @@ uint32_t workloads_run(uint32_t rounds)
         uint32_t crc = crc32_bitwise(0, (const uint8_t *)sort_buf, CRC_BYTES);
         if (check_crc(crc) != EXIT_OK)
             return EXIT_CRC;
+
+#ifdef SPE_BRANCHY
+        /* BRANCHY_PASSES passes, chained (each from the last one's result, so that none
+         * is dead code); the first one checked. */
+        uint32_t first = branchy((const uint32_t *)sort_buf, SORT_N, 0);
+        uint32_t b = first;
+        for (uint32_t p = 1; p < BRANCHY_PASSES; p++)
+            b = branchy((const uint32_t *)sort_buf, SORT_N, b);
+        if (check_branchy((const uint32_t *)sort_buf, SORT_N, first) != EXIT_OK || b == first)
+            return EXIT_BRANCHY;
+#endif
 
         uint32_t sum = 0, xr = 0;
         for (uint32_t i = 0; i < SORT_N; i++) {

@@ -16,6 +16,7 @@
 #define EXIT_CRC 1u    /* crc32_bitwise disagrees with the known answer or with itself */
 #define EXIT_SORT 2u   /* shell_sort left the array unsorted or not a permutation */
 #define EXIT_MATMUL 3u /* matmul's result fails its checksum */
+#define EXIT_BRANCHY 6u /* branchy disagrees with its branch-free twin (SPE_BRANCHY) */
 
 #define SORT_N 384    /* ints sorted per round */
 #define CRC_BYTES (4 * SORT_N) /* bytes checksummed per round: the sort input */
@@ -29,6 +30,14 @@ uint32_t crc32_bitwise(uint32_t crc, const uint8_t *p, uint32_t len);
 void shell_sort(int32_t *a, uint32_t n);
 /* c = a * b for MAT_N x MAT_N int32 matrices, row-major (wrapping arithmetic). */
 void matmul(const int32_t *a, const int32_t *b, int32_t *c);
+
+#ifdef SPE_BRANCHY
+/* Built for the VexRiscv SoC (scripts/soc-sw.sh --core vexriscv): a loop of data-dependent
+ * branches over `n` random words from start value `s`, so that a pipeline predicting
+ * statically flushes often; BRANCHY_PASSES passes per round. */
+uint32_t branchy(const uint32_t *a, uint32_t n, uint32_t s);
+#define BRANCHY_PASSES 8u
+#endif
 
 /* Known-answer checks (CRC of "123456789", a small sort and product): 0 or an EXIT_*. */
 uint32_t workloads_selftest(void);

@@ -297,6 +297,19 @@ pub const SOC_PORTS: &[SocPort] = &[
     sp("rvfi_pc", Dir::Out, 32, "RVFI: its address"),
     sp("rvfi_trap", Dir::Out, 1, "RVFI: it trapped"),
     sp(
+        "hook_fault",
+        Dir::In,
+        2,
+        "VexRiscv's hook adapter broken on purpose, for the checks that must catch it: 0 correct, 1 a flush reported as a retirement, 2 dispatch counted at retirement (PicoRV32: ignored)",
+    ),
+    sp(
+        "core_disp_valid",
+        Dir::Out,
+        1,
+        "The core dispatched an instruction (VexRiscv: it left D for E; PicoRV32: it retired), from the core's own signals: the ground truth",
+    ),
+    sp("core_disp_pc", Dir::Out, 32, "Its address"),
+    sp(
         "spe_in",
         Dir::Out,
         PROBE_IN_BITS,

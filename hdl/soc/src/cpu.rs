@@ -57,6 +57,31 @@ pub struct Cpu {
     pub rvfi_trap: Signal<Out, Bit>,
     pub rvfi_pc_rdata: Signal<Out, Bits<32>>,
     pub rvfi_pc_wdata: Signal<Out, Bits<32>>,
+    /// The unit's `tag` (slot 0): the op dispatched this cycle is the sample.
+    pub tag: Signal<In, Bit>,
+    /// Breaks VexRiscv's hook adapter on purpose (see `spe_vexriscv_hooks.v`); 0: correct.
+    pub hook_fault: Signal<In, Bits<2>>,
+    // VexRiscv: the hook reports from its adapter (PicoRV32: zero, the SoC's glue makes
+    // them from the fetch and RVFI ports).
+    pub h_disp: Signal<Out, Bit>,
+    pub h_disp_pc: Signal<Out, Bits<32>>,
+    pub h_disp_insn: Signal<Out, Bits<32>>,
+    pub h_track: Signal<Out, Bit>,
+    pub h_iss: Signal<Out, Bit>,
+    pub h_xl: Signal<Out, Bit>,
+    pub h_xl_va: Signal<Out, Bits<32>>,
+    pub h_mem_done: Signal<Out, Bit>,
+    pub h_br_done: Signal<Out, Bit>,
+    pub h_br_target: Signal<Out, Bits<32>>,
+    pub h_br_taken: Signal<Out, Bit>,
+    pub h_br_mispred: Signal<Out, Bit>,
+    pub h_cpl_done: Signal<Out, Bit>,
+    pub h_cpl_retired: Signal<Out, Bit>,
+    pub h_cpl_exception: Signal<Out, Bit>,
+    /// The core's own dispatch, for the ground truth (not through the adapter):
+    /// VexRiscv's D-to-E transfer; on PicoRV32 every instruction that retires.
+    pub core_disp: Signal<Out, Bit>,
+    pub core_disp_pc: Signal<Out, Bits<32>>,
     pub core: CoreSel,
 }
 
@@ -74,6 +99,23 @@ impl Logic for Cpu {
         self.rvfi_trap.connect();
         self.rvfi_pc_rdata.connect();
         self.rvfi_pc_wdata.connect();
+        self.h_disp.connect();
+        self.h_disp_pc.connect();
+        self.h_disp_insn.connect();
+        self.h_track.connect();
+        self.h_iss.connect();
+        self.h_xl.connect();
+        self.h_xl_va.connect();
+        self.h_mem_done.connect();
+        self.h_br_done.connect();
+        self.h_br_target.connect();
+        self.h_br_taken.connect();
+        self.h_br_mispred.connect();
+        self.h_cpl_done.connect();
+        self.h_cpl_retired.connect();
+        self.h_cpl_exception.connect();
+        self.core_disp.connect();
+        self.core_disp_pc.connect();
     }
 
     fn hdl(&self) -> Verilog {
@@ -107,6 +149,12 @@ picorv32 #(
     .rvfi_pc_rdata(rvfi_pc_rdata), .rvfi_pc_wdata(rvfi_pc_wdata),
     .trace_valid(), .trace_data()
 );
+// The hooks come from the SoC's glue; the core's dispatch is its retire stream.
+assign {{h_disp, h_track, h_iss, h_xl, h_mem_done, h_br_done, h_br_taken, h_br_mispred}} = 8'd0;
+assign {{h_cpl_done, h_cpl_retired, h_cpl_exception}} = 3'd0;
+assign {{h_disp_pc, h_disp_insn, h_xl_va, h_br_target}} = 128'd0;
+assign core_disp = rvfi_valid & !rvfi_trap;
+assign core_disp_pc = rvfi_pc_rdata;
 "
         ),
         cores: String::new(),
@@ -157,6 +205,28 @@ assign rvfi_valid = p_writeBack_arbitration_isFiring;
 assign rvfi_trap = 1'b0;
 assign rvfi_pc_rdata = p_writeBack_PC;
 assign rvfi_pc_wdata = p_writeBack_PC + 32'd4;
+assign core_disp = p_decode_arbitration_isFiring;
+assign core_disp_pc = p_decode_PC;
+spe_vexriscv_hooks hooks (
+    .clk(clk), .reset(!resetn), .fault(hook_fault),
+    .d_fire(p_decode_arbitration_isFiring), .d_pc(p_decode_PC), .d_insn(p_decode_INSTRUCTION),
+    .e_fire(p_execute_arbitration_isFiring), .e_remove(p_execute_arbitration_removeIt),
+    .e_flushed(p_execute_arbitration_isFlushed),
+    .m_fire(p_memory_arbitration_isFiring), .m_remove(p_memory_arbitration_removeIt),
+    .m_flushed(p_memory_arbitration_isFlushed), .m_pc(p_memory_PC),
+    .wb_fire(p_writeBack_arbitration_isFiring), .wb_remove(p_writeBack_arbitration_removeIt),
+    .wb_pc(p_writeBack_PC), .wb_insn(p_writeBack_INSTRUCTION),
+    .e_br_cond(p_execute_BRANCH_COND_RESULT), .m_br_calc(p_memory_BRANCH_CALC),
+    .m_br_do(p_memory_BRANCH_DO),
+    .cmd_fire(p_dBus_cmd_valid & p_dBus_cmd_ready), .cmd_addr(p_dBus_cmd_payload_address),
+    .d_ack(mem_ready & use_d),
+    .tag(tag),
+    .disp(h_disp), .disp_pc(h_disp_pc), .disp_insn(h_disp_insn), .track(h_track),
+    .iss(h_iss), .xl(h_xl), .xl_va(h_xl_va), .mem_done(h_mem_done),
+    .br_done(h_br_done), .br_target(h_br_target), .br_taken(h_br_taken),
+    .br_mispred(h_br_mispred),
+    .cpl_done(h_cpl_done), .cpl_retired(h_cpl_retired), .cpl_exception(h_cpl_exception)
+);
 ",
             ports = VEX_PORTS,
             probe_wires = probes()
@@ -179,6 +249,10 @@ assign rvfi_pc_wdata = p_writeBack_PC + 32'd4;
     })
 }
 
+/// The hook adapter, hand-written Verilog (`hdl/soc/verilog/spe_vexriscv_hooks.v`), copied
+/// into `gen/soc_vexriscv/` by `spe gen` and listed in its `files.f`.
+pub const HOOKS_V: &str = include_str!("../verilog/spe_vexriscv_hooks.v");
+
 /// The port connections of the VexRiscv instance.
 const VEX_PORTS: &str = "    .clk(clk), .reset(!resetn),
     .externalResetVector(32'h00000000), .timerInterrupt(1'b0), .softwareInterrupt(1'b0),
@@ -198,7 +272,28 @@ const VEX_PORTS: &str = "    .clk(clk), .reset(!resetn),
 /// references under Verilator, ports made by Yosys's `expose` for a bitstream. The
 /// package's Verilog is never edited.
 pub fn probes() -> &'static [(&'static str, u32)] {
-    &[("writeBack_arbitration_isFiring", 1), ("writeBack_PC", 32)]
+    &[
+        ("decode_arbitration_isFiring", 1),
+        ("decode_PC", 32),
+        ("decode_INSTRUCTION", 32),
+        ("execute_arbitration_isFiring", 1),
+        ("execute_arbitration_removeIt", 1),
+        ("execute_arbitration_isFlushed", 1),
+        ("memory_arbitration_isFiring", 1),
+        ("memory_arbitration_removeIt", 1),
+        ("memory_arbitration_isFlushed", 1),
+        ("memory_PC", 32),
+        ("writeBack_arbitration_isFiring", 1),
+        ("writeBack_arbitration_removeIt", 1),
+        ("writeBack_PC", 32),
+        ("writeBack_INSTRUCTION", 32),
+        ("execute_BRANCH_COND_RESULT", 1),
+        ("memory_BRANCH_CALC", 32),
+        ("memory_BRANCH_DO", 1),
+        ("dBus_cmd_valid", 1),
+        ("dBus_cmd_ready", 1),
+        ("dBus_cmd_payload_address", 32),
+    ]
 }
 
 /// The Yosys commands that turn [`probes`] into ports of `VexRiscv` (run after reading

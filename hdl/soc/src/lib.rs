@@ -83,6 +83,9 @@ pub struct SpeSoc {
     pub rvfi_valid: Signal<Out, Bit>,
     pub rvfi_pc: Signal<Out, Bits<32>>,
     pub rvfi_trap: Signal<Out, Bit>,
+    pub hook_fault: Signal<In, Bits<2>>,
+    pub core_disp_valid: Signal<Out, Bit>,
+    pub core_disp_pc: Signal<Out, Bits<32>>,
     pub spe_in: Signal<Out, Bits<PIB>>,
     pub spe_out: Signal<Out, Bits<POB>>,
     // Blocks.
@@ -171,6 +174,8 @@ pub struct SpeSoc {
     k_src_ram: K<Bits<8>>,
     k_src_dev: K<Bits<8>>,
     k_irq: K<Bits<32>>,
+    /// The core is VexRiscv: the hooks come from its adapter, not from the glue below.
+    k_vex: K<Bit>,
 }
 
 /// `base >> shift` as a `B`-bit constant: the address bits above `shift` that select
@@ -243,6 +248,7 @@ impl SpeSoc {
             k_src_ram: K::new(u64::from(SOURCE_RAM).into()),
             k_src_dev: K::new(u64::from(SOURCE_DEVICE).into()),
             k_irq: K::new((1u64 << SPE_IRQ).into()),
+            k_vex: K::new(core == Core::Vexriscv),
             s_wait: Rff::with_reset(true),
             ..Default::default()
         }
@@ -369,7 +375,8 @@ impl Logic for SpeSoc {
         // The unit's register window: a word write is a 64-bit write keeping the other half.
         self.reg_word.next = self.spe.reg_rdata.val();
         self.spe.reg_en.next = self.first.val() & self.sel_spe.val();
-        self.spe.reg_we.next = self.write.val();
+        // reg_we only with reg_en (the port rule the protocol checker holds the core to).
+        self.spe.reg_we.next = self.write.val() & self.first.val() & self.sel_spe.val();
         self.spe.reg_addr.next = self.cpu.mem_addr.val().get_bits::<5>(3);
         if self.cpu.mem_addr.val().get_bit(2) {
             self.spe.reg_wdata.next = (bit_cast::<64, 32>(self.cpu.mem_wdata.val()) << 32)
@@ -488,6 +495,12 @@ impl Logic for SpeSoc {
                 self.s_fword.d.next = self.cpu.mem_rdata.val();
             }
         }
+        if self.k_vex.val() {
+            // VexRiscv: dispatch as its adapter reports it (an op leaving D for E).
+            self.dispatch.next = self.cpu.h_disp.val();
+            self.spe.disp_pc.next = bit_cast::<56, 32>(self.cpu.h_disp_pc.val());
+            self.insn.next = self.cpu.h_disp_insn.val();
+        }
         self.opcode.next = self.insn.val().get_bits::<7>(0);
         self.spe.reset.next = self.reset.val();
         self.spe.disp_valid.next = self.k_zero1.val();
@@ -592,6 +605,27 @@ impl Logic for SpeSoc {
             self.s_ldst.d.next = self.spe.disp_class.val() == self.k_class_ldst.val();
             self.s_branch.d.next = self.spe.disp_class.val() == self.k_class_branch.val();
         }
+        self.cpu.tag.next = self.spe.tag.val().get_bit(0);
+        self.cpu.hook_fault.next = self.hook_fault.val();
+        if self.k_vex.val() {
+            // VexRiscv: the tracked op's reports from its adapter (spe_vexriscv_hooks.v).
+            self.spe.iss_valid.next = self.cpu.h_iss.val();
+            self.spe.xl_start.next = self.cpu.h_xl.val();
+            self.spe.xl_done.next = self.cpu.h_xl.val();
+            self.spe.xl_va.next = bit_cast::<64, 32>(self.cpu.h_xl_va.val());
+            self.spe.xl_pa.next = bit_cast::<56, 32>(self.cpu.h_xl_va.val());
+            self.spe.mem_done.next = self.cpu.h_mem_done.val();
+            self.spe.mem_l1d_access.next =
+                self.cpu.h_mem_done.val() & (self.sel_ram.val() | self.sel_buf.val());
+            self.spe.br_done.next = self.cpu.h_br_done.val();
+            self.spe.br_target.next = bit_cast::<56, 32>(self.cpu.h_br_target.val());
+            self.spe.br_taken.next = self.cpu.h_br_taken.val();
+            self.spe.br_mispred.next = self.cpu.h_br_mispred.val();
+            self.spe.cpl_done.next = self.cpu.h_cpl_done.val();
+            self.spe.cpl_retired.next = self.cpu.h_cpl_retired.val();
+            self.spe.cpl_exception.next = self.cpu.h_cpl_exception.val();
+            self.spe.psb_req.next = self.s_psb.q.val() & !self.cpu.h_track.val();
+        }
         self.spe.ctx_el1.next = self.k_zero32.val();
         self.spe.ctx_el2.next = self.k_zero32.val();
         self.spe.cnt_virt.next = self.s_cycles.q.val();
@@ -604,6 +638,8 @@ impl Logic for SpeSoc {
         self.rvfi_valid.next = self.cpu.rvfi_valid.val();
         self.rvfi_pc.next = self.cpu.rvfi_pc_rdata.val();
         self.rvfi_trap.next = self.cpu.rvfi_trap.val();
+        self.core_disp_valid.next = self.cpu.core_disp.val();
+        self.core_disp_pc.next = self.cpu.core_disp_pc.val();
         self.spe_in.next = self.spe.spe_in.val();
         self.spe_out.next = self.spe.spe_out.val();
     }
@@ -615,6 +651,8 @@ use spe_defs::soc::GEN_DIR as SOC_DIR;
 /// The SoC's Verilog file, its file list and its C header, in `gen/soc/`.
 pub const SOC_VERILOG: &str = "spe_soc.v";
 pub const SOC_HEADER: &str = "spe_soc.h";
+/// VexRiscv's hook adapter in `gen/soc_vexriscv/` (a copy of `hdl/soc/verilog/`'s).
+pub const HOOKS_FILE: &str = "spe_vexriscv_hooks.v";
 
 /// The SoC's modules (top last) as one Verilog text: the simulated SoC when `ram` is empty
 /// (`gen/<core dir>/spe_soc.v`), a board build with the program in the RAMs otherwise.
@@ -665,6 +703,13 @@ pub fn generate() -> Result<Vec<spe_rtl::gen::GenFile>, String> {
         };
         for f in unit_sources()? {
             list.push_str(&format!("../{f}\n"));
+        }
+        if core == Core::Vexriscv {
+            list.push_str(&format!("{HOOKS_FILE}\n"));
+            files.push(GenFile {
+                path: format!("{dir}/{HOOKS_FILE}"),
+                text: cpu::HOOKS_V.to_string(),
+            });
         }
         list.push_str(&format!("{SOC_VERILOG}\n"));
         let title = match core {

@@ -58,6 +58,39 @@ struct RunArgs {
     /// No progress lines.
     #[arg(long)]
     quiet: bool,
+    /// Check the samples against the core's ground truth: the share of records without
+    /// RETIRED against the exact share of flushed instructions among those the core
+    /// dispatched in the population window, and each hot function's share of the records
+    /// with RETIRED against its exact share of the retired ones, each within 3 sigma of
+    /// the binomial bound. A failed check is named and the command fails.
+    #[arg(long)]
+    check: bool,
+    /// A function is hot (checked by --check) at this share of the retired ones or more.
+    #[arg(long, value_name = "SHARE", default_value_t = 0.02)]
+    hot: f64,
+    /// Break VexRiscv's hook adapter on purpose, to see the checks catch it: none,
+    /// flush-as-retired (a flushed op reported as retired), dispatch-at-retire (ops
+    /// dispatched when they retire, not when they enter execution; both for --check) or
+    /// issue-at-dispatch (the issue report in the tag's own cycle: the unit ignores it,
+    /// hook_stray, and the protocol checker names the rule).
+    #[arg(long, value_name = "FAULT", default_value = "none", value_parser = parse_fault)]
+    hook_fault: u8,
+}
+
+/// The adapter faults of `--hook-fault`, as the SoC's `hook_fault` port encodes them.
+const HOOK_FAULTS: [&str; 4] = [
+    "none",
+    "flush-as-retired",
+    "dispatch-at-retire",
+    "issue-at-dispatch",
+];
+
+fn parse_fault(s: &str) -> Result<u8, String> {
+    HOOK_FAULTS
+        .iter()
+        .position(|f| *f == s)
+        .map(|i| i as u8)
+        .ok_or_else(|| format!("unknown fault {s:?}: one of {}", HOOK_FAULTS.join(", ")))
 }
 
 pub fn run(a: SocArgs) -> Result<ExitCode, String> {
@@ -83,6 +116,7 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
             lockstep: !a.no_lockstep,
             progress_every: if a.quiet { 0 } else { 2_000_000 },
             core: a.core,
+            hook_fault: a.hook_fault,
         },
     )?;
     let secs = t0.elapsed().as_secs_f64();
@@ -188,6 +222,7 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
             f.name, f.retired, f.population
         );
     }
+    let checks = speculation_checks(&res, &decoded.records, &elf, a.hot);
     if let Some(t) = &a.truth {
         std::fs::write(t, table).map_err(|e| format!("cannot write {}: {e}", t.display()))?;
     }
@@ -224,10 +259,113 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
             p.display()
         );
     }
+    if a.check {
+        let failed: Vec<&str> = checks
+            .iter()
+            .filter(|c| !c.ok)
+            .map(|c| c.name.as_str())
+            .collect();
+        if !failed.is_empty() {
+            return Err(format!(
+                "{} check(s) failed: {} (the hooks do not follow the core: compare the tables above)",
+                failed.len(),
+                failed.join(", ")
+            ));
+        }
+        eprintln!("checks: all {} passed", checks.len());
+    }
     Ok(if res.exit_code == 0 {
         ExitCode::SUCCESS
     } else {
         eprintln!("spe: the program exited with code {}", res.exit_code);
         ExitCode::from(1)
     })
+}
+
+/// One check of `--check`: a sampled share against its exact value.
+struct ShareCheck {
+    name: String,
+    ok: bool,
+}
+
+/// `got` of `n` samples against the exact share `p`: within 3 sigma of the binomial bound
+/// sqrt(p(1-p)/n) (exactly equal when p is 0 or 1). Prints one line.
+fn share_line(name: &str, p: f64, got: f64, n: u64, detail: &str) -> ShareCheck {
+    let sigma = (p * (1.0 - p) / n.max(1) as f64).sqrt();
+    let ok = n > 0 && (got - p).abs() <= 3.0 * sigma + 1e-12;
+    let z = if sigma > 0.0 { (got - p) / sigma } else { 0.0 };
+    println!(
+        "{name:<34} {:>8.2} {:>8.2} {:>7.2} {:>6.2}  {detail}{}",
+        100.0 * p,
+        100.0 * got,
+        300.0 * sigma,
+        z,
+        if ok { "" } else { "  <-- outside 3 sigma" }
+    );
+    ShareCheck {
+        name: name.to_string(),
+        ok,
+    }
+}
+
+/// The samples against the core's own counts (`spe_socsim::FuncCount::dispatched`): the
+/// flushed share, and the retired samples per hot function. Prints the table; returns the
+/// checks.
+fn speculation_checks(
+    res: &spe_socsim::RunResult,
+    records: &[spe_decode::record::Record],
+    elf: &Elf,
+    hot: f64,
+) -> Vec<ShareCheck> {
+    const RETIRED: u64 = 1 << 1;
+    let n = records.len() as u64;
+    let retired_recs: Vec<&spe_decode::record::Record> = records
+        .iter()
+        .filter(|r| r.events.unwrap_or(0) & RETIRED != 0)
+        .collect();
+    let n_ret = retired_recs.len() as u64;
+    println!();
+    println!(
+        "{:<34} {:>8} {:>8} {:>7} {:>6}",
+        "check (exact: the core's signals)", "exact %", "sample %", "3σ %", "z"
+    );
+    let mut out = Vec::new();
+    let p_flush = res.disp_flushed as f64 / res.dispatched.max(1) as f64;
+    out.push(share_line(
+        "flushed-share",
+        p_flush,
+        (n - n_ret) as f64 / n.max(1) as f64,
+        n,
+        &format!(
+            "{} of {} dispatched flushed; {} of {n} records without RETIRED",
+            res.disp_flushed,
+            res.dispatched,
+            n - n_ret
+        ),
+    ));
+    let total_ret: u64 = res.funcs.iter().map(|f| f.disp_retired).sum();
+    let mut per_func = vec![0u64; res.funcs.len()];
+    for r in &retired_recs {
+        if let Some(f) = r.ip().and_then(|ip| elf.func_at(ip as u32)) {
+            per_func[f] += 1;
+        }
+    }
+    let mut hot_funcs: Vec<usize> = (0..res.funcs.len())
+        .filter(|&i| res.funcs[i].disp_retired as f64 >= hot * total_ret.max(1) as f64)
+        .collect();
+    hot_funcs.sort_by_key(|&i| std::cmp::Reverse(res.funcs[i].disp_retired));
+    for i in hot_funcs {
+        let f = &res.funcs[i];
+        out.push(share_line(
+            &format!("retired-share {}", f.name),
+            f.disp_retired as f64 / total_ret.max(1) as f64,
+            per_func[i] as f64 / n_ret.max(1) as f64,
+            n_ret,
+            &format!(
+                "{} of {total_ret} retired; {} of {n_ret} retired samples; {} dispatched, {} flushed",
+                f.disp_retired, per_func[i], f.dispatched, f.disp_flushed
+            ),
+        ));
+    }
+    out
 }

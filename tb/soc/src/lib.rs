@@ -36,6 +36,8 @@ pub struct RunOptions {
     pub progress_every: u64,
     /// The SoC's core.
     pub core: spe_defs::soc::Core,
+    /// VexRiscv's hook adapter broken on purpose (`hook_fault` port); 0: correct.
+    pub hook_fault: u8,
 }
 
 impl Default for RunOptions {
@@ -45,6 +47,7 @@ impl Default for RunOptions {
             lockstep: true,
             progress_every: 0,
             core: spe_defs::soc::Core::Picorv32,
+            hook_fault: 0,
         }
     }
 }
@@ -57,6 +60,13 @@ pub struct FuncCount {
     pub retired: u64,
     /// Ops the unit counted into its sampling population.
     pub population: u64,
+    /// The ground truth from the core's own signals (`core_disp_*`, RVFI), not from the
+    /// hooks: instructions the core dispatched while the unit's registers put a dispatch in
+    /// the sampling population, and of those, the ones that retired and the ones flushed
+    /// (dispatched, then gone from the in-order retire stream).
+    pub dispatched: u64,
+    pub disp_retired: u64,
+    pub disp_flushed: u64,
 }
 
 /// What a run did.
@@ -67,6 +77,10 @@ pub struct RunResult {
     pub exit_code: u32,
     pub retired: u64,
     pub population: u64,
+    /// The core's dispatches in the population window, and of those the flushed ones (all
+    /// functions; see [`FuncCount::dispatched`]).
+    pub dispatched: u64,
+    pub disp_flushed: u64,
     /// One entry per function symbol of the ELF, in address order.
     pub funcs: Vec<FuncCount>,
     /// Retired instructions outside every function symbol.
@@ -234,6 +248,8 @@ pub fn run(elf: &Elf, opts: &RunOptions) -> Result<RunResult, String> {
     );
     let (uart_tx, exit_valid, exit_code) = (port("uart_tx"), port("exit_valid"), port("exit_code"));
     let (rvfi_valid, rvfi_pc, rvfi_trap) = (port("rvfi_valid"), port("rvfi_pc"), port("rvfi_trap"));
+    let (core_disp_valid, core_disp_pc) = (port("core_disp_valid"), port("core_disp_pc"));
+    soc.set(port("hook_fault"), u64::from(opts.hook_fault));
     let (spe_in, spe_out) = (port("spe_in"), port("spe_out"));
     let edge = |soc: &mut SocModel| {
         soc.set(clk, 0);
@@ -280,6 +296,8 @@ pub fn run(elf: &Elf, opts: &RunOptions) -> Result<RunResult, String> {
         exit_code: 0,
         retired: 0,
         population: 0,
+        dispatched: 0,
+        disp_flushed: 0,
         funcs: elf
             .funcs
             .iter()
@@ -299,6 +317,10 @@ pub fn run(elf: &Elf, opts: &RunOptions) -> Result<RunResult, String> {
         written: Vec::new(),
     };
     let (mut win, mut wout) = (Vec::new(), Vec::new());
+    // The core's dispatched instructions not yet retired, oldest first: (address, in the
+    // population). The core retires in order, so a retirement at PC p retires the oldest
+    // entry at p and every older entry was flushed.
+    let mut inflight: std::collections::VecDeque<(u32, bool)> = std::collections::VecDeque::new();
     soc.set(reset, 0);
     // The golden model starts from reset too: replay the reset cycles' inputs into it.
     let mut reset_inputs = Inputs {
@@ -332,15 +354,53 @@ pub fn run(elf: &Elf, opts: &RunOptions) -> Result<RunResult, String> {
                 res.captured = Some(c);
             }
         }
+        soc.get_words(spe_in, &mut win);
+        soc.get_words(spe_out, &mut wout);
+        let inputs = probe_in.inputs(&win);
+        if soc.get(core_disp_valid) != 0 {
+            // In the population if the unit's registers (the golden model's, this cycle)
+            // count a dispatch of this thread now: the hooks do not enter into it.
+            let mut probe = inputs.clone();
+            probe.disp[0].valid = true;
+            let pc = soc.get(core_disp_pc) as u32;
+            let in_pop = spe_model::sampler::in_population(model.regs(), &probe, 0, 1, 0);
+            if in_pop {
+                res.dispatched += 1;
+                if let Some(f) = elf.func_at(pc) {
+                    res.funcs[f].dispatched += 1;
+                }
+            }
+            inflight.push_back((pc, in_pop));
+        }
         if soc.get(rvfi_valid) != 0 && soc.get(rvfi_trap) == 0 {
+            let pc = soc.get(rvfi_pc) as u32;
             res.retired += 1;
-            match elf.func_at(soc.get(rvfi_pc) as u32) {
+            match elf.func_at(pc) {
                 Some(f) => res.funcs[f].retired += 1,
                 None => res.retired_unnamed += 1,
             }
+            if !inflight.iter().any(|&(p, _)| p == pc) {
+                return Err(format!(
+                    "cycle {}: the core retired 0x{pc:08x}, which it never dispatched (core_disp_valid)",
+                    res.cycles
+                ));
+            }
+            while let Some((p, in_pop)) = inflight.pop_front() {
+                let f = elf.func_at(p);
+                if p == pc {
+                    if let (true, Some(f)) = (in_pop, f) {
+                        res.funcs[f].disp_retired += 1;
+                    }
+                    break;
+                }
+                if in_pop {
+                    res.disp_flushed += 1;
+                    if let Some(f) = f {
+                        res.funcs[f].disp_flushed += 1;
+                    }
+                }
+            }
         }
-        soc.get_words(spe_in, &mut win);
-        soc.get_words(spe_out, &mut wout);
         if bits(&wout, pop_at.0, pop_at.1) != 0 {
             res.population += 1;
             let pc = probe_in.port(&win, "disp_pc") as u32;
@@ -359,9 +419,9 @@ pub fn run(elf: &Elf, opts: &RunOptions) -> Result<RunResult, String> {
             let beat = bits(&wout, wr_data_at.0, wr_data_at.1);
             res.written.extend_from_slice(&beat.to_le_bytes());
         }
+        // The model always runs (the ground truth reads its registers); lockstep compares.
+        let want = model.step(&inputs);
         if opts.lockstep {
-            let inputs = probe_in.inputs(&win);
-            let want = model.step(&inputs);
             let mut vals = [0u64; OUTPUTS];
             for (k, &(_, off, w)) in out_layout.iter().enumerate() {
                 vals[k] = bits(&wout, off, w);
