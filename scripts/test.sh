@@ -16,8 +16,9 @@
 # the end-to-end runs (model simulation -> buffer -> decoder; Verilated RTL and model give
 # byte-identical buffers), real perf on the perf.data files `spe` writes
 # (scripts/perf-check.sh), the demo SoC (scripts/soc-check.sh: a C program on PicoRV32 and
-# the unit under Verilator, the unit in lockstep with the golden model, perf's per-function
-# profile against the exact retire counts), the random lockstep regression (SPE_REGRESS_CYCLES
+# on VexRiscv with the unit under Verilator, the unit in lockstep with the golden model, the
+# protocol checker bound, perf's per-function profile against the exact retire counts, the
+# flushed samples against the core's flush count, three broken hook adapters caught), the random lockstep regression (SPE_REGRESS_CYCLES
 # cycles, 1e8 by default, master seed 1: other seeds than the gate's; half the jobs stop and
 # restart profiling at random moments) and the mutant checks (the regression must catch
 # each deliberately broken RTL).

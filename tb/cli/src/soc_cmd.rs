@@ -52,7 +52,8 @@ struct RunArgs {
     /// Write the per-function table (tab-separated) here.
     #[arg(long, value_name = "FILE")]
     truth: Option<PathBuf>,
-    /// Do not check the unit against the golden model (faster).
+    /// Do not compare the unit's outputs with the golden model's (the model still runs:
+    /// the ground truth reads its registers).
     #[arg(long)]
     no_lockstep: bool,
     /// No progress lines.
