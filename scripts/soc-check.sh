@@ -111,8 +111,11 @@ protocol_clean "$OUT/run-vex.txt"
 step "$SPE" decode "$OUT/soc-vex.bin" --check-slots >"$OUT/decode-vex.txt"
 with=$(grep -c "^#[0-9].*| EV [^|]*RETIRED" "$OUT/decode-vex.txt" || true)
 without=$(grep "^#[0-9]" "$OUT/decode-vex.txt" | grep -vc "| EV [^|]*RETIRED" || true)
-echo "spe decode: $with records with RETIRED, $without without (flushed samples)"
+exc=$(grep -c "^#[0-9].*| EV [^|]*EXCEPTION-GEN" "$OUT/decode-vex.txt" || true)
+echo "spe decode: $with records with RETIRED, $without without (flushed samples and $exc exceptions: EXCEPTION-GEN)"
 [ "$with" -gt 0 ] && [ "$without" -gt 0 ] || { echo "error: expected records with and without RETIRED" >&2; exit 1; }
+# crt0_vexriscv.S's traps: sampled ECALLs and misaligned loads complete as exceptions.
+[ "$exc" -gt 0 ] || { echo "error: expected records of exceptions (EXCEPTION-GEN)" >&2; exit 1; }
 # Real perf reads every record.
 perf report -i "$OUT/soc-vex.data" --itrace=i1i --stdio --sort sym >"$OUT/perf-vex.txt" 2>"$OUT/perf-vex.err" \
     || { cat "$OUT/perf-vex.err"; echo "error: perf report failed on the VexRiscv buffer" >&2; exit 1; }

@@ -30,6 +30,11 @@ static inline uint32_t soc_maskirq(uint32_t mask)
                      : "memory");
     return ~old;
 }
+
+/* crt0_vexriscv.S: `n` rounds of an ECALL and a misaligned load, each taken as an exception
+ * and skipped; returns the exceptions taken. */
+uint32_t traps(uint32_t n);
+#define TRAPS_N 2000u
 #else
 /* PicoRV32 `maskirq rd, rs`: custom0 opcode (0001011), funct7 0000011, rs1 = the new mask
  * (a set bit masks that IRQ), rd = the old mask. */
@@ -54,6 +59,7 @@ static inline uint32_t soc_maskirq(uint32_t mask)
 /* EXIT_OK, EXIT_CRC, EXIT_SORT, EXIT_MATMUL (1 to 3): see workloads.h. */
 #define EXIT_SPE_OWNED 4u /* PMBIDR.P = 1: the buffer is not ours */
 #define EXIT_SPE_FAULT 5u /* a buffer fault or external abort stopped profiling */
+#define EXIT_TRAPS 7u     /* VexRiscv: `traps` saw fewer exceptions than it raised */
 #define EXIT_TRAP 0x100u  /* | the pending IRQ bits: EBREAK/ECALL/illegal or bus error */
 
 /* Writes the exit code to the control block (the simulation stops there) and waits. */

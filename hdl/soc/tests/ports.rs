@@ -8,14 +8,43 @@ use spe_rtl::gen::verilog_ports;
 
 #[test]
 fn generated_soc_top_port_list_equals_the_soc_port_table() {
+    for core in spe_defs::soc::Core::ALL {
+        let text = spe_soc::verilog(core, SIM_BAUD_DIV, &[]).expect("generation");
+        let got = verilog_ports(&text, spe_soc::SOC_TOP);
+        let want: Vec<(String, Dir, u32)> = SOC_PORTS
+            .iter()
+            .map(|p| (p.name.to_string(), p.dir, p.bits))
+            .collect();
+        assert_eq!(got, want, "{}", core.name());
+    }
+}
+
+#[test]
+fn vexriscv_probes_reach_the_core_both_ways_and_feed_the_adapter() {
     let text =
-        spe_soc::verilog(spe_defs::soc::Core::Picorv32, SIM_BAUD_DIV, &[]).expect("generation");
-    let got = verilog_ports(&text, spe_soc::SOC_TOP);
-    let want: Vec<(String, Dir, u32)> = SOC_PORTS
-        .iter()
-        .map(|p| (p.name.to_string(), p.dir, p.bits))
-        .collect();
-    assert_eq!(got, want);
+        spe_soc::verilog(spe_defs::soc::Core::Vexriscv, SIM_BAUD_DIV, &[]).expect("generation");
+    for (name, _) in spe_soc::cpu::probes() {
+        // Simulation: a hierarchical reference; synthesis: the port `expose` makes.
+        assert!(
+            text.contains(&format!("assign p_{name} = core.{name};")),
+            "{name}: no hierarchical reference"
+        );
+        assert!(
+            text.contains(&format!(".{name}(p_{name})")),
+            "{name}: no port connection for the exposed build"
+        );
+        assert!(
+            spe_soc::cpu::expose_script().contains(&format!("expose VexRiscv/{name};")),
+            "{name}: not exposed for Yosys"
+        );
+        // Every probe is used: by the adapter's instance or the retire port.
+        let uses = text.matches(&format!("p_{name}")).count();
+        assert!(uses >= 4, "{name}: read nowhere ({uses} mentions)");
+    }
+    assert!(
+        text.contains("spe_vexriscv_hooks hooks ("),
+        "the adapter is instantiated"
+    );
 }
 
 #[test]
