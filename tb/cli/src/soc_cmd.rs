@@ -108,6 +108,19 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
         }
     }
     crate::check_files(&[("--elf", &a.elf)], &outputs)?;
+    if !(a.hot > 0.0 && a.hot <= 1.0) {
+        return Err(format!(
+            "--hot {} is not a share: give a number above 0 and at most 1 (0.02 = 2 %)",
+            a.hot
+        ));
+    }
+    if a.hook_fault != 0 && a.core != spe_defs::soc::Core::Vexriscv {
+        return Err(format!(
+            "--hook-fault {} breaks VexRiscv's hook adapter; the {} SoC has none (add --core vexriscv)",
+            HOOK_FAULTS[usize::from(a.hook_fault)],
+            a.core.name()
+        ));
+    }
     let elf = Elf::read(&a.elf)?;
     let t0 = Instant::now();
     let res = run_soc(

@@ -1,6 +1,7 @@
 //! The command line's rough edges (issue 28 item 6): outputs are checked before a run
 //! starts, `spe perf` and `spe decode` say what a file that is not an SPE buffer is, numbers
-//! take the `1e6` and `1_000_000` forms, `--threads 0` is refused. Each case checks the
+//! take the `1e6` and `1_000_000` forms, `--threads 0` is refused, `spe soc run` refuses a
+//! hook fault without VexRiscv and a hot share outside (0, 1]. Each case checks the
 //! message and the exit code.
 
 mod cli_common;
@@ -314,4 +315,45 @@ fn small_edges_are_clear_errors_and_help_lists_every_preset() {
         "{help}"
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn soc_run_refuses_a_hook_fault_without_vexriscv_and_a_hot_share_outside_0_to_1() {
+    let dir = scratch("cli_edges", "soc_args");
+    let elf = dir.join("p.elf");
+    std::fs::write(&elf, b"not run").unwrap();
+    let out = dir.join("s.bin");
+    let (elf, out) = (elf.to_str().unwrap(), out.to_str().unwrap());
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--hook-fault", "flush-as-retired"],
+            "breaks VexRiscv's hook adapter; the picorv32 SoC has none",
+        ),
+        (&["--hot", "0"], "--hot 0 is not a share"),
+        (&["--hot", "1.5"], "--hot 1.5 is not a share"),
+        (&["--hook-fault", "late"], "unknown fault \"late\""),
+    ];
+    for (extra, want) in cases {
+        let mut args = vec!["soc", "run", "--elf", elf, "--out", out];
+        args.extend_from_slice(extra);
+        let o = spe(&args);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}: {e}");
+        assert!(e.contains(want), "{extra:?}: {e}");
+    }
+    // With --core vexriscv the fault is taken: the run gets as far as reading the ELF.
+    let o = spe(&[
+        "soc",
+        "run",
+        "--core",
+        "vexriscv",
+        "--elf",
+        elf,
+        "--out",
+        out,
+        "--hook-fault",
+        "flush-as-retired",
+    ]);
+    assert!(!stderr(&o).contains("hook adapter"), "{}", stderr(&o));
+    assert!(!std::path::Path::new(out).exists(), "nothing written");
 }

@@ -1,4 +1,5 @@
-//! The demo SoC (`gen/soc`: PicoRV32 and the unit) under Verilator, driven from Rust.
+//! The demo SoCs (`gen/soc`: PicoRV32 and the unit; `gen/soc_vexriscv`: VexRiscv and the
+//! unit) under Verilator, driven from Rust.
 //!
 //! [`run`] loads a program into the SoC's RAM through its loader port, releases reset and
 //! clocks it until the program writes its exit code (or a cycle limit). Every cycle it
@@ -8,6 +9,9 @@
 //! * counts the retired instructions per function (RVFI retire port, ELF symbol table), and
 //!   the ops the unit counted into its sampling population per function (the unit's
 //!   dispatch inputs and its `pmu_sample_pop` output): the ground truth for the samples;
+//! * counts, from the core's own signals rather than the hooks (`core_disp_*`, RVFI), the
+//!   instructions dispatched into the population and, matching them against the in-order
+//!   retire stream, the ones retired and the ones flushed ([`FuncCount::dispatched`]);
 //! * checks the unit against the golden model: the unit's inputs this cycle (the `spe_in`
 //!   probe) go to `spe_model::Model`, whose outputs must equal the unit's (`spe_out`),
 //!   like `spe sim --backend lockstep`.
