@@ -674,7 +674,10 @@ fn index(files: &[GenFile]) -> String {
          `lint_<preset>`: `fusesoc --cores-root gen run --target lint_default ::spe_unit`).\n\
          - `soc/`: the demo SoC (`hdl/soc`: PicoRV32 and the unit, simulation build): \
          `spe_soc.v`, `files.f` (all but `picorv32.v`, which comes from its PyPI package) and \
-         `spe_soc.h`, its memory map in C.\n\n\
+         `spe_soc.h`, its memory map in C.\n\
+         - `soc_vexriscv/`: the same SoC around VexRiscv (simulation build): `spe_soc.v`, \
+         `files.f` (all but `VexRiscv_Lite.v`, from its PyPI package) and \
+         `spe_vexriscv_hooks.v`, the hook adapter (a copy of `hdl/soc/verilog/`'s).\n\n\
          | preset | top module | dispatch width W | latency counters | min interval | modules | what for |\n\
          |---|---|---|---|---|---|---|\n",
     );
