@@ -76,6 +76,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     wire  [31:0] cpu__rvfi_pc_rdata;
     wire  [31:0] cpu__rvfi_pc_wdata;
     reg  cpu__tag;
+    reg  [1:0] cpu__tag_class;
     reg  [1:0] cpu__hook_fault;
     wire  cpu__h_disp;
     wire  [31:0] cpu__h_disp_pc;
@@ -300,6 +301,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         .rvfi_pc_rdata(cpu__rvfi_pc_rdata),
         .rvfi_pc_wdata(cpu__rvfi_pc_wdata),
         .tag(cpu__tag),
+        .tag_class(cpu__tag_class),
         .hook_fault(cpu__hook_fault),
         .h_disp(cpu__h_disp),
         .h_disp_pc(cpu__h_disp_pc),
@@ -832,6 +834,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
             s_branch__d = spe__disp_class == k_class_branch;
         end
         cpu__tag = spe__tag[32'h0];
+        cpu__tag_class = spe__disp_class;
         cpu__hook_fault = hook_fault;
         if (k_vex) begin
             spe__iss_valid = cpu__h_iss;
@@ -868,7 +871,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
 
 endmodule // spe_soc
 
-module spe_soc_cpu(clk,resetn,mem_valid,mem_instr,mem_ready,mem_addr,mem_wdata,mem_wstrb,mem_rdata,irq,rvfi_valid,rvfi_trap,rvfi_pc_rdata,rvfi_pc_wdata,tag,hook_fault,h_disp,h_disp_pc,h_disp_insn,h_track,h_iss,h_xl,h_xl_va,h_mem_done,h_br_done,h_br_target,h_br_taken,h_br_mispred,h_cpl_done,h_cpl_retired,h_cpl_exception,core_disp,core_disp_pc);
+module spe_soc_cpu(clk,resetn,mem_valid,mem_instr,mem_ready,mem_addr,mem_wdata,mem_wstrb,mem_rdata,irq,rvfi_valid,rvfi_trap,rvfi_pc_rdata,rvfi_pc_wdata,tag,tag_class,hook_fault,h_disp,h_disp_pc,h_disp_insn,h_track,h_iss,h_xl,h_xl_va,h_mem_done,h_br_done,h_br_target,h_br_taken,h_br_mispred,h_cpl_done,h_cpl_retired,h_cpl_exception,core_disp,core_disp_pc);
 
     // Module arguments
     input wire  clk;
@@ -886,6 +889,7 @@ module spe_soc_cpu(clk,resetn,mem_valid,mem_instr,mem_ready,mem_addr,mem_wdata,m
     output wire  [31:0] rvfi_pc_rdata;
     output wire  [31:0] rvfi_pc_wdata;
     input wire  tag;
+    input wire  [1:0] tag_class;
     input wire  [1:0] hook_fault;
     output wire  h_disp;
     output wire  [31:0] h_disp_pc;

@@ -300,7 +300,7 @@ pub const SOC_PORTS: &[SocPort] = &[
         "hook_fault",
         Dir::In,
         2,
-        "VexRiscv's hook adapter broken on purpose, for the checks that must catch it: 0 correct, 1 a flush reported as a retirement, 2 dispatch counted at retirement (PicoRV32: ignored)",
+        "VexRiscv's hook adapter broken on purpose, for the checks that must catch it: 0 correct, 1 a flush reported as a retirement, 2 dispatch counted at retirement, 3 issue reported in the tag's cycle (PicoRV32: ignored)",
     ),
     sp(
         "core_disp_valid",

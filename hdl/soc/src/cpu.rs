@@ -59,6 +59,8 @@ pub struct Cpu {
     pub rvfi_pc_wdata: Signal<Out, Bits<32>>,
     /// The unit's `tag` (slot 0): the op dispatched this cycle is the sample.
     pub tag: Signal<In, Bit>,
+    /// The class the SoC decoded for the op dispatched this cycle (`disp_class`).
+    pub tag_class: Signal<In, Bits<2>>,
     /// Breaks VexRiscv's hook adapter on purpose (see `spe_vexriscv_hooks.v`); 0: correct.
     pub hook_fault: Signal<In, Bits<2>>,
     // VexRiscv: the hook reports from its adapter (PicoRV32: zero, the SoC's glue makes
@@ -220,7 +222,7 @@ spe_vexriscv_hooks hooks (
     .m_br_do(p_memory_BRANCH_DO),
     .cmd_fire(p_dBus_cmd_valid & p_dBus_cmd_ready), .cmd_addr(p_dBus_cmd_payload_address),
     .d_ack(mem_ready & use_d),
-    .tag(tag),
+    .tag(tag), .disp_class(tag_class),
     .disp(h_disp), .disp_pc(h_disp_pc), .disp_insn(h_disp_insn), .track(h_track),
     .iss(h_iss), .xl(h_xl), .xl_va(h_xl_va), .mem_done(h_mem_done),
     .br_done(h_br_done), .br_target(h_br_target), .br_taken(h_br_taken),

@@ -606,6 +606,7 @@ impl Logic for SpeSoc {
             self.s_branch.d.next = self.spe.disp_class.val() == self.k_class_branch.val();
         }
         self.cpu.tag.next = self.spe.tag.val().get_bit(0);
+        self.cpu.tag_class.next = self.spe.disp_class.val();
         self.cpu.hook_fault.next = self.hook_fault.val();
         if self.k_vex.val() {
             // VexRiscv: the tracked op's reports from its adapter (spe_vexriscv_hooks.v).

@@ -62,6 +62,7 @@ module spe_vexriscv_hooks (
     input  wire        d_ack,        // the data bus's acknowledge
     // The unit.
     input  wire        tag,          // the op dispatched this cycle is the sample
+    input  wire [1:0]  disp_class,   // its class as the SoC decoded it from disp_insn
     // Hook reports (class and subclass are decoded from disp_insn by the SoC).
     output wire        disp,
     output wire [31:0] disp_pc,
@@ -90,9 +91,6 @@ module spe_vexriscv_hooks (
     reg       taken;
 
     wire at_retire = fault == 2'd2;
-    wire [6:0] op = d_insn[6:0];
-    wire [6:0] wb_op = wb_insn[6:0];
-    wire [6:0] new_op = at_retire ? wb_op : op;
 
     assign disp = at_retire ? wb_fire : d_fire;
     assign disp_pc = at_retire ? wb_pc : d_pc;
@@ -154,8 +152,9 @@ module spe_vexriscv_hooks (
             end
             if (fin_now) ended <= 1'b0;
             if (disp & tag) begin
-                is_ldst <= new_op == 7'b0000011 || new_op == 7'b0100011;
-                is_branch <= new_op == 7'b1100011 || new_op == 7'b1101111 || new_op == 7'b1100111;
+                // The port table's classes: 1 load/store/atomic, 2 branch.
+                is_ldst <= disp_class == 2'd1;
+                is_branch <= disp_class == 2'd2;
                 if (at_retire) begin
                     late <= 1'b1;
                     iss_due <= 1'b1;

@@ -331,7 +331,7 @@ fn speculation_checks(
     elf: &Elf,
     hot: f64,
 ) -> Vec<ShareCheck> {
-    const RETIRED: u64 = 1 << 1;
+    const RETIRED: u64 = 1 << spe_defs::events::RETIRED;
     let n = records.len() as u64;
     let retired_recs: Vec<&spe_decode::record::Record> = records
         .iter()
