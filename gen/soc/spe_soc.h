@@ -6,7 +6,7 @@
 /* code, data, stack: loaded with the program; byte-writable */
 #define SOC_RAM_BASE 0x00000000u
 #define SOC_RAM_SIZE 0x00002000u
-/* SPE record buffer: written by the unit (64-bit beats), read-only to the core */
+/* SPE record buffer window: written by the unit (64-bit beats), read-only to the core; its RAM (CTL+12 bytes) fills the window's top */
 #define SOC_BUF_BASE 0x00010000u
 #define SOC_BUF_SIZE 0x00001000u
 /* UART: +0 write sends the low byte (8N1); +4 read: bit 0 transmitter busy */
@@ -15,7 +15,7 @@
 /* SPE registers: port address A at +8*A, bits 31:0 at +0, bits 63:32 at +4; a word write is a 64-bit write that keeps the other half */
 #define SOC_SPE_BASE 0x03000000u
 #define SOC_SPE_SIZE 0x00000100u
-/* control: +0 write ends the program with that exit code; +4 read: cycle counter bits 31:0; +8 write: PSB CSYNC (psb_req until the unit's psb_done), read: bit 0 = PSB pending */
+/* control: +0 write ends the program with that exit code; +4 read: cycle counter bits 31:0; +8 write: PSB CSYNC (psb_req until the unit's psb_done), read: bit 0 = PSB pending; +12 read: bytes of record buffer RAM, which sits at the top of BUF */
 #define SOC_CTL_BASE 0x04000000u
 #define SOC_CTL_SIZE 0x00000010u
 
@@ -24,6 +24,7 @@
 #define SOC_CTL_EXIT (SOC_CTL_BASE + 0x0u) /* write: end of program, exit code */
 #define SOC_CTL_CYCLES (SOC_CTL_BASE + 0x4u) /* read: cycle counter bits 31:0 */
 #define SOC_CTL_PSB (SOC_CTL_BASE + 0x8u) /* write: PSB CSYNC; read: bit 0 = pending */
+#define SOC_CTL_BUF_BYTES (SOC_CTL_BASE + 0xcu) /* read: record buffer RAM bytes, at the top of BUF */
 /* SPE register with port address A (gen/spe_regs.h: SPE_<REG>_ADDR), low and high word. */
 #define SOC_SPE_LO(a) (SOC_SPE_BASE + 8u * (a))
 #define SOC_SPE_HI(a) (SOC_SPE_BASE + 8u * (a) + 4u)

@@ -29,6 +29,8 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     localparam  k_spe_hi = 8'h3;
     localparam  k_ctl_hi = 8'h4;
     localparam  k_wbuf_hi = 52'h10;
+    localparam  k_wbuf_fill = 64'h0;
+    localparam  k_buf_bytes = 32'h1000;
     localparam  k_zero1 = 1'b0;
     localparam  k_one1 = 1'b1;
     localparam  k_zero4 = 4'h0;
@@ -640,7 +642,7 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         rbuf__write_clock = clk;
         rbuf__read_address = cpu__mem_addr[(32'h3)+:(9)];
         buf_word = rbuf__read_data;
-        wr_in_buf = spe__wr_addr[(32'hc)+:(52)] == k_wbuf_hi;
+        wr_in_buf = (spe__wr_addr[(32'hc)+:(52)] == k_wbuf_hi) & ((spe__wr_addr & k_wbuf_fill) == k_wbuf_fill);
         rbuf__write_address = spe__wr_addr[(32'h3)+:(9)];
         rbuf__write_data = spe__wr_data;
         rbuf__write_enable = spe__wr_valid & wr_in_buf;
@@ -685,6 +687,9 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         end
         if (sel_ctl & cpu__mem_addr[32'h2] & ~cpu__mem_addr[32'h3]) begin
             s_io_rdata__d = s_cycles__q[(32'h0)+:(32)];
+        end
+        if (sel_ctl & cpu__mem_addr[32'h2] & cpu__mem_addr[32'h3]) begin
+            s_io_rdata__d = k_buf_bytes;
         end
         if (sel_ctl & ~cpu__mem_addr[32'h2] & cpu__mem_addr[32'h3] & s_psb__q) begin
             s_io_rdata__d = k_one32;

@@ -66,6 +66,10 @@ static void psb_csync(void)
         ;
 }
 
+/* The record buffer: the RAM the SoC reports at CTL+12 fills the top of the BUF window
+ * (a board build may have less than the window), so the limit is the window's end. */
+static uint32_t buf_base = SOC_BUF_BASE;
+
 /* The AUX head: the next record to send. The buffer-full handler rewinds it; a context
  * switch keeps it, so profiling resumes mid-buffer. */
 static uint32_t head = SOC_BUF_BASE;
@@ -77,6 +81,11 @@ uint32_t spe_start(void)
     if (spe_read(SPE_PMBIDR_EL1_ADDR) & (uint32_t)SPE_PMBIDR_EL1_P_MASK)
         return EXIT_SPE_OWNED;
     no_records = 0;
+    uint32_t bytes = mmio_read(SOC_CTL_BUF_BYTES);
+    if (bytes - 64u > SOC_BUF_SIZE - 64u || (bytes & 63u))
+        bytes = SOC_BUF_SIZE; /* not a size this map can hold: the whole window */
+    buf_base = BUF_LIMIT - bytes;
+    head = buf_base;
     uint32_t interval = SPE_INTERVAL;
     uint32_t min = min_interval();
     if (interval < min)
@@ -86,7 +95,7 @@ uint32_t spe_start(void)
     /* The order of Linux's arm_spe_pmu_start: first the buffer
      * (arm_spe_perf_aux_output_begin: pointer, then limit with E, fill mode), then the
      * filters off, the interval with jitter and a zero counter, and PMSCR last. */
-    spe_write64(SPE_PMBPTR_EL1_ADDR, 0, SOC_BUF_BASE);
+    spe_write64(SPE_PMBPTR_EL1_ADDR, 0, buf_base);
     spe_write64(SPE_PMBLIMITR_EL1_ADDR, 0, PMBLIMITR_VAL);
     spe_write(SPE_PMSFCR_EL1_ADDR, 0);
     spe_write(SPE_PMSEVFR_EL1_ADDR, 0);
@@ -137,8 +146,8 @@ static int service(uint32_t sr)
         if (sr & (uint32_t)SPE_PMBSR_EL1_DL_MASK)
             spe_stats.lost++;
         send_filled();
-        head = SOC_BUF_BASE;
-        spe_write64(SPE_PMBPTR_EL1_ADDR, 0, SOC_BUF_BASE);
+        head = buf_base;
+        spe_write64(SPE_PMBPTR_EL1_ADDR, 0, buf_base);
         return 1;
     }
     /* A fault, an external abort or an unknown syndrome: stop profiling. */

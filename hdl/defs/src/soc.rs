@@ -39,7 +39,9 @@ pub const BUF: Region = Region {
     name: "BUF",
     base: 0x0001_0000,
     size: 0x1000,
-    meaning: "SPE record buffer: written by the unit (64-bit beats), read-only to the core",
+    meaning:
+        "SPE record buffer window: written by the unit (64-bit beats), read-only to the core; \
+              its RAM (CTL+12 bytes) fills the window's top",
 };
 /// UART transmitter.
 pub const UART: Region = Region {
@@ -63,7 +65,8 @@ pub const CTL: Region = Region {
     size: 0x10,
     meaning:
         "control: +0 write ends the program with that exit code; +4 read: cycle counter bits 31:0; \
-         +8 write: PSB CSYNC (psb_req until the unit's psb_done), read: bit 0 = PSB pending",
+         +8 write: PSB CSYNC (psb_req until the unit's psb_done), read: bit 0 = PSB pending; \
+         +12 read: bytes of record buffer RAM, which sits at the top of BUF",
 };
 
 /// Every region, in address order.
@@ -376,6 +379,10 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(
         s,
         "#define SOC_CTL_PSB (SOC_CTL_BASE + 0x8u) /* write: PSB CSYNC; read: bit 0 = pending */"
+    )?;
+    writeln!(
+        s,
+        "#define SOC_CTL_BUF_BYTES (SOC_CTL_BASE + 0xcu) /* read: record buffer RAM bytes, at the top of BUF */"
     )?;
     writeln!(s, "/* SPE register with port address A (gen/spe_regs.h: SPE_<REG>_ADDR), low and high word. */")?;
     writeln!(s, "#define SOC_SPE_LO(a) (SOC_SPE_BASE + 8u * (a))")?;

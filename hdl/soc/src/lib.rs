@@ -3,10 +3,11 @@
 //! ```text
 //!               mem_* (valid/ready)            +-------+
 //!  +----------+ -----------+-----------------> | RAM   |  8 KiB, 4 byte lanes, loader port
-//!  | PicoRV32 |            +-----------------> | BUF   |  4 KiB record buffer <-- wr_* (unit)
-//!  |  (cpu)   |            +-----------------> | UART  |  --> uart_tx
-//!  |          |            +-----------------> | SPE   |  register window --> reg_* (unit)
-//!  |          |            +-----------------> | CTL   |  exit code, cycle counter
+//!  | PicoRV32 |            +-----------------> | BUF   |  record buffer (4 KiB, or the window's
+//!  |    or    |            |                     |       |  top 2 or 1 KiB) <-- wr_* (unit)
+//!  | VexRiscv |            +-----------------> | UART  |  --> uart_tx
+//!  |  (cpu)   |            +-----------------> | SPE   |  register window --> reg_* (unit)
+//!  |          |            +-----------------> | CTL   |  exit code, cycles, PSB, buffer size
 //!  |          | <-- irq[4] = PMBIRQ            +-------+
 //!  +----------+ --> fetch, data access, RVFI retire --> hooks --> SPE unit (spe)
 //! ```
@@ -20,6 +21,13 @@
 //!
 //! **Memory map** (`spe_defs::soc`): each access takes two cycles (request, then ready with
 //! the data: the RAMs are synchronous, so they map to block RAM).
+//!
+//! **Record buffer size**: the BUF window is 4 KiB; a build fills it with a RAM of 4, 2 or
+//! 1 KiB ([`BufSize`]) at the window's top, `[BUF end - size, BUF end)`, so that the limit
+//! the driver programs (PMBLIMITR, 4 KiB aligned) is the window's end whatever the size.
+//! The driver reads the size from `CTL + 12` and starts the buffer there. The simulated
+//! SoCs have 4 KiB; a board build may take less to fit its block RAMs (VexRiscv on the
+//! HX8K). A record write below the RAM is an external abort, like one outside the window.
 //!
 //! **Hooks**: PicoRV32 runs one instruction at a time, so the op being tracked is the one
 //! between the fetch that tagged it and the next retirement.
@@ -67,11 +75,47 @@ use unit::SpeUnit;
 const PIB: usize = PROBE_IN_BITS as usize;
 const POB: usize = PROBE_OUT_BITS as usize;
 const RAB: usize = RAM_ADDR_BITS as usize;
-const BAB: usize = BUF_ADDR_BITS as usize;
+
+/// The record buffer RAM of a build: 4 KiB (the whole BUF window), 2 or 1 KiB.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BufSize {
+    K4,
+    K2,
+    K1,
+}
+
+impl BufSize {
+    pub const ALL: [BufSize; 3] = [BufSize::K4, BufSize::K2, BufSize::K1];
+
+    pub fn bytes(self) -> u32 {
+        match self {
+            BufSize::K4 => BUF.size,
+            BufSize::K2 => BUF.size / 2,
+            BufSize::K1 => BUF.size / 4,
+        }
+    }
+
+    /// Width of the RAM's 64-bit beat address.
+    pub fn addr_bits(self) -> usize {
+        (self.bytes() / 8).trailing_zeros() as usize
+    }
+
+    /// Looks a size up by its byte count (`4096`, `2048`, `1024`).
+    pub fn from_bytes(bytes: u32) -> Result<BufSize, String> {
+        BufSize::ALL
+            .into_iter()
+            .find(|b| b.bytes() == bytes)
+            .ok_or_else(|| {
+                format!("a record buffer of {bytes} bytes is not built; sizes: 4096, 2048, 1024")
+            })
+    }
+}
+
+const _: () = assert!(BUF_ADDR_BITS == 9, "BufSize::K4 is the whole 4 KiB window");
 
 /// The SoC top, `spe_soc`. Its ports are `spe_defs::soc::SOC_PORTS`.
 #[derive(LogicBlock, Default)]
-pub struct SpeSoc {
+pub struct SpeSoc<const BAB: usize> {
     pub clk: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
     pub load_en: Signal<In, Bit>,
@@ -143,6 +187,11 @@ pub struct SpeSoc {
     k_spe_hi: K<Bits<8>>,
     k_ctl_hi: K<Bits<8>>,
     k_wbuf_hi: K<Bits<52>>,
+    /// Address bits 11 down to the RAM's top beat-address bit: set in every byte of the
+    /// RAM (it sits at the window's top); zero for a 4 KiB buffer.
+    k_wbuf_fill: K<Bits<64>>,
+    /// The RAM's size in bytes (read at `CTL + 12`).
+    k_buf_bytes: K<Bits<32>>,
     k_zero1: K<Bits<1>>,
     k_one1: K<Bits<1>>,
     k_zero4: K<Bits<4>>,
@@ -190,14 +239,20 @@ fn region_hi<const B: usize>(r: Region, shift: u32) -> K<Bits<B>> {
     K::new(u64::from(r.base >> shift).into())
 }
 
-impl SpeSoc {
-    /// The SoC around `core` with a UART bit time of `baud_div` cycles. `ram` preloads the
-    /// main RAM (a board build: the program is part of the bitstream); empty for the
-    /// simulated SoC, which loads it through the loader port.
+impl<const BAB: usize> SpeSoc<BAB> {
+    /// The SoC around `core` with a UART bit time of `baud_div` cycles and a record buffer
+    /// RAM of `8 << BAB` bytes. `ram` preloads the main RAM (a board build: the program is
+    /// part of the bitstream); empty for the simulated SoC, which loads it through the
+    /// loader port.
     pub fn new(core: Core, baud_div: u32, ram: &[u32]) -> Self {
         assert!(
             ram.len() <= spe_defs::soc::RAM_WORDS,
             "program larger than the RAM"
+        );
+        let buf_bytes = 8u64 << BAB;
+        assert!(
+            buf_bytes <= u64::from(BUF.size),
+            "record buffer larger than its window"
         );
         let lane = |k: usize| -> RAM<Bits<8>, RAB> {
             let bytes = ram
@@ -226,6 +281,8 @@ impl SpeSoc {
             k_spe_hi: K::new(u64::from(SPE.base >> 24).into()),
             k_ctl_hi: K::new(u64::from(CTL.base >> 24).into()),
             k_wbuf_hi: K::new(u64::from(BUF.base >> 12).into()),
+            k_wbuf_fill: K::new((u64::from(BUF.size) - buf_bytes).into()),
+            k_buf_bytes: K::new(buf_bytes.into()),
             k_one64: K::new(1u64.into()),
             k_one1: K::new(1u64.into()),
             k_one32: K::new(1u64.into()),
@@ -255,7 +312,7 @@ impl SpeSoc {
     }
 }
 
-impl Logic for SpeSoc {
+impl<const BAB: usize> Logic for SpeSoc<BAB> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clk, uart);
@@ -362,13 +419,15 @@ impl Logic for SpeSoc {
         self.rbuf.write_clock.next = self.clk.val();
         self.rbuf.read_address.next = self.cpu.mem_addr.val().get_bits::<BAB>(3);
         self.buf_word.next = self.rbuf.read_data.val();
-        self.wr_in_buf.next = self.spe.wr_addr.val().get_bits::<52>(12) == self.k_wbuf_hi.val();
+        self.wr_in_buf.next = (self.spe.wr_addr.val().get_bits::<52>(12) == self.k_wbuf_hi.val())
+            & ((self.spe.wr_addr.val() & self.k_wbuf_fill.val()) == self.k_wbuf_fill.val());
         self.rbuf.write_address.next = self.spe.wr_addr.val().get_bits::<BAB>(3);
         self.rbuf.write_data.next = self.spe.wr_data.val();
         self.rbuf.write_enable.next = self.spe.wr_valid.val() & self.wr_in_buf.val();
         self.spe.wr_ready.next = true;
         self.spe.wr_err.next = self.spe.wr_valid.val() & !self.wr_in_buf.val();
-        // A write outside the buffer RAM is an external abort.
+        // A write outside the buffer RAM (the window, or below a smaller RAM at its top) is
+        // an external abort.
         self.spe.wr_err_kind.next = self.k_err_external.val();
         self.spe.wr_err_fsc.next = self.k_zero6.val();
 
@@ -435,6 +494,12 @@ impl Logic for SpeSoc {
             & !self.cpu.mem_addr.val().get_bit(3)
         {
             self.s_io_rdata.d.next = self.s_cycles.q.val().get_bits::<32>(0);
+        }
+        if self.sel_ctl.val()
+            & self.cpu.mem_addr.val().get_bit(2)
+            & self.cpu.mem_addr.val().get_bit(3)
+        {
+            self.s_io_rdata.d.next = self.k_buf_bytes.val();
         }
         if self.sel_ctl.val()
             & !self.cpu.mem_addr.val().get_bit(2)
@@ -656,11 +721,25 @@ pub const SOC_HEADER: &str = "spe_soc.h";
 pub const HOOKS_FILE: &str = "spe_vexriscv_hooks.v";
 
 /// The SoC's modules (top last) as one Verilog text: the simulated SoC when `ram` is empty
-/// (`gen/<core dir>/spe_soc.v`), a board build with the program in the RAMs otherwise.
-pub fn verilog(core: Core, baud_div: u32, ram: &[u32]) -> Result<String, String> {
-    let mut soc = SpeSoc::new(core, baud_div, ram);
+/// (`gen/<core dir>/spe_soc.v`, `buf` = [`BufSize::K4`]), a board build with the program in
+/// the RAMs otherwise.
+pub fn verilog(core: Core, baud_div: u32, ram: &[u32], buf: BufSize) -> Result<String, String> {
     let child = |block: &str| format!("{SOC_TOP}_{block}");
-    let modules = spe_rtl::gen::design_modules(&mut soc, SOC_TOP, &child, !ram.is_empty())?;
+    let board = !ram.is_empty();
+    let modules = match buf {
+        BufSize::K4 => {
+            let mut soc = SpeSoc::<9>::new(core, baud_div, ram);
+            spe_rtl::gen::design_modules(&mut soc, SOC_TOP, &child, board)?
+        }
+        BufSize::K2 => {
+            let mut soc = SpeSoc::<8>::new(core, baud_div, ram);
+            spe_rtl::gen::design_modules(&mut soc, SOC_TOP, &child, board)?
+        }
+        BufSize::K1 => {
+            let mut soc = SpeSoc::<7>::new(core, baud_div, ram);
+            spe_rtl::gen::design_modules(&mut soc, SOC_TOP, &child, board)?
+        }
+    };
     Ok(modules
         .into_iter()
         .map(|(_, text)| text)
@@ -690,7 +769,7 @@ pub fn generate() -> Result<Vec<spe_rtl::gen::GenFile>, String> {
     let mut files = Vec::new();
     for core in Core::ALL {
         let dir = core.gen_dir();
-        let text = verilog(core, spe_defs::soc::SIM_BAUD_DIV, &[])?;
+        let text = verilog(core, spe_defs::soc::SIM_BAUD_DIV, &[], BufSize::K4)?;
         let (package, version) = core.package();
         let mut list = if core == Core::Picorv32 {
             format!(
@@ -742,4 +821,34 @@ pub fn generate() -> Result<Vec<spe_rtl::gen::GenFile>, String> {
 /// Every file of `gen/`: the unit's (`spe_rtl::gen::all_files`) and the SoC's.
 pub fn all_files() -> Result<Vec<spe_rtl::gen::GenFile>, String> {
     spe_rtl::gen::all_files(generate()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `SpeSoc`'s buffer address width follows [`BufSize`], and the size the driver reads at
+    /// `CTL + 12` is the RAM's.
+    #[test]
+    fn each_buffer_size_builds_its_ram_and_reports_its_bytes() {
+        for buf in BufSize::ALL {
+            let v = verilog(Core::Picorv32, 4, &[1, 2, 3], buf).unwrap();
+            let b = buf.addr_bits();
+            assert!(
+                v.contains(&format!("reg  [{}:0] rbuf__read_address;", b - 1)),
+                "{buf:?}: no {b}-bit buffer address"
+            );
+            assert!(
+                v.contains(&format!("32'h{:x}", buf.bytes())),
+                "{buf:?}: no constant {} for CTL+12",
+                buf.bytes()
+            );
+            assert_eq!(BufSize::from_bytes(buf.bytes()), Ok(buf));
+        }
+        assert_eq!(BufSize::K4.bytes(), BUF.size);
+        assert_eq!(BufSize::K4.addr_bits(), BUF_ADDR_BITS as usize);
+        assert!(BufSize::from_bytes(3000)
+            .unwrap_err()
+            .contains("4096, 2048, 1024"));
+    }
 }

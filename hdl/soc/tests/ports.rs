@@ -9,7 +9,8 @@ use spe_rtl::gen::verilog_ports;
 #[test]
 fn generated_soc_top_port_list_equals_the_soc_port_table() {
     for core in spe_defs::soc::Core::ALL {
-        let text = spe_soc::verilog(core, SIM_BAUD_DIV, &[]).expect("generation");
+        let text =
+            spe_soc::verilog(core, SIM_BAUD_DIV, &[], spe_soc::BufSize::K4).expect("generation");
         let got = verilog_ports(&text, spe_soc::SOC_TOP);
         let want: Vec<(String, Dir, u32)> = SOC_PORTS
             .iter()
@@ -21,8 +22,13 @@ fn generated_soc_top_port_list_equals_the_soc_port_table() {
 
 #[test]
 fn vexriscv_probes_reach_the_core_both_ways_and_feed_the_adapter() {
-    let text =
-        spe_soc::verilog(spe_defs::soc::Core::Vexriscv, SIM_BAUD_DIV, &[]).expect("generation");
+    let text = spe_soc::verilog(
+        spe_defs::soc::Core::Vexriscv,
+        SIM_BAUD_DIV,
+        &[],
+        spe_soc::BufSize::K4,
+    )
+    .expect("generation");
     for (name, _) in spe_soc::cpu::probes() {
         // Simulation: a hierarchical reference; synthesis: the port `expose` makes.
         assert!(
@@ -49,8 +55,13 @@ fn vexriscv_probes_reach_the_core_both_ways_and_feed_the_adapter() {
 
 #[test]
 fn probe_buses_concatenate_the_units_ports_first_port_lowest() {
-    let text =
-        spe_soc::verilog(spe_defs::soc::Core::Picorv32, SIM_BAUD_DIV, &[]).expect("generation");
+    let text = spe_soc::verilog(
+        spe_defs::soc::Core::Picorv32,
+        SIM_BAUD_DIV,
+        &[],
+        spe_soc::BufSize::K4,
+    )
+    .expect("generation");
     for (dir, bus) in [(Dir::In, "spe_in"), (Dir::Out, "spe_out")] {
         let names: Vec<&str> = probe_layout(dir)
             .iter()
@@ -71,13 +82,19 @@ fn a_board_build_carries_the_program_in_its_ram() {
         spe_defs::soc::Core::Picorv32,
         104,
         &[0x1234_5678, 0x9abc_def0],
+        spe_soc::BufSize::K4,
     )
     .expect("generation");
     // Byte lane 0 holds the low byte of each word, lane 3 the high one.
     assert!(text.contains("mem[11'b0] = 8'h78"), "lane 0 of word 0");
     assert!(text.contains("mem[11'b1] = 8'h9a"), "lane 3 of word 1");
-    let sim =
-        spe_soc::verilog(spe_defs::soc::Core::Picorv32, SIM_BAUD_DIV, &[]).expect("generation");
+    let sim = spe_soc::verilog(
+        spe_defs::soc::Core::Picorv32,
+        SIM_BAUD_DIV,
+        &[],
+        spe_soc::BufSize::K4,
+    )
+    .expect("generation");
     assert!(
         !sim.contains("initial"),
         "the simulation build loads its RAM through the loader port"

@@ -24,7 +24,7 @@ RAM_BASE, RAM_SIZE = 0x0, 0x2000
 BUF_BASE, BUF_SIZE = 0x10000, 0x1000
 UART_DATA, UART_STATUS = 0x02000000, 0x02000004
 SPE_BASE = 0x03000000
-CTL_EXIT, CTL_CYCLES, CTL_PSB = 0x04000000, 0x04000004, 0x04000008
+CTL_EXIT, CTL_CYCLES, CTL_PSB, CTL_BUF_BYTES = 0x04000000, 0x04000004, 0x04000008, 0x0400000C
 SPE_IRQ = 4
 
 # Register port address -> (name, writable mask) for the `default` preset (gen/spe_regs.h).
@@ -195,6 +195,8 @@ def run(path, quiet=False):
                 return count & M32
             if addr == CTL_PSB:
                 return 0  # the stand-in unit writes records at once: a PSB completes at once
+            if addr == CTL_BUF_BYTES:
+                return BUF_SIZE  # the simulated SoC's buffer RAM fills the window
             if SPE_BASE <= addr < SPE_BASE + 0x100:
                 return spe.read((addr - SPE_BASE) >> 3, addr & 4)
             raise AssertionError(f"read of unmapped {addr:#x} at pc {pc:#x}")

@@ -4,9 +4,10 @@
 //! stream instead of a port. A stream that fails a check is an error naming the byte
 //! offset, and no output file is written (an existing one is left as it was).
 //!
-//! `spe fpga build --board B --elf FILE`: the board top of `hdl/soc` with the program in
-//! its RAM, synthesized, placed and routed at the board's system clock and packed into
-//! `<out>/<board>.bin` (the flow is `spe_fpga::build`). `spe fpga constraints` writes or
+//! `spe fpga build --board B [--core C] --elf FILE`: the board top of `hdl/soc` around
+//! PicoRV32 or VexRiscv with the program in its RAM, synthesized, placed and routed at the
+//! board's system clock and packed into `<out>/<name>.bin` (`hx8k`, `hx8k-vexriscv`; the
+//! flow is `spe_fpga::build`). `spe fpga constraints` writes or
 //! checks the boards' PCFs in `constraints/`.
 
 use clap::{Args, Subcommand};
@@ -37,15 +38,19 @@ struct BuildArgs {
     /// Board: icebreaker (iCE40UP5K-SG48) or hx8k (iCE40-HX8K breakout board).
     #[arg(long)]
     board: String,
-    /// The program (RV32I ELF, e.g. from scripts/soc-sw.sh), placed in the SoC's 8 KiB RAM.
+    /// The SoC's core: picorv32 or vexriscv (VexRiscv Lite; its record buffer is 2 KiB).
+    #[arg(long, default_value = "picorv32")]
+    core: String,
+    /// The program (RV32I ELF from `scripts/soc-sw.sh [--core C]`), placed in the SoC's
+    /// 8 KiB RAM.
     #[arg(long, value_name = "FILE")]
     elf: PathBuf,
-    /// Output folder for the Verilog, PCF, netlist, logs and <board>.bin
-    /// [default: target/spe-fpga/<board>].
+    /// Output folder for the Verilog, PCF, netlist, logs and <name>.bin
+    /// [default: target/spe-fpga/<name>, name = the board, or <board>-vexriscv].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// The generated Verilog folder (the unit's files); its parent is the repository, where
-    /// picorv32.v is installed (.deps/).
+    /// the core's Verilog is installed (.deps/).
     #[arg(long, value_name = "DIR", default_value = "gen")]
     gen: PathBuf,
 }
@@ -93,9 +98,12 @@ pub fn run(a: FpgaArgs) -> Result<ExitCode, String> {
 }
 
 fn build(a: BuildArgs) -> Result<ExitCode, String> {
+    use spe_defs::soc::Core;
     use spe_fpga::build::{BuildOptions, Source};
     use spe_soc::board::{self, Board};
     let b = Board::parse(&a.board)?;
+    let core = Core::parse(&a.core)?;
+    let name = board::build_name(b, core);
     let device = spe_fpga::board::Device::parse(b.device())?;
     // Fail before any work when a tool is missing.
     spe_fpga::build::find_tools()?;
@@ -109,7 +117,7 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         .map_err(|e| format!("{}: {e}", a.elf.display()))?;
     let out = a
         .out
-        .unwrap_or_else(|| PathBuf::from(format!("target/spe-fpga/{}", b.name())));
+        .unwrap_or_else(|| PathBuf::from(format!("target/spe-fpga/{name}")));
     std::fs::create_dir_all(&out).map_err(|e| format!("creating {}: {e}", out.display()))?;
     let out = out
         .canonicalize()
@@ -121,31 +129,54 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         )
     })?;
     let repo = gen.parent().ok_or("--gen has no parent folder")?;
-    let (picorv32, installed) = spe_defs::soc::ensure_core(repo, spe_defs::soc::Core::Picorv32)?;
+    let (core_v, installed) = spe_defs::soc::ensure_core(repo, core)?;
     if installed {
-        eprintln!("installed {}", picorv32.display());
+        eprintln!("installed {}", core_v.display());
     }
     let top = b.top_module();
     let verilog = out.join(format!("{top}.v"));
     eprintln!(
-        "spe fpga build {}: {} words of {} into the RAM, {} MHz, UART {} baud (bit time {} cycles), Verilog {}",
+        "spe fpga build {name}: {} on the {}, {} words of {} into the RAM, {} B record buffer, {} MHz, UART {} baud (bit time {} cycles), Verilog {}",
+        core.name(),
         b,
         ram.len(),
         a.elf.display(),
+        board::buf_size(core).bytes(),
         b.sys_mhz(),
         board::UART_BAUD,
         b.baud_div(),
         verilog.display()
     );
-    std::fs::write(&verilog, board::verilog(b, &ram)?)
+    std::fs::write(&verilog, board::verilog(b, core, &ram)?)
         .map_err(|e| format!("writing {}: {e}", verilog.display()))?;
     let pcf = out.join(b.pcf_file());
     std::fs::write(&pcf, board::pcf(b)).map_err(|e| format!("writing {}: {e}", pcf.display()))?;
-    let mut sources = vec![Source {
-        path: picorv32,
-        defines: vec!["RISCV_FORMAL".into()],
-    }];
-    for f in spe_soc::unit_sources()? {
+    // The core; VexRiscv's probed signals become ports (the SoC then reads them as ports:
+    // SPE_VEXRISCV_EXPOSED) and its hook adapter is read from gen/.
+    let (core_src, soc_defines) = match core {
+        Core::Picorv32 => (
+            Source {
+                path: core_v,
+                defines: vec!["RISCV_FORMAL".into()],
+                then: vec![],
+            },
+            vec![],
+        ),
+        Core::Vexriscv => (
+            Source {
+                path: core_v,
+                defines: vec![],
+                then: vec![spe_soc::cpu::expose_script()],
+            },
+            vec!["SPE_VEXRISCV_EXPOSED".to_string()],
+        ),
+    };
+    let mut files = spe_soc::unit_sources()?;
+    if core == Core::Vexriscv {
+        files.push(format!("{}/{}", core.gen_dir(), spe_soc::HOOKS_FILE));
+    }
+    let mut sources = vec![core_src];
+    for f in files {
         let path = gen.join(&f);
         if !path.is_file() {
             return Err(format!(
@@ -155,15 +186,16 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         }
         sources.push(Source {
             path,
-            defines: vec![],
+            ..Source::default()
         });
     }
     sources.push(Source {
         path: verilog,
-        defines: vec![],
+        defines: soc_defines,
+        then: vec![],
     });
     let opts = BuildOptions {
-        name: b.name().into(),
+        name: name.clone(),
         device,
         top,
         sources,
@@ -175,8 +207,7 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
     print!("{}", report.render());
     if !report.timing_met() {
         return Err(format!(
-            "{}: Fmax {:.2} MHz is below the {} MHz system clock it was built for; no bitstream written (see {})",
-            b,
+            "{name}: Fmax {:.2} MHz is below the {} MHz system clock it was built for; no bitstream written (see {})",
             report.pnr.fmax_mhz,
             b.sys_mhz(),
             opts.out_dir.join(spe_fpga::nextpnr::LOG).display()

@@ -11,11 +11,13 @@ use std::fmt::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// One Verilog source and the macros it is read with (`picorv32.v` needs `RISCV_FORMAL`).
-#[derive(Clone, Debug)]
+/// One Verilog source, the macros it is read with (`picorv32.v` needs `RISCV_FORMAL`) and
+/// the Yosys commands run right after reading it (VexRiscv: `expose` its probed signals).
+#[derive(Clone, Debug, Default)]
 pub struct Source {
     pub path: PathBuf,
     pub defines: Vec<String>,
+    pub then: Vec<String>,
 }
 
 /// What to build and where.
@@ -151,6 +153,10 @@ pub fn script(o: &BuildOptions) -> String {
             s.push_str(&format!(" -D{d}"));
         }
         s.push_str(&format!(" \"{}\"\n", src.path.display()));
+        for c in &src.then {
+            s.push_str(c);
+            s.push('\n');
+        }
     }
     s.push_str(&format!(
         "synth_ice40 -top {top} -json {top}.json\ntee -q -o {STAT} stat\n",
@@ -265,10 +271,12 @@ mod tests {
                 Source {
                     path: "/x/picorv32.v".into(),
                     defines: vec!["RISCV_FORMAL".into()],
+                    then: vec![],
                 },
                 Source {
                     path: "/x/board.v".into(),
                     defines: vec![],
+                    then: vec!["expose top/a;".into()],
                 },
             ],
             pcf: "/x/icebreaker.pcf".into(),
@@ -284,7 +292,10 @@ mod tests {
             s.contains("read_verilog -DRISCV_FORMAL \"/x/picorv32.v\"\n"),
             "{s}"
         );
-        assert!(s.contains("read_verilog \"/x/board.v\"\n"), "{s}");
+        assert!(
+            s.contains("read_verilog \"/x/board.v\"\nexpose top/a;\nsynth_ice40"),
+            "{s}"
+        );
         assert!(
             s.contains("synth_ice40 -top spe_board_icebreaker -json spe_board_icebreaker.json"),
             "{s}"
