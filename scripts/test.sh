@@ -12,7 +12,8 @@
 # the formal proofs of the default preset and their mutants (scripts/formal.sh),
 # area per block and Fmax of the smallest preset on an iCE40 UP5K (spe synth: Yosys and
 # nextpnr-ice40), the FPGA prototype's bitstreams for the iCEBreaker and the HX8K breakout
-# with PicoRV32, and for the HX8K with VexRiscv (spe fpga build: each meets its clock),
+# with PicoRV32, and for the HX8K and the ULX3S (ECP5) with VexRiscv (spe fpga build: each
+# meets its clock),
 # the end-to-end runs (model simulation -> buffer -> decoder; Verilated RTL and model give
 # byte-identical buffers), real perf on the perf.data files `spe` writes
 # (scripts/perf-check.sh), the demo SoC (scripts/soc-check.sh: a C program on PicoRV32 and
@@ -71,19 +72,22 @@ SPE="$SPE" step scripts/diagrams.sh --check
 # Area per block and Fmax of the smallest preset on the iCEBreaker's UP5K (about 30 s).
 step "$SPE" synth --preset minimal --device up5k --out "$OUT/synth" | tee "$OUT/synth.txt"
 grep -q '^Fmax [0-9.]* MHz' "$OUT/synth.txt" || { echo "error: spe synth printed no Fmax line" >&2; exit 1; }
-# Bitstreams of the FPGA prototype with the demo program in the RAM (about 4 + 2 + 2
-# minutes): PicoRV32 on both boards, VexRiscv on the HX8K; each must meet its system clock.
-# The PCFs in constraints/ must be current.
+# Bitstreams of the FPGA prototype with the demo program in the RAM (about 4 + 2 + 2 + 2
+# minutes): PicoRV32 on both iCE40 boards, VexRiscv on the HX8K and on the ULX3S's ECP5
+# (nextpnr-ecp5 and ecppack from PyPI, installed into .deps/ on first use); each must meet
+# its system clock. The pin files in constraints/ must be current.
 step bash scripts/soc-sw.sh "$OUT/sw"
 step bash scripts/soc-sw.sh --core vexriscv "$OUT/sw-vexriscv"
 step "$SPE" fpga constraints --check constraints
-for build in icebreaker:picorv32 hx8k:picorv32 hx8k:vexriscv; do
+for build in icebreaker:picorv32 hx8k:picorv32 hx8k:vexriscv ulx3s:vexriscv; do
     board=${build%:*} core=${build#*:}
     name=$board elf="$OUT/sw/spe-demo.elf"
     if [ "$core" = vexriscv ]; then name=$board-$core elf="$OUT/sw-vexriscv/spe-demo.elf"; fi
     step "$SPE" fpga build --board "$board" --core "$core" --elf "$elf" --out "$OUT/fpga-$name" | tee "$OUT/fpga-$name.txt"
     grep -q '^Fmax [0-9.]* MHz (system clock [0-9]* MHz, met)' "$OUT/fpga-$name.txt" || { echo "error: $name missed its clock" >&2; exit 1; }
-    test -s "$OUT/fpga-$name/$name.bin" || { echo "error: no $name.bin" >&2; exit 1; }
+    ext=bin
+    if [ "$board" = ulx3s ]; then ext=bit; fi
+    test -s "$OUT/fpga-$name/$name.$ext" || { echo "error: no $name.$ext" >&2; exit 1; }
 done
 step "$SPE" sim --workload loop --cycles 2000000 --interval 1024 --jitter --out "$OUT/loop.bin" --summary-json "$OUT/loop.json"
 step "$SPE" decode "$OUT/loop.bin" --quiet --check-slots --expect-records "$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/loop.json")"

@@ -1,9 +1,10 @@
 //! Board tops of the FPGA prototype: the SoC with its program in the RAM, a power-on
 //! reset, the UART on the board's FTDI pin and status LEDs. One module per board,
-//! `spe_board_<board>`, and its pin constraints (PCF) generated from the same block.
+//! `spe_board_<board>`, and its pin constraints (PCF; an LPF for the ECP5 of the ULX3S)
+//! generated from the same block.
 //!
 //! ```text
-//!  clk (12 MHz pin) --> pll (HX8K: SB_PLL40_CORE to 36 MHz; iCEBreaker: a wire) --> sys_clk
+//!  clk (12 MHz pin; ULX3S 25 MHz) --> pll (HX8K: SB_PLL40_CORE to 36 MHz; else a wire) --> sys_clk
 //!  sys_clk --+--> spe_board_<board>_soc (spe_soc, RAM preloaded) --> uart_tx pin
 //!            +--> por: 4-bit counter from 0 (iCE40 flops power up to 0), counting once
 //!            |         the PLL is locked; reset held until it reaches 15
@@ -35,6 +36,9 @@
 //!   `examples/hx8kboard/hx8kboard.pcf`: clk J3, LED0..LED7 = B5, B4, A2, A1, C5, C4, B3,
 //!   C3 (active high); YosysHQ/picorv32 `picosoc/hx8kdemo.pcf`: ser_tx B12 (FPGA to host),
 //!   ser_rx B10, the same clock and LEDs.
+//! * ULX3S (LFE5U-85F-6BG381C): emard/ulx3s `doc/constraints/ulx3s_v20.lpf`: clk_25mhz G2,
+//!   ftdi_rxd L4 (FPGA to host), ftdi_txd M1, led[0..7] = B2, C2, C1, D2, D1, E2, E1, H3
+//!   (active high), all LVCMOS33. No PLL: the SoC runs from the 25 MHz oscillator.
 
 use crate::BufSize;
 use rust_hdl::prelude::*;
@@ -46,7 +50,7 @@ use std::fmt;
 
 /// The UART baud rate of the board builds (what `spe fpga capture` listens at).
 pub const UART_BAUD: u32 = 115_200;
-/// Frequency of the oscillator on both boards.
+/// Frequency of the oscillator on the iCE40 boards (the ULX3S has 25 MHz: [`Board::osc_hz`]).
 pub const OSC_HZ: u32 = 12_000_000;
 /// Cycles the power-on reset is held (the counter's top value).
 pub const POR_CYCLES: u64 = 15;
@@ -77,6 +81,8 @@ pub enum Board {
     IceBreaker,
     /// Lattice iCE40-HX8K breakout board (iCE40HX8K-CT256).
     Hx8k,
+    /// ULX3S with the ECP5 85F (LFE5U-85F-6BG381C).
+    Ulx3s,
 }
 
 /// The board pins of the top's ports (package pin names), and which LEDs are active low.
@@ -90,13 +96,27 @@ struct Pins {
 }
 
 impl Board {
-    pub const ALL: [Board; 2] = [Board::IceBreaker, Board::Hx8k];
+    pub const ALL: [Board; 3] = [Board::IceBreaker, Board::Hx8k, Board::Ulx3s];
 
-    /// Command-line name (`icebreaker`, `hx8k`).
+    /// Command-line name (`icebreaker`, `hx8k`, `ulx3s`).
     pub fn name(self) -> &'static str {
         match self {
             Board::IceBreaker => "icebreaker",
             Board::Hx8k => "hx8k",
+            Board::Ulx3s => "ulx3s",
+        }
+    }
+
+    /// True for the ECP5 board: an LPF instead of a PCF, IO standards on every pin.
+    pub fn is_ecp5(self) -> bool {
+        self == Board::Ulx3s
+    }
+
+    /// The oscillator's frequency in Hz.
+    pub fn osc_hz(self) -> u32 {
+        match self {
+            Board::IceBreaker | Board::Hx8k => OSC_HZ,
+            Board::Ulx3s => 25_000_000,
         }
     }
 
@@ -116,6 +136,7 @@ impl Board {
         match self {
             Board::IceBreaker => "up5k",
             Board::Hx8k => "hx8k",
+            Board::Ulx3s => "ecp5-85f",
         }
     }
 
@@ -124,6 +145,7 @@ impl Board {
         match self {
             Board::IceBreaker => "iCEBreaker (iCE40UP5K-SG48)",
             Board::Hx8k => "Lattice iCE40-HX8K breakout board (iCE40HX8K-CT256)",
+            Board::Ulx3s => "ULX3S (ECP5 LFE5U-85F-6BG381C)",
         }
     }
 
@@ -135,7 +157,7 @@ impl Board {
     /// The PLL between the oscillator and the system clock, if any.
     pub fn pll(self) -> Option<PllSettings> {
         match self {
-            Board::IceBreaker => None,
+            Board::IceBreaker | Board::Ulx3s => None,
             // icepll -i 12 -o 36: F_PFD 12 MHz, F_VCO 576 MHz, 36.000 MHz achieved.
             Board::Hx8k => Some(PllSettings {
                 divr: 0,
@@ -149,8 +171,8 @@ impl Board {
     /// The system clock in Hz: the oscillator, or the PLL's output.
     pub fn sys_hz(self) -> u32 {
         match self.pll() {
-            None => OSC_HZ,
-            Some(p) => p.freqs(OSC_HZ).2.round() as u32,
+            None => self.osc_hz(),
+            Some(p) => p.freqs(self.osc_hz()).2.round() as u32,
         }
     }
 
@@ -164,9 +186,10 @@ impl Board {
         baud_div(self.sys_hz(), UART_BAUD)
     }
 
-    /// The PCF file name in `constraints/`.
-    pub fn pcf_file(self) -> String {
-        format!("{}.pcf", self.name())
+    /// The pin constraints' file name in `constraints/`: `<board>.pcf`, or `.lpf` (ECP5).
+    pub fn pins_file(self) -> String {
+        let ext = if self.is_ecp5() { "lpf" } else { "pcf" };
+        format!("{}.{ext}", self.name())
     }
 
     fn pins(self) -> Pins {
@@ -196,6 +219,20 @@ impl Board {
                     ("C5", "LED4 (D5)"),
                     ("C4", "LED5 (D4)"),
                     ("B3", "LED6 (D3)"),
+                ],
+                active_low: 0,
+            },
+            Board::Ulx3s => Pins {
+                clk: "G2",
+                uart_tx: "L4",
+                leds: [
+                    ("B2", "led[0] (D0)"),
+                    ("C2", "led[1] (D1)"),
+                    ("C1", "led[2] (D2)"),
+                    ("D2", "led[3] (D3)"),
+                    ("D1", "led[4] (D4)"),
+                    ("E2", "led[5] (D5)"),
+                    ("E1", "led[6] (D6)"),
                 ],
                 active_low: 0,
             },
@@ -371,13 +408,15 @@ impl BoardTop {
             k_led_fail: K::new(4u64.into()),
             k_active_low: K::new(p.active_low.into()),
         };
+        let osc_mhz = f64::from(board.osc_hz()) / 1e6;
         t.clk.add_location(0, p.clk);
         t.clk.add_constraint(PinConstraint {
             index: 0,
-            constraint: Constraint::Custom(format!(
-                "set_frequency clk {}",
-                f64::from(OSC_HZ) / 1e6
-            )),
+            constraint: Constraint::Custom(if board.is_ecp5() {
+                format!("FREQUENCY PORT \"clk\" {osc_mhz} MHZ")
+            } else {
+                format!("set_frequency clk {osc_mhz}")
+            }),
         });
         t.uart_tx.add_location(0, p.uart_tx);
         t.led_beat.add_location(0, p.leds[0].0);
@@ -385,6 +424,19 @@ impl BoardTop {
         t.led_fail.add_location(0, p.leds[2].0);
         for i in 0..4 {
             t.led_code.add_location(i, p.leds[3 + i].0);
+        }
+        if board.is_ecp5() {
+            // The ECP5's LPF names each pin's I/O standard (the iCE40 PCF has none, and
+            // rust-hdl-fpga-support's PCF writer refuses one).
+            let v = || SignalType::LowVoltageCMOS_3v3;
+            t.clk.add_signal_type(0, v());
+            t.uart_tx.add_signal_type(0, v());
+            t.led_beat.add_signal_type(0, v());
+            t.led_pass.add_signal_type(0, v());
+            t.led_fail.add_signal_type(0, v());
+            for i in 0..4 {
+                t.led_code.add_signal_type(i, v());
+            }
         }
         t
     }
@@ -437,13 +489,13 @@ impl Logic for BoardTop {
     }
 }
 
-/// The record buffer of a board build: the whole 4 KiB window on PicoRV32; 2 KiB at its
-/// top on VexRiscv, whose instruction cache and register file take the block RAMs of the
-/// other 2 KiB (the SoC needs 34 EBR with 4 KiB; the HX8K has 32).
-pub fn buf_size(core: Core) -> BufSize {
-    match core {
-        Core::Picorv32 => BufSize::K4,
-        Core::Vexriscv => BufSize::K2,
+/// The record buffer of a board build: the whole 4 KiB window, except VexRiscv on an iCE40
+/// board, whose instruction cache and register file take the block RAMs of 2 KiB of it
+/// (the SoC needs 34 EBR with 4 KiB; the HX8K has 32): 2 KiB at the window's top.
+pub fn buf_size(board: Board, core: Core) -> BufSize {
+    match (core, board.is_ecp5()) {
+        (Core::Vexriscv, false) => BufSize::K2,
+        _ => BufSize::K4,
     }
 }
 
@@ -468,7 +520,7 @@ pub fn verilog(board: Board, core: Core, ram: &[u32]) -> Result<String, String> 
             spe_defs::soc::RAM_WORDS * 4 / 1024
         ));
     }
-    let soc = crate::verilog(core, board.baud_div(), ram, buf_size(core))?;
+    let soc = crate::verilog(core, board.baud_div(), ram, buf_size(board, core))?;
     let mut top = BoardTop::new(board);
     let name = board.top_module();
     let child = |block: &str| format!("{name}_{block}");
@@ -476,7 +528,7 @@ pub fn verilog(board: Board, core: Core, ram: &[u32]) -> Result<String, String> 
     let mut text = format!(
         "// {name}: the demo SoC ({}, {} B record buffer) on the {} with its program, system clock {} Hz, UART {} baud.\n// Generated by `spe fpga build`; do not edit.\n",
         core.name(),
-        buf_size(core).bytes(),
+        buf_size(board, core).bytes(),
         board.title(),
         board.sys_hz(),
         UART_BAUD
@@ -541,9 +593,66 @@ pub fn pcf(board: Board) -> String {
     s
 }
 
+/// The LPF of the ECP5 board top: a banner, then what rust-hdl-fpga-support's
+/// `generate_lpf` reads from the pin constraints of [`BoardTop::new`] (`LOCATE`, the
+/// LVCMOS33 `IOBUF` of each pin, the clock's `FREQUENCY`), each `LOCATE` annotated.
+pub fn lpf(board: Board) -> String {
+    let top = BoardTop::new(board);
+    let body = rust_hdl_fpga_support::toolchains::ecp5::generate_lpf(&top);
+    let p = board.pins();
+    let mut s = format!(
+        "# Pins of {} on the {}.\n# Generated from hdl/soc/src/board.rs; do not edit: run `{PCF_REFRESH_COMMAND}`.\n",
+        board.top_module(),
+        board.title()
+    );
+    for line in body.lines() {
+        let site = line
+            .split_once("SITE \"")
+            .and_then(|(_, r)| r.split('"').next());
+        let what = match site {
+            Some(x) if x == p.clk => Some(format!(
+                "{} MHz oscillator = system clock",
+                f64::from(board.osc_hz()) / 1e6
+            )),
+            Some(x) if x == p.uart_tx => Some("FTDI ftdi_rxd, FPGA to host".to_string()),
+            Some(x) => p
+                .leds
+                .iter()
+                .enumerate()
+                .find(|(_, l)| l.0 == x)
+                .map(|(i, l)| {
+                    let pol = if p.active_low >> i & 1 == 1 {
+                        "active low"
+                    } else {
+                        "active high"
+                    };
+                    format!("{}, {pol}", l.1)
+                }),
+            None => None,
+        };
+        match what {
+            Some(w) => s.push_str(&format!("{line:<40} # {w}\n")),
+            None => s.push_str(&format!("{line}\n")),
+        }
+    }
+    s
+}
+
+/// The pin constraints of a board top: [`pcf`] on an iCE40, [`lpf`] on the ECP5.
+pub fn pins_text(board: Board) -> String {
+    if board.is_ecp5() {
+        lpf(board)
+    } else {
+        pcf(board)
+    }
+}
+
 /// The generated files of `constraints/`: (file name, text) for each board.
 pub fn constraint_files() -> Vec<(String, String)> {
-    let mut v: Vec<(String, String)> = Board::ALL.iter().map(|&b| (b.pcf_file(), pcf(b))).collect();
+    let mut v: Vec<(String, String)> = Board::ALL
+        .iter()
+        .map(|&b| (b.pins_file(), pins_text(b)))
+        .collect();
     let m = spe_rtl::gen::marker_file(CONSTRAINTS_COMMAND);
     v.push((m.path, m.text));
     v
@@ -563,8 +672,11 @@ pub fn write_constraints(dir: &std::path::Path, force: bool) -> Result<String, S
         std::fs::write(&path, text).map_err(|e| format!("writing {}: {e}", path.display()))?;
     }
     Ok(format!(
-        "wrote {} PCF files to {}",
-        files.iter().filter(|(n, _)| n.ends_with(".pcf")).count(),
+        "wrote {} pin constraint files (PCF, LPF) to {}",
+        files
+            .iter()
+            .filter(|(n, _)| n.ends_with(".pcf") || n.ends_with(".lpf"))
+            .count(),
         dir.display()
     ))
 }
@@ -595,9 +707,9 @@ mod tests {
         for b in Board::ALL {
             assert_eq!(Board::parse(b.name()), Ok(b));
         }
-        let e = Board::parse("ulx3s").unwrap_err();
+        let e = Board::parse("orangecrab").unwrap_err();
         assert!(
-            e.contains("\"ulx3s\"") && e.contains("icebreaker, hx8k"),
+            e.contains("\"orangecrab\"") && e.contains("icebreaker, hx8k, ulx3s"),
             "{e}"
         );
     }
@@ -647,8 +759,42 @@ mod tests {
     }
 
     #[test]
+    fn the_ulx3s_lpf_locates_every_pin_once_as_lvcmos33_at_25_mhz() {
+        let lpf = lpf(Board::Ulx3s);
+        let mut sites: Vec<&str> = lpf
+            .lines()
+            .filter(|l| l.starts_with("LOCATE COMP"))
+            .map(|l| l.split('"').nth(3).unwrap())
+            .collect();
+        assert_eq!(sites.len(), 9, "{lpf}");
+        sites.sort();
+        sites.dedup();
+        assert_eq!(sites.len(), 9, "a site used twice\n{lpf}");
+        assert_eq!(
+            lpf.lines()
+                .filter(|l| l.contains("IO_TYPE=LVCMOS33"))
+                .count(),
+            9,
+            "{lpf}"
+        );
+        for line in [
+            "LOCATE COMP \"clk\" SITE \"G2\";",
+            "LOCATE COMP \"uart_tx\" SITE \"L4\";",
+            "LOCATE COMP \"led_code[3]\" SITE \"E1\";",
+            "FREQUENCY PORT \"clk\" 25 MHZ;",
+        ] {
+            assert!(lpf.contains(line), "{line} missing from\n{lpf}");
+        }
+        assert_eq!(Board::Ulx3s.sys_hz(), 25_000_000);
+        assert_eq!(Board::Ulx3s.baud_div(), 217);
+        assert_eq!(Board::Ulx3s.pins_file(), "ulx3s.lpf");
+        let v = verilog(Board::Ulx3s, Core::Picorv32, &[]).unwrap();
+        assert!(!v.contains("SB_PLL40") && v.contains("assign clk_out = clk_in;"));
+    }
+
+    #[test]
     fn pcf_places_every_pin_once_with_the_clock_target() {
-        for b in Board::ALL {
+        for b in [Board::IceBreaker, Board::Hx8k] {
             let pcf = pcf(b);
             let mut pins: Vec<&str> = pcf
                 .lines()
@@ -708,6 +854,13 @@ mod tests {
         );
         assert_eq!(build_name(Board::Hx8k, Core::Vexriscv), "hx8k-vexriscv");
         assert_eq!(build_name(Board::IceBreaker, Core::Picorv32), "icebreaker");
+        // The ECP5 has block RAM to spare: the whole window.
+        let u = verilog(Board::Ulx3s, Core::Vexriscv, &[0x13]).unwrap();
+        assert!(u.contains("(vexriscv, 4096 B record buffer)"), "banner");
+        assert!(
+            u.contains("reg  [8:0] rbuf__read_address;"),
+            "not 512 beats"
+        );
     }
 
     #[test]

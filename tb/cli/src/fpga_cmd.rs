@@ -27,7 +27,8 @@ pub struct FpgaArgs {
 enum FpgaCmd {
     /// Receive the SPE buffer a board dumps over its UART (framed and checksummed).
     Capture(CaptureArgs),
-    /// Build a board's bitstream with a program in its RAM (Yosys, nextpnr-ice40, icepack).
+    /// Build a board's bitstream with a program in its RAM (Yosys; nextpnr-ice40 and icepack,
+    /// or nextpnr-ecp5 and ecppack from PyPI).
     Build(BuildArgs),
     /// Write (or check) the boards' pin constraints in constraints/.
     Constraints(ConstraintsArgs),
@@ -35,10 +36,12 @@ enum FpgaCmd {
 
 #[derive(Args)]
 struct BuildArgs {
-    /// Board: icebreaker (iCE40UP5K-SG48) or hx8k (iCE40-HX8K breakout board).
+    /// Board: icebreaker (iCE40UP5K-SG48), hx8k (iCE40-HX8K breakout board) or ulx3s
+    /// (ECP5 LFE5U-85F).
     #[arg(long)]
     board: String,
-    /// The SoC's core: picorv32 or vexriscv (VexRiscv Lite; its record buffer is 2 KiB).
+    /// The SoC's core: picorv32 or vexriscv (VexRiscv Lite; on an iCE40 board its record
+    /// buffer is 2 KiB).
     #[arg(long, default_value = "picorv32")]
     core: String,
     /// The program (RV32I ELF from `scripts/soc-sw.sh [--core C]`), placed in the SoC's
@@ -105,14 +108,15 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
     let core = Core::parse(&a.core)?;
     let name = board::build_name(b, core);
     let device = spe_fpga::board::Device::parse(b.device())?;
-    // Fail before any work when a tool is missing.
-    spe_fpga::build::find_tools()?;
     if !a.elf.is_file() {
         return Err(format!("{}: no such ELF file", a.elf.display()));
     }
     let soc = spe_defs::soc::RAM;
     // Elf::read names the file in its errors; image() does not.
-    let ram = spe_socsim::elf::Elf::read(&a.elf)?
+    let elf = spe_socsim::elf::Elf::read(&a.elf)?;
+    elf.check_core(core)
+        .map_err(|e| format!("{}: {e}", a.elf.display()))?;
+    let ram = elf
         .image(soc.base, spe_defs::soc::RAM_WORDS)
         .map_err(|e| format!("{}: {e}", a.elf.display()))?;
     let out = a
@@ -129,6 +133,8 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         )
     })?;
     let repo = gen.parent().ok_or("--gen has no parent folder")?;
+    // Fail before any work when a tool is missing (an ECP5's are installed now).
+    spe_fpga::build::find_tools(device, repo)?;
     let (core_v, installed) = spe_defs::soc::ensure_core(repo, core)?;
     if installed {
         eprintln!("installed {}", core_v.display());
@@ -141,7 +147,7 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         b,
         ram.len(),
         a.elf.display(),
-        board::buf_size(core).bytes(),
+        board::buf_size(b, core).bytes(),
         b.sys_mhz(),
         board::UART_BAUD,
         b.baud_div(),
@@ -149,8 +155,9 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
     );
     std::fs::write(&verilog, board::verilog(b, core, &ram)?)
         .map_err(|e| format!("writing {}: {e}", verilog.display()))?;
-    let pcf = out.join(b.pcf_file());
-    std::fs::write(&pcf, board::pcf(b)).map_err(|e| format!("writing {}: {e}", pcf.display()))?;
+    let pins = out.join(b.pins_file());
+    std::fs::write(&pins, board::pins_text(b))
+        .map_err(|e| format!("writing {}: {e}", pins.display()))?;
     // The core; VexRiscv's probed signals become ports (the SoC then reads them as ports:
     // SPE_VEXRISCV_EXPOSED) and its hook adapter is read from gen/.
     let (core_src, soc_defines) = match core {
@@ -199,7 +206,8 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         device,
         top,
         sources,
-        pcf,
+        pins,
+        repo: repo.to_path_buf(),
         freq_mhz: b.sys_mhz(),
         out_dir: out,
     };

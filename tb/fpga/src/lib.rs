@@ -1,10 +1,11 @@
-//! The iCE40 flow of the SPE unit: area and timing of the bare unit (`spe synth`), and the
-//! pieces a board build reuses.
+//! The FPGA flows: area and timing of the bare unit on an iCE40 (`spe synth`), and board
+//! bitstreams on iCE40 and ECP5 (`spe fpga build`).
 //!
 //! * [`wrapper`]: the pin-limited wrapper around `spe_top_<preset>` (three pins; every
 //!   input from a shift register, every output registered and XOR-reduced);
-//! * [`board`]: the two targets (HX8K breakout board, iCEBreaker), their pins and PCF;
-//! * [`build`]: a board bitstream (`spe fpga build`): Yosys, nextpnr-ice40, icepack;
+//! * [`board`]: the devices (HX8K breakout board, iCEBreaker, ULX3S), their pins and PCF;
+//! * [`build`]: a board bitstream (`spe fpga build`): Yosys, then nextpnr-ice40 and icepack
+//!   or nextpnr-ecp5 and ecppack;
 //! * [`yosys`]: the per-block and flattened synthesis scripts, the `stat` parser;
 //! * [`nextpnr`]: the place-and-route command line, the log parser (Fmax, utilisation,
 //!   critical path);
@@ -361,6 +362,12 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
         return Err(format!(
             "--freq must be a positive number of MHz, not {}",
             o.freq_mhz
+        ));
+    }
+    if o.device.family() != board::Family::Ice40 {
+        return Err(format!(
+            "spe synth measures on the iCE40 devices (hx8k, up5k), not {}; an ECP5 board build is `spe fpga build --board ulx3s`",
+            o.device
         ));
     }
     let yosys_exe = tools::YOSYS.find()?;

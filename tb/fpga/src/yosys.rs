@@ -23,26 +23,41 @@ pub const FLAT_STAT: &str = "flat-stat.txt";
 pub const FLAT_JSON: &str = "flat.json";
 pub const FLAT_LOG: &str = "yosys-flat.log";
 
-/// Cell counts of one module, by iCE40 primitive kind.
+/// Cell counts of one module, by primitive kind (iCE40 or ECP5).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CellCounts {
-    /// `SB_LUT4`.
+    /// `SB_LUT4`; ECP5 `LUT4`.
     pub lut4: u64,
-    /// Every flip-flop kind (`SB_DFF`, `SB_DFFE`, `SB_DFFSR`, `SB_DFFESR`, ...).
+    /// Every flip-flop kind (`SB_DFF`, `SB_DFFE`, `SB_DFFSR`, `SB_DFFESR`, ...; `TRELLIS_FF`).
     pub ff: u64,
-    /// `SB_CARRY`.
+    /// `SB_CARRY` (one bit); ECP5 `CCU2C` (two bits each).
     pub carry: u64,
-    /// Any other iCE40 primitive (`SB_RAM40_4K`, ...), by name.
+    /// Any other primitive (`SB_RAM40_4K`, `DP16KD`, `PFUMX`, ...), by name.
     pub other: BTreeMap<String, u64>,
 }
+
+/// ECP5 primitives besides `LUT4`, `TRELLIS_FF` and `CCU2C` that `synth_ecp5` leaves.
+const ECP5_OTHER: &[&str] = &[
+    "DP16KD",
+    "PDPW16KD",
+    "PFUMX",
+    "L6MUX21",
+    "MULT18X18D",
+    "ALU54B",
+    "EHXPLLL",
+    "DCCA",
+];
 
 impl CellCounts {
     fn add_cell(&mut self, kind: &str, n: u64) {
         match kind {
-            "SB_LUT4" => self.lut4 += n,
-            "SB_CARRY" => self.carry += n,
+            "SB_LUT4" | "LUT4" => self.lut4 += n,
+            "SB_CARRY" | "CCU2C" => self.carry += n,
+            "TRELLIS_FF" => self.ff += n,
             k if k.starts_with("SB_DFF") => self.ff += n,
-            k if k.starts_with("SB_") => *self.other.entry(k.to_string()).or_default() += n,
+            k if k.starts_with("SB_") || k.starts_with("TRELLIS_") || ECP5_OTHER.contains(&k) => {
+                *self.other.entry(k.to_string()).or_default() += n
+            }
             // Instances of other modules of the design: counted in their own module.
             _ => {}
         }
@@ -60,7 +75,7 @@ impl CellCounts {
         s
     }
 
-    /// True when the module has no iCE40 primitive of its own.
+    /// True when the module has no primitive of its own.
     pub fn is_empty(&self) -> bool {
         self.lut4 == 0 && self.ff == 0 && self.carry == 0 && self.other.is_empty()
     }

@@ -17,6 +17,9 @@ pub struct Segment {
     pub exec: bool,
 }
 
+/// The function only a program for VexRiscv has (`soc/sw/crt0_vexriscv.S`).
+pub const VEXRISCV_MARK: &str = "traps";
+
 /// A function symbol (`STT_FUNC`) with its extent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Func {
@@ -152,6 +155,29 @@ impl Elf {
         })
     }
 
+    /// Checks that the program was built for `core`: `scripts/soc-sw.sh --core vexriscv`
+    /// links `crt0_vexriscv.S`, the only start-up file with the function
+    /// [`VEXRISCV_MARK`] (its exception loop); PicoRV32's `crt0.S` has none. A program for
+    /// the other core would hang or fail on this one (its interrupt entry and IRQ
+    /// instructions differ).
+    pub fn check_core(&self, core: spe_defs::soc::Core) -> Result<(), String> {
+        use spe_defs::soc::Core;
+        let vex = self.funcs.iter().any(|f| f.name == VEXRISCV_MARK);
+        let built = if vex { Core::Vexriscv } else { Core::Picorv32 };
+        if built == core {
+            return Ok(());
+        }
+        let flag = match core {
+            Core::Picorv32 => String::new(),
+            c => format!("--core {} ", c.name()),
+        };
+        Err(format!(
+            "the program was built for {}, not {}: build it with `scripts/soc-sw.sh {flag}OUTDIR`",
+            built.name(),
+            core.name()
+        ))
+    }
+
     /// The function that holds `pc`, by index into `funcs`.
     pub fn func_at(&self, pc: u32) -> Option<usize> {
         let i = self.funcs.partition_point(|f| f.addr <= pc);
@@ -278,6 +304,22 @@ mod tests {
         assert_eq!(&img[3..], &[0; 5], ".bss and the rest are zero");
         let err = elf.image(0x100, 4).unwrap_err();
         assert!(err.contains("does not fit"), "{err}");
+    }
+
+    #[test]
+    fn a_program_for_the_other_core_is_refused() {
+        use spe_defs::soc::Core;
+        let pico = Elf::parse(&build(0, &[0; 8], &[("main", 0, 8)])).unwrap();
+        let vex = Elf::parse(&build(0, &[0; 8], &[("main", 0, 4), ("traps", 4, 4)])).unwrap();
+        assert_eq!(pico.check_core(Core::Picorv32), Ok(()));
+        assert_eq!(vex.check_core(Core::Vexriscv), Ok(()));
+        let e = pico.check_core(Core::Vexriscv).unwrap_err();
+        assert!(
+            e.contains("built for picorv32, not vexriscv") && e.contains("--core vexriscv"),
+            "{e}"
+        );
+        let e = vex.check_core(Core::Picorv32).unwrap_err();
+        assert!(e.contains("built for vexriscv, not picorv32"), "{e}");
     }
 
     #[test]
