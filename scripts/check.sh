@@ -26,7 +26,11 @@ CHECK_SEED=${SPE_CHECK_SEED:-0xc4ec}
 
 step cargo fmt --all -- --check
 step cargo clippy --workspace --all-targets --quiet -- -D warnings
-step cargo test --workspace --quiet
+# The tests in the release profile: their dependencies are the same build as the `spe`
+# binary below (one compilation instead of a debug and a release one), and the simulation
+# tests run about 3 times faster (271 s -> 90 s of test time). The tests' own crates keep
+# their debug assertions and overflow checks ([profile.bench] in Cargo.toml).
+step cargo test --workspace --release --quiet
 step cargo build --release --quiet --bin spe
 SPE=target/release/spe
 step "$SPE" gen --check gen

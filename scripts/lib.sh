@@ -1,10 +1,29 @@
 # Shared helpers for the project's scripts (sourced, not run).
 
-# Prints a step banner with the command that reproduces it, then runs it.
+# Prints a step banner with the command that reproduces it, runs it, and prints its wall
+# time. With SPE_STEP_TIMES naming a file, an outermost step (not one run inside another
+# step's script) appends "<seconds><TAB><command>" to it (scripts/test.sh's time table).
 step() {
     echo
     echo "==> $*"
-    "$@"
+    local t0=$SECONDS rc=0 depth=${SPE_STEP_DEPTH:-0}
+    SPE_STEP_DEPTH=$((depth + 1)) "$@" || rc=$?
+    local dt=$((SECONDS - t0))
+    echo "<== ${dt} s: $*"
+    if [ -n "${SPE_STEP_TIMES:-}" ] && [ "$depth" = 0 ]; then
+        printf '%s\t%s\n' "$dt" "$*" >>"$SPE_STEP_TIMES"
+    fi
+    return "$rc"
+}
+
+# step_times FILE TOTAL: the steps of FILE, slowest first, with their share of TOTAL seconds.
+step_times() {
+    local file=$1 total=$2
+    echo
+    echo "==> step times (wall clock, slowest first; total ${total} s = $((total / 60)) min $((total % 60)) s)"
+    sort -t$'\t' -k1,1nr "$file" | awk -F'\t' -v total="$total" '{
+        printf "%6d s %5.1f %%  %s\n", $1, total ? 100 * $1 / total : 0, $2
+    }'
 }
 
 # need PACKAGE COMMAND: installs Debian PACKAGE with apt-get when COMMAND is missing.

@@ -23,10 +23,22 @@
 # cycles, 1e8 by default, master seed 1: other seeds than the gate's; half the jobs stop and
 # restart profiling at random moments) and the mutant checks (the regression must catch
 # each deliberately broken RTL).
-# Each step prints the command that reproduces it.
+# Each step prints the command that reproduces it and its wall time; at the end (or when a
+# step fails) a table of every step's time, slowest first, and the total.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
+SPE_STEP_TIMES=$(mktemp)
+export SPE_STEP_TIMES
+suite_start=$SECONDS
+report_times() {
+    local rc=$?
+    step_times "$SPE_STEP_TIMES" $((SECONDS - suite_start))
+    rm -f "$SPE_STEP_TIMES"
+    [ -n "${OUT:-}" ] && rm -rf "$OUT"
+    return "$rc"
+}
+trap report_times EXIT
 
 # Debian tools the suite uses, installed with apt-get when missing.
 command -v cargo >/dev/null || { echo "error: cargo (Rust toolchain) is required" >&2; exit 1; }
@@ -44,7 +56,6 @@ step bash scripts/check.sh
 
 SPE=target/release/spe
 OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
 # The RTL tool checks of every other preset (the gate checked `default`).
 others=()
 for f in gen/*/spe_top_*.v; do
@@ -72,23 +83,10 @@ SPE="$SPE" step scripts/diagrams.sh --check
 # Area per block and Fmax of the smallest preset on the iCEBreaker's UP5K (about 30 s).
 step "$SPE" synth --preset minimal --device up5k --out "$OUT/synth" | tee "$OUT/synth.txt"
 grep -q '^Fmax [0-9.]* MHz' "$OUT/synth.txt" || { echo "error: spe synth printed no Fmax line" >&2; exit 1; }
-# Bitstreams of the FPGA prototype with the demo program in the RAM (about 4 + 2 + 2 + 2
-# minutes): PicoRV32 on both iCE40 boards, VexRiscv on the HX8K and on the ULX3S's ECP5
-# (nextpnr-ecp5 and ecppack from PyPI, installed into .deps/ on first use); each must meet
-# its system clock. The pin files in constraints/ must be current.
-step bash scripts/soc-sw.sh "$OUT/sw"
-step bash scripts/soc-sw.sh --core vexriscv "$OUT/sw-vexriscv"
-step "$SPE" fpga constraints --check constraints
-for build in icebreaker:picorv32 hx8k:picorv32 hx8k:vexriscv ulx3s:vexriscv; do
-    board=${build%:*} core=${build#*:}
-    name=$board elf="$OUT/sw/spe-demo.elf"
-    if [ "$core" = vexriscv ]; then name=$board-$core elf="$OUT/sw-vexriscv/spe-demo.elf"; fi
-    step "$SPE" fpga build --board "$board" --core "$core" --elf "$elf" --out "$OUT/fpga-$name" | tee "$OUT/fpga-$name.txt"
-    grep -q '^Fmax [0-9.]* MHz (system clock [0-9]* MHz, met)' "$OUT/fpga-$name.txt" || { echo "error: $name missed its clock" >&2; exit 1; }
-    ext=bin
-    if [ "$board" = ulx3s ]; then ext=bit; fi
-    test -s "$OUT/fpga-$name/$name.$ext" || { echo "error: no $name.$ext" >&2; exit 1; }
-done
+# Bitstreams of the FPGA prototype with the demo program in the RAM: PicoRV32 on both iCE40
+# boards, VexRiscv on the HX8K and on the ULX3S's ECP5, two at a time (about 5 minutes); each
+# must meet its system clock. The pin files in constraints/ must be current.
+step scripts/fpga-check.sh "$SPE" "$OUT/fpga"
 step "$SPE" sim --workload loop --cycles 2000000 --interval 1024 --jitter --out "$OUT/loop.bin" --summary-json "$OUT/loop.json"
 step "$SPE" decode "$OUT/loop.bin" --quiet --check-slots --expect-records "$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/loop.json")"
 step "$SPE" sim --workload mix --cycles 1000000 --ts --cx --pa --preset wide --out "$OUT/mix.bin" --summary-json "$OUT/mix.json"
@@ -126,6 +124,7 @@ for m in filter-latency:40000000 psb-early:20000000 ernd-no-delay:4000000 pbt-no
     name=${m%%:*} cycles=${m##*:}
     echo
     echo "==> $SPE regress --mutant $name --cycles $cycles (must fail)"
+    t0=$SECONDS
     if "$SPE" regress --mutant "$name" --cycles "$cycles" --quiet --vcd-dir "$OUT/mutant-$name" >"$OUT/mutant.log" 2>&1; then
         cat "$OUT/mutant.log"
         echo "error: the regression did not catch the $name mutant" >&2
@@ -133,6 +132,7 @@ for m in filter-latency:40000000 psb-early:20000000 ernd-no-delay:4000000 pbt-no
     fi
     grep -E "MISMATCH|replay:|VCD window" "$OUT/mutant.log"
     grep -q "MISMATCH in job" "$OUT/mutant.log" || { cat "$OUT/mutant.log"; echo "error: the $name mutant failed without a divergence report" >&2; exit 1; }
+    printf '%s\t%s\n' $((SECONDS - t0)) "$SPE regress --mutant $name --cycles $cycles (must fail)" >>"$SPE_STEP_TIMES"
 done
 echo
 echo "all checks passed"

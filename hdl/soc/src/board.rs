@@ -6,7 +6,7 @@
 //! ```text
 //!  clk (12 MHz pin; ULX3S 25 MHz) --> pll (HX8K: SB_PLL40_CORE to 36 MHz; else a wire) --> sys_clk
 //!  sys_clk --+--> spe_board_<board>_soc (spe_soc, RAM preloaded) --> uart_tx pin
-//!            +--> por: 4-bit counter from 0 (iCE40 flops power up to 0), counting once
+//!            +--> por: 4-bit counter from 0 (flops start at 0 after configuration), counting once
 //!            |         the PLL is locked; reset held until it reaches 15
 //!            +--> beat: 24-bit counter, bit 23 = heartbeat (0.7 Hz at 12 MHz, 2 Hz at 36)
 //!  led_beat, led_pass (exit code 0 written), led_fail (exit code != 0), led_code[3:0]
@@ -351,8 +351,8 @@ pub struct BoardTop {
     // Blocks.
     pll: Pll,
     soc: SocInstance,
-    // Power-on reset counter: a plain DFF on purpose, its `initial` 0 is the iCE40's
-    // power-up value, and nothing can reset it.
+    // Power-on reset counter: a plain DFF on purpose, its `initial` 0 is the value the
+    // flops take at configuration (iCE40 and ECP5 alike), and nothing can reset it.
     por: DFF<Bits<4>>,
     s_beat: Rff<Bits<24>>,
     // Local signals.
@@ -499,6 +499,18 @@ pub fn buf_size(board: Board, core: Core) -> BufSize {
     }
 }
 
+/// Refuses a core the board's device cannot hold: VexRiscv does not fit the iCEBreaker's
+/// UP5K (the PicoRV32 SoC already fills 92 % of its logic cells).
+pub fn check_fits(board: Board, core: Core) -> Result<(), String> {
+    if board == Board::IceBreaker && core == Core::Vexriscv {
+        return Err(format!(
+            "the VexRiscv SoC does not fit the {} (about 4,500 LUT4 and 30 block RAMs; the UP5K has 5,280 logic cells, 4,842 of them taken by the PicoRV32 SoC): build it for hx8k or ulx3s",
+            board.title()
+        ));
+    }
+    Ok(())
+}
+
 /// The name of a board build: its output folder and bitstream (`hx8k`, `hx8k-vexriscv`).
 pub fn build_name(board: Board, core: Core) -> String {
     match core {
@@ -512,6 +524,7 @@ pub fn build_name(board: Board, core: Core) -> String {
 /// blocks. Needs the core's Verilog and [`crate::unit_sources`] besides (and, for
 /// VexRiscv, the hook adapter and the probes exposed: [`crate::cpu::expose_script`]).
 pub fn verilog(board: Board, core: Core, ram: &[u32]) -> Result<String, String> {
+    check_fits(board, core)?;
     if ram.len() > spe_defs::soc::RAM_WORDS {
         return Err(format!(
             "the program needs {} words, more than the {} words ({} KiB) of the SoC's RAM",
@@ -541,7 +554,7 @@ pub fn verilog(board: Board, core: Core, ram: &[u32]) -> Result<String, String> 
     Ok(text)
 }
 
-/// The command that rewrites `constraints/` (quoted in each PCF and in the drift test).
+/// The command that rewrites `constraints/` (quoted in each pin file and in the drift test).
 pub const PCF_REFRESH_COMMAND: &str =
     "cargo run --release --bin spe -- fpga constraints --out constraints";
 
@@ -661,7 +674,7 @@ pub fn constraint_files() -> Vec<(String, String)> {
 /// The generator's name in the constraints folder's marker.
 pub const CONSTRAINTS_COMMAND: &str = "spe fpga constraints";
 
-/// Writes the PCFs into `dir` (new, empty or written by this command before, unless
+/// Writes the pin files (PCFs, the LPF) into `dir` (new, empty or written by this command before, unless
 /// `force`: [`spe_rtl::gen::claim_out_dir`]); returns a report line.
 pub fn write_constraints(dir: &std::path::Path, force: bool) -> Result<String, String> {
     spe_rtl::gen::claim_out_dir(dir, CONSTRAINTS_COMMAND, force)?;
@@ -681,7 +694,7 @@ pub fn write_constraints(dir: &std::path::Path, force: bool) -> Result<String, S
     ))
 }
 
-/// Compares the PCFs in `dir` with a fresh generation, byte for byte: the stale or missing
+/// Compares the pin files in `dir` with a fresh generation, byte for byte: the stale or missing
 /// files, empty when current.
 pub fn check_constraints(dir: &std::path::Path) -> Vec<String> {
     constraint_files()
@@ -853,6 +866,11 @@ mod tests {
             "not 512 beats"
         );
         assert_eq!(build_name(Board::Hx8k, Core::Vexriscv), "hx8k-vexriscv");
+        let e = verilog(Board::IceBreaker, Core::Vexriscv, &[0x13]).unwrap_err();
+        assert!(
+            e.contains("does not fit") && e.contains("hx8k or ulx3s"),
+            "{e}"
+        );
         assert_eq!(build_name(Board::IceBreaker, Core::Picorv32), "icebreaker");
         // The ECP5 has block RAM to spare: the whole window.
         let u = verilog(Board::Ulx3s, Core::Vexriscv, &[0x13]).unwrap();

@@ -3,8 +3,8 @@
 //! ```text
 //!               mem_* (valid/ready)            +-------+
 //!  +----------+ -----------+-----------------> | RAM   |  8 KiB, 4 byte lanes, loader port
-//!  | PicoRV32 |            +-----------------> | BUF   |  record buffer (4 KiB, or the window's
-//!  |    or    |            |                     |       |  top 2 or 1 KiB) <-- wr_* (unit)
+//!  | PicoRV32 |            +-----------------> | BUF   |  record buffer (4 KiB, or the
+//!  |    or    |            |                     |       |  window's top 2 or 1 KiB) <-- wr_*
 //!  | VexRiscv |            +-----------------> | UART  |  --> uart_tx
 //!  |  (cpu)   |            +-----------------> | SPE   |  register window --> reg_* (unit)
 //!  |          |            +-----------------> | CTL   |  exit code, cycles, PSB, buffer size
@@ -187,8 +187,8 @@ pub struct SpeSoc<const BAB: usize> {
     k_spe_hi: K<Bits<8>>,
     k_ctl_hi: K<Bits<8>>,
     k_wbuf_hi: K<Bits<52>>,
-    /// Address bits 11 down to the RAM's top beat-address bit: set in every byte of the
-    /// RAM (it sits at the window's top); zero for a 4 KiB buffer.
+    /// Address bits 11 down to the one above the RAM's byte address (bit `BAB + 3`): set in
+    /// every byte of the RAM (it sits at the window's top); zero for a 4 KiB buffer.
     k_wbuf_fill: K<Bits<64>>,
     /// The RAM's size in bytes (read at `CTL + 12`).
     k_buf_bytes: K<Bits<32>>,
@@ -844,6 +844,14 @@ mod tests {
                 buf.bytes()
             );
             assert_eq!(BufSize::from_bytes(buf.bytes()), Ok(buf));
+            // Writes below the RAM (the window's lower part) are refused as aborts.
+            assert!(
+                v.contains(&format!(
+                    "localparam  k_wbuf_fill = 64'h{:x};",
+                    BUF.size - buf.bytes()
+                )),
+                "{buf:?}: write-window mask"
+            );
         }
         assert_eq!(BufSize::K4.bytes(), BUF.size);
         assert_eq!(BufSize::K4.addr_bits(), BUF_ADDR_BITS as usize);

@@ -6,9 +6,9 @@
 //!
 //! `spe fpga build --board B [--core C] --elf FILE`: the board top of `hdl/soc` around
 //! PicoRV32 or VexRiscv with the program in its RAM, synthesized, placed and routed at the
-//! board's system clock and packed into `<out>/<name>.bin` (`hx8k`, `hx8k-vexriscv`; the
-//! flow is `spe_fpga::build`). `spe fpga constraints` writes or
-//! checks the boards' PCFs in `constraints/`.
+//! board's system clock and packed into `<out>/<name>.bin` (`hx8k`, `hx8k-vexriscv`) or,
+//! on the ULX3S's ECP5, `<out>/<name>.bit` (the flow is `spe_fpga::build`). `spe fpga constraints` writes or
+//! checks the boards' pin files (PCFs, the ULX3S's LPF) in `constraints/`.
 
 use clap::{Args, Subcommand};
 use spe_fpga::uart::{Captured, Decoder};
@@ -30,7 +30,7 @@ enum FpgaCmd {
     /// Build a board's bitstream with a program in its RAM (Yosys; nextpnr-ice40 and icepack,
     /// or nextpnr-ecp5 and ecppack from PyPI).
     Build(BuildArgs),
-    /// Write (or check) the boards' pin constraints in constraints/.
+    /// Write (or check) the boards' pin constraints (PCF, LPF) in constraints/.
     Constraints(ConstraintsArgs),
 }
 
@@ -48,7 +48,7 @@ struct BuildArgs {
     /// 8 KiB RAM.
     #[arg(long, value_name = "FILE")]
     elf: PathBuf,
-    /// Output folder for the Verilog, PCF, netlist, logs and <name>.bin
+    /// Output folder for the Verilog, pin file, netlist, logs and <name>.bin (.bit on ECP5)
     /// [default: target/spe-fpga/<name>, name = the board, or <board>-vexriscv].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -106,6 +106,7 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
     use spe_soc::board::{self, Board};
     let b = Board::parse(&a.board)?;
     let core = Core::parse(&a.core)?;
+    board::check_fits(b, core)?;
     let name = board::build_name(b, core);
     let device = spe_fpga::board::Device::parse(b.device())?;
     if !a.elf.is_file() {

@@ -10,7 +10,7 @@
 //! * `spe bench accuracy` — sample shares against the exact population shares, with plots;
 //! * `spe fpga capture` — receive the buffer a board dumps over its UART (framed, checked);
 //! * `spe fpga build` — a board's bitstream with a program in its RAM; `spe fpga
-//!   constraints` — the boards' PCFs in constraints/.
+//!   constraints` — the boards' pin files (PCFs, the ULX3S's LPF) in constraints/.
 //!
 //! Errors are reported as one clear line and a non-zero exit status, never a panic.
 

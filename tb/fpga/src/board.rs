@@ -13,6 +13,55 @@ pub enum Family {
     Ecp5,
 }
 
+impl Family {
+    /// Yosys's synthesis command.
+    pub fn synth(self) -> &'static str {
+        match self {
+            Family::Ice40 => "synth_ice40",
+            Family::Ecp5 => "synth_ecp5",
+        }
+    }
+
+    /// nextpnr's option for the pin file (a PCF or an LPF).
+    pub fn pins_opt(self) -> &'static str {
+        match self {
+            Family::Ice40 => "--pcf",
+            Family::Ecp5 => "--lpf",
+        }
+    }
+
+    /// nextpnr's option for the placed design the packer reads, and that file's extension.
+    pub fn placed(self) -> (&'static str, &'static str) {
+        match self {
+            Family::Ice40 => ("--asc", "asc"),
+            Family::Ecp5 => ("--textcfg", "config"),
+        }
+    }
+
+    /// The bitstream's extension: `bin` (icepack) or `bit` (ecppack).
+    pub fn bitstream_ext(self) -> &'static str {
+        match self {
+            Family::Ice40 => "bin",
+            Family::Ecp5 => "bit",
+        }
+    }
+
+    /// How the block RAMs are named in the report (`RAM (EBR)`, `RAM (DP16KD)`) and the
+    /// carry cells (`SB_CARRY`: one bit each; `CCU2C`: two).
+    pub fn ram_label(self) -> &'static str {
+        match self {
+            Family::Ice40 => "RAM (EBR)",
+            Family::Ecp5 => "RAM (DP16KD)",
+        }
+    }
+    pub fn carry_label(self) -> &'static str {
+        match self {
+            Family::Ice40 => "CARRY",
+            Family::Ecp5 => "CCU2C",
+        }
+    }
+}
+
 /// A device in the package of its usual development board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Device {

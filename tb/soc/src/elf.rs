@@ -162,6 +162,11 @@ impl Elf {
     /// instructions differ).
     pub fn check_core(&self, core: spe_defs::soc::Core) -> Result<(), String> {
         use spe_defs::soc::Core;
+        if self.funcs.is_empty() {
+            // Stripped: nothing tells the cores apart (and nothing names the profile's
+            // functions either); let it run.
+            return Ok(());
+        }
         let vex = self.funcs.iter().any(|f| f.name == VEXRISCV_MARK);
         let built = if vex { Core::Vexriscv } else { Core::Picorv32 };
         if built == core {
