@@ -558,6 +558,31 @@ pub fn verilog(board: Board, core: Core, ram: &[u32]) -> Result<String, String> 
 pub const PCF_REFRESH_COMMAND: &str =
     "cargo run --release --bin spe -- fpga constraints --out constraints";
 
+/// The first lines of a pin file (`#` comments in both formats).
+fn pins_banner(board: Board) -> String {
+    format!(
+        "# Pins of {} on the {}.\n# Generated from hdl/soc/src/board.rs; do not edit: run `{PCF_REFRESH_COMMAND}`.\n",
+        board.top_module(),
+        board.title()
+    )
+}
+
+/// What the LED on package pin `pin` is on the board, with its polarity.
+fn led_note(p: &Pins, pin: &str) -> Option<String> {
+    p.leds
+        .iter()
+        .enumerate()
+        .find(|(_, l)| l.0 == pin)
+        .map(|(i, l)| {
+            let pol = if p.active_low >> i & 1 == 1 {
+                "active low"
+            } else {
+                "active high"
+            };
+            format!("{}, {pol}", l.1)
+        })
+}
+
 /// The PCF of a board top: a banner, then what rust-hdl-fpga-support's `generate_pcf`
 /// reads from the pin constraints of [`BoardTop::new`] (the `set_io` lines and the clock's
 /// `set_frequency`), each LED line annotated with what it is on the board.
@@ -565,11 +590,7 @@ pub fn pcf(board: Board) -> String {
     let top = BoardTop::new(board);
     let body = rust_hdl_fpga_support::toolchains::icestorm::generate_pcf(&top);
     let p = board.pins();
-    let mut s = format!(
-        "# Pins of {} on the {}.\n# Generated from hdl/soc/src/board.rs; do not edit: run `{PCF_REFRESH_COMMAND}`.\n",
-        board.top_module(),
-        board.title()
-    );
+    let mut s = pins_banner(board);
     for line in body.lines() {
         let pin = line.split_whitespace().nth(2).unwrap_or("");
         let what = if line.starts_with("set_frequency") {
@@ -585,18 +606,7 @@ pub fn pcf(board: Board) -> String {
         } else if line.contains(" uart_tx ") {
             Some("FTDI UART, FPGA to host".to_string())
         } else {
-            p.leds
-                .iter()
-                .enumerate()
-                .find(|(_, l)| l.0 == pin)
-                .map(|(i, l)| {
-                    let pol = if p.active_low >> i & 1 == 1 {
-                        "active low"
-                    } else {
-                        "active high"
-                    };
-                    format!("{}, {pol}", l.1)
-                })
+            led_note(&p, pin)
         };
         match what {
             Some(w) => s.push_str(&format!("{line:<24} # {w}\n")),
@@ -613,11 +623,7 @@ pub fn lpf(board: Board) -> String {
     let top = BoardTop::new(board);
     let body = rust_hdl_fpga_support::toolchains::ecp5::generate_lpf(&top);
     let p = board.pins();
-    let mut s = format!(
-        "# Pins of {} on the {}.\n# Generated from hdl/soc/src/board.rs; do not edit: run `{PCF_REFRESH_COMMAND}`.\n",
-        board.top_module(),
-        board.title()
-    );
+    let mut s = pins_banner(board);
     for line in body.lines() {
         let site = line
             .split_once("SITE \"")
@@ -628,19 +634,7 @@ pub fn lpf(board: Board) -> String {
                 f64::from(board.osc_hz()) / 1e6
             )),
             Some(x) if x == p.uart_tx => Some("FTDI ftdi_rxd, FPGA to host".to_string()),
-            Some(x) => p
-                .leds
-                .iter()
-                .enumerate()
-                .find(|(_, l)| l.0 == x)
-                .map(|(i, l)| {
-                    let pol = if p.active_low >> i & 1 == 1 {
-                        "active low"
-                    } else {
-                        "active high"
-                    };
-                    format!("{}, {pol}", l.1)
-                }),
+            Some(x) => led_note(&p, x),
             None => None,
         };
         match what {

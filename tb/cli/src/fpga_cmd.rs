@@ -235,7 +235,7 @@ fn constraints(a: ConstraintsArgs) -> Result<ExitCode, String> {
         (None, Some(dir)) => {
             let stale = check_constraints(&dir);
             if stale.is_empty() {
-                eprintln!("{}: the board PCFs are current", dir.display());
+                eprintln!("{}: the board pin files are current", dir.display());
                 return Ok(ExitCode::SUCCESS);
             }
             for s in stale {
