@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The FPGA prototype's bitstreams with the demo program in the RAM: PicoRV32 on the two iCE40
-# boards (iCEBreaker, HX8K breakout), VexRiscv on the HX8K and on the ULX3S's ECP5
-# (nextpnr-ecp5 and ecppack from PyPI, installed into .deps/ on first use). Each must meet its
+# boards (iCEBreaker, HX8K breakout), VexRiscv Lite on the HX8K and VexRiscv Full (its data
+# cache) on the ULX3S's ECP5 (nextpnr-ecp5 and ecppack from PyPI, installed into .deps/ on
+# first use). Each must meet its
 # system clock and leave its bitstream; the pin files in constraints/ must be current.
 # Yosys and nextpnr each use one core, so the builds run SPE_FPGA_JOBS at a time (default:
 # the number of cores), the longest first; each build's output goes to OUTDIR/fpga-<name>.txt
@@ -21,10 +22,11 @@ esac
 
 step bash scripts/soc-sw.sh "$OUT/sw"
 step bash scripts/soc-sw.sh --core vexriscv "$OUT/sw-vexriscv"
+step bash scripts/soc-sw.sh --core vexriscv-full "$OUT/sw-vexriscv-full"
 step "$SPE" fpga constraints --check constraints
 
 # board:core, the longest build first (the UP5K is nearly full: nextpnr routes it longest).
-builds=(icebreaker:picorv32 hx8k:picorv32 ulx3s:vexriscv hx8k:vexriscv)
+builds=(icebreaker:picorv32 hx8k:picorv32 ulx3s:vexriscv-full hx8k:vexriscv)
 
 # One build: the command's output into its log, then the checks; exit status 0 when met.
 build_one() {
@@ -58,7 +60,7 @@ t_all=$SECONDS
 for b in "${builds[@]}"; do
     board=${b%:*} core=${b#*:}
     name=$board elf="$OUT/sw/spe-demo.elf" ext=bin
-    if [ "$core" = vexriscv ]; then name=$board-$core elf="$OUT/sw-vexriscv/spe-demo.elf"; fi
+    if [ "$core" != picorv32 ]; then name=$board-$core elf="$OUT/sw-$core/spe-demo.elf"; fi
     if [ "$board" = ulx3s ]; then ext=bit; fi
     while [ "${#pid_name[@]}" -ge "$jobs" ]; do finish_one; done
     build_one "$board" "$core" "$name" "$elf" "$ext" "$OUT/fpga-$name.txt" &

@@ -12,14 +12,15 @@
 # the formal proofs of the default preset and their mutants (scripts/formal.sh),
 # area per block and Fmax of the smallest preset on an iCE40 UP5K (spe synth: Yosys and
 # nextpnr-ice40), the FPGA prototype's bitstreams for the iCEBreaker and the HX8K breakout
-# with PicoRV32, and for the HX8K and the ULX3S (ECP5) with VexRiscv (spe fpga build: each
-# meets its clock),
+# with PicoRV32, for the HX8K with VexRiscv Lite and for the ULX3S (ECP5) with VexRiscv Full
+# (spe fpga build: each meets its clock),
 # the end-to-end runs (model simulation -> buffer -> decoder; Verilated RTL and model give
 # byte-identical buffers), real perf on the perf.data files `spe` writes
 # (scripts/perf-check.sh), the demo SoC (scripts/soc-check.sh: a C program on PicoRV32 and
-# on VexRiscv with the unit under Verilator, the unit in lockstep with the golden model, the
+# on VexRiscv Lite and Full with the unit under Verilator, the unit in lockstep with the golden model, the
 # protocol checker bound, perf's per-function profile against the exact retire counts, the
-# flushed samples against the core's flush count, three broken hook adapters caught), the random lockstep regression (SPE_REGRESS_CYCLES
+# flushed samples against the core's flush count, the data cache's redone loads, broken hook
+# adapters caught), the random lockstep regression (SPE_REGRESS_CYCLES
 # cycles, 1e8 by default, master seed 1: other seeds than the gate's; half the jobs stop and
 # restart profiling at random moments) and the mutant checks (the regression must catch
 # each deliberately broken RTL).
@@ -84,7 +85,7 @@ SPE="$SPE" step scripts/diagrams.sh --check
 step "$SPE" synth --preset minimal --device up5k --out "$OUT/synth" | tee "$OUT/synth.txt"
 grep -q '^Fmax [0-9.]* MHz' "$OUT/synth.txt" || { echo "error: spe synth printed no Fmax line" >&2; exit 1; }
 # Bitstreams of the FPGA prototype with the demo program in the RAM: PicoRV32 on both iCE40
-# boards, VexRiscv on the HX8K and on the ULX3S's ECP5, two at a time (about 5 minutes); each
+# boards, VexRiscv Lite on the HX8K and Full on the ULX3S's ECP5, two at a time (about 5 minutes); each
 # must meet its system clock. The pin files in constraints/ must be current.
 step scripts/fpga-check.sh "$SPE" "$OUT/fpga"
 step "$SPE" sim --workload loop --cycles 2000000 --interval 1024 --jitter --out "$OUT/loop.bin" --summary-json "$OUT/loop.json"

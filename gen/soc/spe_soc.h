@@ -28,6 +28,7 @@
 /* SPE register with port address A (gen/spe_regs.h: SPE_<REG>_ADDR), low and high word. */
 #define SOC_SPE_LO(a) (SOC_SPE_BASE + 8u * (a))
 #define SOC_SPE_HI(a) (SOC_SPE_BASE + 8u * (a) + 4u)
+#define SOC_IO_ALIAS 0x80000000u /* VexRiscv Full: every region again, uncached, at SOC_IO_ALIAS + address */
 #define SOC_RESET_ADDR 0x00000000u /* PicoRV32 PROGADDR_RESET */
 #define SOC_IRQ_ADDR 0x00000010u /* PicoRV32 PROGADDR_IRQ */
 #define SOC_SPE_IRQ 4u /* PicoRV32 irq line of PMBIRQ (level) */

@@ -930,7 +930,7 @@ module spe_soc_cpu(clk,resetn,mem_valid,mem_instr,mem_ready,mem_addr,mem_wdata,m
     end
     assign mem_valid = lock | d_req | i_req;
     assign mem_instr = !use_d;
-    assign mem_addr = {use_d ? dBusWishbone_ADR : iBusWishbone_ADR, 2'b00};
+    assign mem_addr = use_d ? {dBusWishbone_ADR, 2'b00} : {iBusWishbone_ADR, 2'b00};
     assign mem_wdata = dBusWishbone_DAT_MOSI;
     assign mem_wstrb = (use_d & dBusWishbone_WE) ? dBusWishbone_SEL : 4'b0000;
     wire [0:0] p_decode_arbitration_isFiring;
@@ -1034,7 +1034,7 @@ module spe_soc_cpu(clk,resetn,mem_valid,mem_instr,mem_ready,mem_addr,mem_wdata,m
     assign rvfi_pc_wdata = p_writeBack_PC + 32'd4;
     assign core_disp = p_decode_arbitration_isFiring;
     assign core_disp_pc = p_decode_PC;
-    spe_vexriscv_hooks hooks (
+    spe_vexriscv_hooks #(.CACHED(0)) hooks (
         .clk(clk), .reset(!resetn), .fault(hook_fault),
         .d_fire(p_decode_arbitration_isFiring), .d_pc(p_decode_PC), .d_insn(p_decode_INSTRUCTION),
         .e_fire(p_execute_arbitration_isFiring), .e_remove(p_execute_arbitration_removeIt),
@@ -1045,6 +1045,7 @@ module spe_soc_cpu(clk,resetn,mem_valid,mem_instr,mem_ready,mem_addr,mem_wdata,m
         .wb_pc(p_writeBack_PC), .wb_insn(p_writeBack_INSTRUCTION),
         .e_br_cond(p_execute_BRANCH_COND_RESULT), .m_br_calc(p_memory_BRANCH_CALC),
         .m_br_do(p_memory_BRANCH_DO),
+        .wb_flushed(1'b0),
         .cmd_fire(p_dBus_cmd_valid & p_dBus_cmd_ready), .cmd_addr(p_dBus_cmd_payload_address),
         .d_ack(mem_ready & use_d),
         .tag(tag), .disp_class(tag_class),

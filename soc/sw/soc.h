@@ -1,19 +1,29 @@
 /* soc.h: access to the SoC's devices and the core's IRQ mask (see README.md). The build
- * defines SOC_CORE_VEXRISCV for the VexRiscv SoC; PicoRV32 otherwise. */
+ * defines SOC_CORE_VEXRISCV for the VexRiscv SoCs, and SOC_CORE_VEXRISCV_FULL as well for
+ * VexRiscv Full; PicoRV32 otherwise. */
 #ifndef SOC_H
 #define SOC_H
 
 #include <stdint.h>
 #include "spe_soc.h"
 
+/* The address at which the core reads and writes device `a` (or the record buffer) past
+ * its data cache: VexRiscv Full caches addresses with bit 31 clear, and the SoC's wrapper
+ * of that core ignores bit 31, so the devices are there again at SOC_IO_ALIAS + a. */
+#ifdef SOC_CORE_VEXRISCV_FULL
+#define SOC_IO(a) ((a) | SOC_IO_ALIAS)
+#else
+#define SOC_IO(a) (a)
+#endif
+
 static inline uint32_t mmio_read(uint32_t addr)
 {
-    return *(volatile uint32_t *)addr;
+    return *(volatile uint32_t *)SOC_IO(addr);
 }
 
 static inline void mmio_write(uint32_t addr, uint32_t v)
 {
-    *(volatile uint32_t *)addr = v;
+    *(volatile uint32_t *)SOC_IO(addr) = v;
 }
 
 #ifdef SOC_CORE_VEXRISCV

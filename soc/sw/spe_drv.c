@@ -125,7 +125,7 @@ static void send_filled(void)
     if (ptr < head || ptr > BUF_LIMIT)
         ptr = head; /* not ours: send nothing */
     uint32_t n = ptr - head;
-    spe_dump_chunk(&dump, (const uint8_t *)head, n);
+    spe_dump_chunk(&dump, (const uint8_t *)SOC_IO(head), n);
     spe_stats.bytes += n;
     head = ptr;
 }

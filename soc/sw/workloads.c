@@ -97,6 +97,36 @@ static uint32_t check_branchy(const uint32_t *a, uint32_t n, uint32_t got)
 }
 #endif
 
+#ifdef SPE_MISSES
+NOINLINE uint32_t misses(const uint32_t *a, const uint32_t *b, uint32_t n, uint32_t s)
+{
+    for (uint32_t i = 0; i < n; i++)
+        s += a[i] + b[i];
+    return s;
+}
+
+/* MISSES_PASSES of misses' sums from 0, taken as two passes, one array each: one miss
+ * per eight words (a cache line). */
+static uint32_t check_misses(const uint32_t *a, const uint32_t *b, uint32_t n, uint32_t got)
+{
+    uint32_t s = 0;
+    for (uint32_t i = 0; i < n; i++)
+        s += a[i];
+    for (uint32_t i = 0; i < n; i++)
+        s += b[i];
+    return MISSES_PASSES * s == got ? EXIT_OK : EXIT_MISSES;
+}
+
+/* The words 4 KiB below sort_buf: on the SoC the program's own code (a cache index
+ * shared with sort_buf's), on the host an array of its own. */
+#ifdef HOST
+static uint32_t misses_far[SORT_N];
+#define MISSES_FAR misses_far
+#else
+#define MISSES_FAR ((const uint32_t *)((uintptr_t)sort_buf - 4096u))
+#endif
+#endif
+
 /* The checks below run in every round too: they are part of the profiled program. */
 
 /* The CRC appended to its data gives the residue: checks crc32_bitwise against itself
@@ -184,6 +214,14 @@ uint32_t workloads_run(uint32_t rounds)
             b = branchy((const uint32_t *)sort_buf, SORT_N, b);
         if (check_branchy((const uint32_t *)sort_buf, SORT_N, first) != EXIT_OK || b == first)
             return EXIT_BRANCHY;
+#endif
+
+#ifdef SPE_MISSES
+        uint32_t m = 0;
+        for (uint32_t p = 0; p < MISSES_PASSES; p++)
+            m = misses((const uint32_t *)sort_buf, MISSES_FAR, SORT_N, m);
+        if (check_misses((const uint32_t *)sort_buf, MISSES_FAR, SORT_N, m) != EXIT_OK)
+            return EXIT_MISSES;
 #endif
 
         uint32_t sum = 0, xr = 0;

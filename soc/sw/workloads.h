@@ -17,8 +17,11 @@
 #define EXIT_SORT 2u   /* shell_sort left the array unsorted or not a permutation */
 #define EXIT_MATMUL 3u /* matmul's result fails its checksum */
 #define EXIT_BRANCHY 6u /* branchy disagrees with its branch-free twin (SPE_BRANCHY) */
+#define EXIT_MISSES 8u /* misses disagrees with the same sums taken line by line (SPE_MISSES) */
 
-#define SORT_N 384    /* ints sorted per round */
+#ifndef SORT_N
+#define SORT_N 384    /* ints sorted per round (VexRiscv Full: 320, to leave RAM for misses) */
+#endif
 #define CRC_BYTES (4 * SORT_N) /* bytes checksummed per round: the sort input */
 #define MAT_N 10      /* matrix side */
 
@@ -37,6 +40,16 @@ void matmul(const int32_t *a, const int32_t *b, int32_t *c);
  * statically flushes often; BRANCHY_PASSES passes per round. */
 uint32_t branchy(const uint32_t *a, uint32_t n, uint32_t s);
 #define BRANCHY_PASSES 8u
+#endif
+
+#ifdef SPE_MISSES
+/* Built for VexRiscv Full (scripts/soc-sw.sh --core vexriscv-full), whose data cache is
+ * 4 KiB and direct-mapped: `s` plus the sum of a[i] + b[i] for `n` words, b 4 KiB below a
+ * on the SoC, so that each load evicts the line the next one needs and every load misses:
+ * it is thrown away in write-back and dispatched again once its line is in (the cache's
+ * redo); MISSES_PASSES passes per round, chained. */
+uint32_t misses(const uint32_t *a, const uint32_t *b, uint32_t n, uint32_t s);
+#define MISSES_PASSES 2u
 #endif
 
 /* Known-answer checks (CRC of "123456789", a small sort and product): 0 or an EXIT_*. */

@@ -568,6 +568,7 @@ fn main() {
         let prefix = match core {
             Core::Picorv32 => "Vsoc_fast".to_string(),
             Core::Vexriscv => "Vsoc_vexriscv".to_string(),
+            Core::VexriscvFull => "Vsoc_vexriscv_full".to_string(),
         };
         soc_ids.push(models.verilate(Spec {
             prefix,
@@ -680,8 +681,13 @@ int vsys_coverage_write(void* h, const char* path) {{ return static_cast<Inst*>(
     );
     let _ = writeln!(
         rs,
-        "const SOC_MODELS: [u32; 2] = [{}, {}];",
-        soc_ids[0], soc_ids[1]
+        "const SOC_MODELS: [u32; {}] = [{}];",
+        soc_ids.len(),
+        soc_ids
+            .iter()
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let _ = writeln!(rs, "/// Every model built: presets x variants.");
     let _ = writeln!(rs, "pub static MODELS: &[ModelInfo] = &[\n{table}];");

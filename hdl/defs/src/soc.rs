@@ -105,16 +105,26 @@ pub enum Core {
     /// branches resolved in M, so younger instructions are dispatched down a wrong path and
     /// flushed; an instruction cache (2 KiB), no data cache, iterative MUL/DIV.
     Vexriscv,
+    /// VexRiscv `Full`: the same pipeline with 4 KiB instruction and data caches. A load
+    /// that misses is thrown away in WB and dispatched again once its line is in (the
+    /// cache's *redo*); data-access faults are taken in WB. Its data cache covers addresses
+    /// with bit 31 clear, so the program reaches the devices at [`IO_ALIAS`] + their address.
+    VexriscvFull,
 }
 
+/// The address bit VexRiscv `Full` treats as "I/O, not cached" (its `ioRange` is bit 31):
+/// its wrapper drops the bit, so every region is also seen uncached at `IO_ALIAS + base`.
+pub const IO_ALIAS: u32 = 0x8000_0000;
+
 impl Core {
-    pub const ALL: [Core; 2] = [Core::Picorv32, Core::Vexriscv];
+    pub const ALL: [Core; 3] = [Core::Picorv32, Core::Vexriscv, Core::VexriscvFull];
 
     /// The name on the command line (`spe soc run --core NAME`).
     pub fn name(self) -> &'static str {
         match self {
             Core::Picorv32 => "picorv32",
             Core::Vexriscv => "vexriscv",
+            Core::VexriscvFull => "vexriscv-full",
         }
     }
 
@@ -133,6 +143,7 @@ impl Core {
         match self {
             Core::Picorv32 => GEN_DIR,
             Core::Vexriscv => "soc_vexriscv",
+            Core::VexriscvFull => "soc_vexriscv_full",
         }
     }
 
@@ -140,7 +151,7 @@ impl Core {
     pub fn package(self) -> (&'static str, &'static str) {
         match self {
             Core::Picorv32 => (PICORV32_PACKAGE, PICORV32_VERSION),
-            Core::Vexriscv => ("pythondata-cpu-vexriscv", "1.0.1.post407"),
+            Core::Vexriscv | Core::VexriscvFull => ("pythondata-cpu-vexriscv", "1.0.1.post407"),
         }
     }
 
@@ -149,7 +160,13 @@ impl Core {
         match self {
             Core::Picorv32 => "pythondata_cpu_picorv32/verilog/picorv32.v",
             Core::Vexriscv => "pythondata_cpu_vexriscv/verilog/VexRiscv_Lite.v",
+            Core::VexriscvFull => "pythondata_cpu_vexriscv/verilog/VexRiscv_Full.v",
         }
+    }
+
+    /// A VexRiscv (pipelined, hooked through `spe_vexriscv_hooks.v`), not PicoRV32.
+    pub fn is_vexriscv(self) -> bool {
+        self != Core::Picorv32
     }
 
     /// The environment variable that names another copy of the core's Verilog file.
@@ -157,6 +174,7 @@ impl Core {
         match self {
             Core::Picorv32 => "PICORV32_V",
             Core::Vexriscv => "VEXRISCV_V",
+            Core::VexriscvFull => "VEXRISCV_FULL_V",
         }
     }
 }
@@ -398,6 +416,10 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "/* SPE register with port address A (gen/spe_regs.h: SPE_<REG>_ADDR), low and high word. */")?;
     writeln!(s, "#define SOC_SPE_LO(a) (SOC_SPE_BASE + 8u * (a))")?;
     writeln!(s, "#define SOC_SPE_HI(a) (SOC_SPE_BASE + 8u * (a) + 4u)")?;
+    writeln!(
+        s,
+        "#define SOC_IO_ALIAS 0x{IO_ALIAS:08x}u /* VexRiscv Full: every region again, uncached, at SOC_IO_ALIAS + address */"
+    )?;
     writeln!(
         s,
         "#define SOC_RESET_ADDR 0x{RESET_ADDR:08x}u /* PicoRV32 PROGADDR_RESET */"

@@ -677,7 +677,9 @@ fn index(files: &[GenFile]) -> String {
          `spe_soc.h`, its memory map in C.\n\
          - `soc_vexriscv/`: the same SoC around VexRiscv (simulation build): `spe_soc.v`, \
          `files.f` (all but `VexRiscv_Lite.v`, from its PyPI package) and \
-         `spe_vexriscv_hooks.v`, the hook adapter (a copy of `hdl/soc/verilog/`'s).\n\n\
+         `spe_vexriscv_hooks.v`, the hook adapter (a copy of `hdl/soc/verilog/`'s).\n\
+         - `soc_vexriscv_full/`: the same around VexRiscv Full, its data cache (all but \
+         `VexRiscv_Full.v`).\n\n\
          | preset | top module | dispatch width W | latency counters | min interval | modules | what for |\n\
          |---|---|---|---|---|---|---|\n",
     );

@@ -500,11 +500,19 @@ pub fn buf_size(board: Board, core: Core) -> BufSize {
 }
 
 /// Refuses a core the board's device cannot hold: VexRiscv does not fit the iCEBreaker's
-/// UP5K (the PicoRV32 SoC already fills 92 % of its logic cells).
+/// UP5K (the PicoRV32 SoC already fills 92 % of its logic cells), and VexRiscv Full fits
+/// neither iCE40: its 4 KiB data cache needs 8 more 4 Kbit block RAMs, and Lite's SoC takes
+/// 30 of the HX8K's 32 (on the ECP5 Full's SoC is 5,758 LUT4 against Lite's 4,722).
 pub fn check_fits(board: Board, core: Core) -> Result<(), String> {
     if board == Board::IceBreaker && core == Core::Vexriscv {
         return Err(format!(
             "the VexRiscv SoC does not fit the {} (about 4,500 LUT4 and 30 block RAMs; the UP5K has 5,280 logic cells, 4,842 of them taken by the PicoRV32 SoC): build it for hx8k or ulx3s",
+            board.title()
+        ));
+    }
+    if !board.is_ecp5() && core == Core::VexriscvFull {
+        return Err(format!(
+            "the VexRiscv Full SoC does not fit the {} (its 4 KiB data cache needs 8 more block RAMs; the Lite SoC already takes 30 of the HX8K's 32): build it for ulx3s",
             board.title()
         ));
     }
@@ -866,6 +874,16 @@ mod tests {
             "{e}"
         );
         assert_eq!(build_name(Board::IceBreaker, Core::Picorv32), "icebreaker");
+        // VexRiscv Full only on the ECP5.
+        for b in [Board::IceBreaker, Board::Hx8k] {
+            let e = verilog(b, Core::VexriscvFull, &[0x13]).unwrap_err();
+            assert!(e.contains("does not fit") && e.contains("ulx3s"), "{e}");
+        }
+        assert!(verilog(Board::Ulx3s, Core::VexriscvFull, &[0x13]).is_ok());
+        assert_eq!(
+            build_name(Board::Ulx3s, Core::VexriscvFull),
+            "ulx3s-vexriscv-full"
+        );
         // The ECP5 has block RAM to spare: the whole window.
         let u = verilog(Board::Ulx3s, Core::Vexriscv, &[0x13]).unwrap();
         assert!(u.contains("(vexriscv, 4096 B record buffer)"), "banner");

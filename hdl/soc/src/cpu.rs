@@ -8,7 +8,7 @@
 //! the handler only while PMBIRQ is still high), misaligned accesses and illegal
 //! instructions trapped.
 //!
-//! **VexRiscv** (`VexRiscv_Lite.v`) has two Wishbone masters (instruction cache refills,
+//! **VexRiscv** (`VexRiscv_Lite.v`, or `VexRiscv_Full.v` with its data cache) has two Wishbone masters (instruction cache refills,
 //! data); [`vexriscv`] joins them into the same one-access-at-a-time valid/ready bus as
 //! PicoRV32's, so the rest of the SoC serves both cores alike, and takes the retire port
 //! from the pipeline's write-back stage.
@@ -123,7 +123,8 @@ impl Logic for Cpu {
     fn hdl(&self) -> Verilog {
         match self.core.0 {
             Core::Picorv32 => picorv32(),
-            Core::Vexriscv => vexriscv(),
+            Core::Vexriscv => vexriscv(false),
+            Core::VexriscvFull => vexriscv(true),
         }
     }
 }
@@ -168,7 +169,34 @@ assign core_disp_pc = rvfi_pc_rdata;
 /// the data bus wins when both ask at once, and the grant holds until the ready cycle.
 /// Retire port: an instruction leaves the write-back stage (`writeBack_arbitration_isFiring`
 /// and `writeBack_PC`, read through [`probes`]).
-fn vexriscv() -> Verilog {
+///
+/// `full`: VexRiscv `Full`, whose data cache treats addresses with bit 31 set as I/O
+/// (uncached): the wrapper drops that bit, so the core sees the SoC's map twice, cached
+/// below [`spe_defs::soc::IO_ALIAS`] and uncached above it, and the program reaches devices
+/// and the record buffer through the alias. Its hook adapter follows the data access
+/// through the cache (`CACHED`), not on the bus, which only carries refills and I/O.
+fn vexriscv(full: bool) -> Verilog {
+    let core = if full {
+        Core::VexriscvFull
+    } else {
+        Core::Vexriscv
+    };
+    // Bit 31 of the byte address is bit 29 of the Wishbone word address.
+    let adr = |bus: &str| {
+        if full {
+            format!("{{1'b0, {bus}[28:0], 2'b00}}")
+        } else {
+            format!("{{{bus}, 2'b00}}")
+        }
+    };
+    let data_access = if full {
+        "    .wb_flushed(p_writeBack_arbitration_isFlushed),
+    .cmd_fire(1'b0), .cmd_addr(p_execute_SRC_ADD), .d_ack(1'b0),"
+    } else {
+        "    .wb_flushed(1'b0),
+    .cmd_fire(p_dBus_cmd_valid & p_dBus_cmd_ready), .cmd_addr(p_dBus_cmd_payload_address),
+    .d_ack(mem_ready & use_d),"
+    };
     Verilog::Wrapper(Wrapper {
         code: format!(
             "
@@ -186,7 +214,7 @@ always @(posedge clk) begin
 end
 assign mem_valid = lock | d_req | i_req;
 assign mem_instr = !use_d;
-assign mem_addr = {{use_d ? dBusWishbone_ADR : iBusWishbone_ADR, 2'b00}};
+assign mem_addr = use_d ? {d_adr} : {i_adr};
 assign mem_wdata = dBusWishbone_DAT_MOSI;
 assign mem_wstrb = (use_d & dBusWishbone_WE) ? dBusWishbone_SEL : 4'b0000;
 {probe_wires}
@@ -209,7 +237,7 @@ assign rvfi_pc_rdata = p_writeBack_PC;
 assign rvfi_pc_wdata = p_writeBack_PC + 32'd4;
 assign core_disp = p_decode_arbitration_isFiring;
 assign core_disp_pc = p_decode_PC;
-spe_vexriscv_hooks hooks (
+spe_vexriscv_hooks #(.CACHED({cached})) hooks (
     .clk(clk), .reset(!resetn), .fault(hook_fault),
     .d_fire(p_decode_arbitration_isFiring), .d_pc(p_decode_PC), .d_insn(p_decode_INSTRUCTION),
     .e_fire(p_execute_arbitration_isFiring), .e_remove(p_execute_arbitration_removeIt),
@@ -220,8 +248,7 @@ spe_vexriscv_hooks hooks (
     .wb_pc(p_writeBack_PC), .wb_insn(p_writeBack_INSTRUCTION),
     .e_br_cond(p_execute_BRANCH_COND_RESULT), .m_br_calc(p_memory_BRANCH_CALC),
     .m_br_do(p_memory_BRANCH_DO),
-    .cmd_fire(p_dBus_cmd_valid & p_dBus_cmd_ready), .cmd_addr(p_dBus_cmd_payload_address),
-    .d_ack(mem_ready & use_d),
+{data_access}
     .tag(tag), .disp_class(tag_class),
     .disp(h_disp), .disp_pc(h_disp_pc), .disp_insn(h_disp_insn), .track(h_track),
     .iss(h_iss), .xl(h_xl), .xl_va(h_xl_va), .mem_done(h_mem_done),
@@ -231,17 +258,20 @@ spe_vexriscv_hooks hooks (
 );
 ",
             ports = VEX_PORTS,
-            probe_wires = probes()
+            d_adr = adr("dBusWishbone_ADR"),
+            i_adr = adr("iBusWishbone_ADR"),
+            cached = u8::from(full),
+            probe_wires = probes(core)
                 .iter()
                 .map(|(n, w)| format!("wire [{}:0] p_{n};", w - 1))
                 .collect::<Vec<_>>()
                 .join("\n"),
-            probe_ports = probes()
+            probe_ports = probes(core)
                 .iter()
                 .map(|(n, _)| format!("    .{n}(p_{n})"))
                 .collect::<Vec<_>>()
                 .join(",\n"),
-            probe_assigns = probes()
+            probe_assigns = probes(core)
                 .iter()
                 .map(|(n, _)| format!("assign p_{n} = core.{n};"))
                 .collect::<Vec<_>>()
@@ -272,9 +302,10 @@ const VEX_PORTS: &str = "    .clk(clk), .reset(!resetn),
 
 /// The internal signals of `VexRiscv` the SoC reads, with their widths: hierarchical
 /// references under Verilator, ports made by Yosys's `expose` for a bitstream. The
-/// package's Verilog is never edited.
-pub fn probes() -> &'static [(&'static str, u32)] {
-    &[
+/// package's Verilog is never edited. Lite's data access is its bus command; Full's is its
+/// cache access (the address computed in E) and the redo that flushes it in WB.
+pub fn probes(core: Core) -> Vec<(&'static str, u32)> {
+    let mut p = vec![
         ("decode_arbitration_isFiring", 1),
         ("decode_PC", 32),
         ("decode_INSTRUCTION", 32),
@@ -292,16 +323,26 @@ pub fn probes() -> &'static [(&'static str, u32)] {
         ("execute_BRANCH_COND_RESULT", 1),
         ("memory_BRANCH_CALC", 32),
         ("memory_BRANCH_DO", 1),
-        ("dBus_cmd_valid", 1),
-        ("dBus_cmd_ready", 1),
-        ("dBus_cmd_payload_address", 32),
-    ]
+    ];
+    if core == Core::VexriscvFull {
+        p.extend([
+            ("writeBack_arbitration_isFlushed", 1),
+            ("execute_SRC_ADD", 32),
+        ]);
+    } else {
+        p.extend([
+            ("dBus_cmd_valid", 1),
+            ("dBus_cmd_ready", 1),
+            ("dBus_cmd_payload_address", 32),
+        ]);
+    }
+    p
 }
 
 /// The Yosys commands that turn [`probes`] into ports of `VexRiscv` (run after reading
 /// the core's file and before reading the SoC's).
-pub fn expose_script() -> String {
-    probes()
+pub fn expose_script(core: Core) -> String {
+    probes(core)
         .iter()
         .map(|(n, _)| format!("expose VexRiscv/{n};"))
         .collect::<Vec<_>>()

@@ -295,7 +295,7 @@ impl<const BAB: usize> SpeSoc<BAB> {
             k_src_ram: K::new(u64::from(SOURCE_RAM).into()),
             k_src_dev: K::new(u64::from(SOURCE_DEVICE).into()),
             k_irq: K::new((1u64 << SPE_IRQ).into()),
-            k_vex: K::new(core == Core::Vexriscv),
+            k_vex: K::new(core.is_vexriscv()),
             s_wait: Rff::with_reset(true),
             ..Default::default()
         }
@@ -707,7 +707,7 @@ use spe_defs::soc::GEN_DIR as SOC_DIR;
 /// The SoC's Verilog file, its file list and its C header, in `gen/soc/`.
 pub const SOC_VERILOG: &str = "spe_soc.v";
 pub const SOC_HEADER: &str = "spe_soc.h";
-/// VexRiscv's hook adapter in `gen/soc_vexriscv/` (a copy of `hdl/soc/verilog/`'s).
+/// VexRiscv's hook adapter in `gen/soc_vexriscv*/` (a copy of `hdl/soc/verilog/`'s).
 pub const HOOKS_FILE: &str = "spe_vexriscv_hooks.v";
 
 /// The SoC's modules (top last) as one Verilog text: the simulated SoC when `ram` is empty
@@ -751,7 +751,7 @@ pub fn unit_sources() -> Result<Vec<String>, String> {
     Ok(v)
 }
 
-/// The files of `gen/soc/` (PicoRV32) and `gen/soc_vexriscv/`: each simulated SoC's Verilog
+/// The files of `gen/soc/` (PicoRV32), `gen/soc_vexriscv/` and `gen/soc_vexriscv_full/`: each simulated SoC's Verilog
 /// (UART bit time `spe_defs::soc::SIM_BAUD_DIV`) and its file list; the memory map header
 /// (one map for both) in `gen/soc/`.
 pub fn generate() -> Result<Vec<spe_rtl::gen::GenFile>, String> {
@@ -774,7 +774,7 @@ pub fn generate() -> Result<Vec<spe_rtl::gen::GenFile>, String> {
         for f in unit_sources()? {
             list.push_str(&format!("../{f}\n"));
         }
-        if core == Core::Vexriscv {
+        if core.is_vexriscv() {
             list.push_str(&format!("{HOOKS_FILE}\n"));
             files.push(GenFile {
                 path: format!("{dir}/{HOOKS_FILE}"),
@@ -785,6 +785,7 @@ pub fn generate() -> Result<Vec<spe_rtl::gen::GenFile>, String> {
         let title = match core {
             Core::Picorv32 => "PicoRV32",
             Core::Vexriscv => "VexRiscv Lite",
+            Core::VexriscvFull => "VexRiscv Full",
         };
         files.push(GenFile {
             path: format!("{dir}/{SOC_VERILOG}"),

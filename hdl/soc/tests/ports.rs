@@ -22,35 +22,42 @@ fn generated_soc_top_port_list_equals_the_soc_port_table() {
 
 #[test]
 fn vexriscv_probes_reach_the_core_both_ways_and_feed_the_adapter() {
-    let text = spe_soc::verilog(
-        spe_defs::soc::Core::Vexriscv,
-        SIM_BAUD_DIV,
-        &[],
-        spe_soc::BufSize::K4,
-    )
-    .expect("generation");
-    for (name, _) in spe_soc::cpu::probes() {
-        // Simulation: a hierarchical reference; synthesis: the port `expose` makes.
+    use spe_defs::soc::Core;
+    for core in [Core::Vexriscv, Core::VexriscvFull] {
+        let text =
+            spe_soc::verilog(core, SIM_BAUD_DIV, &[], spe_soc::BufSize::K4).expect("generation");
+        for (name, _) in spe_soc::cpu::probes(core) {
+            // Simulation: a hierarchical reference; synthesis: the port `expose` makes.
+            assert!(
+                text.contains(&format!("assign p_{name} = core.{name};")),
+                "{}: {name}: no hierarchical reference",
+                core.name()
+            );
+            assert!(
+                text.contains(&format!(".{name}(p_{name})")),
+                "{}: {name}: no port connection for the exposed build",
+                core.name()
+            );
+            assert!(
+                spe_soc::cpu::expose_script(core).contains(&format!("expose VexRiscv/{name};")),
+                "{}: {name}: not exposed for Yosys",
+                core.name()
+            );
+            // Every probe is used: by the adapter's instance or the retire port.
+            let uses = text.matches(&format!("p_{name}")).count();
+            assert!(
+                uses >= 4,
+                "{}: {name}: read nowhere ({uses} mentions)",
+                core.name()
+            );
+        }
+        let cached = u8::from(core == Core::VexriscvFull);
         assert!(
-            text.contains(&format!("assign p_{name} = core.{name};")),
-            "{name}: no hierarchical reference"
+            text.contains(&format!("spe_vexriscv_hooks #(.CACHED({cached})) hooks (")),
+            "{}: the adapter is instantiated, CACHED = {cached}",
+            core.name()
         );
-        assert!(
-            text.contains(&format!(".{name}(p_{name})")),
-            "{name}: no port connection for the exposed build"
-        );
-        assert!(
-            spe_soc::cpu::expose_script().contains(&format!("expose VexRiscv/{name};")),
-            "{name}: not exposed for Yosys"
-        );
-        // Every probe is used: by the adapter's instance or the retire port.
-        let uses = text.matches(&format!("p_{name}")).count();
-        assert!(uses >= 4, "{name}: read nowhere ({uses} mentions)");
     }
-    assert!(
-        text.contains("spe_vexriscv_hooks hooks ("),
-        "the adapter is instantiated"
-    );
 }
 
 #[test]

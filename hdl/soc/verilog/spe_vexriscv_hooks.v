@@ -29,13 +29,24 @@
 // load's after its flush: the completion report waits for it, so that completion is the
 // last report of the op, as the hook rules ask.
 //
+// VexRiscv Full (CACHED = 1) has a data cache: a load or store reads the cache from E
+// (address execute_SRC_ADD), the identity translation answers in M and the access ends
+// in WB, where a hit or an uncached (I/O) access completes and the op leaves WB, a miss
+// refills the line and throws the op away to dispatch it again (the cache's redo:
+// writeBack_arbitration_flushIt, so isFlushed), and a misaligned access faults (removeIt
+// without isFlushed). So with CACHED, translation is reported as the op leaves E, the
+// memory report as it leaves WB, and a removal in WB ends it flushed (redo) or with an
+// exception (fault). Lite's WB never removes an op (its removeIt is its isFlushed, 0).
+//
 // `fault` breaks the adapter on purpose, for the checks that must catch it:
 //   0  correct;
 //   1  a flushed op is reported as retired;
 //   2  ops are dispatched at retirement (WB), not when they enter E;
 //   3  issue reported in the dispatch cycle, with the tag (an off-by-one: the hook rules
 //      take reports only from the cycle after the tag; the unit ignores it, hook_stray).
-module spe_vexriscv_hooks (
+module spe_vexriscv_hooks #(
+    parameter CACHED = 0         // 1: VexRiscv Full, data accesses through its data cache
+) (
     input  wire        clk,
     input  wire        reset,
     input  wire [1:0]  fault,
@@ -52,14 +63,15 @@ module spe_vexriscv_hooks (
     input  wire [31:0] m_pc,         // memory_PC
     input  wire        wb_fire,      // writeBack_arbitration_isFiring
     input  wire        wb_remove,    // writeBack_arbitration_removeIt
+    input  wire        wb_flushed,   // writeBack_arbitration_isFlushed (Full: the redo)
     input  wire [31:0] wb_pc,        // writeBack_PC
     input  wire [31:0] wb_insn,      // writeBack_INSTRUCTION
     input  wire        e_br_cond,    // execute_BRANCH_COND_RESULT
     input  wire [31:0] m_br_calc,    // memory_BRANCH_CALC
     input  wire        m_br_do,      // memory_BRANCH_DO
-    input  wire        cmd_fire,     // dBus_cmd_valid && dBus_cmd_ready
-    input  wire [31:0] cmd_addr,     // dBus_cmd_payload_address
-    input  wire        d_ack,        // the data bus's acknowledge
+    input  wire        cmd_fire,     // Lite: dBus_cmd_valid && dBus_cmd_ready (Full: unused)
+    input  wire [31:0] cmd_addr,     // Lite: dBus_cmd_payload_address; Full: execute_SRC_ADD
+    input  wire        d_ack,        // Lite: the data bus's acknowledge (Full: unused)
     // The unit.
     input  wire        tag,          // the op dispatched this cycle is the sample
     input  wire [1:0]  disp_class,   // its class as the SoC decoded it from disp_insn
@@ -105,12 +117,13 @@ module spe_vexriscv_hooks (
     wire wb_end = in_wb & (wb_fire | wb_remove);
     wire end_now = e_end | m_end | wb_end;
     wire now_ret = wb_end & wb_fire;
-    wire now_exc = (e_end & !e_flushed) | (m_end & !m_flushed);
-    wire access = in_e & is_ldst & cmd_fire & !acc;
+    wire now_exc = (e_end & !e_flushed) | (m_end & !m_flushed)
+                 | (wb_end & !wb_fire & !wb_flushed);
+    wire access = CACHED ? in_e & is_ldst & e_fire : in_e & is_ldst & cmd_fire & !acc;
     assign xl = access;
     assign xl_va = cmd_addr;
-    assign mem_done = acc & d_ack;
-    wire acc_after = (acc | access) & !(acc & d_ack);
+    assign mem_done = CACHED ? in_wb & is_ldst & wb_fire : acc & d_ack;
+    wire acc_after = CACHED ? 1'b0 : (acc | access) & !(acc & d_ack);
     assign iss = fault == 2'd3 ? disp & tag : iss_due;
     assign br_done = in_m & is_branch & m_fire;
     assign br_taken = taken;

@@ -40,8 +40,8 @@ struct BuildArgs {
     /// (ECP5 LFE5U-85F).
     #[arg(long)]
     board: String,
-    /// The SoC's core: picorv32 or vexriscv (VexRiscv Lite; on an iCE40 board its record
-    /// buffer is 2 KiB).
+    /// The SoC's core: picorv32, vexriscv (VexRiscv Lite; on an iCE40 board its record
+    /// buffer is 2 KiB) or vexriscv-full (VexRiscv Full, its data cache: ulx3s only).
     #[arg(long, default_value = "picorv32")]
     core: String,
     /// The program (RV32I ELF from `scripts/soc-sw.sh [--core C]`), placed in the SoC's
@@ -170,17 +170,17 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
             },
             vec![],
         ),
-        Core::Vexriscv => (
+        Core::Vexriscv | Core::VexriscvFull => (
             Source {
                 path: core_v,
                 defines: vec![],
-                then: vec![spe_soc::cpu::expose_script()],
+                then: vec![spe_soc::cpu::expose_script(core)],
             },
             vec!["SPE_VEXRISCV_EXPOSED".to_string()],
         ),
     };
     let mut files = spe_soc::unit_sources()?;
-    if core == Core::Vexriscv {
+    if core.is_vexriscv() {
         files.push(format!("{}/{}", core.gen_dir(), spe_soc::HOOKS_FILE));
     }
     let mut sources = vec![core_src];

@@ -32,9 +32,10 @@ enum SocCmd {
 
 #[derive(Args)]
 struct RunArgs {
-    /// The SoC's core: picorv32 (in order, one instruction at a time) or vexriscv (a
-    /// 5-stage pipeline that flushes wrong-path instructions). Build the program for it
-    /// with `scripts/soc-sw.sh --core NAME`.
+    /// The SoC's core: picorv32 (in order, one instruction at a time), vexriscv (a
+    /// 5-stage pipeline that flushes wrong-path instructions) or vexriscv-full (the same
+    /// with a data cache, which throws a load that misses away and dispatches it again).
+    /// Build the program for it with `scripts/soc-sw.sh --core NAME`.
     #[arg(long, value_name = "NAME", default_value = "picorv32", value_parser = spe_defs::soc::Core::parse)]
     core: spe_defs::soc::Core,
     /// The program.
@@ -114,7 +115,7 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
             a.hot
         ));
     }
-    if a.hook_fault != 0 && a.core != spe_defs::soc::Core::Vexriscv {
+    if a.hook_fault != 0 && !a.core.is_vexriscv() {
         return Err(format!(
             "--hook-fault {} breaks VexRiscv's hook adapter; the {} SoC has none (add --core vexriscv)",
             HOOK_FAULTS[usize::from(a.hook_fault)],

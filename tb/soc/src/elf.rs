@@ -19,6 +19,9 @@ pub struct Segment {
 
 /// The function only a program for VexRiscv has (`soc/sw/crt0_vexriscv.S`).
 pub const VEXRISCV_MARK: &str = "traps";
+/// The function only a program for VexRiscv Full has (`crt0_vexriscv.S` built with
+/// `SOC_CORE_VEXRISCV_FULL`: its devices are reached through `SOC_IO_ALIAS`).
+pub const VEXRISCV_FULL_MARK: &str = "vexriscv_full";
 
 /// A function symbol (`STT_FUNC`) with its extent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,9 +160,10 @@ impl Elf {
 
     /// Checks that the program was built for `core`: `scripts/soc-sw.sh --core vexriscv`
     /// links `crt0_vexriscv.S`, the only start-up file with the function
-    /// [`VEXRISCV_MARK`] (its exception loop); PicoRV32's `crt0.S` has none. A program for
-    /// the other core would hang or fail on this one (its interrupt entry and IRQ
-    /// instructions differ).
+    /// [`VEXRISCV_MARK`] (its exception loop); PicoRV32's `crt0.S` has none; `--core
+    /// vexriscv-full` adds [`VEXRISCV_FULL_MARK`]. A program for another core would hang or
+    /// fail on this one (its interrupt entry and IRQ instructions differ; a Lite program's
+    /// device reads would hit Full's data cache).
     pub fn check_core(&self, core: spe_defs::soc::Core) -> Result<(), String> {
         use spe_defs::soc::Core;
         if self.funcs.is_empty() {
@@ -167,8 +171,14 @@ impl Elf {
             // functions either); let it run.
             return Ok(());
         }
-        let vex = self.funcs.iter().any(|f| f.name == VEXRISCV_MARK);
-        let built = if vex { Core::Vexriscv } else { Core::Picorv32 };
+        let has = |mark: &str| self.funcs.iter().any(|f| f.name == mark);
+        let built = if has(VEXRISCV_FULL_MARK) {
+            Core::VexriscvFull
+        } else if has(VEXRISCV_MARK) {
+            Core::Vexriscv
+        } else {
+            Core::Picorv32
+        };
         if built == core {
             return Ok(());
         }
@@ -325,6 +335,21 @@ mod tests {
         );
         let e = vex.check_core(Core::Picorv32).unwrap_err();
         assert!(e.contains("built for vexriscv, not picorv32"), "{e}");
+        let full = Elf::parse(&build(
+            0,
+            &[0; 12],
+            &[("main", 0, 4), ("traps", 4, 4), ("vexriscv_full", 8, 4)],
+        ))
+        .unwrap();
+        assert_eq!(full.check_core(Core::VexriscvFull), Ok(()));
+        let e = full.check_core(Core::Vexriscv).unwrap_err();
+        assert!(e.contains("built for vexriscv-full, not vexriscv"), "{e}");
+        let e = vex.check_core(Core::VexriscvFull).unwrap_err();
+        assert!(
+            e.contains("built for vexriscv, not vexriscv-full")
+                && e.contains("--core vexriscv-full"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! The demo SoCs (`gen/soc`: PicoRV32 and the unit; `gen/soc_vexriscv`: VexRiscv and the
-//! unit) under Verilator, driven from Rust.
+//! The demo SoCs (`gen/soc`: PicoRV32 and the unit; `gen/soc_vexriscv` and
+//! `gen/soc_vexriscv_full`: VexRiscv Lite and Full and the unit) under Verilator, driven
+//! from Rust.
 //!
 //! [`run`] loads a program into the SoC's RAM through its loader port, releases reset and
 //! clocks it until the program writes its exit code (or a cycle limit). Every cycle it

@@ -491,7 +491,8 @@ impl Drop for Model {
     }
 }
 
-/// A demo SoC (`gen/soc` around PicoRV32, `gen/soc_vexriscv` around VexRiscv; top
+/// A demo SoC (`gen/soc` around PicoRV32, `gen/soc_vexriscv` and `gen/soc_vexriscv_full`
+/// around VexRiscv Lite and Full; top
 /// `spe_soc`, the unit at preset `spe_defs::soc::SOC_PRESET`), Verilated with its own
 /// context. Ports are
 /// `spe_defs::soc::SOC_PORTS`, addressed by [`SocModel::port`].
