@@ -253,16 +253,16 @@ for p in smt2 smt4; do
     done
 done
 
-# README.md shows the first two lines perf script prints for its example command: a drift
+# docs/perf.md shows the first two lines perf script prints for its example command: a drift
 # (a change of the stimulus, the unit or the perf.data writer) fails here.
 echo
-echo "==> $SPE sim --workload loop --cycles 2000000 --jitter --perf $OUT/readme.data; perf script | head -2 (README.md's example)"
+echo "==> $SPE sim --workload loop --cycles 2000000 --jitter --perf $OUT/readme.data; perf script | head -2 (docs/perf.md's example)"
 "$SPE" sim --workload loop --cycles 2000000 --jitter --quiet --perf "$OUT/readme.data" >/dev/null
 perf script -i "$OUT/readme.data" --itrace=i1i 2>/dev/null | head -2 >"$OUT/readme.txt" || true
-[ -s "$OUT/readme.txt" ] || { echo "error: perf script printed nothing for README.md's example" >&2; exit 1; }
+[ -s "$OUT/readme.txt" ] || { echo "error: perf script printed nothing for docs/perf.md's example" >&2; exit 1; }
 while IFS= read -r line; do
-    grep -qxF -- "$line" README.md || {
-        echo "error: README.md's perf example no longer shows what perf prints; update it to:" >&2
+    grep -qxF -- "$line" docs/perf.md || {
+        echo "error: docs/perf.md's perf example no longer shows what perf prints; update it to:" >&2
         cat "$OUT/readme.txt" >&2
         exit 1
     }

@@ -124,7 +124,21 @@ static uint32_t misses_far[SORT_N];
 #define MISSES_FAR misses_far
 #else
 #define MISSES_FAR ((const uint32_t *)((uintptr_t)sort_buf - 4096u))
+extern const char __text_end[]; /* link.ld: the end of the code */
 #endif
+
+/* The far array must be code, which nothing writes between misses and its check (the
+ * IRQ handlers write data and stack): below sort_buf by 4 KiB, and ending before the code
+ * does. A program that grew or shrank past that fails with EXIT_MISSES. */
+static int misses_far_is_code(void)
+{
+#ifdef HOST
+    return 1;
+#else
+    return (uintptr_t)sort_buf >= 4096u &&
+           (uintptr_t)(MISSES_FAR + SORT_N) <= (uintptr_t)__text_end;
+#endif
+}
 #endif
 
 /* The checks below run in every round too: they are part of the profiled program. */
@@ -217,6 +231,8 @@ uint32_t workloads_run(uint32_t rounds)
 #endif
 
 #ifdef SPE_MISSES
+        if (!misses_far_is_code())
+            return EXIT_MISSES;
         uint32_t m = 0;
         for (uint32_t p = 0; p < MISSES_PASSES; p++)
             m = misses((const uint32_t *)sort_buf, MISSES_FAR, SORT_N, m);

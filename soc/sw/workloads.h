@@ -17,7 +17,8 @@
 #define EXIT_SORT 2u   /* shell_sort left the array unsorted or not a permutation */
 #define EXIT_MATMUL 3u /* matmul's result fails its checksum */
 #define EXIT_BRANCHY 6u /* branchy disagrees with its branch-free twin (SPE_BRANCHY) */
-#define EXIT_MISSES 8u /* misses disagrees with the same sums taken line by line (SPE_MISSES) */
+#define EXIT_MISSES 8u /* misses disagrees with the same sums taken line by line, or its far
+                        * array is not all code (SPE_MISSES) */
 
 #ifndef SORT_N
 #define SORT_N 384    /* ints sorted per round (VexRiscv Full: 320, to leave RAM for misses) */
