@@ -31,9 +31,11 @@
 //
 // VexRiscv Full (CACHED = 1) has a data cache: a load or store reads the cache from E
 // (address execute_SRC_ADD), the identity translation answers in M and the access ends
-// in WB, where a hit or an uncached (I/O) access completes and the op leaves WB, a miss
-// refills the line and throws the op away to dispatch it again (the cache's redo:
-// writeBack_arbitration_flushIt, so isFlushed), and a misaligned access faults (removeIt
+// in WB. A hit or an uncached (I/O) load completes there and the op leaves WB; a store
+// leaves once the cache's command buffer takes its write, before the bus acknowledges it,
+// as from a store buffer (its memory report marks that hand-over); a miss (or a load of a
+// word being written) refills and throws the op away to dispatch it again (the cache's
+// redo: writeBack_arbitration_flushIt, so isFlushed); a misaligned access faults (removeIt
 // without isFlushed). So with CACHED, translation is reported as the op leaves E, the
 // memory report as it leaves WB, and a removal in WB ends it flushed (redo) or with an
 // exception (fault). Lite's WB never removes an op (its removeIt is its isFlushed, 0).

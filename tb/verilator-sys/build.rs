@@ -429,6 +429,10 @@ fn check_ports(gen: &Path, preset: &str) {
     }
 }
 
+/// Set for a `cargo clippy` / `cargo check` run (`scripts/check.sh`): the build script writes
+/// an empty model table and builds no model, since nothing is linked.
+const CHECK_ONLY_ENV: &str = "SPE_VSYS_CHECK_ONLY";
+
 fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let gen = manifest
@@ -442,6 +446,23 @@ fn main() {
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=VERILATOR");
+    println!("cargo:rerun-if-env-changed={CHECK_ONLY_ENV}");
+    if std::env::var_os(CHECK_ONLY_ENV).is_some() {
+        // `cargo clippy` and `cargo check` link nothing: the Rust side needs the model
+        // table's types, not the models. Without this, the quick gate's clippy (dev
+        // profile) Verilated and compiled every model a second time beside the release
+        // build of its tests. Any build without the variable reruns this script in full.
+        let rs = format!(
+            "/// Verilator that built the models (none: {CHECK_ONLY_ENV} was set).\n\
+             pub const VERILATOR_VERSION: &str = \"none\";\n\
+             const SOC_MODELS: [u32; {n}] = [u32::MAX; {n}];\n\
+             /// Every model built: none ({CHECK_ONLY_ENV}).\n\
+             pub static MODELS: &[ModelInfo] = &[];\n",
+            n = spe_defs::soc::Core::ALL.len()
+        );
+        std::fs::write(out_dir.join("models.rs"), rs).unwrap();
+        return;
+    }
 
     let (exe, version) = find_verilator();
     let root = run(

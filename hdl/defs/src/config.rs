@@ -1,7 +1,7 @@
 //! Build configuration of the unit and the named presets. Every field is set by every
 //! preset; the RTL generator, the model and the random co-simulation iterate over [`PRESETS`].
 
-use crate::impdef;
+use crate::constants::min_interval_for_code;
 
 /// Width of the saturating latency counters (PMSIDR.CountSize).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -283,7 +283,7 @@ impl Config {
                 ));
             }
         }
-        if impdef::min_interval_for_code(self.interval_code).is_none() {
+        if min_interval_for_code(self.interval_code).is_none() {
             return Err(format!(
                 "PMSIDR.Interval code {:#06b} is not an architected value",
                 self.interval_code
@@ -305,7 +305,7 @@ impl Config {
     /// Recommended minimum sampling interval in operations.
     /// choice: min-interval
     pub fn min_interval(&self) -> u32 {
-        impdef::min_interval_for_code(self.interval_code).expect("validated interval code")
+        min_interval_for_code(self.interval_code).expect("validated interval code")
     }
     /// Smallest PMSIRR.INTERVAL field value the reload uses.
     pub fn min_interval_field(&self) -> u64 {

@@ -4,13 +4,9 @@
 
 use crate::packet;
 
-/// Population: dispatched (speculative) micro-ops, so PMSIDR.ArchInst = 0.
-pub const ARCH_INST: bool = false;
-
-/// Record slot: 64 bytes. Every record occupies exactly one slot (PMSIDR.MaxSize = 6) and
-/// the buffer is written in 64-byte aligned slots (PMBIDR.Align = 6).
-pub const RECORD_SIZE_LOG2: u32 = 6;
-pub const RECORD_SIZE: usize = 1 << RECORD_SIZE_LOG2;
+// The choices the register map and the configuration are built from live in `constants`,
+// below both (so that `config`, `regs` and this module import in one direction only).
+pub use crate::constants::{min_interval_for_code, ARCH_INST, RECORD_SIZE, RECORD_SIZE_LOG2};
 
 /// Memory write port: 64-bit data beats, so one record is eight beats.
 pub const BEAT_BYTES: usize = 8;
@@ -36,22 +32,6 @@ pub fn events_payload(cfg: &crate::Config) -> usize {
 }
 /// Payload size of the Data Source packet (the core's 8-bit data-source code).
 pub const DATA_SOURCE_PAYLOAD: usize = 1;
-
-/// Minimum interval for a PMSIDR.Interval code (docs/spe-reference.md §5.7); `None` for codes the
-/// architecture does not list.
-pub const fn min_interval_for_code(code: u8) -> Option<u32> {
-    Some(match code {
-        0b0000 => 256,
-        0b0010 => 512,
-        0b0011 => 768,
-        0b0100 => 1024,
-        0b0101 => 1536,
-        0b0110 => 2048,
-        0b0111 => 3072,
-        0b1000 => 4096,
-        _ => return None,
-    })
-}
 
 /// One SPE feature or part of one: the PMSVer from which the architecture requires it (`0`:
 /// optional at every version), whether this unit implements it whole, and where software

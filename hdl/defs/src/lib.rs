@@ -13,6 +13,7 @@
 
 pub mod cheader;
 pub mod config;
+pub mod constants;
 pub mod events;
 pub mod impdef;
 pub mod packet;

@@ -793,20 +793,20 @@ pub fn reg_at(addr: u8) -> Option<&'static RegDef> {
 
 /// Value of a read-only ID register for a configuration.
 pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
-    use crate::impdef;
+    use crate::constants;
     match id {
         RegId::Pmsidr => {
             pmsidr::FE.place(1)
                 | pmsidr::FT.place(1)
                 | pmsidr::FL.place(1)
-                | pmsidr::ARCHINST.place(impdef::ARCH_INST as u64)
+                | pmsidr::ARCHINST.place(constants::ARCH_INST as u64)
                 | pmsidr::LDS.place(1)
                 | pmsidr::ERND.place(u64::from(cfg.options.ernd))
                 | pmsidr::FNE.place(1)
                 | pmsidr::FDS.place(u64::from(cfg.options.fds))
                 | pmsidr::INTERVAL.place(u64::from(cfg.interval_code))
                 // choice: record-slot
-                | pmsidr::MAXSIZE.place(impdef::RECORD_SIZE_LOG2 as u64)
+                | pmsidr::MAXSIZE.place(constants::RECORD_SIZE_LOG2 as u64)
                 | pmsidr::COUNTSIZE.place(match cfg.counter_width {
                     CounterWidth::Bits12 => pmsidr::COUNTSIZE_12BIT,
                     CounterWidth::Bits16 => pmsidr::COUNTSIZE_16BIT,
@@ -820,7 +820,7 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
         }
         // choice: external-abort
         RegId::Pmbidr => {
-            pmbidr::ALIGN.place(impdef::RECORD_SIZE_LOG2 as u64)
+            pmbidr::ALIGN.place(constants::RECORD_SIZE_LOG2 as u64)
                 | pmbidr::F.place(u64::from(cfg.options.v1p3))
                 | pmbidr::EA.place(if cfg.options.v1p3 {
                     pmbidr::EA_IGNORED

@@ -501,8 +501,9 @@ pub fn buf_size(board: Board, core: Core) -> BufSize {
 
 /// Refuses a core the board's device cannot hold: VexRiscv does not fit the iCEBreaker's
 /// UP5K (the PicoRV32 SoC already fills 92 % of its logic cells), and VexRiscv Full fits
-/// neither iCE40: its 4 KiB data cache needs 8 more 4 Kbit block RAMs, and Lite's SoC takes
-/// 30 of the HX8K's 32 (on the ECP5 Full's SoC is 5,758 LUT4 against Lite's 4,722).
+/// neither iCE40: its 4 KiB data cache and larger instruction cache need about 14 more
+/// 4 Kbit block RAMs, and Lite's SoC takes 30 of the HX8K's 32 (on the ECP5 Full's SoC is
+/// 5,758 LUT4 against Lite's 4,722).
 pub fn check_fits(board: Board, core: Core) -> Result<(), String> {
     if board == Board::IceBreaker && core == Core::Vexriscv {
         return Err(format!(
@@ -512,7 +513,7 @@ pub fn check_fits(board: Board, core: Core) -> Result<(), String> {
     }
     if !board.is_ecp5() && core == Core::VexriscvFull {
         return Err(format!(
-            "the VexRiscv Full SoC does not fit the {} (its 4 KiB data cache needs 8 more block RAMs; the Lite SoC already takes 30 of the HX8K's 32): build it for ulx3s",
+            "the VexRiscv Full SoC does not fit the {} (its caches need about 14 more block RAMs; the Lite SoC already takes 30 of the HX8K's 32): build it for ulx3s",
             board.title()
         ));
     }
