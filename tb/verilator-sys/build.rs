@@ -124,53 +124,6 @@ fn mk_list(mk: &str, var: &str) -> Vec<String> {
     out
 }
 
-/// A deliberate bug: `from` replaced by `to` in `gen/<preset>/<file>`, built as an extra
-/// fast model so that the regression can show it catches it (`spe regress --mutant`).
-struct Mutant {
-    name: &'static str,
-    preset: &'static str,
-    file: &'static str,
-    from: &'static str,
-    to: &'static str,
-}
-
-const MUTANTS: &[Mutant] = &[
-    Mutant {
-        name: "filter-latency",
-        preset: "default",
-        file: "spe_filter_default.v",
-        from: "lat_ok = lat_total >= minlat;",
-        to: "lat_ok = lat_total > minlat;",
-    },
-    // The PSB completes at once: a record still in its filter, check or write cycles is
-    // written after the PSB completed.
-    Mutant {
-        name: "psb-early",
-        preset: "default",
-        file: "spe_tracker_default.v",
-        from: "psb_done = psb_req & ((s_phase__q == SamplePhase__Idle) | (s_phase__q == SamplePhase__Tracking)) & ~reset;",
-        to: "psb_done = psb_req & ~reset;",
-    },
-    // FEAT_SPE_ERnd without its random delay: the op that expires COUNT with RND is
-    // sampled at once instead of the one that brings ECOUNT to zero.
-    Mutant {
-        name: "ernd-no-delay",
-        preset: "v1p2x",
-        file: "spe_sampler_v1p2x.v",
-        from: "e_shift__0 = e_kc__0 << e_r3__0;",
-        to: "e_shift__0 = e_kc__0;",
-    },
-    // FEAT_SPE_PBT for a branch not taken too: its record gets the previous-branch target,
-    // which J1 SPEBranch gives only a taken branch.
-    Mutant {
-        name: "pbt-not-taken",
-        preset: "v1p2x",
-        file: "spe_tracker_v1p2x.v",
-        from: "pbt_en__0 = s_rep__q[(141)+:(1)] & s_rep__q[(201)+:(1)] & p_valid__0__q;",
-        to: "pbt_en__0 = s_rep__q[(141)+:(1)] & p_valid__0__q;",
-    },
-];
-
 /// Collects the models: verilates each, adds its C++ to the build, its class to the shim
 /// and its row to the Rust table.
 struct Models<'a> {
@@ -602,8 +555,13 @@ fn main() {
             track: true,
         }));
     }
-    // Mutants: a copy of one preset's gen/ with one deliberate bug each.
-    for m in MUTANTS {
+    // Mutants: a copy of one preset's gen/ with one deliberate bug each, those of
+    // spe_defs::mutants (the one table of formal and regression mutants) that the
+    // regression must catch.
+    for m in spe_defs::mutants::MUTANTS
+        .iter()
+        .filter(|m| m.regress_cycles.is_some())
+    {
         let dir = out_dir.join("mutants").join(m.name);
         let pdir = dir.join(m.preset);
         let _ = std::fs::remove_dir_all(&dir);
@@ -613,20 +571,21 @@ fn main() {
             let e = e.unwrap();
             std::fs::copy(e.path(), pdir.join(e.file_name())).unwrap();
         }
-        let target = pdir.join(m.file);
+        let file = m.file_for(m.preset);
+        let target = pdir.join(&file);
         let text = std::fs::read_to_string(&target)
             .unwrap_or_else(|e| fail(&format!("mutant {}: {}: {e}", m.name, target.display())));
         match (text.matches(m.from).count(), text.matches(m.to).count()) {
             (1, _) => {}
-            // Someone broke the RTL the same way by hand (the README's manual check): the
+            // Someone broke the RTL the same way by hand (docs/verification.md's manual check): the
             // mutant is then the RTL itself.
             (0, 1) => println!(
-                "cargo:warning=gen/{}/{} already contains mutant {}'s change {:?}",
-                m.preset, m.file, m.name, m.to
+                "cargo:warning=gen/{}/{file} already contains mutant {}'s change {:?}",
+                m.preset, m.name, m.to
             ),
             _ => fail(&format!(
-                "mutant {}: {:?} must occur exactly once in gen/{}/{} (the RTL changed: update MUTANTS in tb/verilator-sys/build.rs)",
-                m.name, m.from, m.preset, m.file
+                "mutant {}: {:?} must occur exactly once in gen/{}/{file} (the RTL changed: update MUTANTS in hdl/defs/src/mutants.rs)",
+                m.name, m.from, m.preset
             )),
         }
         std::fs::write(&target, text.replace(m.from, m.to)).unwrap();

@@ -16,6 +16,7 @@ pub mod config;
 pub mod constants;
 pub mod events;
 pub mod impdef;
+pub mod mutants;
 pub mod packet;
 pub mod ports;
 pub mod regs;

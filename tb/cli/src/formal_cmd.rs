@@ -134,173 +134,15 @@ pub const PROPS: &[Prop] = &[
     },
 ];
 
-/// A deliberate bug for one property: `from` replaced by `to` in `gen/<preset>/<file>`
-/// (`{p}` is the preset's name).
-pub struct Mutant {
-    pub name: &'static str,
-    /// The preset it breaks (`spe formal --mutant NAME` runs it there unless `--preset`
-    /// names another).
-    pub preset: &'static str,
-    pub prop: &'static str,
-    pub file: &'static str,
-    pub from: &'static str,
-    pub to: &'static str,
-}
+pub use spe_defs::mutants::Mutant;
 
-pub const MUTANTS: &[Mutant] = &[
-    // Slot 1's selection also tags slot 0: two slots in one cycle.
-    Mutant {
-        name: "tag-two",
-        preset: "default",
-        prop: "tag-onehot",
-        file: "spe_sampler_{p}.v",
-        from: "            sel = k_onehot__1;",
-        to: "            sel = k_onehot__1 | k_onehot__0;",
-    },
-    // The population ignores prof_allowed.
-    Mutant {
-        name: "tag-prohibited",
-        preset: "default",
-        prop: "tag-allowed",
-        file: "spe_sampler_{p}.v",
-        from: "& prof_allowed & ~disp_aarch32 & ~reset;",
-        to: "& ~disp_aarch32 & ~reset;",
-    },
-    // EL1 ops sampled with PMSCR_EL1.E1SPE clear (the E0SPE bit read instead).
-    Mutant {
-        name: "el1-as-el0",
-        preset: "default",
-        prop: "tag-population",
-        file: "spe_regs_{p}.v",
-        from: "sample_ctl[(2)+:(1)] = pmscr_el1__q[p_e1];",
-        to: "sample_ctl[(2)+:(1)] = pmscr_el1__q[p_e0];",
-    },
-    // psb_done is not held low in reset.
-    Mutant {
-        name: "psb-in-reset",
-        preset: "default",
-        prop: "reset-quiet",
-        file: "spe_tracker_{p}.v",
-        from: "(s_phase__q == SamplePhase__Tracking)) & ~reset;",
-        to: "(s_phase__q == SamplePhase__Tracking));",
-    },
-    // The beat index lands at bit 2 of a beat's address.
-    Mutant {
-        name: "wr-unaligned",
-        preset: "default",
-        prop: "wr-aligned",
-        file: "spe_writer_{p}.v",
-        from: "beat_addr[(3)+:(3)] = s_beat__q;",
-        to: "beat_addr[(2)+:(3)] = s_beat__q;",
-    },
-    // The beat index moves on without the handshake.
-    Mutant {
-        name: "wr-no-wait",
-        preset: "default",
-        prop: "wr-hold",
-        file: "spe_writer_{p}.v",
-        from: "if (writing & resp[(0)+:(1)]) begin",
-        to: "if (writing) begin",
-    },
-    // irq from the collision bit instead of S.
-    Mutant {
-        name: "irq-coll",
-        preset: "default",
-        prop: "irq-is-s",
-        file: "spe_regs_{p}.v",
-        from: "irq = pmbsr__q[p_s];",
-        to: "irq = pmbsr__q[p_s - 1];",
-    },
-    // The sampler tags while a sample is in flight.
-    Mutant {
-        name: "tag-busy",
-        preset: "default",
-        prop: "one-in-flight",
-        file: "spe_sampler_{p}.v",
-        from: "        if (pop_en & ~busy) begin",
-        to: "        if (pop_en) begin",
-    },
-    // The PSB completes at once, while a record is still being written (the regression's
-    // psb-early mutant).
-    Mutant {
-        name: "psb-early",
-        preset: "default",
-        prop: "psb-quiet",
-        file: "spe_tracker_{p}.v",
-        from: "psb_done = psb_req & ((s_phase__q == SamplePhase__Idle) | (s_phase__q == SamplePhase__Tracking)) & ~reset;",
-        to: "psb_done = psb_req & ~reset;",
-    },
-    // The room check compares against the limit's page minus one: a record may end past
-    // the limit.
-    Mutant {
-        name: "room-late",
-        preset: "default",
-        prop: "wr-limit",
-        file: "spe_writer_{p}.v",
-        from: "c_lo_ge__d = base[(32'hc)+:(26)] >= limit[(32'hc)+:(26)];",
-        to: "c_lo_ge__d = base[(32'hc)+:(26)] > limit[(32'hc)+:(26)];",
-    },
-    // The second beat skips a word.
-    Mutant {
-        name: "wr-skip",
-        preset: "default",
-        prop: "wr-slot",
-        file: "spe_writer_{p}.v",
-        from: "s_beat__d = s_beat__q + k_one3;",
-        to: "s_beat__d = s_beat__q + k_one3 + (s_beat__q == k_zero3);",
-    },
-    // The writer's stop tests the held-beat flag the wrong way round: it goes on writing
-    // at beat boundaries with PMBSR.S set (and would withdraw a held beat).
-    Mutant {
-        name: "s-ignored",
-        preset: "default",
-        prop: "s-no-write",
-        file: "spe_writer_{p}.v",
-        from: "stop = writing & stopped & ~s_held__q;",
-        to: "stop = writing & stopped & s_held__q;",
-    },
-    // The register block takes the writer's PMBPTR value every cycle, not only when the
-    // writer updates it: PMBPTR is overwritten after the PSB.
-    Mutant {
-        name: "ptr-no-enable",
-        preset: "default",
-        prop: "ptr-kept",
-        file: "spe_regs_{p}.v",
-        from: "if (upd[(0)+:(1)]) begin",
-        to: "if (1'b1) begin",
-    },
-    // Records are kept for writing whether or not profiling is on (only discard mode
-    // drops them).
-    Mutant {
-        name: "write-when-off",
-        preset: "default",
-        prop: "off-quiet",
-        file: "spe_regs_{p}.v",
-        from: "write_en = prof_en & ~discard;",
-        to: "write_en = ~discard;",
-    },
-    // The arbiter grants the writer while it holds a record: another thread's record
-    // takes it over between two beats (the owner invariants of owner.vh, proven with
-    // every property at T > 1).
-    Mutant {
-        name: "grant-busy",
-        preset: "smt2",
-        prop: "wr-slot",
-        file: "spe_arbiter_{p}.v",
-        from: "if (~busy & ~reset) begin",
-        to: "if (~reset) begin",
-    },
-    // An option's output is not held low in reset: PMBLIMITR.PMFZ's freeze (v1p2x), left
-    // high from before the reset (reset-quiet's f_option_outs).
-    Mutant {
-        name: "freeze-in-reset",
-        preset: "v1p2x",
-        prop: "reset-quiet",
-        file: "spe_regs_{p}.v",
-        from: "pmbsr__q[p_s] & ~reset;",
-        to: "pmbsr__q[p_s];",
-    },
-];
+/// The mutants a formal property must catch (`spe formal --mutant`): those of the one
+/// table, `spe_defs::mutants::MUTANTS`, that name a property.
+pub fn mutants() -> impl Iterator<Item = &'static Mutant> {
+    spe_defs::mutants::MUTANTS
+        .iter()
+        .filter(|m| m.prop.is_some())
+}
 
 #[derive(Args)]
 pub struct FormalArgs {
@@ -361,17 +203,17 @@ struct Outcome {
 
 pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
     if a.list_mutants {
-        for m in MUTANTS {
+        for m in mutants() {
             println!("{}", m.name);
         }
         return Ok(ExitCode::SUCCESS);
     }
     let mutant = match &a.mutant {
         None => None,
-        Some(m) => Some(MUTANTS.iter().find(|x| x.name == m).ok_or_else(|| {
+        Some(m) => Some(mutants().find(|x| x.name == m).ok_or_else(|| {
             format!(
                 "no mutant {m}; mutants: {}",
-                names(MUTANTS.iter().map(|x| x.name))
+                names(mutants().map(|x| x.name))
             )
         })?),
     };
@@ -412,7 +254,7 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
         );
     }
     let props: Vec<&Prop> = match (&mutant, a.props.is_empty()) {
-        (Some(m), _) => PROPS.iter().filter(|p| p.name == m.prop).collect(),
+        (Some(m), _) => PROPS.iter().filter(|p| Some(p.name) == m.prop).collect(),
         (None, true) => PROPS.iter().collect(),
         (None, false) => a
             .props
@@ -512,10 +354,10 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
                 .iter()
                 .any(|o| o.result == "FAIL" && o.trace.is_some())
             {
-                println!("mutant {}: caught by {}", m.name, m.prop);
+                println!("mutant {}: caught by {}", m.name, m.prop.unwrap_or("?"));
                 ExitCode::SUCCESS
             } else {
-                println!("mutant {}: NOT caught by {}", m.name, m.prop);
+                println!("mutant {}: NOT caught by {}", m.name, m.prop.unwrap_or("?"));
                 ExitCode::FAILURE
             }
         }
@@ -565,7 +407,7 @@ fn sources(
         if name == target {
             if text.matches(m.from).count() != 1 {
                 return Err(format!(
-                    "mutant {}: {:?} must occur exactly once in {} (the RTL changed: update MUTANTS in tb/cli/src/formal_cmd.rs)",
+                    "mutant {}: {:?} must occur exactly once in {} (the RTL changed: update MUTANTS in hdl/defs/src/mutants.rs)",
                     m.name,
                     m.from,
                     f.display()

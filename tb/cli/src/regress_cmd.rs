@@ -49,7 +49,8 @@ pub struct RegressArgs {
     #[arg(long, value_name = "SPEC", conflicts_with_all = ["shard", "presets"])]
     job: Option<String>,
     /// Run against a mutant (a built-in copy of one preset's Verilog with one deliberate
-    /// bug) instead of the real RTL: the regression must FAIL. Lists them if NAME is `list`.
+    /// bug) instead of the real RTL: the regression must FAIL. `list` prints them, a line
+    /// each: name, preset, and the cycles the full suite runs it for.
     #[arg(long, value_name = "NAME", conflicts_with = "presets")]
     mutant: Option<String>,
     /// Where VCD windows of divergences go.
@@ -503,7 +504,13 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
         let Some(info) = mutants.iter().find(|i| i.mutant == Some(m.as_str())) else {
             let names: Vec<_> = mutants.iter().filter_map(|i| i.mutant).collect();
             if m == "list" {
-                println!("{}", names.join("\n"));
+                for n in &names {
+                    let d = spe_defs::mutants::MUTANTS.iter().find(|d| d.name == *n);
+                    let (preset, cycles) = d.map_or(("?", 0), |d| {
+                        (d.preset, d.regress_cycles.unwrap_or_default())
+                    });
+                    println!("{n} {preset} {cycles}");
+                }
                 return Ok(ExitCode::SUCCESS);
             }
             return Err(format!(

@@ -253,7 +253,7 @@ pub fn models() -> &'static [ModelInfo] {
 }
 
 /// The mutants built: each is the fast model of one preset with one deliberate bug in its
-/// Verilog (listed in `build.rs`), so that a regression can show that it catches the bug.
+/// Verilog (`spe_defs::mutants`, those with `regress_cycles`), so that a regression can show that it catches the bug.
 pub fn mutants() -> impl Iterator<Item = &'static ModelInfo> {
     MODELS.iter().filter(|m| m.mutant.is_some())
 }
