@@ -123,8 +123,7 @@ impl Logic for Cpu {
     fn hdl(&self) -> Verilog {
         match self.core.0 {
             Core::Picorv32 => picorv32(),
-            Core::Vexriscv => vexriscv(false),
-            Core::VexriscvFull => vexriscv(true),
+            Core::Vexriscv | Core::VexriscvFull => vexriscv(self.core.0),
         }
     }
 }
@@ -170,18 +169,14 @@ assign core_disp_pc = rvfi_pc_rdata;
 /// Retire port: an instruction leaves the write-back stage (`writeBack_arbitration_isFiring`
 /// and `writeBack_PC`, read through [`probes`]).
 ///
-/// `full`: VexRiscv `Full`, whose data cache treats addresses with bit 31 set as I/O
+/// `Core::VexriscvFull`: VexRiscv `Full`, whose data cache treats addresses with bit 31 set as I/O
 /// (uncached): the wrapper drops that bit, so the core sees the SoC's map twice, cached
 /// below [`spe_defs::soc::IO_ALIAS`] and uncached above it, and the program reaches devices
 /// and the record buffer through the alias. Its hook adapter follows the data access
 /// through the cache (`CACHED`), not on the bus, which only carries refills and I/O.
-fn vexriscv(full: bool) -> Verilog {
-    let core = if full {
-        Core::VexriscvFull
-    } else {
-        Core::Vexriscv
-    };
-    // Bit 31 of the byte address is bit 29 of the Wishbone word address.
+fn vexriscv(core: Core) -> Verilog {
+    let full = core == Core::VexriscvFull;
+    // Bit 31 of the byte address (IO_ALIAS) is bit 29 of the Wishbone word address.
     let adr = |bus: &str| {
         if full {
             format!("{{1'b0, {bus}[28:0], 2'b00}}")
@@ -280,6 +275,11 @@ spe_vexriscv_hooks #(.CACHED({cached})) hooks (
         cores: String::new(),
     })
 }
+
+const _: () = assert!(
+    spe_defs::soc::IO_ALIAS == 1 << 31,
+    "the VexRiscv Full wrapper drops address bit 31: IO_ALIAS must be that bit"
+);
 
 /// The hook adapter, hand-written Verilog (`hdl/soc/verilog/spe_vexriscv_hooks.v`), copied
 /// into `gen/soc_vexriscv/` by `spe gen` and listed in its `files.f`.

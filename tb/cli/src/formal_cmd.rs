@@ -392,8 +392,8 @@ fn sources(
     let Some(m) = mutant else { return Ok(files) };
     // A block built once per thread (the sampler of an SMT preset) has one file per
     // thread: the mutant breaks thread `th`'s.
-    let mut target = m.file.replace("{p}", cfg.name);
-    let per_thread = m.file.replace("{p}", &format!("t{th}_{}", cfg.name));
+    let mut target = m.file_for(cfg.name);
+    let per_thread = m.file_for(&format!("t{th}_{}", cfg.name));
     if cfg.threads > 1 && text.lines().any(|l| l.trim() == per_thread) {
         target = per_thread;
     }

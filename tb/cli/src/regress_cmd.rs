@@ -504,12 +504,11 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
         let Some(info) = mutants.iter().find(|i| i.mutant == Some(m.as_str())) else {
             let names: Vec<_> = mutants.iter().filter_map(|i| i.mutant).collect();
             if m == "list" {
-                for n in &names {
-                    let d = spe_defs::mutants::MUTANTS.iter().find(|d| d.name == *n);
-                    let (preset, cycles) = d.map_or(("?", 0), |d| {
-                        (d.preset, d.regress_cycles.unwrap_or_default())
-                    });
-                    println!("{n} {preset} {cycles}");
+                // The built models are the table's mutants with regression cycles.
+                for d in spe_defs::mutants::MUTANTS {
+                    if let Some(cycles) = d.regress_cycles {
+                        println!("{} {} {cycles}", d.name, d.preset);
+                    }
                 }
                 return Ok(ExitCode::SUCCESS);
             }
