@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The golden model as a C library (tb/capi: libspe_capi.a / .so, tb/capi/include/spe_model.h):
+# The golden model as a C library (tools/capi: libspe_capi.a / .so, tools/capi/include/spe_model.h):
 #   1. the header declares exactly the functions the library exports;
-#   2. tb/capi/examples/replay.c builds against the header and the static library with
+#   2. tools/capi/examples/replay.c builds against the header and the static library with
 #      -Wall -Wextra -Werror;
 #   3. it replays `spe sim --vectors` runs (two presets, two workloads) through the library
 #      and writes the records the model wrote: they must be byte for byte what `spe sim`
 #      drained from the buffer (--out);
-#   4. tb/capi/examples/replay.py does the same through ctypes.
+#   4. tools/capi/examples/replay.py does the same through ctypes.
 # Usage: scripts/capi-check.sh [SPE]   (default: target/release/spe)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -22,7 +22,7 @@ step cargo build --release --quiet -p spe-capi
 LIB=target/release
 
 # 1. Header against library: the spe_model_* and spe_scoreboard_* functions on both sides.
-declared=$(sed -n 's/^[a-zA-Z0-9_ *]*[ *]\(spe_\(model\|scoreboard\)_[a-z_]*\)(.*/\1/p' tb/capi/include/spe_model.h | sort)
+declared=$(sed -n 's/^[a-zA-Z0-9_ *]*[ *]\(spe_\(model\|scoreboard\)_[a-z_]*\)(.*/\1/p' tools/capi/include/spe_model.h | sort)
 exported=$(nm -D --defined-only "$LIB/libspe_capi.so" | awk '$3 ~ /^spe_(model|scoreboard)_/ {print $3}' | sort)
 if [ "$declared" != "$exported" ]; then
     echo "error: spe_model.h and libspe_capi.so disagree:" >&2
@@ -32,8 +32,8 @@ fi
 echo "header: $(echo "$declared" | wc -l) functions, all exported"
 
 # 2. The example, warnings as errors.
-step gcc -std=c11 -Wall -Wextra -Werror -O2 -I tb/capi/include -o "$OUT/replay" \
-    tb/capi/examples/replay.c "$LIB/libspe_capi.a" -lpthread -ldl -lm
+step gcc -std=c11 -Wall -Wextra -Werror -O2 -I tools/capi/include -o "$OUT/replay" \
+    tools/capi/examples/replay.c "$LIB/libspe_capi.a" -lpthread -ldl -lm
 
 # 3. Replays.
 for run in "default mix" "fastsim memory"; do
@@ -53,10 +53,10 @@ done
 #    run (about 6k cycles/s: one call per port lane and cycle).
 need python3 python3
 echo
-echo "==> tb/capi/examples/replay.py $LIB/libspe_capi.so (ctypes)"
+echo "==> tools/capi/examples/replay.py $LIB/libspe_capi.so (ctypes)"
 "$SPE" sim --preset default --workload branchy --cycles 20000 --quiet \
     --vectors "$OUT/py.vec" --out "$OUT/py.bin" | tail -1
-python3 tb/capi/examples/replay.py "$LIB/libspe_capi.so" "$OUT/py.vec" "$OUT/py.c.bin"
+python3 tools/capi/examples/replay.py "$LIB/libspe_capi.so" "$OUT/py.vec" "$OUT/py.c.bin"
 if ! cmp "$OUT/py.bin" "$OUT/py.c.bin"; then
     echo "error: the library through ctypes gives other records than spe sim's buffer" >&2
     exit 1

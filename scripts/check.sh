@@ -2,7 +2,7 @@
 # The quick gate, run before every commit (about 3 minutes on a warm build, 2 cores):
 #   1. cargo fmt --check
 #   2. cargo clippy -D warnings (every target; SPE_VSYS_CHECK_ONLY: nothing is linked, so
-#      tb/verilator-sys's build script builds no Verilated model for it)
+#      verif/verilator-sys's build script builds no Verilated model for it)
 #   3. the workspace tests (model, decoder, RTL blocks, Verilator bindings, the directed
 #      lockstep cases on the Verilated RTL and under rust-hdl's simulator; each under ~30 s)
 #   4. spe gen --check gen (gen/ is current: no stale, missing or stray file)
@@ -18,7 +18,7 @@ cd "$(repo_root)"
 start=$(date +%s)
 
 command -v cargo >/dev/null || { echo "error: cargo (Rust toolchain) is required" >&2; exit 1; }
-# The Verilator bindings (tb/verilator-sys) need Verilator at build time; rtl-check.sh
+# The Verilator bindings (verif/verilator-sys) need Verilator at build time; rtl-check.sh
 # installs its own tools the same way.
 need verilator verilator
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The record-level scoreboard from Python: a cocotb test (tb/cocotb/test_spe_scoreboard.py,
+# The record-level scoreboard from Python: a cocotb test (verif/cocotb/test_spe_scoreboard.py,
 # cocotb from PyPI at a pinned version in .deps/cocotb) drives spe_top_default, Verilated,
 # from a replayed `spe sim --vectors` trace and checks it through libspe_capi.so by ctypes:
 # every port every cycle, every register read at the end, the scoreboard's verdict; it
@@ -36,7 +36,7 @@ cocotb() {
     PATH="$DEPS/bin:$PATH" PYTHONPATH="$DEPS" \
         SPE_VECTORS="$VEC" SPE_CAPI_LIB="$PWD/target/release/libspe_capi.so" \
         SPE_REGS_H="$PWD/gen/spe_regs.h" SPE_EXPECT_RECORDS="$records" \
-        make -C tb/cocotb REPO="$root" PRESET="$PRESET" SIM_BUILD="$OUT/build_$name" \
+        make -C verif/cocotb REPO="$root" PRESET="$PRESET" SIM_BUILD="$OUT/build_$name" \
         COCOTB_RESULTS_FILE="$OUT/$name.xml" >"$OUT/$name.log" 2>&1
 }
 echo
@@ -46,7 +46,7 @@ echo "==> $SPE sim --preset $PRESET --workload mix --cycles 30000 --backpressure
 records=$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/run.json")
 
 echo
-echo "==> make -C tb/cocotb SIM=verilator PRESET=$PRESET (cocotb $VERSION; must pass)"
+echo "==> make -C verif/cocotb SIM=verilator PRESET=$PRESET (cocotb $VERSION; must pass)"
 cocotb "$PWD" good || {
     tail -40 "$OUT/good.log" >&2
     echo "error: the cocotb run failed (log: $OUT/good.log)" >&2
@@ -71,7 +71,7 @@ if cmp -s "$ser" "gen/$PRESET/spe_serializer_$PRESET.v"; then
     exit 1
 fi
 echo
-echo "==> make -C tb/cocotb SIM=verilator PRESET=$PRESET REPO=$BROKEN (the broken copy; must fail)"
+echo "==> make -C verif/cocotb SIM=verilator PRESET=$PRESET REPO=$BROKEN (the broken copy; must fail)"
 cocotb "$BROKEN" broken || true
 grep -m1 "scoreboard: MISMATCH" "$OUT/broken.log" || true
 if ! grep -q "<failure" "$OUT/broken.xml" 2>/dev/null || ! grep -q "MISMATCH .*: record [0-9]* (thread" "$OUT/broken.log"; then

@@ -7,7 +7,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$(repo_root)"
 command -v cargo >/dev/null || { echo "error: cargo (Rust toolchain) is required" >&2; exit 1; }
-# The Verilated RTL is built into `spe` (tb/verilator-sys).
+# The Verilated RTL is built into `spe` (verif/verilator-sys).
 need verilator verilator
 
 step cargo build --release --quiet --bin spe

@@ -7,7 +7,7 @@
 #   3. builds the same bench on a deliberately broken copy of the RTL (the serializer flips
 #      bit 0 of the translation latency): the run must fail, and the record it names must
 #      be the first record the model writes with a translation latency packet (found
-#      independently, by replaying the vectors through the C library: tb/capi/examples).
+#      independently, by replaying the vectors through the C library: tools/capi/examples).
 # Usage: scripts/sv-example.sh [SPE]   (default: target/release/spe)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -90,7 +90,7 @@ got=$(echo "$said" | sed -n 's/.*: record \([0-9]*\) (thread.*beat 2: byte 17 .*
 
 # The record that must be named, found without the RTL: the model's records of the same
 # vectors (the C replay), the first whose bytes 16..18 are a translation latency packet.
-step gcc -std=c11 -O2 -I tb/capi/include -o "$OUT/replay" tb/capi/examples/replay.c "$LIB" \
+step gcc -std=c11 -O2 -I tools/capi/include -o "$OUT/replay" tools/capi/examples/replay.c "$LIB" \
     -lpthread -ldl -lm
 "$OUT/replay" -o "$OUT/model.bin" "$VEC" | tail -1
 want=$(python3 -c '

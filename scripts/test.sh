@@ -97,7 +97,7 @@ step "$SPE" sim --backend verilator --workload mix --cycles 5000000 --quiet --ou
 step "$SPE" sim --backend model --workload mix --cycles 5000000 --quiet --out "$OUT/m.bin"
 step cmp "$OUT/v.bin" "$OUT/m.bin"
 # The record-level scoreboard on the RTL: records and register reads under back-pressure
-# and write faults, one and two threads (tb/scoreboard; its tests break a model copy).
+# and write faults, one and two threads (verif/scoreboard; its tests break a model copy).
 for p in default smt2; do
     step "$SPE" sim --backend lockstep --compare records --preset "$p" --workload mix --cycles 2000000 \
         --backpressure random:0.7 --mem-errors random:0.0002 --quiet

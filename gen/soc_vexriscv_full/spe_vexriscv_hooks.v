@@ -1,6 +1,6 @@
 // spe_vexriscv_hooks: the SPE unit's hook reports (W = 1, T = 1) from VexRiscv's pipeline.
 //
-// Hand-written; the demo SoC's core wrapper (hdl/soc/src/cpu.rs) instantiates it with the
+// Hand-written; the demo SoC's core wrapper (soc/rtl/src/cpu.rs) instantiates it with the
 // core's own pipeline signals, read from the unmodified VexRiscv module (hierarchical
 // references under Verilator, Yosys `expose` for a bitstream). docs/integration.md, "A
 // worked example: VexRiscv", has the mapping table and why each hook rule holds.

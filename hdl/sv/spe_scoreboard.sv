@@ -1,6 +1,6 @@
 // spe_scoreboard.sv: the record-level scoreboard of the SPE sampling unit for SystemVerilog
-// benches, through DPI-C on the golden model's C library (tb/capi: libspe_capi.so or .a,
-// tb/capi/include/spe_model.h).
+// benches, through DPI-C on the golden model's C library (tools/capi: libspe_capi.so or .a,
+// tools/capi/include/spe_model.h).
 //
 // The rule (docs/integration.md, "The rule"): each cycle the scoreboard is given every
 // port of the unit as the unit had it in that cycle (inputs and outputs, sampled before

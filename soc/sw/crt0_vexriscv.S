@@ -129,7 +129,7 @@ traps:
 #ifdef SOC_CORE_VEXRISCV_FULL
 /* Marks a program built for VexRiscv Full, whose data cache covers addresses with bit 31
  * clear: soc.h reaches the devices and the record buffer at SOC_IO_ALIAS + their address.
- * `spe soc run --core vexriscv-full` looks for this function (tb/soc/src/elf.rs). */
+ * `spe soc run --core vexriscv-full` looks for this function (soc/sim/src/elf.rs). */
     .globl vexriscv_full
     .type vexriscv_full, @function
 vexriscv_full:

@@ -795,7 +795,7 @@ mod tests {
             .into_iter()
             .filter(|(_, f)| !f.ends_with("impdef.rs") && !f.ends_with("tables.rs"))
             .collect();
-        for dir in ["../../tb/model/src", "../rtl/src"] {
+        for dir in ["../../verif/model/src", "../rtl/src"] {
             let tags = choice_tags(dir);
             for (key, file) in tags.iter().chain(&defs) {
                 assert!(

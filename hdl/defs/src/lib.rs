@@ -1,8 +1,8 @@
 //! Single source of truth for the SPE sampling unit.
 //!
 //! Every register number, field position, packet header byte, event bit, width and
-//! implementation-defined choice used by the RTL (`hdl/`), the golden model (`tb/model`),
-//! the decoder (`tb/decode`), the stimulus (`tb/stim`), the CLI and the generated docs is
+//! implementation-defined choice used by the RTL (`hdl/`), the golden model (`verif/model`),
+//! the decoder (`tools/decode`), the stimulus (`verif/stim`), the CLI and the generated docs is
 //! defined here, once. Nothing else may write one of these numbers again.
 //!
 //! Facts come from `docs/spe-reference.md` (the Arm ARM pseudocode and the

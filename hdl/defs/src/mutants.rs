@@ -1,6 +1,6 @@
 //! The deliberate bugs the verification must catch, one table for all of it: each is a
 //! one-line edit of a preset's generated Verilog. `spe formal --mutant NAME` proves that
-//! its property (`prop`) fails on it; `tb/verilator-sys` builds a Verilated model of each
+//! its property (`prop`) fails on it; `verif/verilator-sys` builds a Verilated model of each
 //! one with `regress_cycles`, and `scripts/test.sh` runs `spe regress --mutant NAME` for
 //! that many cycles, which must fail with a divergence report (`spe regress --mutant list`
 //! prints them). A mutant whose `from` no longer occurs exactly once in its file stops the

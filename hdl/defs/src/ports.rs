@@ -985,7 +985,7 @@ pub struct HookRule {
 
 /// The hook protocol, every rule: what the unit accepts from the core's hook reports
 /// (`iss_valid`, `xl_*`, `mem_*`, `br_*`, `cpl_*`), in which cycles and order, and what it
-/// ignores. The golden model (`tb/model/src/capture.rs`, `unit.rs`) and the RTL tracker
+/// ignores. The golden model (`verif/model/src/capture.rs`, `unit.rs`) and the RTL tracker
 /// implement exactly these; the lockstep regression's chaos breaks each of them.
 pub const HOOK_RULES: &[HookRule] = &[
     HookRule {

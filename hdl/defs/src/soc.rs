@@ -1,4 +1,4 @@
-//! The demo SoC around the unit (`hdl/soc`): a PicoRV32 core, its RAM, a UART, the unit's
+//! The demo SoC around the unit (`soc/rtl`): a PicoRV32 core, its RAM, a UART, the unit's
 //! register window and record-buffer RAM. One home for its memory map, its top-level ports
 //! and the layout of the probe buses that carry the unit's ports out of the SoC for the
 //! lockstep check. The SoC's rust-hdl code, its Verilated model, the host harness and the C

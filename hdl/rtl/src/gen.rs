@@ -672,12 +672,12 @@ fn index(files: &[GenFile]) -> String {
          `spe_top_<preset>`.\n\
          - `spe.core`: the FuseSoC core of every preset (targets `<preset>` and \
          `lint_<preset>`: `fusesoc --cores-root gen run --target lint_default ::spe_unit`).\n\
-         - `soc/`: the demo SoC (`hdl/soc`: PicoRV32 and the unit, simulation build): \
+         - `soc/`: the demo SoC (`soc/rtl`: PicoRV32 and the unit, simulation build): \
          `spe_soc.v`, `files.f` (all but `picorv32.v`, which comes from its PyPI package) and \
          `spe_soc.h`, its memory map in C.\n\
          - `soc_vexriscv/`: the same SoC around VexRiscv (simulation build): `spe_soc.v`, \
          `files.f` (all but `VexRiscv_Lite.v`, from its PyPI package) and \
-         `spe_vexriscv_hooks.v`, the hook adapter (a copy of `hdl/soc/verilog/`'s).\n\
+         `spe_vexriscv_hooks.v`, the hook adapter (a copy of `soc/rtl/verilog/`'s).\n\
          - `soc_vexriscv_full/`: the same around VexRiscv Full, its data cache (all but \
          `VexRiscv_Full.v`).\n\n\
          | preset | top module | dispatch width W | latency counters | min interval | modules | what for |\n\
@@ -704,7 +704,7 @@ fn index(files: &[GenFile]) -> String {
 }
 
 /// Every file of `gen/`: the Verilog, the integration tables and the C header (from
-/// `hdl/defs`), `extra` (the SoC's folder, from `hdl/soc`, which builds on this crate) and
+/// `hdl/defs`), `extra` (the SoC's folder, from `soc/rtl`, which builds on this crate) and
 /// the index, paths relative to the folder.
 pub fn all_files(extra: Vec<GenFile>) -> Result<Vec<GenFile>, String> {
     let mut files = generate_all()?;

@@ -20,7 +20,7 @@
 //! **Reset convention.** One clock (`clk`), one synchronous, active-high reset (`reset`):
 //! every flip-flop is an `spe_rff` with its reset value as a parameter. While `reset` is
 //! high every output except `reg_rdata` and `irq` is low. The behaviour is the golden
-//! model's (`tb/model`), cycle for cycle, on every output.
+//! model's (`verif/model`), cycle for cycle, on every output.
 
 pub mod arbiter;
 pub mod bundles;

@@ -33,7 +33,7 @@
 //! is computed in two registered steps while the beats go out (a record takes at least
 //! eight cycles). The room check therefore sees PMBPTR and the limit of the grant cycle (the
 //! filter cycle at T = 1), one cycle before it acts (the Check phase), and the check after
-//! the last beat uses the limit taken with the record: the model's timing (`tb/model/src/writer.rs`).
+//! the last beat uses the limit taken with the record: the model's timing (`verif/model/src/writer.rs`).
 //! The write port outputs come from state only and are zero when `wr_valid` is low.
 
 use crate::bundles::{BufferCtl, BufferUpdate, SamplePhase, WriteReq, WriteResp};

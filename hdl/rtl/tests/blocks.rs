@@ -1,6 +1,6 @@
 //! Block tests under rust-hdl's simulator: each block on its own, short runs, each test
 //! named after the behaviour it checks. (The whole unit is checked against the golden
-//! model in `tb/hdlsim`.)
+//! model in `verif/hdlsim`.)
 
 use rust_hdl::prelude::*;
 use spe_defs::regs::{self as r, pmbsr, pmscr, RegId};

@@ -1,0 +1,335 @@
+//! `spe fpga capture`: receives the SPE buffer a board (or anything that speaks the dump
+//! protocol of `docs/uart-protocol.md`) sends over a serial port, checks every frame, and
+//! writes the buffer for `spe decode` / `spe perf`. `--replay FILE` reads a recorded
+//! stream instead of a port. A stream that fails a check is an error naming the byte
+//! offset, and no output file is written (an existing one is left as it was).
+//!
+//! `spe fpga build --board B [--core C] --elf FILE`: the board top of `soc/rtl` around
+//! PicoRV32 or VexRiscv with the program in its RAM, synthesized, placed and routed at the
+//! board's system clock and packed into `<out>/<name>.bin` (`hx8k`, `hx8k-vexriscv`) or,
+//! on the ULX3S's ECP5, `<out>/<name>.bit` (the flow is `spe_fpga::build`). `spe fpga constraints` writes or
+//! checks the boards' pin files (PCFs, the ULX3S's LPF) in `constraints/`.
+
+use clap::{Args, Subcommand};
+use spe_fpga::uart::{Captured, Decoder};
+use std::io::{ErrorKind, Read};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Args)]
+pub struct FpgaArgs {
+    #[command(subcommand)]
+    cmd: FpgaCmd,
+}
+
+#[derive(Subcommand)]
+enum FpgaCmd {
+    /// Receive the SPE buffer a board dumps over its UART (framed and checksummed).
+    Capture(CaptureArgs),
+    /// Build a board's bitstream with a program in its RAM (Yosys; nextpnr-ice40 and icepack,
+    /// or nextpnr-ecp5 and ecppack from PyPI).
+    Build(BuildArgs),
+    /// Write (or check) the boards' pin constraints (PCF, LPF) in constraints/.
+    Constraints(ConstraintsArgs),
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// Board: icebreaker (iCE40UP5K-SG48), hx8k (iCE40-HX8K breakout board) or ulx3s
+    /// (ECP5 LFE5U-85F).
+    #[arg(long)]
+    board: String,
+    /// The SoC's core: picorv32, vexriscv (VexRiscv Lite; on an iCE40 board its record
+    /// buffer is 2 KiB) or vexriscv-full (VexRiscv Full, its data cache: ulx3s only).
+    #[arg(long, default_value = "picorv32")]
+    core: String,
+    /// The program (RV32I ELF from `scripts/soc-sw.sh [--core C]`), placed in the SoC's
+    /// 8 KiB RAM.
+    #[arg(long, value_name = "FILE")]
+    elf: PathBuf,
+    /// Output folder for the Verilog, pin file, netlist, logs and <name>.bin (.bit on ECP5)
+    /// [default: target/spe-fpga/<name>, name = the board, or <board>-vexriscv].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// The generated Verilog folder (the unit's files); its parent is the repository, where
+    /// the core's Verilog is installed (.deps/).
+    #[arg(long, value_name = "DIR", default_value = "gen")]
+    gen: PathBuf,
+}
+
+#[derive(Args)]
+struct ConstraintsArgs {
+    /// Folder to write the PCFs into: new, empty, or one this command wrote before (it
+    /// holds `.spe-generated`).
+    #[arg(long, value_name = "DIR", conflicts_with = "check")]
+    out: Option<PathBuf>,
+    /// Write into --out even when it is a folder this command did not write.
+    #[arg(long, requires = "out")]
+    force: bool,
+    /// Compare the PCFs in DIR with a fresh generation; exit 1 when any is stale or missing.
+    #[arg(long, value_name = "DIR")]
+    check: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct CaptureArgs {
+    /// Serial device of the board's UART (the iCEBreaker's second FTDI channel is usually
+    /// /dev/ttyUSB1).
+    #[arg(long, value_name = "DEV", required_unless_present = "replay")]
+    port: Option<String>,
+    /// Baud rate of the port.
+    #[arg(long, value_parser = crate::parse_u32, default_value_t = 115_200)]
+    baud: u32,
+    /// Decode a recorded byte stream from FILE instead of reading a port.
+    #[arg(long, value_name = "FILE", conflicts_with = "port")]
+    replay: Option<PathBuf>,
+    /// Give up after this many seconds without a byte from the port.
+    #[arg(long, value_parser = spe_stim::parse_num, value_name = "SECONDS", default_value_t = 30)]
+    timeout: u64,
+    /// Where to write the buffer (raw SPE bytes).
+    #[arg(long, short, value_name = "FILE")]
+    out: PathBuf,
+}
+
+pub fn run(a: FpgaArgs) -> Result<ExitCode, String> {
+    match a.cmd {
+        FpgaCmd::Capture(c) => capture(c),
+        FpgaCmd::Build(b) => build(b),
+        FpgaCmd::Constraints(c) => constraints(c),
+    }
+}
+
+fn build(a: BuildArgs) -> Result<ExitCode, String> {
+    use spe_defs::soc::Core;
+    use spe_fpga::build::{BuildOptions, Source};
+    use spe_soc::board::{self, Board};
+    let b = Board::parse(&a.board)?;
+    let core = Core::parse(&a.core)?;
+    board::check_fits(b, core)?;
+    let name = board::build_name(b, core);
+    let device = spe_fpga::board::Device::parse(b.device())?;
+    if !a.elf.is_file() {
+        return Err(format!("{}: no such ELF file", a.elf.display()));
+    }
+    let soc = spe_defs::soc::RAM;
+    // Elf::read names the file in its errors; image() does not.
+    let elf = spe_socsim::elf::Elf::read(&a.elf)?;
+    elf.check_core(core)
+        .map_err(|e| format!("{}: {e}", a.elf.display()))?;
+    let ram = elf
+        .image(soc.base, spe_defs::soc::RAM_WORDS)
+        .map_err(|e| format!("{}: {e}", a.elf.display()))?;
+    let out = a
+        .out
+        .unwrap_or_else(|| PathBuf::from(format!("target/spe-fpga/{name}")));
+    std::fs::create_dir_all(&out).map_err(|e| format!("creating {}: {e}", out.display()))?;
+    let out = out
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", out.display()))?;
+    let gen = a.gen.canonicalize().map_err(|e| {
+        format!(
+            "{}: {e} (is --gen the gen/ folder of the repository?)",
+            a.gen.display()
+        )
+    })?;
+    let repo = gen.parent().ok_or("--gen has no parent folder")?;
+    // Fail before any work when a tool is missing (an ECP5's are installed now).
+    spe_fpga::build::find_tools(device, repo)?;
+    let (core_v, installed) = spe_defs::soc::ensure_core(repo, core)?;
+    if installed {
+        eprintln!("installed {}", core_v.display());
+    }
+    let top = b.top_module();
+    let verilog = out.join(format!("{top}.v"));
+    eprintln!(
+        "spe fpga build {name}: {} on the {}, {} words of {} into the RAM, {} B record buffer, {} MHz, UART {} baud (bit time {} cycles), Verilog {}",
+        core.name(),
+        b,
+        ram.len(),
+        a.elf.display(),
+        board::buf_size(b, core).bytes(),
+        b.sys_mhz(),
+        board::UART_BAUD,
+        b.baud_div(),
+        verilog.display()
+    );
+    std::fs::write(&verilog, board::verilog(b, core, &ram)?)
+        .map_err(|e| format!("writing {}: {e}", verilog.display()))?;
+    let pins = out.join(b.pins_file());
+    std::fs::write(&pins, board::pins_text(b))
+        .map_err(|e| format!("writing {}: {e}", pins.display()))?;
+    // The core; VexRiscv's probed signals become ports (the SoC then reads them as ports:
+    // SPE_VEXRISCV_EXPOSED) and its hook adapter is read from gen/.
+    let (core_src, soc_defines) = match core {
+        Core::Picorv32 => (
+            Source {
+                path: core_v,
+                defines: vec!["RISCV_FORMAL".into()],
+                then: vec![],
+            },
+            vec![],
+        ),
+        Core::Vexriscv | Core::VexriscvFull => (
+            Source {
+                path: core_v,
+                defines: vec![],
+                then: vec![spe_soc::cpu::expose_script(core)],
+            },
+            vec!["SPE_VEXRISCV_EXPOSED".to_string()],
+        ),
+    };
+    let mut files = spe_soc::unit_sources()?;
+    if core.is_vexriscv() {
+        files.push(format!("{}/{}", core.gen_dir(), spe_soc::HOOKS_FILE));
+    }
+    let mut sources = vec![core_src];
+    for f in files {
+        let path = gen.join(&f);
+        if !path.is_file() {
+            return Err(format!(
+                "{} is missing: run `spe gen --out gen`",
+                path.display()
+            ));
+        }
+        sources.push(Source {
+            path,
+            ..Source::default()
+        });
+    }
+    sources.push(Source {
+        path: verilog,
+        defines: soc_defines,
+        then: vec![],
+    });
+    let opts = BuildOptions {
+        name: name.clone(),
+        device,
+        top,
+        sources,
+        pins,
+        repo: repo.to_path_buf(),
+        freq_mhz: b.sys_mhz(),
+        out_dir: out,
+    };
+    let report = spe_fpga::build::build(&opts, &mut |line| eprintln!("{line}"))?;
+    print!("{}", report.render());
+    if !report.timing_met() {
+        return Err(format!(
+            "{name}: Fmax {:.2} MHz is below the {} MHz system clock it was built for; no bitstream written (see {})",
+            report.pnr.fmax_mhz,
+            b.sys_mhz(),
+            opts.out_dir.join(spe_fpga::nextpnr::LOG).display()
+        ));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn constraints(a: ConstraintsArgs) -> Result<ExitCode, String> {
+    use spe_soc::board::{check_constraints, write_constraints, PCF_REFRESH_COMMAND};
+    match (a.out, a.check) {
+        (Some(dir), None) => {
+            eprintln!("{}", write_constraints(&dir, a.force)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        (None, Some(dir)) => {
+            let stale = check_constraints(&dir);
+            if stale.is_empty() {
+                eprintln!("{}: the board pin files are current", dir.display());
+                return Ok(ExitCode::SUCCESS);
+            }
+            for s in stale {
+                eprintln!("{s}");
+            }
+            eprintln!("refresh with: {PCF_REFRESH_COMMAND}");
+            Ok(ExitCode::FAILURE)
+        }
+        _ => Err("give --out DIR or --check DIR".into()),
+    }
+}
+
+fn capture(a: CaptureArgs) -> Result<ExitCode, String> {
+    let inputs: Vec<(&str, &Path)> = a.replay.iter().map(|p| ("--replay", p.as_path())).collect();
+    crate::check_files(&inputs, &[("--out", &a.out)])?;
+    let (source, got) = match (&a.replay, &a.port) {
+        (Some(file), _) => {
+            let bytes =
+                std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let mut d = Decoder::new();
+            let got = d.push(&bytes).and_then(|c| c.ok_or_else(|| d.finish()));
+            (file.display().to_string(), got)
+        }
+        (None, Some(port)) => (port.clone(), read_port(port, a.baud, a.timeout)?),
+        (None, None) => return Err("give --port DEV or --replay FILE".into()),
+    };
+    let c: Captured = got.map_err(|e| format!("{source}: {e}; nothing written"))?;
+    write_whole(&a.out, &c.buffer)?;
+    eprintln!(
+        "captured {} bytes in {} frames from {source} ({} bytes before the first frame skipped) -> {}",
+        c.buffer.len(),
+        c.frames,
+        c.skipped,
+        a.out.display()
+    );
+    eprintln!("next: spe decode {}", a.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads the port until the end frame, with a progress line every second on stderr.
+fn read_port(
+    port: &str,
+    baud: u32,
+    timeout: u64,
+) -> Result<Result<Captured, spe_fpga::uart::UartError>, String> {
+    let mut p = serialport::new(port, baud)
+        .timeout(Duration::from_millis(100))
+        .open()
+        .map_err(|e| format!("cannot open serial port {port}: {e}"))?;
+    eprintln!("spe fpga capture: listening on {port} at {baud} baud");
+    let mut d = Decoder::new();
+    let mut buf = [0u8; 4096];
+    let (mut last_byte, mut last_report) = (Instant::now(), Instant::now());
+    loop {
+        match p.read(&mut buf) {
+            Ok(0) => {}
+            Ok(n) => {
+                last_byte = Instant::now();
+                match d.push(&buf[..n]) {
+                    Ok(Some(c)) => return Ok(Ok(c)),
+                    Ok(None) => {}
+                    Err(e) => return Ok(Err(e)),
+                }
+            }
+            Err(e) if e.kind() == ErrorKind::TimedOut => {}
+            Err(e) => return Err(format!("reading {port}: {e}")),
+        }
+        if last_report.elapsed() >= Duration::from_secs(1) {
+            let (frames, bytes) = d.progress();
+            eprintln!(
+                "  {} stream bytes, {frames} frames, {bytes} buffer bytes",
+                d.position()
+            );
+            last_report = Instant::now();
+        }
+        if last_byte.elapsed() >= Duration::from_secs(timeout) {
+            let (frames, _) = d.progress();
+            return Err(format!(
+                "{port}: no byte for {timeout} s, and no end frame yet ({} stream bytes, {frames} frames received); nothing written",
+                d.position()
+            ));
+        }
+    }
+}
+
+/// Writes `bytes` to `out` through a temporary file in the same folder, so that `out`
+/// only ever holds a whole, checked buffer.
+pub(crate) fn write_whole(out: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut tmp = out.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, out).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot write {}: {e}", out.display())
+    })
+}
