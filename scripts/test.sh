@@ -103,7 +103,7 @@ for p in default smt2; do
         --backpressure random:0.7 --mem-errors random:0.0002 --quiet
 done
 # Formal proofs of the safety properties on the default preset (SymbiYosys, k-induction),
-# and every mutant caught with a counterexample (about 5 minutes; SPE_FORMAL_ALL=1 adds
+# and every mutant caught with a counterexample (about 2 minutes on 2 cores; SPE_FORMAL_ALL=1 adds
 # the other presets).
 step scripts/formal.sh "$SPE"
 # Real Linux perf reads the buffers (perf.data from `spe sim --perf`) and agrees with spe decode.

@@ -65,7 +65,7 @@ enum Command {
     /// Area per block and Fmax of the bare unit on an iCE40 (Yosys and nextpnr-ice40 behind
     /// a pin-limited wrapper).
     Synth(synth_cmd::SynthArgs),
-    /// The unit's safety properties (hdl/formal) proven with SymbiYosys (k-induction, z3),
+    /// The unit's safety properties (verif/formal/props) proven with SymbiYosys (k-induction, z3),
     /// or checked to a bounded depth; --mutant shows a broken RTL caught.
     Formal(formal_cmd::FormalArgs),
     /// FPGA prototype: build a board's bitstream, its pin constraints, receive the SPE
