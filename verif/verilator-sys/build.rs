@@ -1,6 +1,7 @@
 //! Verilates `gen/<preset>/` for every preset in two variants (fast, `--trace`), plus a third
 //! (`--coverage-line --coverage-toggle`) with the `coverage` feature, generates a C ABI shim over all of them, and
-//! compiles the models, the shim and the Verilator runtime at -O2 into one static library.
+//! compiles the models, the shim and the Verilator runtime at -O2 (the models' `*_SLOW`
+//! files, code that runs once, at -O0 like Verilator's `OPT_SLOW`) into one static library.
 //!
 //! Facts this relies on (docs/toolchain.md, "Verilator 5.006 from Rust"):
 //! * find Verilator through `$VERILATOR` or PATH, require 5.x, read the root from
@@ -130,6 +131,10 @@ struct Models<'a> {
     exe: PathBuf,
     out_dir: PathBuf,
     build: &'a mut cc::Build,
+    /// The models' `*_SLOW` files (construction, initial blocks, the first full trace dump:
+    /// code that runs once), compiled at -O0 as Verilator's own makefiles compile them
+    /// without optimisation by default (`OPT_SLOW`).
+    slow: &'a mut cc::Build,
     shim: &'a mut String,
     table: &'a mut String,
     cases: String,
@@ -237,11 +242,17 @@ impl Models<'_> {
             "VM_SUPPORT_FAST",
             "VM_SUPPORT_SLOW",
         ] {
+            let to = if var.ends_with("_SLOW") {
+                &mut *self.slow
+            } else {
+                &mut *build
+            };
             for stem in mk_list(&mk, var) {
-                build.file(mdir.join(format!("{stem}.cpp")));
+                to.file(mdir.join(format!("{stem}.cpp")));
             }
         }
         build.include(&mdir);
+        self.slow.include(&mdir);
         // The model's class.
         let traced = m.variant == "trace";
         let cov = m.variant == "cov";
@@ -436,18 +447,22 @@ fn main() {
         ));
     }
 
-    let mut build = cc::Build::new();
-    build
-        .cpp(true)
-        .opt_level(2)
-        .debug(false)
-        .warnings(false)
-        .flag("-w")
-        .flag_if_supported("-faligned-new")
-        .flag_if_supported("-fcf-protection=none")
-        .define("VM_SC", "0")
-        .include(&inc)
-        .include(inc.join("vltstd"));
+    let base = |opt: u32| {
+        let mut b = cc::Build::new();
+        b.cpp(true)
+            .opt_level(opt)
+            .debug(false)
+            .warnings(false)
+            .flag("-w")
+            .flag_if_supported("-faligned-new")
+            .flag_if_supported("-fcf-protection=none")
+            .define("VM_SC", "0")
+            .include(&inc)
+            .include(inc.join("vltstd"));
+        b
+    };
+    let mut build = base(2);
+    let mut slow = base(0);
     for f in [
         "verilated.cpp",
         "verilated_threads.cpp",
@@ -469,6 +484,7 @@ fn main() {
         exe: exe.clone(),
         out_dir: out_dir.clone(),
         build: &mut build,
+        slow: &mut slow,
         shim: &mut shim,
         table: &mut table,
         cases: String::new(),
@@ -667,6 +683,9 @@ int vsys_coverage_write(void* h, const char* path) {{ return static_cast<Inst*>(
     let shim_path = out_dir.join("vsys_shim.cpp");
     std::fs::write(&shim_path, shim).unwrap();
     build.file(&shim_path);
+    for o in slow.compile_intermediates() {
+        build.object(o);
+    }
     build.compile("spe_verilated");
     println!("cargo:rustc-link-lib=pthread");
 
