@@ -18,7 +18,6 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod bench_cmd;
-mod bench_sim;
 mod coverage_cmd;
 mod decode_cmd;
 mod diagrams_cmd;
@@ -110,18 +109,7 @@ pub fn workloads_help(what: &str) -> String {
     format!("{what} ({})", spe_stim::Workload::names().join(", "))
 }
 
-/// The generated Verilog a command reads (`--gen DIR`): it must hold `<preset>/`. Outside
-/// the repository the default `gen` is not there, and the error says so.
-pub fn check_gen(gen: &std::path::Path, preset: &str) -> Result<(), String> {
-    let dir = gen.join(preset);
-    if dir.is_dir() {
-        return Ok(());
-    }
-    Err(format!(
-        "{} not found: run spe from the repository root (where gen/ is), or give --gen DIR, the folder `spe gen` wrote",
-        dir.display()
-    ))
-}
+pub use spe_cosim::check_gen;
 
 /// A count, in any form `parse_num` takes.
 pub fn parse_usize(s: &str) -> Result<usize, String> {

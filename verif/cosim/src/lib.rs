@@ -146,3 +146,16 @@ pub fn make_checked(
         }
     })
 }
+
+/// The generated Verilog a command reads (`--gen DIR`): it must hold `<preset>/`. Outside
+/// the repository the default `gen` is not there, and the error says so.
+pub fn check_gen(gen: &std::path::Path, preset: &str) -> Result<(), String> {
+    let dir = gen.join(preset);
+    if dir.is_dir() {
+        return Ok(());
+    }
+    Err(format!(
+        "{} not found: run spe from the repository root (where gen/ is), or give --gen DIR, the folder `spe gen` wrote",
+        dir.display()
+    ))
+}

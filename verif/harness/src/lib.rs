@@ -1,4 +1,7 @@
-//! `spe bench sim`: how fast each backend runs the same RTL on the same stimulus, against
+//! The raw C++ harness around a Verilated `gen/<preset>/` and the vector file it replays
+//! (a recording of every cycle's inputs), and `spe bench sim`, which measures it.
+//!
+//! `spe bench sim` ([`sim`]): how fast each backend runs the same RTL on the same stimulus, against
 //! what Verilator itself can do.
 //!
 //! One closed-loop run of a workload (stimulus, driver and memory around the lockstep pair,
@@ -32,33 +35,25 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-#[derive(clap::Args)]
-pub struct SimArgs {
-    #[arg(long, default_value = "default", help = crate::presets_help(
-        "Preset, a one-thread unit: the recording names every port lane by lane"
-    ))]
-    preset: String,
-    #[arg(long, default_value = "mix", help = crate::workloads_help("Workload of the recorded run"))]
-    workload: String,
+/// What `spe bench sim` measures, and where it builds.
+pub struct SimOptions {
+    /// Preset, a one-thread unit: the recording names every port lane by lane.
+    pub preset: String,
+    /// Workload of the recorded run.
+    pub workload: String,
     /// Cycles of the recorded run (each replay runs them all).
-    #[arg(long, default_value = "1000000", value_parser = crate::parse_usize)]
-    cycles: usize,
+    pub cycles: usize,
     /// Cycles replayed under rust-hdl's simulator (about 11k cycles/s).
-    #[arg(long, default_value = "20000", value_parser = crate::parse_usize)]
-    hdlsim_cycles: usize,
+    pub hdlsim_cycles: usize,
     /// Runs per backend; the best is reported.
-    #[arg(long, default_value_t = 3)]
-    runs: usize,
+    pub runs: usize,
     /// Seed of the recorded run.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// The generated Verilog (must be what this `spe` was built from: the checksums
-    /// compare it with the built-in models).
-    #[arg(long, default_value = "gen")]
-    gen: PathBuf,
+    pub seed: u64,
+    /// The generated Verilog (must be what the models were built from: the checksums
+    /// compare it with them).
+    pub gen: PathBuf,
     /// Build folder of the raw harness and its vector file.
-    #[arg(long, default_value = "target/spe-bench-sim")]
-    dir: PathBuf,
+    pub dir: PathBuf,
 }
 
 /// FNV-1a over 64-bit values.
@@ -86,14 +81,14 @@ impl InPort {
 
 /// The recording's layout: every input port of `cfg` in `ports_of` order, and the outputs'
 /// places in [`Outputs::fields`] in `ports_of` order.
-pub(crate) struct Layout {
+pub struct Layout {
     inputs: Vec<InPort>,
     words: usize,
     outputs: Vec<(&'static str, usize)>,
 }
 
 impl Layout {
-    pub(crate) fn new(cfg: &Config) -> Result<Layout, String> {
+    pub fn new(cfg: &Config) -> Result<Layout, String> {
         if cfg.threads != 1 {
             return Err(format!(
                 "preset {}: spe bench sim records one-thread units only ({} threads)",
@@ -175,9 +170,9 @@ fn put(words: &mut [u32], mut off: u32, mut bits: u32, mut v: u64) {
 }
 
 /// A DUT wrapper that keeps every cycle's inputs.
-pub(crate) struct Recorder {
-    pub(crate) inner: Box<dyn Dut>,
-    pub(crate) log: Vec<Inputs>,
+pub struct Recorder {
+    pub inner: Box<dyn Dut>,
+    pub log: Vec<Inputs>,
 }
 
 impl Dut for Recorder {
@@ -272,7 +267,7 @@ fn harness_source(cfg: &Config, l: &Layout) -> String {
 }
 
 /// Runs a command, failing with its output when it fails.
-pub(crate) fn run_cmd(cmd: &mut Command, what: &str) -> Result<String, String> {
+pub fn run_cmd(cmd: &mut Command, what: &str) -> Result<String, String> {
     let out = cmd
         .env_remove("VERILATOR_ROOT")
         .output()
@@ -290,14 +285,14 @@ pub(crate) fn run_cmd(cmd: &mut Command, what: &str) -> Result<String, String> {
 
 /// How [`build_harness`] builds: the C++ optimisation level, Verilator switches beyond
 /// `--cc --no-timing -O3`, and whether it says what it runs.
-pub(crate) struct BuildOpts {
-    pub(crate) opt: &'static str,
-    pub(crate) verilator: &'static [&'static str],
-    pub(crate) verbose: bool,
+pub struct BuildOpts {
+    pub opt: &'static str,
+    pub verilator: &'static [&'static str],
+    pub verbose: bool,
 }
 
 /// `verif/verilator-sys`'s flags.
-pub(crate) const AS_VERILATOR_SYS: BuildOpts = BuildOpts {
+pub const AS_VERILATOR_SYS: BuildOpts = BuildOpts {
     opt: "-O2",
     verilator: &[],
     verbose: true,
@@ -305,7 +300,7 @@ pub(crate) const AS_VERILATOR_SYS: BuildOpts = BuildOpts {
 
 /// Builds the raw harness of `gen/<preset>` in `dir` (skipped when its sources, the
 /// Verilog and Verilator are those of the last build); returns the executable.
-pub(crate) fn build_harness(
+pub fn build_harness(
     cfg: &Config,
     l: &Layout,
     gen: &Path,
@@ -413,7 +408,7 @@ pub(crate) fn build_harness(
 }
 
 /// Writes the vector file of `log` to `path`.
-pub(crate) fn write_vectors(path: &Path, l: &Layout, log: &[Inputs]) -> Result<(), String> {
+pub fn write_vectors(path: &Path, l: &Layout, log: &[Inputs]) -> Result<(), String> {
     let mut bytes = Vec::with_capacity(20 + 4 * log.len() * l.words);
     bytes.extend_from_slice(MAGIC);
     bytes.extend_from_slice(&(l.words as u32).to_le_bytes());
@@ -430,7 +425,7 @@ pub(crate) fn write_vectors(path: &Path, l: &Layout, log: &[Inputs]) -> Result<(
 }
 
 /// One run of the raw harness `bin` over the vector file `vectors`.
-pub(crate) fn run_harness(bin: &Path, vectors: &Path) -> Result<Figure, String> {
+pub fn run_harness(bin: &Path, vectors: &Path) -> Result<Figure, String> {
     let out = run_cmd(
         Command::new(bin).arg(vectors).arg("1"),
         &format!("the raw harness {}", bin.display()),
@@ -449,11 +444,11 @@ pub(crate) fn run_harness(bin: &Path, vectors: &Path) -> Result<Figure, String> 
 }
 
 /// One backend's best run.
-pub(crate) struct Figure {
-    pub(crate) label: &'static str,
-    pub(crate) cycles: usize,
-    pub(crate) secs: f64,
-    pub(crate) checksum: u64,
+pub struct Figure {
+    pub label: &'static str,
+    pub cycles: usize,
+    pub secs: f64,
+    pub checksum: u64,
 }
 
 impl Figure {
@@ -465,7 +460,7 @@ impl Figure {
 /// Replays `rec` through a fresh DUT of `backend` once for the checksum, then `runs` more
 /// times (a fresh DUT each) timing only the steps; the best timed run. A DUT whose verdict
 /// fails (the lockstep pair disagreeing) is an error.
-pub(crate) fn replay(
+pub fn replay(
     label: &'static str,
     cfg: &Config,
     backend: Backend,
@@ -495,13 +490,13 @@ pub(crate) fn replay(
     })
 }
 
-pub fn sim(a: &SimArgs) -> Result<(), String> {
+pub fn sim(a: &SimOptions) -> Result<(), String> {
     let cfg = *Config::preset_named(&a.preset)?;
     let l = Layout::new(&cfg)?;
     if a.runs == 0 || a.cycles == 0 {
         return Err("--runs and --cycles must be at least 1".into());
     }
-    crate::check_gen(&a.gen, cfg.name)?;
+    spe_cosim::check_gen(&a.gen, cfg.name)?;
     let workload = Workload::by_name(&a.workload)?;
     let dir = a.dir.join(cfg.name);
     println!(

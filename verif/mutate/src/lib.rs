@@ -1,0 +1,840 @@
+//! `spe mutate`: how strong the regression is, as the share of single-point mutants of the
+//! generated Verilog that it catches.
+//!
+//! A mutant changes one operator or one constant in the combinational logic of one file of
+//! `gen/<preset>/` (inside an `always @(*)` block, or a sized `localparam`): `&` and `|`,
+//! `&&` and `||`, `==` and `!=`, `<` `<=` `>` `>=` one step, `+` and `-`, `^` to `&`, a `~`
+//! dropped, a sized constant with every bit inverted (flipping one bit is too often
+//! invisible: `z_*` read-back constants have their low bits overwritten). Bit selects (`[...]`) are left
+//! alone. `--sample N` draws N of them (by `--seed`) from every site of the preset.
+//!
+//! The stimulus is a short regression of the preset (`spe regress`'s jobs, chaos included,
+//! `--cycles` in all) and eight directed runs for what short jobs rarely reach ([`directed`]):
+//! each runs closed loop on the golden model once and its inputs are recorded. Each mutant
+//! is Verilated and built into the raw harness of `spe bench sim` and replays every
+//! recording; it is killed when the fold of its outputs over a recording differs
+//! from the model's. That is exactly what the lockstep regression would see: until the first
+//! cycle where an output differs, a closed-loop run of the mutant gets the same inputs as
+//! the recording (the stimulus only reacts to outputs), and the lockstep pair compares every
+//! output every cycle. The unmutated Verilog is built and checked first: it must reproduce
+//! the model's fold on every job, or the flow itself is wrong.
+
+use spe_cosim::chaos::Chaos;
+use spe_cosim::regress::{plan_jobs, JobPlan};
+use spe_cosim::{make_dut, Backend};
+use spe_defs::Config;
+use spe_harness::{build_harness, replay, run_harness, write_vectors, BuildOpts, Layout, Recorder};
+use spe_ports::{Dut, Inputs, Outputs};
+use spe_stim::rng::Rng;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// What `spe mutate` draws, runs and requires.
+pub struct Options {
+    /// Preset whose generated Verilog is mutated, a one-thread unit.
+    pub preset: String,
+    /// Mutants to draw from every site of the preset.
+    pub sample: usize,
+    /// Seed of the draw and of the regression's jobs.
+    pub seed: u64,
+    /// Workload cycles of the regression, over all its jobs.
+    pub cycles: usize,
+    /// Cycles of one job.
+    pub job_cycles: usize,
+    /// Fail (exit 1) when fewer than this percentage (0 to 100) of the built mutants are
+    /// killed.
+    pub require: Option<f64>,
+    /// The generated Verilog to mutate.
+    pub gen: PathBuf,
+    /// Work folder (mutants' copies, builds, recordings).
+    pub dir: PathBuf,
+    /// Run these sites only (`FILE:LINE:COL` as `list` prints them), instead of a draw.
+    pub only: Vec<String>,
+    /// List every mutation site of the preset and stop.
+    pub list: bool,
+    /// Mutants built and run at a time (each build is one g++ process).
+    pub jobs: usize,
+}
+
+/// One single-point change: in `file` (of `gen/<preset>/`), line `line` (0-based), the
+/// text `from` at byte `col` becomes `to`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    pub file: String,
+    pub line: usize,
+    pub col: usize,
+    pub from: String,
+    pub to: String,
+}
+
+impl std::fmt::Display for Site {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}:{} '{}' -> '{}'",
+            self.file,
+            self.line + 1,
+            self.col + 1,
+            self.from,
+            if self.to.is_empty() { "" } else { &self.to }
+        )
+    }
+}
+
+/// The mutation sites of one line's mutable text `text`, which starts at byte `base` of
+/// the line: operators and sized constants outside bit selects.
+fn line_sites(text: &str, base: usize, out: &mut Vec<(usize, String, String)>) {
+    let b = text.as_bytes();
+    let (mut i, mut depth) = (0, 0usize);
+    while i < b.len() {
+        let c = b[i];
+        let two = if i + 1 < b.len() { &text[i..i + 2] } else { "" };
+        let next = b.get(i + 1).copied().unwrap_or(b' ');
+        match c {
+            b'[' => depth += 1,
+            b']' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {}
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$')
+                {
+                    i += 1;
+                }
+                continue;
+            }
+            b'0'..=b'9' => {
+                let start = i;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                if i + 1 < b.len() && b[i] == b'\'' && matches!(b[i + 1], b'b' | b'h' | b'd') {
+                    let width: u32 = text[start..i].parse().unwrap_or(0);
+                    let radix = match b[i + 1] {
+                        b'b' => 2,
+                        b'h' => 16,
+                        _ => 10,
+                    };
+                    let ds = i + 2;
+                    let mut e = ds;
+                    while e < b.len() && (b[e].is_ascii_hexdigit() || b[e] == b'_') {
+                        e += 1;
+                    }
+                    let digits: String = text[ds..e].chars().filter(|&d| d != '_').collect();
+                    if let (Ok(v), true) = (
+                        u128::from_str_radix(&digits, radix),
+                        (1..=128).contains(&width),
+                    ) {
+                        let v = !v & (u128::MAX >> (128 - width));
+                        let body = match radix {
+                            2 => format!("{v:b}"),
+                            16 => format!("{v:x}"),
+                            _ => format!("{v}"),
+                        };
+                        let to = format!("{width}'{}{body}", b[i + 1] as char);
+                        out.push((base + start, text[start..e].to_string(), to));
+                    }
+                    i = e;
+                }
+                continue;
+            }
+            _ => {
+                let swap: Option<(&str, &str)> = match two {
+                    "==" => Some(("==", "!=")),
+                    "!=" => Some(("!=", "==")),
+                    ">=" => Some((">=", ">")),
+                    "<=" => Some(("<=", "<")),
+                    "&&" => Some(("&&", "||")),
+                    "||" => Some(("||", "&&")),
+                    "<<" | ">>" => {
+                        i += 2;
+                        continue;
+                    }
+                    _ => None,
+                };
+                if let Some((from, to)) = swap {
+                    out.push((base + i, from.into(), to.into()));
+                    i += 2;
+                    continue;
+                }
+                let one = match c {
+                    b'&' => Some("|"),
+                    b'|' => Some("&"),
+                    b'^' => Some("&"),
+                    b'+' => Some("-"),
+                    b'-' => Some("+"),
+                    b'<' => Some("<="),
+                    b'>' => Some(">="),
+                    b'~' if next.is_ascii_alphabetic() || next == b'(' || next == b'_' => Some(""),
+                    _ => None,
+                };
+                if let Some(to) = one {
+                    out.push((base + i, (c as char).to_string(), to.into()));
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Every mutation site of one file's text, named `file`.
+pub fn sites(file: &str, text: &str) -> Vec<Site> {
+    let mut v = Vec::new();
+    let mut in_comb = false;
+    for (n, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.starts_with("always @(*)") {
+            in_comb = true;
+            continue;
+        }
+        if in_comb && line == "    end" {
+            in_comb = false;
+            continue;
+        }
+        let mut found = Vec::new();
+        if t.starts_with("localparam") && t.contains('\'') {
+            if let Some(eq) = line.find(" = ") {
+                line_sites(&line[eq + 3..], eq + 3, &mut found);
+            }
+        } else if in_comb {
+            if let Some(rest) = t
+                .strip_prefix("if (")
+                .or_else(|| t.strip_prefix("end else if ("))
+            {
+                let start = line.len() - rest.len();
+                let end = rest.rfind(") begin").unwrap_or(rest.len());
+                line_sites(&rest[..end], start, &mut found);
+            } else if let Some(eq) = line.find(" = ") {
+                line_sites(&line[eq + 3..], eq + 3, &mut found);
+            }
+        }
+        v.extend(found.into_iter().map(|(col, from, to)| Site {
+            file: file.to_string(),
+            line: n,
+            col,
+            from,
+            to,
+        }));
+    }
+    v
+}
+
+/// `text` with `s` applied.
+fn apply(text: &str, s: &Site) -> String {
+    let mut out = String::with_capacity(text.len() + 4);
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        if n == s.line {
+            assert_eq!(&line[s.col..s.col + s.from.len()], s.from, "{s}");
+            out.push_str(&line[..s.col]);
+            out.push_str(&s.to);
+            out.push_str(&line[s.col + s.from.len()..]);
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// The Verilog files of `gen/<preset>/` (the shared flop excluded: it has no logic).
+fn preset_files(gen: &Path, cfg: &Config) -> Result<Vec<(String, String)>, String> {
+    let dir = gen.join(cfg.name);
+    let mut v = Vec::new();
+    for e in std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
+        let p = e.map_err(|e| e.to_string())?.path();
+        if p.extension().is_some_and(|x| x == "v") {
+            let text = std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let name = p
+                .file_name()
+                .expect("a file")
+                .to_string_lossy()
+                .into_owned();
+            v.push((name, text));
+        }
+    }
+    v.sort();
+    Ok(v)
+}
+
+/// A copy of `gen/<preset>/` (and the shared flop) under `root`, one file replaced.
+fn copy_gen(
+    gen: &Path,
+    cfg: &Config,
+    root: &Path,
+    replace: Option<(&str, &str)>,
+) -> Result<(), String> {
+    let dst = root.join(cfg.name);
+    let _ = std::fs::remove_dir_all(root);
+    std::fs::create_dir_all(&dst).map_err(|e| format!("{}: {e}", dst.display()))?;
+    let copy = |from: PathBuf, to: PathBuf| {
+        std::fs::copy(&from, &to)
+            .map(|_| ())
+            .map_err(|e| format!("{} -> {}: {e}", from.display(), to.display()))
+    };
+    copy(gen.join("spe_rff.v"), root.join("spe_rff.v"))?;
+    let src = gen.join(cfg.name);
+    for e in std::fs::read_dir(&src).map_err(|e| format!("{}: {e}", src.display()))? {
+        let p = e.map_err(|e| e.to_string())?.path();
+        let name = p
+            .file_name()
+            .expect("a file")
+            .to_string_lossy()
+            .into_owned();
+        match replace {
+            Some((f, text)) if f == name => std::fs::write(dst.join(&name), text)
+                .map_err(|e| format!("{}: {e}", dst.join(&name).display()))?,
+            _ => copy(p, dst.join(&name))?,
+        }
+    }
+    Ok(())
+}
+
+/// Mutants are built faster than the benchmark's harness, and a mutant's new warning
+/// (none is expected: every change keeps widths) does not stop it.
+const MUTANT_BUILD: BuildOpts = BuildOpts {
+    opt: "-O1",
+    verilator: &["-Wno-fatal"],
+    verbose: false,
+};
+
+/// One directed run: `cycles` of `workload` closed loop on the golden model with software
+/// `settings` and a memory behaving per `memory`; `ptr_rewrites` is the chance, per cycle
+/// the driver leaves the register port free, that PMBPTR is rewritten ([`PtrRewrites`]).
+struct Directed {
+    name: &'static str,
+    cycles: u64,
+    workload: spe_stim::Workload,
+    settings: spe_bench::SampleSettings,
+    memory: spe_bench::MemoryProfile,
+    ptr_rewrites: f64,
+}
+
+/// The directed runs: a small buffer that fills and wraps (the room check), a buffer that
+/// straddles a 2^38-byte boundary (the room checks compare the pointer's and the limit's
+/// bits 63:38 and 37:12 apart), write errors of every kind (PMBSR's fault syndromes), a
+/// store filter over atomics (which ops count as stores: a returning atomic is about one op
+/// in 200 of `mix`, so this run is longer), the load, branch, event and latency filters
+/// together, a VHE host that samples user code only (its EL2 code, under an EL2 owner with
+/// PMSCR_EL2.E2SPE clear, must not be sampled: the jobs' hosts sample both or neither), and
+/// PMBPTR rewritten at random while records are taken (a record's slot is the pointer of
+/// its grant cycle, not of the cycle after).
+fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
+    use spe_bench::memory::{ErrorInjection, FaultSpec};
+    use spe_bench::{MemoryProfile, SampleSettings};
+    let mix = spe_stim::Workload::by_name("mix")?;
+    let base = SampleSettings::perf_default(cfg);
+    let run = |name, cycles, workload, settings, memory| Directed {
+        name,
+        cycles,
+        workload,
+        settings,
+        memory,
+        ptr_rewrites: 0.0,
+    };
+    // `mix` with ten times as many kernel stretches (about a third of its ops in them).
+    let mut kernel_heavy = mix.clone();
+    kernel_heavy.params.kernel_rate *= 10.0;
+    Ok(vec![
+        run(
+            "atomics",
+            200_000,
+            atomics_loop()?,
+            SampleSettings {
+                store_filter: true,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
+        run(
+            "small-buffer",
+            150_000,
+            mix.clone(),
+            SampleSettings {
+                buffer_size: 2 * 4096,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
+        run(
+            "straddling-buffer",
+            150_000,
+            mix.clone(),
+            SampleSettings {
+                buffer_base: (1 << 38) - 4096,
+                buffer_size: 64 << 10,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
+        run(
+            "faults",
+            150_000,
+            mix.clone(),
+            base.clone(),
+            MemoryProfile {
+                errors: ErrorInjection::Random { p: 0.002 },
+                fault: FaultSpec::Any,
+                ..MemoryProfile::default()
+            },
+        ),
+        run(
+            "store-filter",
+            1_000_000,
+            mix.clone(),
+            SampleSettings {
+                store_filter: true,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
+        run(
+            "filters",
+            150_000,
+            mix.clone(),
+            SampleSettings {
+                load_filter: true,
+                branch_filter: true,
+                event_filter: 1 << spe_defs::events::RETIRED,
+                min_latency: 20,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
+        run(
+            "host-user-only",
+            150_000,
+            kernel_heavy,
+            SampleSettings {
+                host: true,
+                kernel: false,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
+        Directed {
+            ptr_rewrites: 0.02,
+            ..run(
+                "pointer-rewrites",
+                150_000,
+                mix,
+                SampleSettings {
+                    interval: 256,
+                    ..base
+                },
+                MemoryProfile::default(),
+            )
+        },
+    ])
+}
+
+/// Rewrites PMBPTR at random (thread 0) in cycles the driver leaves the register port
+/// free: to the slot of the last record written, or one slot past the pointer that record
+/// left, so the pointer moves by a record while records are taken and checked. Software
+/// may write PMBPTR at any time; the unit must do what the model does.
+struct PtrRewrites<D: Dut> {
+    inner: D,
+    p: f64,
+    rng: Rng,
+    /// The slot of the last beat the unit wrote.
+    last_slot: u64,
+}
+
+impl<D: Dut> Dut for PtrRewrites<D> {
+    fn step(&mut self, inputs: &Inputs) -> Outputs {
+        let mut i = inputs.clone();
+        if self.p > 0.0 && !i.reg_en && self.last_slot != 0 && self.rng.chance(self.p) {
+            i.reg_en = true;
+            i.reg_tid = 0;
+            i.reg_we = true;
+            i.reg_addr = spe_defs::regs::reg(spe_defs::regs::RegId::Pmbptr).addr();
+            i.reg_wdata = self.last_slot + if self.rng.chance(0.5) { 0 } else { 128 };
+        }
+        let o = self.inner.step(&i);
+        if o.wr_valid {
+            self.last_slot = o.wr_addr & !63;
+        }
+        o
+    }
+    fn verdict(&mut self) -> Result<Option<String>, String> {
+        self.inner.verdict()
+    }
+}
+
+/// A loop of 8 ops, every kind of extended load/store among them (a returning atomic, a
+/// no-return atomic, an exclusive load and store, a load-acquire) beside a plain store, an
+/// ALU op and the branch back. The sampling period (interval + 1 ops) is 1 more than a
+/// multiple of 8, so the samples walk through every op of the loop.
+fn atomics_loop() -> Result<spe_stim::Workload, String> {
+    use spe_defs::packet::subclass::{
+        LDST_EXT, LDST_EXT_AR, LDST_EXT_AT, LDST_EXT_EXCL, LDST_GP, LDST_ST,
+    };
+    use spe_stim::program::{Builder, Exit, Program, StaticOp, BR_DIRECT};
+    let mem = spe_stim::MemPattern {
+        base: 0x0000_aaaa_e010_0000,
+        span: 4096,
+        stride: 8,
+        size: 8,
+        random: false,
+    };
+    let mut b = Builder::new("atomics", 0x0000_aaaa_d003_0000, 0xffff_8000_1003_0000);
+    let ops = vec![
+        StaticOp::ldst(LDST_EXT | LDST_EXT_AT, mem),
+        StaticOp::ldst(LDST_EXT | LDST_EXT_AT | LDST_ST, mem),
+        StaticOp::ldst(LDST_EXT | LDST_EXT_EXCL, mem),
+        StaticOp::ldst(LDST_EXT | LDST_EXT_EXCL | LDST_ST, mem),
+        StaticOp::ldst(LDST_EXT | LDST_EXT_AR, mem),
+        StaticOp::ldst(LDST_GP | LDST_ST, mem),
+        StaticOp::other(0),
+        StaticOp::branch(BR_DIRECT),
+    ];
+    b.block(false, ops, Exit::Jump(0));
+    let mut w = spe_stim::Workload::from_program(Program::Code(b.finish(0, None)?));
+    w.description = "a loop of extended loads/stores and atomics".into();
+    Ok(w)
+}
+
+/// What became of one mutant.
+#[derive(Clone)]
+enum Fate {
+    /// Killed by the recording of this name.
+    Killed(String),
+    Survived,
+    /// Did not build (reason).
+    Stillborn(String),
+}
+
+/// Runs `bin` over every recording until one differs from its reference fold.
+fn judge(bin: &Path, recs: &[(String, PathBuf, u64)]) -> Result<Fate, String> {
+    for (name, vectors, want) in recs {
+        if run_harness(bin, vectors)?.checksum != *want {
+            return Ok(Fate::Killed(name.clone()));
+        }
+    }
+    Ok(Fate::Survived)
+}
+
+/// One mutant's fate: `s` applied to a copy of the preset's Verilog in `mdir`, built into
+/// the raw harness and replayed on every recording.
+fn mutant_fate(
+    a: &Options,
+    cfg: &Config,
+    l: &Layout,
+    files: &[(String, String)],
+    s: &Site,
+    mdir: &Path,
+    recs: &[(String, PathBuf, u64)],
+) -> Result<Fate, String> {
+    let text = &files
+        .iter()
+        .find(|f| f.0 == s.file)
+        .expect("a site's file")
+        .1;
+    copy_gen(
+        &a.gen,
+        cfg,
+        &mdir.join("gen"),
+        Some((&s.file, &apply(text, s))),
+    )?;
+    match build_harness(cfg, l, &mdir.join("gen"), mdir, &MUTANT_BUILD) {
+        Ok(bin) => judge(&bin, recs),
+        Err(e) => Ok(Fate::Stillborn(e.lines().next().unwrap_or("").to_string())),
+    }
+}
+
+pub fn run(a: &Options) -> Result<std::process::ExitCode, String> {
+    let cfg: &'static Config = Config::preset_named(&a.preset)?;
+    // Every option is checked before the recordings and builds, not after them.
+    if cfg.threads != 1 {
+        let one: Vec<&str> = spe_defs::PRESETS
+            .iter()
+            .filter(|c| c.threads == 1)
+            .map(|c| c.name)
+            .collect();
+        return Err(format!(
+            "spe mutate mutates one-thread units: preset {} has {} threads (one of: {})",
+            cfg.name,
+            cfg.threads,
+            one.join(", ")
+        ));
+    }
+    if let Some(r) = a.require {
+        if !(0.0..=100.0).contains(&r) {
+            return Err(format!("--require {r}: a percentage, 0 to 100"));
+        }
+    }
+    if a.sample == 0 && a.only.is_empty() && !a.list {
+        return Err("--sample 0 draws no mutant: give at least 1, or --only SITE".into());
+    }
+    spe_cosim::check_gen(&a.gen, cfg.name)?;
+    let l = Layout::new(cfg)?;
+    let files = preset_files(&a.gen, cfg)?;
+    let mut all = Vec::new();
+    for (name, text) in &files {
+        all.extend(sites(name, text));
+    }
+    if a.list {
+        for s in &all {
+            println!("{s}");
+        }
+        println!(
+            "{} sites in {} files of {}",
+            all.len(),
+            files.len(),
+            a.gen.join(cfg.name).display()
+        );
+        return Ok(std::process::ExitCode::SUCCESS);
+    }
+    if all.is_empty() {
+        return Err(format!(
+            "no mutation site in {}",
+            a.gen.join(cfg.name).display()
+        ));
+    }
+    // The draw: `sample` distinct sites (all of them when fewer).
+    let mut rng = Rng::derive(a.seed, 0x3a7e);
+    let mut idx: Vec<usize> = (0..all.len()).collect();
+    for k in (1..idx.len()).rev() {
+        idx.swap(k, rng.below(k as u64 + 1) as usize);
+    }
+    idx.truncate(a.sample.min(all.len()));
+    if !a.only.is_empty() {
+        idx = Vec::new();
+        for o in &a.only {
+            let k = all
+                .iter()
+                .position(|s| format!("{}:{}:{}", s.file, s.line + 1, s.col + 1) == *o)
+                .ok_or_else(|| format!("--only {o}: no such site (see --list)"))?;
+            idx.push(k);
+        }
+    }
+    idx.sort_unstable();
+    let dir = a.dir.join(cfg.name);
+    println!(
+        "spe mutate: preset {}, {} of {} sites, seed {:#x}; regression of {} cycles in jobs of {}",
+        cfg.name,
+        idx.len(),
+        all.len(),
+        a.seed,
+        a.cycles,
+        a.job_cycles
+    );
+
+    // The recordings and their reference folds (the golden model's outputs).
+    let jobs = plan_jobs(a.seed, a.cycles as u64, a.job_cycles as u64, &[cfg]);
+    let mut recs = Vec::new();
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (k, job) in jobs.iter().enumerate() {
+        let plan = JobPlan::new(job);
+        let rec = Recorder {
+            inner: make_dut(cfg, Backend::Model)?,
+            log: Vec::new(),
+        };
+        let mut chaos = Chaos::new(
+            rec,
+            cfg,
+            plan.chaos,
+            job.seed,
+            spe_bench::run::RESET_CYCLES,
+            spe_bench::run::RESET_CYCLES + job.cycles,
+        );
+        spe_bench::run(
+            &mut chaos,
+            cfg,
+            &plan.workload,
+            &plan.settings,
+            &plan.memory,
+            job.cycles,
+            job.seed,
+            &mut |_, _| {},
+        )?;
+        let log = std::mem::take(&mut chaos.inner.log);
+        let want = replay("the model", cfg, Backend::Model, &log, &l, 0)?.checksum;
+        let path = dir.join(format!("job{k}.vec"));
+        write_vectors(&path, &l, &log)?;
+        println!("  job {k}: {} ({} cycles)", job.spec(), log.len());
+        recs.push((format!("job {k}"), path, want));
+    }
+
+    // Directed runs: what the short jobs rarely reach.
+    for (k, d) in directed(cfg)?.into_iter().enumerate() {
+        let seed = Rng::derive(a.seed, 0xd1 + k as u64).next_u64();
+        let mut dut = PtrRewrites {
+            inner: Recorder {
+                inner: make_dut(cfg, Backend::Model)?,
+                log: Vec::new(),
+            },
+            p: d.ptr_rewrites,
+            rng: Rng::derive(seed, 0x9b7),
+            last_slot: 0,
+        };
+        spe_bench::run(
+            &mut dut,
+            cfg,
+            &d.workload,
+            &d.settings,
+            &d.memory,
+            d.cycles,
+            seed,
+            &mut |_, _| {},
+        )?;
+        let (rec, name) = (dut.inner, d.name);
+        let want = replay("the model", cfg, Backend::Model, &rec.log, &l, 0)?.checksum;
+        let path = dir.join(format!("{name}.vec"));
+        write_vectors(&path, &l, &rec.log)?;
+        println!(
+            "  directed {name}: seed {seed:#x} ({} cycles)",
+            rec.log.len()
+        );
+        recs.push((name.to_string(), path, want));
+    }
+
+    // The unmutated Verilog must reproduce the model on every job.
+    let clean = dir.join("clean");
+    copy_gen(&a.gen, cfg, &clean.join("gen"), None)?;
+    let bin = build_harness(cfg, &l, &clean.join("gen"), &clean, &MUTANT_BUILD)?;
+    if let Fate::Killed(k) = judge(&bin, &recs)? {
+        return Err(format!(
+            "the unmutated Verilog of {} differs from the golden model on {k}: \
+             the mutation flow is broken (or gen/ is stale)",
+            cfg.name
+        ));
+    }
+    println!("  unmutated: matches the model on every job");
+
+    // The mutants, `jobs` at a time: each is copied, built (Verilator and one g++) and
+    // replayed on its own; a line per mutant as it ends, the verdicts kept in draw order.
+    let next = AtomicUsize::new(0);
+    let ended = AtomicUsize::new(0);
+    let fates: Mutex<Vec<Option<Fate>>> = Mutex::new(vec![None; idx.len()]);
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..a.jobs.clamp(1, idx.len().max(1)) {
+            s.spawn(|| loop {
+                let n = next.fetch_add(1, Ordering::SeqCst);
+                let Some(&i) = idx.get(n) else { break };
+                if failure.lock().expect("no panic holding it").is_some() {
+                    break;
+                }
+                let s = &all[i];
+                let mdir = dir.join(format!("m{i}"));
+                match mutant_fate(a, cfg, &l, &files, s, &mdir, &recs) {
+                    Ok(fate) => {
+                        let verdict = match &fate {
+                            Fate::Killed(k) => format!("killed ({k})"),
+                            Fate::Survived => "SURVIVED".to_string(),
+                            Fate::Stillborn(e) => format!("did not build: {e}"),
+                        };
+                        let k = ended.fetch_add(1, Ordering::SeqCst) + 1;
+                        println!("  [{k}/{}] {s}: {verdict}", idx.len());
+                        fates.lock().expect("no panic holding it")[n] = Some(fate);
+                    }
+                    Err(e) => {
+                        *failure.lock().expect("no panic holding it") = Some(e);
+                    }
+                }
+                let _ = std::fs::remove_dir_all(&mdir);
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().expect("no panic holding it") {
+        return Err(e);
+    }
+    let (mut killed, mut built) = (0usize, 0usize);
+    let (mut survivors, mut stillborn) = (Vec::new(), Vec::new());
+    for (&i, fate) in idx
+        .iter()
+        .zip(fates.into_inner().expect("no panic holding it"))
+    {
+        match fate.expect("every drawn mutant ran") {
+            Fate::Killed(_) => {
+                killed += 1;
+                built += 1;
+            }
+            Fate::Survived => {
+                built += 1;
+                survivors.push(all[i].clone());
+            }
+            Fate::Stillborn(_) => stillborn.push(all[i].clone()),
+        }
+    }
+    let rate = if built == 0 {
+        0.0
+    } else {
+        100.0 * killed as f64 / built as f64
+    };
+    println!();
+    println!(
+        "kill rate {killed}/{built} = {rate:.1}% ({} survived, {} did not build)",
+        survivors.len(),
+        stillborn.len()
+    );
+    for s in &survivors {
+        println!("survivor: {s}");
+    }
+    if let Some(req) = a.require {
+        if rate < req {
+            eprintln!("spe mutate: kill rate {rate:.1}% is below the required {req}%");
+            return Ok(std::process::ExitCode::from(1));
+        }
+    }
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tos(file: &str) -> Vec<(String, String)> {
+        sites("f.v", file)
+            .into_iter()
+            .map(|s| (s.from, s.to))
+            .collect()
+    }
+
+    #[test]
+    fn sites_are_operators_and_sized_constants_of_combinational_logic_only() {
+        let v = "module m(a);\n    localparam  k_one = 4'h7;\n    localparam X__Y = 2;\n\
+                 \x20   always @(*) begin\n\
+                 \x20       x = (a[(3)+:(2)] & b) == k_zero;\n\
+                 \x20       if (c | ~d) begin\n\
+                 \x20           y = e >= f + 1'b1;\n\
+                 \x20       end\n\
+                 \x20   end\n\
+                 \x20   assign z = a & b;\nendmodule\n";
+        assert_eq!(
+            tos(v),
+            [
+                ("4'h7", "4'h8"),
+                ("&", "|"),
+                ("==", "!="),
+                ("|", "&"),
+                ("~", ""),
+                (">=", ">"),
+                ("+", "-"),
+                ("1'b1", "1'b0"),
+            ]
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+        );
+        // Applying one changes exactly that text.
+        let s = sites("f.v", v);
+        let m = apply(v, &s[1]);
+        assert!(m.contains("x = (a[(3)+:(2)] | b) == k_zero;"));
+        assert_eq!(m.len(), v.len());
+        let m = apply(v, &s[4]);
+        assert!(m.contains("if (c | d) begin"));
+    }
+
+    #[test]
+    fn every_site_of_the_generated_verilog_applies() {
+        let cfg = Config::preset("default").unwrap();
+        let gen = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../gen");
+        let files = preset_files(&gen, cfg).unwrap();
+        let mut n = 0;
+        for (name, text) in &files {
+            for s in sites(name, text) {
+                let m = apply(text, &s);
+                assert_ne!(&m, text, "{s}");
+                n += 1;
+            }
+        }
+        assert!(n > 500, "{n} sites");
+    }
+}
