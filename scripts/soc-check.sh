@@ -12,6 +12,8 @@
 # unit's LFSR starts from reset), so a failure replays with the printed command.
 # The program stops and restarts profiling once mid-run through the SoC's PSB register
 # (Linux's stop and start); the dump must hold exactly the records the unit wrote.
+# The three SoCs (PicoRV32, VexRiscv Lite with three broken adapters, VexRiscv Full with
+# one) run at the same time, each part's output printed when it ends.
 # Usage: scripts/soc-check.sh [SPE_BINARY]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -24,6 +26,15 @@ need python3 python3
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 
+protocol_clean() {
+    local n
+    n=$(grep -c "^SPE protocol: rule" "$1" || true)
+    [ "$n" -eq 0 ] || { grep -m3 "^SPE protocol: rule" "$1" >&2; echo "error: the protocol checker found $n violation(s) of the hook rules" >&2; exit 1; }
+    echo "protocol checker (bound to the unit): 0 violations"
+}
+
+# PicoRV32: the profile against the exact per-function shares, the PSBs, the dump.
+pico_soc() {
 ROUNDS=$ROUNDS step bash scripts/soc-sw.sh "$OUT/fw"
 # --check: on PicoRV32 nothing is flushed, so no record may lack RETIRED.
 step "$SPE" soc run --elf "$OUT/fw/spe-demo.elf" --out "$OUT/soc.bin" --perf "$OUT/soc.data" --truth "$OUT/truth.tsv" --check --quiet 2>&1 | tee "$OUT/run.txt"
@@ -32,12 +43,6 @@ step "$SPE" soc run --elf "$OUT/fw/spe-demo.elf" --out "$OUT/soc.bin" --perf "$O
 # records the unit wrote.
 # The SystemVerilog protocol checker (hdl/sv/spe_protocol_checker.sv) is bound to the unit
 # in the Verilated SoC: each violation prints "SPE protocol: rule <key>: ...".
-protocol_clean() {
-    local n
-    n=$(grep -c "^SPE protocol: rule" "$1" || true)
-    [ "$n" -eq 0 ] || { grep -m3 "^SPE protocol: rule" "$1" >&2; echo "error: the protocol checker found $n violation(s) of the hook rules" >&2; exit 1; }
-    echo "protocol checker (bound to the unit): 0 violations"
-}
 protocol_clean "$OUT/run.txt"
 psbs=$(sed -n 's/^sync: \([0-9]*\) PSBs completed.*/\1/p' "$OUT/run.txt")
 [ "${psbs:-0}" -ge 4 ] || { echo "error: expected the stop/restart and the final stop to complete PSBs, got ${psbs:-none}" >&2; exit 1; }
@@ -92,6 +97,7 @@ if bad:
     sys.exit(f"error: {len(bad)} hot function(s) outside 3 sigma: {bad}")
 print(f"all {len(hot_funcs)} hot functions within 3 sigma of their exact share")
 EOF
+}
 
 # The same program (plus the branch workload) on the VexRiscv SoCs, 5-stage pipelines that
 # dispatch wrong-path instructions and flush them, hooked by spe_vexriscv_hooks.v: exit
@@ -152,20 +158,42 @@ caught() {
     local core=$1 fault=$2 want=$3 log="$OUT/fault-$1-$2.txt"
     echo
     echo "==> $SPE soc run --core $core --hook-fault $fault --check (must fail: $want)"
-    if "$SPE" soc run --core "$core" --elf "$OUT/fw-$core/spe-demo.elf" --out "$OUT/fault.bin" \
+    if "$SPE" soc run --core "$core" --elf "$OUT/fw-$core/spe-demo.elf" --out "$OUT/fault-$core.bin" \
         --check --quiet --hook-fault "$fault" >"$log" 2>&1; then
         cat "$log"; echo "error: the broken adapter ($fault) passed every check" >&2; exit 1
     fi
     grep -q -- "$want" "$log" || { cat "$log"; echo "error: $fault was not caught by '$want'" >&2; exit 1; }
     grep -m2 -- "$want" "$log"
 }
-vex_soc vexriscv
-caught vexriscv flush-as-retired "flushed-share.*outside 3 sigma"
-caught vexriscv dispatch-at-retire "flushed-share.*outside 3 sigma"
-caught vexriscv issue-at-dispatch "SPE protocol: rule window"
-grep -q "hook_stray" "$OUT/fault-vexriscv-issue-at-dispatch.txt" || { echo "error: the unit did not report the stray issue (hook_stray)" >&2; exit 1; }
+vex_part() {
+    vex_soc vexriscv
+    caught vexriscv flush-as-retired "flushed-share.*outside 3 sigma"
+    caught vexriscv dispatch-at-retire "flushed-share.*outside 3 sigma"
+    caught vexriscv issue-at-dispatch "SPE protocol: rule window"
+    grep -q "hook_stray" "$OUT/fault-vexriscv-issue-at-dispatch.txt" || { echo "error: the unit did not report the stray issue (hook_stray)" >&2; exit 1; }
+}
 # Full: the adapter's other data path (CACHED) and its write-back ends; the faults that do
 # not depend on the core were caught above.
-vex_soc vexriscv-full
-caught vexriscv-full flush-as-retired "flushed-share.*outside 3 sigma"
+full_part() {
+    vex_soc vexriscv-full
+    caught vexriscv-full flush-as-retired "flushed-share.*outside 3 sigma"
+}
+
+# The three SoCs at a time (each simulation is one process on one core), each part's output
+# kept in a log and printed, in this order, when it has ended.
+declare -A pid=()
+for part in picorv32:pico_soc vexriscv:vex_part vexriscv-full:full_part; do
+    "${part#*:}" >"$OUT/part-${part%%:*}.txt" 2>&1 &
+    pid[${part%%:*}]=$!
+done
+failed=()
+for name in picorv32 vexriscv vexriscv-full; do
+    rc=0
+    wait "${pid[$name]}" || rc=$?
+    echo
+    echo "==> the $name SoC"
+    cat "$OUT/part-$name.txt"
+    [ "$rc" = 0 ] || failed+=("$name")
+done
+[ "${#failed[@]}" = 0 ] || { echo "error: the SoC check failed on ${failed[*]}" >&2; exit 1; }
 echo "replay: SPE_SOC_ROUNDS=$ROUNDS SPE_SOC_HOT=$HOT bash scripts/soc-check.sh $SPE   (deterministic)"
