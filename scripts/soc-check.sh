@@ -24,7 +24,8 @@ ROUNDS=${SPE_SOC_ROUNDS:-6}
 need linux-perf perf
 need python3 python3
 OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+# The parts run in the background: an interrupted or failed run stops them before $OUT goes.
+trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$OUT"' EXIT
 
 protocol_clean() {
     local n
@@ -35,7 +36,6 @@ protocol_clean() {
 
 # PicoRV32: the profile against the exact per-function shares, the PSBs, the dump.
 pico_soc() {
-ROUNDS=$ROUNDS step bash scripts/soc-sw.sh "$OUT/fw"
 # --check: on PicoRV32 nothing is flushed, so no record may lack RETIRED.
 step "$SPE" soc run --elf "$OUT/fw/spe-demo.elf" --out "$OUT/soc.bin" --perf "$OUT/soc.data" --truth "$OUT/truth.tsv" --check --quiet 2>&1 | tee "$OUT/run.txt"
 # The program stops and restarts profiling mid-run (a context switch: PSB, send, start
@@ -108,7 +108,6 @@ EOF
 vex_soc() {
     local core=$1 fw="$OUT/fw-$1" run="$OUT/run-$1.txt" dec="$OUT/decode-$1.txt"
     echo
-    ROUNDS=$ROUNDS step bash scripts/soc-sw.sh --core "$core" "$fw"
     # --check: the share of records without RETIRED against the exact share of flushed
     # instructions among the dispatched ones, and each hot function's share of the retired
     # samples against its exact share of the retirements, each within 3 sigma; the exact
@@ -179,6 +178,12 @@ full_part() {
     caught vexriscv-full flush-as-retired "flushed-share.*outside 3 sigma"
 }
 
+# The three programs first, one after another (soc-sw.sh installs the RISC-V toolchain when
+# missing, and two apt-get runs at once would fight over its lock).
+ROUNDS=$ROUNDS step bash scripts/soc-sw.sh "$OUT/fw"
+for core in vexriscv vexriscv-full; do
+    ROUNDS=$ROUNDS step bash scripts/soc-sw.sh --core "$core" "$OUT/fw-$core"
+done
 # The three SoCs at a time (each simulation is one process on one core), each part's output
 # kept in a log and printed, in this order, when it has ended.
 declare -A pid=()

@@ -1,5 +1,5 @@
 /* spe_dump: the board side of docs/uart-protocol.md (see spe_dump.h). The host side, and
- * the reference encoder these bytes are tested against, is tools/fpga/src/uart.rs. */
+ * the reference encoder these bytes are tested against, is soc/dump/src/lib.rs. */
 #include "spe_dump.h"
 
 #define SPE_DUMP_MAX_PAYLOAD 1024u

@@ -5,7 +5,7 @@
 //! [`run`] loads a program into the SoC's RAM through its loader port, releases reset and
 //! clocks it until the program writes its exit code (or a cycle limit). Every cycle it
 //! * decodes the UART from the TX pin, bit by bit ([`UartRx`]), and feeds the bytes to the
-//!   dump-protocol decoder of `spe fpga capture` (`spe_fpga::uart::Decoder`): the buffer the
+//!   dump-protocol decoder of `spe fpga capture` (`spe_dump::Decoder`): the buffer the
 //!   program sent;
 //! * counts the retired instructions per function (RVFI retire port, ELF symbol table), and
 //!   the ops the unit counted into its sampling population per function (the unit's
@@ -22,7 +22,7 @@ pub mod elf;
 use elf::Elf;
 use spe_defs::ports::{Dir, PORTS};
 use spe_defs::soc::{probe_layout, RAM, RAM_WORDS, SIM_BAUD_DIV, SOC_PRESET, SOC_THREADS, SOC_W};
-use spe_fpga::uart::{Captured, Decoder};
+use spe_dump::{Captured, Decoder};
 use spe_ports::{Inputs, Outputs, OUTPUTS};
 use std::collections::HashMap;
 use verilator_sys::{PortId, SocModel};

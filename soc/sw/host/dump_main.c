@@ -1,5 +1,5 @@
 /* Host harness for the tests: reads a buffer from stdin and writes its dump stream to
- * stdout (tools/fpga/tests/c_dump.rs compares it with the Rust encoder and decodes it).
+ * stdout (soc/dump/tests/c_dump.rs compares it with the Rust encoder and decodes it).
  *
  *     dump_main              one shot: spe_dump(buffer)
  *     dump_main N1 N2 ...    streaming: spe_dump_begin, then spe_dump_chunk with the next

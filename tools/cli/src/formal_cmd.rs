@@ -113,10 +113,16 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
         if a.thread != 0 {
             replay += &format!(" --thread {}", a.thread);
         }
-        if let Some(d) = a.bmc {
-            replay += &format!(" --bmc {d}");
-        }
+        replay += &mode_args(&a);
         match &o.trace {
+            // UNKNOWN: the induction step failed from a state the base case need not reach.
+            Some(t) if o.result == "UNKNOWN" => println!(
+                "{}: not proven with this induction length: induction trace {} (from a state \
+                 that may be unreachable; --depth 20 or --bmc N looks for a counterexample \
+                 from reset) (replay: {replay})",
+                o.prop,
+                t.display()
+            ),
             Some(t) => println!(
                 "{}: counterexample {} (replay: {replay})",
                 o.prop,
@@ -201,8 +207,10 @@ fn all_mutants(a: &FormalArgs, jobs: usize) -> Result<ExitCode, String> {
         );
         if !o.caught() {
             missed.push(format!(
-                "{} (replay: spe formal --mutant {})",
-                m.name, m.name
+                "{} (replay: spe formal --mutant {}{})",
+                m.name,
+                m.name,
+                mode_args(a)
             ));
         }
     }
@@ -221,6 +229,15 @@ fn out_dir(cfg: &Config, th: usize) -> PathBuf {
         dir
     } else {
         dir.join(format!("thread{th}"))
+    }
+}
+
+/// The mode switches a replay command repeats (`--bmc N` or `--depth N`, when given).
+fn mode_args(a: &FormalArgs) -> String {
+    match (a.bmc, a.depth) {
+        (Some(d), _) => format!(" --bmc {d}"),
+        (None, Some(d)) => format!(" --depth {d}"),
+        (None, None) => String::new(),
     }
 }
 

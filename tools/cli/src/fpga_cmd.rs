@@ -11,7 +11,7 @@
 //! checks the boards' pin files (PCFs, the ULX3S's LPF) in `constraints/`.
 
 use clap::{Args, Subcommand};
-use spe_fpga::uart::{Captured, Decoder};
+use spe_dump::{Captured, Decoder};
 use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -280,7 +280,7 @@ fn read_port(
     port: &str,
     baud: u32,
     timeout: u64,
-) -> Result<Result<Captured, spe_fpga::uart::UartError>, String> {
+) -> Result<Result<Captured, spe_dump::UartError>, String> {
     let mut p = serialport::new(port, baud)
         .timeout(Duration::from_millis(100))
         .open()

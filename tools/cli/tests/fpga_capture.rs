@@ -2,7 +2,7 @@
 //! deliver the buffer; a corrupted stream is an error naming the byte offset, and leaves
 //! the output file as it was.
 
-use spe_fpga::uart::encode;
+use spe_dump::encode;
 use std::process::{Command, Stdio};
 
 fn buffer() -> Vec<u8> {

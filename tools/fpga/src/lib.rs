@@ -9,9 +9,10 @@
 //! * [`yosys`]: the per-block and flattened synthesis scripts, the `stat` parser;
 //! * [`nextpnr`]: the place-and-route command line, the log parser (Fmax, utilisation,
 //!   critical path);
-//! * [`tools`]: finding and running the tools, each with a log in the output folder;
-//! * [`uart`]: the framed, checksummed dump of the SPE buffer over the UART, and its
-//!   decoder (`spe fpga capture`, the SoC simulation).
+//! * [`tools`]: finding and running the tools, each with a log in the output folder.
+//!
+//! The SoC's UART dump protocol, which `spe fpga capture` reads, is the crate `spe-dump`
+//! (soc/dump).
 //!
 //! [`synth`] runs the whole measurement and returns a [`SynthReport`]. Depends only on
 //! `spe-defs` (the port list); reads the Verilog of `gen/`.
@@ -20,7 +21,6 @@ pub mod board;
 pub mod build;
 pub mod nextpnr;
 pub mod tools;
-pub mod uart;
 pub mod wrapper;
 pub mod yosys;
 

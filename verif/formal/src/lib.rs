@@ -22,8 +22,8 @@ use wrapper::{owner_taps, tap_signal, wrapper_text, OWNER_FILE};
 /// The property files, relative to the repository root (`spe formal` runs there).
 pub const PROP_DIR: &str = "verif/formal/props";
 
-/// The induction length of a proof by default: every property of every preset is proven
-/// with it (docs/formal.md has the times; 20 took about five times as long on `default`).
+/// The induction length of a proof by default: every property of `default` and of smt4 is
+/// proven with it (docs/formal.md has the times and the other presets' lengths).
 pub const PROOF_DEPTH: u32 = 8;
 
 /// The depth of a mutant's run by default: its counterexample is a base case that reaches

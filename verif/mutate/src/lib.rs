@@ -606,6 +606,8 @@ pub fn run(a: &Options) -> Result<std::process::ExitCode, String> {
         }
     }
     idx.sort_unstable();
+    // A site named twice by --only runs once (each mutant has its own folder).
+    idx.dedup();
     let dir = a.dir.join(cfg.name);
     println!(
         "spe mutate: preset {}, {} of {} sites, seed {:#x}; regression of {} cycles in jobs of {}",
@@ -727,7 +729,12 @@ pub fn run(a: &Options) -> Result<std::process::ExitCode, String> {
                         fates.lock().expect("no panic holding it")[n] = Some(fate);
                     }
                     Err(e) => {
-                        *failure.lock().expect("no panic holding it") = Some(e);
+                        // The first error is reported; the mutant's folder is kept for it.
+                        failure
+                            .lock()
+                            .expect("no panic holding it")
+                            .get_or_insert(e);
+                        break;
                     }
                 }
                 let _ = std::fs::remove_dir_all(&mdir);

@@ -1,11 +1,11 @@
 //! The board's C dump routine (`soc/sw/spe_dump.c`) sends exactly the bytes of the
-//! reference encoder (`spe_fpga::uart::encode`): compiled for the host with `cc`, fed
+//! reference encoder (`spe_dump::encode`): compiled for the host with `cc`, fed
 //! buffers of several sizes, its output is compared byte for byte and decoded. Its
 //! streaming form (`spe_dump_begin`, `spe_dump_chunk`, `spe_dump_end`) decodes to the
 //! concatenation of the chunks, whatever their sizes. The SoC's workloads
 //! (`soc/sw/workloads.c`), built for the host, pass their own checks.
 
-use spe_fpga::uart::{decode, encode};
+use spe_dump::{decode, encode};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
