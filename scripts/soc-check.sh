@@ -25,7 +25,17 @@ need linux-perf perf
 need python3 python3
 OUT=$(mktemp -d)
 # The parts run in the background: an interrupted or failed run stops them before $OUT goes.
-trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$OUT"' EXIT
+stop_parts() {
+    local rc=$? pids
+    pids=$(jobs -p)
+    if [ -n "$pids" ]; then
+        kill $pids 2>/dev/null || true
+        wait 2>/dev/null || true
+    fi
+    rm -rf "$OUT"
+    return "$rc"
+}
+trap stop_parts EXIT
 
 protocol_clean() {
     local n

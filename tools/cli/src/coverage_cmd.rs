@@ -6,8 +6,8 @@
 //! The coverage models are large; they are only in a binary built with
 //! `--features coverage`: `cargo run --release --features coverage --bin spe -- coverage`.
 
-use crate::regress_cmd::{execute, report_failure, select};
 use clap::Args;
+use spe_cosim::campaign::{execute, report_failure, select};
 use spe_cosim::coverage::CoverageData;
 use spe_cosim::regress::{JobOptions, DEFAULT_JOB_CYCLES};
 use spe_stim::parse_num;
@@ -30,7 +30,7 @@ pub struct CoverageArgs {
     #[arg(long, value_delimiter = ',')]
     presets: Vec<String>,
     /// Worker threads, at least 1 (default: the machine's cores).
-    #[arg(long, value_parser = crate::regress_cmd::parse_threads)]
+    #[arg(long, value_parser = spe_cosim::campaign::parse_threads)]
     threads: Option<usize>,
     /// Output directory: one coverage.dat per job, the merged coverage.dat (for
     /// `verilator_coverage --annotate`) and the report coverage.md.
@@ -54,7 +54,7 @@ pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
             .into());
     }
     let sel = select(a.cycles, a.job_cycles, a.seed, None, &a.presets, None)?;
-    let threads = crate::regress_cmd::threads(a.threads);
+    let threads = spe_cosim::campaign::threads(a.threads);
     let jobs_dir = a.out.join("jobs");
     std::fs::create_dir_all(&jobs_dir)
         .map_err(|e| format!("cannot create {}: {e}", jobs_dir.display()))?;

@@ -10,6 +10,7 @@
 //! on the ULX3S's ECP5, `<out>/<name>.bit` (the flow is `spe_fpga::build`). `spe fpga constraints` writes or
 //! checks the boards' pin files (PCFs, the ULX3S's LPF) in `constraints/`.
 
+use crate::shared::write_whole;
 use clap::{Args, Subcommand};
 use spe_dump::{Captured, Decoder};
 use std::io::{ErrorKind, Read};
@@ -319,17 +320,4 @@ fn read_port(
             ));
         }
     }
-}
-
-/// Writes `bytes` to `out` through a temporary file in the same folder, so that `out`
-/// only ever holds a whole, checked buffer.
-pub(crate) fn write_whole(out: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut tmp = out.as_os_str().to_owned();
-    tmp.push(".partial");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, out).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", out.display())
-    })
 }

@@ -3,9 +3,9 @@
 //! driver that programs it like the Linux driver and drains the buffer on every interrupt;
 //! writes the drained bytes and prints a summary.
 
-use crate::progress::Progress;
 use clap::{Args, ValueEnum};
 use spe_bench::{MemoryProfile, RunResult, SampleSettings, Stats};
+use spe_cosim::progress::Progress;
 use spe_cosim::{make_checked, Backend, Compare, Waves};
 use spe_defs::Config;
 use spe_perfdata::PerfOptions;
@@ -135,7 +135,7 @@ pub struct SimArgs {
     #[arg(long, value_name = "OUT.data")]
     perf: Option<PathBuf>,
     #[command(flatten)]
-    perf_data: crate::perf_cmd::PerfDataArgs,
+    perf_data: crate::shared::PerfDataArgs,
     /// Also write the summary as JSON here.
     #[arg(long, value_name = "FILE")]
     summary_json: Option<PathBuf>,
@@ -357,11 +357,11 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     }
     if let Some(path) = &a.perf {
         let opts = PerfOptions {
-            aux_outputs: crate::perf_cmd::aux_outputs(&result.aux_records),
+            aux_outputs: crate::shared::aux_outputs(&result.aux_records),
             ..a.perf_data.options()?
         };
         if result.other_threads.is_empty() {
-            crate::perf_cmd::write(&result.aux, &opts, path)?;
+            crate::shared::write_perf(&result.aux, &opts, path)?;
         } else {
             // Thread t's buffer is CPU t.
             let mut cpus = vec![spe_perfdata::CpuAux {
@@ -373,7 +373,7 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
                 cpus.push(spe_perfdata::CpuAux {
                     cpu: k as u32 + 1,
                     aux: &t.aux,
-                    aux_outputs: crate::perf_cmd::aux_outputs(&t.aux_records),
+                    aux_outputs: crate::shared::aux_outputs(&t.aux_records),
                 });
             }
             let bytes = spe_perfdata::write_cpus(&cpus, &opts);

@@ -6,8 +6,7 @@
 //! with the 3-sigma binomial bound of each share. `--perf` writes perf.data whose mapping
 //! is the ELF, so `perf report --itrace=i1i --sort sym` names the program's functions.
 
-use crate::fpga_cmd::write_whole;
-use crate::perf_cmd;
+use crate::shared::{self, write_whole};
 use clap::{Args, Subcommand};
 use spe_perfdata::{Mapping, PerfOptions};
 use spe_socsim::elf::Elf;
@@ -269,7 +268,7 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
             mappings,
             ..PerfOptions::default()
         };
-        let bytes = perf_cmd::write(&c.buffer, &opts, p)?;
+        let bytes = shared::write_perf(&c.buffer, &opts, p)?;
         eprintln!(
             "wrote {} ({bytes} bytes); try: perf report -i {} --itrace=i1i --stdio --sort sym",
             p.display(),

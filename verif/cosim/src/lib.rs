@@ -18,10 +18,12 @@
 //! * [`diagrams`]: timing diagrams of the ports from lockstep runs (`spe diagrams`);
 //! * [`coverage`]: line and toggle coverage of `gen/` from Verilator's coverage data.
 
+pub mod campaign;
 pub mod chaos;
 pub mod coverage;
 pub mod diagrams;
 pub mod lockstep;
+pub mod progress;
 pub mod protocol;
 pub mod regress;
 pub mod verilated;

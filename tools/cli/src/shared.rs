@@ -1,0 +1,138 @@
+//! What more than one command uses: the perf.data options and writer (`spe perf`,
+//! `spe sim --perf`, `spe soc run --perf`) and the all-or-nothing buffer write (`spe fpga
+//! capture`, `spe soc run`). Commands take these from here, never from each other.
+
+use clap::Args;
+use spe_perfdata::{Mapping, PerfOptions};
+use spe_stim::parse_num;
+use std::path::{Path, PathBuf};
+
+/// The perf.data options shared by `spe perf` and `spe sim --perf`.
+#[derive(Args, Clone, Debug)]
+pub struct PerfDataArgs {
+    /// CPU the buffer was captured on.
+    #[arg(long, value_parser = crate::parse_u32, default_value_t = 0)]
+    pub perf_cpu: u32,
+    /// Process id the records belong to (the stimulus core's CONTEXTIDR is 1234).
+    #[arg(long, value_parser = crate::parse_u32, default_value_t = 1234)]
+    pub perf_pid: u32,
+    /// Command name of that process.
+    #[arg(long, default_value = "spe-workload")]
+    pub perf_comm: String,
+    /// Executable mapping START:LEN[:PGOFF]:PATH so user PCs resolve to symbols (repeatable).
+    #[arg(long, value_name = "MAP")]
+    pub perf_mmap: Vec<String>,
+    /// Generic-timer frequency in Hz (timestamps become perf times with it).
+    #[arg(long, value_parser = parse_num, default_value_t = 100_000_000)]
+    pub perf_timer_hz: u64,
+}
+
+impl PerfDataArgs {
+    pub fn options(&self) -> Result<PerfOptions, String> {
+        if self.perf_timer_hz == 0 {
+            return Err("--perf-timer-hz must be above zero".into());
+        }
+        Ok(PerfOptions {
+            cpu: self.perf_cpu,
+            pid: self.perf_pid,
+            tid: self.perf_pid,
+            comm: self.perf_comm.clone(),
+            mappings: self
+                .perf_mmap
+                .iter()
+                .map(|m| parse_mapping(m))
+                .collect::<Result<_, _>>()?,
+            timer_hz: self.perf_timer_hz,
+            ..PerfOptions::default()
+        })
+    }
+}
+
+/// The driver's AUX outputs as perf's AUX records: offsets count the AUX data from its
+/// start (as the AUXTRACE records do); DL gave truncated + partial, COLL collision (the
+/// flags Linux's `arm_spe_pmu_buf_get_fault_act` sets).
+pub fn aux_outputs(records: &[spe_bench::AuxRecord]) -> Vec<spe_perfdata::AuxOutput> {
+    let mut offset = 0;
+    records
+        .iter()
+        .map(|r| {
+            let mut flags = 0;
+            if r.truncated {
+                flags |=
+                    spe_perfdata::PERF_AUX_FLAG_TRUNCATED | spe_perfdata::PERF_AUX_FLAG_PARTIAL;
+            }
+            if r.collision {
+                flags |= spe_perfdata::PERF_AUX_FLAG_COLLISION;
+            }
+            let o = spe_perfdata::AuxOutput {
+                offset,
+                size: r.size,
+                flags,
+            };
+            offset += r.size;
+            o
+        })
+        .collect()
+}
+
+/// Parses `START:LEN:PATH` or `START:LEN:PGOFF:PATH` (numbers hex `0x…` or decimal; the
+/// path may contain ':').
+fn parse_mapping(s: &str) -> Result<Mapping, String> {
+    let num = |x: &str| parse_num(x).map_err(|e| format!("mapping {s:?}: {e}"));
+    let mut parts = s.splitn(3, ':');
+    let (Some(a), Some(b), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(format!("mapping {s:?}: expected START:LEN[:PGOFF]:PATH"));
+    };
+    let (start, len) = (num(a)?, num(b)?);
+    let (pgoff, path) = match rest.split_once(':') {
+        Some((o, p)) if num(o).is_ok() => (num(o)?, p),
+        _ => (0, rest),
+    };
+    if path.is_empty() || len == 0 {
+        return Err(format!("mapping {s:?}: needs a length and a path"));
+    }
+    Ok(Mapping {
+        start,
+        len,
+        pgoff,
+        path: path.to_string(),
+    })
+}
+
+/// Writes `aux` as perf.data to `path`.
+pub fn write_perf(aux: &[u8], opts: &PerfOptions, path: &Path) -> Result<usize, String> {
+    let bytes = spe_perfdata::write(aux, opts);
+    std::fs::write(path, &bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(bytes.len())
+}
+
+/// Writes `bytes` to `out` through a temporary file in the same folder, so that `out`
+/// only ever holds a whole, checked buffer.
+pub fn write_whole(out: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut tmp = out.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, out).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("cannot write {}: {e}", out.display())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mappings_parse() {
+        let m = parse_mapping("0x400000:0x10000:/usr/bin/x").unwrap();
+        assert_eq!(
+            (m.start, m.len, m.pgoff, m.path.as_str()),
+            (0x400000, 0x10000, 0, "/usr/bin/x")
+        );
+        let m = parse_mapping("0x400000:4096:0x1000:/a/b").unwrap();
+        assert_eq!(m.pgoff, 0x1000);
+        assert!(parse_mapping("x:1:/a").is_err());
+        assert!(parse_mapping("1:0:/a").is_err());
+    }
+}
