@@ -29,10 +29,11 @@ stop_parts() {
     local rc=$? pids
     pids=$(jobs -p)
     if [ -n "$pids" ]; then
-        kill $pids 2>/dev/null || true
+        # Each part is a process group of its own (set -m below): its simulations go too.
+        for p in $pids; do kill -- "-$p" 2>/dev/null || true; done
         wait 2>/dev/null || true
     fi
-    rm -rf "$OUT"
+    rm -rf "$OUT" || true
     return "$rc"
 }
 trap stop_parts EXIT
@@ -197,10 +198,12 @@ done
 # The three SoCs at a time (each simulation is one process on one core), each part's output
 # kept in a log and printed, in this order, when it has ended.
 declare -A pid=()
+set -m
 for part in picorv32:pico_soc vexriscv:vex_part vexriscv-full:full_part; do
     "${part#*:}" >"$OUT/part-${part%%:*}.txt" 2>&1 &
     pid[${part%%:*}]=$!
 done
+set +m
 failed=()
 for name in picorv32 vexriscv vexriscv-full; do
     rc=0

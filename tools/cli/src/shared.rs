@@ -108,7 +108,7 @@ pub fn write_perf(aux: &[u8], opts: &PerfOptions, path: &Path) -> Result<usize, 
 
 /// Writes `bytes` to `out` through a temporary file in the same folder, so that `out`
 /// only ever holds a whole, checked buffer.
-pub fn write_whole(out: &Path, bytes: &[u8]) -> Result<(), String> {
+pub(crate) fn write_whole(out: &Path, bytes: &[u8]) -> Result<(), String> {
     let mut tmp = out.as_os_str().to_owned();
     tmp.push(".partial");
     let tmp = PathBuf::from(tmp);

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Environment variable that sets the total cycles when `--cycles` is not given.
-pub const CYCLES_ENV: &str = "SPE_REGRESS_CYCLES";
+const CYCLES_ENV: &str = "SPE_REGRESS_CYCLES";
 
 /// Parses `--threads`: a positive count (0 would run nothing).
 pub fn parse_threads(s: &str) -> Result<usize, String> {
@@ -258,7 +258,7 @@ fn replay_command(job: &Job, mutant: Option<&str>) -> String {
 }
 
 /// What failed in a job, and how to replay it: the report's text and a JUnit failure's.
-pub fn failure_text(r: &Failed, mutant: Option<&str>) -> String {
+fn failure_text(r: &Failed, mutant: Option<&str>) -> String {
     match r {
         Err((job, e)) => format!(
             "regress: job {} ({}) could not run: {e}\n  replay: {}",

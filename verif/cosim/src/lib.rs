@@ -12,7 +12,10 @@
 //! * [`chaos`]: random stimulus on top of the core stimulus model (illegal and
 //!   CONSTRAINED UNPREDICTABLE register values, reprogramming while running, resets, stray
 //!   hook reports);
-//! * [`regress`]: the sharded random regression behind `spe regress`;
+//! * [`regress`]: the sharded random regression's jobs (plans, seeds, shards, one job's run);
+//! * [`campaign`]: a regression campaign as `spe regress` and `spe coverage` run one: the
+//!   jobs selected, worker threads with progress ([`progress`]) and Ctrl-C, failure
+//!   reports, JUnit and JSON summaries;
 //! * [`protocol`]: vector files for the SystemVerilog protocol checker's replay bench, and a
 //!   stimulus that breaks one of the core's rules (`spe sim --vectors`, `--break`);
 //! * [`diagrams`]: timing diagrams of the ports from lockstep runs (`spe diagrams`);

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 const LOG_EVERY: Duration = Duration::from_secs(10);
 const BAR: usize = 30;
 
+/// One long command's progress: `update` with the work done so far, `finish` at the end.
 pub struct Progress {
     what: &'static str,
     total: u64,
@@ -19,6 +20,7 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// Progress of `what` over `total` units of work (cycles); nothing is shown when `quiet`.
     pub fn new(what: &'static str, total: u64, quiet: bool) -> Progress {
         let now = Instant::now();
         Progress {
