@@ -398,9 +398,10 @@ fn check_ports(gen: &Path, preset: &str) {
 const CHECK_ONLY_ENV: &str = "SPE_VSYS_CHECK_ONLY";
 
 fn main() {
-    // Cargo reruns this script when a file it watches is newer than the script's last run;
-    // the cores' Verilog, installed by this very run, must not count as such (below).
-    let started = std::time::SystemTime::now();
+    // Cargo reruns this script when a file it watches is newer than the script's last run:
+    // a watched file this run writes (the bind file) or installs (the cores' Verilog) is
+    // dated `before` it ([`date_before`]).
+    let before = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let gen = manifest
         .join("../../gen")
@@ -529,7 +530,7 @@ fn main() {
             preset = spe_defs::soc::SOC_PRESET,
             w = spe_defs::soc::SOC_W
         ),
-        started - std::time::Duration::from_secs(60),
+        before,
     );
     let mut soc_ids = Vec::new();
     for core in spe_defs::soc::Core::ALL {
@@ -545,16 +546,11 @@ fn main() {
         // earlier core's from the same package) would be newer than the run and make the
         // next cargo command rerun the script and rebuild every model (a fresh clone's
         // `cargo build` after `cargo test` took 230 s for that): date it before the run.
-        let before = started - std::time::Duration::from_secs(60);
         let fresh = std::fs::metadata(&core_v)
             .and_then(|m| m.modified())
             .is_ok_and(|t| t > before);
         if fresh && std::env::var_os(core.env_var()).is_none() {
-            std::fs::File::options()
-                .write(true)
-                .open(&core_v)
-                .and_then(|f| f.set_modified(before))
-                .unwrap_or_else(|e| fail(&format!("{}: {e}", core_v.display())));
+            date_before(&core_v, before);
         }
         println!("cargo:rerun-if-env-changed={}", core.env_var());
         let soc_f = gen.join(core.gen_dir()).join(GEN_FILE_LIST);
@@ -714,17 +710,23 @@ int vsys_coverage_write(void* h, const char* path) {{ return static_cast<Inst*>(
 }
 
 /// Writes `text` to `path` unless the file already holds exactly it.
-/// Writes `text` to `path` unless it already holds it. A file written is dated `before`
-/// (a time before this run started): it is an input of a model (a `rerun-if-changed`), and
-/// one newer than the run would make the next cargo command rerun this script and rebuild
-/// every model (a fresh clone's `cargo build` after `cargo test` took 152 s for that).
-fn write_if_changed(path: &std::path::Path, text: &str, before: std::time::SystemTime) {
+/// Writes `text` to `path` unless it already holds it, and dates a file it writes
+/// `before` the run ([`date_before`]: a fresh clone's `cargo build` after `cargo test` took
+/// 152 s for this file's new date).
+fn write_if_changed(path: &Path, text: &str, before: std::time::SystemTime) {
     if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
-        std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        std::fs::File::options()
-            .write(true)
-            .open(path)
-            .and_then(|f| f.set_modified(before))
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        std::fs::write(path, text).unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
+        date_before(path, before);
     }
+}
+
+/// Sets `path`'s modification time to `before`, a time before this run started: the file
+/// is an input of a model (a `rerun-if-changed`), and one newer than the run would make the
+/// next cargo command rerun this script and rebuild every model.
+fn date_before(path: &Path, before: std::time::SystemTime) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_modified(before))
+        .unwrap_or_else(|e| fail(&format!("{}: {e}", path.display())));
 }

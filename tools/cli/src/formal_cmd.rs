@@ -90,9 +90,7 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
             mode,
         })
         .collect();
-    let outcomes = collect(spe_formal::run_tasks(&tasks, &tools, jobs, &|t| {
-        announce(t)
-    }))?;
+    let outcomes = collect(spe_formal::run_tasks(&tasks, &tools, jobs, &announce))?;
 
     println!(
         "{:<14} {:<22} {:<8} {:<14} {:>8}",
@@ -190,9 +188,7 @@ fn all_mutants(a: &FormalArgs, jobs: usize) -> Result<ExitCode, String> {
             mode,
         })
         .collect();
-    let outcomes = collect(spe_formal::run_tasks(&tasks, &tools, jobs, &|t| {
-        announce(t)
-    }))?;
+    let outcomes = collect(spe_formal::run_tasks(&tasks, &tools, jobs, &announce))?;
     println!(
         "{:<16} {:<8} {:<14} {:<10} {:<10} {:>8}",
         "mutant", "preset", "property", "result", "failed at", "time"

@@ -9,7 +9,8 @@
 //! open loop, through:
 //!
 //! * (a) a raw C++ harness around the Verilated `gen/<preset>/` (Verilator and C++ flags
-//!   as `verif/verilator-sys` builds its models: `verilator --cc --no-timing -O3`, g++ `-O2`),
+//!   as `verif/verilator-sys` builds its models: `verilator --cc --no-timing -O3`, g++ `-O2`,
+//!   here for every file, where the library builds the run-once `*_SLOW` files at `-O0`),
 //!   which reads the recording from a binary vector file into memory and times only the
 //!   loop: set every input, `clk = 0`, eval, read every output, `clk = 1`, eval;
 //! * (b) our Rust binding (`--backend verilator`), the same two evals per cycle;
