@@ -18,6 +18,7 @@
 //!   like `spe sim --backend lockstep`.
 
 pub mod elf;
+pub mod report;
 
 use elf::Elf;
 use spe_defs::ports::{Dir, PORTS};

@@ -7,35 +7,21 @@
 //! `--features coverage`: `cargo run --release --features coverage --bin spe -- coverage`.
 
 use clap::Args;
-use spe_cosim::campaign::{execute, report_failure, select};
+use spe_cosim::campaign::{execute, report_failure};
 use spe_cosim::coverage::CoverageData;
-use spe_cosim::regress::{JobOptions, DEFAULT_JOB_CYCLES};
-use spe_stim::parse_num;
+use spe_cosim::regress::JobOptions;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct CoverageArgs {
-    /// Total workload cycles (default: $SPE_REGRESS_CYCLES, else 100000000: the jobs of the
-    /// CI regression).
-    #[arg(long, value_parser = parse_num)]
-    cycles: Option<u64>,
-    /// Workload cycles per job.
-    #[arg(long, value_parser = parse_num, default_value_t = DEFAULT_JOB_CYCLES)]
-    job_cycles: u64,
-    /// Master seed of the regression.
-    #[arg(long, value_parser = parse_num, default_value_t = 1)]
-    seed: u64,
-    /// Presets to run (comma-separated; default all).
-    #[arg(long, value_delimiter = ',')]
-    presets: Vec<String>,
-    /// Worker threads, at least 1 (default: the machine's cores).
-    #[arg(long, value_parser = spe_cosim::campaign::parse_threads)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    jobs: crate::shared::JobArgs,
     /// Output directory: one coverage.dat per job, the merged coverage.dat (for
     /// `verilator_coverage --annotate`) and the report coverage.md.
     #[arg(long, default_value = "target/spe-coverage")]
     out: PathBuf,
+    /// No progress lines.
     #[arg(long)]
     quiet: bool,
     /// Run nothing: make the report from the job files an earlier run of the same jobs left
@@ -53,8 +39,8 @@ pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
              `cargo run --release --features coverage --bin spe -- coverage`"
             .into());
     }
-    let sel = select(a.cycles, a.job_cycles, a.seed, None, &a.presets, None)?;
-    let threads = spe_cosim::campaign::threads(a.threads);
+    let sel = a.jobs.select(None, None, None)?;
+    let threads = a.jobs.threads();
     let jobs_dir = a.out.join("jobs");
     std::fs::create_dir_all(&jobs_dir)
         .map_err(|e| format!("cannot create {}: {e}", jobs_dir.display()))?;

@@ -38,7 +38,7 @@ pub fn run(a: DecodeArgs) -> Result<ExitCode, String> {
             a.file.display()
         ));
     }
-    if let Some(kind) = crate::file_kind(&buf) {
+    if let Some(kind) = crate::files::file_kind(&buf) {
         return Err(format!(
             "{} is not a raw SPE buffer: it is {kind}",
             a.file.display()

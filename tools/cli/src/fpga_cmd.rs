@@ -251,7 +251,7 @@ fn constraints(a: ConstraintsArgs) -> Result<ExitCode, String> {
 
 fn capture(a: CaptureArgs) -> Result<ExitCode, String> {
     let inputs: Vec<(&str, &Path)> = a.replay.iter().map(|p| ("--replay", p.as_path())).collect();
-    crate::check_files(&inputs, &[("--out", &a.out)])?;
+    crate::files::check_files(&inputs, &[("--out", &a.out)])?;
     let (source, got) = match (&a.replay, &a.port) {
         (Some(file), _) => {
             let bytes =

@@ -28,7 +28,7 @@ pub fn check_spe_buffer(name: &Path, buf: &[u8]) -> Result<(), String> {
     if buf.is_empty() {
         return Err(format!("{shown} is empty: no SPE data to wrap"));
     }
-    if let Some(kind) = crate::file_kind(buf) {
+    if let Some(kind) = crate::files::file_kind(buf) {
         return Err(format!("{shown} is not a raw SPE buffer: it is {kind}"));
     }
     let d = spe_decode::decode(buf);
@@ -49,7 +49,7 @@ pub fn check_spe_buffer(name: &Path, buf: &[u8]) -> Result<(), String> {
 }
 
 pub fn run(a: PerfArgs) -> Result<ExitCode, String> {
-    crate::check_files(&[("BUFFER", &a.buffer)], &[("--output", &a.output)])?;
+    crate::files::check_files(&[("BUFFER", &a.buffer)], &[("--output", &a.output)])?;
     let aux =
         std::fs::read(&a.buffer).map_err(|e| format!("cannot read {}: {e}", a.buffer.display()))?;
     if !a.force {

@@ -10,35 +10,19 @@
 
 use clap::Args;
 use spe_cosim::campaign::{
-    catch_interrupt, execute, junit, list_jobs, parse_threads, report_failure, select,
-    summary_json, threads, verdict,
+    catch_interrupt, execute, junit, list_jobs, report_failure, summary_json, verdict,
 };
-use spe_cosim::regress::{summary_line, JobOptions, JobPlan, PresetTotals, DEFAULT_JOB_CYCLES};
-use spe_stim::parse_num;
+use spe_cosim::regress::{summary_line, JobOptions, JobPlan, PresetTotals};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct RegressArgs {
-    /// Total workload cycles of the whole regression, over all shards (default: $SPE_REGRESS_CYCLES, else 100000000).
-    #[arg(long, value_parser = parse_num)]
-    cycles: Option<u64>,
-    /// Largest workload cycles of one job: the total is split into the fewest jobs of at
-    /// most this many cycles each, and at least one job per preset (`--list` shows them).
-    #[arg(long, value_parser = parse_num, default_value_t = DEFAULT_JOB_CYCLES)]
-    job_cycles: u64,
-    /// Master seed: job i runs with seed hash(seed, i).
-    #[arg(long, value_parser = parse_num, default_value_t = 1)]
-    seed: u64,
+    #[command(flatten)]
+    jobs: crate::shared::JobArgs,
     /// Run shard K of N (1-based): a contiguous range of the job seeds.
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
-    /// Presets to run (comma-separated; default all).
-    #[arg(long, value_delimiter = ',')]
-    presets: Vec<String>,
-    /// Worker threads, at least 1 (default: the machine's cores).
-    #[arg(long, value_parser = parse_threads)]
-    threads: Option<usize>,
     /// Run one job alone, as printed by a failure: PRESET:SEED:CYCLES.
     #[arg(long, value_name = "SPEC", conflicts_with_all = ["shard", "presets"])]
     job: Option<String>,
@@ -72,7 +56,7 @@ pub struct RegressArgs {
 
 pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
     let mutants: Vec<_> = spe_cosim::verilator_sys::mutants().collect();
-    let mut presets = a.presets.clone();
+    let mut presets = None;
     if let Some(m) = &a.mutant {
         let Some(info) = mutants.iter().find(|i| i.mutant == Some(m.as_str())) else {
             let names: Vec<_> = mutants.iter().filter_map(|i| i.mutant).collect();
@@ -90,16 +74,11 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
                 names.join(", ")
             ));
         };
-        presets = vec![info.preset.to_string()];
+        presets = Some(vec![info.preset.to_string()]);
     }
-    let sel = select(
-        a.cycles,
-        a.job_cycles,
-        a.seed,
-        a.shard.as_deref(),
-        &presets,
-        a.job.as_deref(),
-    )?;
+    let sel = a
+        .jobs
+        .select(presets.as_deref(), a.shard.as_deref(), a.job.as_deref())?;
     if a.list {
         print!("{}", list_jobs(&sel, a.mutant.as_deref()));
         return Ok(ExitCode::SUCCESS);
@@ -111,8 +90,8 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
     if let Some(p) = &a.summary_json {
         outputs.push(("--summary-json", p));
     }
-    crate::check_files(&[], &outputs)?;
-    let threads = threads(a.threads);
+    crate::files::check_files(&[], &outputs)?;
+    let threads = a.jobs.threads();
     std::fs::create_dir_all(&a.vcd_dir)
         .map_err(|e| format!("cannot create {}: {e}", a.vcd_dir.display()))?;
     println!(

@@ -1,6 +1,7 @@
 //! What more than one command uses: the perf.data options and writer (`spe perf`,
-//! `spe sim --perf`, `spe soc run --perf`) and the all-or-nothing buffer write (`spe fpga
-//! capture`, `spe soc run`). Commands take these from here, never from each other.
+//! `spe sim --perf`, `spe soc run --perf`), the all-or-nothing buffer write (`spe fpga
+//! capture`, `spe soc run`) and the campaign's job selection (`spe regress`, `spe
+//! coverage`). Commands take these from here, never from each other.
 
 use clap::Args;
 use spe_perfdata::{Mapping, PerfOptions};
@@ -134,5 +135,54 @@ mod tests {
         assert_eq!(m.pgoff, 0x1000);
         assert!(parse_mapping("x:1:/a").is_err());
         assert!(parse_mapping("1:0:/a").is_err());
+    }
+}
+
+/// Which lockstep jobs a campaign runs and on how many threads (`spe regress`, `spe
+/// coverage`: the same options select the same jobs).
+#[derive(Args, Clone, Debug)]
+pub struct JobArgs {
+    /// Total workload cycles of the whole campaign, over all shards (default:
+    /// $SPE_REGRESS_CYCLES, else 100000000: the jobs of the CI regression).
+    #[arg(long, value_parser = parse_num)]
+    pub cycles: Option<u64>,
+    /// Largest workload cycles of one job: the total is split into the fewest jobs of at
+    /// most this many cycles each, and at least one job per preset (`spe regress --list`
+    /// shows them).
+    #[arg(long, value_parser = parse_num, default_value_t = spe_cosim::regress::DEFAULT_JOB_CYCLES)]
+    pub job_cycles: u64,
+    /// Master seed: job i runs with seed hash(seed, i).
+    #[arg(long, value_parser = parse_num, default_value_t = 1)]
+    pub seed: u64,
+    /// Presets to run (comma-separated; default all).
+    #[arg(long, value_delimiter = ',')]
+    pub presets: Vec<String>,
+    /// Worker threads, at least 1 (default: the machine's cores).
+    #[arg(long, value_parser = spe_cosim::campaign::parse_threads)]
+    pub threads: Option<usize>,
+}
+
+impl JobArgs {
+    /// The jobs: shard `shard` (K/N) of these presets (`presets` replaces the option's
+    /// list when given), or the one job `job` names (PRESET:SEED:CYCLES).
+    pub fn select(
+        &self,
+        presets: Option<&[String]>,
+        shard: Option<&str>,
+        job: Option<&str>,
+    ) -> Result<spe_cosim::campaign::Selection, String> {
+        spe_cosim::campaign::select(
+            self.cycles,
+            self.job_cycles,
+            self.seed,
+            shard,
+            presets.unwrap_or(&self.presets),
+            job,
+        )
+    }
+
+    /// The worker threads: `--threads`, else the machine's cores.
+    pub fn threads(&self) -> usize {
+        spe_cosim::campaign::threads(self.threads)
     }
 }

@@ -299,7 +299,7 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
         a.trace.iter().map(|p| ("--trace", p.as_path())).collect();
     let outputs: Vec<(&str, &std::path::Path)> =
         outputs.iter().map(|(w, p)| (*w, p.as_path())).collect();
-    crate::check_files(&inputs, &outputs)?;
+    crate::files::check_files(&inputs, &outputs)?;
     let workload = match &a.trace {
         Some(path) => Workload::from_program(Program::Trace(spe_stim::trace::load(path)?)),
         None => Workload::by_name(&a.workload)?,

@@ -10,9 +10,9 @@ use crate::shared::{self, write_whole};
 use clap::{Args, Subcommand};
 use spe_perfdata::{Mapping, PerfOptions};
 use spe_socsim::elf::Elf;
+use spe_socsim::report::{self, Sample};
 use spe_socsim::{run as run_soc, RunOptions};
 use spe_stim::parse_num;
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -107,7 +107,7 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
             outputs.push((what, p.as_path()));
         }
     }
-    crate::check_files(&[("--elf", &a.elf)], &outputs)?;
+    crate::files::check_files(&[("--elf", &a.elf)], &outputs)?;
     if !(a.hot > 0.0 && a.hot <= 1.0) {
         return Err(format!(
             "--hot {} is not a share: give a number above 0 and at most 1 (0.02 = 2 %)",
@@ -153,94 +153,38 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
             res.lockstep_cycles
         );
     }
-    if res.stray_hooks > 0 {
-        return Err(format!(
-            "the unit ignored a hook report in {} cycles (hook_stray): the SoC's hooks break the port contract",
-            res.stray_hooks
-        ));
-    }
-    let c = res.captured.as_ref().ok_or_else(|| {
-        format!(
-            "the program sent no complete dump stream ({} UART bytes); nothing written",
-            res.uart_bytes
-        )
-    })?;
-    // Nothing lost or misplaced: the dump holds exactly the records the unit wrote, in the
-    // order it wrote them, whatever stops, restarts and buffer-full rewinds came between.
-    if c.buffer != res.written {
-        let at = c
-            .buffer
-            .iter()
-            .zip(&res.written)
-            .position(|(a, b)| a != b)
-            .unwrap_or(c.buffer.len().min(res.written.len()));
-        return Err(format!(
-            "the dump ({} bytes) differs from the records the unit wrote ({} bytes) from byte {at}: a record was lost or misplaced",
-            c.buffer.len(),
-            res.written.len()
-        ));
-    }
+    let c = res.verified_dump()?;
     eprintln!(
         "sync: {} PSBs completed; the dump holds exactly the {} record bytes the unit wrote",
         res.psbs,
         res.written.len()
     );
     write_whole(&a.out, &c.buffer)?;
-    // Samples per function, from the records' PCs.
-    let decoded = spe_decode::record::decode(&c.buffer);
-    let mut samples = vec![0u64; elf.funcs.len()];
-    let mut unnamed = 0u64;
-    for r in &decoded.records {
-        match r.ip().and_then(|ip| elf.func_at(ip as u32)) {
-            Some(f) => samples[f] += 1,
-            None => unnamed += 1,
-        }
-    }
-    let n = decoded.records.len() as u64;
+    let samples: Vec<Sample> = spe_decode::record::decode(&c.buffer)
+        .records
+        .iter()
+        .map(|r| Sample {
+            ip: r.ip(),
+            events: r.events,
+        })
+        .collect();
+    let table = report::function_table(&res, &elf, &samples);
     eprintln!(
         "buffer: {} bytes, {} records ({} outside any function), {} frames -> {}; the unit took {} samples and kept {} records",
         c.buffer.len(),
-        n,
-        unnamed,
+        samples.len(),
+        table.unnamed,
         c.frames,
         a.out.display(),
         res.samples,
         res.records
     );
-    // The table: every function with retired instructions or samples.
-    let mut table = String::from(
-        "function\tretired\tpopulation\tpop_share\tsamples\tsample_share\tbound_3sigma\n",
-    );
-    println!(
-        "{:<22} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}",
-        "function", "retired", "population", "pop %", "samples", "sample %", "3σ %"
-    );
-    for (f, s) in res.funcs.iter().zip(&samples) {
-        if f.retired == 0 && *s == 0 {
-            continue;
-        }
-        let p = f.population as f64 / res.population.max(1) as f64;
-        let share = *s as f64 / n.max(1) as f64;
-        let bound = 3.0 * (p * (1.0 - p) / n.max(1) as f64).sqrt();
-        println!(
-            "{:<22} {:>10} {:>10} {:>8.2} {:>8} {:>8.2} {:>8.2}",
-            f.name,
-            f.retired,
-            f.population,
-            100.0 * p,
-            s,
-            100.0 * share,
-            100.0 * bound
-        );
-        let _ = writeln!(
-            table,
-            "{}\t{}\t{}\t{p:.6}\t{s}\t{share:.6}\t{bound:.6}",
-            f.name, f.retired, f.population
-        );
-    }
-    let checks = speculation_checks(&res, &decoded.records, &elf, a.hot);
+    print!("{}", table.text);
+    let checks = report::speculation_checks(&res, &elf, &samples, a.hot);
+    println!();
+    print!("{}", checks.text);
     if let Some(t) = &a.truth {
-        std::fs::write(t, table).map_err(|e| format!("cannot write {}: {e}", t.display()))?;
+        std::fs::write(t, &table.tsv).map_err(|e| format!("cannot write {}: {e}", t.display()))?;
     }
     if let Some(p) = &a.perf {
         let path = std::fs::canonicalize(&a.elf)
@@ -276,11 +220,7 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
         );
     }
     if a.check {
-        let failed: Vec<&str> = checks
-            .iter()
-            .filter(|c| !c.ok)
-            .map(|c| c.name.as_str())
-            .collect();
+        let failed = checks.failed();
         if !failed.is_empty() {
             return Err(format!(
                 "{} check(s) failed: {} (the hooks do not follow the core: compare the tables above)",
@@ -288,7 +228,7 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
                 failed.join(", ")
             ));
         }
-        eprintln!("checks: all {} passed", checks.len());
+        eprintln!("checks: all {} passed", checks.checks.len());
     }
     Ok(if res.exit_code == 0 {
         ExitCode::SUCCESS
@@ -296,92 +236,4 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
         eprintln!("spe: the program exited with code {}", res.exit_code);
         ExitCode::from(1)
     })
-}
-
-/// One check of `--check`: a sampled share against its exact value.
-struct ShareCheck {
-    name: String,
-    ok: bool,
-}
-
-/// `got` of `n` samples against the exact share `p`: within 3 sigma of the binomial bound
-/// sqrt(p(1-p)/n) (exactly equal when p is 0 or 1). Prints one line.
-fn share_line(name: &str, p: f64, got: f64, n: u64, detail: &str) -> ShareCheck {
-    let sigma = (p * (1.0 - p) / n.max(1) as f64).sqrt();
-    let ok = n > 0 && (got - p).abs() <= 3.0 * sigma + 1e-12;
-    let z = if sigma > 0.0 { (got - p) / sigma } else { 0.0 };
-    println!(
-        "{name:<34} {:>8.2} {:>8.2} {:>7.2} {:>6.2}  {detail}{}",
-        100.0 * p,
-        100.0 * got,
-        300.0 * sigma,
-        z,
-        if ok { "" } else { "  <-- outside 3 sigma" }
-    );
-    ShareCheck {
-        name: name.to_string(),
-        ok,
-    }
-}
-
-/// The samples against the core's own counts (`spe_socsim::FuncCount::dispatched`): the
-/// flushed share, and the retired samples per hot function. Prints the table; returns the
-/// checks.
-fn speculation_checks(
-    res: &spe_socsim::RunResult,
-    records: &[spe_decode::record::Record],
-    elf: &Elf,
-    hot: f64,
-) -> Vec<ShareCheck> {
-    const RETIRED: u64 = 1 << spe_defs::events::RETIRED;
-    let n = records.len() as u64;
-    let retired_recs: Vec<&spe_decode::record::Record> = records
-        .iter()
-        .filter(|r| r.events.unwrap_or(0) & RETIRED != 0)
-        .collect();
-    let n_ret = retired_recs.len() as u64;
-    println!();
-    println!(
-        "{:<34} {:>8} {:>8} {:>7} {:>6}",
-        "check (exact: the core's signals)", "exact %", "sample %", "3σ %", "z"
-    );
-    let mut out = Vec::new();
-    let p_flush = res.disp_flushed as f64 / res.dispatched.max(1) as f64;
-    out.push(share_line(
-        "flushed-share",
-        p_flush,
-        (n - n_ret) as f64 / n.max(1) as f64,
-        n,
-        &format!(
-            "{} of {} dispatched flushed; {} of {n} records without RETIRED",
-            res.disp_flushed,
-            res.dispatched,
-            n - n_ret
-        ),
-    ));
-    let total_ret: u64 = res.funcs.iter().map(|f| f.disp_retired).sum();
-    let mut per_func = vec![0u64; res.funcs.len()];
-    for r in &retired_recs {
-        if let Some(f) = r.ip().and_then(|ip| elf.func_at(ip as u32)) {
-            per_func[f] += 1;
-        }
-    }
-    let mut hot_funcs: Vec<usize> = (0..res.funcs.len())
-        .filter(|&i| res.funcs[i].disp_retired as f64 >= hot * total_ret.max(1) as f64)
-        .collect();
-    hot_funcs.sort_by_key(|&i| std::cmp::Reverse(res.funcs[i].disp_retired));
-    for i in hot_funcs {
-        let f = &res.funcs[i];
-        out.push(share_line(
-            &format!("retired-share {}", f.name),
-            f.disp_retired as f64 / total_ret.max(1) as f64,
-            per_func[i] as f64 / n_ret.max(1) as f64,
-            n_ret,
-            &format!(
-                "{} of {total_ret} retired; {} of {n_ret} retired samples; {} dispatched, {} flushed",
-                f.disp_retired, per_func[i], f.dispatched, f.disp_flushed
-            ),
-        ));
-    }
-    out
 }

@@ -6,12 +6,15 @@
 //!   buffer on every interrupt.
 //! * [`perf_event`]: perf's `arm_spe/TERMS/` event strings as settings, refused where the
 //!   Linux driver refuses them.
+//! * [`accuracy`]: how well the samples estimate where the population went (the golden
+//!   model's per-PC and per-block shares against the exact ones; `spe bench accuracy`).
 //! * [`run()`]: wires the core model, the memory and the driver around any
 //!   [`spe_ports::Dut`] and returns the drained bytes and [`Stats`].
 //!
 //! Every random choice comes from a seeded `spe_stim::rng::Rng`, so a run replays from its
 //! seed.
 
+pub mod accuracy;
 pub mod driver;
 pub mod memory;
 pub mod perf_event;
