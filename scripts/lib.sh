@@ -2,7 +2,9 @@
 
 # Prints a step banner with the command that reproduces it, runs it, and prints its wall
 # time. With SPE_STEP_TIMES naming a file, an outermost step (not one run inside another
-# step's script) appends "<seconds><TAB><command>" to it (scripts/test.sh's time table).
+# step's script) appends "<seconds><TAB><command>" to it (scripts/test.sh's time table);
+# with SPE_STEP_LANE set, the command is marked "[lane <name>]" there (a step that ran
+# beside another lane's steps).
 step() {
     echo
     echo "==> $*"
@@ -11,7 +13,7 @@ step() {
     local dt=$((SECONDS - t0))
     echo "<== ${dt} s: $*"
     if [ -n "${SPE_STEP_TIMES:-}" ] && [ "$depth" = 0 ]; then
-        printf '%s\t%s\n' "$dt" "$*" >>"$SPE_STEP_TIMES"
+        printf '%s\t%s%s\n' "$dt" "${SPE_STEP_LANE:+[lane $SPE_STEP_LANE] }" "$*" >>"$SPE_STEP_TIMES"
     fi
     return "$rc"
 }
@@ -24,6 +26,9 @@ step_times() {
     sort -t$'\t' -k1,1nr "$file" | awk -F'\t' -v total="$total" '{
         printf "%6d s %5.1f %%  %s\n", $1, total ? 100 * $1 / total : 0, $2
     }'
+    if grep -q $'\t\\[lane ' "$file"; then
+        echo "(a step marked [lane B] ran at the same time as the unmarked ones: the steps add up to more than the total)"
+    fi
 }
 
 # need PACKAGE COMMAND: installs Debian PACKAGE with apt-get when COMMAND is missing.

@@ -24,6 +24,8 @@
 # cycles, 1e8 by default, master seed 1: other seeds than the gate's; half the jobs stop and
 # restart profiling at random moments) and the mutant checks (the regression must catch
 # each deliberately broken RTL).
+# After the gate, the checks that use one core each run in a second lane (lane B, in the
+# background) beside the ones that use every core; a failure in either fails the suite.
 # Each step prints the command that reproduces it and its wall time; at the end (or when a
 # step fails) a table of every step's time, slowest first, and the total.
 set -euo pipefail
@@ -32,8 +34,17 @@ cd "$(repo_root)"
 SPE_STEP_TIMES=$(mktemp)
 export SPE_STEP_TIMES
 suite_start=$SECONDS
+LANE_B=
 report_times() {
     local rc=$?
+    if [ -n "$LANE_B" ]; then
+        # The foreground lane failed or was interrupted: stop lane B (its process group).
+        kill -- "-$LANE_B" 2>/dev/null || true
+        wait "$LANE_B" 2>/dev/null || true
+        echo
+        echo "==> lane B was stopped; its output so far (last 40 lines):"
+        tail -n 40 "$OUT/lane-b.log" || true
+    fi
     step_times "$SPE_STEP_TIMES" $((SECONDS - suite_start))
     rm -f "$SPE_STEP_TIMES"
     [ -n "${OUT:-}" ] && rm -rf "$OUT"
@@ -57,57 +68,78 @@ step bash scripts/check.sh
 
 SPE=target/release/spe
 OUT=$(mktemp -d)
-# The RTL tool checks of every other preset (the gate checked `default`).
-others=()
-for f in gen/*/spe_top_*.v; do
-    p=$(basename "$(dirname "$f")")
-    [ "$p" != default ] && others+=("$p")
-done
-step scripts/rtl-check.sh gen "${others[@]}"
-# FuseSoC (PyPI, pinned): gen/spe.core's lint target of one preset.
-step scripts/fusesoc-check.sh default
-# The SV protocol checker: passes the stimulus core's runs, names each broken rule.
-step scripts/protocol-check.sh default "$SPE"
-# The golden model as a C library: header = exports, a C program replays runs to the
-# same records as spe sim.
-step scripts/capi-check.sh "$SPE"
-# The record-level scoreboard in SystemVerilog (DPI-C) and in cocotb (ctypes): each passes
-# spe_top_default on a replayed trace and fails a broken copy of it, naming the record.
-step scripts/sv-example.sh "$SPE"
-# The integrator's first bench (examples/bringup): a hand-written Verilog bench built from a
-# folder outside the repository with a copy of gen/ and its file lists, under Icarus and
-# Verilator; both buffers identical, and they decode to the records the bench counted.
-step bash examples/bringup/run.sh "$SPE"
-step scripts/cocotb-check.sh "$SPE"
-# The timing diagrams of docs/timing: JSON and SVG as a fresh generation renders them.
-SPE="$SPE" step scripts/diagrams.sh --check
-# Area per block and Fmax of the smallest preset on the iCEBreaker's UP5K (about 30 s).
-step "$SPE" synth --preset minimal --device up5k --out "$OUT/synth" | tee "$OUT/synth.txt"
-grep -q '^Fmax [0-9.]* MHz' "$OUT/synth.txt" || { echo "error: spe synth printed no Fmax line" >&2; exit 1; }
+# After the gate the checks run in two lanes at once on the machine's cores. Lane B (in the
+# background) holds the checks that use one core each; the foreground lane the ones that
+# use every core (bitstreams two at a time, proofs, the SoCs, the regression, the mutants).
+# Lane B's output is printed when it ends; a failure in either lane fails the suite. Only
+# the foreground lane may install Debian packages (soc-check's RISC-V compiler): apt-get
+# takes a lock, so lane B's tools are installed above and here, before the lanes start.
+need gcc gcc
+need g++ g++
+need make make
+need binutils nm
+lane_b() {
+    export SPE_STEP_LANE=B
+    # The RTL tool checks of every other preset (the gate checked `default`).
+    others=()
+    for f in gen/*/spe_top_*.v; do
+        p=$(basename "$(dirname "$f")")
+        [ "$p" != default ] && others+=("$p")
+    done
+    step scripts/rtl-check.sh gen "${others[@]}"
+    # FuseSoC (PyPI, pinned): gen/spe.core's lint target of one preset.
+    step scripts/fusesoc-check.sh default
+    # The SV protocol checker: passes the stimulus core's runs, names each broken rule.
+    step scripts/protocol-check.sh default "$SPE"
+    # The golden model as a C library: header = exports, a C program replays runs to the
+    # same records as spe sim.
+    step scripts/capi-check.sh "$SPE"
+    # The record-level scoreboard in SystemVerilog (DPI-C) and in cocotb (ctypes): each passes
+    # spe_top_default on a replayed trace and fails a broken copy of it, naming the record.
+    step scripts/sv-example.sh "$SPE"
+    # The integrator's first bench (examples/bringup): a hand-written Verilog bench built from a
+    # folder outside the repository with a copy of gen/ and its file lists, under Icarus and
+    # Verilator; both buffers identical, and they decode to the records the bench counted.
+    step bash examples/bringup/run.sh "$SPE"
+    step scripts/cocotb-check.sh "$SPE"
+    # The timing diagrams of docs/timing: JSON and SVG as a fresh generation renders them.
+    SPE="$SPE" step scripts/diagrams.sh --check
+    # Area per block and Fmax of the smallest preset on the iCEBreaker's UP5K (about 30 s).
+    step "$SPE" synth --preset minimal --device up5k --out "$OUT/synth" | tee "$OUT/synth.txt"
+    grep -q '^Fmax [0-9.]* MHz' "$OUT/synth.txt" || { echo "error: spe synth printed no Fmax line" >&2; exit 1; }
+    step "$SPE" sim --workload loop --cycles 2000000 --interval 1024 --jitter --out "$OUT/loop.bin" --summary-json "$OUT/loop.json"
+    step "$SPE" decode "$OUT/loop.bin" --quiet --check-slots --expect-records "$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/loop.json")"
+    step "$SPE" sim --workload mix --cycles 1000000 --ts --cx --pa --preset wide --out "$OUT/mix.bin" --summary-json "$OUT/mix.json"
+    step "$SPE" decode "$OUT/mix.bin" --quiet --check-slots --expect-records "$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/mix.json")"
+    # The Verilated RTL and the golden model produce byte-identical buffers.
+    step "$SPE" sim --backend verilator --workload mix --cycles 5000000 --quiet --out "$OUT/v.bin"
+    step "$SPE" sim --backend model --workload mix --cycles 5000000 --quiet --out "$OUT/m.bin"
+    step cmp "$OUT/v.bin" "$OUT/m.bin"
+    # The record-level scoreboard on the RTL: records and register reads under back-pressure
+    # and write faults, one and two threads (verif/scoreboard; its tests break a model copy).
+    for p in default smt2; do
+        step "$SPE" sim --backend lockstep --compare records --preset "$p" --workload mix --cycles 2000000 \
+            --backpressure random:0.7 --mem-errors random:0.0002 --quiet
+    done
+    # Real Linux perf reads the buffers (perf.data from `spe sim --perf`) and agrees with spe decode.
+    step scripts/perf-check.sh "$SPE"
+}
+set -m
+lane_b >"$OUT/lane-b.log" 2>&1 &
+LANE_B=$!
+set +m
+echo
+echo "==> lane B started in the background (pid $LANE_B): RTL tool checks of the other presets, FuseSoC,"
+echo "    protocol checker, C API, SV and cocotb scoreboards, bring-up bench, diagrams, synth, end-to-end"
+echo "    runs, perf; its output follows when it ends"
 # Bitstreams of the FPGA prototype with the demo program in the RAM: PicoRV32 on both iCE40
 # boards, VexRiscv Lite on the HX8K and Full on the ULX3S's ECP5, two at a time (about 5 minutes); each
 # must meet its system clock. The pin files in constraints/ must be current.
 step scripts/fpga-check.sh "$SPE" "$OUT/fpga"
-step "$SPE" sim --workload loop --cycles 2000000 --interval 1024 --jitter --out "$OUT/loop.bin" --summary-json "$OUT/loop.json"
-step "$SPE" decode "$OUT/loop.bin" --quiet --check-slots --expect-records "$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/loop.json")"
-step "$SPE" sim --workload mix --cycles 1000000 --ts --cx --pa --preset wide --out "$OUT/mix.bin" --summary-json "$OUT/mix.json"
-step "$SPE" decode "$OUT/mix.bin" --quiet --check-slots --expect-records "$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/mix.json")"
-# The Verilated RTL and the golden model produce byte-identical buffers.
-step "$SPE" sim --backend verilator --workload mix --cycles 5000000 --quiet --out "$OUT/v.bin"
-step "$SPE" sim --backend model --workload mix --cycles 5000000 --quiet --out "$OUT/m.bin"
-step cmp "$OUT/v.bin" "$OUT/m.bin"
-# The record-level scoreboard on the RTL: records and register reads under back-pressure
-# and write faults, one and two threads (verif/scoreboard; its tests break a model copy).
-for p in default smt2; do
-    step "$SPE" sim --backend lockstep --compare records --preset "$p" --workload mix --cycles 2000000 \
-        --backpressure random:0.7 --mem-errors random:0.0002 --quiet
-done
 # Formal proofs of the safety properties on the default preset (SymbiYosys, k-induction),
 # and every mutant caught with a counterexample (about 2 minutes on 2 cores; SPE_FORMAL_ALL=1 adds
 # the other presets).
 step scripts/formal.sh "$SPE"
-# Real Linux perf reads the buffers (perf.data from `spe sim --perf`) and agrees with spe decode.
-step scripts/perf-check.sh "$SPE"
 # The demo SoC: PicoRV32 runs C workloads profiled by the unit; perf's profile matches the
 # exact per-function shares within 3 sigma (installs the RISC-V toolchain when missing).
 step scripts/soc-check.sh "$SPE"
@@ -139,5 +171,12 @@ for m in "${regress_mutants[@]}"; do
     grep -q "MISMATCH in job" "$OUT/mutant.log" || { cat "$OUT/mutant.log"; echo "error: the $name mutant failed without a divergence report" >&2; exit 1; }
     printf '%s\t%s\n' $((SECONDS - t0)) "$SPE regress --mutant $name --cycles $cycles (must fail)" >>"$SPE_STEP_TIMES"
 done
+lane_b_rc=0
+wait "$LANE_B" || lane_b_rc=$?
+LANE_B=
+echo
+echo "==> lane B's output"
+cat "$OUT/lane-b.log"
+[ "$lane_b_rc" = 0 ] || { echo "error: a step of lane B failed (exit status $lane_b_rc; its output is above)" >&2; exit 1; }
 echo
 echo "all checks passed"

@@ -10,7 +10,8 @@
 //!
 //! * (a) a raw C++ harness around the Verilated `gen/<preset>/` (Verilator and C++ flags
 //!   as `verif/verilator-sys` builds its models: `verilator --cc --no-timing -O3`, g++ `-O2`,
-//!   here for every file, where the library builds the run-once `*_SLOW` files at `-O0`),
+//!   the model's files as one translation unit, here all of them, where the library builds
+//!   the run-once `*_SLOW` files apart at `-O0`),
 //!   which reads the recording from a binary vector file into memory and times only the
 //!   loop: set every input, `clk = 0`, eval, read every output, `clk = 1`, eval;
 //! * (b) our Rust binding (`--backend verilator`), the same two evals per cycle;
@@ -300,12 +301,15 @@ pub const AS_VERILATOR_SYS: BuildOpts = BuildOpts {
 };
 
 /// Builds the raw harness of `gen/<preset>` in `dir` (skipped when its sources, the
-/// Verilog and Verilator are those of the last build); returns the executable.
+/// Verilog and Verilator are those of the last build); returns the executable. Verilator's
+/// runtime is compiled once into `<runtime>/.verilator-runtime/` ([`RUNTIME_DIR`]) for
+/// every harness that names the same `runtime` folder.
 pub fn build_harness(
     cfg: &Config,
     l: &Layout,
     gen: &Path,
     dir: &Path,
+    runtime: &Path,
     o: &BuildOpts,
 ) -> Result<PathBuf, String> {
     let files = gen.join(cfg.name).join("files.f");
@@ -367,38 +371,47 @@ pub fn build_harness(
             .arg(&files),
         "verilator",
     )?;
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(&mdir)
+    // The model's C++ files as one translation unit (as Verilator's makefile builds without
+    // VM_PARALLEL_BUILDS): apart, each file spends about 0.55 s parsing verilated.h.
+    let mut model: Vec<String> = std::fs::read_dir(&mdir)
         .map_err(|e| format!("{}: {e}", mdir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".cpp"))
         .collect();
-    sources.sort();
-    sources.push(cpp);
-    sources.push(inc.join("verilated.cpp"));
-    sources.push(inc.join("verilated_threads.cpp"));
+    model.sort();
+    let all = mdir.join("Vbench__ALL.cpp");
+    let text: String = model
+        .iter()
+        .map(|n| format!("#include \"{n}\"\n"))
+        .collect();
+    std::fs::write(&all, text).map_err(|e| format!("{}: {e}", all.display()))?;
+    let flags = [
+        o.opt,
+        "-w",
+        "-faligned-new",
+        "-fcf-protection=none",
+        "-DVM_SC=0",
+    ];
+    let runtime = runtime_objects(&inc, &runtime.join(RUNTIME_DIR), &version, &flags)?;
     if o.verbose {
         println!(
-            "  raw harness: g++ {} ({} files; a minute or so) ...",
-            o.opt,
-            sources.len()
+            "  raw harness: g++ {} (the model and the harness; a minute or so) ...",
+            o.opt
         );
     }
     run_cmd(
         Command::new("g++")
-            .args([
-                o.opt,
-                "-w",
-                "-faligned-new",
-                "-fcf-protection=none",
-                "-DVM_SC=0",
-            ])
+            .args(flags)
             .arg("-I")
             .arg(&inc)
             .arg("-I")
             .arg(inc.join("vltstd"))
             .arg("-I")
             .arg(&mdir)
-            .args(&sources)
+            .arg(&all)
+            .arg(&cpp)
+            .args(&runtime)
             .arg("-pthread")
             .arg("-o")
             .arg(&bin),
@@ -406,6 +419,54 @@ pub fn build_harness(
     )?;
     std::fs::write(&stamp_file, stamp).map_err(|e| format!("{}: {e}", stamp_file.display()))?;
     Ok(bin)
+}
+
+/// The folder, beside a harness's build folder, that keeps Verilator's runtime compiled.
+pub const RUNTIME_DIR: &str = ".verilator-runtime";
+
+/// Verilator's runtime (`verilated.cpp`, `verilated_threads.cpp`: about 5 s of g++) compiled
+/// once for this Verilator and these flags into `cache`, for every harness built beside it
+/// (`spe mutate` builds one per mutant); rebuilt when the stamp (Verilator's version and
+/// the flags) differs. Each object is written under a temporary name and renamed, so two
+/// builds at once never link half an object.
+fn runtime_objects(
+    inc: &Path,
+    cache: &Path,
+    version: &str,
+    flags: &[&str],
+) -> Result<Vec<PathBuf>, String> {
+    let stamp = format!("{version}\n{flags:?}\n");
+    let key = flags.join("").replace(['-', '=', ' '], "");
+    let dir = cache.join(key);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let stamp_file = dir.join("stamp");
+    let current = std::fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp);
+    let mut objects = Vec::new();
+    for name in ["verilated", "verilated_threads"] {
+        let obj = dir.join(format!("{name}.o"));
+        if !(current && obj.is_file()) {
+            let tmp = dir.join(format!("{name}.o.{}", std::process::id()));
+            run_cmd(
+                Command::new("g++")
+                    .args(flags)
+                    .arg("-I")
+                    .arg(inc)
+                    .arg("-I")
+                    .arg(inc.join("vltstd"))
+                    .arg("-c")
+                    .arg(inc.join(format!("{name}.cpp")))
+                    .arg("-o")
+                    .arg(&tmp),
+                &format!("g++ (Verilator's runtime, {name}.cpp)"),
+            )?;
+            std::fs::rename(&tmp, &obj).map_err(|e| format!("{}: {e}", obj.display()))?;
+        }
+        objects.push(obj);
+    }
+    if !current {
+        std::fs::write(&stamp_file, stamp).map_err(|e| format!("{}: {e}", stamp_file.display()))?;
+    }
+    Ok(objects)
 }
 
 /// Writes the vector file of `log` to `path`.
@@ -504,7 +565,7 @@ pub fn sim(a: &SimOptions) -> Result<(), String> {
         "spe bench sim: preset {}, workload {}, {} cycles, seed {}, best of {} runs",
         cfg.name, a.workload, a.cycles, a.seed, a.runs
     );
-    let harness = build_harness(&cfg, &l, &a.gen, &dir, &AS_VERILATOR_SYS)?;
+    let harness = build_harness(&cfg, &l, &a.gen, &dir, &dir, &AS_VERILATOR_SYS)?;
 
     // The closed-loop run, recorded.
     let mut rec = Recorder {

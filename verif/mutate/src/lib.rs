@@ -533,7 +533,7 @@ fn mutant_fate(
         &mdir.join("gen"),
         Some((&s.file, &apply(text, s))),
     )?;
-    match build_harness(cfg, l, &mdir.join("gen"), mdir, &MUTANT_BUILD) {
+    match build_harness(cfg, l, &mdir.join("gen"), mdir, &a.dir, &MUTANT_BUILD) {
         Ok(bin) => judge(&bin, recs),
         Err(e) => Ok(Fate::Stillborn(e.lines().next().unwrap_or("").to_string())),
     }
@@ -691,7 +691,7 @@ pub fn run(a: &Options) -> Result<std::process::ExitCode, String> {
     // The unmutated Verilog must reproduce the model on every job.
     let clean = dir.join("clean");
     copy_gen(&a.gen, cfg, &clean.join("gen"), None)?;
-    let bin = build_harness(cfg, &l, &clean.join("gen"), &clean, &MUTANT_BUILD)?;
+    let bin = build_harness(cfg, &l, &clean.join("gen"), &clean, &a.dir, &MUTANT_BUILD)?;
     if let Fate::Killed(k) = judge(&bin, &recs)? {
         return Err(format!(
             "the unmutated Verilog of {} differs from the golden model on {k}: \
