@@ -380,11 +380,11 @@ fn lane_access(lanes: &[(&str, Dir, usize, u32)]) -> String {
 /// The shim drives every port of the preset (`PORTS`, and `SMT_PORTS` with more than one
 /// thread): a `gen/` made from an older port list cannot
 /// compile against it. Say so, and how to regenerate `gen/` without this crate.
-fn check_ports(gen: &Path, preset: &str) {
+fn check_ports(gen: &Path, preset: &str) -> Result<(), String> {
     let top = cfg_top(preset);
     let path = gen.join(preset).join(format!("{top}.v"));
     let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", path.display())));
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let got: Vec<&str> = text
         .split(&format!("module {top}("))
         .nth(1)
@@ -398,12 +398,83 @@ fn check_ports(gen: &Path, preset: &str) {
         let first = (0..got.len().max(want.len()))
             .find(|&i| got.get(i) != want.get(i))
             .unwrap_or(0);
-        fail(&format!(
-            "{} does not have the ports of spe_defs::ports::ports_of (port {first}: {:?} in gen/, {:?} in the port table): gen/ is stale. Regenerate it with `cargo run --release -p spe-soc --bin spe-gen -- --out gen` (the `spe` binary cannot build until then)",
+        return Err(format!(
+            "{} does not have the ports of spe_defs::ports::ports_of (port {first}: {:?} in gen/, {:?} in the port table)",
             path.display(),
             got.get(first),
             want.get(first)
         ));
+    }
+    Ok(())
+}
+
+/// Why `gen/` cannot be Verilated as it is (a preset's file list missing, a top whose
+/// ports are not the port table's: `gen/` is older than the code), or `None`. Every file
+/// it reads is watched, so the script reruns once `spe gen` has rewritten them.
+fn stale_gen(gen: &Path) -> Option<String> {
+    let mut why = None;
+    for cfg in PRESETS {
+        let files_f = gen.join(cfg.name).join(GEN_FILE_LIST);
+        let top = gen.join(cfg.name).join(format!("{}.v", cfg.top_module()));
+        println!("cargo:rerun-if-changed={}", files_f.display());
+        println!("cargo:rerun-if-changed={}", top.display());
+        if why.is_none() {
+            if !files_f.is_file() {
+                why = Some(format!("{} is missing", files_f.display()));
+            } else if let Err(e) = check_ports(gen, cfg.name) {
+                why = Some(e);
+            }
+        }
+    }
+    for core in spe_defs::soc::Core::ALL {
+        let files_f = gen.join(core.gen_dir()).join(GEN_FILE_LIST);
+        println!("cargo:rerun-if-changed={}", files_f.display());
+        if why.is_none() && !files_f.is_file() {
+            why = Some(format!("{} is missing", files_f.display()));
+        }
+    }
+    why
+}
+
+/// The model table of a library without models (`reason`: why), and a C shim whose every
+/// call fails, so that the crates above still build and link: `spe` can then regenerate
+/// `gen/` (`spe gen --out gen`), and the next build Verilates it.
+fn no_models(out_dir: &Path, reason: &str, link: bool) {
+    let rs = format!(
+        "/// Verilator that built the models (none).\n\
+         pub const VERILATOR_VERSION: &str = \"none\";\n\
+         /// Why this binary has no Verilated models (`None`: it has them).\n\
+         pub const NOT_BUILT: Option<&str> = Some({reason:?});\n\
+         const SOC_MODELS: [u32; {n}] = [u32::MAX; {n}];\n\
+         /// Every model built: none.\n\
+         pub static MODELS: &[ModelInfo] = &[];\n",
+        n = spe_defs::soc::Core::ALL.len()
+    );
+    std::fs::write(out_dir.join("models.rs"), rs).unwrap();
+    if link {
+        let stub = out_dir.join("vsys_stub.c");
+        std::fs::write(
+            &stub,
+            "/* verilator-sys without models (gen/ was stale): every call fails. */\n\
+             #include <stdint.h>\n#include <stddef.h>\n\
+             void* vsys_new(uint32_t m) { (void)m; return NULL; }\n\
+             void vsys_delete(void* h) { (void)h; }\n\
+             void vsys_eval(void* h) { (void)h; }\n\
+             void* vsys_port(void* h, uint32_t i) { (void)h; (void)i; return NULL; }\n\
+             void vsys_set_lanes(void* h, const uint64_t* v) { (void)h; (void)v; }\n\
+             void vsys_get_outputs(void* h, uint64_t* o) { (void)h; (void)o; }\n\
+             void vsys_cycle(void* h, const uint64_t* v, uint64_t* o) { (void)h; (void)v; (void)o; }\n\
+             int vsys_trace_open(void* h, const char* p) { (void)h; (void)p; return -1; }\n\
+             void vsys_trace_dump(void* h, uint64_t t) { (void)h; (void)t; }\n\
+             void vsys_trace_flush(void* h) { (void)h; }\n\
+             void vsys_trace_close(void* h) { (void)h; }\n\
+             int vsys_coverage_write(void* h, const char* p) { (void)h; (void)p; return -1; }\n",
+        )
+        .unwrap();
+        cc::Build::new()
+            .file(&stub)
+            .warnings(false)
+            .compile("spe_verilated");
     }
 }
 
@@ -434,15 +505,24 @@ fn main() {
         // table's types, not the models. Without this, the quick gate's clippy (dev
         // profile) Verilated and compiled every model a second time beside the release
         // build of its tests. Any build without the variable reruns this script in full.
-        let rs = format!(
-            "/// Verilator that built the models (none: {CHECK_ONLY_ENV} was set).\n\
-             pub const VERILATOR_VERSION: &str = \"none\";\n\
-             const SOC_MODELS: [u32; {n}] = [u32::MAX; {n}];\n\
-             /// Every model built: none ({CHECK_ONLY_ENV}).\n\
-             pub static MODELS: &[ModelInfo] = &[];\n",
-            n = spe_defs::soc::Core::ALL.len()
+        no_models(
+            &out_dir,
+            &format!("{CHECK_ONLY_ENV} was set (a cargo clippy or check build)"),
+            false,
         );
-        std::fs::write(out_dir.join("models.rs"), rs).unwrap();
+        return;
+    }
+    if let Some(why) = stale_gen(&gen) {
+        // `spe` links this crate, and `spe gen` writes gen/: with no models rather than
+        // no build, `spe` still builds to regenerate it (one generator binary, no loop).
+        println!("cargo:warning=gen/ is stale ({why}): building without Verilated models; run `spe gen --out gen` (cargo run --release --bin spe -- gen --out gen) and build again");
+        no_models(
+            &out_dir,
+            &format!(
+                "gen/ was stale when it was built ({why}); run `spe gen --out gen` and build again"
+            ),
+            true,
+        );
         return;
     }
 
@@ -514,13 +594,6 @@ fn main() {
         // The source list and (from `__ver.d`) every Verilog file it names: the build
         // reruns exactly when one of them changes, not for gen/'s Markdown.
         println!("cargo:rerun-if-changed={}", files_f.display());
-        if !files_f.is_file() {
-            fail(&format!(
-                "{} is missing; regenerate gen/ with `spe gen --out gen`",
-                files_f.display()
-            ));
-        }
-        check_ports(&gen, cfg.name);
         for (variant, switches) in variants.clone() {
             models.add(&files_f, cfg.name, variant, switches, None);
         }
@@ -704,6 +777,11 @@ int vsys_coverage_write(void* h, const char* path) {{ return static_cast<Inst*>(
     let mut rs = String::new();
     let _ = writeln!(rs, "/// Verilator that built the models.");
     let _ = writeln!(rs, "pub const VERILATOR_VERSION: &str = {version:?};");
+    let _ = writeln!(
+        rs,
+        "/// Why this binary has no Verilated models (`None`: it has them)."
+    );
+    let _ = writeln!(rs, "pub const NOT_BUILT: Option<&str> = None;");
     let _ = writeln!(
         rs,
         "/// The demo SoCs' models (`vsys_new` ids), in `Core::ALL` order."

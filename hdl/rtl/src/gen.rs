@@ -674,7 +674,8 @@ fn index(files: &[GenFile]) -> String {
          `lint_<preset>`: `fusesoc --cores-root gen run --target lint_default ::spe_unit`).\n\
          - `soc/`: the demo SoC (`soc/rtl`: PicoRV32 and the unit, simulation build): \
          `spe_soc.v`, `files.f` (all but `picorv32.v`, which comes from its PyPI package) and \
-         `spe_soc.h`, its memory map in C.\n\
+         `spe_soc.h`, its memory map in C, and `spe_soc_map.py`, the map and the unit's \
+         register table for Python (`soc/sw/host/rv32sim.py`).\n\
          - `soc_vexriscv/`: the same SoC around VexRiscv (simulation build): `spe_soc.v`, \
          `files.f` (all but `VexRiscv_Lite.v`, from its PyPI package) and \
          `spe_vexriscv_hooks.v`, the hook adapter (a copy of `soc/rtl/verilog/`'s).\n\

@@ -564,6 +564,102 @@ pub fn verilog(board: Board, core: Core, ram: &[u32]) -> Result<String, String> 
 }
 
 /// The command that rewrites `constraints/` (quoted in each pin file and in the drift test).
+/// One Verilog source of a board build: the file, the macros it is read with (`picorv32.v`
+/// needs `RISCV_FORMAL`) and the Yosys commands run right after reading it (VexRiscv:
+/// `expose` its probed signals).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardSource {
+    pub path: std::path::PathBuf,
+    pub defines: Vec<String>,
+    pub then: Vec<String>,
+}
+
+/// What a board's bitstream is built from (`spe fpga build`), once [`prepare`] has written
+/// the board top and its pin file into the output folder.
+#[derive(Clone, Debug)]
+pub struct BoardDesign {
+    /// Build name (`hx8k`, `hx8k-vexriscv`, ...): the bitstream's file stem.
+    pub name: String,
+    /// The top module and its sources in reading order: the core (from its PyPI package),
+    /// the unit's files of `gen/`, the hook adapter (VexRiscv), the board top.
+    pub top: String,
+    pub sources: Vec<BoardSource>,
+    /// The pin constraints written beside the top (PCF, or the ULX3S's LPF).
+    pub pins: std::path::PathBuf,
+    /// The board's system clock.
+    pub freq_mhz: f64,
+}
+
+/// Writes the board top of `core` on `board` with `ram` (the program's RAM image) and its
+/// pin file into `out`, and lists the sources: the core's Verilog (`core_v`, from its
+/// pinned package), the unit's files in `gen` (each must exist), the hook adapter, the top.
+pub fn prepare(
+    board: Board,
+    core: Core,
+    ram: &[u32],
+    core_v: &std::path::Path,
+    gen: &std::path::Path,
+    out: &std::path::Path,
+) -> Result<BoardDesign, String> {
+    let top = board.top_module();
+    let verilog = out.join(format!("{top}.v"));
+    std::fs::write(&verilog, self::verilog(board, core, ram)?)
+        .map_err(|e| format!("writing {}: {e}", verilog.display()))?;
+    let pins = out.join(board.pins_file());
+    std::fs::write(&pins, pins_text(board))
+        .map_err(|e| format!("writing {}: {e}", pins.display()))?;
+    // The core; VexRiscv's probed signals become ports (the SoC then reads them as ports:
+    // SPE_VEXRISCV_EXPOSED) and its hook adapter is read from gen/.
+    let (core_src, soc_defines) = match core {
+        Core::Picorv32 => (
+            BoardSource {
+                path: core_v.to_path_buf(),
+                defines: vec!["RISCV_FORMAL".into()],
+                then: vec![],
+            },
+            vec![],
+        ),
+        Core::Vexriscv | Core::VexriscvFull => (
+            BoardSource {
+                path: core_v.to_path_buf(),
+                defines: vec![],
+                then: vec![crate::cpu::expose_script(core)],
+            },
+            vec!["SPE_VEXRISCV_EXPOSED".to_string()],
+        ),
+    };
+    let mut files = crate::unit_sources()?;
+    if core.is_vexriscv() {
+        files.push(format!("{}/{}", core.gen_dir(), crate::HOOKS_FILE));
+    }
+    let mut sources = vec![core_src];
+    for f in files {
+        let path = gen.join(&f);
+        if !path.is_file() {
+            return Err(format!(
+                "{} is missing: run `spe gen --out gen`",
+                path.display()
+            ));
+        }
+        sources.push(BoardSource {
+            path,
+            ..BoardSource::default()
+        });
+    }
+    sources.push(BoardSource {
+        path: verilog,
+        defines: soc_defines,
+        then: vec![],
+    });
+    Ok(BoardDesign {
+        name: build_name(board, core),
+        top,
+        sources,
+        pins,
+        freq_mhz: board.sys_mhz(),
+    })
+}
+
 pub const PCF_REFRESH_COMMAND: &str =
     "cargo run --release --bin spe -- fpga constraints --out constraints";
 

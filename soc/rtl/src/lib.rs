@@ -707,6 +707,8 @@ use spe_defs::soc::GEN_DIR as SOC_DIR;
 /// The SoC's Verilog file, its file list and its C header, in `gen/soc/`.
 pub const SOC_VERILOG: &str = "spe_soc.v";
 pub const SOC_HEADER: &str = "spe_soc.h";
+/// The SoC's memory map and its unit's register table for Python (`soc/sw/host/rv32sim.py`).
+pub const SOC_PYTHON_MAP: &str = "spe_soc_map.py";
 /// VexRiscv's hook adapter in `gen/soc_vexriscv*/` (a copy of `soc/rtl/verilog/`'s).
 pub const HOOKS_FILE: &str = "spe_vexriscv_hooks.v";
 
@@ -752,8 +754,8 @@ pub fn unit_sources() -> Result<Vec<String>, String> {
 }
 
 /// The files of `gen/soc/` (PicoRV32), `gen/soc_vexriscv/` and `gen/soc_vexriscv_full/`: each simulated SoC's Verilog
-/// (UART bit time `spe_defs::soc::SIM_BAUD_DIV`) and its file list; the memory map header
-/// (one map for both) in `gen/soc/`.
+/// (UART bit time `spe_defs::soc::SIM_BAUD_DIV`) and its file list; the memory map (one map
+/// for every core) in `gen/soc/`, as a C header and as a Python module.
 pub fn generate() -> Result<Vec<spe_rtl::gen::GenFile>, String> {
     use spe_rtl::gen::{with_banner, GenFile};
     let mut files = Vec::new();
@@ -805,6 +807,10 @@ pub fn generate() -> Result<Vec<spe_rtl::gen::GenFile>, String> {
     files.push(GenFile {
         path: format!("{SOC_DIR}/{SOC_HEADER}"),
         text: spe_defs::soc::header(),
+    });
+    files.push(GenFile {
+        path: format!("{SOC_DIR}/{SOC_PYTHON_MAP}"),
+        text: spe_defs::soc::python_map(),
     });
     Ok(files)
 }

@@ -16,34 +16,22 @@ records the stand-in wrote, in order; no register write sets a reserved bit.
 
 Usage: rv32sim.py spe-demo.elf [--quiet]
 """
+import os
 import struct
 import sys
 import zlib
 
-RAM_BASE, RAM_SIZE = 0x0, 0x2000
-BUF_BASE, BUF_SIZE = 0x10000, 0x1000
-UART_DATA, UART_STATUS = 0x02000000, 0x02000004
-SPE_BASE = 0x03000000
-CTL_EXIT, CTL_CYCLES, CTL_PSB, CTL_BUF_BYTES = 0x04000000, 0x04000004, 0x04000008, 0x0400000C
-SPE_IRQ = 4
+# The memory map and the unit's register table (port address -> name, writable mask; the
+# ID registers' values) come from gen/soc/spe_soc_map.py, which `spe gen` writes from
+# hdl/defs beside gen/soc/spe_soc.h and `spe gen --check` keeps current.
+# No __pycache__ in gen/ (`spe gen --check` would find a file it did not write).
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "gen", "soc"))
+from spe_soc_map import (  # noqa: E402
+    RAM_BASE, RAM_SIZE, BUF_BASE, BUF_SIZE, UART_DATA, UART_STATUS, SPE_BASE, SPE_SIZE,
+    CTL_EXIT, CTL_CYCLES, CTL_PSB, CTL_BUF_BYTES, SPE_IRQ, SPE_REGS, ID_VALUES,
+)
 
-# Register port address -> (name, writable mask) for the `default` preset (gen/spe_regs.h).
-SPE_REGS = {
-    0: ("PMBLIMITR", 0xFFFFFFFFFFFFF007),
-    1: ("PMBPTR", 0xFFFFFFFFFFFFFFFF),
-    3: ("PMBSR", 0x00000000FC0FFFFF),
-    7: ("PMBIDR", 0),
-    8: ("PMSCR", 0xFB),
-    9: ("PMSNEVFR", 0xFFE),
-    10: ("PMSICR", 0xFFFFFFFF),
-    11: ("PMSIRR", 0xFFFFFF01),
-    12: ("PMSFCR", 0x7000F),
-    13: ("PMSEVFR", 0xFFE),
-    14: ("PMSLATFR", 0xFFF),
-    15: ("PMSIDR", 0),
-    24: ("PMSCR_EL2", 0xFB),
-}
-ID_VALUES = {"PMBIDR": 0x6, "PMSIDR": 0x26457}
 M32 = 0xFFFFFFFF
 
 
@@ -197,7 +185,7 @@ def run(path, quiet=False):
                 return 0  # the stand-in unit writes records at once: a PSB completes at once
             if addr == CTL_BUF_BYTES:
                 return BUF_SIZE  # the simulated SoC's buffer RAM fills the window
-            if SPE_BASE <= addr < SPE_BASE + 0x100:
+            if SPE_BASE <= addr < SPE_BASE + SPE_SIZE:
                 return spe.read((addr - SPE_BASE) >> 3, addr & 4)
             raise AssertionError(f"read of unmapped {addr:#x} at pc {pc:#x}")
         v = int.from_bytes(b, "little")
@@ -217,7 +205,7 @@ def run(path, quiet=False):
             exit_code = v
         elif addr == CTL_PSB:
             pass  # PSB CSYNC: nothing in flight in the stand-in unit
-        elif SPE_BASE <= addr < SPE_BASE + 0x100:
+        elif SPE_BASE <= addr < SPE_BASE + SPE_SIZE:
             spe.write((addr - SPE_BASE) >> 3, addr & 4, v)
         else:
             raise AssertionError(f"write of {v:#x} to unmapped {addr:#x} at pc {pc:#x}")

@@ -6,8 +6,11 @@
 
 use clap::Args;
 use spe_defs::Config;
+use spe_formal::report::{
+    announce, collect, failure_line, mutant_designs, mutant_table, out_dir, outcome_table,
+};
 use spe_formal::{Design, Mode, Outcome, Task, Tools, MUTANT_DEPTH, PROOF_DEPTH, PROPS};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -92,16 +95,7 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
         .collect();
     let outcomes = collect(spe_formal::run_tasks(&tasks, &tools, jobs, &announce))?;
 
-    println!(
-        "{:<14} {:<22} {:<8} {:<14} {:>8}",
-        "property", "engine", "result", "depth", "time"
-    );
-    for o in &outcomes {
-        println!(
-            "{:<14} {:<22} {:<8} {:<14} {:>7.1}s",
-            o.prop, o.engine, o.result, o.depth, o.secs
-        );
-    }
+    print!("{}", outcome_table(&outcomes));
     let failed: Vec<&Outcome> = outcomes.iter().filter(|o| !o.passed()).collect();
     for o in &failed {
         let mut replay = match mutant {
@@ -112,25 +106,7 @@ pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
             replay += &format!(" --thread {}", a.thread);
         }
         replay += &mode_args(&a);
-        match &o.trace {
-            // UNKNOWN: the induction step failed from a state the base case need not reach.
-            Some(t) if o.result == "UNKNOWN" => println!(
-                "{}: not proven with this induction length: induction trace {} (from a state \
-                 that may be unreachable; --depth 20 or --bmc N looks for a counterexample \
-                 from reset) (replay: {replay})",
-                o.prop,
-                t.display()
-            ),
-            Some(t) => println!(
-                "{}: counterexample {} (replay: {replay})",
-                o.prop,
-                t.display()
-            ),
-            None => println!(
-                "{}: {} without a trace (replay: {replay})",
-                o.prop, o.result
-            ),
-        }
+        println!("{}", failure_line(o, &replay));
     }
     Ok(match mutant {
         // A mutant must be caught: its property fails with a counterexample.
@@ -163,22 +139,7 @@ fn all_mutants(a: &FormalArgs, jobs: usize) -> Result<ExitCode, String> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("target/spe-formal"));
-    // The largest designs (more threads) first: the longest runs do not end the batch.
-    let mut order: Vec<_> = spe_formal::mutants().collect();
-    order.sort_by_key(|m| std::cmp::Reverse(Config::preset(m.preset).map_or(1, |c| c.threads)));
-    let designs = order
-        .into_iter()
-        .map(|m| {
-            let cfg = Config::preset_named(m.preset)?;
-            Design::prepare(
-                cfg,
-                0,
-                &a.gen,
-                &root.join(cfg.name).join(format!("mutant-{}", m.name)),
-                Some(m),
-            )
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let designs = mutant_designs(&a.gen, &root)?;
     let mode = mode(a, true);
     let tasks: Vec<Task> = designs
         .iter()
@@ -189,27 +150,8 @@ fn all_mutants(a: &FormalArgs, jobs: usize) -> Result<ExitCode, String> {
         })
         .collect();
     let outcomes = collect(spe_formal::run_tasks(&tasks, &tools, jobs, &announce))?;
-    println!(
-        "{:<16} {:<8} {:<14} {:<10} {:<10} {:>8}",
-        "mutant", "preset", "property", "result", "failed at", "time"
-    );
-    let mut missed = Vec::new();
-    for (d, o) in designs.iter().zip(&outcomes) {
-        let m = d.mutant.expect("a mutant");
-        let result = if o.caught() { "caught" } else { "NOT caught" };
-        println!(
-            "{:<16} {:<8} {:<14} {:<10} {:<10} {:>7.1}s",
-            m.name, m.preset, o.prop, result, o.depth, o.secs
-        );
-        if !o.caught() {
-            missed.push(format!(
-                "{} (replay: spe formal --mutant {}{})",
-                m.name,
-                m.name,
-                mode_args(a)
-            ));
-        }
-    }
+    let (table, missed) = mutant_table(&designs, &outcomes, &mode_args(a));
+    print!("{table}");
     if missed.is_empty() {
         println!("every mutant caught ({})", outcomes.len());
         Ok(ExitCode::SUCCESS)
@@ -219,16 +161,6 @@ fn all_mutants(a: &FormalArgs, jobs: usize) -> Result<ExitCode, String> {
     }
 }
 
-fn out_dir(cfg: &Config, th: usize) -> PathBuf {
-    let dir = Path::new("target/spe-formal").join(cfg.name);
-    if th == 0 {
-        dir
-    } else {
-        dir.join(format!("thread{th}"))
-    }
-}
-
-/// The mode switches a replay command repeats (`--bmc N` or `--depth N`, when given).
 fn mode_args(a: &FormalArgs) -> String {
     match (a.bmc, a.depth) {
         (Some(d), _) => format!(" --bmc {d}"),
@@ -245,32 +177,4 @@ fn mode(a: &FormalArgs, mutant: bool) -> Mode {
                 .unwrap_or(if mutant { MUTANT_DEPTH } else { PROOF_DEPTH }),
         ),
     }
-}
-
-/// Prints what a run checks as it starts.
-fn announce(t: &Task) {
-    let d = t.design;
-    let how = match t.mode {
-        Mode::Bmc(n) => format!("bounded, {n} cycles"),
-        Mode::Prove(n) => format!("proof by k-induction of length {n}"),
-    };
-    let mutant = d
-        .mutant
-        .map_or(String::new(), |m| format!(", mutant {}", m.name));
-    eprintln!(
-        "spe formal: {} ({}) on {}{mutant} ({how})...",
-        t.prop.name, t.prop.what, d.cfg.name
-    );
-}
-
-/// The outcomes, or the first run that could not start; an ERROR's log tail on stderr.
-fn collect(results: Vec<Result<Outcome, String>>) -> Result<Vec<Outcome>, String> {
-    let outcomes = results.into_iter().collect::<Result<Vec<_>, _>>()?;
-    for o in outcomes
-        .iter()
-        .filter_map(|o| o.error_tail.as_ref().map(|t| (o.prop, t)))
-    {
-        eprintln!("{}: ERROR\n{}", o.0, o.1);
-    }
-    Ok(outcomes)
 }

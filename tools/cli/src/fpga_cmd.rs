@@ -141,8 +141,6 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
     if installed {
         eprintln!("installed {}", core_v.display());
     }
-    let top = b.top_module();
-    let verilog = out.join(format!("{top}.v"));
     eprintln!(
         "spe fpga build {name}: {} on the {}, {} words of {} into the RAM, {} B record buffer, {} MHz, UART {} baud (bit time {} cycles), Verilog {}",
         core.name(),
@@ -153,64 +151,25 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         b.sys_mhz(),
         board::UART_BAUD,
         b.baud_div(),
-        verilog.display()
+        out.join(format!("{}.v", b.top_module())).display()
     );
-    std::fs::write(&verilog, board::verilog(b, core, &ram)?)
-        .map_err(|e| format!("writing {}: {e}", verilog.display()))?;
-    let pins = out.join(b.pins_file());
-    std::fs::write(&pins, board::pins_text(b))
-        .map_err(|e| format!("writing {}: {e}", pins.display()))?;
-    // The core; VexRiscv's probed signals become ports (the SoC then reads them as ports:
-    // SPE_VEXRISCV_EXPOSED) and its hook adapter is read from gen/.
-    let (core_src, soc_defines) = match core {
-        Core::Picorv32 => (
-            Source {
-                path: core_v,
-                defines: vec!["RISCV_FORMAL".into()],
-                then: vec![],
-            },
-            vec![],
-        ),
-        Core::Vexriscv | Core::VexriscvFull => (
-            Source {
-                path: core_v,
-                defines: vec![],
-                then: vec![spe_soc::cpu::expose_script(core)],
-            },
-            vec!["SPE_VEXRISCV_EXPOSED".to_string()],
-        ),
-    };
-    let mut files = spe_soc::unit_sources()?;
-    if core.is_vexriscv() {
-        files.push(format!("{}/{}", core.gen_dir(), spe_soc::HOOKS_FILE));
-    }
-    let mut sources = vec![core_src];
-    for f in files {
-        let path = gen.join(&f);
-        if !path.is_file() {
-            return Err(format!(
-                "{} is missing: run `spe gen --out gen`",
-                path.display()
-            ));
-        }
-        sources.push(Source {
-            path,
-            ..Source::default()
-        });
-    }
-    sources.push(Source {
-        path: verilog,
-        defines: soc_defines,
-        then: vec![],
-    });
+    let design = board::prepare(b, core, &ram, &core_v, &gen, &out)?;
     let opts = BuildOptions {
-        name: name.clone(),
+        name: design.name,
         device,
-        top,
-        sources,
-        pins,
+        top: design.top,
+        sources: design
+            .sources
+            .into_iter()
+            .map(|s| Source {
+                path: s.path,
+                defines: s.defines,
+                then: s.then,
+            })
+            .collect(),
+        pins: design.pins,
         repo: repo.to_path_buf(),
-        freq_mhz: b.sys_mhz(),
+        freq_mhz: design.freq_mhz,
         out_dir: out,
     };
     let report = spe_fpga::build::build(&opts, &mut |line| eprintln!("{line}"))?;

@@ -2,8 +2,9 @@
 //! shared flop, the per-preset file lists, the integration tables and the C header (from
 //! `hdl/defs`), the demo SoC (`gen/soc/`, from `soc/rtl`) and an index. `--check` compares
 //! a folder with a fresh generation instead of writing it. The work is
-//! `spe_soc::all_files` and `spe_rtl::gen::{write_dir, check_dir}`, which `spe-gen`
-//! (soc/rtl) runs too.
+//! `spe_soc::all_files` and `spe_rtl::gen::{write_dir, check_dir}`. It is the one generator
+//! of `gen/`: `spe` builds even when `gen/` is stale (without Verilated models then; see
+//! verif/verilator-sys/build.rs), so it can always regenerate it.
 
 use clap::Args;
 use spe_rtl::gen::{check_dir, write_dir};

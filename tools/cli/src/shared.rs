@@ -138,6 +138,73 @@ mod tests {
     }
 }
 
+/// Writes a run's buffers as one perf.data at `path` (`spe sim --perf`): thread 0's with
+/// `opts` (its AUX outputs from the run), and a multithreaded unit's thread t as CPU t of
+/// the same file (`perf report --sort cpu`).
+pub fn write_perf_run(
+    result: &spe_bench::RunResult,
+    opts: &PerfOptions,
+    path: &Path,
+) -> Result<(), String> {
+    let opts = PerfOptions {
+        aux_outputs: aux_outputs(&result.aux_records),
+        ..opts.clone()
+    };
+    if result.other_threads.is_empty() {
+        write_perf(&result.aux, &opts, path)?;
+        return Ok(());
+    }
+    let mut cpus = vec![spe_perfdata::CpuAux {
+        cpu: 0,
+        aux: &result.aux,
+        aux_outputs: opts.aux_outputs.clone(),
+    }];
+    for (k, t) in result.other_threads.iter().enumerate() {
+        cpus.push(spe_perfdata::CpuAux {
+            cpu: k as u32 + 1,
+            aux: &t.aux,
+            aux_outputs: aux_outputs(&t.aux_records),
+        });
+    }
+    let bytes = spe_perfdata::write_cpus(&cpus, &opts);
+    std::fs::write(path, &bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Where thread `t`'s buffer goes for `--out FILE` (`spe sim`): `FILE.t<t>`.
+pub fn thread_path(path: &Path, t: usize) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(format!(".t{t}"));
+    PathBuf::from(p)
+}
+
+/// Writes a run's buffers for `--out FILE`: thread 0's to FILE, a multithreaded unit's
+/// thread t's to [`thread_path`]. Returns a line per file written, for the summary.
+pub fn write_buffers(result: &spe_bench::RunResult, path: &Path) -> Result<Vec<String>, String> {
+    let rec = |aux: &[u8]| aux.len() / spe_defs::impdef::RECORD_SIZE;
+    let write = |p: &Path, aux: &[u8]| {
+        std::fs::write(p, aux).map_err(|e| format!("cannot write {}: {e}", p.display()))
+    };
+    write(path, &result.aux)?;
+    let mut lines = vec![format!(
+        "wrote {} bytes ({} records) to {}",
+        result.aux.len(),
+        rec(&result.aux),
+        path.display()
+    )];
+    for (k, t) in result.other_threads.iter().enumerate() {
+        let p = thread_path(path, k + 1);
+        write(&p, &t.aux)?;
+        lines.push(format!(
+            "wrote {} bytes ({} records) of thread {} to {}",
+            t.aux.len(),
+            rec(&t.aux),
+            k + 1,
+            p.display()
+        ));
+    }
+    Ok(lines)
+}
+
 /// Which lockstep jobs a campaign runs and on how many threads (`spe regress`, `spe
 /// coverage`: the same options select the same jobs).
 #[derive(Args, Clone, Debug)]

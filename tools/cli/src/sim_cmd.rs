@@ -8,7 +8,6 @@ use spe_bench::{MemoryProfile, RunResult, SampleSettings, Stats};
 use spe_cosim::progress::Progress;
 use spe_cosim::{make_checked, Backend, Compare, Waves};
 use spe_defs::Config;
-use spe_perfdata::PerfOptions;
 use spe_ports::Dut;
 use spe_stim::{parse_num, Program, Workload};
 use std::io::Write;
@@ -205,31 +204,8 @@ fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
         Els::Kernel => (false, true),
         Els::All => (true, true),
     };
-    for (flag, list, mask) in [
-        ("--filter-type", &a.filter_type, false),
-        ("--filter-type-mask", &a.filter_type_mask, true),
-    ] {
-        for t in list {
-            let bit = match (t.trim().to_ascii_lowercase().as_str(), mask) {
-                ("b" | "branch", false) => &mut s.branch_filter,
-                ("ld" | "load", false) => &mut s.load_filter,
-                ("st" | "store", false) => &mut s.store_filter,
-                ("fp" | "float", false) => &mut s.float_filter,
-                ("simd", false) => &mut s.simd_filter,
-                ("b" | "branch", true) => &mut s.branch_filter_mask,
-                ("ld" | "load", true) => &mut s.load_filter_mask,
-                ("st" | "store", true) => &mut s.store_filter_mask,
-                ("fp" | "float", true) => &mut s.float_filter_mask,
-                ("simd", true) => &mut s.simd_filter_mask,
-                (other, _) => {
-                    return Err(format!(
-                        "{flag}: unknown type {other:?} (expected b, ld, st, fp, simd)"
-                    ))
-                }
-            };
-            *bit = true;
-        }
-    }
+    s.set_types("--filter-type", &a.filter_type, false)?;
+    s.set_types("--filter-type-mask", &a.filter_type_mask, true)?;
     if let Some(m) = a.inv_data_src_filter {
         s.inv_data_src_filter = m;
     }
@@ -258,18 +234,6 @@ fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
     Ok(s)
 }
 
-/// The summary as JSON: every counter of [`Stats`], the drain flag and the seed.
-fn json_summary(st: &Stats, seed: u64) -> String {
-    let mut fields = st.counters();
-    fields.push(("drain_timed_out", u64::from(st.drain_timed_out)));
-    fields.push(("seed", seed));
-    let body: Vec<String> = fields
-        .iter()
-        .map(|(k, v)| format!("  \"{k}\": {v}"))
-        .collect();
-    format!("{{\n{}\n}}\n", body.join(",\n"))
-}
-
 pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     let cfg = Config::preset_named(&a.preset)?;
     if a.cycles == 0 {
@@ -281,7 +245,10 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     if let Some(p) = &a.out {
         outputs.push(("--out", p.clone()));
         for t in 1..cfg.threads {
-            outputs.push(("--out (a thread's buffer)", thread_path(p, t)));
+            outputs.push((
+                "--out (a thread's buffer)",
+                crate::shared::thread_path(p, t),
+            ));
         }
     }
     for (path, what) in [
@@ -347,42 +314,15 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     )?;
     bar.finish();
     let st = &result.stats;
-    if let Some(path) = &a.out {
-        std::fs::write(path, &result.aux)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        for (k, t) in result.other_threads.iter().enumerate() {
-            let p = thread_path(path, k + 1);
-            std::fs::write(&p, &t.aux).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
-        }
-    }
+    let wrote = match &a.out {
+        Some(path) => crate::shared::write_buffers(&result, path)?,
+        None => Vec::new(),
+    };
     if let Some(path) = &a.perf {
-        let opts = PerfOptions {
-            aux_outputs: crate::shared::aux_outputs(&result.aux_records),
-            ..a.perf_data.options()?
-        };
-        if result.other_threads.is_empty() {
-            crate::shared::write_perf(&result.aux, &opts, path)?;
-        } else {
-            // Thread t's buffer is CPU t.
-            let mut cpus = vec![spe_perfdata::CpuAux {
-                cpu: 0,
-                aux: &result.aux,
-                aux_outputs: opts.aux_outputs.clone(),
-            }];
-            for (k, t) in result.other_threads.iter().enumerate() {
-                cpus.push(spe_perfdata::CpuAux {
-                    cpu: k as u32 + 1,
-                    aux: &t.aux,
-                    aux_outputs: crate::shared::aux_outputs(&t.aux_records),
-                });
-            }
-            let bytes = spe_perfdata::write_cpus(&cpus, &opts);
-            std::fs::write(path, &bytes)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
+        crate::shared::write_perf_run(&result, &a.perf_data.options()?, path)?;
     }
     if let Some(path) = &a.summary_json {
-        std::fs::write(path, json_summary(st, result.seed))
+        std::fs::write(path, st.json(result.seed))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     let mut out = std::io::stdout().lock();
@@ -394,50 +334,11 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     )
     .map_err(io)?;
     writeln!(out, "{st}").map_err(io)?;
-    if let Some(path) = &a.out {
-        let rec = |aux: &[u8]| aux.len() / spe_defs::impdef::RECORD_SIZE;
-        writeln!(
-            out,
-            "wrote {} bytes ({} records) to {}",
-            result.aux.len(),
-            rec(&result.aux),
-            path.display()
-        )
-        .map_err(io)?;
-        for (k, t) in result.other_threads.iter().enumerate() {
-            writeln!(
-                out,
-                "wrote {} bytes ({} records) of thread {} to {}",
-                t.aux.len(),
-                rec(&t.aux),
-                k + 1,
-                thread_path(path, k + 1).display()
-            )
-            .map_err(io)?;
-        }
+    for line in wrote {
+        writeln!(out, "{line}").map_err(io)?;
     }
     if a.per_pc > 0 {
-        let pop: u64 = st.ground_truth.values().sum();
-        let samples: u64 = st.samples_per_pc.values().sum();
-        let mut hot: Vec<_> = st.ground_truth.iter().collect();
-        hot.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
-        writeln!(
-            out,
-            "{:>18}  {:>12} {:>7}  {:>9} {:>7}",
-            "pc", "population", "share", "samples", "share"
-        )
-        .map_err(io)?;
-        for (pc, n) in hot.into_iter().take(a.per_pc) {
-            let k = st.samples_per_pc.get(pc).copied().unwrap_or(0);
-            let share = |x: u64, of: u64| 100.0 * x as f64 / of.max(1) as f64;
-            writeln!(
-                out,
-                "{pc:#18x}  {n:>12} {:>6.2}%  {k:>9} {:>6.2}%",
-                share(*n, pop),
-                share(k, samples)
-            )
-            .map_err(io)?;
-        }
+        write!(out, "{}", st.per_pc_table(a.per_pc)).map_err(io)?;
     }
     // Anything that breaks the unit's contract makes the run fail.
     let mut failed = false;
@@ -461,16 +362,8 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
             }
         }
     }
-    for v in result.violations.iter().take(10) {
-        eprintln!("spe sim: memory protocol violation: {v}");
-        failed = true;
-    }
-    for an in result.anomalies.iter().take(10) {
-        eprintln!("spe sim: tag anomaly: {an}");
-        failed = true;
-    }
-    if st.drain_timed_out {
-        eprintln!("spe sim: the unit did not go quiet at the end of the run");
+    for p in result.problems() {
+        eprintln!("spe sim: {p}");
         failed = true;
     }
     Ok(if failed {
@@ -478,11 +371,4 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// Where thread `t`'s buffer goes for `--out FILE`: `FILE.t<t>`.
-fn thread_path(path: &std::path::Path, t: usize) -> PathBuf {
-    let mut p = path.as_os_str().to_owned();
-    p.push(format!(".t{t}"));
-    PathBuf::from(p)
 }

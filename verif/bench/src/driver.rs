@@ -163,6 +163,33 @@ impl SampleSettings {
         }
     }
 
+    /// Sets the type filter bits named in `types` (PMSFCR.B/LD/ST/FP/SIMD, perf's
+    /// `*_filter`; with `mask`, their TYPEm AND terms, perf's `*_filter_mask`): b, ld, st,
+    /// fp, simd, or branch, load, store, float. `flag` names the option in the error.
+    pub fn set_types(&mut self, flag: &str, types: &[String], mask: bool) -> Result<(), String> {
+        for t in types {
+            let bit = match (t.trim().to_ascii_lowercase().as_str(), mask) {
+                ("b" | "branch", false) => &mut self.branch_filter,
+                ("ld" | "load", false) => &mut self.load_filter,
+                ("st" | "store", false) => &mut self.store_filter,
+                ("fp" | "float", false) => &mut self.float_filter,
+                ("simd", false) => &mut self.simd_filter,
+                ("b" | "branch", true) => &mut self.branch_filter_mask,
+                ("ld" | "load", true) => &mut self.load_filter_mask,
+                ("st" | "store", true) => &mut self.store_filter_mask,
+                ("fp" | "float", true) => &mut self.float_filter_mask,
+                ("simd", true) => &mut self.simd_filter_mask,
+                (other, _) => {
+                    return Err(format!(
+                        "{flag}: unknown type {other:?} (expected b, ld, st, fp, simd)"
+                    ))
+                }
+            };
+            *bit = true;
+        }
+        Ok(())
+    }
+
     /// Checks what software could not program at all.
     pub fn validate(&self) -> Result<(), String> {
         if !self.buffer_base.is_multiple_of(RECORD_SIZE as u64) {

