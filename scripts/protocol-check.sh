@@ -20,9 +20,11 @@ mkdir -p "$OUT"
 [ -x "$SPE" ] || step cargo build --release --quiet --bin spe
 
 # build PRESET: the replay bench of PRESET, once per run of this script.
+# The model's C++ is one translation unit (VM_PARALLEL_BUILDS=0): Verilator's makefile
+# otherwise compiles each of its files apart, each parsing verilated.h again.
 build() {
     local p=$1 top=spe_$1_replay
-    step verilator --binary --timing --assert -Wall -j 2 -f "gen/$p/sources.f" \
+    step verilator --binary --timing --assert -Wall -j 2 -MAKEFLAGS VM_PARALLEL_BUILDS=0 -f "gen/$p/sources.f" \
         hdl/sv/spe_protocol_checker.sv "gen/$p/$top.sv" --top-module "$top" \
         -Mdir "$OUT/obj_$p" >"$OUT/build_$p.log" 2>&1 || {
         cat "$OUT/build_$p.log" >&2

@@ -26,9 +26,11 @@ step cargo build --release --quiet -p spe-capi
 LIB=$PWD/target/release/libspe_capi.a
 
 # build DIR SOURCES_F: the scoreboard bench on the RTL listed in SOURCES_F, into DIR.
+# The model's C++ is one translation unit (VM_PARALLEL_BUILDS=0): Verilator's makefile
+# otherwise compiles each of its files apart, each parsing verilated.h again.
 build() {
     local dir=$1 sources=$2
-    step verilator --binary --timing --assert -Wall -Wno-DECLFILENAME -j 2 +define+SPE_SCOREBOARD \
+    step verilator --binary --timing --assert -Wall -Wno-DECLFILENAME -j 2 -MAKEFLAGS VM_PARALLEL_BUILDS=0 +define+SPE_SCOREBOARD \
         -f "$sources" hdl/sv/spe_protocol_checker.sv hdl/sv/spe_scoreboard.sv \
         "gen/$PRESET/spe_scoreboard_monitor_$PRESET.sv" "gen/$PRESET/$TOP.sv" \
         --top-module "$TOP" -Mdir "$dir" "$LIB" -LDFLAGS "-lpthread -ldl -lm" >"$dir.log" 2>&1 || {

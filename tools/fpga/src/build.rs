@@ -235,8 +235,21 @@ pub fn pnr_args(o: &BuildOptions) -> Vec<String> {
         .to_string();
     let mut a = nextpnr::args(o.device, &json, &pins, o.freq_mhz);
     a.extend([o.device.family().placed().0.to_string(), placed_file(o)]);
+    if o.device == Device::Up5k {
+        a.extend([ROUTER_OPT, UP5K_ROUTER].map(String::from));
+    }
     a
 }
+
+/// nextpnr's router option and the router a board build uses on the UP5K: `router2`. A
+/// board build must meet its system clock, not find the highest Fmax: on the iCEBreaker's
+/// UP5K (91.7 % of the LCs used) router2 routes in 10 s where the default router1 took
+/// 111 s, for 19.97 MHz against 24.84 MHz at the 12 MHz clock. The HX8K builds keep
+/// router1: nextpnr-ice40 0.4's router2 did not converge on them (one overused wire left
+/// after more than 25,000 iterations and 16 minutes). `spe synth`, which measures Fmax,
+/// keeps nextpnr's default everywhere.
+pub const ROUTER_OPT: &str = "--router";
+pub const UP5K_ROUTER: &str = "router2";
 
 /// Runs the build. `progress` gets one line as each stage starts (with its log file).
 pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildReport, String> {
@@ -411,9 +424,16 @@ mod tests {
             "--pcf /x/icebreaker.pcf",
             "--freq 12",
             "--asc spe_board_icebreaker.asc",
+            "--router router2",
         ] {
             assert!(a.contains(part), "{part} missing from {a}");
         }
+        // The HX8K keeps nextpnr's default router (router2 does not converge there).
+        let hx8k = BuildOptions {
+            device: Device::Hx8k,
+            ..opts()
+        };
+        assert!(!pnr_args(&hx8k).join(" ").contains("--router"));
     }
 
     fn report(fmax: f64) -> BuildReport {
