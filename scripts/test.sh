@@ -38,11 +38,21 @@ LANE_B=
 report_times() {
     local rc=$?
     if [ -n "$LANE_B" ]; then
-        # The foreground lane failed or was interrupted: stop lane B (its process group).
-        kill -- "-$LANE_B" 2>/dev/null || true
+        # The foreground lane failed or was interrupted before lane B was waited for: stop
+        # lane B's process group, and let its processes go before $OUT is removed.
+        local how="was stopped"
+        if kill -0 "$LANE_B" 2>/dev/null; then
+            kill -- "-$LANE_B" 2>/dev/null || true
+            for _ in $(seq 50); do
+                kill -0 -- "-$LANE_B" 2>/dev/null || break
+                sleep 0.1
+            done
+        else
+            how="had ended"
+        fi
         wait "$LANE_B" 2>/dev/null || true
         echo
-        echo "==> lane B was stopped; its output so far (last 40 lines):"
+        echo "==> lane B $how; its output (last 40 lines):"
         tail -n 40 "$OUT/lane-b.log" || true
     fi
     step_times "$SPE_STEP_TIMES" $((SECONDS - suite_start))
@@ -125,7 +135,7 @@ lane_b() {
     step scripts/perf-check.sh "$SPE"
 }
 set -m
-lane_b >"$OUT/lane-b.log" 2>&1 &
+lane_b </dev/null >"$OUT/lane-b.log" 2>&1 &
 LANE_B=$!
 set +m
 echo
@@ -146,7 +156,7 @@ step scripts/soc-check.sh "$SPE"
 # The random lockstep regression on every preset (SPE_REGRESS_CYCLES scales it).
 step "$SPE" regress --vcd-dir "$OUT/regress"
 # Mutation score on a fixed sample (the default seed's first 10 draws; docs/mutation.md):
-# about 1.5 minutes on 2 cores, every built mutant but 5 % must be killed.
+# about half a minute on 2 cores, every built mutant but 5 % must be killed.
 step "$SPE" mutate --preset default --sample 10 --require 95 --dir "$OUT/mutate"
 # The regression must catch each deliberate RTL bug, with a first-divergence report: the
 # mutants of hdl/defs/src/mutants.rs that carry regression cycles (filter-latency: the

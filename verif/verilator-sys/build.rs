@@ -381,29 +381,77 @@ fn lane_access(lanes: &[(&str, Dir, usize, u32)]) -> String {
 /// thread): a `gen/` made from an older port list cannot
 /// compile against it. Say so, and how to regenerate `gen/` without this crate.
 fn check_ports(gen: &Path, preset: &str) -> Result<(), String> {
+    let c = cfg(preset);
     let top = cfg_top(preset);
-    let path = gen.join(preset).join(format!("{top}.v"));
-    let text = std::fs::read_to_string(&path)
+    let want: Vec<(&str, u32)> = std::iter::once(("clk", 1))
+        .chain(ports_of(c).map(|p| (p.name, p.width.total_for(c.dispatch_width, c.threads))))
+        .collect();
+    check_top(
+        &gen.join(preset).join(format!("{top}.v")),
+        &top,
+        &want,
+        "spe_defs::ports::ports_of",
+    )
+}
+
+/// Whether the Verilog file `path` declares module `top` with exactly the ports `want`
+/// (name and width, in order), as the shim is about to address them.
+fn check_top(path: &Path, top: &str, want: &[(&str, u32)], table: &str) -> Result<(), String> {
+    let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let got: Vec<&str> = text
+    let body = text
         .split(&format!("module {top}("))
         .nth(1)
-        .and_then(|t| t.split(");").next())
+        .ok_or_else(|| format!("{} has no module {top}", path.display()))?;
+    let names: Vec<&str> = body
+        .split(");")
+        .next()
         .map(|h| h.split(',').map(str::trim).collect())
         .unwrap_or_default();
-    let want: Vec<&str> = std::iter::once("clk")
-        .chain(ports_of(cfg(preset)).map(|p| p.name))
-        .collect();
-    if got != want {
-        let first = (0..got.len().max(want.len()))
-            .find(|&i| got.get(i) != want.get(i))
-            .unwrap_or(0);
-        return Err(format!(
-            "{} does not have the ports of spe_defs::ports::ports_of (port {first}: {:?} in gen/, {:?} in the port table)",
-            path.display(),
-            got.get(first),
-            want.get(first)
-        ));
+    // `input wire  [H:0] name;` (or no range: one bit), in the module's argument block.
+    let width = |name: &str| -> Option<u32> {
+        body.lines().find_map(|l| {
+            let l = l.trim();
+            let decl = l
+                .strip_prefix("input ")
+                .or_else(|| l.strip_prefix("output "))?;
+            let decl = decl
+                .trim_start_matches("wire")
+                .trim_start_matches("reg")
+                .trim();
+            let (range, n) = match decl.strip_prefix('[') {
+                Some(r) => {
+                    let (r, n) = r.split_once(']')?;
+                    (Some(r), n.trim())
+                }
+                None => (None, decl),
+            };
+            if n.trim_end_matches(';').trim() != name {
+                return None;
+            }
+            match range {
+                None => Some(1),
+                Some(r) => r
+                    .split_once(':')?
+                    .0
+                    .trim()
+                    .parse::<u32>()
+                    .ok()
+                    .map(|h| h + 1),
+            }
+        })
+    };
+    let got: Vec<(&str, Option<u32>)> = names.iter().map(|n| (*n, width(n))).collect();
+    for i in 0..got.len().max(want.len()) {
+        let (g, w) = (got.get(i), want.get(i));
+        if g.map(|g| (g.0, g.1)) != w.map(|w| (w.0, Some(w.1))) {
+            return Err(format!(
+                "{} does not have the ports of {table} (port {i}: {:?} in gen/, {:?} in the table)",
+                path.display(),
+                g,
+                w
+            ));
+        }
     }
     Ok(())
 }
@@ -426,11 +474,43 @@ fn stale_gen(gen: &Path) -> Option<String> {
             }
         }
     }
+    // Each regression mutant's site must be in its preset's Verilog once (or its change
+    // already made): a site the RTL of gen/ lacks means gen/ predates the mutant table.
+    for m in spe_defs::mutants::MUTANTS
+        .iter()
+        .filter(|m| m.regress_cycles.is_some())
+    {
+        let target = gen.join(m.preset).join(m.file_for(m.preset));
+        println!("cargo:rerun-if-changed={}", target.display());
+        let text = std::fs::read_to_string(&target).unwrap_or_default();
+        let ok = text.matches(m.from).count() == 1
+            || (text.matches(m.from).count() == 0 && text.matches(m.to).count() == 1);
+        if why.is_none() && !ok {
+            why = Some(format!(
+                "mutant {}: {:?} does not occur once in {} (gen/ is older than the mutant table, or the RTL changed: then update MUTANTS in hdl/defs/src/mutants.rs)",
+                m.name,
+                m.from,
+                target.display()
+            ));
+        }
+    }
+    let soc_ports: Vec<(&str, u32)> = spe_defs::soc::SOC_PORTS
+        .iter()
+        .map(|p| (p.name, p.bits))
+        .collect();
     for core in spe_defs::soc::Core::ALL {
         let files_f = gen.join(core.gen_dir()).join(GEN_FILE_LIST);
+        let top = gen.join(core.gen_dir()).join("spe_soc.v");
         println!("cargo:rerun-if-changed={}", files_f.display());
-        if why.is_none() && !files_f.is_file() {
-            why = Some(format!("{} is missing", files_f.display()));
+        println!("cargo:rerun-if-changed={}", top.display());
+        if why.is_none() {
+            if !files_f.is_file() {
+                why = Some(format!("{} is missing", files_f.display()));
+            } else if let Err(e) =
+                check_top(&top, "spe_soc", &soc_ports, "spe_defs::soc::SOC_PORTS")
+            {
+                why = Some(e);
+            }
         }
     }
     why
@@ -488,14 +568,8 @@ fn main() {
     // dated `before` it ([`date_before`]).
     let before = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let gen = manifest
-        .join("../../gen")
-        .canonicalize()
-        .unwrap_or_else(|e| {
-            fail(&format!(
-                "cannot find gen/ next to verif/ ({e}); regenerate it with `spe gen --out gen`"
-            ))
-        });
+    let gen_dir = manifest.join("../../gen");
+    let gen = gen_dir.canonicalize();
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=VERILATOR");
@@ -512,7 +586,14 @@ fn main() {
         );
         return;
     }
-    if let Some(why) = stale_gen(&gen) {
+    let stale = match &gen {
+        Ok(g) => stale_gen(g),
+        Err(e) => {
+            println!("cargo:rerun-if-changed={}", gen_dir.display());
+            Some(format!("{} is missing ({e})", gen_dir.display()))
+        }
+    };
+    if let Some(why) = stale {
         // `spe` links this crate, and `spe gen` writes gen/: with no models rather than
         // no build, `spe` still builds to regenerate it (one generator binary, no loop).
         println!("cargo:warning=gen/ is stale ({why}): building without Verilated models; run `spe gen --out gen` (cargo run --release --bin spe -- gen --out gen) and build again");
@@ -525,6 +606,7 @@ fn main() {
         );
         return;
     }
+    let gen = gen.expect("checked by the stale test above");
 
     let (exe, version) = find_verilator();
     let root = run(

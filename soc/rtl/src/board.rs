@@ -563,7 +563,6 @@ pub fn verilog(board: Board, core: Core, ram: &[u32]) -> Result<String, String> 
     Ok(text)
 }
 
-/// The command that rewrites `constraints/` (quoted in each pin file and in the drift test).
 /// One Verilog source of a board build: the file, the macros it is read with (`picorv32.v`
 /// needs `RISCV_FORMAL`) and the Yosys commands run right after reading it (VexRiscv:
 /// `expose` its probed signals).
@@ -660,6 +659,7 @@ pub fn prepare(
     })
 }
 
+/// The command that rewrites `constraints/` (quoted in each pin file and in the drift test).
 pub const PCF_REFRESH_COMMAND: &str =
     "cargo run --release --bin spe -- fpga constraints --out constraints";
 

@@ -161,6 +161,7 @@ fn all_mutants(a: &FormalArgs, jobs: usize) -> Result<ExitCode, String> {
     }
 }
 
+/// The mode switches a replay command repeats (`--bmc N` or `--depth N`, when given).
 fn mode_args(a: &FormalArgs) -> String {
     match (a.bmc, a.depth) {
         (Some(d), _) => format!(" --bmc {d}"),

@@ -3,8 +3,9 @@
 //! `hdl/defs`), the demo SoC (`gen/soc/`, from `soc/rtl`) and an index. `--check` compares
 //! a folder with a fresh generation instead of writing it. The work is
 //! `spe_soc::all_files` and `spe_rtl::gen::{write_dir, check_dir}`. It is the one generator
-//! of `gen/`: `spe` builds even when `gen/` is stale (without Verilated models then; see
-//! verif/verilator-sys/build.rs), so it can always regenerate it.
+//! of `gen/`: `spe` builds even when `gen/` is missing or its tops' ports or the mutants'
+//! sites are stale (without Verilated models then; see verif/verilator-sys/build.rs), so it
+//! can regenerate it.
 
 use clap::Args;
 use spe_rtl::gen::{check_dir, write_dir};

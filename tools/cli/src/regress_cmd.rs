@@ -69,6 +69,11 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
                 }
                 return Ok(ExitCode::SUCCESS);
             }
+            if let Some(why) = spe_cosim::verilator_sys::NOT_BUILT {
+                return Err(format!(
+                    "no mutant {m:?}: this binary has no Verilated models: {why}"
+                ));
+            }
             return Err(format!(
                 "no mutant {m:?}; built mutants: {}",
                 names.join(", ")

@@ -209,8 +209,8 @@ pub fn write_buffers(result: &spe_bench::RunResult, path: &Path) -> Result<Vec<S
 /// coverage`: the same options select the same jobs).
 #[derive(Args, Clone, Debug)]
 pub struct JobArgs {
-    /// Total workload cycles of the whole campaign, over all shards (default:
-    /// $SPE_REGRESS_CYCLES, else 100000000: the jobs of the CI regression).
+    /// Total workload cycles of the whole campaign (of all its shards, for `spe regress
+    /// --shard`; default: $SPE_REGRESS_CYCLES, else 100000000: the jobs of the CI regression).
     #[arg(long, value_parser = parse_num)]
     pub cycles: Option<u64>,
     /// Largest workload cycles of one job: the total is split into the fewest jobs of at

@@ -435,7 +435,10 @@ fn runtime_objects(
     version: &str,
     flags: &[&str],
 ) -> Result<Vec<PathBuf>, String> {
-    let stamp = format!("{version}\n{flags:?}\n");
+    // The stamp names what the objects depend on: Verilator (version and runtime folder),
+    // the C++ compiler and the flags.
+    let gxx = run_cmd(Command::new("g++").arg("--version"), "g++ --version")?;
+    let stamp = format!("{version}\n{}\n{gxx}\n{flags:?}\n", inc.display());
     let key = flags.join("").replace(['-', '=', ' '], "");
     let dir = cache.join(key);
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -445,7 +448,14 @@ fn runtime_objects(
     for name in ["verilated", "verilated_threads"] {
         let obj = dir.join(format!("{name}.o"));
         if !(current && obj.is_file()) {
-            let tmp = dir.join(format!("{name}.o.{}", std::process::id()));
+            // A name of its own for each build (mutants build on several threads of one
+            // process): the rename then publishes whole objects only.
+            static BUILDS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let tmp = dir.join(format!(
+                "{name}.o.{}-{}",
+                std::process::id(),
+                BUILDS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            ));
             run_cmd(
                 Command::new("g++")
                     .args(flags)
