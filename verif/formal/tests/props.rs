@@ -128,3 +128,26 @@ fn every_mutant_names_a_property_and_every_property_has_a_mutant() {
         );
     }
 }
+
+/// docs/formal.md's table of properties is hand-written prose: it must still name exactly
+/// the properties of `PROPS`, in their order (a property added, renamed or dropped there
+/// without the page fails here).
+#[test]
+fn the_docs_property_table_names_every_property_of_the_table_in_order() {
+    let page = repo().join("docs/formal.md");
+    let doc = std::fs::read_to_string(&page).unwrap();
+    let names: Vec<&str> = doc
+        .lines()
+        .skip_while(|l| !l.starts_with("| property | promise | how |"))
+        .skip(2)
+        .take_while(|l| l.starts_with("| `"))
+        .map(|l| l["| `".len()..].split('`').next().unwrap_or(""))
+        .collect();
+    let want: Vec<&str> = PROPS.iter().map(|p| p.name).collect();
+    assert_eq!(
+        names,
+        want,
+        "{}: its property table (| property | promise | how |) is not spe_formal::PROPS",
+        page.display()
+    );
+}
