@@ -378,8 +378,8 @@ fn lane_access(lanes: &[(&str, Dir, usize, u32)]) -> String {
 }
 
 /// The shim drives every port of the preset (`PORTS`, and `SMT_PORTS` with more than one
-/// thread): a `gen/` made from an older port list cannot
-/// compile against it. Say so, and how to regenerate `gen/` without this crate.
+/// thread): a `gen/` made from an older port list cannot compile against it. Says why not
+/// (the first port whose name or width differs), for [`stale_gen`].
 fn check_ports(gen: &Path, preset: &str) -> Result<(), String> {
     let c = cfg(preset);
     let top = cfg_top(preset);
@@ -483,9 +483,7 @@ fn stale_gen(gen: &Path) -> Option<String> {
         let target = gen.join(m.preset).join(m.file_for(m.preset));
         println!("cargo:rerun-if-changed={}", target.display());
         let text = std::fs::read_to_string(&target).unwrap_or_default();
-        let ok = text.matches(m.from).count() == 1
-            || (text.matches(m.from).count() == 0 && text.matches(m.to).count() == 1);
-        if why.is_none() && !ok {
+        if why.is_none() && mutant_site(&text, m).is_none() {
             why = Some(format!(
                 "mutant {}: {:?} does not occur once in {} (gen/ is older than the mutant table, or the RTL changed: then update MUTANTS in hdl/defs/src/mutants.rs)",
                 m.name,
@@ -514,6 +512,18 @@ fn stale_gen(gen: &Path) -> Option<String> {
         }
     }
     why
+}
+
+/// Where regression mutant `m` breaks `text`, its Verilog: `Some(false)` when its site
+/// occurs once, `Some(true)` when the RTL already carries its change (someone broke it the
+/// same way by hand, docs/verification.md's manual check: the mutant is then the RTL
+/// itself), `None` otherwise (the Verilog predates the mutant table, or the RTL moved).
+fn mutant_site(text: &str, m: &spe_defs::mutants::Mutant) -> Option<bool> {
+    match (text.matches(m.from).count(), text.matches(m.to).count()) {
+        (1, _) => Some(false),
+        (0, 1) => Some(true),
+        _ => None,
+    }
 }
 
 /// The model table of a library without models (`reason`: why), and a C shim whose every
@@ -776,15 +786,14 @@ fn main() {
         let target = pdir.join(&file);
         let text = std::fs::read_to_string(&target)
             .unwrap_or_else(|e| fail(&format!("mutant {}: {}: {e}", m.name, target.display())));
-        match (text.matches(m.from).count(), text.matches(m.to).count()) {
-            (1, _) => {}
-            // Someone broke the RTL the same way by hand (docs/verification.md's manual check): the
-            // mutant is then the RTL itself.
-            (0, 1) => println!(
+        // `stale_gen` found every site; this only fails if gen/ changed during the build.
+        match mutant_site(&text, m) {
+            Some(false) => {}
+            Some(true) => println!(
                 "cargo:warning=gen/{}/{file} already contains mutant {}'s change {:?}",
                 m.preset, m.name, m.to
             ),
-            _ => fail(&format!(
+            None => fail(&format!(
                 "mutant {}: {:?} must occur exactly once in gen/{}/{file} (the RTL changed: update MUTANTS in hdl/defs/src/mutants.rs)",
                 m.name, m.from, m.preset
             )),
@@ -883,7 +892,6 @@ int vsys_coverage_write(void* h, const char* path) {{ return static_cast<Inst*>(
     std::fs::write(out_dir.join("models.rs"), rs).unwrap();
 }
 
-/// Writes `text` to `path` unless the file already holds exactly it.
 /// Writes `text` to `path` unless it already holds it, and dates a file it writes
 /// `before` the run ([`date_before`]: a fresh clone's `cargo build` after `cargo test` took
 /// 152 s for this file's new date).

@@ -95,7 +95,8 @@ pub struct DeviceReg {
     pub meaning: &'static str,
 }
 
-/// The UART's and the control block's registers (the SoC's decoders read the same offsets).
+/// The UART's and the control block's registers, for the C header and the Python map (the
+/// SoC's RTL decodes these offsets from address bits 3:2 itself, `soc/rtl/src/lib.rs`).
 pub const DEVICE_REGS: &[DeviceReg] = &[
     DeviceReg {
         name: "UART_DATA",

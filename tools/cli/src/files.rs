@@ -4,7 +4,7 @@
 
 /// Checks, before a long run starts, that `path` can be written: its directory exists and
 /// is writable, and the path is not a directory. `what` names the option in the message.
-pub fn check_output(path: &std::path::Path, what: &str) -> Result<(), String> {
+fn check_output(path: &std::path::Path, what: &str) -> Result<(), String> {
     let shown = path.display();
     if path.is_dir() {
         return Err(format!("{what} {shown}: is a directory, not a file"));
@@ -53,7 +53,7 @@ fn resolved(p: &std::path::Path) -> std::path::PathBuf {
 
 /// Whether two paths name one file: the same device and inode when both exist (hard links
 /// too), else the same resolved path.
-pub fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
         return x.dev() == y.dev() && x.ino() == y.ino();

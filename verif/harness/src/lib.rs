@@ -427,7 +427,7 @@ pub const RUNTIME_DIR: &str = ".verilator-runtime";
 /// Verilator's runtime (`verilated.cpp`, `verilated_threads.cpp`: about 5 s of g++) compiled
 /// once for this Verilator and these flags into `cache`, for every harness built beside it
 /// (`spe mutate` builds one per mutant); rebuilt when the stamp (Verilator's version and
-/// the flags) differs. Each object is written under a temporary name and renamed, so two
+/// runtime folder, the C++ compiler's version, the flags) differs. Each object is written under a temporary name and renamed, so two
 /// builds at once never link half an object.
 fn runtime_objects(
     inc: &Path,
