@@ -234,6 +234,17 @@ impl Core {
 pub const PICORV32_PACKAGE: &str = "pythondata-cpu-picorv32";
 pub const PICORV32_VERSION: &str = "1.0.post218";
 
+/// One Verilog source of a synthesis run (a board build, `spe synth`): the file, the macros
+/// it is read with (`picorv32.v` needs `RISCV_FORMAL`) and the Yosys commands run right
+/// after reading it (VexRiscv: `expose` its probed signals). Defined here, below both the
+/// board tops (`soc/rtl`) that list them and the flow (`tools/fpga`) that reads them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct VerilogSource {
+    pub path: std::path::PathBuf,
+    pub defines: Vec<String>,
+    pub then: Vec<String>,
+}
+
 /// Where the project keeps a core's Verilog: its package installed with pip into
 /// `<repo>/.deps/python` (not in git).
 pub fn core_path(repo: &std::path::Path, core: Core) -> std::path::PathBuf {

@@ -16,6 +16,8 @@
 
 use std::fmt;
 
+pub mod serial;
+
 /// The two bytes that open every frame.
 pub const SYNC: [u8; 2] = *b"SP";
 /// Frame kinds.

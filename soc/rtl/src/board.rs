@@ -43,7 +43,7 @@
 use crate::BufSize;
 use rust_hdl::prelude::*;
 use spe_defs::ports::Dir;
-use spe_defs::soc::{Core, SOC_PORTS};
+use spe_defs::soc::{Core, VerilogSource, SOC_PORTS};
 use spe_rtl::flop::Rff;
 use spe_rtl::K;
 use std::fmt;
@@ -528,6 +528,26 @@ pub fn build_name(board: Board, core: Core) -> String {
     }
 }
 
+/// The line `spe fpga build` prints before it starts: what goes into the bitstream.
+pub fn build_summary(
+    board: Board,
+    core: Core,
+    ram_words: usize,
+    elf: &std::path::Path,
+    out: &std::path::Path,
+) -> String {
+    format!(
+        "{}: {} on the {board}, {ram_words} words of {} into the RAM, {} B record buffer, {} MHz, UART {UART_BAUD} baud (bit time {} cycles), Verilog {}",
+        build_name(board, core),
+        core.name(),
+        elf.display(),
+        buf_size(board, core).bytes(),
+        board.sys_mhz(),
+        board.baud_div(),
+        out.join(format!("{}.v", board.top_module())).display()
+    )
+}
+
 /// The Verilog of a board build: the SoC around `core` with `ram` (the program) in its RAM
 /// and the record buffer of [`buf_size`], then the board top `spe_board_<board>` and its
 /// blocks. Needs the core's Verilog and [`crate::unit_sources`] besides (and, for
@@ -563,16 +583,6 @@ pub fn verilog(board: Board, core: Core, ram: &[u32]) -> Result<String, String> 
     Ok(text)
 }
 
-/// One Verilog source of a board build: the file, the macros it is read with (`picorv32.v`
-/// needs `RISCV_FORMAL`) and the Yosys commands run right after reading it (VexRiscv:
-/// `expose` its probed signals).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BoardSource {
-    pub path: std::path::PathBuf,
-    pub defines: Vec<String>,
-    pub then: Vec<String>,
-}
-
 /// What a board's bitstream is built from (`spe fpga build`), once [`prepare`] has written
 /// the board top and its pin file into the output folder.
 #[derive(Clone, Debug)]
@@ -582,7 +592,7 @@ pub struct BoardDesign {
     /// The top module and its sources in reading order: the core (from its PyPI package),
     /// the unit's files of `gen/`, the hook adapter (VexRiscv), the board top.
     pub top: String,
-    pub sources: Vec<BoardSource>,
+    pub sources: Vec<VerilogSource>,
     /// The pin constraints written beside the top (PCF, or the ULX3S's LPF).
     pub pins: std::path::PathBuf,
     /// The board's system clock.
@@ -611,7 +621,7 @@ pub fn prepare(
     // SPE_VEXRISCV_EXPOSED) and its hook adapter is read from gen/.
     let (core_src, soc_defines) = match core {
         Core::Picorv32 => (
-            BoardSource {
+            VerilogSource {
                 path: core_v.to_path_buf(),
                 defines: vec!["RISCV_FORMAL".into()],
                 then: vec![],
@@ -619,7 +629,7 @@ pub fn prepare(
             vec![],
         ),
         Core::Vexriscv | Core::VexriscvFull => (
-            BoardSource {
+            VerilogSource {
                 path: core_v.to_path_buf(),
                 defines: vec![],
                 then: vec![crate::cpu::expose_script(core)],
@@ -640,12 +650,12 @@ pub fn prepare(
                 path.display()
             ));
         }
-        sources.push(BoardSource {
+        sources.push(VerilogSource {
             path,
-            ..BoardSource::default()
+            ..VerilogSource::default()
         });
     }
-    sources.push(BoardSource {
+    sources.push(VerilogSource {
         path: verilog,
         defines: soc_defines,
         then: vec![],

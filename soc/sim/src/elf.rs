@@ -67,6 +67,14 @@ impl Elf {
         Elf::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))
     }
 
+    /// [`Elf::read`], then [`Elf::check_core`] with the file named in its error.
+    pub fn read_for(path: &Path, core: spe_defs::soc::Core) -> Result<Elf, String> {
+        let elf = Elf::read(path)?;
+        elf.check_core(core)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(elf)
+    }
+
     pub fn parse(b: &[u8]) -> Result<Elf, String> {
         if b.get(0..4) != Some(b"\x7fELF".as_slice()) {
             return Err("not an ELF file".into());

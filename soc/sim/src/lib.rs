@@ -42,8 +42,28 @@ pub struct RunOptions {
     pub progress_every: u64,
     /// The SoC's core.
     pub core: spe_defs::soc::Core,
-    /// VexRiscv's hook adapter broken on purpose (`hook_fault` port); 0: correct.
+    /// VexRiscv's hook adapter broken on purpose (`hook_fault` port, an index into
+    /// [`HOOK_FAULTS`]); 0: correct.
     pub hook_fault: u8,
+}
+
+/// The faults VexRiscv's hook adapter can be built to make, by their `hook_fault` port
+/// value: none, a flushed op reported as retired, ops dispatched when they retire (not
+/// when they enter execution), the issue report in the tag's own cycle.
+pub const HOOK_FAULTS: [&str; 4] = [
+    "none",
+    "flush-as-retired",
+    "dispatch-at-retire",
+    "issue-at-dispatch",
+];
+
+/// The `hook_fault` port value of a fault named as in [`HOOK_FAULTS`].
+pub fn parse_hook_fault(s: &str) -> Result<u8, String> {
+    HOOK_FAULTS
+        .iter()
+        .position(|f| *f == s)
+        .map(|i| i as u8)
+        .ok_or_else(|| format!("unknown fault {s:?}: one of {}", HOOK_FAULTS.join(", ")))
 }
 
 impl Default for RunOptions {

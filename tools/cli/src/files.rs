@@ -93,6 +93,18 @@ pub fn check_files(
     Ok(())
 }
 
+/// [`check_files`] for options that may be absent: `None` paths are skipped.
+pub fn check_given<'a>(
+    inputs: &[(&'a str, Option<&'a std::path::Path>)],
+    outputs: &[(&'a str, Option<&'a std::path::Path>)],
+) -> Result<(), String> {
+    let given =
+        |l: &[(&'a str, Option<&'a std::path::Path>)]| -> Vec<(&'a str, &'a std::path::Path)> {
+            l.iter().filter_map(|&(w, p)| Some((w, p?))).collect()
+        };
+    check_files(&given(inputs), &given(outputs))
+}
+
 /// Whether `bytes` look like text: their first 4 KiB are UTF-8 (a character cut at the end
 /// aside) without control characters other than whitespace. An SPE buffer is not: its
 /// payloads hold zero bytes and its headers bytes that UTF-8 refuses alone.

@@ -13,10 +13,8 @@
 use crate::shared::write_whole;
 use clap::{Args, Subcommand};
 use spe_dump::{Captured, Decoder};
-use std::io::{ErrorKind, Read};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
 
 #[derive(Args)]
 pub struct FpgaArgs {
@@ -103,7 +101,7 @@ pub fn run(a: FpgaArgs) -> Result<ExitCode, String> {
 
 fn build(a: BuildArgs) -> Result<ExitCode, String> {
     use spe_defs::soc::Core;
-    use spe_fpga::build::{BuildOptions, Source};
+    use spe_fpga::build::BuildOptions;
     use spe_soc::board::{self, Board};
     let b = Board::parse(&a.board)?;
     let core = Core::parse(&a.core)?;
@@ -114,11 +112,8 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         return Err(format!("{}: no such ELF file", a.elf.display()));
     }
     let soc = spe_defs::soc::RAM;
-    // Elf::read names the file in its errors; image() does not.
-    let elf = spe_socsim::elf::Elf::read(&a.elf)?;
-    elf.check_core(core)
-        .map_err(|e| format!("{}: {e}", a.elf.display()))?;
-    let ram = elf
+    // Elf::read_for names the file in its errors; image() does not.
+    let ram = spe_socsim::elf::Elf::read_for(&a.elf, core)?
         .image(soc.base, spe_defs::soc::RAM_WORDS)
         .map_err(|e| format!("{}: {e}", a.elf.display()))?;
     let out = a
@@ -142,31 +137,15 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         eprintln!("installed {}", core_v.display());
     }
     eprintln!(
-        "spe fpga build {name}: {} on the {}, {} words of {} into the RAM, {} B record buffer, {} MHz, UART {} baud (bit time {} cycles), Verilog {}",
-        core.name(),
-        b,
-        ram.len(),
-        a.elf.display(),
-        board::buf_size(b, core).bytes(),
-        b.sys_mhz(),
-        board::UART_BAUD,
-        b.baud_div(),
-        out.join(format!("{}.v", b.top_module())).display()
+        "spe fpga build {}",
+        board::build_summary(b, core, ram.len(), &a.elf, &out)
     );
     let design = board::prepare(b, core, &ram, &core_v, &gen, &out)?;
     let opts = BuildOptions {
         name: design.name,
         device,
         top: design.top,
-        sources: design
-            .sources
-            .into_iter()
-            .map(|s| Source {
-                path: s.path,
-                defines: s.defines,
-                then: s.then,
-            })
-            .collect(),
+        sources: design.sources,
         pins: design.pins,
         repo: repo.to_path_buf(),
         freq_mhz: design.freq_mhz,
@@ -209,8 +188,10 @@ fn constraints(a: ConstraintsArgs) -> Result<ExitCode, String> {
 }
 
 fn capture(a: CaptureArgs) -> Result<ExitCode, String> {
-    let inputs: Vec<(&str, &Path)> = a.replay.iter().map(|p| ("--replay", p.as_path())).collect();
-    crate::files::check_files(&inputs, &[("--out", &a.out)])?;
+    crate::files::check_given(
+        &[("--replay", a.replay.as_deref())],
+        &[("--out", Some(&a.out))],
+    )?;
     let (source, got) = match (&a.replay, &a.port) {
         (Some(file), _) => {
             let bytes =
@@ -219,7 +200,12 @@ fn capture(a: CaptureArgs) -> Result<ExitCode, String> {
             let got = d.push(&bytes).and_then(|c| c.ok_or_else(|| d.finish()));
             (file.display().to_string(), got)
         }
-        (None, Some(port)) => (port.clone(), read_port(port, a.baud, a.timeout)?),
+        (None, Some(port)) => {
+            let p = spe_dump::serial::open(port, a.baud)?;
+            eprintln!("spe fpga capture: listening on {port} at {} baud", a.baud);
+            let got = spe_dump::serial::read_stream(p, port, a.timeout, &mut |l| eprintln!("{l}"));
+            (port.clone(), got?)
+        }
         (None, None) => return Err("give --port DEV or --replay FILE".into()),
     };
     let c: Captured = got.map_err(|e| format!("{source}: {e}; nothing written"))?;
@@ -233,50 +219,4 @@ fn capture(a: CaptureArgs) -> Result<ExitCode, String> {
     );
     eprintln!("next: spe decode {}", a.out.display());
     Ok(ExitCode::SUCCESS)
-}
-
-/// Reads the port until the end frame, with a progress line every second on stderr.
-fn read_port(
-    port: &str,
-    baud: u32,
-    timeout: u64,
-) -> Result<Result<Captured, spe_dump::UartError>, String> {
-    let mut p = serialport::new(port, baud)
-        .timeout(Duration::from_millis(100))
-        .open()
-        .map_err(|e| format!("cannot open serial port {port}: {e}"))?;
-    eprintln!("spe fpga capture: listening on {port} at {baud} baud");
-    let mut d = Decoder::new();
-    let mut buf = [0u8; 4096];
-    let (mut last_byte, mut last_report) = (Instant::now(), Instant::now());
-    loop {
-        match p.read(&mut buf) {
-            Ok(0) => {}
-            Ok(n) => {
-                last_byte = Instant::now();
-                match d.push(&buf[..n]) {
-                    Ok(Some(c)) => return Ok(Ok(c)),
-                    Ok(None) => {}
-                    Err(e) => return Ok(Err(e)),
-                }
-            }
-            Err(e) if e.kind() == ErrorKind::TimedOut => {}
-            Err(e) => return Err(format!("reading {port}: {e}")),
-        }
-        if last_report.elapsed() >= Duration::from_secs(1) {
-            let (frames, bytes) = d.progress();
-            eprintln!(
-                "  {} stream bytes, {frames} frames, {bytes} buffer bytes",
-                d.position()
-            );
-            last_report = Instant::now();
-        }
-        if last_byte.elapsed() >= Duration::from_secs(timeout) {
-            let (frames, _) = d.progress();
-            return Err(format!(
-                "{port}: no byte for {timeout} s, and no end frame yet ({} stream bytes, {frames} frames received); nothing written",
-                d.position()
-            ));
-        }
-    }
 }

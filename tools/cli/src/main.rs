@@ -28,6 +28,7 @@ mod gen_cmd;
 mod mutate_cmd;
 mod perf_cmd;
 mod regress_cmd;
+mod sampling;
 mod shared;
 mod sim_cmd;
 mod soc_cmd;

@@ -88,14 +88,13 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
         print!("{}", list_jobs(&sel, a.mutant.as_deref()));
         return Ok(ExitCode::SUCCESS);
     }
-    let mut outputs: Vec<(&str, &std::path::Path)> = Vec::new();
-    if let Some(p) = &a.junit {
-        outputs.push(("--junit", p));
-    }
-    if let Some(p) = &a.summary_json {
-        outputs.push(("--summary-json", p));
-    }
-    crate::files::check_files(&[], &outputs)?;
+    crate::files::check_given(
+        &[],
+        &[
+            ("--junit", a.junit.as_deref()),
+            ("--summary-json", a.summary_json.as_deref()),
+        ],
+    )?;
     let threads = a.jobs.threads();
     std::fs::create_dir_all(&a.vcd_dir)
         .map_err(|e| format!("cannot create {}: {e}", a.vcd_dir.display()))?;

@@ -3,8 +3,8 @@
 //! driver that programs it like the Linux driver and drains the buffer on every interrupt;
 //! writes the drained bytes and prints a summary.
 
-use clap::{Args, ValueEnum};
-use spe_bench::{MemoryProfile, RunResult, SampleSettings, Stats};
+use clap::Args;
+use spe_bench::{MemoryProfile, RunResult, Stats};
 use spe_cosim::progress::Progress;
 use spe_cosim::{make_checked, Backend, Compare, Waves};
 use spe_defs::Config;
@@ -13,14 +13,6 @@ use spe_stim::{parse_num, Program, Workload};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Exception levels to sample at (perf's exclude_user / exclude_kernel).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Els {
-    User,
-    Kernel,
-    All,
-}
 
 #[derive(Args)]
 pub struct SimArgs {
@@ -43,77 +35,8 @@ pub struct SimArgs {
     /// What the lockstep backend compares.
     #[arg(long, value_enum, default_value_t = Compare::Cycles)]
     compare: Compare,
-    /// Sampling period in ops, as perf's -c (PMSIRR.INTERVAL = period >> 8). Default: the
-    /// preset's minimum interval.
-    #[arg(long, value_parser = parse_num, value_name = "OPS")]
-    interval: Option<u64>,
-    /// Random jitter on the interval (PMSIRR.RND).
-    #[arg(long)]
-    jitter: bool,
-    /// Collect timestamps (PMSCR.TS; on by default, as perf does).
-    #[arg(long, conflicts_with = "no_ts")]
-    ts: bool,
-    /// Do not collect timestamps: records end with End.
-    #[arg(long)]
-    no_ts: bool,
-    /// Physical instead of virtual timestamps (PMSCR.PCT = 01).
-    #[arg(long)]
-    pct_physical: bool,
-    /// Collect CONTEXTIDR (PMSCR.CX; on by default, as perf does for root).
-    #[arg(long, conflicts_with = "no_cx")]
-    cx: bool,
-    /// Do not collect CONTEXTIDR.
-    #[arg(long)]
-    no_cx: bool,
-    /// Collect data physical addresses (PMSCR.PA).
-    #[arg(long)]
-    pa: bool,
-    /// Exception levels to sample.
-    #[arg(long, value_enum, default_value_t = Els::All)]
-    el: Els,
-    /// The kernel runs at EL2 (VHE host): PMSCR_EL2 controls sampling.
-    #[arg(long)]
-    host: bool,
-    /// Keep only these types: comma-separated b, ld, st, and with FEAT_SPE_EFT (preset
-    /// v1p2x) fp, simd (PMSFCR.FT with B/LD/ST/FP/SIMD; perf `branch_filter`,
-    /// `load_filter`, `store_filter`, `float_filter`, `simd_filter`).
-    #[arg(long, value_name = "TYPES", value_delimiter = ',')]
-    filter_type: Vec<String>,
-    /// FEAT_SPE_EFT: these types are AND terms (PMSFCR.Bm/LDm/STm/FPm/SIMDm; perf
-    /// `*_filter_mask`): a kept op is of the type if it is in --filter-type, not of it if
-    /// not. Comma-separated b, ld, st, fp, simd.
-    #[arg(long, value_name = "TYPES", value_delimiter = ',')]
-    filter_type_mask: Vec<String>,
-    /// Keep only records with all these events set (PMSEVFR; hex or decimal).
-    #[arg(long, value_name = "MASK", value_parser = parse_num)]
-    event_filter: Option<u64>,
-    /// Drop records with any of these events set (PMSNEVFR; hex or decimal).
-    #[arg(long, value_name = "MASK", value_parser = parse_num)]
-    inv_event_filter: Option<u64>,
-    /// FEAT_SPE_FDS (preset v1p2x): drop the loads whose data source (bits 5:0) is set in
-    /// MASK (perf `inv_data_src_filter`: PMSDSFR = !MASK, PMSFCR.FDS; hex or decimal).
-    #[arg(long, value_name = "MASK", value_parser = parse_num)]
-    inv_data_src_filter: Option<u64>,
-    /// perf's event string, applied after the other options: `arm_spe/TERMS/MODS` with
-    /// perf's term names (`ts_enable`, `jitter`, `branch_filter`, `float_filter`,
-    /// `store_filter_mask`, `event_filter=0x..`, `min_latency=N`, `inv_data_src_filter=0x..`,
-    /// `period=N`, ...; modifiers `u`, `k`); a term the preset does not implement is
-    /// refused as Linux refuses it (EOPNOTSUPP).
-    #[arg(long, value_name = "EVENT")]
-    event: Option<String>,
-    /// Drop records with total latency below N cycles (PMSLATFR.MINLAT).
-    #[arg(long, value_parser = parse_num, value_name = "N")]
-    min_latency: Option<u64>,
-    /// Discard mode: sample and filter, write nothing (PMBLIMITR.FM = 10).
-    #[arg(long)]
-    discard: bool,
-    /// Freeze the PMU on a buffer management event (PMBLIMITR.PMFZ, the `pmu_freeze`
-    /// output; a preset built with it: v1p2x).
-    #[arg(long)]
-    pmfz: bool,
-    /// Buffer size in bytes, a multiple of 4096 (default 4 MiB, perf's AUX default).
-    #[arg(long, value_name = "BYTES", value_parser = parse_num)]
-    buffer_size: Option<u64>,
+    #[command(flatten)]
+    sampling: crate::sampling::SamplingArgs,
     /// Memory backpressure: ready, random:P, or stalls:P:MIN:MAX.
     #[arg(long, default_value = "ready")]
     backpressure: String,
@@ -151,8 +74,8 @@ pub struct SimArgs {
     wave: Option<PathBuf>,
     /// Cycles FROM:TO to dump with --wave (default 0:10000; VCDs grow ~130 MB per million
     /// cycles).
-    #[arg(long, value_name = "FROM:TO", default_value = "0:10000")]
-    wave_window: String,
+    #[arg(long, value_name = "FROM:TO", default_value = "0:10000", value_parser = parse_window)]
+    wave_window: (u64, u64),
     /// Write every cycle's input port values here, for the SystemVerilog replay bench with
     /// the protocol checker (gen/<preset>/spe_<preset>_replay.sv, scripts/protocol-check.sh).
     #[arg(long, value_name = "FILE")]
@@ -174,64 +97,12 @@ pub struct SimArgs {
 fn parse_window(s: &str) -> Result<(u64, u64), String> {
     let (f, t) = s
         .split_once(':')
-        .ok_or_else(|| format!("--wave-window {s:?}: expected FROM:TO"))?;
+        .ok_or_else(|| format!("{s:?}: expected FROM:TO"))?;
     let (f, t) = (parse_num(f)?, parse_num(t)?);
     if f >= t {
-        return Err(format!("--wave-window {s:?}: FROM must be below TO"));
+        return Err(format!("{s:?}: FROM must be below TO"));
     }
     Ok((f, t))
-}
-
-/// The software settings the options ask for, starting from perf's defaults.
-fn settings(a: &SimArgs, cfg: &Config) -> Result<SampleSettings, String> {
-    let mut s = SampleSettings::perf_default(cfg);
-    if let Some(i) = a.interval {
-        if i % 256 != 0 {
-            return Err(format!(
-                "--interval {i} is not a multiple of 256 (PMSIRR.INTERVAL holds period bits 31:8)"
-            ));
-        }
-        s.interval = i;
-    }
-    s.jitter = a.jitter;
-    s.ts = !a.no_ts;
-    s.cx = !a.no_cx;
-    s.pct = a.pct_physical;
-    s.pa = a.pa;
-    s.host = a.host;
-    (s.user, s.kernel) = match a.el {
-        Els::User => (true, false),
-        Els::Kernel => (false, true),
-        Els::All => (true, true),
-    };
-    s.set_types("--filter-type", &a.filter_type, false)?;
-    s.set_types("--filter-type-mask", &a.filter_type_mask, true)?;
-    if let Some(m) = a.inv_data_src_filter {
-        s.inv_data_src_filter = m;
-    }
-    s.event_filter = a.event_filter.unwrap_or(0);
-    s.inv_event_filter = a.inv_event_filter.unwrap_or(0);
-    if let Some(m) = a.min_latency {
-        if m > cfg.counter_width.max() {
-            return Err(format!(
-                "--min-latency {m} exceeds the {}-bit counters of preset {}",
-                cfg.counter_width.bits(),
-                cfg.name
-            ));
-        }
-        s.min_latency = m;
-    }
-    s.discard = a.discard;
-    s.pmfz = a.pmfz;
-    if let Some(b) = a.buffer_size {
-        s.buffer_size = b;
-    }
-    if let Some(e) = &a.event {
-        spe_bench::perf_event::apply(&mut s, cfg, e).map_err(|e| format!("--event: {e}"))?;
-    }
-    s.check_for(cfg)?;
-    s.validate()?;
-    Ok(s)
 }
 
 pub fn run(a: SimArgs) -> Result<ExitCode, String> {
@@ -241,37 +112,28 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     }
     // Every output is checked before the run, not after it: writable, not an input, not
     // another output (a multithreaded preset's --out is one file per thread).
-    let mut outputs: Vec<(&str, PathBuf)> = Vec::new();
-    if let Some(p) = &a.out {
-        outputs.push(("--out", p.clone()));
-        for t in 1..cfg.threads {
-            outputs.push((
-                "--out (a thread's buffer)",
-                crate::shared::thread_path(p, t),
-            ));
-        }
-    }
-    for (path, what) in [
-        (&a.perf, "--perf"),
-        (&a.summary_json, "--summary-json"),
-        (&a.vcd, "--vcd"),
-        (&a.wave, "--wave"),
-        (&a.vectors, "--vectors"),
-    ] {
-        if let Some(p) = path {
-            outputs.push((what, p.clone()));
-        }
-    }
-    let inputs: Vec<(&str, &std::path::Path)> =
-        a.trace.iter().map(|p| ("--trace", p.as_path())).collect();
-    let outputs: Vec<(&str, &std::path::Path)> =
-        outputs.iter().map(|(w, p)| (*w, p.as_path())).collect();
-    crate::files::check_files(&inputs, &outputs)?;
+    let threads: Vec<PathBuf> = (a.out.iter())
+        .flat_map(|p| (1..cfg.threads).map(|t| crate::shared::thread_path(p, t)))
+        .collect();
+    let mut outputs = vec![("--out", a.out.as_deref())];
+    outputs.extend(
+        threads
+            .iter()
+            .map(|p| ("--out (a thread's buffer)", Some(p.as_path()))),
+    );
+    outputs.extend([
+        ("--perf", a.perf.as_deref()),
+        ("--summary-json", a.summary_json.as_deref()),
+        ("--vcd", a.vcd.as_deref()),
+        ("--wave", a.wave.as_deref()),
+        ("--vectors", a.vectors.as_deref()),
+    ]);
+    crate::files::check_given(&[("--trace", a.trace.as_deref())], &outputs)?;
     let workload = match &a.trace {
         Some(path) => Workload::from_program(Program::Trace(spe_stim::trace::load(path)?)),
         None => Workload::by_name(&a.workload)?,
     };
-    let settings = settings(&a, cfg)?;
+    let settings = a.sampling.settings(cfg)?;
     let memory = MemoryProfile {
         backpressure: MemoryProfile::parse_backpressure(&a.backpressure)?,
         errors: MemoryProfile::parse_errors(&a.mem_errors)?,
@@ -279,13 +141,7 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     };
     let waves = Waves {
         vcd: a.vcd.clone(),
-        wave: match &a.wave {
-            Some(path) => {
-                let (from, to) = parse_window(&a.wave_window)?;
-                Some((path.clone(), from, to))
-            }
-            None => None,
-        },
+        wave: (a.wave.clone()).map(|p| (p, a.wave_window.0, a.wave_window.1)),
     };
     let mut dut = make_checked(cfg, a.backend, &waves, a.compare)?;
     if let Some(path) = &a.vectors {

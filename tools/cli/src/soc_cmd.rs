@@ -74,24 +74,8 @@ struct RunArgs {
     /// dispatched when they retire, not when they enter execution; both for --check) or
     /// issue-at-dispatch (the issue report in the tag's own cycle: the unit ignores it,
     /// hook_stray, and the protocol checker names the rule).
-    #[arg(long, value_name = "FAULT", default_value = "none", value_parser = parse_fault)]
+    #[arg(long, value_name = "FAULT", default_value = "none", value_parser = spe_socsim::parse_hook_fault)]
     hook_fault: u8,
-}
-
-/// The adapter faults of `--hook-fault`, as the SoC's `hook_fault` port encodes them.
-const HOOK_FAULTS: [&str; 4] = [
-    "none",
-    "flush-as-retired",
-    "dispatch-at-retire",
-    "issue-at-dispatch",
-];
-
-fn parse_fault(s: &str) -> Result<u8, String> {
-    HOOK_FAULTS
-        .iter()
-        .position(|f| *f == s)
-        .map(|i| i as u8)
-        .ok_or_else(|| format!("unknown fault {s:?}: one of {}", HOOK_FAULTS.join(", ")))
 }
 
 pub fn run(a: SocArgs) -> Result<ExitCode, String> {
@@ -101,13 +85,14 @@ pub fn run(a: SocArgs) -> Result<ExitCode, String> {
 }
 
 fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
-    let mut outputs = vec![("--out", a.out.as_path())];
-    for (path, what) in [(&a.perf, "--perf"), (&a.truth, "--truth")] {
-        if let Some(p) = path {
-            outputs.push((what, p.as_path()));
-        }
-    }
-    crate::files::check_files(&[("--elf", &a.elf)], &outputs)?;
+    crate::files::check_given(
+        &[("--elf", Some(&a.elf))],
+        &[
+            ("--out", Some(&a.out)),
+            ("--perf", a.perf.as_deref()),
+            ("--truth", a.truth.as_deref()),
+        ],
+    )?;
     if !(a.hot > 0.0 && a.hot <= 1.0) {
         return Err(format!(
             "--hot {} is not a share: give a number above 0 and at most 1 (0.02 = 2 %)",
@@ -117,13 +102,11 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
     if a.hook_fault != 0 && !a.core.is_vexriscv() {
         return Err(format!(
             "--hook-fault {} breaks VexRiscv's hook adapter; the {} SoC has none (add --core vexriscv)",
-            HOOK_FAULTS[usize::from(a.hook_fault)],
+            spe_socsim::HOOK_FAULTS[usize::from(a.hook_fault)],
             a.core.name()
         ));
     }
-    let elf = Elf::read(&a.elf)?;
-    elf.check_core(a.core)
-        .map_err(|e| format!("{}: {e}", a.elf.display()))?;
+    let elf = Elf::read_for(&a.elf, a.core)?;
     let t0 = Instant::now();
     let res = run_soc(
         &elf,
@@ -191,10 +174,7 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
             .map_err(|e| format!("{}: {e}", a.elf.display()))?
             .display()
             .to_string();
-        let mappings = elf
-            .segments
-            .iter()
-            .filter(|s| s.exec)
+        let mappings = (elf.segments.iter().filter(|s| s.exec))
             .map(|s| Mapping {
                 start: u64::from(s.vaddr),
                 len: u64::from(s.memsz),
@@ -205,8 +185,9 @@ fn run_cmd(a: RunArgs) -> Result<ExitCode, String> {
         let comm = a
             .elf
             .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into();
         let opts = PerfOptions {
             comm,
             mappings,

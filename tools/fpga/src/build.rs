@@ -14,14 +14,8 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// One Verilog source, the macros it is read with (`picorv32.v` needs `RISCV_FORMAL`) and
-/// the Yosys commands run right after reading it (VexRiscv: `expose` its probed signals).
-#[derive(Clone, Debug, Default)]
-pub struct Source {
-    pub path: PathBuf,
-    pub defines: Vec<String>,
-    pub then: Vec<String>,
-}
+/// One Verilog source of a build.
+pub use spe_defs::soc::VerilogSource as Source;
 
 /// What to build and where.
 #[derive(Clone, Debug)]
