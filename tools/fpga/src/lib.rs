@@ -19,7 +19,9 @@
 
 pub mod board;
 pub mod build;
+pub mod depth;
 pub mod nextpnr;
+pub mod table;
 pub mod tools;
 pub mod wrapper;
 pub mod yosys;
@@ -54,6 +56,8 @@ pub struct SynthOptions {
     pub device: Device,
     /// Target clock frequency given to nextpnr.
     pub freq_mhz: f64,
+    /// nextpnr's placer seed (`--seed`): the same netlist and seed place the same way.
+    pub seed: u64,
     /// The `gen/` folder holding `<preset>/files.f`.
     pub gen_dir: PathBuf,
     /// Where the wrapper, PCF, scripts, netlist and logs go.
@@ -175,6 +179,8 @@ pub struct SynthReport {
     pub preset: &'static str,
     pub device: Device,
     pub freq_mhz: f64,
+    /// nextpnr's seed.
+    pub seed: u64,
     pub yosys_version: String,
     pub nextpnr_version: String,
     pub unit: String,
@@ -462,9 +468,10 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
 
     let log = out.join(nextpnr::LOG);
     progress(&format!(
-        "nextpnr-ice40: place and route on {} at {} MHz, log {}",
+        "nextpnr-ice40: place and route on {} at {} MHz (seed {}), log {}",
         o.device,
         fmt_mhz(o.freq_mhz),
+        o.seed,
         log.display()
     ));
     let t = Instant::now();
@@ -472,7 +479,11 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
     let pnr = tools::NEXTPNR_ICE40
         .run(
             &nextpnr_exe,
-            &nextpnr::args(o.device, yosys::FLAT_JSON, nextpnr::PCF, o.freq_mhz),
+            &[
+                nextpnr::args(o.device, yosys::FLAT_JSON, nextpnr::PCF, o.freq_mhz),
+                vec!["--seed".into(), o.seed.to_string()],
+            ]
+            .concat(),
             out,
             &log,
         )
@@ -487,6 +498,7 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
         preset: o.cfg.name,
         device: o.device,
         freq_mhz: o.freq_mhz,
+        seed: o.seed,
         yosys_version,
         nextpnr_version,
         unit: w.unit.clone(),
@@ -568,6 +580,7 @@ mod tests {
             preset: "minimal",
             device: Device::Up5k,
             freq_mhz: 50.0,
+            seed: 1,
             yosys_version: "0.23".into(),
             nextpnr_version: "0.4-1+b1".into(),
             unit: "spe_top_minimal".into(),
