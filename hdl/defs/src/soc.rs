@@ -234,7 +234,7 @@ impl Core {
 pub const PICORV32_PACKAGE: &str = "pythondata-cpu-picorv32";
 pub const PICORV32_VERSION: &str = "1.0.post218";
 
-/// One Verilog source of a synthesis run (a board build, `spe synth`): the file, the macros
+/// One Verilog source of a board build (`spe fpga build`): the file, the macros
 /// it is read with (`picorv32.v` needs `RISCV_FORMAL`) and the Yosys commands run right
 /// after reading it (VexRiscv: `expose` its probed signals). Defined here, below both the
 /// board tops (`soc/rtl`) that list them and the flow (`tools/fpga`) that reads them.

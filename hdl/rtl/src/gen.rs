@@ -608,7 +608,14 @@ fn check_module(name: &str, text: &str, allow_initial: bool) -> Result<(), Strin
         let tail = &text[i..];
         if !(tail.starts_with("$signed(") || tail.starts_with("$unsigned(")) {
             let line = text[..i].lines().count();
-            return Err(format!("module {name}: a `$` survived on line {line}"));
+            let src = text
+                .lines()
+                .nth(line.saturating_sub(1))
+                .unwrap_or("")
+                .trim();
+            return Err(format!(
+                "module {name}: a `$` survived on line {line}: {src}"
+            ));
         }
     }
     // Every flop is an `spe_rff` with a real reset: no state may come from `initial`.

@@ -184,7 +184,6 @@ pub struct SpeTracker {
     pub prev_valid: Vec<Signal<In, Bit>>,
     pub pbt: Vec<Signal<Out, Bits<64>>>,
     pub pbt_en: Vec<Signal<Out, Bit>>,
-    /// The accepted branch report's previous-branch target (bits 60:56 cleared) and valid.
     /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none
     /// otherwise): the memory report's `mem_fp_scalar`, and it once the report counted.
     pub fp_scalar_in: Vec<Signal<In, Bit>>,
@@ -215,6 +214,7 @@ pub struct SpeTracker {
     k_v4: Vec<K<Bits<HI_EVENT_BITS>>>,
     /// (One element.) A load's SPEv1p4 events once its memory report counted.
     v4_sum: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
+    /// The accepted branch report's previous-branch target (bits 60:56 cleared) and valid.
     p_target: Vec<Rff<Bits<64>>>,
     p_valid: Vec<Rff<Bit>>,
     k_pbt_mask: Vec<K<Bits<64>>>,

@@ -106,9 +106,21 @@ mod tests {
     #[test]
     fn silence_before_the_end_frame_and_a_failing_port_are_the_ports_errors() {
         let stream = crate::encode(&[1, 2, 3]);
+        // Part of the stream, then a port that stays silent (every read times out).
         let q = VecDeque::from([Ok(stream[..stream.len() - 3].to_vec())]);
-        let e = read_stream(Pieces(q), "ttyX", 0, &mut |_| {}).unwrap_err();
-        assert!(e.starts_with("ttyX: no byte for 0 s"), "{e}");
+        let mut lines = Vec::new();
+        let t = std::time::Instant::now();
+        let e = read_stream(Pieces(q), "ttyX", 1, &mut |l| lines.push(l)).unwrap_err();
+        assert!(t.elapsed() >= Duration::from_secs(1), "gave up early");
+        assert!(
+            e.starts_with("ttyX: no byte for 1 s, and no end frame yet"),
+            "{e}"
+        );
+        assert!(e.contains("1 frames received"), "{e}");
+        assert!(
+            lines.iter().any(|l| l.contains("1 frames")),
+            "progress: {lines:?}"
+        );
         let q = VecDeque::from([Err(io::Error::other("unplugged"))]);
         let e = read_stream(Pieces(q), "ttyX", 5, &mut |_| {}).unwrap_err();
         assert_eq!(e, "reading ttyX: unplugged");

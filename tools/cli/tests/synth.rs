@@ -31,6 +31,13 @@ fn synth_rejects_an_unknown_device_with_the_valid_names() {
 }
 
 #[test]
+fn synth_rejects_zero_seeds() {
+    let (code, err) = synth(&["--preset", "minimal", "--seeds", "0"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--seeds 0 would place nothing"), "{err}");
+}
+
+#[test]
 fn synth_rejects_a_non_positive_frequency() {
     let (code, err) = synth(&["--preset", "minimal", "--freq", "0"]);
     assert_eq!(code, Some(2), "{err}");

@@ -56,8 +56,10 @@ pub struct SynthOptions {
     pub device: Device,
     /// Target clock frequency given to nextpnr.
     pub freq_mhz: f64,
-    /// nextpnr's placer seed (`--seed`): the same netlist and seed place the same way.
-    pub seed: u64,
+    /// nextpnr's placer seeds (`--seed`), one run each, the best Fmax kept: the same
+    /// netlist and seed place the same way, but seeds differ by up to about 11 % and a
+    /// change to the netlist moves one seed's Fmax by up to about 18 % (docs/synth.md).
+    pub seeds: Vec<u64>,
     /// The `gen/` folder holding `<preset>/files.f`.
     pub gen_dir: PathBuf,
     /// Where the wrapper, PCF, scripts, netlist and logs go.
@@ -179,8 +181,8 @@ pub struct SynthReport {
     pub preset: &'static str,
     pub device: Device,
     pub freq_mhz: f64,
-    /// nextpnr's seed.
-    pub seed: u64,
+    /// nextpnr's seeds, and each one's Fmax (or why it failed); `pnr` is the best run's.
+    pub seeds: Vec<(u64, Result<f64, String>)>,
     pub yosys_version: String,
     pub nextpnr_version: String,
     pub unit: String,
@@ -335,6 +337,15 @@ impl SynthReport {
             let _ = write!(w, ", RAM {}/{}", r.used, r.total);
         }
         let _ = writeln!(w);
+        if self.seeds.len() > 1 {
+            let list: Vec<String> = (self.seeds.iter())
+                .map(|(s, f)| match f {
+                    Ok(f) => format!("seed {s} {f:.2}"),
+                    Err(_) => format!("seed {s} failed"),
+                })
+                .collect();
+            let _ = writeln!(w, "best of nextpnr seeds: {}", list.join(", "));
+        }
         if let Some(c) = &p.critical {
             let _ = writeln!(w, "{}", c.line());
         }
@@ -466,39 +477,73 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
         .cloned()
         .ok_or_else(|| format!("module {} missing from {}", w.module, yosys::FLAT_STAT))?;
 
-    let log = out.join(nextpnr::LOG);
-    progress(&format!(
-        "nextpnr-ice40: place and route on {} at {} MHz (seed {}), log {}",
-        o.device,
-        fmt_mhz(o.freq_mhz),
-        o.seed,
-        log.display()
-    ));
+    if o.seeds.is_empty() {
+        return Err("no nextpnr seed given".into());
+    }
     let t = Instant::now();
     // A failed place and route (the unit does not fit) still reports Yosys's figures.
-    let pnr = tools::NEXTPNR_ICE40
-        .run(
-            &nextpnr_exe,
-            &[
-                nextpnr::args(o.device, yosys::FLAT_JSON, nextpnr::PCF, o.freq_mhz),
-                vec!["--seed".into(), o.seed.to_string()],
-            ]
-            .concat(),
-            out,
-            &log,
-        )
-        .and_then(|()| {
-            let text =
-                std::fs::read_to_string(&log).map_err(|e| format!("{}: {e}", log.display()))?;
-            nextpnr::parse_log(&text).map_err(|e| format!("{e} (see {})", log.display()))
-        });
+    let mut pnr: Result<PnrReport, String> = Err("no seed run".into());
+    let mut seeds = Vec::new();
+    for &seed in &o.seeds {
+        // One seed: nextpnr.log; several: one log each, the best run's copied to nextpnr.log.
+        let log_name = if o.seeds.len() == 1 {
+            nextpnr::LOG.to_string()
+        } else {
+            format!("nextpnr-seed{seed}.log")
+        };
+        let log = out.join(&log_name);
+        progress(&format!(
+            "nextpnr-ice40: place and route on {} at {} MHz (seed {seed}), log {}",
+            o.device,
+            fmt_mhz(o.freq_mhz),
+            log.display()
+        ));
+        let run = tools::NEXTPNR_ICE40
+            .run(
+                &nextpnr_exe,
+                &[
+                    nextpnr::args(o.device, yosys::FLAT_JSON, nextpnr::PCF, o.freq_mhz),
+                    vec!["--seed".into(), seed.to_string()],
+                ]
+                .concat(),
+                out,
+                &log,
+            )
+            .and_then(|()| {
+                let text =
+                    std::fs::read_to_string(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+                nextpnr::parse_log(&text).map_err(|e| format!("{e} (see {})", log.display()))
+            });
+        seeds.push((seed, run.as_ref().map(|p| p.fmax_mhz).map_err(Clone::clone)));
+        if run.is_err() && pnr.is_err() && seeds.len() == 1 {
+            // Kept unless another seed succeeds (routing can fail with one seed only).
+            if o.seeds.len() > 1 {
+                std::fs::copy(&log, out.join(nextpnr::LOG))
+                    .map_err(|e| format!("copying {}: {e}", log.display()))?;
+            }
+            pnr = run;
+            continue;
+        }
+        let better = match (&run, &pnr) {
+            (Ok(a), Ok(b)) => a.fmax_mhz > b.fmax_mhz,
+            (Ok(_), Err(_)) => true,
+            (Err(_), _) => false,
+        };
+        if better {
+            if o.seeds.len() > 1 && run.is_ok() {
+                std::fs::copy(&log, out.join(nextpnr::LOG))
+                    .map_err(|e| format!("copying {}: {e}", log.display()))?;
+            }
+            pnr = run;
+        }
+    }
     stage_times.push(("nextpnr", t.elapsed()));
 
     Ok(SynthReport {
         preset: o.cfg.name,
         device: o.device,
         freq_mhz: o.freq_mhz,
-        seed: o.seed,
+        seeds,
         yosys_version,
         nextpnr_version,
         unit: w.unit.clone(),
@@ -580,7 +625,7 @@ mod tests {
             preset: "minimal",
             device: Device::Up5k,
             freq_mhz: 50.0,
-            seed: 1,
+            seeds: vec![(1, Ok(19.25))],
             yosys_version: "0.23".into(),
             nextpnr_version: "0.4-1+b1".into(),
             unit: "spe_top_minimal".into(),
