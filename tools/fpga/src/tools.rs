@@ -178,19 +178,32 @@ impl Runner {
 /// another version. Returns the folder and whether it was installed now. The first run of
 /// each tool compiles its WebAssembly (about a minute) into the user's cache.
 pub fn ensure_yowasp_ecp5(repo: &Path) -> Result<(PathBuf, bool), String> {
-    let target = repo.join(YOWASP_ECP5_DIR);
-    let stamp = target.join(format!(
-        "{}-{YOWASP_ECP5_VERSION}.dist-info",
-        YOWASP_ECP5_PACKAGE.replace('-', "_")
-    ));
+    ensure_pip(
+        &repo.join(YOWASP_ECP5_DIR),
+        YOWASP_ECP5_PACKAGE,
+        YOWASP_ECP5_VERSION,
+        YOWASP_ECP5_DEPS,
+    )
+}
+
+/// `package==version` (with its dependencies: `deps` pinned, the rest as pip resolves them)
+/// in `target`, installed first with `python3 -m pip install --target` when its
+/// `.dist-info` is not there. Returns the folder and whether it was installed now.
+pub fn ensure_pip(
+    target: &Path,
+    package: &str,
+    version: &str,
+    deps: &[&str],
+) -> Result<(PathBuf, bool), String> {
+    let stamp = target.join(format!("{}-{version}.dist-info", package.replace('-', "_")));
     if stamp.is_dir() {
-        return Ok((target, false));
+        return Ok((target.to_path_buf(), false));
     }
-    let spec = format!("{YOWASP_ECP5_PACKAGE}=={YOWASP_ECP5_VERSION}");
+    let spec = format!("{package}=={version}");
     let mut specs = vec![spec.as_str()];
-    specs.extend(YOWASP_ECP5_DEPS);
-    spe_defs::soc::pip_install(&target, &specs, true, &stamp)?;
-    Ok((target, true))
+    specs.extend(deps);
+    spe_defs::soc::pip_install(target, &specs, true, &stamp)?;
+    Ok((target.to_path_buf(), true))
 }
 
 #[cfg(test)]
