@@ -123,7 +123,7 @@ fn depth_line(d: &depth::Depth) -> String {
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::shared::write_whole(path, text.as_bytes())?;
     eprintln!("wrote {}", path.display());
     Ok(())
 }

@@ -14,8 +14,7 @@ use std::path::Path;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// One Verilog source of a build.
-pub use spe_defs::soc::VerilogSource as Source;
+use spe_defs::soc::VerilogSource;
 
 /// What to build and where.
 #[derive(Clone, Debug)]
@@ -25,7 +24,7 @@ pub struct BuildOptions {
     pub device: Device,
     /// Top module.
     pub top: String,
-    pub sources: Vec<Source>,
+    pub sources: Vec<VerilogSource>,
     /// The pin constraints file (PCF on an iCE40, LPF on an ECP5).
     pub pins: PathBuf,
     /// The repository, whose `.deps/` holds the ECP5 tools (installed on first use).
@@ -347,12 +346,12 @@ mod tests {
             device: Device::Up5k,
             top: "spe_board_icebreaker".into(),
             sources: vec![
-                Source {
+                VerilogSource {
                     path: "/x/picorv32.v".into(),
                     defines: vec!["RISCV_FORMAL".into()],
                     then: vec![],
                 },
-                Source {
+                VerilogSource {
                     path: "/x/board.v".into(),
                     defines: vec![],
                     then: vec!["expose top/a;".into()],

@@ -482,7 +482,7 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
     }
     let t = Instant::now();
     // A failed place and route (the unit does not fit) still reports Yosys's figures.
-    let mut pnr: Result<PnrReport, String> = Err("no seed run".into());
+    let mut pnr: Result<PnrReport, String> = Err("no seed run".into()); // replaced by the first
     let mut seeds = Vec::new();
     for &seed in &o.seeds {
         // One seed: nextpnr.log; several: one log each, the best run's copied to nextpnr.log.
@@ -515,22 +515,16 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
                 nextpnr::parse_log(&text).map_err(|e| format!("{e} (see {})", log.display()))
             });
         seeds.push((seed, run.as_ref().map(|p| p.fmax_mhz).map_err(Clone::clone)));
-        if run.is_err() && pnr.is_err() && seeds.len() == 1 {
-            // Kept unless another seed succeeds (routing can fail with one seed only).
-            if o.seeds.len() > 1 {
-                std::fs::copy(&log, out.join(nextpnr::LOG))
-                    .map_err(|e| format!("copying {}: {e}", log.display()))?;
-            }
-            pnr = run;
-            continue;
-        }
-        let better = match (&run, &pnr) {
-            (Ok(a), Ok(b)) => a.fmax_mhz > b.fmax_mhz,
-            (Ok(_), Err(_)) => true,
-            (Err(_), _) => false,
-        };
+        // The first run stands until a later one places at a higher Fmax (a failed run
+        // never replaces one: routing can fail with one seed only).
+        let better = seeds.len() == 1
+            || match (&run, &pnr) {
+                (Ok(a), Ok(b)) => a.fmax_mhz > b.fmax_mhz,
+                (Ok(_), Err(_)) => true,
+                (Err(_), _) => false,
+            };
         if better {
-            if o.seeds.len() > 1 && run.is_ok() {
+            if o.seeds.len() > 1 {
                 std::fs::copy(&log, out.join(nextpnr::LOG))
                     .map_err(|e| format!("copying {}: {e}", log.display()))?;
             }
