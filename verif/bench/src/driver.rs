@@ -5,10 +5,11 @@
 //!
 //! * Start (`arm_spe_pmu_start`): PMSCR_EL2 as EL2 boot code leaves it (non-VHE, first
 //!   start only), then the buffer (PMBPTR = the ring's head, PMBLIMITR = its limit | E),
-//!   PMSFCR, PMSEVFR, PMSNEVFR, PMSLATFR, PMSIRR, PMSICR = the period left at the last
-//!   stop, and the sampling control last (PMSCR_EL1, or PMSCR_EL2 in a VHE host).
+//!   PMSFCR, PMSEVFR, PMSNEVFR, PMSLATFR, PMSIRR, PMSICR = the whole 64-bit value read at
+//!   the last stop (COUNT and, with FEAT_SPE_ERnd, a pending ECOUNT: Linux keeps the
+//!   register in `period_left`), and the sampling control last (PMSCR_EL1, or PMSCR_EL2 in a VHE host).
 //! * Stop (`arm_spe_pmu_stop`): PMSCR = 0, PSB, PMBLIMITR = 0 (disable and drain), then the
-//!   fault check below, PMBSR = 0 unless spurious, and PMSICR read back as the period left.
+//!   fault check below, PMBSR = 0 unless spurious, and PMSICR read back whole.
 //! * Fault check (`arm_spe_pmu_buf_get_fault_act`): PSB, read PMBSR; S = 0 is spurious;
 //!   DL marks the AUX record truncated and partial, COLL marks it collision; EC = BUF with
 //!   BSC = full is handled, anything else is fatal; then the AUX output ends at PMBPTR.
@@ -351,8 +352,8 @@ impl SampleSettings {
     }
 
     /// The start sequence after the buffer (`arm_spe_pmu_start` with PERF_EF_RELOAD):
-    /// filters, interval, the counter (`count`: the period left), the control last.
-    pub fn start_after_buffer(&self, count: u64) -> Vec<(RegId, u64)> {
+    /// filters, interval, the counter (`icr`: the whole PMSICR to restore), the control last.
+    pub fn start_after_buffer(&self, icr: u64) -> Vec<(RegId, u64)> {
         let mut seq = vec![
             (RegId::Pmsfcr, self.pmsfcr()),
             (RegId::Pmsevfr, self.event_filter),
@@ -368,7 +369,7 @@ impl SampleSettings {
                 pmslatfr::MINLAT_FIELD.place(self.min_latency),
             ),
             (RegId::Pmsirr, self.pmsirr()),
-            (RegId::Pmsicr, pmsicr::COUNT.place(count)),
+            (RegId::Pmsicr, icr),
         ]);
         if self.host {
             seq.push((RegId::PmscrEl1, 0));
@@ -409,8 +410,14 @@ impl SampleSettings {
         let mut seq: Vec<_> = self.el2_boot().into_iter().collect();
         seq.push((RegId::Pmbptr, pmbptr::PTR.place(ptr)));
         seq.push((RegId::Pmblimitr, limit));
-        seq.extend(self.start_after_buffer(self.initial_count.unwrap_or(self.interval)));
+        seq.extend(self.start_after_buffer(self.initial_icr()));
         seq
+    }
+
+    /// The PMSICR of the first start: COUNT = the initial count (the interval unless
+    /// given), ECOUNT = 0, as Linux's `period_left` starts at the sample period.
+    pub fn initial_icr(&self) -> u64 {
+        pmsicr::COUNT.place(self.initial_count.unwrap_or(self.interval))
     }
 
     /// PMBLIMITR for a limit address (fill mode, enabled).
@@ -461,7 +468,7 @@ enum Access {
     Status(Ctx),
     /// The PMBPTR just read: end the AUX output, then go on.
     AuxEnd(Ctx, Act),
-    /// The PMSICR just read: the period left for the next start.
+    /// The PMSICR just read: kept whole for the next start.
     SavePeriod,
     /// Begin an AUX output: PMBPTR and PMBLIMITR from the ring.
     Begin,
@@ -529,6 +536,7 @@ pub struct Driver {
     open: Option<u64>,
     /// A begin the memory has not heard of yet.
     pending_open: Option<u64>,
+    /// The PMSICR to write at the next start: the whole value read at the last stop.
     period_left: u64,
     /// The last PMBPTR and PMSICR read.
     ptr: u64,
@@ -552,11 +560,10 @@ impl Driver {
             .into_iter()
             .collect();
         queue.push_back(Access::Begin);
-        let start =
-            settings.start_after_buffer(settings.initial_count.unwrap_or(settings.interval));
+        let start = settings.start_after_buffer(settings.initial_icr());
         queue.extend(start.into_iter().map(|(r, v)| Access::Write(r, v)));
         Ok(Driver {
-            period_left: settings.initial_count.unwrap_or(settings.interval),
+            period_left: settings.initial_icr(),
             settings,
             queue,
             issued: None,
@@ -710,7 +717,9 @@ impl Driver {
                 }
                 self.front(&next);
             }
-            Access::SavePeriod => self.period_left = pmsicr::COUNT.get(self.icr),
+            // arm_spe_pmu_stop: `local64_set(&hwc->period_left, read_sysreg_s(PMSICR))`,
+            // the whole register, so that a pending ECOUNT (FEAT_SPE_ERnd) survives.
+            Access::SavePeriod => self.period_left = self.icr,
             Access::Begin | Access::Enter(_) => {
                 self.decide_now(a);
                 if let Some(ptr) = self.pending_open.take() {

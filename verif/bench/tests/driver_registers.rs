@@ -11,6 +11,7 @@ use spe_defs::regs::{
     pmblimitr, pmbptr, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, reg, RegId,
 };
 use spe_defs::Config;
+use spe_ports::{Dut, Inputs, Outputs};
 use spe_stim::Workload;
 
 const FILE: &str = "driver_registers";
@@ -334,4 +335,70 @@ fn a_write_error_stops_profiling_like_linux_or_restarts_on_request() {
     assert!(r.events[0].is_fault());
     assert!(dut.records > 2, "profiling resumed after the fault");
     assert_eq!(r.stats.records_written, dut.records);
+}
+
+/// `arm_spe_pmu_stop` saves the whole PMSICR (`period_left`) and `arm_spe_pmu_start` writes
+/// it back: with FEAT_SPE_ERnd (`v1p2x`) an ECOUNT pending at a context switch survives it.
+/// A driver that kept only COUNT would write ECOUNT = 0 at the next start.
+#[test]
+fn a_stop_saves_the_whole_pmsicr_and_the_next_start_restores_it() {
+    let seed = seed(
+        FILE,
+        "a_stop_saves_the_whole_pmsicr_and_the_next_start_restores_it",
+    );
+    let cfg = Config::preset("v1p2x").unwrap();
+    assert!(cfg.options.ernd, "v1p2x builds FEAT_SPE_ERnd");
+    let s = SampleSettings {
+        interval: 256,
+        jitter: true,
+        switch_every: 2_000,
+        switch_off: 100,
+        buffer_size: 64 << 10,
+        ..SampleSettings::perf_default(cfg)
+    };
+    /// The golden model, with the PMSICR reads and writes on the register port noted.
+    struct Spy {
+        unit: spe_model::Model,
+        reads: Vec<u64>,
+        writes: Vec<u64>,
+    }
+    impl Dut for Spy {
+        fn step(&mut self, inp: &Inputs) -> Outputs {
+            let out = self.unit.step(inp);
+            if inp.reg_en && inp.reg_addr == addr(RegId::Pmsicr) {
+                if inp.reg_we {
+                    self.writes.push(inp.reg_wdata);
+                } else {
+                    self.reads.push(out.reg_rdata);
+                }
+            }
+            out
+        }
+    }
+    let mut dut = Spy {
+        unit: spe_model::Model::new(cfg),
+        reads: Vec::new(),
+        writes: Vec::new(),
+    };
+    let w = Workload::by_name("loop").unwrap();
+    let mem = MemoryProfile::default();
+    run(&mut dut, cfg, &w, &s, &mem, 200_000, seed, &mut |_, _| {}).unwrap();
+    assert!(dut.reads.len() >= 10, "only {} stops", dut.reads.len());
+    assert!(
+        dut.reads.iter().any(|&v| pmsicr::ECOUNT.get(v) != 0),
+        "no stop caught a pending ECOUNT in {} stops (the test could not tell)",
+        dut.reads.len()
+    );
+    // The first write is the first start's; each later one restores the read before it.
+    assert_eq!(dut.writes[0], pmsicr::COUNT.place(s.interval));
+    for (i, &read) in dut.reads.iter().enumerate() {
+        if let Some(&written) = dut.writes.get(i + 1) {
+            assert_eq!(
+                written,
+                read,
+                "start {}: PMSICR written {written:#x}, read at the stop before {read:#x}",
+                i + 1
+            );
+        }
+    }
 }
