@@ -306,7 +306,7 @@ module spe_tracker_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
             p_valid__0__d = prev_valid__0;
         end
         pbt__0 = p_target__0__q;
-        pbt_en__0 = s_rep__q[(141)+:(1)] & s_rep__q[(201)+:(1)] & p_valid__0__q;
+        pbt_en__0 = s_rep__q[(141)+:(1)] & s_rep__q[(201)+:(1)] & s_rep__q[(204)+:(1)] & p_valid__0__q;
         m_scalar__0__clock = clock;
         m_scalar__0__reset = reset;
         m_scalar__0__d = m_scalar__0__q;

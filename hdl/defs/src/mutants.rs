@@ -230,8 +230,8 @@ pub const MUTANTS: &[Mutant] = &[
         preset: "v1p2x",
         prop: None,
         file: "spe_tracker_{p}.v",
-        from: "pbt_en__0 = s_rep__q[(141)+:(1)] & s_rep__q[(201)+:(1)] & p_valid__0__q;",
-        to: "pbt_en__0 = s_rep__q[(141)+:(1)] & p_valid__0__q;",
+        from: "pbt_en__0 = s_rep__q[(141)+:(1)] & s_rep__q[(201)+:(1)] & s_rep__q[(204)+:(1)] & p_valid__0__q;",
+        to: "pbt_en__0 = s_rep__q[(141)+:(1)] & s_rep__q[(204)+:(1)] & p_valid__0__q;",
         regress_cycles: Some(4_000_000),
     },
 ];

@@ -393,8 +393,11 @@ impl Logic for SpeTracker {
             }
             // choice: prev-branch
             self.pbt[i].next = self.p_target[i].q.val();
-            self.pbt_en[i].next =
-                self.s_rep.q.val().br_done & self.s_rep.q.val().taken & self.p_valid[i].q.val();
+            // D17.6.3.1: not for a sampled branch that is still speculative (flushed).
+            self.pbt_en[i].next = self.s_rep.q.val().br_done
+                & self.s_rep.q.val().taken
+                & self.s_rep.q.val().retired
+                & self.p_valid[i].q.val();
         }
         // FEAT_SPE_EFT: whether a SIMD&FP access was scalar comes with the memory report.
         for i in 0..self.m_scalar.len() {

@@ -563,11 +563,17 @@ fn tracker_waits_for_the_grant_and_drops_a_waiting_record_when_writing_stops() {
 #[test]
 fn tracker_keeps_the_previous_branch_target_of_a_taken_branch_report_with_feat_spe_pbt() {
     // FEAT_SPE_PBT (v1p2x): the register the core reports with the accepted branch report,
-    // bits 60:56 cleared, goes to the serializer when the branch was taken and the register
-    // valid; a later (stray) report does not replace it. Without the option: no such logic.
+    // bits 60:56 cleared, goes to the serializer when the branch was taken, the register
+    // valid and the branch retired (D17.6.3.1: not for a flushed one); a later (stray)
+    // report does not replace it. Without the option: no such logic.
     assert!(SpeTracker::new(cfg()).pbt_en.is_empty());
     let reg = 0xa0ff_8000_1020_3000u64;
-    for (taken, valid) in [(true, true), (false, true), (true, false)] {
+    for (taken, valid, retired) in [
+        (true, true, true),
+        (false, true, true),
+        (true, false, true),
+        (true, true, false),
+    ] {
         let mut t = SpeTracker::new(Config::preset("v1p2x").unwrap());
         start(&mut t);
         cycle(&mut t, |t| t.reset.next = true, |_| ());
@@ -592,9 +598,18 @@ fn tracker_keeps_the_previous_branch_target_of_a_taken_branch_report_with_feat_s
         );
         t.br.next.done = false;
         assert!(stray, "a second branch report is stray");
+        next(&mut t, &|t| {
+            t.cpl.next.done = true;
+            t.cpl.next.retired = retired;
+        });
+        t.cpl.next.done = false;
         comb(&mut t, |_| (), |_| ());
-        let want = taken && valid;
-        assert_eq!(t.pbt_en[0].val(), want, "taken {taken} valid {valid}");
+        let want = taken && valid && retired;
+        assert_eq!(
+            t.pbt_en[0].val(),
+            want,
+            "taken {taken} valid {valid} retired {retired}"
+        );
         if want {
             assert_eq!(v(t.pbt[0].val()), reg);
         }

@@ -102,7 +102,10 @@ pub fn encode(s: &Sample, cfg: &Config) -> Record {
             packet::ADDRESS_PAYLOAD,
         );
     }
-    if let Some(pbt) = s.prev_branch {
+    // D17.6.3.1: the target of the most recent branch "taken and retired in program order
+    // before the sampled operation"; not recorded when "the sampled operation is still
+    // speculative": a branch flushed from the pipeline has no PBT packet. choice: prev-branch
+    if let Some(pbt) = s.prev_branch.filter(|_| s.retired) {
         // FEAT_SPE_PBT: a branch, so the slot has no data PA.
         debug_assert!(!s.xl_done);
         put(

@@ -865,11 +865,11 @@ fn a_sample_whose_completion_never_comes_is_dropped_2_to_the_k_cycles_after_its_
 fn previous_branch_target_only_for_a_taken_branch_with_a_valid_register_and_feat_spe_pbt() {
     // J1 SPEBranch / SPEConstructRecord: a taken branch puts the previous-branch-target
     // register in its sample if valid; other ops never (the IMPDEF "get prev br if not br"
-    // is FALSE here). Reference §7.3's bytes: EL1, NS, 0xffff800010203000; the junk in
+    // is FALSE here); D17.6.3.1: not a branch that is still speculative (flushed). Reference §7.3's bytes: EL1, NS, 0xffff800010203000; the junk in
     // bits 60:56 (NSE and the zero bits) is recorded as 0 (no Realm state).
     let v1p2x = Config::preset("v1p2x").unwrap();
     let reg = 0xa0ff_8000_1020_3000u64 | 0x1f << 56;
-    let pbt_slot = |cfg: &Config, taken: bool, valid: bool| {
+    let pbt_slot = |cfg: &Config, taken: bool, valid: bool, retired: bool| {
         let mut tb = Tb::new(cfg);
         tb.enable(4, 0);
         let rec = sample_with(
@@ -886,9 +886,9 @@ fn previous_branch_target_only_for_a_taken_branch_with_a_valid_register_and_feat
                     i.thr[0].pbt_target = reg;
                     i.thr[0].pbt_valid = valid;
                 }),
-                (5, &|i: &mut spe_ports::Inputs| {
+                (5, &move |i: &mut spe_ports::Inputs| {
                     i.thr[0].cpl.done = true;
-                    i.thr[0].cpl.retired = true;
+                    i.thr[0].cpl.retired = retired;
                 }),
             ],
         );
@@ -896,18 +896,19 @@ fn previous_branch_target_only_for_a_taken_branch_with_a_valid_register_and_feat
         rec[layout::PA.offset..layout::PA.offset + 9].to_vec()
     };
     assert_eq!(
-        pbt_slot(v1p2x, true, true),
+        pbt_slot(v1p2x, true, true, true),
         [0xb4, 0x00, 0x30, 0x20, 0x10, 0x00, 0x80, 0xff, 0xa0]
     );
-    for (cfg, taken, valid) in [
-        (v1p2x, false, true),
-        (v1p2x, true, false),
-        (&Config::default(), true, true),
+    for (cfg, taken, valid, retired) in [
+        (v1p2x, false, true, true),
+        (v1p2x, true, false, true),
+        (v1p2x, true, true, false),
+        (&Config::default(), true, true, true),
     ] {
         assert_eq!(
-            pbt_slot(cfg, taken, valid),
+            pbt_slot(cfg, taken, valid, retired),
             [0; 9],
-            "{} taken {taken} valid {valid}",
+            "{} taken {taken} valid {valid} retired {retired}",
             cfg.name
         );
     }
