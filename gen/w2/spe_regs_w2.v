@@ -71,7 +71,8 @@ module spe_regs_w2(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,co
     localparam  k_kind_s1 = 2'b1;
     localparam  k_kind_s2 = 2'b10;
     localparam  k_abort_ext = 32'h90060010;
-    localparam  k_coll_dl = 32'h90000;
+    localparam  k_abort_keep = 32'h50000;
+    localparam  k_abort_keep_first = 32'hd0000;
     localparam  p_e0 = 32'h0;
     localparam  p_e1 = 32'h1;
     localparam  p_cx = 32'h3;
@@ -298,9 +299,9 @@ module spe_regs_w2(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,co
             ab[(0)+:(6)] = upd[(70)+:(6)];
         end
         if (upd[(67)+:(1)]) begin
-            pmbsr__d = ab | (pmbsr_coll & k_coll) | k_dl;
+            pmbsr__d = ab | (pmbsr_coll & k_abort_keep) | k_dl;
             if (upd[(76)+:(1)]) begin
-                pmbsr__d = ab | (pmbsr_coll & k_coll_dl);
+                pmbsr__d = ab | (pmbsr_coll & k_abort_keep_first);
             end
         end
         wr = reg_en & reg_we;

@@ -557,9 +557,10 @@ pub mod pmbsr {
 
     /// PMBSR for a fault on a buffer write (Arm ARM D17.8.3, D17.8.4): S set; EC stage-1 or
     /// stage-2 data abort; MSS the FSC (an external abort's is 010000, an MMU fault's the one
-    /// the core gives); EA set for an external abort only; DL set unless the fault is at
-    /// the record's first byte (J1: DL only if start_vaddr != the faulting address), where
-    /// DL keeps `old`'s value; COLL kept.
+    /// the core gives); EA set for an external abort, else as it was (D17.8.3 names the
+    /// fields an MMU fault sets, then "The other fields in PMBSR_ELx ... are unchanged";
+    /// D17.8.4 sets EA to 1); DL set unless the fault is at the record's first byte (J1: DL
+    /// only if start_vaddr != the faulting address), where DL keeps `old`'s value; COLL kept.
     pub const fn fault(old: u64, kind: u8, fsc: u8, first_byte: bool) -> u64 {
         let external = is_external(kind);
         let ec = if kind == ERR_STAGE2 {
@@ -573,7 +574,7 @@ pub mod pmbsr {
             fsc as u64
         };
         let dl = if first_byte { DL.get(old) } else { 1 };
-        (old & COLL.mask())
+        (old & (COLL.mask() | EA.mask()))
             | S.place(1)
             | EC.place(ec)
             | FSC.place(code)

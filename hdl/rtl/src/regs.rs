@@ -181,9 +181,12 @@ macro_rules! spe_regs {
             k_abort_s2: K<Bits<32>>,
             k_kind_s1: K<Bits<2>>,
             k_kind_s2: K<Bits<2>>,
-            /// An external abort's S, EC, EA and MSS; COLL and DL as they were.
+            /// An external abort's S, EC, EA and MSS.
             k_abort_ext: K<Bits<32>>,
-            k_coll_dl: K<Bits<32>>,
+            /// What a fault leaves as it was: COLL and EA (an MMU fault does not clear EA,
+            /// D17.8.3), and DL too at the record's first beat.
+            k_abort_keep: K<Bits<32>>,
+            k_abort_keep_first: K<Bits<32>>,
             /// A fault's S, EC, EA and MSS (the FSC in MSS bits 5:0).
             ab: Signal<Local, Spliced<6, 0, 32>>,
             // Field positions, for `get_bit` / `get_bits` on the stored registers.
@@ -245,7 +248,8 @@ macro_rules! spe_regs {
                     k_abort_s1: k(bsr(pmbsr::EC_FAULT_S1, 0, 0, 0)),
                     k_abort_s2: k(bsr(pmbsr::EC_FAULT_S2, 0, 0, 0)),
                     k_abort_ext: k(bsr(pmbsr::EC_FAULT_S1, pmbsr::FSC_EXTERNAL_ABORT, 1, 0)),
-                    k_coll_dl: k(pmbsr::COLL.mask() | pmbsr::DL.mask()),
+                    k_abort_keep: k(pmbsr::COLL.mask() | pmbsr::EA.mask()),
+                    k_abort_keep_first: k(pmbsr::COLL.mask() | pmbsr::EA.mask() | pmbsr::DL.mask()),
                     k_kind_s1: k(u64::from(pmbsr::ERR_STAGE1)),
                     k_kind_s2: k(u64::from(pmbsr::ERR_STAGE2)),
                     p_e0: pos(pmscr::E0SPE),
@@ -331,7 +335,8 @@ macro_rules! spe_regs {
                 // A fault on a write (`pmbsr::fault`, D17.8.3/D17.8.4): S; EC stage-1 data
                 // abort, or stage-2 for that kind; MSS the FSC (an MMU fault's own, an
                 // external abort's 010000 with EA); DL unless at the record's first beat,
-                // where it stays as it was; COLL kept. `ab` holds S, EC, EA and MSS (one
+                // where it stays as it was; COLL and EA kept (D17.8.3: an MMU fault leaves
+                // the fields it does not name unchanged). `ab` holds S, EC, EA and MSS (one
                 // 32-bit word with the FSC spliced in, rather than one word per field).
                 self.ab.next = self.k_abort_ext.val().into();
                 if self.upd.val().abort_kind == self.k_kind_s1.val() {
@@ -344,11 +349,11 @@ macro_rules! spe_regs {
                 }
                 if self.upd.val().abort {
                     self.pmbsr.d.next = self.ab.val().to_bits()
-                        | (self.pmbsr_coll.val() & self.k_coll.val())
+                        | (self.pmbsr_coll.val() & self.k_abort_keep.val())
                         | self.k_dl.val();
                     if self.upd.val().abort_first {
-                        self.pmbsr.d.next =
-                            self.ab.val().to_bits() | (self.pmbsr_coll.val() & self.k_coll_dl.val());
+                        self.pmbsr.d.next = self.ab.val().to_bits()
+                            | (self.pmbsr_coll.val() & self.k_abort_keep_first.val());
                     }
                 }
 

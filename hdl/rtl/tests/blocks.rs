@@ -840,13 +840,15 @@ fn a_management_event_keeps_the_collision_flag_and_raises_the_interrupt() {
 #[test]
 fn a_write_fault_sets_ec_fsc_and_ea_by_kind_and_keeps_dl_at_the_first_byte() {
     // D17.8.3/D17.8.4 (`pmbsr::fault`): EC by stage, MSS the FSC (010000 and EA for an
-    // external abort, the reserved kind included), DL unchanged at the first byte.
+    // external abort, the reserved kind included), DL unchanged at the first byte, EA
+    // unchanged by an MMU fault.
     for (kind, fsc) in [(0u64, 0u64), (1, 0b000111), (2, 0b001101), (3, 0b101010)] {
         for first in [false, true] {
-            for old_dl in [false, true] {
+            for (old_dl, old_ea) in [(false, false), (true, false), (false, true)] {
+                let old = pmbsr::DL.place(u64::from(old_dl)) | pmbsr::EA.place(u64::from(old_ea));
                 let mut g = regs();
                 g.count_now.next = b(0);
-                write(&mut g, RegId::Pmbsr, pmbsr::DL.place(u64::from(old_dl)));
+                write(&mut g, RegId::Pmbsr, old);
                 cycle(
                     &mut g,
                     |g| {
@@ -859,18 +861,13 @@ fn a_write_fault_sets_ec_fsc_and_ea_by_kind_and_keeps_dl_at_the_first_byte() {
                 );
                 g.upd.next.abort = false;
                 let bsr = read(&mut g, RegId::Pmbsr);
-                let want = pmbsr::fault(
-                    pmbsr::DL.place(u64::from(old_dl)),
-                    kind as u8,
-                    fsc as u8,
-                    first,
+                let want = pmbsr::fault(old, kind as u8, fsc as u8, first);
+                let ctx = format!(
+                    "kind {kind} FSC {fsc:#x} first {first} DL was {old_dl} EA was {old_ea}"
                 );
-                assert_eq!(
-                    bsr, want,
-                    "kind {kind} FSC {fsc:#x} first {first} DL was {old_dl}"
-                );
+                assert_eq!(bsr, want, "{ctx}");
                 let external = kind == 0 || kind == 3;
-                assert_eq!(pmbsr::EA.is_set(bsr), external);
+                assert_eq!(pmbsr::EA.is_set(bsr), external || old_ea, "{ctx}");
                 assert_eq!(pmbsr::DL.is_set(bsr), !first || old_dl);
                 assert_eq!(
                     pmbsr::EC.get(bsr),

@@ -185,9 +185,10 @@ fn records_are_never_written_at_or_past_the_limit() {
 #[test]
 fn a_write_fault_sets_ec_fsc_and_ea_by_kind_and_dl_unless_at_the_first_byte() {
     // D17.8.3/D17.8.4: stage-1 faults (and external aborts) report EC 100100, stage-2
-    // faults 100101; MSS holds the FSC (010000 for an external abort); EA only for an
-    // external abort; DL is set unless the faulting write is the record's first byte, where
-    // it stays as it was. The reserved kind 11 is an external abort.
+    // faults 100101; MSS holds the FSC (010000 for an external abort); EA set by an
+    // external abort and left as it was by an MMU fault (D17.8.3: "The other fields in
+    // PMBSR_ELx ... are unchanged"); DL is set unless the faulting write is the record's
+    // first byte, where it stays as it was. The reserved kind 11 is an external abort.
     let kinds = [
         (pmbsr::ERR_EXTERNAL, 0u8),
         (pmbsr::ERR_STAGE1, 0b000111),
@@ -196,12 +197,16 @@ fn a_write_fault_sets_ec_fsc_and_ea_by_kind_and_dl_unless_at_the_first_byte() {
     ];
     for (kind, fsc) in kinds {
         for bad_beat in [0u64, 5] {
-            for old_dl in [false, true] {
-                let ctx =
-                    format!("kind {kind:#04b} FSC {fsc:#08b} beat {bad_beat} DL was {old_dl}");
+            for (old_dl, old_ea) in [(false, false), (true, false), (false, true)] {
+                let ctx = format!(
+                    "kind {kind:#04b} FSC {fsc:#08b} beat {bad_beat} DL was {old_dl} EA was {old_ea}"
+                );
                 let mut tb = Tb::new(&Config::default());
                 tb.enable(4, 0);
-                tb.write_reg(RegId::Pmbsr, pmbsr::DL.place(u64::from(old_dl)));
+                tb.write_reg(
+                    RegId::Pmbsr,
+                    pmbsr::DL.place(u64::from(old_dl)) | pmbsr::EA.place(u64::from(old_ea)),
+                );
                 one_sample(&mut tb);
                 let mut accepted = 0;
                 loop {
@@ -239,7 +244,7 @@ fn a_write_fault_sets_ec_fsc_and_ea_by_kind_and_dl_unless_at_the_first_byte() {
                     u64::from(fsc)
                 };
                 assert_eq!(pmbsr::FSC.get(bsr), want_fsc, "{ctx}");
-                assert_eq!(pmbsr::EA.is_set(bsr), external, "{ctx}");
+                assert_eq!(pmbsr::EA.is_set(bsr), external || old_ea, "{ctx}");
                 assert_eq!(pmbsr::DL.is_set(bsr), bad_beat != 0 || old_dl, "{ctx}");
                 assert_eq!(
                     tb.read_reg(RegId::Pmbptr),
