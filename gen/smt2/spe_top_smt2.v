@@ -124,7 +124,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  regs__0__coll_set;
     reg  [76:0] regs__0__upd;
     wire  [61:0] regs__0__sample_ctl;
-    wire  [9:0] regs__0__collect_ctl;
+    wire  [10:0] regs__0__collect_ctl;
     wire  [30:0] regs__0__filter_ctl;
     wire  [11:0] regs__0__minlat;
     wire  [127:0] regs__0__buffer_ctl;
@@ -141,7 +141,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  regs__1__coll_set;
     reg  [76:0] regs__1__upd;
     wire  [61:0] regs__1__sample_ctl;
-    wire  [9:0] regs__1__collect_ctl;
+    wire  [10:0] regs__1__collect_ctl;
     wire  [30:0] regs__1__filter_ctl;
     wire  [11:0] regs__1__minlat;
     wire  [127:0] regs__1__buffer_ctl;
@@ -210,7 +210,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  [1:0] tracker__0__disp_el;
     reg  tracker__0__disp_ns;
     reg  [4:0] tracker__0__regime;
-    reg  [9:0] tracker__0__ctl;
+    reg  [10:0] tracker__0__ctl;
     reg  [31:0] tracker__0__ctx_el1;
     reg  [31:0] tracker__0__ctx_el2;
     reg  [63:0] tracker__0__cnt_virt;
@@ -241,7 +241,7 @@ module spe_top_smt2(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  [1:0] tracker__1__disp_el;
     reg  tracker__1__disp_ns;
     reg  [4:0] tracker__1__regime;
-    reg  [9:0] tracker__1__ctl;
+    reg  [10:0] tracker__1__ctl;
     reg  [31:0] tracker__1__ctx_el1;
     reg  [31:0] tracker__1__ctx_el2;
     reg  [63:0] tracker__1__cnt_virt;

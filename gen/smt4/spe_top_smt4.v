@@ -144,7 +144,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  regs__0__coll_set;
     reg  [76:0] regs__0__upd;
     wire  [61:0] regs__0__sample_ctl;
-    wire  [9:0] regs__0__collect_ctl;
+    wire  [10:0] regs__0__collect_ctl;
     wire  [30:0] regs__0__filter_ctl;
     wire  [15:0] regs__0__minlat;
     wire  [127:0] regs__0__buffer_ctl;
@@ -161,7 +161,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  regs__1__coll_set;
     reg  [76:0] regs__1__upd;
     wire  [61:0] regs__1__sample_ctl;
-    wire  [9:0] regs__1__collect_ctl;
+    wire  [10:0] regs__1__collect_ctl;
     wire  [30:0] regs__1__filter_ctl;
     wire  [15:0] regs__1__minlat;
     wire  [127:0] regs__1__buffer_ctl;
@@ -178,7 +178,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  regs__2__coll_set;
     reg  [76:0] regs__2__upd;
     wire  [61:0] regs__2__sample_ctl;
-    wire  [9:0] regs__2__collect_ctl;
+    wire  [10:0] regs__2__collect_ctl;
     wire  [30:0] regs__2__filter_ctl;
     wire  [15:0] regs__2__minlat;
     wire  [127:0] regs__2__buffer_ctl;
@@ -195,7 +195,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  regs__3__coll_set;
     reg  [76:0] regs__3__upd;
     wire  [61:0] regs__3__sample_ctl;
-    wire  [9:0] regs__3__collect_ctl;
+    wire  [10:0] regs__3__collect_ctl;
     wire  [30:0] regs__3__filter_ctl;
     wire  [15:0] regs__3__minlat;
     wire  [127:0] regs__3__buffer_ctl;
@@ -322,7 +322,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  [1:0] tracker__0__disp_el;
     reg  tracker__0__disp_ns;
     reg  [4:0] tracker__0__regime;
-    reg  [9:0] tracker__0__ctl;
+    reg  [10:0] tracker__0__ctl;
     reg  [31:0] tracker__0__ctx_el1;
     reg  [31:0] tracker__0__ctx_el2;
     reg  [63:0] tracker__0__cnt_virt;
@@ -353,7 +353,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  [1:0] tracker__1__disp_el;
     reg  tracker__1__disp_ns;
     reg  [4:0] tracker__1__regime;
-    reg  [9:0] tracker__1__ctl;
+    reg  [10:0] tracker__1__ctl;
     reg  [31:0] tracker__1__ctx_el1;
     reg  [31:0] tracker__1__ctx_el2;
     reg  [63:0] tracker__1__cnt_virt;
@@ -384,7 +384,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  [1:0] tracker__2__disp_el;
     reg  tracker__2__disp_ns;
     reg  [4:0] tracker__2__regime;
-    reg  [9:0] tracker__2__ctl;
+    reg  [10:0] tracker__2__ctl;
     reg  [31:0] tracker__2__ctx_el1;
     reg  [31:0] tracker__2__ctx_el2;
     reg  [63:0] tracker__2__cnt_virt;
@@ -415,7 +415,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  [1:0] tracker__3__disp_el;
     reg  tracker__3__disp_ns;
     reg  [4:0] tracker__3__regime;
-    reg  [9:0] tracker__3__ctl;
+    reg  [10:0] tracker__3__ctl;
     reg  [31:0] tracker__3__ctx_el1;
     reg  [31:0] tracker__3__ctx_el2;
     reg  [63:0] tracker__3__cnt_virt;

@@ -111,7 +111,7 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
     reg  regs__coll_set;
     reg  [76:0] regs__upd;
     wire  [61:0] regs__sample_ctl;
-    wire  [9:0] regs__collect_ctl;
+    wire  [10:0] regs__collect_ctl;
     wire  [30:0] regs__filter_ctl;
     wire  [11:0] regs__minlat;
     wire  [127:0] regs__buffer_ctl;
@@ -163,7 +163,7 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
     reg  [1:0] tracker__disp_el;
     reg  tracker__disp_ns;
     reg  [4:0] tracker__regime;
-    reg  [9:0] tracker__ctl;
+    reg  [10:0] tracker__ctl;
     reg  [31:0] tracker__ctx_el1;
     reg  [31:0] tracker__ctx_el2;
     reg  [63:0] tracker__cnt_virt;

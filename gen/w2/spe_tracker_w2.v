@@ -11,7 +11,7 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,c
     input wire  [1:0] disp_el;
     input wire  disp_ns;
     input wire  [4:0] regime;
-    input wire  [9:0] ctl;
+    input wire  [10:0] ctl;
     input wire  [31:0] ctx_el1;
     input wire  [31:0] ctx_el2;
     input wire  [63:0] cnt_virt;
@@ -38,6 +38,8 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,c
     output reg  [408:0] sample;
 
     // Constant declarations
+    localparam  k_nv2 = 8'h30;
+    localparam  k_nv2_mask = 8'hfe;
     localparam  k_el0 = 2'b0;
     localparam  k_el2 = 2'b10;
     localparam  k_e2pb_el2 = 2'b0;
@@ -62,8 +64,8 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,c
     wire  [2:0] s_phase__q;
     reg  s_phase__reset;
     reg  s_phase__clock;
-    reg  [134:0] s_op__d;
-    wire  [134:0] s_op__q;
+    reg  [135:0] s_op__d;
+    wire  [135:0] s_op__q;
     reg  s_op__reset;
     reg  s_op__clock;
     reg  [206:0] s_rep__d;
@@ -84,6 +86,7 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,c
     reg  el1_phys;
     reg  el2_phys;
     reg  xl_started_now;
+    reg  va_ok;
     reg  timed_out;
     reg  stray;
     reg  [15:0] ev;
@@ -96,7 +99,7 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,c
         .reset(s_phase__reset),
         .clock(s_phase__clock)
     );
-    spe_rff #(.W(135), .INIT(135'h0)) s_op(
+    spe_rff #(.W(136), .INIT(136'h0)) s_op(
         .d(s_op__d),
         .q(s_op__q),
         .reset(s_op__reset),
@@ -174,8 +177,8 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,c
             s_op__d[(2)+:(1)] = disp_ns;
             s_op__d[(3)+:(1)] = ctl[(0)+:(1)] & ~at_el2 & ~tge_set;
             s_op__d[(4)+:(1)] = ctl[(5)+:(1)] & regime[(0)+:(1)];
-            s_op__d[(7)+:(32)] = ctx_el1;
-            s_op__d[(39)+:(32)] = ctx_el2;
+            s_op__d[(8)+:(32)] = ctx_el1;
+            s_op__d[(40)+:(32)] = ctx_el2;
             s_op__d[(6)+:(1)] = ctl[(2)+:(1)];
             if (owner_el2) begin
                 s_op__d[(6)+:(1)] = ctl[(7)+:(1)];
@@ -184,9 +187,10 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,c
             if (regime[(0)+:(1)]) begin
                 s_op__d[(5)+:(1)] = ctl[(6)+:(1)] & (owner_el2 | ctl[(1)+:(1)]);
             end
-            s_op__d[(71)+:(64)] = cnt_virt;
+            s_op__d[(7)+:(1)] = owner_el2 & ctl[(10)+:(1)];
+            s_op__d[(72)+:(64)] = cnt_virt;
             if (ts_phys) begin
-                s_op__d[(71)+:(64)] = cnt_phys;
+                s_op__d[(72)+:(64)] = cnt_phys;
             end
             s_age__d = k_age_zero;
             s_rep__d[(0)+:(1)] = 1'b0;
@@ -338,12 +342,13 @@ module spe_tracker_w2(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,c
         end
         sample[(69)+:(1)] = s_op__q[(3)+:(1)];
         sample[(70)+:(1)] = s_op__q[(4)+:(1)];
-        sample[(71)+:(32)] = s_op__q[(7)+:(32)];
-        sample[(103)+:(32)] = s_op__q[(39)+:(32)];
-        sample[(135)+:(1)] = s_op__q[(5)+:(1)];
+        sample[(71)+:(32)] = s_op__q[(8)+:(32)];
+        sample[(103)+:(32)] = s_op__q[(40)+:(32)];
+        va_ok = s_op__q[(7)+:(1)] | ~slot[(67)+:(1)] | ((slot[(58)+:(8)] & k_nv2_mask) != k_nv2);
+        sample[(135)+:(1)] = s_op__q[(5)+:(1)] & va_ok;
         sample[(136)+:(1)] = s_op__q[(6)+:(1)];
-        sample[(137)+:(64)] = s_op__q[(71)+:(64)];
-        sample[(201)+:(1)] = s_rep__q[(1)+:(1)];
+        sample[(137)+:(64)] = s_op__q[(72)+:(64)];
+        sample[(201)+:(1)] = s_rep__q[(1)+:(1)] & va_ok;
         sample[(202)+:(1)] = s_rep__q[(66)+:(1)];
         sample[(203)+:(64)] = s_rep__q[(2)+:(64)];
         sample[(267)+:(56)] = s_rep__q[(67)+:(56)];

@@ -17,7 +17,7 @@ module spe_regs_wide(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     input wire  coll_set;
     input wire  [76:0] upd;
     output reg  [61:0] sample_ctl;
-    output reg  [9:0] collect_ctl;
+    output reg  [10:0] collect_ctl;
     output reg  [30:0] filter_ctl;
     output reg  [15:0] minlat;
     output reg  [127:0] buffer_ctl;
@@ -425,6 +425,7 @@ module spe_regs_wide(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         sample_ctl[(3)+:(1)] = pmscr_el2__q[p_e0];
         sample_ctl[(4)+:(1)] = pmscr_el2__q[p_e1];
         collect_ctl[(5)+:(1)] = pmscr_el2__q[p_cx];
+        collect_ctl[(10)+:(1)] = pmscr_el2__q[p_e1];
         collect_ctl[(6)+:(1)] = pmscr_el2__q[p_pa];
         collect_ctl[(7)+:(1)] = pmscr_el2__q[p_ts];
         collect_ctl[(8)+:(2)] = pmscr_el2__q[(p_pct)+:(2)];

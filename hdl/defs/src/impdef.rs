@@ -423,6 +423,12 @@ pub const CHOICES: &[Choice] = &[
         behaviour: "Preset v1p2x (`Options::pbt`; PMSIDR.PBT = 1). The core keeps J1's previous-branch-target register (SPESamplePreviousBranchAddress and its valid flag) and reports it with the sampled branch (`pbt_target`, `pbt_valid` with `br_done`), so the ERET, exception and ISB choices are the core's. The unit records it, as Address packet index 4 in the PA slot, when the sampled op is a branch whose report says taken and `pbt_valid` is high and that retired (D17.6.3.1: not recorded while \"the sampled operation is still speculative\", so a flushed branch has none); never for another op (\"get prev br if not br\" is FALSE). Bits 60:56 are recorded as 0 (no Realm state: NSE = 0).",
     },
     Choice {
+        key: "nv2-address",
+        topic: "NV2 accesses' addresses",
+        rule: "D17.6.4.2 (\"If Statistical Profiling is disabled at EL2, the virtual address for the memory access is not recorded\"), D17.6.4; J1 SPEConstructRecord, StatisticalProfilingEnabled",
+        behaviour: "An NV2 access (load/store subclass 0x30/0x31: an MRS or MSR at EL1 turned into an access to the VNCR_EL2 page) has no data VA packet, and so no data PA packet, unless profiling is enabled at EL2 in the op's tag cycle: EL2 owns the buffer (EL2 enabled, MDCR_EL2.E2PB = 00) and PMSCR_EL2.E2SPE = 1. Under an EL1-owned buffer a guest hypervisor never sees the VNCR page's addresses.",
+    },
+    Choice {
         key: "crr",
         topic: "Branch call/return type (FEAT_SPE_CRR)",
         rule: "D18.2.7 (Operation Type, class Branch: CR, GCS); J1 SPEConstructClass",

@@ -164,6 +164,9 @@ pub mod subclass {
     pub const LDST_MEMCPY: u8 = 0x20;
     pub const LDST_MEMSET: u8 = 0x25;
     pub const LDST_NV2_SYSREG: u8 = 0x30;
+    /// An NV2 access (FEAT_NV2: an MRS or MSR at EL1 turned into a load or store of the
+    /// VNCR_EL2 page): `(v & LDST_NV2_MASK) == LDST_NV2_SYSREG` (ST in b0).
+    pub const LDST_NV2_MASK: u8 = !LDST_ST;
     /// Extended encoding `000 AR EXCL AT 1 ST`: recognised by `(v & 0xE2) == 0x02`.
     pub const LDST_EXT: u8 = 0x02;
     pub const LDST_EXT_MASK: u8 = 0xE2;
@@ -278,6 +281,11 @@ pub mod subclass {
             super::op_class::BRANCH => v & !BR_CLEAR_WITHOUT_CRR_GCS,
             _ => v,
         }
+    }
+
+    /// True when an op of `class` with subclass `v` is an NV2 access.
+    pub const fn is_nv2(class: u8, v: u8) -> bool {
+        class == super::op_class::LD_ST_ATOMIC && v & LDST_NV2_MASK == LDST_NV2_SYSREG
     }
 
     /// True when a load/store subclass is an atomic (extended encoding with AT set). An

@@ -123,6 +123,9 @@ pub struct CollectCtl {
     pub el2_pa: Bit,
     pub el2_ts: Bit,
     pub el2_pct: Bits<2>,
+    /// PMSCR_EL2.E2SPE: with an EL2 owner, profiling is enabled at EL2 (an NV2 access's
+    /// data VA and PA may be recorded).
+    pub el2_e2spe: Bit,
 }
 
 /// Register controls of the filters: PMSFCR and the two event masks (bits 11:0).

@@ -416,6 +416,7 @@ macro_rules! spe_regs {
                 self.sample_ctl.next.el2_e0hspe = self.pmscr_el2.q.val().get_bit(self.p_e0.val().index());
                 self.sample_ctl.next.el2_e2spe = self.pmscr_el2.q.val().get_bit(self.p_e1.val().index());
                 self.collect_ctl.next.el2_cx = self.pmscr_el2.q.val().get_bit(self.p_cx.val().index());
+                self.collect_ctl.next.el2_e2spe = self.pmscr_el2.q.val().get_bit(self.p_e1.val().index());
                 self.collect_ctl.next.el2_pa = self.pmscr_el2.q.val().get_bit(self.p_pa.val().index());
                 self.collect_ctl.next.el2_ts = self.pmscr_el2.q.val().get_bit(self.p_ts.val().index());
                 self.collect_ctl.next.el2_pct = self

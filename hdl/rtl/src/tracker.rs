@@ -80,6 +80,9 @@ pub struct TaggedOp {
     pub cx2: Bit,
     pub pa_en: Bit,
     pub ts_en: Bit,
+    /// Profiling enabled at EL2 (EL2 owns the buffer, PMSCR_EL2.E2SPE): an NV2 access's
+    /// data VA and PA may be recorded.
+    pub nv2_va: Bit,
     /// CONTEXTIDR_EL1/EL2 and the counter (virtual or physical) at the tag.
     pub ctx1: Bits<32>,
     pub ctx2: Bits<32>,
@@ -234,6 +237,11 @@ pub struct SpeTracker {
     el1_phys: Signal<Local, Bit>,
     el2_phys: Signal<Local, Bit>,
     xl_started_now: Signal<Local, Bit>,
+    /// The sample's data VA (and PA) may be recorded (not an NV2 access, or profiling is
+    /// enabled at EL2).
+    va_ok: Signal<Local, Bit>,
+    k_nv2: K<Bits<8>>,
+    k_nv2_mask: K<Bits<8>>,
     timed_out: Signal<Local, Bit>,
     stray: Signal<Local, Bit>,
     ev: Signal<Local, Events>,
@@ -298,6 +306,8 @@ impl SpeTracker {
             k_pct_phys: k2(pmscr::PCT_PHYSICAL as u8),
             k_pct_ofs_phys: k2(pmscr::PCT_OFFSET_PHYSICAL as u8),
             k_br_ind: K::new(u64::from(subclass::BR_IND).into()),
+            k_nv2: K::new(u64::from(subclass::LDST_NV2_SYSREG).into()),
+            k_nv2_mask: K::new(u64::from(subclass::LDST_NV2_MASK).into()),
             fp_scalar_in: (0..eft).map(|_| Default::default()).collect(),
             fp_scalar: (0..eft).map(|_| Default::default()).collect(),
             m_scalar: (0..eft).map(|_| Default::default()).collect(),
@@ -499,6 +509,7 @@ impl Logic for SpeTracker {
                 self.s_op.d.next.pa_en =
                     self.ctl.val().el2_pa & (self.owner_el2.val() | self.ctl.val().el1_pa);
             }
+            self.s_op.d.next.nv2_va = self.owner_el2.val() & self.ctl.val().el2_e2spe;
             self.s_op.d.next.ts = self.cnt_virt.val();
             if self.ts_phys.val() {
                 self.s_op.d.next.ts = self.cnt_phys.val();
@@ -687,10 +698,16 @@ impl Logic for SpeTracker {
         self.sample.next.cx2 = self.s_op.q.val().cx2;
         self.sample.next.ctx1 = self.s_op.q.val().ctx1;
         self.sample.next.ctx2 = self.s_op.q.val().ctx2;
-        self.sample.next.pa_en = self.s_op.q.val().pa_en;
+        // choice: nv2-address (D17.6.4.2, J1 SPEConstructRecord): an NV2 access (load/store
+        // subclass 0x30/0x31) has no data VA, and so no PA, unless profiling is enabled at
+        // EL2.
+        self.va_ok.next = self.s_op.q.val().nv2_va
+            | !self.slot.val().is_ldst
+            | ((self.slot.val().op_payload & self.k_nv2_mask.val()) != self.k_nv2.val());
+        self.sample.next.pa_en = self.s_op.q.val().pa_en & self.va_ok.val();
         self.sample.next.ts_en = self.s_op.q.val().ts_en;
         self.sample.next.ts = self.s_op.q.val().ts;
-        self.sample.next.xl_started = self.s_rep.q.val().xl_started;
+        self.sample.next.xl_started = self.s_rep.q.val().xl_started & self.va_ok.val();
         self.sample.next.xl_done = self.s_rep.q.val().xl_done;
         self.sample.next.va = self.s_rep.q.val().va;
         self.sample.next.pa = self.s_rep.q.val().pa;

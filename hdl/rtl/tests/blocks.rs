@@ -432,6 +432,38 @@ fn tracker_records_the_collection_decided_at_the_tag() {
 }
 
 #[test]
+fn tracker_drops_an_nv2_access_s_va_and_pa_unless_profiling_is_enabled_at_el2() {
+    // D17.6.4.2, J1 SPEConstructRecord (choice nv2-address): an NV2 access (load/store
+    // subclass 0x30/0x31) has no data VA, and so no PA, unless EL2 owns the buffer and
+    // PMSCR_EL2.E2SPE is set at the tag; another load keeps both.
+    for (payload, el2_owns, e2spe, want) in [
+        (0x30u64, false, true, false),
+        (0x31, true, false, false),
+        (0x30, true, true, true),
+        (0x00, false, false, true),
+    ] {
+        let ctx = format!("payload {payload:#x} EL2 owns {el2_owns} E2SPE {e2spe}");
+        let mut t = tracker();
+        t.regime.next.el2_en = true;
+        t.regime.next.e2pb = b(if el2_owns { 0 } else { 3 });
+        t.ctl.next.el1_pa = true;
+        t.ctl.next.el2_pa = true;
+        t.ctl.next.el2_e2spe = e2spe;
+        assert_eq!(tag(&mut t, true), SamplePhase::Tracking, "{ctx}");
+        t.slot.next.op_payload = b(payload);
+        next(&mut t, &|t| t.xl.next.start = true);
+        t.xl.next.start = false;
+        next(&mut t, &|t| t.xl.next.done = true);
+        t.xl.next.done = false;
+        comb(&mut t, |_| (), |_| ());
+        let s = t.sample.val();
+        assert_eq!(s.xl_started, want, "VA: {ctx}");
+        assert!(s.xl_done, "{ctx}");
+        assert_eq!(s.pa_en, want, "PA: {ctx}");
+    }
+}
+
+#[test]
 fn tracker_accepts_each_hook_once_while_tracking_and_flags_the_rest_as_stray() {
     let mut t = tracker();
     // Outside tracking every report is stray.

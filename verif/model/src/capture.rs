@@ -27,6 +27,9 @@ pub struct Collect {
     pub context_el2: bool,
     pub phys_addr: bool,
     pub timestamp: bool,
+    /// Profiling is enabled at EL2 (J1 `StatisticalProfilingEnabled(EL2)`: EL2 owns the
+    /// buffer and PMSCR_EL2.E2SPE is set): an NV2 access's data VA may be recorded.
+    pub nv2_va: bool,
 }
 
 /// The sampled op and everything reported about it.
@@ -113,6 +116,7 @@ impl Sample {
             context_el2: r.context_el2(el2),
             phys_addr: r.phys_addr(el1, el2),
             timestamp: r.timestamp(el1, el2),
+            nv2_va: r.owner_el2 && regs.el_enabled(2, r.tge),
         };
         let physical = r.counter(el, el1, el2) == Counter::Physical;
         // Class 3 is reserved: recorded as Other with payload 0 (choice: op-class-3).

@@ -4,7 +4,7 @@
 
 use crate::capture::Sample;
 use spe_defs::impdef::{self, layout, Slot, RECORD_SIZE};
-use spe_defs::packet::{self, addr_index, addr_payload, context_index, counter_index};
+use spe_defs::packet::{self, addr_index, addr_payload, context_index, counter_index, subclass};
 use spe_defs::Config;
 
 /// One encoded record slot.
@@ -62,6 +62,10 @@ pub fn encode(s: &Sample, cfg: &Config) -> Record {
             packet::COUNTER_PAYLOAD,
         );
     }
+    // D17.6.4.2, J1 SPEConstructRecord: "If Statistical Profiling is disabled at EL2, the
+    // virtual address for the memory access [of an NV2 access] is not recorded"; and with
+    // no data VA packet there is no data PA packet either (D17.6.4). choice: nv2-address
+    let va_allowed = s.collect.nv2_va || !subclass::is_nv2(s.class, s.subclass);
     let pc = addr_payload::instruction(s.pc, s.el, s.ns);
     put(
         &mut r,
@@ -81,7 +85,7 @@ pub fn encode(s: &Sample, cfg: &Config) -> Record {
             tgt,
             packet::ADDRESS_PAYLOAD,
         );
-    } else if s.xl_started {
+    } else if s.xl_started && va_allowed {
         put(
             &mut r,
             layout::TGT_OR_VA,
@@ -90,7 +94,7 @@ pub fn encode(s: &Sample, cfg: &Config) -> Record {
             packet::ADDRESS_PAYLOAD,
         );
     }
-    if s.xl_done && s.collect.phys_addr {
+    if s.xl_done && s.collect.phys_addr && va_allowed {
         // NS: the physical address space of the access (D18.2.1, J1 uses
         // addrdesc.paddress.paspace), not the PE's Security state.
         let pa = addr_payload::physical(s.pa, s.pa_ns);

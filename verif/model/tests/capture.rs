@@ -128,6 +128,55 @@ fn latency_counters_saturate_at_the_counter_width() {
 }
 
 #[test]
+fn an_nv2_access_has_no_data_va_or_pa_unless_profiling_is_enabled_at_el2() {
+    // D17.6.4.2: "If Statistical Profiling is disabled at EL2, the virtual address for the
+    // memory access is not recorded" (J1 SPEConstructRecord: !StatisticalProfilingEnabled(EL2)
+    // and an NV2 access); D17.6.4: no data PA packet without the data VA packet. Enabled at
+    // EL2: EL2 owns the buffer (MDCR_EL2.E2PB = 00) and PMSCR_EL2.E2SPE = 1.
+    let nv2 = subclass::LDST_NV2_SYSREG;
+    for (sub, el2_owns, e2spe, want) in [
+        (nv2, false, true, false),
+        (nv2 | subclass::LDST_ST, true, false, false),
+        (nv2, true, true, true),
+        (nv2 | subclass::LDST_ST, true, true, true),
+        (subclass::LDST_GP, false, false, true),
+    ] {
+        let ctx = format!("subclass {sub:#x} EL2 owns {el2_owns} E2SPE {e2spe}");
+        let mut tb = Tb::new(&Config::default());
+        if el2_owns {
+            tb.inp.thr[0].mdcr_e2pb = 0;
+        }
+        tb.enable(4, pmscr::PA.place(1));
+        tb.write_reg(
+            RegId::PmscrEl2,
+            pmscr::PA.place(1) | pmscr::E1SPE.place(u64::from(e2spe)),
+        );
+        let rec = sample_with(
+            &mut tb,
+            op_class::LD_ST_ATOMIC,
+            sub,
+            &[
+                (1, &|i| {
+                    i.thr[0].xl.start = true;
+                    i.thr[0].xl.va = 0x1238;
+                }),
+                (2, &|i| {
+                    i.thr[0].xl.done = true;
+                    i.thr[0].xl.pa = 0x8_8000_1238;
+                }),
+                (3, &|i| i.thr[0].cpl.done = true),
+            ],
+        );
+        assert_eq!(
+            rec[layout::TGT_OR_VA.offset] == 0xb2,
+            want,
+            "data VA: {ctx}"
+        );
+        assert_eq!(rec[layout::PA.offset] == 0xb3, want, "data PA: {ctx}");
+    }
+}
+
+#[test]
 fn physical_address_only_when_collection_is_enabled() {
     // EL1 regime: PMSCR_EL1.PA and PMSCR_EL2.PA must both be set.
     for (pa1, pa2) in [(false, false), (true, false), (false, true), (true, true)] {
