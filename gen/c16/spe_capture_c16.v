@@ -22,6 +22,13 @@ module spe_capture_c16(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,d
     localparam  k_sve_sme_bit = 8'h8;
     localparam  k_other_keep = 8'h1;
     localparam  k_br_keep = 8'he3;
+    localparam  k_sve_sme_mask = 8'h89;
+    localparam  k_sme = 8'h88;
+    localparam  k_sve = 8'h8;
+    localparam  k_ldst_sve_mask = 8'ha;
+    localparam  k_ldst_sve = 8'h8;
+    localparam  k_evl_field = 8'h70;
+    localparam  k_evl_lsb = 8'h10;
     localparam  k_addr_bits = 32'h38;
     localparam  k_zero2 = 2'b0;
     localparam  k_even = 8'h55;
@@ -68,6 +75,8 @@ module spe_capture_c16(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,d
     reg  [1:0] sel_class;
     reg  [7:0] op_sub;
     reg  is_ldst;
+    reg  sme_array;
+    reg  evl_max;
 
     // Sub module instances
     spe_rff #(.W(224), .INIT(224'h0)) g_pc(
@@ -183,6 +192,14 @@ module spe_capture_c16(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,d
         end
         if (sel_class == k_class_branch) begin
             slot[(58)+:(8)] = op_sub & k_br_keep;
+        end
+        sme_array = (sel_class == k_class_other) & ((op_sub & k_sve_sme_mask) == k_sme);
+        evl_max = (((sel_class == k_class_other) & ((op_sub & k_sve_sme_mask) == k_sve)) | (is_ldst & ((op_sub & k_ldst_sve_mask) == k_ldst_sve))) & ((op_sub & k_evl_field) == k_evl_field);
+        if (evl_max) begin
+            slot[(58)+:(8)] = op_sub & ~k_evl_lsb;
+        end
+        if (sme_array) begin
+            slot[(58)+:(8)] = k_zero8;
         end
         if (sel_class == k_class_rsvd) begin
             slot[(56)+:(2)] = k_class_other;

@@ -25,12 +25,17 @@ module spe_capture_v1p2x(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass
     localparam  k_sve_sme_bit = 8'h8;
     localparam  k_other_keep = 8'h7;
     localparam  k_br_keep = 8'he3;
+    localparam  k_sve_sme_mask = 8'h89;
+    localparam  k_sme = 8'h88;
+    localparam  k_sve = 8'h8;
+    localparam  k_ldst_sve_mask = 8'ha;
+    localparam  k_ldst_sve = 8'h8;
+    localparam  k_evl_field = 8'h70;
+    localparam  k_evl_lsb = 8'h10;
     localparam  k_cr_field__0 = 8'h18;
     localparam  k_cr_gcs__0 = 8'h1c;
     localparam  k_fp_bit__0 = 8'h2;
     localparam  k_simd_bit__0 = 8'h4;
-    localparam  k_sve_sme_mask__0 = 8'h89;
-    localparam  k_sme__0 = 8'h88;
     localparam  k_simd_fp_mask__0 = 8'hfe;
     localparam  k_simd_fp__0 = 8'h4;
     localparam  k_addr_bits = 32'h38;
@@ -79,6 +84,8 @@ module spe_capture_v1p2x(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass
     reg  [1:0] sel_class;
     reg  [7:0] op_sub;
     reg  is_ldst;
+    reg  sme_array;
+    reg  evl_max;
     reg  [7:0] cr_pl__0;
 
     // Sub module instances
@@ -203,21 +210,21 @@ module spe_capture_v1p2x(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass
         if (sel_class == k_class_branch) begin
             slot[(58)+:(8)] = (op_sub & k_br_keep) | cr_pl__0;
         end
+        sme_array = (sel_class == k_class_other) & ((op_sub & k_sve_sme_mask) == k_sme);
+        evl_max = (((sel_class == k_class_other) & ((op_sub & k_sve_sme_mask) == k_sve)) | (is_ldst & ((op_sub & k_ldst_sve_mask) == k_ldst_sve))) & ((op_sub & k_evl_field) == k_evl_field);
+        if (evl_max) begin
+            slot[(58)+:(8)] = op_sub & ~k_evl_lsb;
+        end
+        if (sme_array) begin
+            slot[(58)+:(8)] = k_zero8;
+        end
         if (sel_class == k_class_rsvd) begin
             slot[(56)+:(2)] = k_class_other;
             slot[(58)+:(8)] = k_zero8;
         end
         slot[(67)+:(1)] = is_ldst;
-        attr_fp__0 = (sel_class == k_class_other) & ((op_sub & k_fp_bit__0) != k_zero8);
-        attr_simd__0 = 1'b0;
-        if (sel_class == k_class_other) begin
-            if ((op_sub & k_sve_sme_bit) == k_zero8) begin
-                attr_simd__0 = (op_sub & k_simd_bit__0) != k_zero8;
-            end
-            else begin
-                attr_simd__0 = (op_sub & k_sve_sme_mask__0) == k_sme__0;
-            end
-        end
+        attr_fp__0 = (sel_class == k_class_other) & ((op_sub & k_fp_bit__0) != k_zero8) & ~sme_array;
+        attr_simd__0 = (sel_class == k_class_other) & ((op_sub & k_sve_sme_bit) == k_zero8) & ((op_sub & k_simd_bit__0) != k_zero8);
         attr_simd_fp_ldst__0 = is_ldst & ((op_sub & k_simd_fp_mask__0) == k_simd_fp__0);
         slot[(69)+:(1)] = is_ldst & ((op_sub & k_st) == k_zero8);
         slot[(70)+:(1)] = is_ldst & (((op_sub & k_st) != k_zero8) | (((op_sub & k_ext_mask) == k_ext) & ((op_sub & k_at) != k_zero8)));

@@ -423,6 +423,12 @@ pub const CHOICES: &[Choice] = &[
         behaviour: "Preset v1p2x (`Options::pbt`; PMSIDR.PBT = 1). The core keeps J1's previous-branch-target register (SPESamplePreviousBranchAddress and its valid flag) and reports it with the sampled branch (`pbt_target`, `pbt_valid` with `br_done`), so the ERET, exception and ISB choices are the core's. The unit records it, as Address packet index 4 in the PA slot, when the sampled op is a branch whose report says taken and `pbt_valid` is high and that retired (D17.6.3.1: not recorded while \"the sampled operation is still speculative\", so a flushed branch has none); never for another op (\"get prev br if not br\" is FALSE). Bits 60:56 are recorded as 0 (no Realm state: NSE = 0).",
     },
     Choice {
+        key: "sme-reserved",
+        topic: "Operation Type encodings of FEAT_SPE_SME",
+        rule: "D18.2.7 (SME array: \"defined only if FEAT_SPE_SME is implemented, and reserved otherwise\"; EVL 0b111 likewise); J1 SPEEncodeEVL",
+        behaviour: "The unit does not build FEAT_SPE_SME (PMSIDR.SME = 0), so it never records an encoding reserved without it: an op the core reports as an SME array op (class Other, payload 0b1xxx1xx0) is recorded like the reserved class 3, as Other with payload 0, and FEAT_SPE_EFT's filter sees it as neither FP nor SIMD; an EVL of 0b111 (more than 2048 bits) in an SVE vector op or an SVE/SME load/store is recorded as 0b110, the largest EVL without FEAT_SPE_SME. The SVE events E[17]/E[18] still describe such an op's predicate.",
+    },
+    Choice {
         key: "nv2-address",
         topic: "NV2 accesses' addresses",
         rule: "D17.6.4.2 (\"If Statistical Profiling is disabled at EL2, the virtual address for the memory access is not recorded\"), D17.6.4; J1 SPEConstructRecord, StatisticalProfilingEnabled",

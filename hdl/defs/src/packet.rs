@@ -192,6 +192,25 @@ pub mod subclass {
     /// EVL / ETS field `v[6:4]`.
     pub const VL_SHIFT: u32 = 4;
     pub const VL_FIELD: u8 = 0b111;
+
+    /// An SME array op (class Other, `0b1xxx1xx0`): D18.2.7 defines the encoding "only if
+    /// FEAT_SPE_SME is implemented, and reserved otherwise". This unit does not build
+    /// FEAT_SPE_SME, so it records such an op like the reserved class: Other, payload 0.
+    /// choice: sme-reserved
+    pub const fn is_sme_array(class: u8, v: u8) -> bool {
+        class == super::op_class::OTHER && v & OTHER_SVE_SME_MASK == OTHER_SME
+    }
+    /// An SVE vector op (class Other, `0 EVL 1 PRED FP 0`) or an SVE/SME load/store whose
+    /// EVL is 0b111 ("More than 2048 bits", defined only with FEAT_SPE_SME, D18.2.7): this
+    /// unit records EVL 0b110, the largest without it. choice: sme-reserved
+    pub const fn evl_reserved(class: u8, v: u8) -> bool {
+        let has_evl = match class {
+            super::op_class::OTHER => v & OTHER_SVE_SME_MASK == OTHER_SVE,
+            super::op_class::LD_ST_ATOMIC => v & LDST_SVE_SME_MASK == LDST_SVE_SME,
+            _ => false,
+        };
+        has_evl && (v >> VL_SHIFT) & VL_FIELD == VL_FIELD
+    }
     /// An SVE or SME operation (class Other with `OTHER_SVE` or `OTHER_SME`, or an SVE/SME
     /// load/store): the ops whose governing predicate the SVE events describe.
     pub const fn is_sve_sme(class: u8, v: u8) -> bool {
@@ -233,18 +252,16 @@ pub mod subclass {
     /// J1 `SPEOpAttr`'s `is_floating_point` and `is_simd` of an op of `class` whose core
     /// reports payload `v` (FEAT_SPE_EFT's type filter reads them, whether or not the record
     /// keeps them): class Other's FP and SIMD flags (`SPESampleOpOther`); SVE other: FP, not
-    /// SIMD (`SPESampleOpSVEOther`); SME array: FP, and SIMD (`SPESampleOpSMEArrayOther`).
+    /// SIMD (`SPESampleOpSVEOther`); an SME array op, reserved without FEAT_SPE_SME (which
+    /// this unit does not build; [`is_sme_array`]), is neither, like the reserved class.
     /// `None` for a SIMD&FP load or store, whose kind is the access's (`scalar`: FP, else
     /// SIMD; `SPESampleSIMDFPLoadStore`), which the payload does not carry. Every other
     /// op (branches, other loads and stores, the reserved class) is neither.
     pub const fn fp_simd(class: u8, v: u8) -> Option<(bool, bool)> {
         match class {
+            super::op_class::OTHER if is_sme_array(class, v) => Some((false, false)),
             super::op_class::OTHER => {
-                let simd = if v & OTHER_SVE_SME_BIT == 0 {
-                    v & OTHER_SIMD != 0
-                } else {
-                    v & OTHER_SVE_SME_MASK == OTHER_SME
-                };
+                let simd = v & OTHER_SVE_SME_BIT == 0 && v & OTHER_SIMD != 0;
                 Some((v & OTHER_FP != 0, simd))
             }
             super::op_class::LD_ST_ATOMIC if v & LDST_SIMD_FP_MASK == LDST_SIMD_FP => None,
@@ -256,7 +273,8 @@ pub mod subclass {
     /// subclass: the bits of features it does not build (FEAT_SPE_FPF's FP and SIMD unless
     /// `cfg.options.fpf`; FEAT_SPE_CRR's CR and GCS unless `cfg.options.crr`) are cleared;
     /// load/store subclasses pass through. With CRR a branch keeps CR (00 becomes 11,
-    /// "other branch") and GCS only for a call or a return.
+    /// "other branch") and GCS only for a call or a return. Encodings reserved without
+    /// FEAT_SPE_SME: an SME array op is recorded with payload 0, an EVL of 0b111 as 0b110.
     pub const fn recorded_payload(class: u8, v: u8, cfg: &crate::Config) -> u8 {
         match class {
             super::op_class::OTHER if v & OTHER_SVE_SME_BIT == 0 => {
@@ -279,6 +297,8 @@ pub mod subclass {
                 (v & !BR_CLEAR_WITHOUT_CRR_GCS) | (cr << BR_CR_SHIFT) | gcs
             }
             super::op_class::BRANCH => v & !BR_CLEAR_WITHOUT_CRR_GCS,
+            _ if is_sme_array(class, v) => 0,
+            _ if evl_reserved(class, v) => v & !(1 << VL_SHIFT),
             _ => v,
         }
     }

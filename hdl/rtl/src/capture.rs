@@ -74,6 +74,18 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     k_sve_sme_bit: K<Bits<8>>,
     k_other_keep: K<Bits<8>>,
     k_br_keep: K<Bits<8>>,
+    /// Encodings reserved without FEAT_SPE_SME (`subclass::is_sme_array`,
+    /// `evl_reserved`): an SME array op (class Other, `0b1xxx1xx0`), recorded with payload
+    /// 0; an EVL of 0b111 in an SVE vector op or an SVE/SME load/store, recorded as 0b110.
+    sme_array: Signal<Local, Bit>,
+    evl_max: Signal<Local, Bit>,
+    k_sve_sme_mask: K<Bits<8>>,
+    k_sme: K<Bits<8>>,
+    k_sve: K<Bits<8>>,
+    k_ldst_sve_mask: K<Bits<8>>,
+    k_ldst_sve: K<Bits<8>>,
+    k_evl_field: K<Bits<8>>,
+    k_evl_lsb: K<Bits<8>>,
     /// FEAT_SPE_CRR (`Options::crr`; one element in a unit that builds it, none
     /// otherwise): the branch's CR and GCS as recorded (CR 00 as 11; GCS only for CR 01 or
     /// 10), and the masks of CR, of CR and GCS, and of CR 11.
@@ -83,15 +95,13 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none otherwise):
     /// J1 `SPEOpAttr`'s `is_floating_point` and `is_simd` of the tagged op, from its class
     /// and the payload the core reported (`subclass::fp_simd`: Other's FP and SIMD flags;
-    /// SVE other FP only; SME array FP and SIMD), and whether it is a SIMD&FP load or store
+    /// SVE other FP only; the reserved SME array encoding neither), and whether it is a SIMD&FP load or store
     /// (whose kind is its access's, from the memory report); with their masks.
     pub attr_fp: Vec<Signal<Out, Bit>>,
     pub attr_simd: Vec<Signal<Out, Bit>>,
     pub attr_simd_fp_ldst: Vec<Signal<Out, Bit>>,
     k_fp_bit: Vec<K<Bits<8>>>,
     k_simd_bit: Vec<K<Bits<8>>>,
-    k_sve_sme_mask: Vec<K<Bits<8>>>,
-    k_sme: Vec<K<Bits<8>>>,
     k_simd_fp_mask: Vec<K<Bits<8>>>,
     k_simd_fp: Vec<K<Bits<8>>>,
     k_addr_bits: K<Bits<32>>,
@@ -132,6 +142,13 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
                 subclass::OTHER_KEEP_WITHOUT_FPF
             }),
             k_br_keep: k8(!subclass::BR_CLEAR_WITHOUT_CRR_GCS),
+            k_sve_sme_mask: k8(subclass::OTHER_SVE_SME_MASK),
+            k_sme: k8(subclass::OTHER_SME),
+            k_sve: k8(subclass::OTHER_SVE),
+            k_ldst_sve_mask: k8(subclass::LDST_SVE_SME_MASK),
+            k_ldst_sve: k8(subclass::LDST_SVE_SME),
+            k_evl_field: k8(subclass::VL_FIELD << subclass::VL_SHIFT),
+            k_evl_lsb: k8(1 << subclass::VL_SHIFT),
             cr_pl: (0..crr).map(|_| Default::default()).collect(),
             k_cr_field: (0..crr)
                 .map(|_| k8(subclass::BR_CR_FIELD << subclass::BR_CR_SHIFT))
@@ -144,8 +161,6 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             attr_simd_fp_ldst: (0..eft).map(|_| Default::default()).collect(),
             k_fp_bit: ks(subclass::OTHER_FP),
             k_simd_bit: ks(subclass::OTHER_SIMD),
-            k_sve_sme_mask: ks(subclass::OTHER_SVE_SME_MASK),
-            k_sme: ks(subclass::OTHER_SME),
             k_simd_fp_mask: ks(subclass::LDST_SIMD_FP_MASK),
             k_simd_fp: ks(subclass::LDST_SIMD_FP),
             k_addr_bits: K::new((ADDR_BITS as u64).into()),
@@ -232,6 +247,20 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
                     (self.op_sub.val() & self.k_br_keep.val()) | self.cr_pl[i].val();
             }
         }
+        // choice: sme-reserved (D18.2.7: defined only with FEAT_SPE_SME, not built here)
+        self.sme_array.next = (self.sel_class.val() == self.k_class_other.val())
+            & ((self.op_sub.val() & self.k_sve_sme_mask.val()) == self.k_sme.val());
+        self.evl_max.next = (((self.sel_class.val() == self.k_class_other.val())
+            & ((self.op_sub.val() & self.k_sve_sme_mask.val()) == self.k_sve.val()))
+            | (self.is_ldst.val()
+                & ((self.op_sub.val() & self.k_ldst_sve_mask.val()) == self.k_ldst_sve.val())))
+            & ((self.op_sub.val() & self.k_evl_field.val()) == self.k_evl_field.val());
+        if self.evl_max.val() {
+            self.slot.next.op_payload = self.op_sub.val() & !self.k_evl_lsb.val();
+        }
+        if self.sme_array.val() {
+            self.slot.next.op_payload = self.k_zero8.val();
+        }
         // choice: op-class-3
         if self.sel_class.val() == self.k_class_rsvd.val() {
             self.slot.next.op_class = self.k_class_other.val();
@@ -241,17 +270,11 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         // FEAT_SPE_EFT's type flags, from the payload as reported (not as recorded).
         for i in 0..self.attr_fp.len() {
             self.attr_fp[i].next = (self.sel_class.val() == self.k_class_other.val())
-                & ((self.op_sub.val() & self.k_fp_bit[i].val()) != self.k_zero8.val());
-            self.attr_simd[i].next = false;
-            if self.sel_class.val() == self.k_class_other.val() {
-                if (self.op_sub.val() & self.k_sve_sme_bit.val()) == self.k_zero8.val() {
-                    self.attr_simd[i].next =
-                        (self.op_sub.val() & self.k_simd_bit[i].val()) != self.k_zero8.val();
-                } else {
-                    self.attr_simd[i].next =
-                        (self.op_sub.val() & self.k_sve_sme_mask[i].val()) == self.k_sme[i].val();
-                }
-            }
+                & ((self.op_sub.val() & self.k_fp_bit[i].val()) != self.k_zero8.val())
+                & !self.sme_array.val();
+            self.attr_simd[i].next = (self.sel_class.val() == self.k_class_other.val())
+                & ((self.op_sub.val() & self.k_sve_sme_bit.val()) == self.k_zero8.val())
+                & ((self.op_sub.val() & self.k_simd_bit[i].val()) != self.k_zero8.val());
             self.attr_simd_fp_ldst[i].next = self.is_ldst.val()
                 & ((self.op_sub.val() & self.k_simd_fp_mask[i].val()) == self.k_simd_fp[i].val());
         }

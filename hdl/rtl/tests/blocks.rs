@@ -319,22 +319,71 @@ fn capture_masks_op_type_bits_of_features_not_built_fpf_crr_gcs() {
         assert_eq!(sc::recorded_payload(2, sub, cfg()), sub & 0x03);
     }
     // Load/store subclasses pass through (the GCS load/store subclass among them).
-    for sub in [0x00u8, 0x05, 0x25, 0x41, 0x8b] {
+    for sub in [0x00u8, 0x05, 0x25, 0x41, 0x8b, 0xe8] {
         let s = pick(&mut c, 0, 1, u64::from(sub), false);
         assert_eq!(v(s.op_payload), u64::from(sub), "Load/store {sub:#04x}");
     }
 }
 
 #[test]
+fn capture_records_encodings_reserved_without_feat_spe_sme_as_the_architecture_allows() {
+    // D18.2.7 (choice sme-reserved): an SME array op (Other, 0b1xxx1xx0) is recorded as
+    // Other with payload 0; EVL 0b111 (> 2048 bits) in an SVE vector op or an SVE/SME
+    // load/store as 0b110; the same payload with EVL 0b110 passes whole.
+    use spe_defs::packet::subclass as sc;
+    let evl = |e: u8| e << sc::VL_SHIFT;
+    for cfg in [cfg(), Config::preset("v1p2x").unwrap()] {
+        let mut c = capture_for(cfg);
+        for (class, sub, want) in [
+            (0u8, sc::OTHER_SME | sc::SVE_FP, 0u8),
+            (0, sc::OTHER_SME | evl(0b101), 0),
+            (
+                0,
+                sc::OTHER_SVE | sc::SVE_FP | evl(0b111),
+                sc::OTHER_SVE | sc::SVE_FP | evl(0b110),
+            ),
+            (0, sc::OTHER_SVE | evl(0b110), sc::OTHER_SVE | evl(0b110)),
+            (
+                1,
+                sc::LDST_SVE_SME | sc::LDST_ST | evl(0b111),
+                sc::LDST_SVE_SME | sc::LDST_ST | evl(0b110),
+            ),
+            (
+                1,
+                sc::LDST_SVE_SME | evl(0b011),
+                sc::LDST_SVE_SME | evl(0b011),
+            ),
+        ] {
+            let s = pick(&mut c, 1, u64::from(class), u64::from(sub), false);
+            let ctx = format!("{} class {class} payload {sub:#04x}", cfg.name);
+            assert_eq!(v(s.op_class), u64::from(class), "{ctx}");
+            assert_eq!(v(s.op_payload), u64::from(want), "{ctx}");
+            assert_eq!(sc::recorded_payload(class, sub, cfg), want, "{ctx}");
+            if !c.attr_fp.is_empty() {
+                assert!(!c.attr_simd[0].val(), "{ctx}: not SIMD");
+                let fp = class == 0 && !sc::is_sme_array(class, sub) && sub & sc::SVE_FP != 0;
+                assert_eq!(c.attr_fp[0].val(), fp, "{ctx}: FP");
+            }
+        }
+    }
+}
+
+#[test]
 fn capture_keeps_the_fp_and_simd_flags_of_other_ops_with_feat_spe_fpf() {
     // FEAT_SPE_FPF (v1p2x; D18.2.7): class Other that is not SVE/SME keeps COND, FP (b1)
-    // and SIMD (b2); bits 7:4 are cleared; an SVE-other payload passes whole.
+    // and SIMD (b2); bits 7:4 are cleared; an SVE-other payload passes whole but for an
+    // EVL of 0b111 (recorded as 0b110), and an SME array op is recorded with payload 0
+    // (both reserved without FEAT_SPE_SME).
     use spe_defs::packet::subclass as sc;
     let v1p2x = Config::preset("v1p2x").unwrap();
     let mut c = capture_for(v1p2x);
     for sub in 0u8..=0xff {
         let want = if sub & sc::OTHER_SVE_SME_BIT == 0 {
             sub & 0x07
+        } else if sub & 0x89 == 0x88 {
+            0
+        } else if sub & 0x89 == 0x08 && sub & 0x70 == 0x70 {
+            sub & !0x10
         } else {
             sub
         };

@@ -123,6 +123,8 @@ impl Sample {
         // Payload bits of features the unit does not build (FPF's ASE/FP, CRR's CR, GCS)
         // are cleared; with CRR a branch keeps its CR (00 as "other", J1 SPEConstructClass)
         // and GCS only for a call or a return. choice: crr
+        // Encodings reserved without FEAT_SPE_SME (an SME array op, EVL 0b111) are recorded
+        // as Other with payload 0, and as EVL 0b110. choice: sme-reserved
         let (class, subclass) = if s.class & 3 == op_class::RESERVED {
             (op_class::OTHER, 0)
         } else {

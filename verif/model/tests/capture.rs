@@ -800,6 +800,39 @@ fn recorded_op_type(cfg: &Config, class: u8, sub: u8) -> [u8; 2] {
 }
 
 #[test]
+fn encodings_reserved_without_feat_spe_sme_are_never_recorded() {
+    // D18.2.7: an SME array op (Other, 0b1xxx1xx0) and EVL 0b111 are "defined only if
+    // FEAT_SPE_SME is implemented, and reserved otherwise" (choice sme-reserved): recorded
+    // as Other with payload 0, and as EVL 0b110. A load/store keeps its class.
+    let evl = |e: u8| e << subclass::VL_SHIFT;
+    let sve = subclass::OTHER_SVE | subclass::SVE_FP;
+    let ldst = subclass::LDST_SVE_SME | subclass::LDST_ST;
+    for cfg in [Config::default(), *Config::preset("v1p2x").unwrap()] {
+        for (class, sub, want) in [
+            (
+                op_class::OTHER,
+                subclass::OTHER_SME | subclass::SVE_FP,
+                [0x48, 0],
+            ),
+            (op_class::OTHER, sve | evl(0b111), [0x48, sve | evl(0b110)]),
+            (op_class::OTHER, sve | evl(0b010), [0x48, sve | evl(0b010)]),
+            (
+                op_class::LD_ST_ATOMIC,
+                ldst | evl(0b111),
+                [0x49, ldst | evl(0b110)],
+            ),
+        ] {
+            assert_eq!(
+                recorded_op_type(&cfg, class, sub),
+                want,
+                "{} class {class} payload {sub:#04x}",
+                cfg.name
+            );
+        }
+    }
+}
+
+#[test]
 fn with_feat_spe_fpf_other_ops_record_their_fp_and_simd_flags() {
     // D18.2.7 with FEAT_SPE_FPF (v1p2x): class Other keeps ASE/SIMD (b2) and FP (b1) with
     // COND (b0); the default preset clears them (PMSIDR.FPF = 0 there).

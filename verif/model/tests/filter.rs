@@ -395,12 +395,13 @@ fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
             true,
             false,
         ),
+        // Reserved without FEAT_SPE_SME (choice sme-reserved): neither, like the reserved class.
         (
             "SME FP array op",
             other(sc::OTHER_SME | sc::SVE_FP),
             None,
-            true,
-            true,
+            false,
+            false,
         ),
         (
             "scalar SIMD&FP store",
@@ -445,7 +446,6 @@ fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
             vec![
                 "FP other",
                 "SVE FP other",
-                "SME FP array op",
                 "scalar SIMD&FP store",
                 "scalar SIMD&FP load",
             ],
@@ -454,14 +454,20 @@ fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
             "FP or SIMD",
             FP | SIMD,
             0,
-            but(&["GP load", "GP store", "branch", "plain other"]),
+            but(&[
+                "GP load",
+                "GP store",
+                "branch",
+                "plain other",
+                "SME FP array op",
+            ]),
         ),
         ("FP stores", ST | FP, ST, vec!["scalar SIMD&FP store"]),
         (
             "not SIMD",
             0,
             SIMD,
-            but(&["SIMD other", "SME FP array op", "vector SIMD&FP store"]),
+            but(&["SIMD other", "vector SIMD&FP store"]),
         ),
         ("loads that are not FP", LD, FP, vec!["GP load"]),
         (
