@@ -224,7 +224,7 @@ module spe_capture_v1p2x(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass
         end
         slot[(67)+:(1)] = is_ldst;
         attr_fp__0 = (sel_class == k_class_other) & ((op_sub & k_fp_bit__0) != k_zero8) & ~sme_array;
-        attr_simd__0 = (sel_class == k_class_other) & ((op_sub & k_sve_sme_bit) == k_zero8) & ((op_sub & k_simd_bit__0) != k_zero8);
+        attr_simd__0 = ((sel_class == k_class_other) & ((op_sub & k_sve_sme_bit) == k_zero8) & ((op_sub & k_simd_bit__0) != k_zero8)) | ((sel_class == k_class_other) & ((op_sub & k_sve_sme_mask) == k_sve)) | (is_ldst & ((op_sub & k_ldst_sve_mask) == k_ldst_sve));
         attr_simd_fp_ldst__0 = is_ldst & ((op_sub & k_simd_fp_mask__0) == k_simd_fp__0);
         slot[(69)+:(1)] = is_ldst & ((op_sub & k_st) == k_zero8);
         slot[(70)+:(1)] = is_ldst & (((op_sub & k_st) != k_zero8) | (((op_sub & k_ext_mask) == k_ext) & ((op_sub & k_at) != k_zero8)));

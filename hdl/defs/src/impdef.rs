@@ -423,6 +423,12 @@ pub const CHOICES: &[Choice] = &[
         behaviour: "Preset v1p2x (`Options::pbt`; PMSIDR.PBT = 1). The core keeps J1's previous-branch-target register (SPESamplePreviousBranchAddress and its valid flag) and reports it with the sampled branch (`pbt_target`, `pbt_valid` with `br_done`), so the ERET, exception and ISB choices are the core's. The unit records it, as Address packet index 4 in the PA slot, when the sampled op is a branch whose report says taken and `pbt_valid` is high and that retired (D17.6.3.1: not recorded while \"the sampled operation is still speculative\", so a flushed branch has none); never for another op (\"get prev br if not br\" is FALSE). Bits 60:56 are recorded as 0 (no Realm state: NSE = 0).",
     },
     Choice {
+        key: "eft-simd",
+        topic: "FP and SIMD for FEAT_SPE_EFT's type filter",
+        rule: "D17.5.1 (SIMD: \"Advanced SIMD, SVE, or SME SIMD data-processing operations ... Scalar load/store of a SIMD&FP Q register or pair of Q registers. SVE or SME load/store\"; FP: floating-point data processing and scalar SIMD&FP loads/stores \"excluding loads/stores of Q registers\"), D24.7.12 PMSFCR_EL1.SIMD (\"all Advanced SIMD, SVE, and SME SIMD operations\"); J1 SPESampleOpSVEOther and SPESampleOpSVESMELoadStore (which leave is_simd FALSE), SPESampleSIMDFPLoadStore",
+        behaviour: "Where the rule text and J1 disagree, the unit follows the text, which both D17.5.1 and PMSFCR_EL1.SIMD state: an SVE vector op (class Other, `0 EVL 1 PRED FP 0`) is SIMD, and floating-point when its FP flag is set; an SVE or SME load/store is SIMD, not floating-point; class Other's own FP and SIMD flags as reported; a SIMD&FP load/store by its memory report's `mem_fp_scalar` (high: floating-point, for a B/H/S/D register; low: SIMD, for a Q register, a pair of Q registers, a structure or a load-and-replicate). J1's SVE functions never set is_simd, so a SIMD filter under J1 would drop every SVE sample, against both prose rules.",
+    },
+    Choice {
         key: "sme-reserved",
         topic: "Operation Type encodings of FEAT_SPE_SME",
         rule: "D18.2.7 (SME array: \"defined only if FEAT_SPE_SME is implemented, and reserved otherwise\"; EVL 0b111 likewise); J1 SPEEncodeEVL",

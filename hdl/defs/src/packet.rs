@@ -251,15 +251,23 @@ pub mod subclass {
 
     /// J1 `SPEOpAttr`'s `is_floating_point` and `is_simd` of an op of `class` whose core
     /// reports payload `v` (FEAT_SPE_EFT's type filter reads them, whether or not the record
-    /// keeps them): class Other's FP and SIMD flags (`SPESampleOpOther`); SVE other: FP, not
-    /// SIMD (`SPESampleOpSVEOther`); an SME array op, reserved without FEAT_SPE_SME (which
-    /// this unit does not build; [`is_sme_array`]), is neither, like the reserved class.
+    /// keeps them): class Other's FP and SIMD flags (`SPESampleOpOther`); an SVE vector op is
+    /// SIMD, and FP by its FP flag; an SVE/SME load/store is SIMD, not FP; an SME array op,
+    /// reserved without FEAT_SPE_SME (which this unit does not build; [`is_sme_array`]), is
+    /// neither, like the reserved class. choice: eft-simd (D17.5.1's list, where J1's
+    /// `SPESampleOpSVEOther` and `SPESampleOpSVESMELoadStore` leave `is_simd` FALSE).
     /// `None` for a SIMD&FP load or store, whose kind is the access's (`scalar`: FP, else
     /// SIMD; `SPESampleSIMDFPLoadStore`), which the payload does not carry. Every other
     /// op (branches, other loads and stores, the reserved class) is neither.
     pub const fn fp_simd(class: u8, v: u8) -> Option<(bool, bool)> {
         match class {
             super::op_class::OTHER if is_sme_array(class, v) => Some((false, false)),
+            super::op_class::OTHER if v & OTHER_SVE_SME_MASK == OTHER_SVE => {
+                Some((v & SVE_FP != 0, true))
+            }
+            super::op_class::LD_ST_ATOMIC if v & LDST_SVE_SME_MASK == LDST_SVE_SME => {
+                Some((false, true))
+            }
             super::op_class::OTHER => {
                 let simd = v & OTHER_SVE_SME_BIT == 0 && v & OTHER_SIMD != 0;
                 Some((v & OTHER_FP != 0, simd))

@@ -268,7 +268,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
             In,
             PerThread(1),
             "mem",
-            "FEAT_SPE_EFT: the access is a scalar SIMD&FP load or store (J1 `SPESampleSIMDFPLoadStore` with `scalar`: a floating-point op for the type filter; a vector one is a SIMD op). Read only for an op whose Operation Type is a SIMD&FP load or store (`disp_subclass` 0000010x), which is SIMD when `mem_done` never comes",
+            "FEAT_SPE_EFT: the access is a scalar SIMD&FP load or store of a B/H/S/D register (J1 `SPESampleSIMDFPLoadStore` with `scalar`: a floating-point op for the type filter); low for a vector one and a Q register, pair of Q registers, structure or load-and-replicate, SIMD ops (D17.5.1, choice eft-simd). Read only for an op whose Operation Type is a SIMD&FP load or store (`disp_subclass` 0000010x), which is SIMD when `mem_done` never comes",
             "with mem_done",
         ),
         option: "eft",

@@ -95,7 +95,8 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none otherwise):
     /// J1 `SPEOpAttr`'s `is_floating_point` and `is_simd` of the tagged op, from its class
     /// and the payload the core reported (`subclass::fp_simd`: Other's FP and SIMD flags;
-    /// SVE other FP only; the reserved SME array encoding neither), and whether it is a SIMD&FP load or store
+    /// SVE other SIMD and its FP flag; SVE/SME load/store SIMD; the reserved SME array
+    /// encoding neither), and whether it is a SIMD&FP load or store
     /// (whose kind is its access's, from the memory report); with their masks.
     pub attr_fp: Vec<Signal<Out, Bit>>,
     pub attr_simd: Vec<Signal<Out, Bit>>,
@@ -272,9 +273,15 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
             self.attr_fp[i].next = (self.sel_class.val() == self.k_class_other.val())
                 & ((self.op_sub.val() & self.k_fp_bit[i].val()) != self.k_zero8.val())
                 & !self.sme_array.val();
-            self.attr_simd[i].next = (self.sel_class.val() == self.k_class_other.val())
+            // choice: eft-simd: an SVE vector op and an SVE/SME load/store are SIMD too
+            // (D17.5.1).
+            self.attr_simd[i].next = ((self.sel_class.val() == self.k_class_other.val())
                 & ((self.op_sub.val() & self.k_sve_sme_bit.val()) == self.k_zero8.val())
-                & ((self.op_sub.val() & self.k_simd_bit[i].val()) != self.k_zero8.val());
+                & ((self.op_sub.val() & self.k_simd_bit[i].val()) != self.k_zero8.val()))
+                | ((self.sel_class.val() == self.k_class_other.val())
+                    & ((self.op_sub.val() & self.k_sve_sme_mask.val()) == self.k_sve.val()))
+                | (self.is_ldst.val()
+                    & ((self.op_sub.val() & self.k_ldst_sve_mask.val()) == self.k_ldst_sve.val()));
             self.attr_simd_fp_ldst[i].next = self.is_ldst.val()
                 & ((self.op_sub.val() & self.k_simd_fp_mask[i].val()) == self.k_simd_fp[i].val());
         }

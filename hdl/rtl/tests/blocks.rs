@@ -360,8 +360,10 @@ fn capture_records_encodings_reserved_without_feat_spe_sme_as_the_architecture_a
             assert_eq!(v(s.op_payload), u64::from(want), "{ctx}");
             assert_eq!(sc::recorded_payload(class, sub, cfg), want, "{ctx}");
             if !c.attr_fp.is_empty() {
-                assert!(!c.attr_simd[0].val(), "{ctx}: not SIMD");
-                let fp = class == 0 && !sc::is_sme_array(class, sub) && sub & sc::SVE_FP != 0;
+                // The SME array op is neither; SVE ops are SIMD (choice eft-simd).
+                let sme = sc::is_sme_array(class, sub);
+                assert_eq!(c.attr_simd[0].val(), !sme, "{ctx}: SIMD");
+                let fp = class == 0 && !sme && sub & sc::SVE_FP != 0;
                 assert_eq!(c.attr_fp[0].val(), fp, "{ctx}: FP");
             }
         }

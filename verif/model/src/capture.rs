@@ -134,7 +134,8 @@ impl Sample {
             )
         };
         // FEAT_SPE_EFT's type flags, from what the core reported (the reserved class is
-        // neither FP nor SIMD).
+        // neither FP nor SIMD; SVE data processing and SVE/SME loads/stores are SIMD, as
+        // D17.5.1 says). choice: eft-simd
         let attr = subclass::fp_simd(s.class & 3, s.subclass);
         let (fp, simd) = attr.unwrap_or_default();
         Sample {

@@ -385,16 +385,19 @@ fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
     let ldst = |v: u8| (op_class::LD_ST_ATOMIC, v);
     // (name, op, its memory report's mem_fp_scalar, FP, SIMD)
     type Op = (&'static str, (u8, u8), Option<bool>, bool, bool);
-    let ops: [Op; 11] = [
+    let ops: [Op; 13] = [
         ("FP other", other(sc::OTHER_FP), None, true, false),
         ("SIMD other", other(sc::OTHER_SIMD), None, false, true),
+        // D17.5.1 (choice eft-simd): SVE data processing and SVE/SME loads/stores are SIMD.
         (
             "SVE FP other",
             other(sc::OTHER_SVE | sc::SVE_FP),
             None,
             true,
-            false,
+            true,
         ),
+        ("SVE integer other", other(sc::OTHER_SVE), None, false, true),
+        ("SVE load", ldst(sc::LDST_SVE_SME), Some(false), false, true),
         // Reserved without FEAT_SPE_SME (choice sme-reserved): neither, like the reserved class.
         (
             "SME FP array op",
@@ -467,9 +470,15 @@ fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
             "not SIMD",
             0,
             SIMD,
-            but(&["SIMD other", "vector SIMD&FP store"]),
+            but(&[
+                "SIMD other",
+                "SVE FP other",
+                "SVE integer other",
+                "SVE load",
+                "vector SIMD&FP store",
+            ]),
         ),
-        ("loads that are not FP", LD, FP, vec!["GP load"]),
+        ("loads that are not FP", LD, FP, vec!["GP load", "SVE load"]),
         (
             "branches or stores, not SIMD",
             B | ST,
