@@ -270,7 +270,7 @@ module spe_writer_v1p4(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
                 wr_done = 1'b1;
                 upd[(0)+:(1)] = 1'b1;
                 upd[(1)+:(64)] = beat_addr;
-                upd[(67)+:(1)] = 1'b1;
+                upd[(67)+:(1)] = ~stopped;
             end
             else begin
                 s_beat__d = s_beat__q + k_one3;
@@ -278,7 +278,7 @@ module spe_writer_v1p4(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
                     wr_done = 1'b1;
                     upd[(0)+:(1)] = 1'b1;
                     upd[(1)+:(64)] = s_next__q;
-                    if (no_room_next) begin
+                    if (no_room_next & ~stopped) begin
                         upd[(65)+:(1)] = 1'b1;
                     end
                 end

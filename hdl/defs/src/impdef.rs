@@ -533,8 +533,8 @@ pub const CHOICES: &[Choice] = &[
     Choice {
         key: "stopped-write",
         topic: "PMBSR.S set by software while a record is written",
-        rule: "J1 SPEWriteToBuffer, SPEProfilingStopped (no byte written while PMBSR.S = 1)",
-        behaviour: "A record whose thread has PMBSR.S = 1 writes no further beat: in its check cycle it is dropped (no management event); between beats no new beat is offered and the record ends, with PMBPTR at the first beat not written (unchanged when none was). A beat already offered when S rises stays offered until it is taken (the port's valid/ready rule), then the record ends. Nothing changes PMBSR. A kept record still waiting for the writer (SMT) is dropped while S = 1, as while the buffer is disabled.",
+        rule: "J1 SPEWriteToBuffer, SPEProfilingStopped (no byte written while PMBSR.S = 1); D17.8.2, D17.8.3, J1 OtherSPEManagementEvent (an event only \"if PMBSR_ELx.S is 0\")",
+        behaviour: "A record whose thread has PMBSR.S = 1 writes no further beat: in its check cycle it is dropped (no management event); between beats no new beat is offered and the record ends, with PMBPTR at the first beat not written (unchanged when none was). A beat already offered when S rises stays offered until it is taken (the port's valid/ready rule), then the record ends, with PMBPTR past it (at it when it faulted): the unit offered it before S rose. Nothing changes PMBSR: no buffer-full event after such a last beat, no fault syndrome for an error on it. A kept record still waiting for the writer (SMT) is dropped while S = 1, as while the buffer is disabled.",
     },
     Choice {
         key: "psb-csync",

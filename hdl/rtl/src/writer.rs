@@ -265,7 +265,9 @@ impl Logic for SpeWriter {
                 self.wr_done.next = true;
                 self.upd.next.ptr_we = true;
                 self.upd.next.ptr = self.beat_addr.val().to_bits();
-                self.upd.next.abort = true;
+                // No event when S is already set (a held beat taken after software set
+                // it): D17.8.3's "and PMBSR_ELx.S is 0". choice: stopped-write
+                self.upd.next.abort = !self.stopped.val();
             } else {
                 self.s_beat.d.next = self.s_beat.q.val() + self.k_one3.val();
                 if self.s_beat.q.val() == self.k_last_beat.val() {
@@ -273,7 +275,7 @@ impl Logic for SpeWriter {
                     self.wr_done.next = true;
                     self.upd.next.ptr_we = true;
                     self.upd.next.ptr = self.s_next.q.val().to_bits();
-                    if self.no_room_next.val() {
+                    if self.no_room_next.val() & !self.stopped.val() {
                         self.upd.next.full = true;
                     }
                 }

@@ -1454,6 +1454,40 @@ fn writer_reports_the_fault_kind_fsc_and_whether_the_first_beat_faulted() {
 }
 
 #[test]
+fn writer_raises_no_event_for_a_held_last_beat_taken_after_profiling_stopped() {
+    // D17.8.2/D17.8.3 (an event only "if PMBSR_ELx.S is 0", choice stopped-write): the last
+    // beat of the last record that fits is held when S rises; taken, it raises neither
+    // buffer-full nor a fault; PMBPTR moves past it (to it when it faulted).
+    for err in [false, true] {
+        let mut w = Writer::new(0x1FC0, 0x2000);
+        w.cycle(true, false, false);
+        w.cycle(false, true, false); // the check cycle
+        for _ in 0..7 {
+            let (req, _) = w.cycle(false, true, false);
+            assert!(req.valid, "err {err}");
+        }
+        let (req, _) = w.cycle(false, false, false);
+        assert!(
+            req.valid && v(req.addr) == 0x1FF8,
+            "err {err}: the last beat, held"
+        );
+        w.w.stopped.next = true;
+        let (req, upd) = w.cycle(false, true, err);
+        assert!(
+            req.valid,
+            "err {err}: the held beat stays offered and is taken"
+        );
+        assert!(
+            !upd.full && !upd.abort,
+            "err {err}: no management event while S is set"
+        );
+        assert!(upd.ptr_we, "err {err}");
+        assert_eq!(v(upd.ptr), if err { 0x1FF8 } else { 0x2000 }, "err {err}");
+        assert_eq!(w.phase, SamplePhase::Idle, "err {err}: the record ended");
+    }
+}
+
+#[test]
 fn writer_stops_on_a_write_error_with_the_pointer_at_the_faulting_beat() {
     let mut w = Writer::new(0x1000, 0x2000);
     w.cycle(true, false, false);

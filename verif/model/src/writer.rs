@@ -110,16 +110,22 @@ impl Write {
         if !ready {
             return (Some(self), false);
         }
+        // D17.8.2, D17.8.3 (J1 OtherSPEManagementEvent): a management event only "if
+        // PMBSR_ELx.S is 0". S set by software while this beat was held: the beat ends as it
+        // would, and PMBSR stays as software wrote it. choice: stopped-write
+        let stopped = pmbsr::S.is_set(regs.get(RegId::Pmbsr));
         if let Some((kind, fsc)) = err {
             // A fault: stop; PMBPTR holds the faulting address. D17.8.3/D17.8.4: EC by
             // stage, the FSC in MSS, EA for an external abort only, DL unless the fault is
             // at the record's first byte (then DL is unchanged).
             regs.set(RegId::Pmbptr, self.addr());
-            let old = regs.get(RegId::Pmbsr);
-            regs.set(
-                RegId::Pmbsr,
-                pmbsr::fault(old, kind & 3, fsc, self.beat == 0),
-            );
+            if !stopped {
+                let old = regs.get(RegId::Pmbsr);
+                regs.set(
+                    RegId::Pmbsr,
+                    pmbsr::fault(old, kind & 3, fsc, self.beat == 0),
+                );
+            }
             return (None, false);
         }
         self.beat += 1;
@@ -130,7 +136,7 @@ impl Write {
         regs.set(RegId::Pmbptr, next);
         // SPEBufferIsFull: no room for another maximum-size record (against the limit taken
         // with the record).
-        let full = past_limit(next, self.limit);
+        let full = past_limit(next, self.limit) && !stopped;
         if full {
             regs.management_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, false, false);
         }

@@ -258,6 +258,61 @@ fn a_write_fault_sets_ec_fsc_and_ea_by_kind_and_dl_unless_at_the_first_byte() {
 }
 
 #[test]
+fn a_last_beat_taken_after_software_set_s_raises_no_management_event() {
+    // D17.8.2/D17.8.3, J1 OtherSPEManagementEvent: buffer-full and fault events only "if
+    // PMBSR_ELx.S is 0". Software sets S (with a syndrome of its own) while the record's
+    // last beat is offered and held: the beat lands when taken (the port's rule, choice
+    // stopped-write) and PMBPTR moves past it (to it when it faulted), but PMBSR keeps what
+    // software wrote: no buffer-full although the record was the last that fitted, no fault
+    // syndrome for an error on the beat.
+    let sw = pmbsr::S.place(1) | pmbsr::EC.place(pmbsr::EC_BUF) | pmbsr::MSS.place(0x2a);
+    let last = BASE + SIZE - RECORD_SIZE as u64;
+    for err in [false, true] {
+        let mut tb = Tb::new(&Config::default());
+        tb.enable(4, 0);
+        tb.write_reg(RegId::Pmbptr, last);
+        one_sample(&mut tb);
+        let mut taken = 0;
+        for _ in 0..100 {
+            if taken == 7 {
+                break;
+            }
+            if tb.step().wr_valid {
+                taken += 1;
+            }
+        }
+        assert_eq!(taken, 7, "err {err}: seven beats taken");
+        tb.inp.wr_ready = false;
+        let out = tb.step();
+        assert!(
+            out.wr_valid && out.wr_addr == last + 56,
+            "err {err}: the last beat offered"
+        );
+        tb.write_reg(RegId::Pmbsr, sw);
+        tb.inp.wr_ready = true;
+        tb.inp.wr_err = err;
+        tb.inp.wr_err_kind = pmbsr::ERR_STAGE1;
+        tb.inp.wr_err_fsc = 0b000111;
+        let out = tb.step();
+        assert!(
+            out.wr_valid && out.wr_addr == last + 56,
+            "err {err}: still offered, taken"
+        );
+        tb.inp.wr_err = false;
+        for _ in 0..20 {
+            assert!(!tb.step().wr_valid, "err {err}: no beat after");
+        }
+        assert_eq!(
+            tb.read_reg(RegId::Pmbsr),
+            sw,
+            "err {err}: PMBSR as software wrote it"
+        );
+        let ptr = if err { last + 56 } else { last + 64 };
+        assert_eq!(tb.read_reg(RegId::Pmbptr), ptr, "err {err}: PMBPTR");
+    }
+}
+
+#[test]
 fn misaligned_pmbptr_writes_the_aligned_down_slot() {
     let mut tb = Tb::new(&Config::default());
     tb.enable(4, 0);
