@@ -19,7 +19,7 @@ package spe_v1p4_pkg;
     logic [W-1:0] disp_valid;  // Slot holds a dispatched micro-op (slots are in program order, slot 0 oldest) (per cycle)
     logic [W-1:0][55:0] disp_pc;  // Virtual address of the op, bits 55:0 (the PC packet records 56 address bits) (with disp_valid)
     logic [W-1:0][1:0] disp_class;  // Operation Type class: 0 other, 1 load/store/atomic, 2 branch (with disp_valid)
-    logic [W-1:0][7:0] disp_subclass;  // Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF; kept by a unit built with it, preset v1p2x), GCS and CR of a branch (FEAT_SPE_CRR; a unit built with it, preset v1p2x, keeps CR, 00 as 11, and GCS for a call or return: choice crr) (with disp_valid)
+    logic [W-1:0][7:0] disp_subclass;  // Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF; kept by a unit built with it, preset v1p2x), GCS and CR of a branch (FEAT_SPE_CRR; a unit built with it, preset v1p2x, keeps CR, 00 as 11, and GCS for a call or return: choice crr); an SME array op, reserved without FEAT_SPE_SME, as Other with payload 0, and an EVL of 111 as 110 (choice sme-reserved) (with disp_valid)
     logic [W-1:0] disp_cond;  // Op is conditional (enables the NOT-TAKEN event) (with disp_valid)
     logic [T-1:0][1:0] disp_el;  // Exception level of the whole group (per cycle)
     logic [T-1:0] disp_ns;  // Group is Non-secure (per cycle)
@@ -98,7 +98,7 @@ package spe_v1p4_pkg;
   typedef struct packed {
     logic wr_ready;  // Memory accepts the beat (handshake: wr_valid && wr_ready) (per cycle)
     logic wr_err;  // The accepted beat faulted; the record ends (PMBSR as `wr_err_kind` says) (with the handshake)
-    logic [1:0] wr_err_kind;  // Kind of the fault: 00 external abort (EA = 1, FSC 010000), 01 stage-1 MMU fault (translation, access flag, permission: EC 100100 with `wr_err_fsc`, EA = 0), 10 stage-2 fault (EC 100101 with `wr_err_fsc`), 11 reserved (as 00). DL is set unless the faulting beat is the record's first (Arm ARM D17.8.4) (with wr_err)
+    logic [1:0] wr_err_kind;  // Kind of the fault: 00 external abort (EA = 1, FSC 010000), 01 stage-1 MMU fault (translation, access flag, permission: EC 100100 with `wr_err_fsc`, EA unchanged), 10 stage-2 fault (EC 100101 with `wr_err_fsc`), 11 reserved (as 00). DL is set unless the faulting beat is the record's first (Arm ARM D17.8.4) (with wr_err)
     logic [5:0] wr_err_fsc;  // Fault status code of a stage-1 or stage-2 fault (PMBSR.MSS[5:0]) (with wr_err)
   } memory_port_in_t;
 
@@ -115,7 +115,7 @@ package spe_v1p4_pkg;
 
   // Group `mem`, inputs.
   typedef struct packed {
-    logic [T-1:0] mem_fp_scalar;  // FEAT_SPE_EFT: the access is a scalar SIMD&FP load or store of a B/H/S/D register (J1 `SPESampleSIMDFPLoadStore` with `scalar`: a floating-point op for the type filter); low for a vector one and a Q register, pair of Q registers, structure or load-and-replicate, SIMD ops (D17.5.1, choice eft-simd). Read only for an op whose Operation Type is a SIMD&FP load or store (`disp_subclass` 0000010x), which is SIMD when `mem_done` never comes (with mem_done)
+    logic [T-1:0] mem_fp_scalar;  // FEAT_SPE_EFT: the access is a scalar SIMD&FP load or store of a B/H/S/D register or a pair of them (J1 `SPESampleSIMDFPLoadStore` with `scalar`: a floating-point op for the type filter); low for a vector one and a Q register, pair of Q registers, structure or load-and-replicate, SIMD ops (D17.5.1, choice eft-simd). Read only for an op whose Operation Type is a SIMD&FP load or store (`disp_subclass` 0000010x), which is SIMD when `mem_done` never comes (with mem_done)
     logic [T-1:0] mem_l2d_access;  // FEAT_SPEv1p4: E[19], L2D access: the load accessed at least the level 2 data or unified cache (L2D_CACHE_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
     logic [T-1:0] mem_l2d_miss;  // FEAT_SPEv1p4: E[20], L2D miss: the load accessed and missed the level 2 data or unified cache, not counting an access met by the refill of an earlier miss (L2D_CACHE_LMISS_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
     logic [T-1:0] mem_hitm;  // FEAT_SPEv1p4: E[21], cache data modified: the load accessed modified data in a cache (a cache hit, a snoop hit or both: your IMPLEMENTATION DEFINED choice; Lx_CACHE_HITM_RD, DSNP_HITM_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
@@ -172,8 +172,8 @@ package spe_v1p4_pkg;
     logic [T-1:0] pmu_sample_feed_event;  // SAMPLE_FEED_EVENT (0x812E): the sample's events have every bit of PMSEVFR_EL1 and none of PMSNEVFR_EL1 (whether or not FE / FnE enable the filters; J1 `SPEFilterByEvents`) (reg, pulse: with pmu_sample_feed)
     logic [T-1:0] pmu_sample_feed_lat;  // SAMPLE_FEED_LAT (0x812F): the sample's total latency is at least PMSLATFR_EL1.MINLAT (whether or not FL enables the filter; J1 `SPEFilterByLatency`) (reg, pulse: with pmu_sample_feed)
     logic [T-1:0] pmu_sample_buffer_full;  // SAMPLE_BUFFER_FULL: a buffer-full management event (PMBSR_EL1.S with BSC full) is raised this cycle, after a record's last beat or at the check of a record that finds no room (J1 `SPECompleteSample`) (comb, pulse: in the cycle of the last beat taken (wr_ready) or of the check)
-    logic [T-1:0] pmu_sample_feed_fp;  // SAMPLE_FEED_FP (0x8348): the sample reaching the filters is a floating-point operation (J1 `SPEFilterByType`: class Other or SVE/SME with FP, or a scalar SIMD&FP load or store; whatever PMSFCR says). FEAT_SPE_EFT with the SAMPLE_FEED_* events (reg, pulse: with pmu_sample_feed)
-    logic [T-1:0] pmu_sample_feed_simd;  // SAMPLE_FEED_SIMD (0x8349): the sample reaching the filters is a SIMD operation (class Other with SIMD, an SME array op, or a vector SIMD&FP load or store) (reg, pulse: with pmu_sample_feed)
+    logic [T-1:0] pmu_sample_feed_fp;  // SAMPLE_FEED_FP (0x8348): the sample reaching the filters is a floating-point operation (J1 `SPEFilterByType`: class Other or SVE with FP, or a scalar SIMD&FP load or store; whatever PMSFCR says). FEAT_SPE_EFT with the SAMPLE_FEED_* events (reg, pulse: with pmu_sample_feed)
+    logic [T-1:0] pmu_sample_feed_simd;  // SAMPLE_FEED_SIMD (0x8349): the sample reaching the filters is a SIMD operation (class Other with SIMD, an SVE vector op, an SVE/SME load or store, or a vector SIMD&FP load or store: choice eft-simd) (reg, pulse: with pmu_sample_feed)
     logic [T-1:0] pmu_sample_feed_ds;  // SAMPLE_FEED_DS (0x8122): the sample reaching the filters is a load with a data source (`mem_done`) whose bits 5:0 select a set bit of PMSDSFR_EL1 (J1 `SPEFilterByDataSource`, whatever PMSFCR.FDS says). FEAT_SPE_FDS with the SAMPLE_FEED_* events (reg, pulse: with pmu_sample_feed)
   } pmu_out_t;
 

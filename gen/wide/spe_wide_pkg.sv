@@ -19,7 +19,7 @@ package spe_wide_pkg;
     logic [W-1:0] disp_valid;  // Slot holds a dispatched micro-op (slots are in program order, slot 0 oldest) (per cycle)
     logic [W-1:0][55:0] disp_pc;  // Virtual address of the op, bits 55:0 (the PC packet records 56 address bits) (with disp_valid)
     logic [W-1:0][1:0] disp_class;  // Operation Type class: 0 other, 1 load/store/atomic, 2 branch (with disp_valid)
-    logic [W-1:0][7:0] disp_subclass;  // Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF; kept by a unit built with it, preset v1p2x), GCS and CR of a branch (FEAT_SPE_CRR; a unit built with it, preset v1p2x, keeps CR, 00 as 11, and GCS for a call or return: choice crr) (with disp_valid)
+    logic [W-1:0][7:0] disp_subclass;  // Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF; kept by a unit built with it, preset v1p2x), GCS and CR of a branch (FEAT_SPE_CRR; a unit built with it, preset v1p2x, keeps CR, 00 as 11, and GCS for a call or return: choice crr); an SME array op, reserved without FEAT_SPE_SME, as Other with payload 0, and an EVL of 111 as 110 (choice sme-reserved) (with disp_valid)
     logic [W-1:0] disp_cond;  // Op is conditional (enables the NOT-TAKEN event) (with disp_valid)
     logic [T-1:0][1:0] disp_el;  // Exception level of the whole group (per cycle)
     logic [T-1:0] disp_ns;  // Group is Non-secure (per cycle)
@@ -98,7 +98,7 @@ package spe_wide_pkg;
   typedef struct packed {
     logic wr_ready;  // Memory accepts the beat (handshake: wr_valid && wr_ready) (per cycle)
     logic wr_err;  // The accepted beat faulted; the record ends (PMBSR as `wr_err_kind` says) (with the handshake)
-    logic [1:0] wr_err_kind;  // Kind of the fault: 00 external abort (EA = 1, FSC 010000), 01 stage-1 MMU fault (translation, access flag, permission: EC 100100 with `wr_err_fsc`, EA = 0), 10 stage-2 fault (EC 100101 with `wr_err_fsc`), 11 reserved (as 00). DL is set unless the faulting beat is the record's first (Arm ARM D17.8.4) (with wr_err)
+    logic [1:0] wr_err_kind;  // Kind of the fault: 00 external abort (EA = 1, FSC 010000), 01 stage-1 MMU fault (translation, access flag, permission: EC 100100 with `wr_err_fsc`, EA unchanged), 10 stage-2 fault (EC 100101 with `wr_err_fsc`), 11 reserved (as 00). DL is set unless the faulting beat is the record's first (Arm ARM D17.8.4) (with wr_err)
     logic [5:0] wr_err_fsc;  // Fault status code of a stage-1 or stage-2 fault (PMBSR.MSS[5:0]) (with wr_err)
   } memory_port_in_t;
 

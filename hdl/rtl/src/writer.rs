@@ -11,9 +11,10 @@
 //!        meanwhile: next = base + 64 in two halves (s_nlo, s_next), next vs limit --> e_* flops
 //!        stopped & no beat held (s_held) --> no beat offered, wr_done,
 //!                         PMBPTR = this beat's address (unless beat 0)
-//!        ready & err  --> abort (kind, FSC, first beat), PMBPTR = faulting beat address, wr_done
+//!        ready & err  --> abort (kind, FSC, first beat; none when stopped: a held beat),
+//!                         PMBPTR = faulting beat address, wr_done
 //!        ready        --> next beat; after beat 7: wr_done, PMBPTR = next,
-//!                         full when e_* say no room for another record
+//!                         full when e_* say no room for another record (not when stopped)
 //! ```
 //!
 //! The tracker moves the phase: it sends a kept record to Check, ends it on `check_end` in

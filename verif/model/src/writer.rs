@@ -116,7 +116,7 @@ impl Write {
         let stopped = pmbsr::S.is_set(regs.get(RegId::Pmbsr));
         if let Some((kind, fsc)) = err {
             // A fault: stop; PMBPTR holds the faulting address. D17.8.3/D17.8.4: EC by
-            // stage, the FSC in MSS, EA for an external abort only, DL unless the fault is
+            // stage, the FSC in MSS, EA set by an external abort, else unchanged, DL unless the fault is
             // at the record's first byte (then DL is unchanged).
             regs.set(RegId::Pmbptr, self.addr());
             if !stopped {
