@@ -76,6 +76,10 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,
     wire  [19:0] s_age__q;
     reg  s_age__reset;
     reg  s_age__clock;
+    reg  s_va__d;
+    wire  s_va__q;
+    reg  s_va__reset;
+    reg  s_va__clock;
 
     // Local signals
     reg  owner_el2;
@@ -117,6 +121,12 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,
         .reset(s_age__reset),
         .clock(s_age__clock)
     );
+    spe_rff #(.W(1), .INIT(1'b0)) s_va(
+        .d(s_va__d),
+        .q(s_va__q),
+        .reset(s_va__reset),
+        .clock(s_va__clock)
+    );
 
     // Update code
     always @(*) begin
@@ -124,14 +134,17 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,
         s_op__clock = clock;
         s_rep__clock = clock;
         s_age__clock = clock;
+        s_va__clock = clock;
         s_phase__d = s_phase__q;
         s_op__d = s_op__q;
         s_rep__d = s_rep__q;
         s_age__d = s_age__q;
+        s_va__d = s_va__q;
         s_age__reset = reset;
         s_phase__reset = reset;
         s_op__reset = reset;
         s_rep__reset = reset;
+        s_va__reset = reset;
         owner_el2 = regime[(0)+:(1)] & (regime[(1)+:(2)] == k_e2pb_el2);
         tge_set = regime[(0)+:(1)] & regime[(3)+:(1)];
         at_el2 = disp_el == k_el2;
@@ -345,10 +358,11 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,
         sample[(71)+:(32)] = s_op__q[(8)+:(32)];
         sample[(103)+:(32)] = s_op__q[(40)+:(32)];
         va_ok = s_op__q[(7)+:(1)] | ~slot[(67)+:(1)] | ((slot[(58)+:(8)] & k_nv2_mask) != k_nv2);
-        sample[(135)+:(1)] = s_op__q[(5)+:(1)] & va_ok;
+        s_va__d = va_ok;
+        sample[(135)+:(1)] = s_op__q[(5)+:(1)] & s_va__q;
         sample[(136)+:(1)] = s_op__q[(6)+:(1)];
         sample[(137)+:(64)] = s_op__q[(72)+:(64)];
-        sample[(201)+:(1)] = s_rep__q[(1)+:(1)] & va_ok;
+        sample[(201)+:(1)] = s_rep__q[(1)+:(1)] & s_va__q;
         sample[(202)+:(1)] = s_rep__q[(66)+:(1)];
         sample[(203)+:(64)] = s_rep__q[(2)+:(64)];
         sample[(267)+:(56)] = s_rep__q[(67)+:(56)];

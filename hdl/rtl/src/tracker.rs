@@ -238,8 +238,11 @@ pub struct SpeTracker {
     el2_phys: Signal<Local, Bit>,
     xl_started_now: Signal<Local, Bit>,
     /// The sample's data VA (and PA) may be recorded (not an NV2 access, or profiling is
-    /// enabled at EL2).
+    /// enabled at EL2); registered (`s_va`), off the slot-to-record path: the slot and the
+    /// tag's flags hold from the first tracking cycle, and the VA and PA they gate are
+    /// reported no earlier than that cycle, so the flop is current whenever they count.
     va_ok: Signal<Local, Bit>,
+    s_va: Rff<Bit>,
     k_nv2: K<Bits<8>>,
     k_nv2_mask: K<Bits<8>>,
     timed_out: Signal<Local, Bit>,
@@ -330,11 +333,12 @@ impl SpeTracker {
 impl Logic for SpeTracker {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s_phase, s_op, s_rep, s_age);
+        dff_setup!(self, clock, s_phase, s_op, s_rep, s_age, s_va);
         self.s_age.reset.next = self.reset.val();
         self.s_phase.reset.next = self.reset.val();
         self.s_op.reset.next = self.reset.val();
         self.s_rep.reset.next = self.reset.val();
+        self.s_va.reset.next = self.reset.val();
 
         // The owner (EL2 with E2PB = 00, else EL1), TGE and the host (J1 IsInHost: E2H at
         // EL2, or at EL0 under TGE), all with EL2 enabled.
@@ -704,10 +708,11 @@ impl Logic for SpeTracker {
         self.va_ok.next = self.s_op.q.val().nv2_va
             | !self.slot.val().is_ldst
             | ((self.slot.val().op_payload & self.k_nv2_mask.val()) != self.k_nv2.val());
-        self.sample.next.pa_en = self.s_op.q.val().pa_en & self.va_ok.val();
+        self.s_va.d.next = self.va_ok.val();
+        self.sample.next.pa_en = self.s_op.q.val().pa_en & self.s_va.q.val();
         self.sample.next.ts_en = self.s_op.q.val().ts_en;
         self.sample.next.ts = self.s_op.q.val().ts;
-        self.sample.next.xl_started = self.s_rep.q.val().xl_started & self.va_ok.val();
+        self.sample.next.xl_started = self.s_rep.q.val().xl_started & self.s_va.q.val();
         self.sample.next.xl_done = self.s_rep.q.val().xl_done;
         self.sample.next.va = self.s_rep.q.val().va;
         self.sample.next.pa = self.s_rep.q.val().pa;
