@@ -200,16 +200,20 @@ pub mod subclass {
     pub const fn is_sme_array(class: u8, v: u8) -> bool {
         class == super::op_class::OTHER && v & OTHER_SVE_SME_MASK == OTHER_SME
     }
-    /// An SVE vector op (class Other, `0 EVL 1 PRED FP 0`) or an SVE/SME load/store whose
-    /// EVL is 0b111 ("More than 2048 bits", defined only with FEAT_SPE_SME, D18.2.7): this
-    /// unit records EVL 0b110, the largest without it. choice: sme-reserved
-    pub const fn evl_reserved(class: u8, v: u8) -> bool {
-        let has_evl = match class {
+    /// An SVE vector op (class Other, `0 EVL 1 PRED FP 0`) or an SVE/SME load/store: the
+    /// payloads with an EVL field.
+    pub const fn has_evl(class: u8, v: u8) -> bool {
+        match class {
             super::op_class::OTHER => v & OTHER_SVE_SME_MASK == OTHER_SVE,
             super::op_class::LD_ST_ATOMIC => v & LDST_SVE_SME_MASK == LDST_SVE_SME,
             _ => false,
-        };
-        has_evl && (v >> VL_SHIFT) & VL_FIELD == VL_FIELD
+        }
+    }
+    /// A payload with an EVL field ([`has_evl`]) whose EVL is 0b111 ("More than 2048
+    /// bits", defined only with FEAT_SPE_SME, D18.2.7): this unit records EVL 0b110, the
+    /// largest without it. choice: sme-reserved
+    pub const fn evl_reserved(class: u8, v: u8) -> bool {
+        has_evl(class, v) && (v >> VL_SHIFT) & VL_FIELD == VL_FIELD
     }
     /// An SVE or SME operation (class Other with `OTHER_SVE` or `OTHER_SME`, or an SVE/SME
     /// load/store): the ops whose governing predicate the SVE events describe.
@@ -262,11 +266,9 @@ pub mod subclass {
     pub const fn fp_simd(class: u8, v: u8) -> Option<(bool, bool)> {
         match class {
             super::op_class::OTHER if is_sme_array(class, v) => Some((false, false)),
-            super::op_class::OTHER if v & OTHER_SVE_SME_MASK == OTHER_SVE => {
-                Some((v & SVE_FP != 0, true))
-            }
-            super::op_class::LD_ST_ATOMIC if v & LDST_SVE_SME_MASK == LDST_SVE_SME => {
-                Some((false, true))
+            // An SVE vector op (FP by its flag) or an SVE/SME load/store (not FP).
+            _ if has_evl(class, v) => {
+                Some((class == super::op_class::OTHER && v & SVE_FP != 0, true))
             }
             super::op_class::OTHER => {
                 let simd = v & OTHER_SVE_SME_BIT == 0 && v & OTHER_SIMD != 0;
