@@ -215,6 +215,12 @@ pub fn script(o: &BuildOptions) -> String {
 /// nextpnr's arguments: the device, the netlist, the pins, the system clock, the file for
 /// the packer (`--asc` for icepack, `--textcfg` for ecppack). Timing failure is allowed so
 /// that the Fmax is reported; the build then refuses to pack.
+///
+/// Every board routes with nextpnr's default router (router1). The UP5K build used router2
+/// for a while (10 s of routing instead of about 110 s), until nextpnr-ice40 0.4's router2
+/// stopped converging on it at 90 % of the LCs: an assertion in `arch.h` with seed 1, two
+/// wires still overused after 1,800 iterations with seed 2 (docs/figures.md). On the HX8K
+/// it never converged.
 pub fn pnr_args(o: &BuildOptions) -> Vec<String> {
     let json = format!("{}.json", o.top);
     // Relative to the output folder (the tools' working directory) when inside it: the
@@ -228,21 +234,8 @@ pub fn pnr_args(o: &BuildOptions) -> Vec<String> {
         .to_string();
     let mut a = nextpnr::args(o.device, &json, &pins, o.freq_mhz);
     a.extend([o.device.family().placed().0.to_string(), placed_file(o)]);
-    if o.device == Device::Up5k {
-        a.extend([ROUTER_OPT, UP5K_ROUTER].map(String::from));
-    }
     a
 }
-
-/// nextpnr's router option and the router a board build uses on the UP5K: `router2`. A
-/// board build must meet its system clock, not find the highest Fmax: on the iCEBreaker's
-/// UP5K (91.7 % of the LCs used) router2 routes in 10 s where the default router1 took
-/// 111 s, for 19.97 MHz against 24.84 MHz at the 12 MHz clock. The HX8K builds keep
-/// router1: nextpnr-ice40 0.4's router2 did not converge on them (one overused wire left
-/// after more than 25,000 iterations and 16 minutes). `spe synth`, which measures Fmax,
-/// keeps nextpnr's default everywhere.
-pub const ROUTER_OPT: &str = "--router";
-pub const UP5K_ROUTER: &str = "router2";
 
 /// Runs the build. `progress` gets one line as each stage starts (with its log file).
 pub fn build(o: &BuildOptions, progress: &mut dyn FnMut(&str)) -> Result<BuildReport, String> {
@@ -417,16 +410,15 @@ mod tests {
             "--pcf /x/icebreaker.pcf",
             "--freq 12",
             "--asc spe_board_icebreaker.asc",
-            "--router router2",
         ] {
             assert!(a.contains(part), "{part} missing from {a}");
         }
-        // The HX8K keeps nextpnr's default router (router2 does not converge there).
-        let hx8k = BuildOptions {
-            device: Device::Hx8k,
-            ..opts()
-        };
-        assert!(!pnr_args(&hx8k).join(" ").contains("--router"));
+        // Every board keeps nextpnr's default router: 0.4's router2 does not converge on
+        // the nearly full UP5K, nor on the HX8K.
+        for device in [Device::Up5k, Device::Hx8k] {
+            let o = BuildOptions { device, ..opts() };
+            assert!(!pnr_args(&o).join(" ").contains("--router"));
+        }
     }
 
     fn report(fmax: f64) -> BuildReport {
