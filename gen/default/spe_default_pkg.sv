@@ -4,7 +4,7 @@
 
 package spe_default_pkg;
   // Preset `default` (4-wide dispatch, 12-bit counters, minimum interval 1024): 12-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0x26457, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
+  // 1024, PMSIDR_EL1 = 0x26417, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
   localparam int REG_ADDR_BITS = 5;  // register port address bits

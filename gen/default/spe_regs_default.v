@@ -37,7 +37,7 @@ module spe_regs_default(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,i
     localparam  m_pmscr_el1 = 8'h7b;
     localparam  z_pmscr_el1 = 64'h0;
     localparam  a_pmsnevfr = 5'b1001;
-    localparam  m_pmsnevfr = 12'hffe;
+    localparam  m_pmsnevfr = 12'h0;
     localparam  z_pmsnevfr = 64'h0;
     localparam  a_pmsicr = 5'b1010;
     localparam  m_pmsicr = 32'hffffffff;
@@ -46,10 +46,10 @@ module spe_regs_default(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,i
     localparam  m_pmsirr = 32'hffffff01;
     localparam  z_pmsirr = 64'h0;
     localparam  a_pmsfcr = 5'b1100;
-    localparam  m_pmsfcr = 19'b1110000000000001111;
+    localparam  m_pmsfcr = 19'b1110000000000000111;
     localparam  z_pmsfcr = 64'h0;
     localparam  a_pmsevfr = 5'b1101;
-    localparam  m_pmsevfr = 12'hffe;
+    localparam  m_pmsevfr = 12'hfbe;
     localparam  z_pmsevfr = 64'h0;
     localparam  a_pmslatfr = 5'b1110;
     localparam  m_pmslatfr = 16'hfff;
@@ -60,7 +60,7 @@ module spe_regs_default(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,i
     localparam  a_pmbidr = 5'b111;
     localparam  v_pmbidr = 64'h6;
     localparam  a_pmsidr = 5'b1111;
-    localparam  v_pmsidr = 64'h26457;
+    localparam  v_pmsidr = 64'h26417;
     localparam  m_limit = 64'hfffffffffffff000;
     localparam  k_coll = 32'h10000;
     localparam  k_full_keep = 32'hd0000;

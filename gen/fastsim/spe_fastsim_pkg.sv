@@ -4,7 +4,7 @@
 
 package spe_fastsim_pkg;
   // Preset `fastsim` (2-wide, 12-bit, minimum interval 256: many samples in short simulations): 12-bit latency counters, recommended minimum interval
-  // 256, PMSIDR_EL1 = 0x26057, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
+  // 256, PMSIDR_EL1 = 0x26017, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 2;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
   localparam int REG_ADDR_BITS = 5;  // register port address bits

@@ -4,7 +4,7 @@
 
 package spe_minimal_pkg;
   // Preset `minimal` (Scalar core (W=1), 12-bit counters: smallest area): 12-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0x26457, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
+  // 1024, PMSIDR_EL1 = 0x26417, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 1;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
   localparam int REG_ADDR_BITS = 5;  // register port address bits

@@ -4,7 +4,7 @@
 
 package spe_smt2_pkg;
   // Preset `smt2` (4-wide dispatch shared by 2 hardware threads (SMT), 12-bit counters): 12-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0x26457, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
+  // 1024, PMSIDR_EL1 = 0x26417, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 2;  // hardware threads (per-thread fields have T copies)
   localparam int TIDW = 1;  // bits of a thread number

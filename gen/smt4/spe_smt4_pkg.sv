@@ -4,7 +4,7 @@
 
 package spe_smt4_pkg;
   // Preset `smt4` (8-wide dispatch shared by 4 hardware threads (SMT), 16-bit counters, FEAT_ECV): 16-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0x36457, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
+  // 1024, PMSIDR_EL1 = 0x36417, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 8;  // dispatch width: slots per cycle
   localparam int T = 4;  // hardware threads (per-thread fields have T copies)
   localparam int TIDW = 2;  // bits of a thread number

@@ -22,11 +22,11 @@ SPE_REGS = {
     3: ("PMBSR", 0xFC0FFFFF),
     7: ("PMBIDR", 0x0),
     8: ("PMSCR", 0x7B),
-    9: ("PMSNEVFR", 0xFFE),
+    9: ("PMSNEVFR", 0x0),
     10: ("PMSICR", 0xFFFFFFFF),
     11: ("PMSIRR", 0xFFFFFF01),
-    12: ("PMSFCR", 0x7000F),
-    13: ("PMSEVFR", 0xFFE),
+    12: ("PMSFCR", 0x70007),
+    13: ("PMSEVFR", 0xFBE),
     14: ("PMSLATFR", 0xFFF),
     15: ("PMSIDR", 0x0),
     24: ("PMSCR_EL2", 0x7B),
@@ -34,5 +34,5 @@ SPE_REGS = {
 # The ID registers' values.
 ID_VALUES = {
     "PMBIDR": 0x6,
-    "PMSIDR": 0x26457,
+    "PMSIDR": 0x26417,
 }

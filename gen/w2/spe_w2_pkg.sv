@@ -4,7 +4,7 @@
 
 package spe_w2_pkg;
   // Preset `w2` (2-wide dispatch, 12-bit counters): 12-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0x26457, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
+  // 1024, PMSIDR_EL1 = 0x26417, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 2;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
   localparam int REG_ADDR_BITS = 5;  // register port address bits

@@ -114,6 +114,15 @@ pub struct Options {
     /// MMU does). With the MOPS and MTE Operation Types, which every unit records as the core
     /// reports them, this is SPEv1p3.
     pub v1p3: bool,
+    /// FEAT_SPE_FnE (PMSIDR_EL1.FnE): the inverted event filter, PMSNEVFR_EL1 and
+    /// PMSFCR_EL1.FnE, and filtering on the Not-taken event E[6] in PMSEVFR_EL1 and
+    /// PMSNEVFR_EL1 (J1 `SPEFilterByEvents`: `mask<6>` only with FnE). The Arm ARM makes it
+    /// and FEAT_SPEv1p2 imply each other (A2.2.8), so a unit builds it exactly when it
+    /// builds SPEv1p2's other parts (PMFZ, the SAMPLE_FEED_* events): a test checks every
+    /// preset. Without it PMSNEVFR reads as zero and ignores writes (the core makes its
+    /// accesses UNDEFINED), FnE and E[6] are RES0. The Not-taken event is recorded in the
+    /// Events packet either way.
+    pub fne: bool,
 }
 
 impl Options {
@@ -130,10 +139,11 @@ impl Options {
         sve_events: false,
         v1p4_events: false,
         v1p3: false,
+        fne: false,
     };
     /// Every option, named as `validate` reports it, by mutable reference (the one list of
     /// the fields: [`Options::flags`] and the tests go through it).
-    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 11] {
+    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 12] {
         [
             ("FEAT_SPE_ERnd", &mut self.ernd),
             ("PMBLIMITR.PMFZ", &mut self.pmfz),
@@ -146,6 +156,7 @@ impl Options {
             ("the SVE events", &mut self.sve_events),
             ("the SPEv1p4 events", &mut self.v1p4_events),
             ("FEAT_SPEv1p3's buffer rules", &mut self.v1p3),
+            ("FEAT_SPE_FnE", &mut self.fne),
         ]
     }
     /// Every option with its name and whether it is built.
@@ -199,6 +210,11 @@ pub mod option {
     pub fn v1p4_events(cfg: &Config) -> bool {
         cfg.options.v1p4_events
     }
+    /// FEAT_SPE_FnE: PMSNEVFR_EL1, PMSFCR_EL1.FnE and E[6] in the event filters
+    /// ([`Options::fne`]).
+    pub fn fne(cfg: &Config) -> bool {
+        cfg.options.fne
+    }
     /// FEAT_SPEv1p3's PMBIDR.EA = 1 and F = 1 ([`Options::v1p3`]).
     pub fn v1p3(cfg: &Config) -> bool {
         cfg.options.v1p3
@@ -236,6 +252,7 @@ const V1P2X: Config = Config {
         sve_events: true,
         v1p4_events: true,
         v1p3: false,
+        fne: true,
     },
 };
 

@@ -27,10 +27,14 @@ pub const DATA_SNOOPED: u32 = 23;
 
 /// Events every unit can set (bits 0..=11).
 pub const IMPLEMENTED_MASK: u64 = 0xFFF;
-/// Events that take part in PMSEVFR/PMSNEVFR filtering in every unit: every implemented bit
-/// except bit 0, which is never filterable. Bits 2, 4, 8, 9, 10 are IMPLEMENTATION DEFINED
-/// filterable before SPEv1p4; this unit makes them filterable.
+/// Events that take part in PMSEVFR/PMSNEVFR filtering in a unit with FEAT_SPE_FnE: every
+/// implemented bit except bit 0, which is never filterable. Bits 2, 4, 8, 9, 10 are
+/// IMPLEMENTATION DEFINED filterable before SPEv1p4; this unit makes them filterable. E[6]
+/// (Not taken) only with FEAT_SPE_FnE ([`FNE_MASK`], J1 `SPEFilterByEvents`).
 pub const FILTERABLE_MASK: u64 = IMPLEMENTED_MASK & !(1 << EXCEPTION_GEN);
+/// E[6], filterable only in a unit that builds FEAT_SPE_FnE (`Options::fne`; PMSEVFR_EL1
+/// E[6] "Otherwise: Reserved, RAZ/WI").
+pub const FNE_MASK: u64 = bit(NOT_TAKEN);
 /// The SVE events (`Options::sve_events`), filterable where built (J1 `SPEFilterByEvents`:
 /// `mask<18:17>` with FEAT_SPEv1p1 and SVE).
 pub const SVE_MASK: u64 = bit(PARTIAL_PREDICATE) | bit(EMPTY_PREDICATE);
@@ -72,7 +76,7 @@ pub const V1P4_PORT_ORDER: [u32; 5] = [
 
 /// Events a unit of `cfg` filters on (PMSEVFR_EL1 / PMSNEVFR_EL1's writable bits).
 pub fn filterable_mask(cfg: &crate::Config) -> u64 {
-    implemented_mask(cfg) & !bit(EXCEPTION_GEN)
+    implemented_mask(cfg) & !bit(EXCEPTION_GEN) & !if cfg.options.fne { 0 } else { FNE_MASK }
 }
 
 /// Names as perf prints them, for bits 0..=31 that it knows (None = IMPDEF/unknown).
@@ -143,7 +147,13 @@ mod tests {
                 "{}",
                 cfg.name
             );
-            assert_eq!(filterable_mask(cfg), FILTERABLE_MASK | want, "{}", cfg.name);
+            let fne = if cfg.options.fne { 0 } else { FNE_MASK };
+            assert_eq!(
+                filterable_mask(cfg),
+                (FILTERABLE_MASK | want) & !fne,
+                "{}",
+                cfg.name
+            );
             assert_eq!(
                 crate::regs::reg(crate::regs::RegId::Pmsevfr).writable_mask(cfg),
                 filterable_mask(cfg),

@@ -119,7 +119,14 @@ pub const FEATURES: &[Feature] = {
         },
         feat("FEAT_SPEv1p4: events 2, 4 and 8..10 filterable (every unit filters them)", 0b0101, true),
         feat("FEAT_SPEv1p5: FEAT_SPE_EXC and FEAT_SPE_nVM", 0b0110, false),
-        optional("FEAT_SPE_FnE: the inverted event filter (PMSNEVFR_EL1; mandatory from SPEv1p2)", true, pmsidr::FNE),
+        Feature {
+            name: "FEAT_SPE_FnE: the inverted event filter (PMSNEVFR_EL1, PMSFCR_EL1.FnE) and E[6] in the event filters (implemented exactly when FEAT_SPEv1p2 is, A2.2.8; `Options::fne`: presets v1p2x, v1p4)",
+            mandatory_from: 0b0011,
+            needs_sve: false,
+            implemented: false,
+            pmsidr: Some(pmsidr::FNE),
+            option: Some(crate::config::option::fne),
+        },
         optional("FEAT_SPE_LDS: the Data Source packet", true, pmsidr::LDS),
         optional("Architectural-instruction population (PMSIDR_EL1.ArchInst)", ARCH_INST, pmsidr::ARCHINST),
         Feature {
@@ -190,10 +197,10 @@ pub fn pmsver_of(cfg: &crate::Config, sve: bool) -> u8 {
 
 /// Architecture version the integrating core advertises in ID_AA64DFR0_EL1.PMSVer (the core
 /// holds the register, not this unit) for a preset without options, on a PE without SVE or
-/// SME: SPEv1p1. SPEv1p2 would claim PMBLIMITR.PMFZ and the SAMPLE_FEED_* events, which only
-/// the options build (preset `v1p2x`: [`pmsver_of`]); discard mode and the inverted event
-/// filter are there all the same (Linux uses discard only from SPEv1p2). A PE with SVE or
-/// SME advertises [`PMSVER_WITH_SVE`].
+/// SME: SPEv1p1. SPEv1p2 would claim PMBLIMITR.PMFZ, the SAMPLE_FEED_* events and the
+/// inverted event filter (FEAT_SPE_FnE), which only the options build (preset `v1p2x`:
+/// [`pmsver_of`]); discard mode is there all the same (Linux uses it only from SPEv1p2). A
+/// PE with SVE or SME advertises [`PMSVER_WITH_SVE`].
 pub const PMSVER: u8 = implemented_pmsver(false);
 /// PMSVer for a PE with SVE or SME: FEAT_SPE only (E[17]/E[18] are missing).
 pub const PMSVER_WITH_SVE: u8 = implemented_pmsver(true);
@@ -421,6 +428,12 @@ pub const CHOICES: &[Choice] = &[
         topic: "Previous-branch target (FEAT_SPE_PBT)",
         rule: "D17.6.3.1; J1 SPEBranch, SPEConstructRecord (IMPLEMENTATION DEFINED \"SPE get prev br if not br\", \"SPE prev br on eret\", \"on exception\", \"on isb\")",
         behaviour: "Preset v1p2x (`Options::pbt`; PMSIDR.PBT = 1). The core keeps J1's previous-branch-target register (SPESamplePreviousBranchAddress and its valid flag) and reports it with the sampled branch (`pbt_target`, `pbt_valid` with `br_done`), so the ERET, exception and ISB choices are the core's. The unit records it, as Address packet index 4 in the PA slot, when the sampled op is a branch whose report says taken and `pbt_valid` is high and that retired (D17.6.3.1: not recorded while \"the sampled operation is still speculative\", so a flushed branch has none); never for another op (\"get prev br if not br\" is FALSE). Bits 60:56 are recorded as 0 (no Realm state: NSE = 0).",
+    },
+    Choice {
+        key: "fne-v1p2",
+        topic: "The inverted event filter and the SPE version",
+        rule: "A2.2.8 (\"If FEAT_SPE_FnE is implemented, then FEAT_SPEv1p2 is implemented\" and \"If FEAT_SPEv1p2 is implemented, then FEAT_SPE_FnE is implemented\"); D24.7.14 PMSIDR_EL1.FnE; D24.7.17 PMSNEVFR_EL1 (\"present only when FEAT_SPE_FnE is implemented\"); D24.7.11 PMSEVFR_EL1.E[6] (\"When FEAT_SPE_FnE is implemented ... Otherwise: Reserved, RAZ/WI\"); J1 SPEFilterByEvents (`mask<6>` only with FEAT_SPE_FnE)",
+        behaviour: "A unit builds the inverted event filter exactly when it builds the rest of SPEv1p2 (`Options::fne` beside PMFZ and the SAMPLE_FEED_* events: presets v1p2x and v1p4). The presets without them advertise SPEv1p1 and PMSIDR.FnE = 0: PMSFCR.FnE and E[6] of PMSEVFR are RES0 (RAZ/WI), PMSNEVFR reads as zero and ignores writes at the register port (the core, which decodes MRS and MSR, makes those accesses UNDEFINED), and the filters never look at Not taken; the Events packet still records E[6] (D18.2.6 has no condition on it). Earlier units set FnE in every preset, which claims SPEv1p2 in a SPEv1p1 unit (review N4). The other way out, building PMFZ and the feed events into every preset, was not taken: it adds outputs and logic to every preset for a PMU feature (PMUv3p7) a small core may not have.",
     },
     Choice {
         key: "eft-simd",
@@ -677,6 +690,174 @@ mod tests {
         assert_eq!(n, 65535);
     }
 
+    /// One thing a unit's ID and filter registers claim, and what the Arm ARM asks of the
+    /// SPE version (PMSVer) for it: the feature list (A2.2, A2.3) and the register
+    /// descriptions (D24.7). `claimed` reads the registers a unit presents (PMSIDR's value,
+    /// the writable bits), not its options, so a preset edited to advertise a feature it
+    /// does not build, or one its version does not permit, fails
+    /// `every_id_register_claim_is_permitted_by_the_presets_pmsver`.
+    struct Claim {
+        what: &'static str,
+        rule: &'static str,
+        claimed: fn(&crate::Config) -> bool,
+        /// Lowest PMSVer that permits the claim.
+        needs: u8,
+        /// PMSVer from which the claim is required (0: no version requires it).
+        from: u8,
+    }
+
+    fn idr(cfg: &crate::Config, f: crate::Field) -> bool {
+        f.get(crate::regs::read_only_value(
+            crate::regs::RegId::Pmsidr,
+            cfg,
+        )) == 1
+    }
+
+    fn writable(cfg: &crate::Config, id: crate::regs::RegId, mask: u64) -> bool {
+        crate::regs::reg(id).writable_mask(cfg) & mask != 0
+    }
+
+    const CLAIMS: &[Claim] = {
+        use crate::events as ev;
+        use crate::regs::{pmbidr, pmsfcr, pmsidr, read_only_value, RegId};
+        &[
+            Claim {
+                what: "PMSIDR.FnE",
+                rule: "A2.2.8: FEAT_SPE_FnE implies FEAT_SPEv1p2, and FEAT_SPEv1p2 implies FEAT_SPE_FnE",
+                claimed: |c| idr(c, pmsidr::FNE),
+                needs: 0b0011,
+                from: 0b0011,
+            },
+            Claim {
+                what: "PMSFCR.FnE writable",
+                rule: "D24.7.12: PMSFCR_EL1.FnE is RES0 without FEAT_SPE_FnE",
+                claimed: |c| writable(c, RegId::Pmsfcr, pmsfcr::FNE.mask()),
+                needs: 0b0011,
+                from: 0b0011,
+            },
+            Claim {
+                what: "PMSNEVFR_EL1 present",
+                rule: "D24.7.17: present only when FEAT_SPE_FnE is implemented",
+                claimed: |c| writable(c, RegId::Pmsnevfr, u64::MAX),
+                needs: 0b0011,
+                from: 0b0011,
+            },
+            Claim {
+                what: "PMSEVFR.E[6] (Not taken) writable",
+                rule: "D24.7.11: E[6] is RAZ/WI without FEAT_SPE_FnE (J1 SPEFilterByEvents: mask<6>)",
+                claimed: |c| writable(c, RegId::Pmsevfr, ev::bit(ev::NOT_TAKEN)),
+                needs: 0b0011,
+                from: 0b0011,
+            },
+            Claim {
+                what: "PMSEVFR.E[11] (misaligned) writable",
+                rule: "D24.7.11: E[11] with FEAT_SPEv1p1",
+                claimed: |c| writable(c, RegId::Pmsevfr, ev::bit(ev::ALIGNMENT)),
+                needs: 0b0010,
+                from: 0b0010,
+            },
+            Claim {
+                what: "PMSEVFR.E[18:17] (SVE predicates) writable",
+                rule: "D24.7.11: E[18:17] with FEAT_SPEv1p1 and SVE or SME",
+                claimed: |c| writable(c, RegId::Pmsevfr, ev::SVE_MASK),
+                needs: 0b0010,
+                from: 0,
+            },
+            Claim {
+                what: "PMSIDR.PBT",
+                rule: "A2.2.8: FEAT_SPE_PBT implies FEAT_SPEv1p2",
+                claimed: |c| idr(c, pmsidr::PBT),
+                needs: 0b0011,
+                from: 0,
+            },
+            Claim {
+                what: "PMSIDR.ERnd",
+                rule: "A2.2.3: FEAT_SPE_ERnd implies FEAT_SPE only",
+                claimed: |c| idr(c, pmsidr::ERND),
+                needs: 0b0001,
+                from: 0,
+            },
+            Claim {
+                what: "PMBIDR.EA not 0 and PMBIDR.F = 1",
+                rule: "FEAT_SPEv1p3 (Armv8.8): EA = 0 and F = 0 are not permitted",
+                claimed: |c| {
+                    let b = read_only_value(RegId::Pmbidr, c);
+                    pmbidr::EA.get(b) != pmbidr::EA_NOT_DESCRIBED && pmbidr::F.get(b) == 1
+                },
+                needs: 0b0001,
+                from: 0b0100,
+            },
+        ]
+    };
+
+    /// Every claim of `cfg`'s registers that its PMSVer (what the integrating core advertises
+    /// for it, on a PE without SVE) does not permit, or that the PMSVer requires and it does
+    /// not make; and the pairs the feature list ties together.
+    fn claim_errors(cfg: &crate::Config) -> Vec<String> {
+        use crate::regs::pmsidr;
+        let v = pmsver_of(cfg, false);
+        let mut e = Vec::new();
+        for c in CLAIMS {
+            let on = (c.claimed)(cfg);
+            if on && v < c.needs {
+                e.push(format!(
+                    "{}: claims {} with PMSVer {v:#06b}, which needs {:#06b} ({})",
+                    cfg.name, c.what, c.needs, c.rule
+                ));
+            }
+            if !on && c.from != 0 && v >= c.from {
+                e.push(format!(
+                    "{}: PMSVer {v:#06b} requires {} ({})",
+                    cfg.name, c.what, c.rule
+                ));
+            }
+        }
+        // FEAT_SPE_EFT and FEAT_SPE_FPF imply each other (A2.3.6); FEAT_SPE_FDS implies
+        // FEAT_SPE_LDS (A2.2.10).
+        if idr(cfg, pmsidr::EFT) != idr(cfg, pmsidr::FPF) {
+            e.push(format!(
+                "{}: PMSIDR.EFT without FPF or FPF without EFT (A2.3.6)",
+                cfg.name
+            ));
+        }
+        if idr(cfg, pmsidr::FDS) && !idr(cfg, pmsidr::LDS) {
+            e.push(format!("{}: PMSIDR.FDS without LDS (A2.2.10)", cfg.name));
+        }
+        e
+    }
+
+    #[test]
+    fn every_id_register_claim_is_permitted_by_the_presets_pmsver() {
+        for cfg in crate::PRESETS {
+            let e = claim_errors(cfg);
+            assert!(e.is_empty(), "{e:#?}");
+        }
+    }
+
+    #[test]
+    fn presets_edited_to_claim_what_their_pmsver_forbids_fail_the_claims() {
+        // The default preset edited to build the inverted event filter alone: FnE, PMSNEVFR
+        // and E[6] at SPEv1p1, which A2.2.8 forbids.
+        let mut edited = crate::Config::default();
+        edited.options.fne = true;
+        assert_eq!(pmsver_of(&edited, false), 0b0010);
+        let e = claim_errors(&edited);
+        assert_eq!(e.len(), 4, "{e:#?}");
+        assert!(
+            e[0].contains("claims PMSIDR.FnE with PMSVer 0b0010"),
+            "{e:#?}"
+        );
+        // v1p2x edited to drop it: no longer SPEv1p2, so its PBT claim is not permitted.
+        let mut edited = *crate::Config::preset("v1p2x").unwrap();
+        edited.options.fne = false;
+        let e = claim_errors(&edited);
+        assert!(
+            e.iter()
+                .any(|e| e.contains("claims PMSIDR.PBT with PMSVer 0b0010")),
+            "{e:#?}"
+        );
+    }
+
     #[test]
     fn pmsver_and_every_presets_pmsidr_match_the_feature_list() {
         use crate::regs::{pmsidr, read_only_value, RegId};
@@ -700,7 +881,7 @@ mod tests {
         // (v1p4), v1p2 with the SPEv1p2 options (v1p2x), else v1p1; with SVE the same with
         // the SVE events, else FEAT_SPE only.
         for cfg in crate::PRESETS {
-            let opts = cfg.options.pmfz && cfg.options.feed_events;
+            let opts = cfg.options.pmfz && cfg.options.feed_events && cfg.options.fne;
             assert_eq!(
                 pmsver_of(cfg, false),
                 match (opts, cfg.options.v1p3) {

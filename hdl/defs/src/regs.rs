@@ -126,9 +126,15 @@ impl RegDef {
             RegId::Pmsicr if cfg.options.ernd => fields | pmsicr::ECOUNT.mask(),
             // PMFZ only with it.
             RegId::Pmblimitr if cfg.options.pmfz => fields | pmblimitr::PMFZ.mask(),
-            // FP, SIMD and the TYPEm masks only with FEAT_SPE_EFT, FDS only with FEAT_SPE_FDS.
+            // FP, SIMD and the TYPEm masks only with FEAT_SPE_EFT, FDS only with FEAT_SPE_FDS,
+            // FnE only with FEAT_SPE_FnE.
             RegId::Pmsfcr => {
-                fields
+                (fields
+                    & !if cfg.options.fne {
+                        0
+                    } else {
+                        pmsfcr::FNE.mask()
+                    })
                     | if cfg.options.eft { pmsfcr::EFT_MASK } else { 0 }
                     | if cfg.options.fds {
                         pmsfcr::FDS.mask()
@@ -136,7 +142,9 @@ impl RegDef {
                         0
                     }
             }
-            // The options' events: E[18:17] with the SVE events, E[23:19] with SPEv1p4's.
+            // The options' events: E[18:17] with the SVE events, E[23:19] with SPEv1p4's,
+            // E[6] with FEAT_SPE_FnE; PMSNEVFR only with FEAT_SPE_FnE.
+            RegId::Pmsnevfr if !cfg.options.fne => 0,
             RegId::Pmsevfr | RegId::Pmsnevfr => crate::events::filterable_mask(cfg),
             _ => fields,
         }
@@ -286,11 +294,13 @@ pub mod pmsfcr {
         1,
         "Enable the minimum-latency filter (PMSLATFR_EL1)",
     );
+    /// FEAT_SPE_FnE: writable only in a unit that builds it (`Options::fne`), RES0
+    /// otherwise.
     pub const FNE: Field = Field::new(
         "FnE",
         3,
         1,
-        "Enable the inverted event filter (PMSNEVFR_EL1)",
+        "Enable the inverted event filter (PMSNEVFR_EL1; FEAT_SPE_FnE, RES0 without it)",
     );
     /// FEAT_SPE_FDS: writable only in a unit that builds it (`Options::fds`), RES0
     /// otherwise (not in [`FIELDS`]).
@@ -344,7 +354,7 @@ pub mod pmsevfr {
         "E",
         1,
         11,
-        "Event bits 11:1 (the filterable events of `events::FILTERABLE_MASK`); bit 0 and bits 63:12 are RES0 but for the options' events",
+        "Event bits 11:1 (the filterable events of `events::FILTERABLE_MASK`, E[6] with FEAT_SPE_FnE); bit 0 and bits 63:12 are RES0 but for the options' events",
     )];
     /// E[18:17], the SVE events (`Options::sve_events`; RES0 without it).
     pub const SVE: Field = Field::new(
@@ -803,7 +813,7 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                 | pmsidr::ARCHINST.place(constants::ARCH_INST as u64)
                 | pmsidr::LDS.place(1)
                 | pmsidr::ERND.place(u64::from(cfg.options.ernd))
-                | pmsidr::FNE.place(1)
+                | pmsidr::FNE.place(u64::from(cfg.options.fne))
                 | pmsidr::FDS.place(u64::from(cfg.options.fds))
                 | pmsidr::INTERVAL.place(u64::from(cfg.interval_code))
                 // choice: record-slot
@@ -897,15 +907,25 @@ mod tests {
         assert_eq!(reg(RegId::PmscrEl2).writable_mask(ecv), 0xFB);
         assert_eq!(reg(RegId::Pmsirr).writable_mask(cfg), 0xFFFF_FF01);
         assert_eq!(reg(RegId::Pmsicr).writable_mask(cfg), 0xFFFF_FFFF);
-        assert_eq!(reg(RegId::Pmsfcr).writable_mask(cfg), 0x7_000F);
-        assert_eq!(reg(RegId::Pmsevfr).writable_mask(cfg), 0xFFE);
+        // Without FEAT_SPE_FnE: PMSFCR.FnE (bit 3), E[6] and PMSNEVFR are RES0.
+        assert!(!cfg.options.fne);
+        assert_eq!(reg(RegId::Pmsfcr).writable_mask(cfg), 0x7_0007);
+        assert_eq!(reg(RegId::Pmsevfr).writable_mask(cfg), 0xFBE);
+        assert_eq!(reg(RegId::Pmsnevfr).writable_mask(cfg), 0);
         assert_eq!(
             reg(RegId::Pmblimitr).writable_mask(cfg),
             0xFFFF_FFFF_FFFF_F007
         );
         assert_eq!(reg(RegId::Pmbsr).writable_mask(cfg), 0xFC0F_FFFF);
         let fz = Config::preset("v1p2x").unwrap();
-        assert!(fz.options.pmfz);
+        assert!(fz.options.pmfz && fz.options.fne);
+        assert_eq!(
+            reg(RegId::Pmsfcr).writable_mask(fz) & 0xF,
+            0xF,
+            "FnE, bit 3"
+        );
+        assert_eq!(reg(RegId::Pmsevfr).writable_mask(fz) & 0xFFF, 0xFFE);
+        assert_eq!(reg(RegId::Pmsnevfr).writable_mask(fz) & 0xFFF, 0xFFE);
         assert_eq!(
             reg(RegId::Pmblimitr).writable_mask(fz),
             0xFFFF_FFFF_FFFF_F027,

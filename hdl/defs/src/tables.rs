@@ -199,7 +199,9 @@ fn render(s: &mut String) -> std::fmt::Result {
         .fold(0, |m, c| m | events::implemented_mask(c));
     for b in 0..64 {
         if any & events::bit(b) != 0 {
-            let f = if events::FILTERABLE_MASK & events::bit(b) != 0 {
+            let f = if events::FNE_MASK & events::bit(b) != 0 {
+                "yes (`Options::fne` only)"
+            } else if events::FILTERABLE_MASK & events::bit(b) != 0 {
                 "yes"
             } else if events::SVE_MASK & events::bit(b) != 0 {
                 "yes (`Options::sve_events` only)"
@@ -215,7 +217,7 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "\n## Implementation-defined choices\n")?;
     writeln!(
         s,
-        "- **Architecture version.** The integrating core advertises ID_AA64DFR0_EL1.PMSVer = `{:#06b}` (SPEv1p1), or `{:#06b}` (FEAT_SPE) on a PE with SVE or SME: the highest version whose mandatory features the unit all implements (below). Discard mode and the inverted event filter (SPEv1p2's) are implemented too. A preset with options can claim more (`PMSVer` column of the presets: `v1p2x` builds PMBLIMITR.PMFZ and the SAMPLE_FEED_* events, so SPEv1p2 without SVE).",
+        "- **Architecture version.** The integrating core advertises ID_AA64DFR0_EL1.PMSVer = `{:#06b}` (SPEv1p1), or `{:#06b}` (FEAT_SPE) on a PE with SVE or SME: the highest version whose mandatory features the unit all implements (below). Discard mode (SPEv1p2's) is implemented too; the inverted event filter (FEAT_SPE_FnE), which the Arm ARM makes go with SPEv1p2 both ways (A2.2.8), only with the options. A preset with options can claim more (`PMSVer` column of the presets: `v1p2x` builds PMBLIMITR.PMFZ, the SAMPLE_FEED_* events and FEAT_SPE_FnE, so SPEv1p2 without SVE).",
         impdef::PMSVER,
         impdef::PMSVER_WITH_SVE
     )?;

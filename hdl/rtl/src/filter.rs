@@ -212,7 +212,8 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
         if self.ctl.val().fe {
             self.ev_ok.next = (self.view.val().events & self.ctl.val().evfr) == self.ctl.val().evfr;
         }
-        // Inverted event filter: no selected event set.
+        // Inverted event filter: no selected event set. Without FEAT_SPE_FnE, `fne` and the
+        // register's bits are constant zero from the register block (choice: fne-v1p2).
         self.nev_ok.next = true;
         if self.ctl.val().fne {
             self.nev_ok.next =

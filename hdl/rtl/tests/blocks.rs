@@ -1782,10 +1782,10 @@ fn regs_with_eft_and_fds_store_pmsfcr_s_new_bits_and_pmsdsfr_and_read_them_back(
     write(&mut g, RegId::Pmsfcr, spe_defs::regs::pmsfcr::FPM.place(1));
     assert_eq!(read(&mut g, RegId::Pmsfcr), 1 << 51);
     assert_eq!(outs(&mut g), (0, 0b01000, false, 0x8000_0000_0000_4001));
-    // The default preset.
+    // The default preset (no FEAT_SPE_FnE either: bit 3 is RES0).
     let mut g = regs();
     write(&mut g, RegId::Pmsfcr, u64::MAX);
-    assert_eq!(read(&mut g, RegId::Pmsfcr), 0x0007_000f);
+    assert_eq!(read(&mut g, RegId::Pmsfcr), 0x0007_0007);
     write(&mut g, RegId::Pmsdsfr, u64::MAX);
     assert_eq!(read(&mut g, RegId::Pmsdsfr), 0);
     assert!(g.eft_type.is_empty() && g.dsfr.is_empty());
@@ -1986,11 +1986,17 @@ fn regs_store_pmsevfr_and_pmsnevfr_bits_above_15_only_where_events_are_built() {
     write(&mut g, RegId::Pmsevfr, 1 << 1);
     assert_eq!(read(&mut g, RegId::Pmsevfr), 1 << 1);
     assert_eq!(outs(&mut g), (0, 1 << 20));
-    // The default preset.
+    // The default preset: no events above bit 15, and no FEAT_SPE_FnE (PMSNEVFR reads as
+    // zero, PMSFCR.FnE and PMSEVFR.E[6] are RES0).
     let mut g = regs();
     write(&mut g, RegId::Pmsevfr, u64::MAX);
     assert_eq!(read(&mut g, RegId::Pmsevfr) >> 16, 0);
     assert!(g.evfr_hi.is_empty() && g.nevfr_hi.is_empty());
+    assert_eq!(read(&mut g, RegId::Pmsevfr) & (1 << 6), 0);
+    write(&mut g, RegId::Pmsnevfr, u64::MAX);
+    assert_eq!(read(&mut g, RegId::Pmsnevfr), 0);
+    write(&mut g, RegId::Pmsfcr, spe_defs::regs::pmsfcr::FNE.place(1));
+    assert_eq!(read(&mut g, RegId::Pmsfcr), 0);
 }
 
 #[test]

@@ -86,6 +86,9 @@ pub struct SampleSettings {
     /// The unit implements FEAT_SPE_FDS (Linux probes PMSIDR.FDS and then writes PMSDSFR at
     /// every start).
     pub fds: bool,
+    /// The unit implements FEAT_SPE_FnE (Linux probes PMSIDR.FnE and then writes PMSNEVFR at
+    /// every start; without it the register is UNDEFINED).
+    pub fne: bool,
     /// PMSEVFR (perf `event_filter`); FE is set when non-zero.
     pub event_filter: u64,
     /// PMSNEVFR (perf `inv_event_filter`); FnE is set when non-zero.
@@ -143,6 +146,7 @@ impl SampleSettings {
             simd_filter_mask: false,
             inv_data_src_filter: 0,
             fds: cfg.options.fds,
+            fne: cfg.options.fne,
             event_filter: 0,
             inv_event_filter: 0,
             min_latency: 0,
@@ -260,13 +264,22 @@ impl SampleSettings {
 
     /// Checks that a unit of `cfg` implements what the settings use, as Linux's
     /// `arm_spe_pmu_event_init` refuses an event otherwise (EOPNOTSUPP): FEAT_SPE_EFT's type
-    /// and mask bits, FEAT_SPE_FDS's data-source filter, PMBLIMITR.PMFZ, and event filters
-    /// with only the events PMSEVFR_EL1 implements (its other bits are RES0).
+    /// and mask bits, FEAT_SPE_FDS's data-source filter, FEAT_SPE_FnE's inverted event
+    /// filter, PMBLIMITR.PMFZ, and event filters with only the events PMSEVFR_EL1 implements
+    /// (its other bits are RES0).
     pub fn check_for(&self, cfg: &Config) -> Result<(), String> {
-        let refuse = |what: &str, feature: &str, option: &str| {
+        use spe_defs::config::option;
+        let refuse = |what: &str, feature: &str, name: &str, built: fn(&Config) -> bool| {
+            // The presets that build it.
+            let with: Vec<&str> = spe_defs::PRESETS
+                .iter()
+                .filter(|p| built(p))
+                .map(|p| p.name)
+                .collect();
             Err(format!(
-                "{what}: preset {} does not build {feature} (Options::{option}; preset v1p2x does): the driver refuses it (EOPNOTSUPP)",
-                cfg.name
+                "{what}: preset {} does not build {feature} (Options::{name}; built in {}): the driver refuses it (EOPNOTSUPP)",
+                cfg.name,
+                with.join(", ")
             ))
         };
         if self.uses_eft() && !cfg.options.eft {
@@ -274,6 +287,7 @@ impl SampleSettings {
                 "the FP and SIMD type filters and the *_filter_mask bits",
                 "FEAT_SPE_EFT",
                 "eft",
+                option::eft,
             );
         }
         if self.inv_data_src_filter != 0 && !cfg.options.fds {
@@ -281,10 +295,19 @@ impl SampleSettings {
                 &format!("inv_data_src_filter {:#x}", self.inv_data_src_filter),
                 "FEAT_SPE_FDS",
                 "fds",
+                option::fds,
             );
         }
         if self.pmfz && !cfg.options.pmfz {
-            return refuse("PMFZ", "PMBLIMITR.PMFZ", "pmfz");
+            return refuse("PMFZ", "PMBLIMITR.PMFZ", "pmfz", option::pmfz);
+        }
+        if self.inv_event_filter != 0 && !cfg.options.fne {
+            return refuse(
+                &format!("inv_event_filter {:#x}", self.inv_event_filter),
+                "FEAT_SPE_FnE",
+                "fne",
+                option::fne,
+            );
         }
         for (name, v) in [
             ("event_filter", self.event_filter),
@@ -357,8 +380,11 @@ impl SampleSettings {
         let mut seq = vec![
             (RegId::Pmsfcr, self.pmsfcr()),
             (RegId::Pmsevfr, self.event_filter),
-            (RegId::Pmsnevfr, self.inv_event_filter),
         ];
+        // Linux: `if (spe_pmu->features & SPE_PMU_FEAT_INV_FILT_EVT)`.
+        if self.fne {
+            seq.push((RegId::Pmsnevfr, self.inv_event_filter));
+        }
         // Linux: `if (spe_pmu->features & SPE_PMU_FEAT_FDS)`, PMSDSFR = ~inv_data_src_filter.
         if self.fds {
             seq.push((RegId::Pmsdsfr, !self.inv_data_src_filter));
@@ -926,9 +952,17 @@ mod tests {
                     ..SampleSettings::perf_default(plain)
                 },
             ),
+            (
+                "FEAT_SPE_FnE",
+                SampleSettings {
+                    inv_event_filter: 1 << 7,
+                    ..SampleSettings::perf_default(plain)
+                },
+            ),
         ] {
             let e = s.check_for(plain).unwrap_err();
             assert!(e.contains(what) && e.contains("EOPNOTSUPP"), "{e}");
+            assert!(e.contains("built in v1p2x, v1p4"), "{e}");
             assert_eq!(s.check_for(v1p2x), Ok(()), "{what} on v1p2x");
         }
         let s = SampleSettings {
@@ -936,6 +970,13 @@ mod tests {
             ..SampleSettings::perf_default(plain)
         };
         assert!(s.check_for(v1p2x).unwrap_err().contains("RES0"));
+        // E[6] (Not taken) is filterable only with FEAT_SPE_FnE.
+        let s = SampleSettings {
+            event_filter: 1 << 6,
+            ..SampleSettings::perf_default(plain)
+        };
+        assert!(s.check_for(plain).unwrap_err().contains("RES0"));
+        assert_eq!(s.check_for(v1p2x), Ok(()));
         assert_eq!(SampleSettings::perf_default(plain).check_for(plain), Ok(()));
     }
 

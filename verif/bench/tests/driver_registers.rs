@@ -43,6 +43,8 @@ fn start_up_writes_land_at_the_right_addresses_with_the_right_fields() {
         load_filter: true,
         event_filter: events::bit(events::L1D_REFILL),
         inv_event_filter: events::bit(events::TLB_WALK),
+        // A unit with FEAT_SPE_FnE (the driver writes PMSNEVFR only then, as Linux does).
+        fne: true,
         min_latency: 20,
         kernel: false,
         pa: true,
@@ -128,6 +130,9 @@ fn perf_defaults_program_no_filters_and_both_exception_levels() {
             .unwrap()
     };
     assert_eq!(at(RegId::Pmsfcr), 0);
+    // The default preset has no FEAT_SPE_FnE: PMSNEVFR (UNDEFINED there) is never written.
+    assert!(!s.fne);
+    assert!(!dut.writes.iter().any(|w| w.1 == addr(RegId::Pmsnevfr)));
     assert_eq!(
         pmsirr::INTERVAL.get(at(RegId::Pmsirr)),
         Config::default().min_interval_field()
@@ -149,7 +154,9 @@ fn a_vhe_host_enables_sampling_through_pmscr_el2_last() {
         ..SampleSettings::default()
     };
     let (r, dut) = run_with(&s, &MemoryProfile::default(), 97, 20_000, 1);
-    let start: Vec<_> = dut.writes.iter().take(10).collect();
+    // The start sequence: ten writes, nine without FEAT_SPE_FnE (no PMSNEVFR).
+    assert!(!s.fne);
+    let start: Vec<_> = dut.writes.iter().take(9).collect();
     let last = start.last().unwrap();
     assert_eq!(last.1, addr(RegId::PmscrEl2));
     assert!(pmscr::E0SPE.is_set(last.2) && pmscr::E1SPE.is_set(last.2));

@@ -417,7 +417,9 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
         s.event_filter = r.next_u64() & r.next_u64() & filterable_mask(cfg);
     }
     if r.chance(0.15) {
-        s.inv_event_filter = r.next_u64() & r.next_u64() & filterable_mask(cfg);
+        // PMSNEVFR only with FEAT_SPE_FnE (the draw is made either way).
+        let nevfr = r.next_u64() & r.next_u64() & filterable_mask(cfg);
+        s.inv_event_filter = if cfg.options.fne { nevfr } else { 0 };
     }
     // Minimum latency: often small, where most ops' latencies are, so that records with a
     // latency exactly at the threshold (the filter's boundary) are common.

@@ -97,6 +97,8 @@ pub fn apply(regs: &Regs, s: &Sample) -> Result<(), Drop> {
             return Err(Drop::Events);
         }
     }
+    // Without FEAT_SPE_FnE, PMSFCR.FnE is RES0 and PMSNEVFR reads as zero, so this filter
+    // and E[6] never apply (choice: fne-v1p2).
     if regs.fcr(pmsfcr::FNE) {
         // No selected event may be set.
         if events & regs.get(RegId::Pmsnevfr) != 0 {

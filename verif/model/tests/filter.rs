@@ -13,7 +13,19 @@ fn outcome(
     hooks: &dyn Fn(&mut spe_ports::Inputs),
     latency: u64,
 ) -> (bool, bool, bool) {
-    let mut tb = Tb::new(&Config::default());
+    outcome_on(&Config::default(), setup, class, sub, hooks, latency)
+}
+
+/// [`outcome`] on a unit of `cfg`.
+fn outcome_on(
+    cfg: &Config,
+    setup: &dyn Fn(&mut Tb),
+    class: u8,
+    sub: u8,
+    hooks: &dyn Fn(&mut spe_ports::Inputs),
+    latency: u64,
+) -> (bool, bool, bool) {
+    let mut tb = Tb::new(cfg);
     tb.enable(4, 0);
     setup(&mut tb);
     tb.sample_after(1);
@@ -114,6 +126,12 @@ fn event_filter_with_empty_selection_passes_everything() {
     assert!(outcome(&set, op_class::OTHER, 0, &none, 3).1);
 }
 
+fn fne() -> &'static Config {
+    let cfg = Config::preset("v1p2x").unwrap();
+    assert!(cfg.options.fne);
+    cfg
+}
+
 #[test]
 fn inverted_event_filter_drops_records_with_any_selected_event() {
     let set = |tb: &mut Tb| {
@@ -127,8 +145,38 @@ fn inverted_event_filter_drops_records_with_any_selected_event() {
         i.thr[0].mem.done = true;
         i.thr[0].mem.l1d_refill = true;
     };
-    assert!(!outcome(&set, op_class::LD_ST_ATOMIC, 0, &refill, 3).1);
-    assert!(outcome(&set, op_class::LD_ST_ATOMIC, 0, &none, 3).1);
+    assert!(!outcome_on(fne(), &set, op_class::LD_ST_ATOMIC, 0, &refill, 3).1);
+    assert!(outcome_on(fne(), &set, op_class::LD_ST_ATOMIC, 0, &none, 3).1);
+    // Without FEAT_SPE_FnE (the default preset) PMSNEVFR and PMSFCR.FnE are RES0: kept.
+    assert!(outcome(&set, op_class::LD_ST_ATOMIC, 0, &refill, 3).1);
+}
+
+#[test]
+fn without_fne_pmsnevfr_fne_and_the_not_taken_filter_are_res0() {
+    // A2.2.8: FEAT_SPE_FnE goes with SPEv1p2; the default preset is SPEv1p1. PMSEVFR.E[6]
+    // and PMSFCR.FnE are RAZ/WI, PMSNEVFR reads as zero (D24.7.11, D24.7.12, D24.7.17).
+    let plain = Config::default();
+    assert!(!plain.options.fne);
+    let mut tb = Tb::new(&plain);
+    tb.write_reg(RegId::Pmsnevfr, ev::bit(ev::RETIRED));
+    tb.write_reg(
+        RegId::Pmsevfr,
+        ev::bit(ev::NOT_TAKEN) | ev::bit(ev::RETIRED),
+    );
+    tb.write_reg(RegId::Pmsfcr, pmsfcr::FE.place(1) | pmsfcr::FNE.place(1));
+    assert_eq!(tb.read_reg(RegId::Pmsnevfr), 0);
+    assert_eq!(tb.read_reg(RegId::Pmsevfr), ev::bit(ev::RETIRED));
+    assert_eq!(tb.read_reg(RegId::Pmsfcr), pmsfcr::FE.place(1));
+    // A retired op without the Not-taken event is kept: E[6] is not filtered on, and
+    // PMSNEVFR's RETIRED does not apply.
+    let set = |tb: &mut Tb| {
+        tb.write_reg(RegId::Pmsnevfr, ev::bit(ev::RETIRED));
+        tb.write_reg(RegId::Pmsevfr, ev::bit(ev::NOT_TAKEN));
+        tb.write_reg(RegId::Pmsfcr, pmsfcr::FE.place(1) | pmsfcr::FNE.place(1));
+    };
+    assert!(outcome(&set, op_class::OTHER, 0, &none, 3).1);
+    // With it (v1p2x) the same settings drop the record twice over.
+    assert!(!outcome_on(fne(), &set, op_class::OTHER, 0, &none, 3).1);
 }
 
 #[test]
@@ -139,7 +187,7 @@ fn the_same_event_in_both_filters_drops_every_record() {
         tb.write_reg(RegId::Pmsfcr, pmsfcr::FE.place(1) | pmsfcr::FNE.place(1));
     };
     assert_eq!(
-        outcome(&set, op_class::OTHER, 0, &none, 3),
+        outcome_on(fne(), &set, op_class::OTHER, 0, &none, 3),
         (true, false, false)
     );
 }
@@ -167,11 +215,18 @@ fn filter_drops_records_below_min_latency() {
 
 #[test]
 fn bit_zero_cannot_be_selected_in_either_event_filter() {
-    let mut tb = Tb::new(&Config::default());
-    tb.write_reg(RegId::Pmsevfr, u64::MAX);
-    tb.write_reg(RegId::Pmsnevfr, u64::MAX);
-    assert_eq!(tb.read_reg(RegId::Pmsevfr), ev::FILTERABLE_MASK);
-    assert_eq!(tb.read_reg(RegId::Pmsnevfr), ev::FILTERABLE_MASK);
+    for cfg in [&Config::default(), fne()] {
+        let mut tb = Tb::new(cfg);
+        tb.write_reg(RegId::Pmsevfr, u64::MAX);
+        tb.write_reg(RegId::Pmsnevfr, u64::MAX);
+        let want = ev::filterable_mask(cfg);
+        assert_eq!(want & 1, 0);
+        assert_eq!(tb.read_reg(RegId::Pmsevfr), want);
+        assert_eq!(
+            tb.read_reg(RegId::Pmsnevfr),
+            if cfg.options.fne { want } else { 0 }
+        );
+    }
 }
 
 #[test]
