@@ -314,23 +314,23 @@
 #define SPE_FASTSIM_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_FASTSIM_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 
-/* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS; the SVE events E[17], E[18] and the SPEv1p4 events E[19]..E[23] (a 4-byte Events payload) */
+/* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events, FEAT_SPE_FnE, FEAT_SPE_ERnd, FEAT_SPE_PBT; the SVE events E[17], E[18] (a 4-byte Events payload) */
 #define SPE_V1P2X_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
 #define SPE_V1P2X_PMBPTR_EL1_WRITABLE 0xffffffffffffffffull
 #define SPE_V1P2X_PMBSR_EL1_WRITABLE 0x00000000fc0fffffull
 #define SPE_V1P2X_PMBIDR_EL1_VALUE 0x0000000000000006ull
 #define SPE_V1P2X_PMSCR_EL1_WRITABLE 0x000000000000007bull
-#define SPE_V1P2X_PMSNEVFR_EL1_WRITABLE 0x0000000000fe0ffeull
+#define SPE_V1P2X_PMSNEVFR_EL1_WRITABLE 0x0000000000060ffeull
 #define SPE_V1P2X_PMSICR_EL1_WRITABLE 0xff000000ffffffffull
 #define SPE_V1P2X_PMSIRR_EL1_WRITABLE 0x00000000ffffff01ull
-#define SPE_V1P2X_PMSFCR_EL1_WRITABLE 0x001f0000001f001full
-#define SPE_V1P2X_PMSEVFR_EL1_WRITABLE 0x0000000000fe0ffeull
+#define SPE_V1P2X_PMSFCR_EL1_WRITABLE 0x000000000007000full
+#define SPE_V1P2X_PMSEVFR_EL1_WRITABLE 0x0000000000060ffeull
 #define SPE_V1P2X_PMSLATFR_EL1_WRITABLE 0x0000000000000fffull
-#define SPE_V1P2X_PMSIDR_EL1_VALUE 0x000000000f0264f7ull
+#define SPE_V1P2X_PMSIDR_EL1_VALUE 0x0000000001026477ull
 #define SPE_V1P2X_PMSCR_EL2_WRITABLE 0x000000000000007bull
-#define SPE_V1P2X_PMSDSFR_EL1_WRITABLE 0xffffffffffffffffull
+#define SPE_V1P2X_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 
-/* preset `v1p4`: v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1): every feature up to SPEv1p4, so PMSVer = SPEv1p4 */
+/* preset `v1p4`: v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1) and SPEv1p4's options: FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT, FEAT_SPE_FDS and the events E[19]..E[23]; every feature up to SPEv1p4, so PMSVer = SPEv1p4 */
 #define SPE_V1P4_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
 #define SPE_V1P4_PMBPTR_EL1_WRITABLE 0xffffffffffffffffull
 #define SPE_V1P4_PMBSR_EL1_WRITABLE 0x00000000fc0fffffull

@@ -136,10 +136,10 @@ echo "pbt: spe decode finds $pbts index-4 Address packets; perf frames $(wc -l <
 [ "$pbts" -gt 0 ] || { echo "error: no previous-branch-target packet in preset v1p2x's records" >&2; exit 1; }
 diff -q "$OUT/pbt.ours" "$OUT/pbt.perf" >/dev/null || { diff "$OUT/pbt.ours" "$OUT/pbt.perf" | head -5; echo "error: perf frames the index-4 packets elsewhere than spe decode" >&2; exit 1; }
 [ "$named" = "$pbts" ] || { grep -vE '(ADDR 0x[0-9a-f]+ \(4\)|PBT 0x)' "$OUT/pbt.lines" | head -3; echo "error: perf prints an index-4 packet as neither ADDR (4) nor PBT" >&2; exit 1; }
-# FEAT_SPE_EFT and FEAT_SPE_FDS (preset v1p2x), from perf's event string: loads or FP ops
+# FEAT_SPE_EFT and FEAT_SPE_FDS (preset v1p4), from perf's event string: loads or FP ops
 # (LD OR FP), and of the loads with a data source only those from DRAM (source 14:
 # inv_data_src_filter drops 0-13). Every record perf decodes is one of them.
-check eft-fds  --workload mix --cycles 1000000 --preset v1p2x \
+check eft-fds  --workload mix --cycles 1000000 --preset v1p4 \
     --event 'arm_spe/load_filter=1,float_filter=1,inv_data_src_filter=0x3fff,period=256/'
 paste -d' ' "$OUT/eft-fds.ops" "$OUT/eft-fds.ds" >"$OUT/eft-fds.opds"
 lds=$(awk '$1 == "LD"' "$OUT/eft-fds.opds" | wc -l)
@@ -148,14 +148,14 @@ other=$(awk '$1 == "LD" && $2 != "14" && $2 != "-"' "$OUT/eft-fds.opds" | wc -l)
 echo "eft-fds: $(wc -l <"$OUT/eft-fds.opds") records, $lds loads ($dram from DRAM, $other from another source)"
 [ "$dram" -gt 0 ] || { echo "error: no DRAM load kept by the data-source filter" >&2; exit 1; }
 [ "$other" = 0 ] || { awk '$1 == "LD" && $2 != "14" && $2 != "-"' "$OUT/eft-fds.opds" | head -3; echo "error: the data-source filter kept a load from another source" >&2; exit 1; }
-# Events above bit 15 (preset v1p2x: a 4-byte Events payload, header 0x62). The SVE events
+# Events above bit 15 (a 4-byte Events payload, header 0x62). The SVE events (v1p2x)
 # (the sve workload): PMSEVFR = E[17] keeps the SVE ops with a partial or empty predicate,
-# and perf names E[17] in every record. SPEv1p4's (the memory workload): PMSEVFR = E[20]
+# and perf names E[17] in every record. SPEv1p4's (v1p4, the memory workload): PMSEVFR = E[20]
 # keeps the loads that missed L2; perf (6.1 names bits 0..18 only) dumps their payload,
 # whose byte 2 has bit 4 (E[20]) in every record, and spe decode names L2D-MISS in each.
 check events-sve --workload sve --cycles 1000000 --preset v1p2x \
     --event 'arm_spe/event_filter=0x20000,period=256/'
-check events-v1p4 --workload memory --cycles 1000000 --preset v1p2x \
+check events-v1p4 --workload memory --cycles 1000000 --preset v1p4 \
     --event 'arm_spe/event_filter=0x100000,period=256/'
 for name in events-sve events-v1p4; do
     grep -E '^\.  [0-9a-f]{8}:  ([0-9a-f]{2} ){5} +EV' "$OUT/$name.dump" >"$OUT/$name.ev" || true

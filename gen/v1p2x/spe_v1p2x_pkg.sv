@@ -3,8 +3,8 @@
 // source and run `cargo run --release --bin spe -- gen --out gen`.
 
 package spe_v1p2x_pkg;
-  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS; the SVE events E[17], E[18] and the SPEv1p4 events E[19]..E[23] (a 4-byte Events payload)): 12-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0xf0264f7, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
+  // Preset `v1p2x` (4-wide dispatch, 12-bit counters, with the SPEv1p2 options: PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events, FEAT_SPE_FnE, FEAT_SPE_ERnd, FEAT_SPE_PBT; the SVE events E[17], E[18] (a 4-byte Events payload)): 12-bit latency counters, recommended minimum interval
+  // 1024, PMSIDR_EL1 = 0x1026477, PMBIDR_EL1 = 0x6 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
   localparam int REG_ADDR_BITS = 5;  // register port address bits
@@ -19,7 +19,7 @@ package spe_v1p2x_pkg;
     logic [W-1:0] disp_valid;  // Slot holds a dispatched micro-op (slots are in program order, slot 0 oldest) (per cycle)
     logic [W-1:0][55:0] disp_pc;  // Virtual address of the op, bits 55:0 (the PC packet records 56 address bits) (with disp_valid)
     logic [W-1:0][1:0] disp_class;  // Operation Type class: 0 other, 1 load/store/atomic, 2 branch (with disp_valid)
-    logic [W-1:0][7:0] disp_subclass;  // Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF; kept by a unit built with it, preset v1p2x), GCS and CR of a branch (FEAT_SPE_CRR; a unit built with it, preset v1p2x, keeps CR, 00 as 11, and GCS for a call or return: choice crr); an SME array op, reserved without FEAT_SPE_SME, as Other with payload 0, and an EVL of 111 as 110 (choice sme-reserved) (with disp_valid)
+    logic [W-1:0][7:0] disp_subclass;  // Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF; kept by a unit built with it, preset v1p4), GCS and CR of a branch (FEAT_SPE_CRR; a unit built with it, preset v1p4, keeps CR, 00 as 11, and GCS for a call or return: choice crr); an SME array op, reserved without FEAT_SPE_SME, as Other with payload 0, and an EVL of 111 as 110 (choice sme-reserved) (with disp_valid)
     logic [W-1:0] disp_cond;  // Op is conditional (enables the NOT-TAKEN event) (with disp_valid)
     logic [T-1:0][1:0] disp_el;  // Exception level of the whole group (per cycle)
     logic [T-1:0] disp_ns;  // Group is Non-secure (per cycle)
@@ -113,16 +113,6 @@ package spe_v1p2x_pkg;
     logic [T-1:0] pbt_valid;  // FEAT_SPE_PBT: `pbt_target` is valid (J1 `SPESamplePreviousBranchAddressValid`): low after reset until a taken branch is counted, and after a taken branch while profiling was disabled or prohibited. A taken branch's record has the index-4 Address packet only with this high (with br_done)
   } pbt_in_t;
 
-  // Group `mem`, inputs.
-  typedef struct packed {
-    logic [T-1:0] mem_fp_scalar;  // FEAT_SPE_EFT: the access is a scalar SIMD&FP load or store of a B/H/S/D register or a pair of them (J1 `SPESampleSIMDFPLoadStore` with `scalar`: a floating-point op for the type filter); low for a vector one and a Q register, pair of Q registers, structure or load-and-replicate, SIMD ops (D17.5.1, choice eft-simd). Read only for an op whose Operation Type is a SIMD&FP load or store (`disp_subclass` 0000010x), which is SIMD when `mem_done` never comes (with mem_done)
-    logic [T-1:0] mem_l2d_access;  // FEAT_SPEv1p4: E[19], L2D access: the load accessed at least the level 2 data or unified cache (L2D_CACHE_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
-    logic [T-1:0] mem_l2d_miss;  // FEAT_SPEv1p4: E[20], L2D miss: the load accessed and missed the level 2 data or unified cache, not counting an access met by the refill of an earlier miss (L2D_CACHE_LMISS_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
-    logic [T-1:0] mem_hitm;  // FEAT_SPEv1p4: E[21], cache data modified: the load accessed modified data in a cache (a cache hit, a snoop hit or both: your IMPLEMENTATION DEFINED choice; Lx_CACHE_HITM_RD, DSNP_HITM_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
-    logic [T-1:0] mem_lfb;  // FEAT_SPEv1p4: E[22], recently fetched: the load hit a recently fetched line in a cache (a line-fill-buffer hit; Lx_LFB_HIT_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
-    logic [T-1:0] mem_snooped;  // FEAT_SPEv1p4: E[23], data snooped: the load snooped data from a cache outside this PE's cache hierarchy (DSNP_HIT_RD). The record has it for a load (an op with `is_load`: a load or a load atomic) only (with mem_done)
-  } mem_in_t;
-
   // Group `cpl`, inputs.
   typedef struct packed {
     logic [T-1:0] cpl_pred_not_full;  // FEAT_SPEv1p1 with SVE or SME: the op is an SVE or SME operation and at least one element of its governing predicate (or predicates) was FALSE (Events E[17], partial or empty predicate; consistent with SVE_PRED_NOT_FULL_SPEC). Low for any other op. E[17] is also set with `cpl_pred_empty` (with cpl_done)
@@ -172,9 +162,6 @@ package spe_v1p2x_pkg;
     logic [T-1:0] pmu_sample_feed_event;  // SAMPLE_FEED_EVENT (0x812E): the sample's events have every bit of PMSEVFR_EL1 and none of PMSNEVFR_EL1 (whether or not FE / FnE enable the filters; J1 `SPEFilterByEvents`) (reg, pulse: with pmu_sample_feed)
     logic [T-1:0] pmu_sample_feed_lat;  // SAMPLE_FEED_LAT (0x812F): the sample's total latency is at least PMSLATFR_EL1.MINLAT (whether or not FL enables the filter; J1 `SPEFilterByLatency`) (reg, pulse: with pmu_sample_feed)
     logic [T-1:0] pmu_sample_buffer_full;  // SAMPLE_BUFFER_FULL: a buffer-full management event (PMBSR_EL1.S with BSC full) is raised this cycle, after a record's last beat or at the check of a record that finds no room (J1 `SPECompleteSample`) (comb, pulse: in the cycle of the last beat taken (wr_ready) or of the check)
-    logic [T-1:0] pmu_sample_feed_fp;  // SAMPLE_FEED_FP (0x8348): the sample reaching the filters is a floating-point operation (J1 `SPEFilterByType`: class Other or SVE with FP, or a scalar SIMD&FP load or store; whatever PMSFCR says). FEAT_SPE_EFT with the SAMPLE_FEED_* events (reg, pulse: with pmu_sample_feed)
-    logic [T-1:0] pmu_sample_feed_simd;  // SAMPLE_FEED_SIMD (0x8349): the sample reaching the filters is a SIMD operation (class Other with SIMD, an SVE vector op, an SVE/SME load or store, or a vector SIMD&FP load or store: choice eft-simd) (reg, pulse: with pmu_sample_feed)
-    logic [T-1:0] pmu_sample_feed_ds;  // SAMPLE_FEED_DS (0x8122): the sample reaching the filters is a load with a data source (`mem_done`) whose bits 5:0 select a set bit of PMSDSFR_EL1 (J1 `SPEFilterByDataSource`, whatever PMSFCR.FDS says). FEAT_SPE_FDS with the SAMPLE_FEED_* events (reg, pulse: with pmu_sample_feed)
   } pmu_out_t;
 
   // Group `synchronization`, outputs.

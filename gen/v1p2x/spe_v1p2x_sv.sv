@@ -18,7 +18,6 @@ module spe_v1p2x_sv
   input  memory_port_in_t memory_port_i,
   input  synchronization_in_t synchronization_i,
   input  pbt_in_t pbt_i,
-  input  mem_in_t mem_i,
   input  cpl_in_t cpl_i,
   output dispatch_out_t dispatch_o,
   output hooks_out_t hooks_o,
@@ -109,16 +108,7 @@ module spe_v1p2x_sv
     .pmu_sample_buffer_full(pmu_o.pmu_sample_buffer_full),
     .pbt_target(pbt_i.pbt_target),
     .pbt_valid(pbt_i.pbt_valid),
-    .mem_fp_scalar(mem_i.mem_fp_scalar),
-    .pmu_sample_feed_fp(pmu_o.pmu_sample_feed_fp),
-    .pmu_sample_feed_simd(pmu_o.pmu_sample_feed_simd),
-    .pmu_sample_feed_ds(pmu_o.pmu_sample_feed_ds),
     .cpl_pred_not_full(cpl_i.cpl_pred_not_full),
-    .cpl_pred_empty(cpl_i.cpl_pred_empty),
-    .mem_l2d_access(mem_i.mem_l2d_access),
-    .mem_l2d_miss(mem_i.mem_l2d_miss),
-    .mem_hitm(mem_i.mem_hitm),
-    .mem_lfb(mem_i.mem_lfb),
-    .mem_snooped(mem_i.mem_snooped)
+    .cpl_pred_empty(cpl_i.cpl_pred_empty)
   );
 endmodule

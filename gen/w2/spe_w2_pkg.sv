@@ -19,7 +19,7 @@ package spe_w2_pkg;
     logic [W-1:0] disp_valid;  // Slot holds a dispatched micro-op (slots are in program order, slot 0 oldest) (per cycle)
     logic [W-1:0][55:0] disp_pc;  // Virtual address of the op, bits 55:0 (the PC packet records 56 address bits) (with disp_valid)
     logic [W-1:0][1:0] disp_class;  // Operation Type class: 0 other, 1 load/store/atomic, 2 branch (with disp_valid)
-    logic [W-1:0][7:0] disp_subclass;  // Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF; kept by a unit built with it, preset v1p2x), GCS and CR of a branch (FEAT_SPE_CRR; a unit built with it, preset v1p2x, keeps CR, 00 as 11, and GCS for a call or return: choice crr); an SME array op, reserved without FEAT_SPE_SME, as Other with payload 0, and an EVL of 111 as 110 (choice sme-reserved) (with disp_valid)
+    logic [W-1:0][7:0] disp_subclass;  // Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF; kept by a unit built with it, preset v1p4), GCS and CR of a branch (FEAT_SPE_CRR; a unit built with it, preset v1p4, keeps CR, 00 as 11, and GCS for a call or return: choice crr); an SME array op, reserved without FEAT_SPE_SME, as Other with payload 0, and an EVL of 111 as 110 (choice sme-reserved) (with disp_valid)
     logic [W-1:0] disp_cond;  // Op is conditional (enables the NOT-TAKEN event) (with disp_valid)
     logic [T-1:0][1:0] disp_el;  // Exception level of the whole group (per cycle)
     logic [T-1:0] disp_ns;  // Group is Non-secure (per cycle)

@@ -229,11 +229,12 @@ pub mod option {
     }
 }
 
-/// Preset `v1p2x`: the default's shape with every option but SPEv1p3's buffer rules (preset
-/// `v1p4` is it with them).
+/// Preset `v1p2x`: the default's shape with the options an SPEv1p2 unit may build, and no
+/// more: FEAT_SPE_CRR, FEAT_SPE_FDS, FEAT_SPE_EFT, FEAT_SPE_FPF and the SPEv1p4 events need
+/// SPEv1p4 (Arm ARM A2.2.10, A2.3.6, D24.7.11), so only preset `v1p4` builds them.
 const V1P2X: Config = Config {
     name: "v1p2x",
-    desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: FEAT_SPE_ERnd, FEAT_SPE_PBT, PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events; and FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT and FEAT_SPE_FDS; the SVE events E[17], E[18] and the SPEv1p4 events E[19]..E[23] (a 4-byte Events payload)",
+    desc: "4-wide dispatch, 12-bit counters, with the SPEv1p2 options: PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events, FEAT_SPE_FnE, FEAT_SPE_ERnd, FEAT_SPE_PBT; the SVE events E[17], E[18] (a 4-byte Events payload)",
     dispatch_width: 4,
     counter_width: CounterWidth::Bits12,
     interval_code: 0b0100,
@@ -245,12 +246,12 @@ const V1P2X: Config = Config {
         pmfz: true,
         feed_events: true,
         pbt: true,
-        crr: true,
-        fpf: true,
-        eft: true,
-        fds: true,
+        crr: false,
+        fpf: false,
+        eft: false,
+        fds: false,
         sve_events: true,
-        v1p4_events: true,
+        v1p4_events: false,
         v1p3: false,
         fne: true,
     },
@@ -425,8 +426,13 @@ pub const PRESETS: &[Config] = &[
     V1P2X,
     Config {
         name: "v1p4",
-        desc: "v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1): every feature up to SPEv1p4, so PMSVer = SPEv1p4",
+        desc: "v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1) and SPEv1p4's options: FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT, FEAT_SPE_FDS and the events E[19]..E[23]; every feature up to SPEv1p4, so PMSVer = SPEv1p4",
         options: Options {
+            crr: true,
+            fpf: true,
+            eft: true,
+            fds: true,
+            v1p4_events: true,
             v1p3: true,
             ..V1P2X.options
         },

@@ -106,7 +106,7 @@ pub const FEATURES: &[Feature] = {
             ..feat("FEAT_SPEv1p2: the SAMPLE_FEED_* PMU events (and SAMPLE_BUFFER_FULL; `Options::feed_events`: preset v1p2x)", 0b0011, false)
         },
         Feature {
-            name: "FEAT_SPEv1p4's events: E[19] L2D access, E[20] L2D miss, E[21] cache data modified, E[22] recently fetched, E[23] data snooped, and their filter bits (each optional in SPEv1p4; `Options::v1p4_events`: preset v1p2x)",
+            name: "FEAT_SPEv1p4's events: E[19] L2D access, E[20] L2D miss, E[21] cache data modified, E[22] recently fetched, E[23] data snooped, and their filter bits (each optional in SPEv1p4; `Options::v1p4_events`: preset v1p4)",
             mandatory_from: 0,
             needs_sve: false,
             implemented: false,
@@ -135,19 +135,19 @@ pub const FEATURES: &[Feature] = {
         },
         Feature {
             option: Some(crate::config::option::fds),
-            ..optional("FEAT_SPE_FDS: filtering loads by data source (PMSFCR_EL1.FDS, PMSDSFR_EL1; `Options::fds`: preset v1p2x)", false, pmsidr::FDS)
+            ..optional("FEAT_SPE_FDS: filtering loads by data source (PMSFCR_EL1.FDS, PMSDSFR_EL1; `Options::fds`: preset v1p4)", false, pmsidr::FDS)
         },
         Feature {
             option: Some(crate::config::option::fpf),
-            ..optional("FEAT_SPE_FPF: the FP and SIMD flags of a class-Other Operation Type (`Options::fpf`: preset v1p2x)", false, pmsidr::FPF)
+            ..optional("FEAT_SPE_FPF: the FP and SIMD flags of a class-Other Operation Type (`Options::fpf`: preset v1p4)", false, pmsidr::FPF)
         },
         Feature {
             option: Some(crate::config::option::crr),
-            ..optional("FEAT_SPE_CRR: call, return and other branches in the branch Operation Type (CR), with GCS for a call or return (`Options::crr`: preset v1p2x)", false, pmsidr::CRR)
+            ..optional("FEAT_SPE_CRR: call, return and other branches in the branch Operation Type (CR), with GCS for a call or return (`Options::crr`: preset v1p4)", false, pmsidr::CRR)
         },
         Feature {
             option: Some(crate::config::option::eft),
-            ..optional("FEAT_SPE_EFT: the FP and SIMD type filters and the TYPEm masks (the AND and OR terms of J1 SPEFilterByType; `Options::eft`: preset v1p2x)", false, pmsidr::EFT)
+            ..optional("FEAT_SPE_EFT: the FP and SIMD type filters and the TYPEm masks (the AND and OR terms of J1 SPEFilterByType; `Options::eft`: preset v1p4)", false, pmsidr::EFT)
         },
         Feature {
             option: Some(crate::config::option::pbt),
@@ -457,7 +457,7 @@ pub const CHOICES: &[Choice] = &[
         key: "crr",
         topic: "Branch call/return type (FEAT_SPE_CRR)",
         rule: "D18.2.7 (Operation Type, class Branch: CR, GCS); J1 SPEConstructClass",
-        behaviour: "Preset v1p2x (`Options::crr`; PMSIDR.CRR = 1). The core reports the branch's kind in `disp_subclass` bits 4:3 as the packet encodes it (01 branch with link, 10 procedure return, 11 other); CR = 00, which the architecture does not give a branch with CRR, is recorded as 11 (J1: neither a link nor a return is 11). GCS (bit 2) is kept for a call or a return and cleared for any other branch (J1 sets it only with has_link or procedure_return). Without the option CR and GCS are recorded as 0 (D18.2.7: \"the only permitted value is 0b00\").",
+        behaviour: "Preset v1p4 (`Options::crr`; PMSIDR.CRR = 1). The core reports the branch's kind in `disp_subclass` bits 4:3 as the packet encodes it (01 branch with link, 10 procedure return, 11 other); CR = 00, which the architecture does not give a branch with CRR, is recorded as 11 (J1: neither a link nor a return is 11). GCS (bit 2) is kept for a call or a return and cleared for any other branch (J1 sets it only with has_link or procedure_return). Without the option CR and GCS are recorded as 0 (D18.2.7: \"the only permitted value is 0b00\").",
     },
     Choice {
         key: "min-interval",
@@ -575,7 +575,7 @@ pub const CONSTRAINED: &[Choice] = &[
         key: "ft-no-type-bit",
         topic: "PMSFCR.FT = 1 with B, LD and ST all 0",
         rule: "PMSFCR_EL1.FT (D24.7); J1 SPEFilterByType",
-        behaviour: "The type filter passes every record (as if FT = 0). With FEAT_SPE_EFT (preset v1p2x) the case is architected: FT with TYPE and TYPEm all 0 passes every record too (J1 `is_op` is TRUE), and TYPE 0 with a mask bit set keeps the ops without that type.",
+        behaviour: "The type filter passes every record (as if FT = 0). With FEAT_SPE_EFT (preset v1p4) the case is architected: FT with TYPE and TYPEm all 0 passes every record too (J1 `is_op` is TRUE), and TYPE 0 with a mask bit set keeps the ops without that type.",
     },
     Choice {
         key: "fl-minlat-zero",
@@ -778,6 +778,41 @@ mod tests {
                 from: 0,
             },
             Claim {
+                what: "PMSIDR.CRR",
+                rule: "A2.2.10: FEAT_SPE_CRR implies FEAT_SPEv1p4; A2.3.7: FEAT_SPEv1p5 implies FEAT_SPE_CRR",
+                claimed: |c| idr(c, pmsidr::CRR),
+                needs: 0b0101,
+                from: 0b0110,
+            },
+            Claim {
+                what: "PMSIDR.FDS",
+                rule: "A2.2.10: FEAT_SPE_FDS implies FEAT_SPEv1p4; D24.7.14: PMSIDR.FDS is RES0 without FEAT_SPEv1p4",
+                claimed: |c| idr(c, pmsidr::FDS),
+                needs: 0b0101,
+                from: 0,
+            },
+            Claim {
+                what: "PMSIDR.EFT",
+                rule: "A2.3.6: FEAT_SPE_EFT is OPTIONAL from Armv9.4, which is Armv8.9-compliant, and an Armv8.9 PE with SPE has FEAT_SPEv1p4 (A2.2.10)",
+                claimed: |c| idr(c, pmsidr::EFT),
+                needs: 0b0101,
+                from: 0,
+            },
+            Claim {
+                what: "PMSIDR.FPF",
+                rule: "A2.3.6: FEAT_SPE_FPF is OPTIONAL from Armv9.4 (as EFT: FEAT_SPEv1p4)",
+                claimed: |c| idr(c, pmsidr::FPF),
+                needs: 0b0101,
+                from: 0,
+            },
+            Claim {
+                what: "PMSEVFR.E[23:19] writable",
+                rule: "D24.7.11: E[23:19] are RAZ/WI without FEAT_SPEv1p4",
+                claimed: |c| writable(c, RegId::Pmsevfr, ev::V1P4_MASK),
+                needs: 0b0101,
+                from: 0,
+            },
+            Claim {
                 what: "PMBIDR.EA not 0 and PMBIDR.F = 1",
                 rule: "FEAT_SPEv1p3 (Armv8.8): EA = 0 and F = 0 are not permitted",
                 claimed: |c| {
@@ -854,6 +889,15 @@ mod tests {
         assert!(
             e.iter()
                 .any(|e| e.contains("claims PMSIDR.PBT with PMSVer 0b0010")),
+            "{e:#?}"
+        );
+        // v1p2x edited to build FEAT_SPE_CRR, as it did before: an SPEv1p4 feature at v1p2.
+        let mut edited = *crate::Config::preset("v1p2x").unwrap();
+        edited.options.crr = true;
+        let e = claim_errors(&edited);
+        assert_eq!(e.len(), 1, "{e:#?}");
+        assert!(
+            e[0].contains("claims PMSIDR.CRR with PMSVer 0b0011"),
             "{e:#?}"
         );
     }

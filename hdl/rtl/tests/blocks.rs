@@ -372,13 +372,13 @@ fn capture_records_encodings_reserved_without_feat_spe_sme_as_the_architecture_a
 
 #[test]
 fn capture_keeps_the_fp_and_simd_flags_of_other_ops_with_feat_spe_fpf() {
-    // FEAT_SPE_FPF (v1p2x; D18.2.7): class Other that is not SVE/SME keeps COND, FP (b1)
+    // FEAT_SPE_FPF (v1p4; D18.2.7): class Other that is not SVE/SME keeps COND, FP (b1)
     // and SIMD (b2); bits 7:4 are cleared; an SVE-other payload passes whole but for an
     // EVL of 0b111 (recorded as 0b110), and an SME array op is recorded with payload 0
     // (both reserved without FEAT_SPE_SME).
     use spe_defs::packet::subclass as sc;
-    let v1p2x = Config::preset("v1p2x").unwrap();
-    let mut c = capture_for(v1p2x);
+    let v1p4 = Config::preset("v1p4").unwrap();
+    let mut c = capture_for(v1p4);
     for sub in 0u8..=0xff {
         let want = if sub & sc::OTHER_SVE_SME_BIT == 0 {
             sub & 0x07
@@ -391,16 +391,16 @@ fn capture_keeps_the_fp_and_simd_flags_of_other_ops_with_feat_spe_fpf() {
         };
         let s = pick(&mut c, 1, 0, u64::from(sub), false);
         assert_eq!(v(s.op_payload), u64::from(want), "Other {sub:#04x}");
-        assert_eq!(sc::recorded_payload(0, sub, v1p2x), want);
+        assert_eq!(sc::recorded_payload(0, sub, v1p4), want);
     }
 }
 
 #[test]
 fn capture_keeps_a_branch_s_cr_and_a_call_or_return_s_gcs_with_feat_spe_crr() {
-    // FEAT_SPE_CRR (v1p2x; J1 SPEConstructClass, choice crr): CR 01 (call) and 10 (return)
+    // FEAT_SPE_CRR (v1p4; J1 SPEConstructClass, choice crr): CR 01 (call) and 10 (return)
     // are kept with their GCS bit; 11 (other) is kept without it; 00 is recorded as 11.
     // COND and IND pass, and so do bits 7:5 (as without the option: not a branch field).
-    let mut c = capture_for(Config::preset("v1p2x").unwrap());
+    let mut c = capture_for(Config::preset("v1p4").unwrap());
     for sub in 0u8..=0xff {
         let cr = match (sub >> 3) & 3 {
             0 => 3,
@@ -411,7 +411,7 @@ fn capture_keeps_a_branch_s_cr_and_a_call_or_return_s_gcs_with_feat_spe_crr() {
         let s = pick(&mut c, 2, 2, u64::from(sub), false);
         assert_eq!(v(s.op_payload), u64::from(want), "Branch {sub:#04x}");
         assert_eq!(
-            spe_defs::packet::subclass::recorded_payload(2, sub, Config::preset("v1p2x").unwrap()),
+            spe_defs::packet::subclass::recorded_payload(2, sub, Config::preset("v1p4").unwrap()),
             want
         );
     }
@@ -1631,12 +1631,12 @@ fn room_check_flags_a_slot_at_or_past_the_limit_one_cycle_later() {
     }
 }
 
-// ------------------------------------------------- FEAT_SPE_EFT and FEAT_SPE_FDS (v1p2x)
+// ------------------------------------------------- FEAT_SPE_EFT and FEAT_SPE_FDS (v1p4)
 
-/// The filter block of preset v1p2x (FEAT_SPE_EFT and FEAT_SPE_FDS built), in its filter
+/// The filter block of preset v1p4 (FEAT_SPE_EFT and FEAT_SPE_FDS built), in its filter
 /// cycle.
-fn filter_v1p2x() -> SpeFilter<12> {
-    let cfg = Config::preset("v1p2x").unwrap();
+fn filter_v1p4() -> SpeFilter<12> {
+    let cfg = Config::preset("v1p4").unwrap();
     assert!(cfg.options.eft && cfg.options.fds && cfg.options.feed_events);
     let mut f = SpeFilter::<12>::new(cfg);
     f.connect_all();
@@ -1649,7 +1649,7 @@ fn filter_with_feat_spe_eft_ors_the_unmasked_types_and_ands_the_masked_ones() {
     // J1 SPEFilterByType over every TYPE (B, LD, ST, FP, SIMD from bit 0), every TYPEm and
     // every op flag set, against the rule stated type by type: each masked type's flag
     // equals its TYPE bit, and of the unmasked selected types (if any) the op has one.
-    let mut f = filter_v1p2x();
+    let mut f = filter_v1p4();
     for ctrl in 0u64..32 {
         for mask in 0u64..32 {
             for flags in 0u64..32 {
@@ -1716,7 +1716,7 @@ fn filter_with_feat_spe_fds_drops_the_loads_whose_data_source_pmsdsfr_does_not_s
     // J1 SPEFilterByDataSource: the source's bits 5:0 index PMSDSFR; with FDS a sample with
     // a data source (a load whose memory report came) is dropped when the bit is clear;
     // SAMPLE_FEED_DS when it is set, whatever FDS says; no data source: kept, no event.
-    let mut f = filter_v1p2x();
+    let mut f = filter_v1p4();
     let dsfr = (1u64 << 63) | (1 << 14) | 1;
     for (fds, ds_en, src, kept, feed_ds) in [
         (true, true, 14u64, true, true),
@@ -1749,16 +1749,16 @@ fn filter_with_feat_spe_fds_drops_the_loads_whose_data_source_pmsdsfr_does_not_s
 
 #[test]
 fn regs_with_eft_and_fds_store_pmsfcr_s_new_bits_and_pmsdsfr_and_read_them_back() {
-    // Preset v1p2x: PMSFCR's FP, SIMD (bits 20:19) and TYPEm (52:48) beside its storage,
+    // Preset v1p4: PMSFCR's FP, SIMD (bits 20:19) and TYPEm (52:48) beside its storage,
     // FDS (bit 4) in it; PMSDSFR at its own address, every bit. The default preset has
     // none of them: PMSFCR keeps its own fields and PMSDSFR's address reads zero.
-    let v1p2x = Config::preset("v1p2x").unwrap();
-    let mut g = SpeRegs::<12>::new(v1p2x);
+    let v1p4 = Config::preset("v1p4").unwrap();
+    let mut g = SpeRegs::<12>::new(v1p4);
     start(&mut g);
     cycle(&mut g, |g| g.reset.next = true, |_| ());
     g.reset.next = false;
     write(&mut g, RegId::Pmsfcr, u64::MAX);
-    let fcr = r::reg(RegId::Pmsfcr).writable_mask(v1p2x);
+    let fcr = r::reg(RegId::Pmsfcr).writable_mask(v1p4);
     assert_eq!(fcr, 0x001f_0000_001f_001f, "FE FT FL FnE FDS, TYPE, TYPEm");
     assert_eq!(read(&mut g, RegId::Pmsfcr), fcr);
     write(&mut g, RegId::Pmsdsfr, 0x8000_0000_0000_4001);
@@ -1791,7 +1791,7 @@ fn regs_with_eft_and_fds_store_pmsfcr_s_new_bits_and_pmsdsfr_and_read_them_back(
     assert!(g.eft_type.is_empty() && g.dsfr.is_empty());
 }
 
-// ------------------------------- events above bit 15: SVE (v1p1) and SPEv1p4 (v1p2x, v1p4)
+// ------------------------------- events above bit 15: SVE (v1p2x, v1p4) and SPEv1p4 (v1p4)
 
 /// The tracker's Events bits 31:16 as the serializer and filter see them now, in place
 /// (the word carries event 16 at bit 0).
@@ -1838,13 +1838,13 @@ fn tracker_takes_the_completion_s_predicate_flags_as_sve_events_e17_and_e18() {
 
 #[test]
 fn tracker_records_the_spev1p4_memory_flags_of_a_load_and_none_of_a_store() {
-    // FEAT_SPEv1p4 (v1p2x): each of the five memory-hook flags, in port order
+    // FEAT_SPEv1p4 (v1p4): each of the five memory-hook flags, in port order
     // (`V1P4_PORT_ORDER`), becomes its event bit for a load whose memory report counted;
     // a store has none of them (D18.2.6: "not a load" reads 0); flags without the report,
     // or with a second (stray) report, are not taken. The SVE bits OR in beside them.
     use spe_defs::events::{bit, EMPTY_PREDICATE, PARTIAL_PREDICATE, V1P4_PORT_ORDER};
     assert!(SpeTracker::new(cfg()).v4_in.is_empty());
-    let cfg = Config::preset("v1p2x").unwrap();
+    let cfg = Config::preset("v1p4").unwrap();
     for (j, &ev) in V1P4_PORT_ORDER.iter().enumerate() {
         for load in [true, false] {
             let mut t = tracker_for(cfg);
@@ -1880,12 +1880,12 @@ fn tracker_records_the_spev1p4_memory_flags_of_a_load_and_none_of_a_store() {
 
 #[test]
 fn filter_applies_fe_and_fne_and_sample_feed_event_to_the_events_above_bit_15() {
-    // v1p2x: PMSEVFR/PMSNEVFR bits 31:16 (a 16-bit word, event 16 at bit 0) filter beside
+    // v1p4: PMSEVFR/PMSNEVFR bits 31:16 (a 16-bit word, event 16 at bit 0) filter beside
     // bits 15:0 (J1 SPEFilterByEvents: every selected event set, none of the inverted
     // ones); SAMPLE_FEED_EVENT follows the same test over all the bits whether or not FE /
     // FnE are set.
     use spe_defs::events::{bit, DATA_SNOOPED, L2D_MISS, PARTIAL_PREDICATE, RETIRED};
-    let mut f = filter_v1p2x();
+    let mut f = filter_v1p4();
     let (e17, e20, e23) = (bit(PARTIAL_PREDICATE), bit(L2D_MISS), bit(DATA_SNOOPED));
     let retired = bit(RETIRED);
     for (fe, fne, low, hi, kept, feed) in [
@@ -1959,12 +1959,12 @@ fn serializer_with_a_4_byte_events_payload_moves_timestamp_or_end_two_bytes_on()
 
 #[test]
 fn regs_store_pmsevfr_and_pmsnevfr_bits_above_15_only_where_events_are_built() {
-    // v1p2x builds E[17], E[18] and E[19..23]: PMSEVFR and PMSNEVFR keep them (and no
+    // v1p4 builds E[17], E[18] and E[19..23]: PMSEVFR and PMSNEVFR keep them (and no
     // other bit above 15) and give them to the filter; the default preset reads them 0.
-    let v1p2x = Config::preset("v1p2x").unwrap();
-    let hi = spe_defs::events::filterable_mask(v1p2x) & !0xffff;
+    let v1p4 = Config::preset("v1p4").unwrap();
+    let hi = spe_defs::events::filterable_mask(v1p4) & !0xffff;
     assert_eq!(hi, 0x00fe_0000);
-    let mut g = SpeRegs::<12>::new(v1p2x);
+    let mut g = SpeRegs::<12>::new(v1p4);
     start(&mut g);
     cycle(&mut g, |g| g.reset.next = true, |_| ());
     g.reset.next = false;
@@ -1978,7 +1978,7 @@ fn regs_store_pmsevfr_and_pmsnevfr_bits_above_15_only_where_events_are_built() {
     write(&mut g, RegId::Pmsevfr, u64::MAX);
     let evfr = read(&mut g, RegId::Pmsevfr);
     assert_eq!(evfr & !0xffff, hi);
-    assert_eq!(evfr, spe_defs::events::filterable_mask(v1p2x));
+    assert_eq!(evfr, spe_defs::events::filterable_mask(v1p4));
     assert_eq!(outs(&mut g), (hi, 0));
     write(&mut g, RegId::Pmsnevfr, 1 << 20 | 1 << 40);
     assert_eq!(read(&mut g, RegId::Pmsnevfr), 1 << 20);

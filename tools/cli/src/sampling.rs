@@ -48,7 +48,7 @@ pub struct SamplingArgs {
     #[arg(long)]
     host: bool,
     /// Keep only these types: comma-separated b, ld, st, and with FEAT_SPE_EFT (preset
-    /// v1p2x) fp, simd (PMSFCR.FT with B/LD/ST/FP/SIMD; perf `branch_filter`,
+    /// v1p4) fp, simd (PMSFCR.FT with B/LD/ST/FP/SIMD; perf `branch_filter`,
     /// `load_filter`, `store_filter`, `float_filter`, `simd_filter`).
     #[arg(long, value_name = "TYPES", value_delimiter = ',')]
     filter_type: Vec<String>,
@@ -60,10 +60,11 @@ pub struct SamplingArgs {
     /// Keep only records with all these events set (PMSEVFR; hex or decimal).
     #[arg(long, value_name = "MASK", value_parser = parse_num)]
     event_filter: Option<u64>,
-    /// Drop records with any of these events set (PMSNEVFR; hex or decimal).
+    /// Drop records with any of these events set (PMSNEVFR, FEAT_SPE_FnE: presets v1p2x and
+    /// v1p4; hex or decimal).
     #[arg(long, value_name = "MASK", value_parser = parse_num)]
     inv_event_filter: Option<u64>,
-    /// FEAT_SPE_FDS (preset v1p2x): drop the loads whose data source (bits 5:0) is set in
+    /// FEAT_SPE_FDS (preset v1p4): drop the loads whose data source (bits 5:0) is set in
     /// MASK (perf `inv_data_src_filter`: PMSDSFR = !MASK, PMSFCR.FDS; hex or decimal).
     #[arg(long, value_name = "MASK", value_parser = parse_num)]
     inv_data_src_filter: Option<u64>,
@@ -81,7 +82,7 @@ pub struct SamplingArgs {
     #[arg(long)]
     discard: bool,
     /// Freeze the PMU on a buffer management event (PMBLIMITR.PMFZ, the `pmu_freeze`
-    /// output; a preset built with it: v1p2x).
+    /// output; presets built with it: v1p2x, v1p4).
     #[arg(long)]
     pmfz: bool,
     /// Buffer size in bytes, a multiple of 4096 (default 4 MiB, perf's AUX default).

@@ -172,7 +172,7 @@ mod tests {
 
     #[test]
     fn eft_and_fds_terms_program_pmsfcr_and_pmsdsfr_as_linux_does() {
-        let cfg = Config::preset("v1p2x").unwrap();
+        let cfg = Config::preset("v1p4").unwrap();
         let s = settings(
             cfg,
             "arm_spe/store_filter=1,store_filter_mask=1,float_filter,inv_data_src_filter=0xff00,period=4096/u",

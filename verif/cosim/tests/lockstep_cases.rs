@@ -280,13 +280,13 @@ fn pbt_records_the_previous_branch_target_of_a_taken_branch_and_the_rtl_matches_
 
 #[test]
 fn crr_records_calls_returns_and_other_branches_and_the_rtl_matches_the_model() {
-    // FEAT_SPE_CRR (preset v1p2x): the core model reports calls with CR 01, returns with
+    // FEAT_SPE_CRR (preset v1p4): the core model reports calls with CR 01, returns with
     // CR 10 and other branches with CR 00, which the unit records as 11 (choice crr); the
     // default preset records CR 00 for all. Both RTL backends against the model on every
     // output; the chaos regression adds random payloads (GCS among them).
     use spe_defs::packet::subclass as sc;
     let name = "crr_records_calls_returns_and_other_branches_and_the_rtl_matches_the_model";
-    for (p, crr) in [("v1p2x", true), ("default", false)] {
+    for (p, crr) in [("v1p4", true), ("default", false)] {
         let cfg = preset(p);
         assert_eq!(cfg.options.crr, crr);
         let s = SampleSettings {
@@ -317,12 +317,12 @@ fn crr_records_calls_returns_and_other_branches_and_the_rtl_matches_the_model() 
 
 #[test]
 fn fpf_records_the_fp_and_simd_flags_of_other_ops_and_the_rtl_matches_the_model() {
-    // FEAT_SPE_FPF (preset v1p2x): the core model's FP and SIMD ops of class Other keep
+    // FEAT_SPE_FPF (preset v1p4): the core model's FP and SIMD ops of class Other keep
     // their flags in the Operation Type; the default preset records them as 0. Both RTL
     // backends against the model on every output.
     use spe_defs::packet::subclass as sc;
     let name = "fpf_records_the_fp_and_simd_flags_of_other_ops_and_the_rtl_matches_the_model";
-    for (p, fpf) in [("v1p2x", true), ("default", false)] {
+    for (p, fpf) in [("v1p4", true), ("default", false)] {
         let cfg = preset(p);
         assert_eq!(cfg.options.fpf, fpf);
         let runs = lockstep(
@@ -357,14 +357,14 @@ fn fpf_records_the_fp_and_simd_flags_of_other_ops_and_the_rtl_matches_the_model(
 
 #[test]
 fn eft_type_filters_keep_fp_ops_or_fp_stores_and_the_rtl_matches_the_model() {
-    // FEAT_SPE_EFT (preset v1p2x), as perf programs it: `float_filter` keeps the
+    // FEAT_SPE_EFT (preset v1p4), as perf programs it: `float_filter` keeps the
     // floating-point ops (FP ops of class Other, scalar SIMD&FP loads and stores);
     // `float_filter` with `store_filter` and `store_filter_mask` keeps FP stores only (ST an
     // AND term). Both RTL backends against the model on every output (SAMPLE_FEED_FP and
     // _SIMD among them).
     use spe_defs::packet::{op_class, subclass as sc};
     let name = "eft_type_filters_keep_fp_ops_or_fp_stores_and_the_rtl_matches_the_model";
-    let cfg = preset("v1p2x");
+    let cfg = preset("v1p4");
     assert!(cfg.options.eft && cfg.options.fpf);
     let fp_ops = SampleSettings {
         float_filter: true,
@@ -462,7 +462,7 @@ fn sve_events_mark_partial_and_empty_predicates_and_filter_on_them_and_the_rtl_m
 
 #[test]
 fn v1p4_events_mark_loads_by_cache_level_and_filter_on_them_and_the_rtl_matches_the_model() {
-    // The SPEv1p4 events (preset v1p2x): on the `memory` workload a load's record carries
+    // The SPEv1p4 events (preset v1p4): on the `memory` workload a load's record carries
     // E[19] (L2D access) and E[20] (L2D miss) as its data source says, E[23] (snooped) for
     // a peer cache's data; a store's record has none of them. PMSEVFR with E[20] keeps only
     // loads that missed L2; PMSNEVFR with E[19] drops every load that reached L2. Both RTL
@@ -472,7 +472,7 @@ fn v1p4_events_mark_loads_by_cache_level_and_filter_on_them_and_the_rtl_matches_
     use spe_defs::packet::{op_class, subclass as sc};
     let name =
         "v1p4_events_mark_loads_by_cache_level_and_filter_on_them_and_the_rtl_matches_the_model";
-    let cfg = preset("v1p2x");
+    let cfg = preset("v1p4");
     assert!(cfg.options.v1p4_events);
     let (l2a, l2m, snoop) = (
         ev::bit(ev::L2D_ACCESS),
@@ -535,7 +535,7 @@ fn v1p4_events_mark_loads_by_cache_level_and_filter_on_them_and_the_rtl_matches_
 
 #[test]
 fn fds_keeps_the_loads_of_the_selected_data_sources_and_the_rtl_matches_the_model() {
-    // FEAT_SPE_FDS (preset v1p2x), as perf programs it: `inv_data_src_filter` with every
+    // FEAT_SPE_FDS (preset v1p4), as perf programs it: `inv_data_src_filter` with every
     // source but DRAM and L2 (PMSDSFR = its complement, PMSFCR.FDS): every load record's
     // data source is one of the two, and other ops are kept; without the filter the same
     // run has loads from other sources. Both RTL backends against the model on every output
@@ -543,7 +543,7 @@ fn fds_keeps_the_loads_of_the_selected_data_sources_and_the_rtl_matches_the_mode
     use spe_defs::impdef::data_source as src;
     use spe_defs::packet::op_class;
     let name = "fds_keeps_the_loads_of_the_selected_data_sources_and_the_rtl_matches_the_model";
-    let cfg = preset("v1p2x");
+    let cfg = preset("v1p4");
     assert!(cfg.options.fds);
     let keep = (1u64 << src::DRAM) | (1 << src::L2);
     for inv in [!keep, 0] {

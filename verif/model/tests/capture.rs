@@ -834,14 +834,14 @@ fn encodings_reserved_without_feat_spe_sme_are_never_recorded() {
 
 #[test]
 fn with_feat_spe_fpf_other_ops_record_their_fp_and_simd_flags() {
-    // D18.2.7 with FEAT_SPE_FPF (v1p2x): class Other keeps ASE/SIMD (b2) and FP (b1) with
+    // D18.2.7 with FEAT_SPE_FPF (v1p4): class Other keeps ASE/SIMD (b2) and FP (b1) with
     // COND (b0); the default preset clears them (PMSIDR.FPF = 0 there).
-    let v1p2x = Config::preset("v1p2x").unwrap();
+    let v1p4 = Config::preset("v1p4").unwrap();
     for &(cfg, sub, want) in &[
-        (v1p2x, 0x02u8, 0x02u8),
-        (v1p2x, 0x04, 0x04),
-        (v1p2x, 0x07, 0x07),
-        (v1p2x, 0x16, 0x06), // bit 4 is no Other flag
+        (v1p4, 0x02u8, 0x02u8),
+        (v1p4, 0x04, 0x04),
+        (v1p4, 0x07, 0x07),
+        (v1p4, 0x16, 0x06), // bit 4 is no Other flag
         (&Config::default(), 0x06, 0x00),
         (&Config::default(), 0x07, 0x01),
     ] {
@@ -856,10 +856,10 @@ fn with_feat_spe_fpf_other_ops_record_their_fp_and_simd_flags() {
 
 #[test]
 fn with_feat_spe_crr_a_branch_records_its_cr_and_a_call_or_return_its_gcs_bit() {
-    // D18.2.7 and J1 SPEConstructClass with FEAT_SPE_CRR (v1p2x): CR 01 branch with link,
+    // D18.2.7 and J1 SPEConstructClass with FEAT_SPE_CRR (v1p4): CR 01 branch with link,
     // 10 procedure return, 11 other branch (what the core reports as 00 too); GCS only for
     // a call or a return. Reference 7.3: a kernel RET is `4a 12` (IND, CR 10).
-    let v1p2x = Config::preset("v1p2x").unwrap();
+    let v1p4 = Config::preset("v1p4").unwrap();
     let cases: &[(u8, u8)] = &[
         (0x12, 0x12), // RET: IND, CR 10
         (0x16, 0x16), // RET with GCS
@@ -873,7 +873,7 @@ fn with_feat_spe_crr_a_branch_records_its_cr_and_a_call_or_return_its_gcs_bit() 
     ];
     for &(sub, want) in cases {
         assert_eq!(
-            recorded_op_type(v1p2x, op_class::BRANCH, sub),
+            recorded_op_type(v1p4, op_class::BRANCH, sub),
             [0x4a, want],
             "branch payload {sub:#04x}"
         );

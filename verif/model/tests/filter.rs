@@ -429,12 +429,12 @@ fn eft_outcome(
 
 #[test]
 fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
-    // FEAT_SPE_EFT (preset v1p2x), J1 SPEFilterByType: TYPE = {B, LD, ST, FP, SIMD} from
+    // FEAT_SPE_EFT (preset v1p4), J1 SPEFilterByType: TYPE = {B, LD, ST, FP, SIMD} from
     // PMSFCR bit 16, TYPEm from bit 48. The kept sets below are worked out by hand from
     // the rule (D17.5: a masked type must equal its TYPE bit; of the unmasked selected
     // types the op must be one), not from the model's function.
     use subclass as sc;
-    let cfg = Config::preset("v1p2x").unwrap();
+    let cfg = Config::preset("v1p4").unwrap();
     assert!(cfg.options.eft);
     let other = |v: u8| (op_class::OTHER, v);
     let ldst = |v: u8| (op_class::LD_ST_ATOMIC, v);
@@ -594,13 +594,13 @@ fn fds_outcome(cfg: &Config, fcr: u64, dsfr: u64, op: (u8, u8), source: Option<u
 
 #[test]
 fn fds_keeps_the_loads_whose_data_source_pmsdsfr_selects_and_passes_every_other_op() {
-    // FEAT_SPE_FDS (preset v1p2x), J1 SPEFilterByDataSource: with PMSFCR.FDS a load (or a
+    // FEAT_SPE_FDS (preset v1p4), J1 SPEFilterByDataSource: with PMSFCR.FDS a load (or a
     // load atomic) with a data source is kept when PMSDSFR's bit at the source's bits 5:0 is
     // set; a load without a memory report, a store and any other op pass. SAMPLE_FEED_DS
     // follows PMSDSFR whatever FDS says.
     use spe_defs::impdef::data_source as src;
     use spe_defs::regs::pmsdsfr;
-    let cfg = Config::preset("v1p2x").unwrap();
+    let cfg = Config::preset("v1p4").unwrap();
     assert!(cfg.options.fds);
     let dsfr = (1 << src::DRAM) | (1 << src::L1D);
     for (what, op, source, selected) in [
