@@ -53,6 +53,9 @@ const HEADER_CPUID: usize = 9;
 
 const FILE_HEADER_SIZE: u64 = 104;
 const ATTR_SIZE: u64 = 128;
+/// Size of a PERF_RECORD_AUXTRACE record before its data: the header, size, offset,
+/// reference, idx, tid, cpu and a reserved word.
+const AUXTRACE_HEADER: u64 = 48;
 /// The one event id (sample_id's IDENTIFIER).
 const EVENT_ID: u64 = 1;
 /// Largest AUXTRACE chunk (perf handles any size; chunks keep records moderate).
@@ -256,6 +259,11 @@ pub fn write(aux: &[u8], o: &PerfOptions) -> Vec<u8> {
 /// CPU, so `perf report --sort cpu` separates them. `o.cpu` is the CPU of the COMM and MMAP
 /// records, `o.aux_outputs` is not used; the CPU count is the largest CPU plus one.
 pub fn write_cpus(cpus: &[CpuAux], o: &PerfOptions) -> Vec<u8> {
+    // Layout: header, attr entry, ids, data, feature table, features.
+    let attrs_off = FILE_HEADER_SIZE;
+    let attrs_size = ATTR_SIZE + 16;
+    let ids_off = attrs_off + attrs_size;
+    let data_off = ids_off + 8;
     // Data section.
     let mut data = Vec::new();
     // TIME_CONV first: perf's SPE decoder copies the time conversion when it meets
@@ -313,6 +321,15 @@ pub fn write_cpus(cpus: &[CpuAux], o: &PerfOptions) -> Vec<u8> {
         let mut offset = 0u64;
         for chunk in c.aux.chunks(AUX_CHUNK) {
             let padded = chunk.len().div_ceil(8) * 8;
+            // perf decodes the AUX data in place, in its mapping of the file, and its
+            // alignment pseudo-packet (an extended header followed by 0x00) skips to a
+            // boundary of up to 16 bytes of that host address. The data starts on a
+            // 16-byte boundary of the file (so of the page-aligned mapping): then perf
+            // splits it as `spe decode` does, which counts from the buffer's start. An
+            // empty FINISHED_ROUND record moves it there when it would not be.
+            if !(data_off + data.len() as u64 + AUXTRACE_HEADER).is_multiple_of(16) {
+                record(&mut data, PERF_RECORD_FINISHED_ROUND, 0, &[]);
+            }
             b.clear();
             u64le(&mut b, padded as u64); // size
             u64le(&mut b, offset); // offset in the CPU's AUX area
@@ -329,11 +346,6 @@ pub fn write_cpus(cpus: &[CpuAux], o: &PerfOptions) -> Vec<u8> {
     }
     record(&mut data, PERF_RECORD_FINISHED_ROUND, 0, &[]);
 
-    // Layout: header, attr entry, ids, data, feature table, features.
-    let attrs_off = FILE_HEADER_SIZE;
-    let attrs_size = ATTR_SIZE + 16;
-    let ids_off = attrs_off + attrs_size;
-    let data_off = ids_off + 8;
     let data_size = data.len() as u64;
     let features: Vec<(usize, Vec<u8>)> = vec![
         (HEADER_ARCH, header_string("aarch64")),
@@ -424,7 +436,8 @@ mod tests {
             }
         }
         assert_eq!(at, end);
-        assert_eq!(types, vec![79, 70, 3, 71, 68]);
+        // (The first FINISHED_ROUND puts the AUX data on a 16-byte boundary.)
+        assert_eq!(types, vec![79, 70, 3, 68, 71, 68]);
         // Three features: arch, nrcpus, cpuid.
         assert_eq!(rd64(&f, 72).count_ones(), 3);
     }
@@ -471,8 +484,63 @@ mod tests {
                 at += rd64(&f, at - size + 8) as usize;
             }
         }
-        assert_eq!(types, vec![79, 70, 3, 11, 11, 71, 68]);
+        assert_eq!(types, vec![79, 70, 3, 11, 11, 68, 71, 68]);
         assert_eq!(got, outs);
+    }
+
+    /// Every AUXTRACE record's data starts on a 16-byte boundary of the file, whatever
+    /// records come before it (perf's alignment pseudo-packet then splits the data as
+    /// `spe decode` does): one to four AUX records before it, and a second CPU's buffer
+    /// after a first one of 40 bytes.
+    #[test]
+    fn auxtrace_data_starts_on_a_16_byte_boundary() {
+        let starts = |f: &[u8]| {
+            let (doff, dsz) = (rd64(f, 40) as usize, rd64(f, 48) as usize);
+            let (mut at, mut v) = (doff, Vec::new());
+            while at < doff + dsz {
+                let ty = u32::from_le_bytes(f[at..at + 4].try_into().unwrap());
+                let size = u16::from_le_bytes(f[at + 6..at + 8].try_into().unwrap()) as usize;
+                at += size;
+                if ty == PERF_RECORD_AUXTRACE {
+                    v.push(at);
+                    at += rd64(f, at - size + 8) as usize;
+                }
+            }
+            v
+        };
+        let aux = vec![0u8; 40];
+        for n in 1..=4 {
+            let outs = (0..n)
+                .map(|i| AuxOutput {
+                    offset: 8 * i,
+                    size: 8,
+                    flags: 0,
+                })
+                .collect();
+            let f = write(
+                &aux,
+                &PerfOptions {
+                    aux_outputs: outs,
+                    ..PerfOptions::default()
+                },
+            );
+            let s = starts(&f);
+            assert_eq!(s.len(), 1);
+            assert!(
+                s.iter().all(|a| a.is_multiple_of(16)),
+                "{n} AUX records: {s:?}"
+            );
+        }
+        let cpus: Vec<CpuAux> = (0..2)
+            .map(|cpu| CpuAux {
+                cpu,
+                aux: &aux,
+                aux_outputs: vec![],
+            })
+            .collect();
+        let s = starts(&write_cpus(&cpus, &PerfOptions::default()));
+        assert_eq!(s.len(), 2);
+        assert!(s.iter().all(|a| a.is_multiple_of(16)), "{s:?}");
     }
 
     /// Several CPUs' buffers: each AUXTRACE record carries its CPU (as mmap index and CPU),
