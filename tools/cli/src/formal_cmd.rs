@@ -41,6 +41,10 @@ pub struct FormalArgs {
     /// Print the mutants' names, one per line, and exit.
     #[arg(long)]
     list_mutants: bool,
+    /// Print the runs of every preset but default, one per line (preset, thread, induction
+    /// length: what `SPE_FORMAL_ALL=1 scripts/formal.sh` runs), and exit.
+    #[arg(long)]
+    list_preset_runs: bool,
     /// Runs at a time (each SymbiYosys run uses one core) [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = crate::parse_usize)]
     jobs: Option<usize>,
@@ -58,6 +62,12 @@ pub struct FormalArgs {
 pub fn run(a: FormalArgs) -> Result<ExitCode, String> {
     if a.list_mutants {
         spe_formal::mutants().for_each(|m| println!("{}", m.name));
+        return Ok(ExitCode::SUCCESS);
+    }
+    if a.list_preset_runs {
+        for r in spe_formal::other_preset_runs() {
+            println!("{} {} {}", r.preset, r.thread, r.depth);
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let jobs = a.jobs.unwrap_or_else(|| {

@@ -1,7 +1,9 @@
 // wr-slot: a record's beats are consecutive within one 64-byte slot: the first beat at
 // the slot's start, each next beat 8 bytes on, eight in all unless a fault ends the
 // record (then reported in PMBSR) or software sets PMBSR.S (the irq of the record's
-// thread, f_tid: that of its beats) between two beats (s-no-write). The property follows the record from the ports (beats taken so far, where
+// thread, f_tid: that of its beats) between two beats (s-no-write). A unit with
+// FEAT_SPEv1p3's PMBIDR.EA = 1 (EA_IGNORED) ignores an external abort on a beat (kind 00,
+// or the reserved 11 counted as one: choice external-abort): the record goes on. The property follows the record from the ports (beats taken so far, where
 // the next must be); the taps (the tracker's phase, the writer's beat index and record
 // base) give the invariants that relate that to the writer for the induction, each proven
 // too.
@@ -11,6 +13,7 @@ reg [2:0] f_beats = 3'd0;
 reg [63:0] f_next = 64'd0;
 reg f_held = 1'b0;
 reg [7:0] f_tid = 8'd0;
+wire f_err_ends = wr_err && !(EA_IGNORED && wr_err_kind[0] == wr_err_kind[1]);
 always @(posedge clk) begin
   f_held <= !reset && wr_valid && !wr_ready;
   if (wr_valid)
@@ -18,7 +21,7 @@ always @(posedge clk) begin
   if (reset) begin
     f_beats <= 3'd0;
   end else if (wr_valid && wr_ready) begin
-    f_beats <= wr_err ? 3'd0 : f_beats + 3'd1;
+    f_beats <= f_err_ends ? 3'd0 : f_beats + 3'd1;
     f_next <= wr_addr + 64'd8;
   end else if (irq[f_tid] && !f_held) begin
     f_beats <= 3'd0;

@@ -27,6 +27,48 @@ pub const PROP_DIR: &str = "verif/formal/props";
 /// proven with it (docs/formal.md has the times and the other presets' lengths).
 pub const PROOF_DEPTH: u32 = 8;
 
+/// One run of `SPE_FORMAL_ALL=1 scripts/formal.sh` beyond `default`'s: a preset, the thread
+/// whose promises are checked, and the induction length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PresetRun {
+    pub preset: &'static str,
+    pub thread: usize,
+    pub depth: u32,
+}
+
+/// The induction length of the other one-thread presets and of two-thread ones (the
+/// length they were measured with, docs/formal.md).
+pub const OTHER_PRESET_DEPTH: u32 = 20;
+
+/// Every preset but `default`, from the one preset table (`spe_defs::PRESETS`), so that no
+/// preset is left out: a one-thread preset once, at [`OTHER_PRESET_DEPTH`]; a multithreaded
+/// one for thread 0 and the last, at [`OTHER_PRESET_DEPTH`] with two threads and at
+/// [`PROOF_DEPTH`] with four (every property is proven there too, about eight times
+/// faster than with 20).
+pub fn other_preset_runs() -> Vec<PresetRun> {
+    let mut v = Vec::new();
+    for c in spe_defs::PRESETS.iter().filter(|c| c.name != "default") {
+        let depth = if c.threads > 2 {
+            PROOF_DEPTH
+        } else {
+            OTHER_PRESET_DEPTH
+        };
+        let threads = if c.threads == 1 {
+            vec![0]
+        } else {
+            vec![0, c.threads - 1]
+        };
+        for thread in threads {
+            v.push(PresetRun {
+                preset: c.name,
+                thread,
+                depth,
+            });
+        }
+    }
+    v
+}
+
 /// The depth of a mutant's run by default: its counterexample is a base case that reaches
 /// the bug, 8 to 10 cycles after reset for the writer's mutants, so 8 is too short.
 pub const MUTANT_DEPTH: u32 = 20;

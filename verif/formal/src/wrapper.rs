@@ -21,6 +21,11 @@ pub fn wrapper_text(cfg: &Config, th: usize) -> String {
         format!("localparam T = {};", cfg.threads),
         format!("localparam TH = {th};"),
         format!("localparam W = {};", cfg.dispatch_width),
+        // FEAT_SPEv1p3's PMBIDR.EA = 1: an external abort on a buffer write is ignored.
+        format!(
+            "localparam EA_IGNORED = {};",
+            u8::from(spe_defs::config::option::v1p3(cfg))
+        ),
     ];
     for p in ports_of(cfg) {
         let d = format!("[{}:0] ", p.bits_for(cfg) - 1);

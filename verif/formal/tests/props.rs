@@ -151,3 +151,38 @@ fn the_docs_property_table_names_every_property_of_the_table_in_order() {
         page.display()
     );
 }
+
+/// `SPE_FORMAL_ALL` runs every preset of the one table but `default` (which the default run
+/// proves): each one-thread preset once, each multithreaded one for thread 0 and the last.
+#[test]
+fn the_other_preset_runs_cover_every_preset_of_the_table() {
+    let runs = spe_formal::other_preset_runs();
+    for cfg in PRESETS.iter().filter(|c| c.name != "default") {
+        let threads: Vec<usize> = runs
+            .iter()
+            .filter(|r| r.preset == cfg.name)
+            .map(|r| r.thread)
+            .collect();
+        let want = if cfg.threads == 1 {
+            vec![0]
+        } else {
+            vec![0, cfg.threads - 1]
+        };
+        assert_eq!(threads, want, "{}", cfg.name);
+    }
+    assert!(runs.iter().all(|r| r.preset != "default"));
+    assert!(runs.iter().any(|r| r.preset == "v1p4"));
+}
+
+/// wr-slot's record ends at a faulted beat but for an ignored external abort: the wrapper
+/// says which presets ignore them (FEAT_SPEv1p3's PMBIDR.EA = 1).
+#[test]
+fn the_wrapper_says_where_external_aborts_are_ignored() {
+    for cfg in PRESETS {
+        let w = wrapper_text(cfg, 0);
+        let want = format!("localparam EA_IGNORED = {};", u8::from(cfg.options.v1p3));
+        assert!(w.contains(&want), "{}: no `{want}`", cfg.name);
+    }
+    let text = std::fs::read_to_string(repo().join(PROP_DIR).join("wr_slot.vh")).unwrap();
+    assert!(text.contains("EA_IGNORED"));
+}
