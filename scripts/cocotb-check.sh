@@ -40,8 +40,10 @@ cocotb() {
         COCOTB_RESULTS_FILE="$OUT/$name.xml" >"$OUT/$name.log" 2>&1
 }
 echo
-echo "==> $SPE sim --preset $PRESET --workload mix --cycles 30000 --backpressure random:0.8 --vectors $VEC"
-"$SPE" sim --preset "$PRESET" --workload mix --cycles 30000 --backpressure random:0.8 --quiet \
+echo "==> $SPE sim --preset $PRESET --workload mix --cycles 60000 --backpressure random:0.8 --vectors $VEC"
+# 60,000 cycles: the trace must hold a record with a translation latency, which the broken
+# copy below gets wrong (30,000 cycles of the mix held none after 174ffb3).
+"$SPE" sim --preset "$PRESET" --workload mix --cycles 60000 --backpressure random:0.8 --quiet \
     --vectors "$VEC" --summary-json "$OUT/run.json" | tail -1
 records=$(sed -n 's/.*"records_written": *\([0-9]*\).*/\1/p' "$OUT/run.json")
 

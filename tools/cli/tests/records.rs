@@ -225,7 +225,7 @@ fn every_record_decodes_to_what_the_stimulus_reported() {
                 events |= on(mispred, ev::MISPRED) | on(!taken, ev::NOT_TAKEN);
             }
             let load = is_mem && sub & subclass::LDST_ST == 0;
-            // FEAT_SPE_CRR (v1p2x): a branch reported with CR 00 is recorded as 11, "other
+            // FEAT_SPE_CRR (v1p4): a branch reported with CR 00 is recorded as 11, "other
             // branch" (choice crr); without it CR stays 00.
             let recorded_sub = if class == op_class::BRANCH && cfg.options.crr {
                 sub | subclass::CR_NON_BL_RET << subclass::BR_CR_SHIFT
