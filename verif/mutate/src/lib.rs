@@ -470,67 +470,87 @@ impl<D: Dut> Dut for PtrRewrites<D> {
     }
 }
 
+/// A workload of one block of `ops` that jumps back to its start (user code at `pc`,
+/// kernel code at `kernel_pc`), its loads and stores walking 4 KiB from `data` in steps of 8.
+/// With 8 ops and a sampling period 1 more than a multiple of 8, the samples walk through
+/// every op of the loop.
+fn loop_of(
+    name: &str,
+    pc: u64,
+    kernel_pc: u64,
+    data: u64,
+    ops: impl FnOnce(spe_stim::MemPattern) -> Vec<spe_stim::program::StaticOp>,
+    description: &str,
+) -> Result<spe_stim::Workload, String> {
+    use spe_stim::program::{Builder, Exit, Program};
+    let mem = spe_stim::MemPattern {
+        base: data,
+        span: 4096,
+        stride: 8,
+        size: 8,
+        random: false,
+    };
+    let mut b = Builder::new(name, pc, kernel_pc);
+    b.block(false, ops(mem), Exit::Jump(0));
+    let mut w = spe_stim::Workload::from_program(Program::Code(b.finish(0, None)?));
+    w.description = description.into();
+    Ok(w)
+}
+
 /// A loop of 8 ops, every kind of extended load/store among them (a returning atomic, a
 /// no-return atomic, an exclusive load and store, a load-acquire) beside a plain store, an
-/// ALU op and the branch back. The sampling period (interval + 1 ops) is 1 more than a
-/// multiple of 8, so the samples walk through every op of the loop.
+/// ALU op and the branch back ([`loop_of`]).
 fn atomics_loop() -> Result<spe_stim::Workload, String> {
     use spe_defs::packet::subclass::{
         LDST_EXT, LDST_EXT_AR, LDST_EXT_AT, LDST_EXT_EXCL, LDST_GP, LDST_ST,
     };
-    use spe_stim::program::{Builder, Exit, Program, StaticOp, BR_DIRECT};
-    let mem = spe_stim::MemPattern {
-        base: 0x0000_aaaa_e010_0000,
-        span: 4096,
-        stride: 8,
-        size: 8,
-        random: false,
-    };
-    let mut b = Builder::new("atomics", 0x0000_aaaa_d003_0000, 0xffff_8000_1003_0000);
-    let ops = vec![
-        StaticOp::ldst(LDST_EXT | LDST_EXT_AT, mem),
-        StaticOp::ldst(LDST_EXT | LDST_EXT_AT | LDST_ST, mem),
-        StaticOp::ldst(LDST_EXT | LDST_EXT_EXCL, mem),
-        StaticOp::ldst(LDST_EXT | LDST_EXT_EXCL | LDST_ST, mem),
-        StaticOp::ldst(LDST_EXT | LDST_EXT_AR, mem),
-        StaticOp::ldst(LDST_GP | LDST_ST, mem),
-        StaticOp::other(0),
-        StaticOp::branch(BR_DIRECT),
-    ];
-    b.block(false, ops, Exit::Jump(0));
-    let mut w = spe_stim::Workload::from_program(Program::Code(b.finish(0, None)?));
-    w.description = "a loop of extended loads/stores and atomics".into();
-    Ok(w)
+    use spe_stim::program::{StaticOp, BR_DIRECT};
+    loop_of(
+        "atomics",
+        0x0000_aaaa_d003_0000,
+        0xffff_8000_1003_0000,
+        0x0000_aaaa_e010_0000,
+        |mem| {
+            vec![
+                StaticOp::ldst(LDST_EXT | LDST_EXT_AT, mem),
+                StaticOp::ldst(LDST_EXT | LDST_EXT_AT | LDST_ST, mem),
+                StaticOp::ldst(LDST_EXT | LDST_EXT_EXCL, mem),
+                StaticOp::ldst(LDST_EXT | LDST_EXT_EXCL | LDST_ST, mem),
+                StaticOp::ldst(LDST_EXT | LDST_EXT_AR, mem),
+                StaticOp::ldst(LDST_GP | LDST_ST, mem),
+                StaticOp::other(0),
+                StaticOp::branch(BR_DIRECT),
+            ]
+        },
+        "a loop of extended loads/stores and atomics",
+    )
 }
 
 /// A loop of 8 ops with an NV2 load and an NV2 store (FEAT_NV2: an MRS or MSR turned into
 /// an access of the VNCR_EL2 page) beside a plain load and store, ALU ops and the branch
-/// back; like [`atomics_loop`], the samples walk through every op of the loop.
+/// back ([`loop_of`]).
 fn nv2_loop() -> Result<spe_stim::Workload, String> {
     use spe_defs::packet::subclass::{LDST_GP, LDST_NV2_SYSREG, LDST_ST};
-    use spe_stim::program::{Builder, Exit, Program, StaticOp, BR_DIRECT};
-    let mem = spe_stim::MemPattern {
-        base: 0x0000_aaaa_e020_0000,
-        span: 4096,
-        stride: 8,
-        size: 8,
-        random: false,
-    };
-    let mut b = Builder::new("nv2", 0x0000_aaaa_d004_0000, 0xffff_8000_1004_0000);
-    let ops = vec![
-        StaticOp::ldst(LDST_NV2_SYSREG, mem),
-        StaticOp::ldst(LDST_GP, mem),
-        StaticOp::ldst(LDST_NV2_SYSREG | LDST_ST, mem),
-        StaticOp::ldst(LDST_GP | LDST_ST, mem),
-        StaticOp::other(0),
-        StaticOp::other(0),
-        StaticOp::other(0),
-        StaticOp::branch(BR_DIRECT),
-    ];
-    b.block(false, ops, Exit::Jump(0));
-    let mut w = spe_stim::Workload::from_program(Program::Code(b.finish(0, None)?));
-    w.description = "a loop with NV2 loads and stores".into();
-    Ok(w)
+    use spe_stim::program::{StaticOp, BR_DIRECT};
+    loop_of(
+        "nv2",
+        0x0000_aaaa_d004_0000,
+        0xffff_8000_1004_0000,
+        0x0000_aaaa_e020_0000,
+        |mem| {
+            vec![
+                StaticOp::ldst(LDST_NV2_SYSREG, mem),
+                StaticOp::ldst(LDST_GP, mem),
+                StaticOp::ldst(LDST_NV2_SYSREG | LDST_ST, mem),
+                StaticOp::ldst(LDST_GP | LDST_ST, mem),
+                StaticOp::other(0),
+                StaticOp::other(0),
+                StaticOp::other(0),
+                StaticOp::branch(BR_DIRECT),
+            ]
+        },
+        "a loop with NV2 loads and stores",
+    )
 }
 
 /// What became of one mutant.
