@@ -106,20 +106,3 @@ module spe_rff #(
     end
 endmodule
 ";
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn flop_instance_names_the_shared_module_with_its_parameters() {
-        let f: Rff<Bits<16>> = Rff::with_reset(0xACE1.into());
-        match f.hdl() {
-            Verilog::Blackbox(b) => {
-                assert_eq!(b.name, "spe_rff #(.W(16), .INIT(16'hace1))");
-                assert!(b.code.is_empty());
-            }
-            _ => panic!("expected a black box"),
-        }
-    }
-}

@@ -99,7 +99,7 @@ fn raw_verilog<B: Block>(top: &mut B, name: &str) -> Result<String, String> {
 
 /// Replaces the hierarchy separator `$` inside identifiers with `__` (system functions
 /// such as `$signed` are left alone).
-fn rewrite_separators(text: &str) -> String {
+pub fn rewrite_separators(text: &str) -> String {
     let ident = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len() + text.len() / 16);
@@ -118,7 +118,7 @@ fn rewrite_separators(text: &str) -> String {
 /// rust-hdl emits struct-field slice offsets as 64-bit literals (`x[(64'h38)+:(5)]`),
 /// which Verilator's WIDTH lint rejects as an index of a narrower vector. Offsets are
 /// elaboration-time constants: write them as plain decimal numbers (`x[(56)+:(5)]`).
-fn unsize_slice_offsets(text: &str) -> String {
+pub fn unsize_slice_offsets(text: &str) -> String {
     const OPEN: &str = "[(64'h";
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -142,7 +142,7 @@ fn unsize_slice_offsets(text: &str) -> String {
 /// rust-hdl declares every 1-bit signal as a scalar (`input wire  x;`), but a `Bits<W>` bus
 /// with W = 1 is still indexed (`x[0]`), which Verilog forbids on a scalar. Give such
 /// declarations the range `[0:0]`: same width, and the bit-select becomes legal.
-fn range_indexed_scalars(text: &str) -> String {
+pub fn range_indexed_scalars(text: &str) -> String {
     let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     // `name[` preceded by a non-identifier character: a bit- or part-select of `name`.
     let indexed = |name: &str| {
@@ -175,7 +175,7 @@ fn range_indexed_scalars(text: &str) -> String {
 /// rust-hdl declares every variant of a state enum (`localparam SamplePhase__Idle = 0;`) in
 /// each module that carries a signal of that type, used or not (Verilator's UNUSEDPARAM).
 /// Keep only the variants the module refers to.
-fn drop_unused_enum_params(text: &str) -> String {
+pub fn drop_unused_enum_params(text: &str) -> String {
     let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     let uses = |name: &str| {
         text.match_indices(name)
@@ -319,7 +319,7 @@ pub fn design_modules<B: Block>(
 }
 
 /// `text` with every whole identifier `old` (not part of a longer one) replaced by `new`.
-fn rename_identifier(text: &str, old: &str, new: &str) -> String {
+pub fn rename_identifier(text: &str, old: &str, new: &str) -> String {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
@@ -884,153 +884,4 @@ pub fn check_dir(dir: &Path, files: &[GenFile]) -> Result<(bool, String), String
         problems.len()
     ));
     Ok((false, problems.join("\n")))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn indexed_one_bit_signals_get_a_range() {
-        let v = "input wire  a;\n    reg  b;\nalways @(*) b = a[0];";
-        assert_eq!(
-            range_indexed_scalars(v),
-            "input wire [0:0] a;\n    reg  b;\nalways @(*) b = a[0];"
-        );
-    }
-
-    #[test]
-    fn only_the_enum_variants_a_module_uses_are_declared() {
-        let v = "localparam P__A = 0;\nlocalparam P__B = 1;\nlocalparam k_x = 2'h1;\nif (s == P__B) y = k_x;";
-        assert_eq!(
-            drop_unused_enum_params(v),
-            "localparam P__B = 1;\nlocalparam k_x = 2'h1;\nif (s == P__B) y = k_x;"
-        );
-    }
-
-    #[test]
-    fn struct_field_offsets_become_plain_numbers() {
-        assert_eq!(
-            unsize_slice_offsets("a[(64'h38)+:(5)] = b[(32'h0)+:(8)];"),
-            "a[(56)+:(5)] = b[(32'h0)+:(8)];"
-        );
-    }
-
-    #[test]
-    fn identifiers_are_renamed_whole() {
-        assert_eq!(
-            rename_identifier("x__0, x__0)\n  assign x__0 = ab_x__0 | x__01;", "x__0", "x"),
-            "x, x)\n  assign x = ab_x__0 | x__01;"
-        );
-    }
-
-    #[test]
-    fn separators_inside_identifiers_become_double_underscores() {
-        assert_eq!(
-            rewrite_separators("a$b = $signed(c$d);"),
-            "a__b = $signed(c__d);"
-        );
-    }
-
-    #[test]
-    fn generation_names_every_module_spe_and_leaves_no_dollar() {
-        let files = generate(&PRESETS[0]).unwrap();
-        let names: Vec<_> = files.iter().map(|f| f.path.as_str()).collect();
-        assert!(names.contains(&"default/spe_top_default.v"), "{names:?}");
-        assert!(
-            names.contains(&"default/spe_sampler_default.v"),
-            "{names:?}"
-        );
-        // The root-relative list is bare paths (tools read every line as a file).
-        for f in files.iter().filter(|f| !f.path.ends_with(ROOT_FILE_LIST)) {
-            assert!(
-                f.text.to_lowercase().contains("do not edit"),
-                "{} has no banner",
-                f.path
-            );
-            assert!(!f.text.contains("module top("));
-        }
-    }
-
-    #[test]
-    fn root_lists_and_the_fusesoc_core_name_every_module_of_each_preset_in_build_order() {
-        let files = generate_all().unwrap();
-        let core = files.iter().find(|f| f.path == CORE_FILE).unwrap();
-        for cfg in PRESETS {
-            let rel = files
-                .iter()
-                .find(|f| f.path == format!("{}/{GEN_FILE_LIST}", cfg.name))
-                .unwrap();
-            let root = files
-                .iter()
-                .find(|f| f.path == format!("{}/{ROOT_FILE_LIST}", cfg.name))
-                .unwrap();
-            // The same files in the same order as files.f, from the repository root.
-            let want: Vec<String> = rel
-                .text
-                .lines()
-                .filter(|l| !l.starts_with("//"))
-                .map(|l| match l.strip_prefix("../") {
-                    Some(shared) => format!("gen/{shared}"),
-                    None => format!("gen/{}/{l}", cfg.name),
-                })
-                .collect();
-            assert_eq!(root.text.lines().collect::<Vec<_>>(), want, "{}", cfg.name);
-            // The env.f list: the same files through ${SPE_GEN}.
-            let env = files
-                .iter()
-                .find(|f| f.path == format!("{}/{ENV_FILE_LIST}", cfg.name))
-                .unwrap();
-            let via_env: Vec<String> = want
-                .iter()
-                .map(|p| p.replacen("gen/", &format!("${{{GEN_ENV_VAR}}}/"), 1))
-                .collect();
-            assert_eq!(
-                env.text
-                    .lines()
-                    .filter(|l| !l.starts_with("//"))
-                    .collect::<Vec<_>>(),
-                via_env,
-                "{}",
-                cfg.name
-            );
-            // The replay bench is a bench (scripts/protocol-check.sh), not part of the unit.
-            // So is the scoreboard monitor (it needs hdl/sv/spe_scoreboard.sv and DPI-C).
-            let bench = format!("{}/{}.sv", cfg.name, spe_defs::sv::replay_name(cfg));
-            let monitor = format!("{}/{}.sv", cfg.name, spe_defs::sv::monitor_name(cfg));
-            let modules = files.iter().filter(|f| {
-                f.path.starts_with(&format!("{}/", cfg.name))
-                    && (f.path.ends_with(".v") || f.path.ends_with(".sv"))
-                    && f.path != bench
-                    && f.path != monitor
-            });
-            for m in modules {
-                assert!(
-                    core.text.contains(&format!("      - {}\n", m.path)),
-                    "{}",
-                    m.path
-                );
-            }
-            for target in [
-                cfg.name.to_string(),
-                format!("lint_{}", cfg.name),
-                format!("sv_{}", cfg.name),
-                format!("lint_sv_{}", cfg.name),
-            ] {
-                assert!(
-                    core.text.contains(&format!("  {target}:\n")),
-                    "no target {target}"
-                );
-            }
-        }
-        assert!(core.text.starts_with("CAPI=2:\n"));
-    }
-
-    #[test]
-    fn generation_is_deterministic() {
-        assert_eq!(
-            generate(&PRESETS[1]).unwrap(),
-            generate(&PRESETS[1]).unwrap()
-        );
-    }
 }

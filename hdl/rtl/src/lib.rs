@@ -220,34 +220,3 @@ impl<const N: usize, const OFF: usize, const T: usize> Synth for Spliced<N, OFF,
         self.v.verilog()
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn spliced_replaces_its_field_and_keeps_the_other_bits() {
-        let base = Bits::<64>::from(0xFFFF_FFFF_FFFF_FFC0u64);
-        let mut w: Spliced<3, 3, 64> = base.into();
-        w.set_value_at(Bits::<3>::from(5u64));
-        assert_eq!(w.to_bits(), Bits::<64>::from(0xFFFF_FFFF_FFFF_FFE8u64));
-        w.set_value_at(Bits::<3>::from(0u64));
-        assert_eq!(w.to_bits(), Bits::<64>::from(0xFFFF_FFFF_FFFF_FFC0u64));
-        assert_eq!((w.get_my_width_at(), w.get_my_offset_at()), (3, 3));
-    }
-
-    #[test]
-    fn high_event_words_carry_events_16_to_31_and_splice_at_their_places() {
-        assert_eq!(
-            hi_events(1 << 17 | 1 << 23 | 0xFFFF),
-            Bits::<16>::from(0x82u64)
-        );
-        assert_eq!(hi_events(1 << 31), Bits::<16>::from(0x8000u64));
-        assert!(std::panic::catch_unwind(|| hi_events(1 << 32)).is_err());
-        let mut w = Bits::<64>::from(u64::MAX);
-        w.set_value_ev_at16(Bits::<16>::from(0x1234u64));
-        assert_eq!(w, Bits::<64>::from(0xFFFF_FFFF_1234_FFFFu64));
-        w.set_value_ev_at40(Bits::<16>::from(0u64));
-        assert_eq!(w, Bits::<64>::from(0xFF00_00FF_1234_FFFFu64));
-    }
-}

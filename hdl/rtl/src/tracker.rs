@@ -726,36 +726,3 @@ impl Logic for SpeTracker {
         self.sample.next.events = self.events.val();
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use spe_defs::events as ev;
-
-    #[test]
-    fn events_struct_puts_every_event_at_its_packet_bit() {
-        let e = Events::default();
-        assert_eq!(Events::BITS, 8 * spe_defs::impdef::EVENTS_PAYLOAD);
-        let bits = [
-            (e.get_my_offset_exception_gen(), ev::EXCEPTION_GEN),
-            (e.get_my_offset_retired(), ev::RETIRED),
-            (e.get_my_offset_l1d_access(), ev::L1D_ACCESS),
-            (e.get_my_offset_l1d_refill(), ev::L1D_REFILL),
-            (e.get_my_offset_tlb_access(), ev::TLB_ACCESS),
-            (e.get_my_offset_tlb_walk(), ev::TLB_WALK),
-            (e.get_my_offset_not_taken(), ev::NOT_TAKEN),
-            (e.get_my_offset_mispred(), ev::MISPRED),
-            (e.get_my_offset_llc_access(), ev::LLC_ACCESS),
-            (e.get_my_offset_llc_miss(), ev::LLC_MISS),
-            (e.get_my_offset_remote_access(), ev::REMOTE_ACCESS),
-            (e.get_my_offset_alignment(), ev::ALIGNMENT),
-        ];
-        for (offset, bit) in bits {
-            assert_eq!(offset as u32, bit);
-        }
-        assert_eq!(
-            e.get_my_offset_rsvd() as u64,
-            64 - u64::from(ev::IMPLEMENTED_MASK.leading_zeros())
-        );
-    }
-}
