@@ -2,7 +2,7 @@
 # The FPGA prototype's bitstreams with the demo program in the RAM: PicoRV32 on the two iCE40
 # boards (iCEBreaker, HX8K breakout), VexRiscv Lite on the HX8K and VexRiscv Full (its data
 # cache) on the ULX3S's ECP5 (nextpnr-ecp5 and ecppack from PyPI, installed into .deps/ on
-# first use). Each must meet its
+# first use; so is the UP5K's nextpnr-ice40 0.11, whose router2 routes the nearly full UP5K). Each must meet its
 # system clock and leave its bitstream; the pin files in constraints/ must be current.
 # Yosys and nextpnr each use one core, so the builds run SPE_FPGA_JOBS at a time (default:
 # the number of cores), the longest first; each build's output goes to OUTDIR/fpga-<name>.txt
@@ -25,7 +25,7 @@ step bash scripts/soc-sw.sh --core vexriscv "$OUT/sw-vexriscv"
 step bash scripts/soc-sw.sh --core vexriscv-full "$OUT/sw-vexriscv-full"
 step "$SPE" fpga constraints --check constraints
 
-# board:core, the longest build first (the UP5K is nearly full: nextpnr routes it longest).
+# board:core, the longest build first (the UP5K is nearly full: its nextpnr runs longest).
 builds=(icebreaker:picorv32 hx8k:picorv32 ulx3s:vexriscv-full hx8k:vexriscv)
 
 # One build: the command's output into its log, then the checks; exit status 0 when met.

