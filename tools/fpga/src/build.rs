@@ -150,6 +150,13 @@ pub struct Tools {
     pub pack: Runner,
 }
 
+/// Tells the user a pinned PyPI package was installed just now (`installed`) into `site`.
+fn say_installed(installed: bool, package: &str, version: &str, site: &Path) {
+    if installed {
+        eprintln!("installed {package}=={version} into {}", site.display());
+    }
+}
+
 /// Finds every tool of a build for `device` (an ECP5's are installed into `repo`'s `.deps/`
 /// when missing), or says which is missing and how to install them all.
 pub fn find_tools(device: Device, repo: &Path) -> Result<Tools, String> {
@@ -161,14 +168,12 @@ pub fn find_tools(device: Device, repo: &Path) -> Result<Tools, String> {
                 // The UP5K places and routes with nextpnr-ice40 0.11 (router2): see
                 // `tools::YOWASP_ICE40_PACKAGE`. Debian's icepack packs its `.asc`.
                 let (site, installed) = tools::ensure_yowasp_ice40(repo)?;
-                if installed {
-                    eprintln!(
-                        "installed {}=={} into {}",
-                        tools::YOWASP_ICE40_PACKAGE,
-                        tools::YOWASP_ICE40_VERSION,
-                        site.display()
-                    );
-                }
+                say_installed(
+                    installed,
+                    tools::YOWASP_ICE40_PACKAGE,
+                    tools::YOWASP_ICE40_VERSION,
+                    &site,
+                );
                 Runner::Py(tools::NEXTPNR_ICE40_YOWASP, site)
             } else {
                 Runner::Native(tools::NEXTPNR_ICE40, pnr?)
@@ -184,14 +189,12 @@ pub fn find_tools(device: Device, repo: &Path) -> Result<Tools, String> {
                 format!("{e}; an ECP5 build needs Yosys (apt-get install -y yosys)")
             })?;
             let (site, installed) = tools::ensure_yowasp_ecp5(repo)?;
-            if installed {
-                eprintln!(
-                    "installed {}=={} into {}",
-                    tools::YOWASP_ECP5_PACKAGE,
-                    tools::YOWASP_ECP5_VERSION,
-                    site.display()
-                );
-            }
+            say_installed(
+                installed,
+                tools::YOWASP_ECP5_PACKAGE,
+                tools::YOWASP_ECP5_VERSION,
+                &site,
+            );
             Ok(Tools {
                 yosys,
                 pnr: Runner::Py(tools::NEXTPNR_ECP5, site.clone()),
