@@ -130,7 +130,8 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         )
     })?;
     let repo = gen.parent().ok_or("--gen has no parent folder")?;
-    // Fail before any work when a tool is missing (an ECP5's are installed now).
+    // Fail before any work when a tool is missing (the PyPI ones, an ECP5's tools and the
+    // UP5K's nextpnr-ice40, are installed now).
     spe_fpga::build::find_tools(device, repo)?;
     let (core_v, installed) = spe_defs::soc::ensure_core(repo, core)?;
     if installed {

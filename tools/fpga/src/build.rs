@@ -157,8 +157,9 @@ fn say_installed(installed: bool, package: &str, version: &str, site: &Path) {
     }
 }
 
-/// Finds every tool of a build for `device` (an ECP5's are installed into `repo`'s `.deps/`
-/// when missing), or says which is missing and how to install them all.
+/// Finds every tool of a build for `device` (an ECP5's, and the UP5K's nextpnr-ice40, are
+/// installed into `repo`'s `.deps/` when missing), or says which is missing and how to
+/// install them all.
 pub fn find_tools(device: Device, repo: &Path) -> Result<Tools, String> {
     match device.family() {
         Family::Ice40 => {
