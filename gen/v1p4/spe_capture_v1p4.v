@@ -34,6 +34,8 @@ module spe_capture_v1p4(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
     localparam  k_evl_lsb = 8'h10;
     localparam  k_cr_field__0 = 8'h18;
     localparam  k_cr_gcs__0 = 8'h1c;
+    localparam  k_gcs_ld__0 = 8'h14;
+    localparam  k_gcs_st__0 = 8'hc;
     localparam  k_fp_bit__0 = 8'h2;
     localparam  k_simd_bit__0 = 8'h4;
     localparam  k_simd_fp_mask__0 = 8'hfe;
@@ -228,6 +230,14 @@ module spe_capture_v1p4(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
         attr_simd_fp_ldst__0 = is_ldst & ((op_sub & k_simd_fp_mask__0) == k_simd_fp__0);
         slot[(69)+:(1)] = is_ldst & ((op_sub & k_st) == k_zero8);
         slot[(70)+:(1)] = is_ldst & (((op_sub & k_st) != k_zero8) | (((op_sub & k_ext_mask) == k_ext) & ((op_sub & k_at) != k_zero8)));
+        if (sel_class == k_class_branch) begin
+            if (cr_pl__0 == k_gcs_ld__0) begin
+                slot[(69)+:(1)] = 1'b1;
+            end
+            if (cr_pl__0 == k_gcs_st__0) begin
+                slot[(70)+:(1)] = 1'b1;
+            end
+        end
     end
 
 endmodule // spe_capture_v1p4

@@ -457,7 +457,7 @@ pub const CHOICES: &[Choice] = &[
         key: "crr",
         topic: "Branch call/return type (FEAT_SPE_CRR)",
         rule: "D18.2.7 (Operation Type, class Branch: CR, GCS); J1 SPEConstructClass",
-        behaviour: "Preset v1p4 (`Options::crr`; PMSIDR.CRR = 1). The core reports the branch's kind in `disp_subclass` bits 4:3 as the packet encodes it (01 branch with link, 10 procedure return, 11 other); CR = 00, which the architecture does not give a branch with CRR, is recorded as 11 (J1: neither a link nor a return is 11). GCS (bit 2) is kept for a call or a return and cleared for any other branch (J1 sets it only with has_link or procedure_return). Without the option CR and GCS are recorded as 0 (D18.2.7: \"the only permitted value is 0b00\").",
+        behaviour: "Preset v1p4 (`Options::crr`; PMSIDR.CRR = 1). The core reports the branch's kind in `disp_subclass` bits 4:3 as the packet encodes it (01 branch with link, 10 procedure return, 11 other); CR = 00, which the architecture does not give a branch with CRR, is recorded as 11 (J1: neither a link nor a return is 11). GCS (bit 2) is kept for a call or a return and cleared for any other branch (J1 sets it only with has_link or procedure_return). A call or a return recorded with GCS is also a store or a load (it pushes or pops the Guarded Control Stack) for the type filter and SAMPLE_FEED_ST/LD (D17.6.3: \"treated as both a branch and a load or store for the purposes of filtering\"; J1 SPEFilterByType's is_gcs_ldst); the GCS access's address, translation and memory reports are not taken (docs/conformance.md, N1). Without the option CR and GCS are recorded as 0 (D18.2.7: \"the only permitted value is 0b00\").",
     },
     Choice {
         key: "min-interval",

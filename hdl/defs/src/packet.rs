@@ -340,6 +340,20 @@ pub mod subclass {
     pub const fn ldst_writes(v: u8) -> bool {
         ldst_is_store(v) || ldst_is_atomic(v)
     }
+    /// The Guarded Control Stack access of a branch whose payload as recorded is `v`: a
+    /// procedure return with GCS set pops the stack (a load), a branch with link with GCS
+    /// set pushes it (a store). Such a branch is "treated as both a branch and a load or
+    /// store for the purposes of filtering" (D17.6.3; J1 `SPEFilterByType`'s `is_gcs_ldst`:
+    /// RET a load, BL a store), and so for SAMPLE_FEED_LD/ST. The recorded payload keeps
+    /// GCS only in a unit with FEAT_SPE_CRR and only for CR 01 or 10
+    /// ([`recorded_payload`]), so without the option no branch is either.
+    pub const fn br_gcs_is_load(v: u8) -> bool {
+        v & (BR_GCS | BR_CR_FIELD << BR_CR_SHIFT) == BR_GCS | CR_RET << BR_CR_SHIFT
+    }
+    /// See [`br_gcs_is_load`]: a branch with link that pushes the Guarded Control Stack.
+    pub const fn br_gcs_is_store(v: u8) -> bool {
+        v & (BR_GCS | BR_CR_FIELD << BR_CR_SHIFT) == BR_GCS | CR_BL << BR_CR_SHIFT
+    }
 }
 
 /// Layout of the 64-bit payload of an Address packet.

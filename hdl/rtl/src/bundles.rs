@@ -207,7 +207,8 @@ pub struct Slot {
     /// The op is conditional (its slot's `disp_cond`).
     pub cond: Bit,
     /// Load/store class (translation and memory reports belong to it), branch class
-    /// (branch reports do), and whether it loads or stores (an atomic does both).
+    /// (branch reports do), and whether it loads or stores for the filters (an atomic does
+    /// both; with FEAT_SPE_CRR a return or call with GCS set loads or stores too).
     pub is_ldst: Bit,
     pub is_branch: Bit,
     pub is_load: Bit,

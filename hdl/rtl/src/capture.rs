@@ -17,7 +17,8 @@
 //! CR is kept, 00 as 11, and GCS for a call or a return: choice `crr`). A
 //! load/store is a load unless its payload's ST bit is set, and a store if it is set or the
 //! op is an atomic (extended encoding with AT): a returning atomic is both, a no-return one
-//! (STADD) only a store.
+//! (STADD) only a store. With FEAT_SPE_CRR a return with GCS is also a load and a call with
+//! GCS a store (they pop and push the Guarded Control Stack; D17.6.3).
 
 use crate::bundles::{SamplePhase, Slot};
 use crate::flop::Rff;
@@ -92,6 +93,10 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     cr_pl: Vec<Signal<Local, Bits<8>>>,
     k_cr_field: Vec<K<Bits<8>>>,
     k_cr_gcs: Vec<K<Bits<8>>>,
+    /// With FEAT_SPE_CRR, the CR and GCS bits as recorded of a return and of a call that
+    /// pop and push the Guarded Control Stack (`subclass::br_gcs_is_load`, `_is_store`).
+    k_gcs_ld: Vec<K<Bits<8>>>,
+    k_gcs_st: Vec<K<Bits<8>>>,
     /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none otherwise):
     /// J1 `SPEOpAttr`'s `is_floating_point` and `is_simd` of the tagged op, from its class
     /// and the payload the core reported (`subclass::fp_simd`: Other's FP and SIMD flags;
@@ -156,6 +161,12 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
                 .collect(),
             k_cr_gcs: (0..crr)
                 .map(|_| k8(subclass::BR_CLEAR_WITHOUT_CRR_GCS))
+                .collect(),
+            k_gcs_ld: (0..crr)
+                .map(|_| k8(subclass::BR_GCS | subclass::CR_RET << subclass::BR_CR_SHIFT))
+                .collect(),
+            k_gcs_st: (0..crr)
+                .map(|_| k8(subclass::BR_GCS | subclass::CR_BL << subclass::BR_CR_SHIFT))
                 .collect(),
             attr_fp: (0..eft).map(|_| Default::default()).collect(),
             attr_simd: (0..eft).map(|_| Default::default()).collect(),
@@ -295,5 +306,19 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
             & (((self.op_sub.val() & self.k_st.val()) != self.k_zero8.val())
                 | (((self.op_sub.val() & self.k_ext_mask.val()) == self.k_ext.val())
                     & ((self.op_sub.val() & self.k_at.val()) != self.k_zero8.val())));
+        // FEAT_SPE_CRR: a return that pops the Guarded Control Stack is a load too, a call
+        // that pushes it a store, for the type filter and SAMPLE_FEED_LD/ST ("treated as
+        // both a branch and a load or store for the purposes of filtering", D17.6.3; J1
+        // SPEFilterByType's is_gcs_ldst). It has no memory report, so no data source.
+        for i in 0..self.cr_pl.len() {
+            if self.sel_class.val() == self.k_class_branch.val() {
+                if self.cr_pl[i].val() == self.k_gcs_ld[i].val() {
+                    self.slot.next.is_load = true;
+                }
+                if self.cr_pl[i].val() == self.k_gcs_st[i].val() {
+                    self.slot.next.is_store = true;
+                }
+            }
+        }
     }
 }

@@ -417,6 +417,47 @@ fn capture_keeps_a_branch_s_cr_and_a_call_or_return_s_gcs_with_feat_spe_crr() {
     }
 }
 
+#[test]
+fn capture_classifies_a_call_or_return_with_gcs_as_a_store_or_load_with_feat_spe_crr() {
+    // D17.6.3 and J1 SPEFilterByType's is_gcs_ldst (review finding N1): with FEAT_SPE_CRR
+    // (v1p4) a procedure return (CR 10) with GCS set pops the Guarded Control Stack and is
+    // a load for the filters and SAMPLE_FEED_LD, a branch with link (CR 01) with GCS set
+    // pushes it and is a store; every other branch is neither, and so is every branch of a
+    // unit without the option (it does not record GCS). The rule of `spe_defs` the model
+    // uses agrees on the recorded payload.
+    use spe_defs::packet::subclass as sc;
+    for (p, crr) in [("v1p4", true), ("default", false)] {
+        let cfg = Config::preset(p).unwrap();
+        assert_eq!(cfg.options.crr, crr);
+        let mut c = capture_for(cfg);
+        let (mut loads, mut stores) = (0, 0);
+        for sub in 0u8..=0xff {
+            let s = pick(&mut c, 1, 2, u64::from(sub), false);
+            let gcs = crr && sub & sc::BR_GCS != 0;
+            let cr = (sub >> sc::BR_CR_SHIFT) & sc::BR_CR_FIELD;
+            assert!(s.is_branch && !s.is_ldst, "{p} Branch {sub:#04x}");
+            assert_eq!(
+                s.is_load,
+                gcs && cr == sc::CR_RET,
+                "{p} Branch {sub:#04x}: a load?"
+            );
+            assert_eq!(
+                s.is_store,
+                gcs && cr == sc::CR_BL,
+                "{p} Branch {sub:#04x}: a store?"
+            );
+            let rec = sc::recorded_payload(2, sub, cfg);
+            assert_eq!(sc::br_gcs_is_load(rec), s.is_load, "{p} {sub:#04x}");
+            assert_eq!(sc::br_gcs_is_store(rec), s.is_store, "{p} {sub:#04x}");
+            loads += u32::from(s.is_load);
+            stores += u32::from(s.is_store);
+        }
+        // 32 payloads each: GCS and the CR fixed, bits 7:5, IND and COND free.
+        let want = if crr { 32 } else { 0 };
+        assert_eq!((loads, stores), (want, want), "{p}");
+    }
+}
+
 // ---------------------------------------------------------------- tracker
 
 /// A tracker out of reset, collecting context and timestamps at EL1.

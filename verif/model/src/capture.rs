@@ -163,13 +163,20 @@ impl Sample {
         self.class == op_class::BRANCH
     }
     /// Loads, including the atomics that return a value (ST clear); a no-return atomic
-    /// (STADD) is not one (D17.5.1, PMSFCR_EL1.LD).
+    /// (STADD) is not one (D17.5.1, PMSFCR_EL1.LD). A procedure return that pops the
+    /// Guarded Control Stack is one too (D17.6.3: "treated as both a branch and a load or
+    /// store for the purposes of filtering"; J1 `SPEFilterByType`), for the type filter and
+    /// SAMPLE_FEED_LD; its data source is never one a load's filters read, as it has no
+    /// memory report (J1 `SPEFilterByDataSource` tests the op type, which stays Branch).
     pub fn is_load(&self) -> bool {
-        self.is_load_store() && subclass::ldst_is_load(self.subclass)
+        (self.is_load_store() && subclass::ldst_is_load(self.subclass))
+            || (self.is_branch() && subclass::br_gcs_is_load(self.subclass))
     }
-    /// Stores, and every atomic (it writes memory).
+    /// Stores, and every atomic (it writes memory); a branch with link that pushes the
+    /// Guarded Control Stack (as [`Sample::is_load`] says of a return).
     pub fn is_store(&self) -> bool {
-        self.is_load_store() && subclass::ldst_writes(self.subclass)
+        (self.is_load_store() && subclass::ldst_writes(self.subclass))
+            || (self.is_branch() && subclass::br_gcs_is_store(self.subclass))
     }
     /// A floating-point op for the type filter (J1 `is_floating_point`): an FP op of class
     /// Other, SVE or SME, or a scalar SIMD&FP load or store.

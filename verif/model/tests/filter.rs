@@ -91,6 +91,67 @@ fn type_filter_keeps_only_selected_classes_and_a_no_return_atomic_is_a_store_not
 }
 
 #[test]
+fn a_call_or_return_with_gcs_is_also_a_store_or_load_for_the_type_filter_and_the_feed_events() {
+    // D17.6.3: an op that executes a branch and a Guarded Control Stack access "is treated
+    // as both a branch and a load or store for the purposes of filtering"; J1
+    // SPEFilterByType's is_gcs_ldst: a procedure return with GCS (CR 10) is a load, a
+    // branch with link with GCS (CR 01) a store, and SAMPLE_FEED_LD/ST count them (review
+    // finding N1). v1p4 records GCS (FEAT_SPE_CRR); without the option the bit is not
+    // recorded and such a branch is a branch only.
+    let v1p4 = Config::preset("v1p4").unwrap();
+    assert!(v1p4.options.crr && v1p4.options.feed_events);
+    let cr = |c: u8| c << subclass::BR_CR_SHIFT;
+    let ret = (op_class::BRANCH, subclass::BR_IND | cr(subclass::CR_RET));
+    let gcs_ret = (ret.0, ret.1 | subclass::BR_GCS);
+    let bl = (op_class::BRANCH, cr(subclass::CR_BL));
+    let gcs_bl = (bl.0, bl.1 | subclass::BR_GCS);
+    // GCS with any other branch kind is not recorded (choice crr): a branch only.
+    let gcs_other = (
+        op_class::BRANCH,
+        cr(subclass::CR_NON_BL_RET) | subclass::BR_GCS,
+    );
+    for bits in 1u64..8 {
+        let (b, ld, st) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
+        let fcr = pmsfcr::FT.place(1)
+            | pmsfcr::B.place(b as u64)
+            | pmsfcr::LD.place(ld as u64)
+            | pmsfcr::ST.place(st as u64);
+        let set = move |tb: &mut Tb| tb.write_reg(RegId::Pmsfcr, fcr);
+        for (what, (c, s), keep) in [
+            ("RET", ret, b),
+            ("RET with GCS", gcs_ret, b || ld),
+            ("BL", bl, b),
+            ("BL with GCS", gcs_bl, b || st),
+            ("other branch with GCS", gcs_other, b),
+        ] {
+            let (fed, kept, written) = outcome_on(v1p4, &set, c, s, &none, 3);
+            assert!(fed);
+            assert_eq!(kept, keep, "{what} with B={b} LD={ld} ST={st}");
+            assert_eq!(written, keep);
+        }
+    }
+    let no_regs = |_: &mut Tb| {};
+    //                                 BR LD ST OP EV LAT
+    for (what, op, want) in [
+        ("RET", ret, [1, 0, 0, 0, 1, 1]),
+        ("RET with GCS", gcs_ret, [1, 1, 0, 0, 1, 1]),
+        ("BL", bl, [1, 0, 0, 0, 1, 1]),
+        ("BL with GCS", gcs_bl, [1, 0, 1, 0, 1, 1]),
+        ("other branch with GCS", gcs_other, [1, 0, 0, 0, 1, 1]),
+    ] {
+        assert_eq!(feed_events(v1p4, &no_regs, op, true, 3).0, want, "{what}");
+    }
+    // A unit that does not record GCS (default: no FEAT_SPE_CRR) filters it as a branch.
+    let ld_only =
+        |tb: &mut Tb| tb.write_reg(RegId::Pmsfcr, pmsfcr::FT.place(1) | pmsfcr::LD.place(1));
+    assert_eq!(
+        outcome(&ld_only, gcs_ret.0, gcs_ret.1, &none, 3),
+        (true, false, false),
+        "default: a RET with GCS is no load"
+    );
+}
+
+#[test]
 fn type_filter_with_no_type_bit_passes_everything() {
     let set = |tb: &mut Tb| tb.write_reg(RegId::Pmsfcr, pmsfcr::FT.place(1));
     assert_eq!(
