@@ -5,6 +5,10 @@
 //!
 //! The coverage models are large; they are only in a binary built with
 //! `--features coverage`: `cargo run --release --features coverage --bin spe -- coverage`.
+//!
+//! `--functional` runs the same jobs on the fast models and reports functional coverage
+//! instead: the cover points of `spe_cosim::functional` (observed at the ports) hit per
+//! preset, and the holes; `--require` fails when a point of any preset was not hit.
 
 use clap::Args;
 use spe_cosim::campaign::{execute, report_failure};
@@ -26,11 +30,24 @@ pub struct CoverageArgs {
     quiet: bool,
     /// Run nothing: make the report from the job files an earlier run of the same jobs left
     /// in `<out>/jobs` (for example after a change to the report or its exclusions).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "functional")]
     report_only: bool,
+    /// Functional coverage (cover points at the ports, any build): writes
+    /// `<out>/functional.md` and prints each preset's points, hits and holes.
+    #[arg(long)]
+    functional: bool,
+    /// With --functional: fail when a point was not hit.
+    #[arg(long, requires = "functional")]
+    require: bool,
+    /// With --functional: also write the report here (for example docs/functional-coverage.md).
+    #[arg(long, value_name = "FILE", requires = "functional")]
+    report: Option<PathBuf>,
 }
 
 pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
+    if a.functional {
+        return functional(a);
+    }
     if !spe_cosim::verilator_sys::models()
         .iter()
         .any(|m| m.variant == spe_cosim::verilator_sys::Variant::Coverage)
@@ -107,4 +124,67 @@ pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `spe coverage --functional`: the jobs with the cover points counted, the report, holes.
+fn functional(a: CoverageArgs) -> Result<ExitCode, String> {
+    let sel = a.jobs.select(None, None, None)?;
+    let threads = a.jobs.threads();
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    let md = a.out.join("functional.md");
+    crate::files::check_given(
+        &[],
+        &[
+            ("--out's functional.md", Some(&md)),
+            ("--report", a.report.as_deref()),
+        ],
+    )?;
+    println!("coverage: functional, {}, {threads} threads", sel.what);
+    let opts = JobOptions {
+        functional: true,
+        ..JobOptions::default()
+    };
+    let out = execute("spe coverage", &sel.jobs, threads, &opts, a.quiet, false);
+    let runs: Vec<_> = out
+        .totals
+        .values()
+        .filter_map(|(_, t)| t.functional.clone())
+        .collect();
+    let text = format!(
+        "# Functional coverage\n\n{}",
+        spe_cosim::functional::report(&sel.what, &runs)
+    );
+    for path in std::iter::once(&md).chain(a.report.as_ref()) {
+        std::fs::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    let mut holes = 0;
+    for h in &runs {
+        let plan = spe_cosim::functional::Plan::new(
+            spe_defs::Config::preset(h.preset).expect("a preset's hits"),
+        );
+        let hs = spe_cosim::functional::holes(&plan, h);
+        holes += hs.len();
+        println!(
+            "coverage: functional {:<8} {:>3} points, {:>3} hit, {:>3} holes{}{}",
+            h.preset,
+            plan.points.len(),
+            plan.points.len() - hs.len(),
+            hs.len(),
+            if hs.is_empty() { "" } else { ": " },
+            hs.join(", ")
+        );
+    }
+    println!("coverage: functional report {}", md.display());
+    for r in &out.failed {
+        report_failure(r, &a.out, false, None);
+    }
+    if !out.failed.is_empty() {
+        return Ok(ExitCode::FAILURE);
+    }
+    if a.require && holes > 0 {
+        println!("coverage: FAIL ({holes} functional cover points not hit; --require)");
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -19,12 +19,15 @@
 //! * [`protocol`]: vector files for the SystemVerilog protocol checker's replay bench, and a
 //!   stimulus that breaks one of the core's rules (`spe sim --vectors`, `--break`);
 //! * [`diagrams`]: timing diagrams of the ports from lockstep runs (`spe diagrams`);
-//! * [`coverage`]: line and toggle coverage of `gen/` from Verilator's coverage data.
+//! * [`coverage`]: line and toggle coverage of `gen/` from Verilator's coverage data;
+//! * [`functional`]: functional coverage, cover points observed at the ports (`spe
+//!   coverage --functional`).
 
 pub mod campaign;
 pub mod chaos;
 pub mod coverage;
 pub mod diagrams;
+pub mod functional;
 pub mod lockstep;
 pub mod progress;
 pub mod protocol;

@@ -9,6 +9,7 @@
 //! replays one job alone.
 
 use crate::chaos::{random_memory, random_settings, Chaos, ChaosCounts, ChaosParams};
+use crate::functional::{Hits, Observer};
 use crate::lockstep::{Divergence, Lockstep};
 use crate::verilated::Verilated;
 use spe_bench::run::RESET_CYCLES;
@@ -291,6 +292,8 @@ pub struct JobResult {
     pub first: Option<Divergence>,
     /// The port-level VCD window around the divergence.
     pub vcd: Option<Result<PathBuf, String>>,
+    /// The functional cover points' hits ([`JobOptions::functional`]).
+    pub functional: Option<Hits>,
     pub secs: f64,
 }
 
@@ -315,6 +318,8 @@ pub struct JobOptions {
     /// Run against this mutant instead of the real RTL (the job's preset must be the
     /// mutant's).
     pub mutant: Option<String>,
+    /// Count the functional cover points (`crate::functional`) the job hits.
+    pub functional: bool,
 }
 
 /// Runs one job: model and Verilated RTL in lockstep under the job's stimulus. `progress`
@@ -357,8 +362,11 @@ pub fn run_job(
     if let Some(p) = &vcd_path {
         ls.record_vcd(p);
     }
+    // The functional coverage observer sees what the pair gets: the bench's inputs with
+    // the chaos applied.
+    let observed = Observer::new(ls, job.preset, opts.functional);
     let mut chaos = Chaos::new(
-        ls,
+        observed,
         job.preset,
         plan.chaos,
         job.seed,
@@ -380,6 +388,7 @@ pub fn run_job(
         },
     )?;
     let counts = chaos.counts();
+    let functional = chaos.inner.hits();
     // Without chaos (which writes registers behind the driver's back), the driver's checks
     // must hold: every AUX output holds exactly the records below the PMBPTR it read, and
     // nothing is written after a stop's PSB.
@@ -394,7 +403,7 @@ pub fn run_job(
                 .map_or_else(String::new, |v| v.to_string())
         ));
     }
-    let ls = &mut chaos.inner;
+    let ls = &mut chaos.inner.inner;
     let vcd = ls.finish();
     ls.other.finish_trace();
     if let Some(dir) = &opts.coverage {
@@ -411,6 +420,7 @@ pub fn run_job(
         mismatches: ls.mismatches(),
         first: ls.first().cloned(),
         vcd,
+        functional,
         secs: started.elapsed().as_secs_f64(),
     })
 }
@@ -432,6 +442,9 @@ pub struct PresetTotals {
     pub switches: u64,
     pub mismatches: u64,
     pub chaos: ChaosCounts,
+    /// The functional cover points' hits, when the jobs counted them (one preset's only:
+    /// [`PresetTotals::merge`] leaves them out).
+    pub functional: Option<Hits>,
 }
 
 impl PresetTotals {
@@ -447,6 +460,12 @@ impl PresetTotals {
         self.switches += r.stats.context_switches;
         self.mismatches += r.mismatches;
         self.chaos += r.chaos;
+        if let Some(h) = &r.functional {
+            match &mut self.functional {
+                Some(f) => f.add(h),
+                None => self.functional = Some(h.clone()),
+            }
+        }
     }
 
     /// Adds another preset's totals (for the overall line).

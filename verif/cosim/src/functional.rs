@@ -1,0 +1,730 @@
+//! Functional coverage: which situations the unit met in a run, as cover points and
+//! crosses, observed at its ports only (the inputs it was given, the outputs it gave, the
+//! record bytes it wrote), so that the plan holds for any implementation of the port
+//! contract, the golden model's as much as the RTL's.
+//!
+//! * [`Plan`]: the one table of cover points of a unit of a [`Config`] (the points that
+//!   apply to it: SMT points only at T > 1, an option's points only where it is built),
+//!   each a name and what it means in port terms;
+//! * [`Observer`]: a [`Dut`] decorator that counts each point's hits while the run steps
+//!   the unit under it (the regression puts it between its chaos and the lockstep pair,
+//!   so it sees exactly the inputs the unit got);
+//! * [`report`]: hit counts per preset and the holes, as Markdown (`spe coverage
+//!   --functional`).
+//!
+//! The points, in port terms (thread t's ports; a sample is *in flight* from the tag of a
+//! slot whose `disp_tid` is t until its outcome):
+//! * `sample/<outcome>/<class>`: the outcome of a sample of op class other, load-store or
+//!   branch (`disp_class` of the tagged slot; the reserved class counts as other): `kept`
+//!   (SAMPLE_FILTRATE with its SAMPLE_FEED, the op retired), `kept-flushed` (the same, its
+//!   `cpl_retired` low), `filtered` (SAMPLE_FEED without SAMPLE_FILTRATE), `timed-out`
+//!   (`sample_timeout`), `psb-dropped` (`psb_req` high before its `cpl_done`);
+//!   `sample/collision` (SAMPLE_COLLISION), `sample/reset-dropped` (`reset` while one is
+//!   in flight);
+//! * `fault/<kind>/beat<k>`: a write fault (`wr_err` with the handshake) of each
+//!   `wr_err_kind` (ea 00, stage1 01, stage2 10, reserved 11) at beat k of its record (0
+//!   is the first byte's beat; a record's beats are the handshakes at consecutive
+//!   addresses of one thread after its first). A fault ends its record, but an external
+//!   abort (or the reserved kind) on a unit with SPEv1p3 (`Options::v1p3`), which ignores
+//!   it: there the record goes on;
+//! * `backpressure/beat<k>`: a cycle with beat k of a record offered and `wr_ready` low;
+//! * `psb/<phase>`: `psb_req` rising while the thread is `idle`, `tracking` (a sample in
+//!   flight before its `cpl_done`), `completing` (after its `cpl_done`, before its
+//!   SAMPLE_FEED), `writing` (a beat of its record offered and taken) or `writing-stalled`
+//!   (offered, `wr_ready` low);
+//! * `event/E<n>`: a written record whose Events packet has bit n set (each bit the unit
+//!   implements);
+//! * `packet/<kind>`: a written record with a packet of each kind the unit makes (each
+//!   Address index, Context EL1 and EL2, each Counter, Data Source, Operation Type per
+//!   class, Events, Timestamp, End);
+//! * `latency/<counter>-saturated`: a written record whose TOT, ISSUE or XLAT counter is
+//!   at the preset's counter maximum;
+//! * `mgmt/buffer-full-after-last-beat`, `mgmt/buffer-full-at-check` (units with the
+//!   SAMPLE_FEED_* events): SAMPLE_BUFFER_FULL with a record's last beat, or at the
+//!   check of a record that finds no room; `mgmt/irq` (PMBIRQ rising); `mgmt/freeze`
+//!   (PMFZ: `pmu_freeze` rising);
+//! * `feed/<event>`: each SAMPLE_FEED_* output the unit has, pulsed;
+//! * `smt/thread<t>/kept` and `smt/thread<t>/waits` (T > 1): thread t's sample kept, and
+//!   kept while another thread's beat is offered (contention for the one writer);
+//! * `hook/stray`: `hook_stray`.
+
+use spe_defs::impdef::{layout, BEATS_PER_RECORD, BEAT_BYTES, RECORD_SIZE};
+use spe_defs::packet::{self, op_class};
+use spe_defs::{events, Config};
+use spe_ports::{Dut, Inputs, Outputs};
+use std::collections::HashMap;
+
+/// The cover points of one unit: names in plan order, with what each means.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub preset: &'static str,
+    pub points: Vec<(String, String)>,
+    index: HashMap<String, usize>,
+}
+
+const CLASSES: [&str; 3] = ["other", "load-store", "branch"];
+const OUTCOMES: [(&str, &str); 5] = [
+    (
+        "kept",
+        "kept by the filters (SAMPLE_FILTRATE), the op retired",
+    ),
+    (
+        "kept-flushed",
+        "kept by the filters, the op not retired (cpl_retired low)",
+    ),
+    (
+        "filtered",
+        "dropped by a filter (SAMPLE_FEED without SAMPLE_FILTRATE)",
+    ),
+    (
+        "timed-out",
+        "dropped by the completion timeout (sample_timeout)",
+    ),
+    (
+        "psb-dropped",
+        "dropped by a PSB (psb_req high before its cpl_done)",
+    ),
+];
+const FAULT_KINDS: [&str; 4] = ["ea", "stage1", "stage2", "reserved"];
+const PSB_PHASES: [&str; 5] = [
+    "idle",
+    "tracking",
+    "completing",
+    "writing",
+    "writing-stalled",
+];
+const COUNTERS: [&str; 3] = ["total", "issue", "translation"];
+/// Address packet indices and their names (index 4, the previous-branch target, only with
+/// FEAT_SPE_PBT).
+const ADDRESSES: [&str; 5] = ["pc", "target", "data-va", "data-pa", "prev-branch-target"];
+/// The SAMPLE_FEED_* outputs in the order [`feeds`] reads them ([`has_feed`]: which a unit has).
+const FEEDS: [&str; 10] = [
+    "br",
+    "ld",
+    "st",
+    "op",
+    "event",
+    "lat",
+    "fp",
+    "simd",
+    "ds",
+    "buffer-full",
+];
+
+fn feeds(o: &spe_ports::ThreadOutputs) -> [bool; 10] {
+    [
+        o.pmu_sample_feed_br,
+        o.pmu_sample_feed_ld,
+        o.pmu_sample_feed_st,
+        o.pmu_sample_feed_op,
+        o.pmu_sample_feed_event,
+        o.pmu_sample_feed_lat,
+        o.pmu_sample_feed_fp,
+        o.pmu_sample_feed_simd,
+        o.pmu_sample_feed_ds,
+        o.pmu_sample_buffer_full,
+    ]
+}
+
+/// Whether a unit of `cfg` has the SAMPLE_FEED_* output `name`.
+fn has_feed(cfg: &Config, name: &str) -> bool {
+    let o = &cfg.options;
+    o.feed_events
+        && match name {
+            "fp" | "simd" => o.eft,
+            "ds" => o.fds,
+            _ => true,
+        }
+}
+
+impl Plan {
+    /// The points that apply to a unit of `cfg`.
+    pub fn new(cfg: &Config) -> Plan {
+        let mut p: Vec<(String, String)> = Vec::new();
+        let mut add = |name: String, what: String| p.push((name, what));
+        for (o, what) in OUTCOMES {
+            for c in CLASSES {
+                add(
+                    format!("sample/{o}/{c}"),
+                    format!("a sample of an op of class {c}: {what}"),
+                );
+            }
+        }
+        add(
+            "sample/collision".into(),
+            "SAMPLE_COLLISION: a selection while a sample is in flight".into(),
+        );
+        add(
+            "sample/reset-dropped".into(),
+            "reset while a sample is in flight".into(),
+        );
+        for (n, k) in FAULT_KINDS.iter().enumerate() {
+            for b in 0..BEATS_PER_RECORD {
+                add(
+                    format!("fault/{k}/beat{b}"),
+                    format!("a write fault of wr_err_kind {n:02b} at beat {b} of a record"),
+                );
+            }
+        }
+        for b in 0..BEATS_PER_RECORD {
+            add(
+                format!("backpressure/beat{b}"),
+                format!("beat {b} of a record offered with wr_ready low"),
+            );
+        }
+        for ph in PSB_PHASES {
+            add(
+                format!("psb/{ph}"),
+                format!("psb_req rising while the thread is {ph}"),
+            );
+        }
+        let mask = events::implemented_mask(cfg);
+        for n in (0..32).filter(|n| mask >> n & 1 != 0) {
+            let name = events::name(n).unwrap_or("IMPDEF");
+            add(
+                format!("event/E{n}"),
+                format!("a written record with event bit {n} ({name}) set"),
+            );
+        }
+        for kind in packet_kinds(cfg) {
+            add(
+                format!("packet/{kind}"),
+                format!("a written record with a {kind} packet"),
+            );
+        }
+        for c in COUNTERS {
+            add(
+                format!("latency/{c}-saturated"),
+                format!(
+                    "a written record whose {c} latency counter is at its maximum ({})",
+                    cfg.counter_width.max()
+                ),
+            );
+        }
+        if cfg.options.feed_events {
+            add(
+                "mgmt/buffer-full-after-last-beat".into(),
+                "SAMPLE_BUFFER_FULL with a record's last beat".into(),
+            );
+            add(
+                "mgmt/buffer-full-at-check".into(),
+                "SAMPLE_BUFFER_FULL at the check of a record that finds no room".into(),
+            );
+        }
+        add(
+            "mgmt/irq".into(),
+            "PMBIRQ rising (a management event)".into(),
+        );
+        if cfg.options.pmfz {
+            add("mgmt/freeze".into(), "pmu_freeze rising (PMFZ)".into());
+        }
+        for f in FEEDS.iter().filter(|f| has_feed(cfg, f)) {
+            add(
+                format!("feed/{f}"),
+                format!("a SAMPLE_FEED_{} pulse", f.to_uppercase()),
+            );
+        }
+        if cfg.threads > 1 {
+            for t in 0..cfg.threads {
+                add(
+                    format!("smt/thread{t}/kept"),
+                    format!("a sample of thread {t} kept"),
+                );
+                add(
+                    format!("smt/thread{t}/waits"),
+                    format!("a sample of thread {t} kept while another thread's beat is offered"),
+                );
+            }
+        }
+        add(
+            "hook/stray".into(),
+            "hook_stray: a hook report the unit ignored".into(),
+        );
+        let index = p
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| (n.clone(), i))
+            .collect();
+        Plan {
+            preset: cfg.name,
+            points: p,
+            index,
+        }
+    }
+
+    /// The index of point `name` (every name the observer hits is in the plan).
+    pub fn id(&self, name: &str) -> usize {
+        match self.index.get(name) {
+            Some(&i) => i,
+            None => panic!(
+                "functional coverage: no point {name} in the plan of {}",
+                self.preset
+            ),
+        }
+    }
+
+    fn find(&self, name: &str) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+}
+
+/// The packet kinds a unit of `cfg` writes, as the `packet/` points name them.
+fn packet_kinds(cfg: &Config) -> Vec<String> {
+    let mut k: Vec<String> = vec!["context-el1".into(), "context-el2".into()];
+    k.extend(COUNTERS.iter().map(|c| format!("counter-{c}")));
+    let addrs = if cfg.options.pbt { 5 } else { 4 };
+    k.extend(ADDRESSES[..addrs].iter().map(|a| format!("address-{a}")));
+    k.push("data-source".into());
+    k.extend(CLASSES.iter().map(|c| format!("op-type-{c}")));
+    k.extend(["events", "timestamp", "end"].map(String::from));
+    k
+}
+
+/// The `packet/` kind of a header byte at a slot of the record, if it names one.
+fn packet_kind(h: u8) -> Option<String> {
+    let idx = usize::from(h & 7);
+    Some(if packet::CONTEXT.matches(h) {
+        ["context-el1", "context-el2"].get(idx & 3)?.to_string()
+    } else if packet::COUNTER.matches(h) {
+        format!("counter-{}", COUNTERS.get(idx)?)
+    } else if packet::ADDRESS.matches(h) {
+        format!("address-{}", ADDRESSES.get(idx)?)
+    } else if packet::DATA_SOURCE.matches(h) {
+        "data-source".into()
+    } else if packet::OP_TYPE.matches(h) {
+        format!("op-type-{}", CLASSES.get(idx & 3)?)
+    } else if packet::EVENTS.matches(h) {
+        "events".into()
+    } else if h == packet::TIMESTAMP {
+        "timestamp".into()
+    } else if h == packet::END {
+        "end".into()
+    } else {
+        return None;
+    })
+}
+
+/// One thread's state as the ports show it.
+#[derive(Clone, Debug)]
+struct Thread {
+    /// The class (0 other, 1 load-store, 2 branch) of the sample in flight.
+    in_flight: Option<usize>,
+    /// Its `cpl_done` came; `Some(retired)`.
+    completed: Option<bool>,
+    psb_req: bool,
+    irq: bool,
+    freeze: bool,
+    /// The record being written: the beat index the next consecutive handshake takes, the
+    /// address of the last one, and the bytes so far.
+    next_beat: usize,
+    last_addr: u64,
+    record: [u8; RECORD_SIZE],
+}
+
+impl Default for Thread {
+    fn default() -> Self {
+        Thread {
+            in_flight: None,
+            completed: None,
+            psb_req: false,
+            irq: false,
+            freeze: false,
+            next_beat: 0,
+            last_addr: 0,
+            record: [0; RECORD_SIZE],
+        }
+    }
+}
+
+/// The thread of a `disp_tid` / `wr_tid` value (0 at T = 1, where the port is absent).
+fn tid(threads: usize, v: u8) -> usize {
+    if threads > 1 {
+        usize::from(v) % threads
+    } else {
+        0
+    }
+}
+
+impl Thread {
+    /// The index of a beat at `addr` in its record: the next one when it follows the
+    /// thread's last beat, else the first of a new record.
+    fn beat_at(&self, addr: u64) -> usize {
+        if self.next_beat > 0 && addr == self.last_addr.wrapping_add(BEAT_BYTES as u64) {
+            self.next_beat
+        } else {
+            0
+        }
+    }
+}
+
+/// Hit counts of one run, point by point in the plan's order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hits {
+    pub preset: &'static str,
+    pub counts: Vec<u64>,
+}
+
+impl Hits {
+    /// Adds another run's counts of the same preset.
+    pub fn add(&mut self, other: &Hits) {
+        assert_eq!(self.preset, other.preset, "hits of one preset");
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a += b;
+        }
+    }
+}
+
+/// Counts the cover points of the unit under it (see the module's text); a plain pass
+/// through when built disabled.
+pub struct Observer<D> {
+    pub inner: D,
+    cfg: Config,
+    plan: Option<Plan>,
+    counts: Vec<u64>,
+    thr: Vec<Thread>,
+    ids: Ids,
+}
+
+/// The indices of the points hit on hot paths, looked up once.
+#[derive(Default)]
+struct Ids {
+    outcome: [[usize; 3]; 5],
+    collision: usize,
+    reset_dropped: usize,
+    fault: [[usize; BEATS_PER_RECORD]; 4],
+    backpressure: [usize; BEATS_PER_RECORD],
+    psb: [usize; 5],
+    irq: usize,
+    freeze: Option<usize>,
+    full_last: Option<usize>,
+    full_check: Option<usize>,
+    feed: [Option<usize>; 10],
+    smt_kept: Vec<usize>,
+    smt_waits: Vec<usize>,
+    stray: usize,
+}
+
+impl<D: Dut> Observer<D> {
+    /// Wraps `inner`, a unit of `cfg`; counts only when `enabled`.
+    pub fn new(inner: D, cfg: &Config, enabled: bool) -> Self {
+        let plan = enabled.then(|| Plan::new(cfg));
+        let mut ids = Ids::default();
+        if let Some(p) = &plan {
+            for (o, (oname, _)) in OUTCOMES.iter().enumerate() {
+                for (c, cname) in CLASSES.iter().enumerate() {
+                    ids.outcome[o][c] = p.id(&format!("sample/{oname}/{cname}"));
+                }
+            }
+            ids.collision = p.id("sample/collision");
+            ids.reset_dropped = p.id("sample/reset-dropped");
+            for (k, kind) in FAULT_KINDS.iter().enumerate() {
+                for b in 0..BEATS_PER_RECORD {
+                    ids.fault[k][b] = p.id(&format!("fault/{kind}/beat{b}"));
+                }
+            }
+            for b in 0..BEATS_PER_RECORD {
+                ids.backpressure[b] = p.id(&format!("backpressure/beat{b}"));
+            }
+            for (i, ph) in PSB_PHASES.iter().enumerate() {
+                ids.psb[i] = p.id(&format!("psb/{ph}"));
+            }
+            ids.irq = p.id("mgmt/irq");
+            ids.freeze = p.find("mgmt/freeze");
+            ids.full_last = p.find("mgmt/buffer-full-after-last-beat");
+            ids.full_check = p.find("mgmt/buffer-full-at-check");
+            for (i, f) in FEEDS.iter().enumerate() {
+                ids.feed[i] = p.find(&format!("feed/{f}"));
+            }
+            if cfg.threads > 1 {
+                for t in 0..cfg.threads {
+                    ids.smt_kept.push(p.id(&format!("smt/thread{t}/kept")));
+                    ids.smt_waits.push(p.id(&format!("smt/thread{t}/waits")));
+                }
+            }
+            ids.stray = p.id("hook/stray");
+        }
+        Observer {
+            inner,
+            cfg: *cfg,
+            counts: vec![0; plan.as_ref().map_or(0, |p| p.points.len())],
+            plan,
+            thr: vec![Thread::default(); cfg.threads],
+            ids,
+        }
+    }
+
+    /// The counts so far (None when built disabled).
+    pub fn hits(&self) -> Option<Hits> {
+        self.plan.as_ref().map(|p| Hits {
+            preset: p.preset,
+            counts: self.counts.clone(),
+        })
+    }
+
+    fn observe(&mut self, i: &Inputs, o: &Outputs) {
+        let threads = self.cfg.threads;
+        if i.reset {
+            for th in &mut self.thr {
+                if th.in_flight.is_some() {
+                    self.counts[self.ids.reset_dropped] += 1;
+                }
+                *th = Thread::default();
+            }
+            return;
+        }
+        // The writer: the offered beat, its thread and its index in the record.
+        let wt = o.wr_valid.then(|| tid(threads, o.wr_tid));
+        let beat = wt.map(|t| self.thr[t].beat_at(o.wr_addr));
+        let ids = &self.ids;
+        let c = &mut self.counts;
+        for t in 0..threads {
+            let (ti, to) = (&i.thr[t], &o.thr[t]);
+            let writing = wt == Some(t);
+            let th = &mut self.thr[t];
+            // PSB: the thread's phase when psb_req rises.
+            if ti.psb_req && !th.psb_req {
+                let ph = match (th.in_flight, th.completed) {
+                    _ if writing && !i.wr_ready => 4,
+                    _ if writing => 3,
+                    (Some(_), None) => 1,
+                    (Some(_), Some(_)) => 2,
+                    (None, _) => 0,
+                };
+                c[ids.psb[ph]] += 1;
+            }
+            th.psb_req = ti.psb_req;
+            if to.pmu_sample_collision {
+                c[ids.collision] += 1;
+            }
+            if to.hook_stray {
+                c[ids.stray] += 1;
+            }
+            if to.irq && !th.irq {
+                c[ids.irq] += 1;
+            }
+            th.irq = to.irq;
+            if let (true, false, Some(f)) = (to.pmu_freeze, th.freeze, ids.freeze) {
+                c[f] += 1;
+            }
+            th.freeze = to.pmu_freeze;
+            for (k, on) in feeds(to).into_iter().enumerate() {
+                if let (true, Some(id)) = (on, ids.feed[k]) {
+                    c[id] += 1;
+                }
+            }
+            // SAMPLE_BUFFER_FULL with the thread's last beat taken, or at a record's check.
+            if to.pmu_sample_buffer_full {
+                let last = writing && i.wr_ready && !i.wr_err && beat == Some(BEATS_PER_RECORD - 1);
+                if let Some(id) = if last { ids.full_last } else { ids.full_check } {
+                    c[id] += 1;
+                }
+            }
+            // The sample in flight: its outcome.
+            let Some(class) = th.in_flight else { continue };
+            let outcome = if to.pmu_sample_feed {
+                Some(match (to.pmu_sample_filtrate, th.completed) {
+                    (false, _) => 2,
+                    (true, Some(false)) => 1,
+                    (true, _) => 0,
+                })
+            } else if to.sample_timeout {
+                Some(3)
+            } else if ti.psb_req && th.completed.is_none() {
+                Some(4)
+            } else {
+                None
+            };
+            match outcome {
+                Some(k) => {
+                    c[ids.outcome[k][class]] += 1;
+                    th.in_flight = None;
+                    th.completed = None;
+                    if k < 2 && threads > 1 {
+                        c[ids.smt_kept[t]] += 1;
+                        if wt.is_some_and(|x| x != t) {
+                            c[ids.smt_waits[t]] += 1;
+                        }
+                    }
+                }
+                None if ti.cpl.done && th.completed.is_none() => {
+                    th.completed = Some(ti.cpl.retired);
+                }
+                None => {}
+            }
+        }
+        // A tag this cycle: the slot's thread has a sample in flight from the next cycle.
+        if o.tag != 0 {
+            let s = o.tag.trailing_zeros() as usize;
+            if s < self.cfg.dispatch_width {
+                let slot = &i.disp[s];
+                let class = match slot.class & 3 {
+                    op_class::LD_ST_ATOMIC => 1,
+                    op_class::BRANCH => 2,
+                    _ => 0,
+                };
+                let th = &mut self.thr[tid(threads, slot.tid)];
+                th.in_flight = Some(class);
+                th.completed = None;
+            }
+        }
+        // Beats: back-pressure, faults, whole records.
+        let (Some(t), Some(b)) = (wt, beat) else {
+            return;
+        };
+        if !i.wr_ready {
+            c[ids.backpressure[b]] += 1;
+            return;
+        }
+        let th = &mut self.thr[t];
+        th.record[b * BEAT_BYTES..(b + 1) * BEAT_BYTES].copy_from_slice(&o.wr_data.to_le_bytes());
+        th.last_addr = o.wr_addr;
+        th.next_beat = b + 1;
+        if i.wr_err {
+            c[ids.fault[usize::from(i.wr_err_kind & 3)][b]] += 1;
+        }
+        // A fault ends the record, but an external abort on a unit with SPEv1p3's
+        // PMBIDR.EA = 1: the PE ignores it and the beat counts as written.
+        let ignored = self.cfg.options.v1p3 && spe_defs::regs::pmbsr::is_external(i.wr_err_kind);
+        if i.wr_err && !ignored {
+            th.next_beat = 0;
+        } else if b + 1 == BEATS_PER_RECORD {
+            th.next_beat = 0;
+            let rec = th.record;
+            self.record(&rec);
+        }
+    }
+
+    /// A whole record written: its packets, event bits and saturated counters.
+    fn record(&mut self, rec: &[u8; RECORD_SIZE]) {
+        let Some(plan) = &self.plan else { return };
+        let max = self.cfg.counter_width.max();
+        for s in layout::all(&self.cfg) {
+            let h = rec[s.offset];
+            if h == packet::PAD {
+                continue;
+            }
+            let Some(kind) = packet_kind(h) else { continue };
+            if let Some(id) = plan.find(&format!("packet/{kind}")) {
+                self.counts[id] += 1;
+            }
+            let payload = &rec[s.offset + 1..s.offset + s.len];
+            let value = payload
+                .iter()
+                .rev()
+                .fold(0u64, |v, &b| v << 8 | u64::from(b));
+            if packet::COUNTER.matches(h) && value == max {
+                if let Some(c) = COUNTERS.get(usize::from(h & 7)) {
+                    self.counts[plan.id(&format!("latency/{c}-saturated"))] += 1;
+                }
+            }
+            if packet::EVENTS.matches(h) {
+                for n in 0..32 {
+                    if value >> n & 1 != 0 {
+                        if let Some(id) = plan.find(&format!("event/E{n}")) {
+                            self.counts[id] += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<D: Dut> Dut for Observer<D> {
+    fn step(&mut self, inputs: &Inputs) -> Outputs {
+        let o = self.inner.step(inputs);
+        if self.plan.is_some() {
+            self.observe(inputs, &o);
+        }
+        o
+    }
+    fn verdict(&mut self) -> Result<Option<String>, String> {
+        self.inner.verdict()
+    }
+}
+
+/// The holes of `hits`: the points never hit.
+pub fn holes<'a>(plan: &'a Plan, hits: &Hits) -> Vec<&'a str> {
+    plan.points
+        .iter()
+        .zip(&hits.counts)
+        .filter(|(_, &n)| n == 0)
+        .map(|((name, _), _)| name.as_str())
+        .collect()
+}
+
+/// The report of `runs` (one [`Hits`] per preset, in preset order) as Markdown: a summary
+/// table (points, hit, holes per preset), each preset's holes, then one row per point with
+/// its hit count on each preset (**0** a hole, a dash where the point does not apply).
+pub fn report(what: &str, runs: &[Hits]) -> String {
+    use std::fmt::Write as _;
+    let plans: Vec<Plan> = runs
+        .iter()
+        .map(|h| Plan::new(Config::preset(h.preset).expect("a preset's hits")))
+        .collect();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Run: {what}. Every point is observed at the unit's ports (its inputs, outputs and the \
+         record bytes it wrote); `verif/cosim/src/functional.rs` defines each.\n"
+    );
+    let _ = writeln!(s, "| preset | points | hit | holes |\n|---|---:|---:|---:|");
+    for (plan, h) in plans.iter().zip(runs) {
+        let n = plan.points.len();
+        let holes = holes(plan, h).len();
+        let _ = writeln!(s, "| {} | {n} | {} | {holes} |", h.preset, n - holes);
+    }
+    let _ = writeln!(s, "\n## Holes\n");
+    for (plan, h) in plans.iter().zip(runs) {
+        let hs = holes(plan, h);
+        let list = if hs.is_empty() {
+            "none".to_string()
+        } else {
+            hs.iter()
+                .map(|x| format!("`{x}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(s, "- **{}** ({}): {list}", h.preset, hs.len());
+    }
+    // Every point of any preset, in the order the plans list them.
+    let mut names: Vec<&str> = Vec::new();
+    for plan in &plans {
+        for (n, _) in &plan.points {
+            if !names.contains(&n.as_str()) {
+                names.push(n);
+            }
+        }
+    }
+    let _ = writeln!(s, "\n## Hits per point\n");
+    let _ = write!(s, "| point |");
+    for h in runs {
+        let _ = write!(s, " {} |", h.preset);
+    }
+    let _ = write!(s, "\n|---|");
+    for _ in runs {
+        let _ = write!(s, "---:|");
+    }
+    let _ = writeln!(s);
+    for n in names {
+        let _ = write!(s, "| `{n}` |");
+        for (plan, h) in plans.iter().zip(runs) {
+            let _ = match plan.find(n) {
+                Some(i) if h.counts[i] == 0 => write!(s, " **0** |"),
+                Some(i) => write!(s, " {} |", h.counts[i]),
+                None => write!(s, " — |"),
+            };
+        }
+        let _ = writeln!(s);
+    }
+    s
+}
+
+/// The plan of every point a unit of `cfg` has, as a Markdown table (name, meaning).
+pub fn plan_table(cfg: &Config) -> String {
+    let mut s = String::from("| point | what |\n|---|---|\n");
+    for (n, w) in Plan::new(cfg).points {
+        s.push_str(&format!("| `{n}` | {w} |\n"));
+    }
+    s
+}

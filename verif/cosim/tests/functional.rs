@@ -1,0 +1,335 @@
+//! The functional coverage observer (`spe_cosim::functional`) on scripted port traces: each
+//! situation counts on its own point and on no other, and a job of the regression counts
+//! the points the golden model and the RTL meet.
+
+use spe_cosim::functional::{holes, Observer, Plan};
+use spe_defs::impdef::BEATS_PER_RECORD;
+use spe_defs::Config;
+use spe_ports::{Dut, Inputs, Outputs};
+
+/// A unit that gives the scripted outputs, one per cycle (then all zero).
+struct Script {
+    outs: Vec<Outputs>,
+    at: usize,
+}
+
+impl Dut for Script {
+    fn step(&mut self, _: &Inputs) -> Outputs {
+        self.at += 1;
+        self.outs.get(self.at - 1).cloned().unwrap_or_default()
+    }
+}
+
+/// Runs `steps` (inputs, outputs per cycle) through an observer of `cfg`; returns the
+/// points hit, with their counts, by name.
+fn observe(cfg: &Config, steps: &[(Inputs, Outputs)]) -> Vec<(String, u64)> {
+    let outs = steps.iter().map(|(_, o)| o.clone()).collect();
+    let mut obs = Observer::new(Script { outs, at: 0 }, cfg, true);
+    for (i, _) in steps {
+        obs.step(i);
+    }
+    let hits = obs.hits().unwrap();
+    let plan = Plan::new(cfg);
+    plan.points
+        .iter()
+        .zip(&hits.counts)
+        .filter(|(_, &n)| n > 0)
+        .map(|((name, _), &n)| (name.clone(), n))
+        .collect()
+}
+
+fn idle() -> (Inputs, Outputs) {
+    (Inputs::default(), Outputs::default())
+}
+
+/// A tag of slot 1 holding an op of `class`.
+fn tag(class: u8) -> (Inputs, Outputs) {
+    let (mut i, mut o) = idle();
+    i.disp[1].valid = true;
+    i.disp[1].class = class;
+    o.tag = 0b10;
+    (i, o)
+}
+
+fn completion(retired: bool) -> (Inputs, Outputs) {
+    let (mut i, o) = idle();
+    i.thr[0].cpl.done = true;
+    i.thr[0].cpl.retired = retired;
+    (i, o)
+}
+
+fn feed(kept: bool) -> (Inputs, Outputs) {
+    let (i, mut o) = idle();
+    o.thr[0].pmu_sample_feed = true;
+    o.thr[0].pmu_sample_filtrate = kept;
+    (i, o)
+}
+
+/// A beat at `addr` offered, taken when `ready`, faulting with `err` (its kind).
+fn beat(addr: u64, data: u64, ready: bool, err: Option<u8>) -> (Inputs, Outputs) {
+    let (mut i, mut o) = idle();
+    o.wr_valid = true;
+    o.wr_addr = addr;
+    o.wr_data = data;
+    i.wr_ready = ready;
+    if let Some(k) = err {
+        i.wr_err = true;
+        i.wr_err_kind = k;
+    }
+    (i, o)
+}
+
+fn names(hits: &[(String, u64)]) -> Vec<&str> {
+    hits.iter().map(|(n, _)| n.as_str()).collect()
+}
+
+#[test]
+fn each_sample_outcome_counts_on_its_own_point_by_the_tagged_op_s_class() {
+    let cfg = Config::default();
+    let kept = observe(
+        &cfg,
+        &[tag(1), idle(), completion(true), idle(), feed(true)],
+    );
+    assert_eq!(names(&kept), ["sample/kept/load-store"]);
+    let flushed = observe(&cfg, &[tag(2), completion(false), idle(), feed(true)]);
+    assert_eq!(names(&flushed), ["sample/kept-flushed/branch"]);
+    let filtered = observe(&cfg, &[tag(0), completion(true), feed(false)]);
+    assert_eq!(names(&filtered), ["sample/filtered/other"]);
+    // The reserved class counts as other.
+    let filtered = observe(&cfg, &[tag(3), completion(true), feed(false)]);
+    assert_eq!(names(&filtered), ["sample/filtered/other"]);
+    let mut timeout = idle();
+    timeout.1.thr[0].sample_timeout = true;
+    assert_eq!(
+        names(&observe(&cfg, &[tag(1), idle(), timeout])),
+        ["sample/timed-out/load-store"]
+    );
+    // A PSB before the completion drops the sample; its rise is counted in its phase.
+    let mut psb = idle();
+    psb.0.thr[0].psb_req = true;
+    assert_eq!(
+        names(&observe(&cfg, &[tag(2), idle(), psb.clone(), feed(true)])),
+        ["sample/psb-dropped/branch", "psb/tracking"]
+    );
+    // After the completion it does not: the feed decides.
+    assert_eq!(
+        names(&observe(
+            &cfg,
+            &[tag(2), completion(true), psb.clone(), feed(true)]
+        )),
+        ["sample/kept/branch", "psb/completing"]
+    );
+    assert_eq!(names(&observe(&cfg, &[idle(), psb])), ["psb/idle"]);
+    let mut reset = idle();
+    reset.0.reset = true;
+    assert_eq!(
+        names(&observe(&cfg, &[tag(0), reset, feed(true)])),
+        ["sample/reset-dropped"]
+    );
+    // A feed with nothing in flight is no outcome.
+    assert!(observe(&cfg, &[feed(true)]).is_empty());
+}
+
+#[test]
+fn a_write_fault_counts_at_its_beat_index_and_kind_and_a_stall_at_the_offered_beat() {
+    let cfg = Config::default();
+    let base = 0x8000_0000u64;
+    for (kind, name) in [(0u8, "ea"), (1, "stage1"), (2, "stage2"), (3, "reserved")] {
+        for at in 0..BEATS_PER_RECORD {
+            let mut steps: Vec<_> = (0..at)
+                .map(|b| beat(base + 8 * b as u64, 0, true, None))
+                .collect();
+            // A stall on the faulting beat first, then the fault with the handshake.
+            steps.push(beat(base + 8 * at as u64, 0, false, None));
+            steps.push(beat(base + 8 * at as u64, 0, true, Some(kind)));
+            let hits = observe(&cfg, &steps);
+            assert_eq!(
+                names(&hits),
+                [
+                    format!("fault/{name}/beat{at}"),
+                    format!("backpressure/beat{at}")
+                ],
+                "kind {kind} at beat {at}"
+            );
+        }
+    }
+    // The next record starts at beat 0 again, and so does a beat that does not follow.
+    let steps = [
+        beat(base, 0, true, None),
+        beat(base + 8, 0, true, Some(0)),
+        beat(base + 16, 0, true, Some(0)),
+        beat(base + 64, 0, true, None),
+        beat(base + 200, 0, true, Some(2)),
+    ];
+    assert_eq!(
+        observe(&cfg, &steps),
+        [
+            ("fault/ea/beat0".to_string(), 1),
+            ("fault/ea/beat1".to_string(), 1),
+            ("fault/stage2/beat0".to_string(), 1),
+        ]
+    );
+}
+
+#[test]
+fn an_external_abort_ends_the_record_but_on_a_unit_with_spev1p3_which_ignores_it() {
+    // Eight beats with an external abort at beat 3, then a stage 1 fault on the next beat:
+    // without SPEv1p3 the abort ended the record, so beats 4 to 7 began another and the
+    // fault is at its beat 4; with it (v1p4) the first record ran to its end and the fault
+    // is at the next record's first beat.
+    let base = 0x4000u64;
+    let mut steps: Vec<_> = (0..BEATS_PER_RECORD)
+        .map(|b| beat(base + 8 * b as u64, 0, true, (b == 3).then_some(0)))
+        .collect();
+    steps.push(beat(base + 64, 0, true, Some(1)));
+    for (p, next) in [
+        ("default", "fault/stage1/beat4"),
+        ("v1p4", "fault/stage1/beat0"),
+    ] {
+        let cfg = Config::preset(p).unwrap();
+        assert_eq!(
+            names(&observe(cfg, &steps)),
+            ["fault/ea/beat3", next],
+            "{p}"
+        );
+    }
+}
+
+#[test]
+fn a_whole_record_counts_its_packets_events_and_saturated_counters() {
+    // A record as the default unit lays it out (impdef::layout): a load with TOT at the
+    // counter maximum, events RETIRED (bit 1) and L1D refill (bit 3), End.
+    use spe_defs::impdef::layout;
+    let cfg = Config::default();
+    let mut rec = [0u8; 64];
+    let put = |rec: &mut [u8; 64], off: usize, bytes: &[u8]| {
+        rec[off..off + bytes.len()].copy_from_slice(bytes)
+    };
+    let max = cfg.counter_width.max() as u16;
+    put(
+        &mut rec,
+        layout::LAT_TOTAL.offset,
+        &[0x98, max as u8, (max >> 8) as u8],
+    );
+    put(&mut rec, layout::LAT_ISSUE.offset, &[0x99, 1, 0]);
+    put(
+        &mut rec,
+        layout::PC.offset,
+        &[0xb0, 0x40, 0x10, 0, 0, 0, 0, 0, 0x80],
+    );
+    put(
+        &mut rec,
+        layout::TGT_OR_VA.offset,
+        &[0xb2, 0, 0x20, 0, 0, 0, 0, 0, 0],
+    );
+    put(&mut rec, layout::OP_TYPE.offset, &[0x49, 0]);
+    put(&mut rec, layout::EVENTS.offset, &[0x52, 0b1010, 0]);
+    put(
+        &mut rec,
+        layout::events(&cfg).offset + layout::events(&cfg).len,
+        &[0x01],
+    );
+    let steps: Vec<_> = (0..BEATS_PER_RECORD)
+        .map(|b| {
+            let w = u64::from_le_bytes(rec[8 * b..8 * b + 8].try_into().unwrap());
+            beat(0x1000 + 8 * b as u64, w, true, None)
+        })
+        .collect();
+    let hits = observe(&cfg, &steps);
+    assert_eq!(
+        names(&hits),
+        [
+            "event/E1",
+            "event/E3",
+            "packet/counter-total",
+            "packet/counter-issue",
+            "packet/address-pc",
+            "packet/address-data-va",
+            "packet/op-type-load-store",
+            "packet/events",
+            "packet/end",
+            "latency/total-saturated",
+        ]
+    );
+    // Seven beats are no record.
+    assert!(observe(&cfg, &steps[..BEATS_PER_RECORD - 1]).is_empty());
+}
+
+#[test]
+fn every_preset_s_plan_has_unique_points_and_only_those_it_builds() {
+    for cfg in spe_defs::PRESETS {
+        let plan = Plan::new(cfg);
+        let mut names: Vec<_> = plan.points.iter().map(|(n, _)| n.clone()).collect();
+        let n = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n, "{}: a point named twice", cfg.name);
+        let has = |p: &str| plan.points.iter().any(|(n, _)| n == p);
+        assert_eq!(has("smt/thread1/kept"), cfg.threads > 1, "{}", cfg.name);
+        assert_eq!(has("feed/br"), cfg.options.feed_events, "{}", cfg.name);
+        assert_eq!(
+            has("packet/address-prev-branch-target"),
+            cfg.options.pbt,
+            "{}",
+            cfg.name
+        );
+        assert_eq!(has("event/E19"), cfg.options.v1p4_events, "{}", cfg.name);
+        // A plan with nothing hit: every point is a hole.
+        let zero = spe_cosim::functional::Hits {
+            preset: cfg.name,
+            counts: vec![0; n],
+        };
+        assert_eq!(holes(&plan, &zero).len(), n);
+    }
+}
+
+#[test]
+fn a_regression_job_counts_the_outcomes_its_statistics_count() {
+    // A job of the regression (model and Verilated RTL in lockstep, chaos and all) with the
+    // observer on: its kept and filtered samples are the SAMPLE_FILTRATE and dropped
+    // counts of the bench, and the records it wrote have PC and Events packets.
+    use spe_cosim::regress::{run_job, Job, JobOptions};
+    let job = Job {
+        index: 0,
+        preset: Config::preset("v1p2x").unwrap(),
+        seed: 3,
+        cycles: 200_000,
+    };
+    eprintln!(
+        "job {} (replay: cargo run --release --bin spe -- regress --job {})",
+        job.spec(),
+        job.spec()
+    );
+    let opts = JobOptions {
+        functional: true,
+        ..JobOptions::default()
+    };
+    let r = run_job(&job, &opts, &mut |_| {}).unwrap();
+    assert_eq!(r.mismatches, 0, "{:?}", r.first);
+    let hits = r.functional.clone().expect("hits counted");
+    let plan = Plan::new(job.preset);
+    let count = |prefix: &str| -> u64 {
+        plan.points
+            .iter()
+            .zip(&hits.counts)
+            .filter(|((n, _), _)| n.starts_with(prefix))
+            .map(|(_, &c)| c)
+            .sum()
+    };
+    let kept = count("sample/kept/") + count("sample/kept-flushed/");
+    let filtered = count("sample/filtered/");
+    eprintln!(
+        "kept {kept}, filtered {filtered}; bench: filtrate {}, filter drops {}, records {}",
+        r.stats.sample_filtrate,
+        r.stats.filter_drops,
+        r.records()
+    );
+    assert!(kept > 0);
+    assert_eq!(kept, r.stats.sample_filtrate);
+    assert_eq!(filtered, r.stats.filter_drops);
+    assert!(count("packet/address-pc") > 0 && count("packet/events") > 0);
+    assert!(count("packet/address-pc") <= r.records());
+    // Without the option nothing is counted.
+    let r = run_job(&job, &JobOptions::default(), &mut |_| {}).unwrap();
+    assert!(r.functional.is_none());
+}
