@@ -126,6 +126,10 @@ pub struct SampleSettings {
     pub switch_every: u64,
     /// Cycles profiling stays stopped at a context switch.
     pub switch_off: u64,
+    /// With `switch_every`: a context switch is also due, one time in ten, right after a
+    /// sample of thread 0 is kept (SAMPLE_FILTRATE), so that the stop's PSB meets its
+    /// record while the unit writes it.
+    pub switch_after_keep: bool,
 }
 
 impl SampleSettings {
@@ -165,6 +169,7 @@ impl SampleSettings {
             on_fault: FaultAction::Stop,
             switch_every: 0,
             switch_off: 0,
+            switch_after_keep: false,
         }
     }
 

@@ -462,11 +462,14 @@ pub fn run(
     // Context switches: a stop, then a start `switch_off` cycles later.
     let mut rng = Rng::derive(seed, 0xC7_5317);
     let mut resume_at = None;
+    // Thread 0's sample was kept in the last cycle (for `switch_after_keep`).
+    let mut kept = false;
     while b.cycle < end {
         if settings.switch_every > 0 {
             // Context switches on thread 0's CPU (the others keep running).
             match resume_at {
-                None if rng.chance(1.0 / settings.switch_every as f64)
+                None if ((settings.switch_after_keep && kept && rng.chance(0.03))
+                    || rng.chance(1.0 / settings.switch_every as f64))
                     && b.drivers[0].switch_out() =>
                 {
                     b.stats.context_switches += 1;
@@ -476,7 +479,7 @@ pub fn run(
                 _ => {}
             }
         }
-        b.step();
+        kept = b.step().thr[0].pmu_sample_filtrate;
         if b.cycle.is_multiple_of(PROGRESS_EVERY) {
             progress(b.cycle, &b.snapshot());
         }

@@ -152,6 +152,9 @@ impl JobPlan {
         if r.chance(0.5) {
             settings.switch_every = r.range(20_000, 400_000);
             settings.switch_off = r.range(1, 20_000);
+            // They also switch right after a kept sample now and then (one time in ten),
+            // so that the stop's PSB meets a record being written.
+            settings.switch_after_keep = true;
         }
         // A quarter of the jobs run in Secure state (drawn after everything above): NS = 0
         // in the PC and target packets, and the data PA's NS from the page's address space.
@@ -266,8 +269,14 @@ impl JobPlan {
             if s.discard { ", discard" } else { "" },
             if s.switch_every > 0 {
                 format!(
-                    ", context switch every ~{} cycles for {}",
-                    s.switch_every, s.switch_off
+                    ", context switch every ~{} cycles{} for {}",
+                    s.switch_every,
+                    if s.switch_after_keep {
+                        " and after kept samples"
+                    } else {
+                        ""
+                    },
+                    s.switch_off
                 )
             } else {
                 String::new()
