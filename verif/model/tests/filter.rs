@@ -57,6 +57,18 @@ const ATOMIC: (u8, u8) = (
     subclass::LDST_EXT | subclass::LDST_EXT_AT,
 );
 
+/// Every selection of PMSFCR's B, LD and ST with FT set: the bits and the register value.
+fn type_selections() -> impl Iterator<Item = ((bool, bool, bool), u64)> {
+    (1u64..8).map(|bits| {
+        let (b, ld, st) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
+        let fcr = pmsfcr::FT.place(1)
+            | pmsfcr::B.place(b as u64)
+            | pmsfcr::LD.place(ld as u64)
+            | pmsfcr::ST.place(st as u64);
+        ((b, ld, st), fcr)
+    })
+}
+
 #[test]
 fn type_filter_keeps_only_selected_classes_and_a_no_return_atomic_is_a_store_not_a_load() {
     let (load, store, atomic) = (LOAD, STORE, ATOMIC);
@@ -67,12 +79,7 @@ fn type_filter_keeps_only_selected_classes_and_a_no_return_atomic_is_a_store_not
     );
     let branch = (op_class::BRANCH, 0);
     let other = (op_class::OTHER, 0);
-    for bits in 1u64..8 {
-        let (b, ld, st) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
-        let fcr = pmsfcr::FT.place(1)
-            | pmsfcr::B.place(b as u64)
-            | pmsfcr::LD.place(ld as u64)
-            | pmsfcr::ST.place(st as u64);
+    for ((b, ld, st), fcr) in type_selections() {
         let set = move |tb: &mut Tb| tb.write_reg(RegId::Pmsfcr, fcr);
         for (what, (c, s), keep) in [
             ("load", load, ld),
@@ -110,12 +117,7 @@ fn a_call_or_return_with_gcs_is_also_a_store_or_load_for_the_type_filter_and_the
         op_class::BRANCH,
         cr(subclass::CR_NON_BL_RET) | subclass::BR_GCS,
     );
-    for bits in 1u64..8 {
-        let (b, ld, st) = (bits & 1 != 0, bits & 2 != 0, bits & 4 != 0);
-        let fcr = pmsfcr::FT.place(1)
-            | pmsfcr::B.place(b as u64)
-            | pmsfcr::LD.place(ld as u64)
-            | pmsfcr::ST.place(st as u64);
+    for ((b, ld, st), fcr) in type_selections() {
         let set = move |tb: &mut Tb| tb.write_reg(RegId::Pmsfcr, fcr);
         for (what, (c, s), keep) in [
             ("RET", ret, b),
