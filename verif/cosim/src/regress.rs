@@ -172,6 +172,11 @@ impl JobPlan {
         // pointers tagged in half the jobs (TBI), the buffer anywhere in the kernel half,
         // DRAM at any 1 GiB boundary below 2^51, and counters, process ids and CONTEXTIDR_EL2
         // of any value: the unit carries every bit of its addresses, timestamps and contexts.
+        // Half the jobs run a process with the Guarded Control Stack enabled (its calls and
+        // returns reported with GCS: FEAT_SPE_CRR's presets record it and filter them as
+        // stores and loads too), from a stream of its own so that the draws stay as they
+        // were.
+        workload.params.gcs = Rng::derive(job.seed, 0x6C5).chance(0.5);
         if let Program::Code(p) = &mut workload.program {
             let tags = r.chance(0.5);
             let placement = Placement::random(p, tags, &mut r);
@@ -250,7 +255,7 @@ impl JobPlan {
                     } else {
                         ""
                     }
-                ),
+                ) + if self.workload.params.gcs { ", GCS" } else { "" },
                 Program::Trace(_) => String::new(),
             },
             self.chaos_name,

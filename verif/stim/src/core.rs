@@ -390,11 +390,16 @@ impl Core {
             let sched = self.schedule(cycle, op);
             self.prev_branch_update(&sched.op);
             let op = &sched.op;
+            // With GCS enabled a call pushes the Guarded Control Stack and a return pops it.
+            let cr = (op.subclass >> subclass::BR_CR_SHIFT) & subclass::BR_CR_FIELD;
+            let gcs = self.params.gcs
+                && op.class == op_class::BRANCH
+                && (cr == subclass::CR_BL || cr == subclass::CR_RET);
             inp.disp[self.slot(n, cycle)] = Slot {
                 valid: true,
                 pc: op.pc,
                 class: op.class,
-                subclass: op.subclass,
+                subclass: op.subclass | if gcs { subclass::BR_GCS } else { 0 },
                 cond: op.cond,
                 tid: self.thread as u8,
             };

@@ -42,6 +42,11 @@ pub struct CoreParams {
     pub stray_rate: f64,
     /// Run in Secure state (NS = 0).
     pub secure: bool,
+    /// The Guarded Control Stack is enabled (FEAT_GCS): every branch with link pushes it
+    /// and every procedure return pops it, so the core reports them with GCS (subclass bit
+    /// 2) set. A unit with FEAT_SPE_CRR records the bit and filters such a branch as a
+    /// store or a load too (D17.6.3); any other unit clears it.
+    pub gcs: bool,
     /// VHE host: HCR_EL2.{E2H,TGE} = 11 and the kernel runs at EL2.
     pub vhe_host: bool,
     /// EL2 implemented and enabled (`el2_en`); without it the HCR_EL2 and MDCR_EL2 inputs
@@ -97,6 +102,7 @@ impl Default for CoreParams {
             noprof_len: (200, 2000),
             stray_rate: 0.0,
             secure: false,
+            gcs: false,
             vhe_host: false,
             el2: true,
             e2pb: None,
