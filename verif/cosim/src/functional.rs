@@ -46,10 +46,14 @@
 //! * `feed/<event>`: each SAMPLE_FEED_* output the unit has, pulsed;
 //! * `smt/thread<t>/kept` and `smt/thread<t>/waits` (T > 1): thread t's sample kept, and
 //!   kept while another thread's beat is offered (contention for the one writer);
+//! * `gcs/<call|return>/<kept|filtered>` (units with FEAT_SPE_CRR, which record GCS): a
+//!   sampled branch with link or procedure return whose payload has GCS (it pushes or
+//!   pops the Guarded Control Stack, and so is a store or a load for the filters: review
+//!   finding N1) reaches the filters and is kept or dropped;
 //! * `hook/stray`: `hook_stray`.
 
 use spe_defs::impdef::{layout, BEATS_PER_RECORD, BEAT_BYTES, RECORD_SIZE};
-use spe_defs::packet::{self, op_class};
+use spe_defs::packet::{self, op_class, subclass};
 use spe_defs::{events, Config};
 use spe_ports::{Dut, Inputs, Outputs};
 use std::collections::HashMap;
@@ -236,6 +240,16 @@ impl Plan {
                 );
             }
         }
+        if cfg.options.crr {
+            for (op, what) in [("call", "branch with link"), ("return", "procedure return")] {
+                for (how, fate) in [("kept", "kept"), ("filtered", "dropped by a filter")] {
+                    add(
+                        format!("gcs/{op}/{how}"),
+                        format!("a sampled {what} with GCS reaches the filters and is {fate}"),
+                    );
+                }
+            }
+        }
         add(
             "hook/stray".into(),
             "hook_stray: a hook report the unit ignored".into(),
@@ -309,6 +323,8 @@ fn packet_kind(h: u8) -> Option<String> {
 struct Thread {
     /// The class (0 other, 1 load-store, 2 branch) of the sample in flight.
     in_flight: Option<usize>,
+    /// It is a call (0) or a return (1) with GCS, on a unit that records GCS.
+    gcs: Option<usize>,
     /// Its `cpl_done` came; `Some(retired)`.
     completed: Option<bool>,
     psb_req: bool,
@@ -325,6 +341,7 @@ impl Default for Thread {
     fn default() -> Self {
         Thread {
             in_flight: None,
+            gcs: None,
             completed: None,
             psb_req: false,
             irq: false,
@@ -401,6 +418,8 @@ struct Ids {
     feed: [Option<usize>; 10],
     smt_kept: Vec<usize>,
     smt_waits: Vec<usize>,
+    /// `gcs/<call|return>/<kept|filtered>`, where the unit records GCS.
+    gcs: Option<[[usize; 2]; 2]>,
     stray: usize,
 }
 
@@ -442,6 +461,13 @@ impl<D: Dut> Observer<D> {
                 }
             }
             ids.stray = p.id("hook/stray");
+            if cfg.options.crr {
+                let id = |op: &str, how: &str| p.id(&format!("gcs/{op}/{how}"));
+                ids.gcs = Some([
+                    [id("call", "kept"), id("call", "filtered")],
+                    [id("return", "kept"), id("return", "filtered")],
+                ]);
+            }
         }
         Observer {
             inner,
@@ -537,6 +563,9 @@ impl<D: Dut> Observer<D> {
             match outcome {
                 Some(k) => {
                     c[ids.outcome[k][class]] += 1;
+                    if let (Some(g), Some(op), true) = (ids.gcs, th.gcs, k < 3) {
+                        c[g[op][usize::from(k == 2)]] += 1;
+                    }
                     th.in_flight = None;
                     th.completed = None;
                     if k < 2 && threads > 1 {
@@ -562,8 +591,20 @@ impl<D: Dut> Observer<D> {
                     op_class::BRANCH => 2,
                     _ => 0,
                 };
+                // A call or a return with GCS, as the unit records the payload.
+                let rec = subclass::recorded_payload(slot.class & 3, slot.subclass, &self.cfg);
+                let gcs = if self.ids.gcs.is_none() || class != 2 {
+                    None
+                } else if subclass::br_gcs_is_store(rec) {
+                    Some(0)
+                } else if subclass::br_gcs_is_load(rec) {
+                    Some(1)
+                } else {
+                    None
+                };
                 let th = &mut self.thr[tid(threads, slot.tid)];
                 th.in_flight = Some(class);
+                th.gcs = gcs;
                 th.completed = None;
             }
         }

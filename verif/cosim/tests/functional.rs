@@ -51,6 +51,16 @@ fn tag(class: u8) -> (Inputs, Outputs) {
     (i, o)
 }
 
+/// A tag of slot 0 holding a branch with payload `sub`.
+fn tag_branch(sub: u8) -> (Inputs, Outputs) {
+    let (mut i, mut o) = idle();
+    i.disp[0].valid = true;
+    i.disp[0].class = 2;
+    i.disp[0].subclass = sub;
+    o.tag = 0b1;
+    (i, o)
+}
+
 fn completion(retired: bool) -> (Inputs, Outputs) {
     let (mut i, o) = idle();
     i.thr[0].cpl.done = true;
@@ -332,4 +342,31 @@ fn a_regression_job_counts_the_outcomes_its_statistics_count() {
     // Without the option nothing is counted.
     let r = run_job(&job, &JobOptions::default(), &mut |_| {}).unwrap();
     assert!(r.functional.is_none());
+}
+
+#[test]
+fn a_sampled_call_or_return_with_gcs_counts_where_the_unit_records_gcs() {
+    // N1: on v1p4 (FEAT_SPE_CRR) a return with GCS (CR 10, bit 2) and a call with GCS
+    // (CR 01) are their own points, kept or filtered; a return without GCS, or any branch
+    // on a unit that does not record GCS, is not.
+    use spe_defs::packet::subclass as sc;
+    let ret = sc::BR_IND | sc::CR_RET << sc::BR_CR_SHIFT;
+    let call = sc::CR_BL << sc::BR_CR_SHIFT;
+    let v1p4 = Config::preset("v1p4").unwrap();
+    let run = |cfg: &Config, sub: u8, kept: bool| {
+        observe(cfg, &[tag_branch(sub), completion(true), feed(kept)])
+    };
+    assert_eq!(
+        names(&run(v1p4, ret | sc::BR_GCS, true)),
+        ["sample/kept/branch", "gcs/return/kept"]
+    );
+    assert_eq!(
+        names(&run(v1p4, call | sc::BR_GCS, false)),
+        ["sample/filtered/branch", "gcs/call/filtered"]
+    );
+    assert_eq!(names(&run(v1p4, ret, true)), ["sample/kept/branch"]);
+    assert_eq!(
+        names(&run(&Config::default(), ret | sc::BR_GCS, true)),
+        ["sample/kept/branch"]
+    );
 }
