@@ -126,7 +126,7 @@ pub struct SampleSettings {
     pub switch_every: u64,
     /// Cycles profiling stays stopped at a context switch.
     pub switch_off: u64,
-    /// With `switch_every`: a context switch is also due, one time in ten, right after a
+    /// With `switch_every`: a context switch is also due, one time in 33, right after a
     /// sample of thread 0 is kept (SAMPLE_FILTRATE), so that the stop's PSB meets its
     /// record while the unit writes it.
     pub switch_after_keep: bool,

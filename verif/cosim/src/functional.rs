@@ -30,8 +30,9 @@
 //! * `backpressure/beat<k>`: a cycle with beat k of a record offered and `wr_ready` low;
 //! * `psb/<phase>`: `psb_req` rising while the thread is `idle`, `tracking` (a sample in
 //!   flight before its `cpl_done`), `completing` (after its `cpl_done`, before its
-//!   SAMPLE_FEED), `writing` (a beat of its record offered and taken) or `writing-stalled`
-//!   (offered, `wr_ready` low);
+//!   SAMPLE_FEED), `kept` (its sample kept, no beat of the record offered yet: waiting for
+//!   the writer or in its check cycle), `writing` (a beat of its record offered and taken)
+//!   or `writing-stalled` (offered, `wr_ready` low);
 //! * `event/E<n>`: a written record whose Events packet has bit n set (each bit the unit
 //!   implements);
 //! * `packet/<kind>`: a written record with a packet of each kind the unit makes (each
@@ -49,7 +50,7 @@
 //! * `gcs/<call|return>/<kept|filtered>` (units with FEAT_SPE_CRR, which record GCS): a
 //!   sampled branch with link or procedure return whose payload has GCS (it pushes or
 //!   pops the Guarded Control Stack, and so is a store or a load for the filters: review
-//!   finding N1) reaches the filters and is kept or dropped;
+//!   finding N1) reaches the filters, with SAMPLE_FEED_ST or _LD, and is kept or dropped;
 //! * `hook/stray`: `hook_stray`.
 
 use spe_defs::impdef::{layout, BEATS_PER_RECORD, BEAT_BYTES, RECORD_SIZE};
@@ -90,12 +91,13 @@ const OUTCOMES: [(&str, &str); 5] = [
     ),
 ];
 const FAULT_KINDS: [&str; 4] = ["ea", "stage1", "stage2", "reserved"];
-const PSB_PHASES: [&str; 5] = [
+const PSB_PHASES: [&str; 6] = [
     "idle",
     "tracking",
     "completing",
     "writing",
     "writing-stalled",
+    "kept",
 ];
 const COUNTERS: [&str; 3] = ["total", "issue", "translation"];
 /// Address packet indices and their names (index 4, the previous-branch target, only with
@@ -327,6 +329,9 @@ struct Thread {
     gcs: Option<usize>,
     /// Its `cpl_done` came; `Some(retired)`.
     completed: Option<bool>,
+    /// A sample of the thread was kept and its record's first beat not yet offered (it
+    /// waits for the writer or is in its check cycle).
+    kept: bool,
     psb_req: bool,
     irq: bool,
     freeze: bool,
@@ -343,6 +348,7 @@ impl Default for Thread {
             in_flight: None,
             gcs: None,
             completed: None,
+            kept: false,
             psb_req: false,
             irq: false,
             freeze: false,
@@ -351,6 +357,12 @@ impl Default for Thread {
             record: [0; RECORD_SIZE],
         }
     }
+}
+
+/// Whether a unit of `cfg` ignores a write fault of `kind`: an external abort (or the
+/// reserved kind) on a unit with SPEv1p3's PMBIDR.EA = 1; the beat counts as written.
+fn ignores(cfg: &Config, kind: u8) -> bool {
+    cfg.options.v1p3 && spe_defs::regs::pmbsr::is_external(kind)
 }
 
 /// The thread of a `disp_tid` / `wr_tid` value (0 at T = 1, where the port is absent).
@@ -410,7 +422,7 @@ struct Ids {
     reset_dropped: usize,
     fault: [[usize; BEATS_PER_RECORD]; 4],
     backpressure: [usize; BEATS_PER_RECORD],
-    psb: [usize; 5],
+    psb: [usize; 6],
     irq: usize,
     freeze: Option<usize>,
     full_last: Option<usize>,
@@ -512,6 +524,7 @@ impl<D: Dut> Observer<D> {
                 let ph = match (th.in_flight, th.completed) {
                     _ if writing && !i.wr_ready => 4,
                     _ if writing => 3,
+                    _ if th.kept => 5,
                     (Some(_), None) => 1,
                     (Some(_), Some(_)) => 2,
                     (None, _) => 0,
@@ -519,6 +532,11 @@ impl<D: Dut> Observer<D> {
                 c[ids.psb[ph]] += 1;
             }
             th.psb_req = ti.psb_req;
+            // A kept record is no longer waiting once a beat of it is offered, or when it
+            // finds no room (buffer full: a management event).
+            if writing || to.pmu_sample_buffer_full || (to.irq && !th.irq) {
+                th.kept = false;
+            }
             if to.pmu_sample_collision {
                 c[ids.collision] += 1;
             }
@@ -538,9 +556,13 @@ impl<D: Dut> Observer<D> {
                     c[id] += 1;
                 }
             }
-            // SAMPLE_BUFFER_FULL with the thread's last beat taken, or at a record's check.
+            // SAMPLE_BUFFER_FULL with the thread's last beat taken (an external abort on it
+            // ignored by a SPEv1p3 unit is taken too), or at a record's check.
             if to.pmu_sample_buffer_full {
-                let last = writing && i.wr_ready && !i.wr_err && beat == Some(BEATS_PER_RECORD - 1);
+                let last = writing
+                    && i.wr_ready
+                    && (!i.wr_err || ignores(&self.cfg, i.wr_err_kind))
+                    && beat == Some(BEATS_PER_RECORD - 1);
                 if let Some(id) = if last { ids.full_last } else { ids.full_check } {
                     c[id] += 1;
                 }
@@ -563,11 +585,17 @@ impl<D: Dut> Observer<D> {
             match outcome {
                 Some(k) => {
                     c[ids.outcome[k][class]] += 1;
+                    // A GCS call counts as a store, a return as a load (N1): the feed
+                    // event says so.
+                    let as_access = [to.pmu_sample_feed_st, to.pmu_sample_feed_ld];
                     if let (Some(g), Some(op), true) = (ids.gcs, th.gcs, k < 3) {
-                        c[g[op][usize::from(k == 2)]] += 1;
+                        if as_access[op] {
+                            c[g[op][usize::from(k == 2)]] += 1;
+                        }
                     }
                     th.in_flight = None;
                     th.completed = None;
+                    th.kept = k < 2;
                     if k < 2 && threads > 1 {
                         c[ids.smt_kept[t]] += 1;
                         if wt.is_some_and(|x| x != t) {
@@ -604,6 +632,7 @@ impl<D: Dut> Observer<D> {
                 };
                 let th = &mut self.thr[tid(threads, slot.tid)];
                 th.in_flight = Some(class);
+                th.kept = false;
                 th.gcs = gcs;
                 th.completed = None;
             }
@@ -625,7 +654,7 @@ impl<D: Dut> Observer<D> {
         }
         // A fault ends the record, but an external abort on a unit with SPEv1p3's
         // PMBIDR.EA = 1: the PE ignores it and the beat counts as written.
-        let ignored = self.cfg.options.v1p3 && spe_defs::regs::pmbsr::is_external(i.wr_err_kind);
+        let ignored = ignores(&self.cfg, i.wr_err_kind);
         if i.wr_err && !ignored {
             th.next_beat = 0;
         } else if b + 1 == BEATS_PER_RECORD {

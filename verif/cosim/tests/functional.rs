@@ -353,20 +353,81 @@ fn a_sampled_call_or_return_with_gcs_counts_where_the_unit_records_gcs() {
     let ret = sc::BR_IND | sc::CR_RET << sc::BR_CR_SHIFT;
     let call = sc::CR_BL << sc::BR_CR_SHIFT;
     let v1p4 = Config::preset("v1p4").unwrap();
+    // The feed with SAMPLE_FEED_LD for a return, _ST for a call, as N1 has it.
     let run = |cfg: &Config, sub: u8, kept: bool| {
-        observe(cfg, &[tag_branch(sub), completion(true), feed(kept)])
+        let mut f = feed(kept);
+        f.1.thr[0].pmu_sample_feed_ld = sub & sc::BR_GCS != 0 && sub >> sc::BR_CR_SHIFT & 3 == 2;
+        f.1.thr[0].pmu_sample_feed_st = sub & sc::BR_GCS != 0 && sub >> sc::BR_CR_SHIFT & 3 == 1;
+        observe(cfg, &[tag_branch(sub), completion(true), f])
     };
     assert_eq!(
         names(&run(v1p4, ret | sc::BR_GCS, true)),
-        ["sample/kept/branch", "gcs/return/kept"]
+        ["sample/kept/branch", "feed/ld", "gcs/return/kept"]
     );
     assert_eq!(
         names(&run(v1p4, call | sc::BR_GCS, false)),
-        ["sample/filtered/branch", "gcs/call/filtered"]
+        ["sample/filtered/branch", "feed/st", "gcs/call/filtered"]
     );
     assert_eq!(names(&run(v1p4, ret, true)), ["sample/kept/branch"]);
+    // A GCS return fed without SAMPLE_FEED_LD (the unit missed N1) is not counted.
+    assert_eq!(
+        names(&observe(
+            v1p4,
+            &[tag_branch(ret | sc::BR_GCS), completion(true), feed(true)]
+        )),
+        ["sample/kept/branch"]
+    );
     assert_eq!(
         names(&run(&Config::default(), ret | sc::BR_GCS, true)),
         ["sample/kept/branch"]
     );
+}
+
+#[test]
+fn a_psb_meets_a_kept_record_before_its_first_beat_and_buffer_full_follows_the_last_beat() {
+    // Kept, no beat offered yet (the writer's wait or check cycle): psb/kept, not idle.
+    let cfg = Config::default();
+    let mut psb = idle();
+    psb.0.thr[0].psb_req = true;
+    assert_eq!(
+        names(&observe(
+            &cfg,
+            &[tag(1), completion(true), feed(true), psb.clone()]
+        )),
+        ["sample/kept/load-store", "psb/kept"]
+    );
+    // Once a beat was offered the record is no longer waiting.
+    assert_eq!(
+        names(&observe(
+            &cfg,
+            &[
+                tag(1),
+                completion(true),
+                feed(true),
+                beat(0x100, 0, true, None),
+                idle(),
+                psb
+            ]
+        )),
+        ["sample/kept/load-store", "psb/idle"]
+    );
+    // SAMPLE_BUFFER_FULL with the last beat: after the last beat, also when the beat's
+    // external abort is ignored (SPEv1p3, v1p4); on a unit without SPEv1p3 (v1p2x) the
+    // abort ended the record at that beat, so the event belongs to no last beat.
+    let mut steps: Vec<_> = (0..BEATS_PER_RECORD)
+        .map(|b| beat(0x2000 + 8 * b as u64, 0, true, None))
+        .collect();
+    let last = BEATS_PER_RECORD - 1;
+    steps[last].0.wr_err = true;
+    steps[last].0.wr_err_kind = 0;
+    steps[last].1.thr[0].pmu_sample_buffer_full = true;
+    let full = |p: &str| {
+        observe(Config::preset(p).unwrap(), &steps)
+            .into_iter()
+            .map(|(n, _)| n)
+            .filter(|n| n.starts_with("mgmt/"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(full("v1p4"), ["mgmt/buffer-full-after-last-beat"]);
+    assert_eq!(full("v1p2x"), ["mgmt/buffer-full-at-check"]);
 }
