@@ -172,11 +172,12 @@ impl JobPlan {
         // pointers tagged in half the jobs (TBI), the buffer anywhere in the kernel half,
         // DRAM at any 1 GiB boundary below 2^51, and counters, process ids and CONTEXTIDR_EL2
         // of any value: the unit carries every bit of its addresses, timestamps and contexts.
-        // Half the jobs run a process with the Guarded Control Stack enabled (its calls and
-        // returns reported with GCS: FEAT_SPE_CRR's presets record it and filter them as
-        // stores and loads too), from a stream of its own so that the draws stay as they
-        // were.
-        workload.params.gcs = Rng::derive(job.seed, 0x6C5).chance(0.5);
+        // Processes with the Guarded Control Stack enabled (their calls and returns reported
+        // with GCS): every job of a preset with FEAT_SPE_CRR, which records GCS and filters
+        // such a branch as a store or a load too (N1), and half the others (where the unit
+        // clears the bit), from a stream of its own so that the draws stay as they were.
+        // The CRR presets' calls and returns without GCS are the lockstep case crr_*'s.
+        workload.params.gcs = job.preset.options.crr || Rng::derive(job.seed, 0x6C5).chance(0.5);
         if let Program::Code(p) = &mut workload.program {
             let tags = r.chance(0.5);
             let placement = Placement::random(p, tags, &mut r);
