@@ -348,12 +348,16 @@ pub mod subclass {
     /// GCS only in a unit with FEAT_SPE_CRR and only for CR 01 or 10
     /// ([`recorded_payload`]), so without the option no branch is either.
     pub const fn br_gcs_is_load(v: u8) -> bool {
-        v & (BR_GCS | BR_CR_FIELD << BR_CR_SHIFT) == BR_GCS | CR_RET << BR_CR_SHIFT
+        v & BR_CLEAR_WITHOUT_CRR_GCS == BR_GCS_LOAD
     }
     /// See [`br_gcs_is_load`]: a branch with link that pushes the Guarded Control Stack.
     pub const fn br_gcs_is_store(v: u8) -> bool {
-        v & (BR_GCS | BR_CR_FIELD << BR_CR_SHIFT) == BR_GCS | CR_BL << BR_CR_SHIFT
+        v & BR_CLEAR_WITHOUT_CRR_GCS == BR_GCS_STORE
     }
+    /// The CR and GCS bits ([`BR_CLEAR_WITHOUT_CRR_GCS`]) of a procedure return and of a
+    /// branch with link that pop and push the Guarded Control Stack.
+    pub const BR_GCS_LOAD: u8 = BR_GCS | CR_RET << BR_CR_SHIFT;
+    pub const BR_GCS_STORE: u8 = BR_GCS | CR_BL << BR_CR_SHIFT;
 }
 
 /// Layout of the 64-bit payload of an Address packet.

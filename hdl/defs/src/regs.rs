@@ -565,6 +565,13 @@ pub mod pmbsr {
         matches!(kind & 3, ERR_EXTERNAL | ERR_RESERVED)
     }
 
+    /// True when a unit of `cfg` ignores a buffer write fault of `kind`: an external abort
+    /// (or the reserved kind) with SPEv1p3's PMBIDR.EA = 1 (`Options::v1p3`); the beat
+    /// counts as written and the record goes on (choice external-abort).
+    pub const fn is_ignored(cfg: &crate::Config, kind: u8) -> bool {
+        cfg.options.v1p3 && is_external(kind)
+    }
+
     /// PMBSR for a fault on a buffer write (Arm ARM D17.8.3, D17.8.4): S set; EC stage-1 or
     /// stage-2 data abort; MSS the FSC (an external abort's is 010000, an MMU fault's the one
     /// the core gives); EA set for an external abort, else as it was (D17.8.3 names the

@@ -94,7 +94,7 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     k_cr_field: Vec<K<Bits<8>>>,
     k_cr_gcs: Vec<K<Bits<8>>>,
     /// With FEAT_SPE_CRR, the CR and GCS bits as recorded of a return and of a call that
-    /// pop and push the Guarded Control Stack (`subclass::br_gcs_is_load`, `_is_store`).
+    /// pop and push the Guarded Control Stack (`subclass::BR_GCS_LOAD`, `_STORE`).
     k_gcs_ld: Vec<K<Bits<8>>>,
     k_gcs_st: Vec<K<Bits<8>>>,
     /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none otherwise):
@@ -162,12 +162,8 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             k_cr_gcs: (0..crr)
                 .map(|_| k8(subclass::BR_CLEAR_WITHOUT_CRR_GCS))
                 .collect(),
-            k_gcs_ld: (0..crr)
-                .map(|_| k8(subclass::BR_GCS | subclass::CR_RET << subclass::BR_CR_SHIFT))
-                .collect(),
-            k_gcs_st: (0..crr)
-                .map(|_| k8(subclass::BR_GCS | subclass::CR_BL << subclass::BR_CR_SHIFT))
-                .collect(),
+            k_gcs_ld: (0..crr).map(|_| k8(subclass::BR_GCS_LOAD)).collect(),
+            k_gcs_st: (0..crr).map(|_| k8(subclass::BR_GCS_STORE)).collect(),
             attr_fp: (0..eft).map(|_| Default::default()).collect(),
             attr_simd: (0..eft).map(|_| Default::default()).collect(),
             attr_simd_fp_ldst: (0..eft).map(|_| Default::default()).collect(),

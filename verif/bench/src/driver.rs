@@ -126,11 +126,16 @@ pub struct SampleSettings {
     pub switch_every: u64,
     /// Cycles profiling stays stopped at a context switch.
     pub switch_off: u64,
-    /// With `switch_every`: a context switch is also due, one time in 33, right after a
-    /// sample of thread 0 is kept (SAMPLE_FILTRATE), so that the stop's PSB meets its
-    /// record while the unit writes it.
+    /// With `switch_every`: a context switch is also due, with [`SWITCH_AFTER_KEEP`]'s
+    /// chance, right after a sample of thread 0 is kept (SAMPLE_FILTRATE), so that the
+    /// stop's PSB meets its record while the unit writes it.
     pub switch_after_keep: bool,
 }
+
+/// The chance of a context switch right after a kept sample
+/// ([`SampleSettings::switch_after_keep`]): one in 33, rare enough that profiling mostly
+/// runs.
+pub const SWITCH_AFTER_KEEP: f64 = 0.03;
 
 impl SampleSettings {
     /// perf's defaults for a unit built with `cfg`.

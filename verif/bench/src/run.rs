@@ -468,7 +468,9 @@ pub fn run(
         if settings.switch_every > 0 {
             // Context switches on thread 0's CPU (the others keep running).
             match resume_at {
-                None if ((settings.switch_after_keep && kept && rng.chance(0.03))
+                None if ((settings.switch_after_keep
+                    && kept
+                    && rng.chance(crate::driver::SWITCH_AFTER_KEEP))
                     || rng.chance(1.0 / settings.switch_every as f64))
                     && b.drivers[0].switch_out() =>
                 {

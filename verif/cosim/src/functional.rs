@@ -53,8 +53,11 @@
 //!   finding N1) reaches the filters, with SAMPLE_FEED_ST or _LD, and is kept or dropped;
 //! * `hook/stray`: `hook_stray`.
 
-use spe_defs::impdef::{layout, BEATS_PER_RECORD, BEAT_BYTES, RECORD_SIZE};
-use spe_defs::packet::{self, op_class, subclass};
+use spe_defs::impdef::{
+    events_payload, layout, BEATS_PER_RECORD, BEAT_BYTES, DATA_SOURCE_PAYLOAD, RECORD_SIZE,
+};
+use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class, subclass};
+use spe_defs::regs::pmbsr;
 use spe_defs::{events, Config};
 use spe_ports::{Dut, Inputs, Outputs};
 use std::collections::HashMap;
@@ -99,10 +102,21 @@ const PSB_PHASES: [&str; 6] = [
     "writing-stalled",
     "kept",
 ];
-const COUNTERS: [&str; 3] = ["total", "issue", "translation"];
-/// Address packet indices and their names (index 4, the previous-branch target, only with
-/// FEAT_SPE_PBT).
-const ADDRESSES: [&str; 5] = ["pc", "target", "data-va", "data-pa", "prev-branch-target"];
+/// The latency counters by their Counter packet index, as the points name them.
+const COUNTERS: [(u8, &str); 3] = [
+    (counter_index::TOTAL, "total"),
+    (counter_index::ISSUE, "issue"),
+    (counter_index::TRANSLATION, "translation"),
+];
+/// The Address packets by index, as the points name them (the previous-branch target only
+/// with FEAT_SPE_PBT).
+const ADDRESSES: [(u8, &str); 5] = [
+    (addr_index::PC, "pc"),
+    (addr_index::BRANCH_TARGET, "target"),
+    (addr_index::DATA_VA, "data-va"),
+    (addr_index::DATA_PA, "data-pa"),
+    (addr_index::PREV_BRANCH_TARGET, "prev-branch-target"),
+];
 /// The SAMPLE_FEED_* outputs in the order [`feeds`] reads them ([`has_feed`]: which a unit has).
 const FEEDS: [&str; 10] = [
     "br",
@@ -192,13 +206,13 @@ impl Plan {
                 format!("a written record with event bit {n} ({name}) set"),
             );
         }
-        for kind in packet_kinds(cfg) {
+        for (_, kind) in packet_kinds(cfg) {
             add(
                 format!("packet/{kind}"),
                 format!("a written record with a {kind} packet"),
             );
         }
-        for c in COUNTERS {
+        for (_, c) in COUNTERS {
             add(
                 format!("latency/{c}-saturated"),
                 format!(
@@ -284,40 +298,35 @@ impl Plan {
     }
 }
 
-/// The packet kinds a unit of `cfg` writes, as the `packet/` points name them.
-fn packet_kinds(cfg: &Config) -> Vec<String> {
-    let mut k: Vec<String> = vec!["context-el1".into(), "context-el2".into()];
-    k.extend(COUNTERS.iter().map(|c| format!("counter-{c}")));
-    let addrs = if cfg.options.pbt { 5 } else { 4 };
-    k.extend(ADDRESSES[..addrs].iter().map(|a| format!("address-{a}")));
-    k.push("data-source".into());
-    k.extend(CLASSES.iter().map(|c| format!("op-type-{c}")));
-    k.extend(["events", "timestamp", "end"].map(String::from));
+/// Every packet kind a unit of `cfg` writes: its header byte (`spe_defs`' encodings) and its
+/// name in the `packet/` points (a counter's also names its `latency/` point).
+fn packet_kinds(cfg: &Config) -> Vec<(u8, String)> {
+    let named = |h: u8, n: &str| (h, n.to_string());
+    let mut k = vec![
+        named(packet::context_header(context_index::EL1), "context-el1"),
+        named(packet::context_header(context_index::EL2), "context-el2"),
+    ];
+    k.extend(COUNTERS.map(|(i, c)| (packet::counter_header(i), format!("counter-{c}"))));
+    k.extend(
+        ADDRESSES
+            .iter()
+            .filter(|(i, _)| *i != addr_index::PREV_BRANCH_TARGET || cfg.options.pbt)
+            .map(|&(i, a)| (packet::address_header(i), format!("address-{a}"))),
+    );
+    k.push(named(
+        packet::data_source_header(DATA_SOURCE_PAYLOAD),
+        "data-source",
+    ));
+    k.extend(
+        [op_class::OTHER, op_class::LD_ST_ATOMIC, op_class::BRANCH]
+            .into_iter()
+            .zip(CLASSES)
+            .map(|(c, n)| (packet::op_type_header(c), format!("op-type-{n}"))),
+    );
+    k.push(named(packet::events_header(events_payload(cfg)), "events"));
+    k.push(named(packet::TIMESTAMP, "timestamp"));
+    k.push(named(packet::END, "end"));
     k
-}
-
-/// The `packet/` kind of a header byte at a slot of the record, if it names one.
-fn packet_kind(h: u8) -> Option<String> {
-    let idx = usize::from(h & 7);
-    Some(if packet::CONTEXT.matches(h) {
-        ["context-el1", "context-el2"].get(idx & 3)?.to_string()
-    } else if packet::COUNTER.matches(h) {
-        format!("counter-{}", COUNTERS.get(idx)?)
-    } else if packet::ADDRESS.matches(h) {
-        format!("address-{}", ADDRESSES.get(idx)?)
-    } else if packet::DATA_SOURCE.matches(h) {
-        "data-source".into()
-    } else if packet::OP_TYPE.matches(h) {
-        format!("op-type-{}", CLASSES.get(idx & 3)?)
-    } else if packet::EVENTS.matches(h) {
-        "events".into()
-    } else if h == packet::TIMESTAMP {
-        "timestamp".into()
-    } else if h == packet::END {
-        "end".into()
-    } else {
-        return None;
-    })
 }
 
 /// One thread's state as the ports show it.
@@ -357,12 +366,6 @@ impl Default for Thread {
             record: [0; RECORD_SIZE],
         }
     }
-}
-
-/// Whether a unit of `cfg` ignores a write fault of `kind`: an external abort (or the
-/// reserved kind) on a unit with SPEv1p3's PMBIDR.EA = 1; the beat counts as written.
-fn ignores(cfg: &Config, kind: u8) -> bool {
-    cfg.options.v1p3 && spe_defs::regs::pmbsr::is_external(kind)
 }
 
 /// The thread of a `disp_tid` / `wr_tid` value (0 at T = 1, where the port is absent).
@@ -561,7 +564,7 @@ impl<D: Dut> Observer<D> {
             if to.pmu_sample_buffer_full {
                 let last = writing
                     && i.wr_ready
-                    && (!i.wr_err || ignores(&self.cfg, i.wr_err_kind))
+                    && (!i.wr_err || pmbsr::is_ignored(&self.cfg, i.wr_err_kind))
                     && beat == Some(BEATS_PER_RECORD - 1);
                 if let Some(id) = if last { ids.full_last } else { ids.full_check } {
                     c[id] += 1;
@@ -654,7 +657,7 @@ impl<D: Dut> Observer<D> {
         }
         // A fault ends the record, but an external abort on a unit with SPEv1p3's
         // PMBIDR.EA = 1: the PE ignores it and the beat counts as written.
-        let ignored = ignores(&self.cfg, i.wr_err_kind);
+        let ignored = pmbsr::is_ignored(&self.cfg, i.wr_err_kind);
         if i.wr_err && !ignored {
             th.next_beat = 0;
         } else if b + 1 == BEATS_PER_RECORD {
@@ -668,12 +671,12 @@ impl<D: Dut> Observer<D> {
     fn record(&mut self, rec: &[u8; RECORD_SIZE]) {
         let Some(plan) = &self.plan else { return };
         let max = self.cfg.counter_width.max();
+        let kinds = packet_kinds(&self.cfg);
         for s in layout::all(&self.cfg) {
             let h = rec[s.offset];
-            if h == packet::PAD {
+            let Some((_, kind)) = kinds.iter().find(|(k, _)| *k == h) else {
                 continue;
-            }
-            let Some(kind) = packet_kind(h) else { continue };
+            };
             if let Some(id) = plan.find(&format!("packet/{kind}")) {
                 self.counts[id] += 1;
             }
@@ -682,12 +685,10 @@ impl<D: Dut> Observer<D> {
                 .iter()
                 .rev()
                 .fold(0u64, |v, &b| v << 8 | u64::from(b));
-            if packet::COUNTER.matches(h) && value == max {
-                if let Some(c) = COUNTERS.get(usize::from(h & 7)) {
-                    self.counts[plan.id(&format!("latency/{c}-saturated"))] += 1;
-                }
+            if let (Some(c), true) = (kind.strip_prefix("counter-"), value == max) {
+                self.counts[plan.id(&format!("latency/{c}-saturated"))] += 1;
             }
-            if packet::EVENTS.matches(h) {
+            if kind == "events" {
                 for n in 0..32 {
                     if value >> n & 1 != 0 {
                         if let Some(id) = plan.find(&format!("event/E{n}")) {

@@ -152,7 +152,7 @@ impl JobPlan {
         if r.chance(0.5) {
             settings.switch_every = r.range(20_000, 400_000);
             settings.switch_off = r.range(1, 20_000);
-            // They also switch right after a kept sample now and then (one time in 33),
+            // They also switch right after a kept sample now and then (SWITCH_AFTER_KEEP),
             // so that the stop's PSB meets a record being written.
             settings.switch_after_keep = true;
         }

@@ -356,8 +356,7 @@ impl Model {
                 // With SPEv1p3's PMBIDR.EA = 1 the PE ignores an external abort on a buffer
                 // write (kind external, or the reserved kind counted as one): the beat is
                 // written. A stage 1 or 2 fault stops the record as always.
-                let external = pmbsr::is_external(inp.wr_err_kind);
-                let err = (inp.wr_err && !(self.cfg.options.v1p3 && external))
+                let err = (inp.wr_err && !pmbsr::is_ignored(&self.cfg, inp.wr_err_kind))
                     .then_some((inp.wr_err_kind, inp.wr_err_fsc));
                 let (more, full) = (*w).cycle(&mut th.regs, inp.wr_ready, err);
                 o.pmu_sample_buffer_full = full && self.cfg.options.feed_events;
