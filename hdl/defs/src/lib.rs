@@ -11,7 +11,6 @@
 //!
 //! This crate has no dependencies, by design.
 
-pub mod cheader;
 pub mod config;
 pub mod constants;
 pub mod events;
@@ -21,8 +20,6 @@ pub mod packet;
 pub mod ports;
 pub mod regs;
 pub mod soc;
-pub mod sv;
-pub mod tables;
 
 pub use config::{Config, CounterWidth, Options, PRESETS};
 

@@ -18,7 +18,7 @@
 //! **The table drives the RTL.** [`REGS`] is the one description of the registers: the
 //! register block's flops (as wide as [`RegDef::storage_bits`], with the row's reset value),
 //! its write decode with the writable masks and its read multiplexer are generated from it
-//! (`hdl/rtl/build.rs`), as are the C header and the register table of `gen/spe_tables.md`.
+//! (`hdl/rtl/build.rs`, `spe_gen::emit::rtl_macros`), as are the C header and the register table of `gen/spe_tables.md`.
 //! Only what hardware does to a register ([`HwUpdate`]) and what the fields control are
 //! written by hand.
 

@@ -84,8 +84,7 @@ impl<T: Synth> Logic for Rff<T> {
     }
 }
 
-/// Name of the shared flop module.
-pub const RFF_MODULE: &str = "spe_rff";
+pub use spe_gen::emit::preset::RFF_MODULE;
 
 /// The shared flop module (written to `gen/spe_rff.v`).
 pub const RFF_VERILOG: &str = "\

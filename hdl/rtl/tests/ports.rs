@@ -4,8 +4,8 @@
 
 use spe_defs::ports::{ports_of, Dir};
 use spe_defs::PRESETS;
+use spe_gen::emit::verilog::verilog_ports;
 use spe_rtl::gen;
-use spe_rtl::gen::verilog_ports;
 
 #[test]
 fn generated_top_port_list_of_every_preset_equals_the_port_table() {

@@ -775,7 +775,7 @@ pub fn constraint_files() -> Vec<(String, String)> {
         .iter()
         .map(|&b| (b.pins_file(), pins_text(b)))
         .collect();
-    let m = spe_rtl::gen::marker_file(CONSTRAINTS_COMMAND);
+    let m = spe_gen::marker_file(CONSTRAINTS_COMMAND);
     v.push((m.path, m.text));
     v
 }
@@ -784,9 +784,9 @@ pub fn constraint_files() -> Vec<(String, String)> {
 pub const CONSTRAINTS_COMMAND: &str = "spe fpga constraints";
 
 /// Writes the pin files (PCFs, the LPF) into `dir` (new, empty or written by this command before, unless
-/// `force`: [`spe_rtl::gen::claim_out_dir`]); returns a report line.
+/// `force`: [`spe_gen::claim_out_dir`]); returns a report line.
 pub fn write_constraints(dir: &std::path::Path, force: bool) -> Result<String, String> {
-    spe_rtl::gen::claim_out_dir(dir, CONSTRAINTS_COMMAND, force)?;
+    spe_gen::claim_out_dir(dir, CONSTRAINTS_COMMAND, force)?;
     std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
     let files = constraint_files();
     for (name, text) in &files {

@@ -756,8 +756,8 @@ pub fn unit_sources() -> Result<Vec<String>, String> {
 /// The files of `gen/soc/` (PicoRV32), `gen/soc_vexriscv/` and `gen/soc_vexriscv_full/`: each simulated SoC's Verilog
 /// (UART bit time `spe_defs::soc::SIM_BAUD_DIV`) and its file list; the memory map (one map
 /// for every core) in `gen/soc/`, as a C header and as a Python module.
-pub fn generate() -> Result<Vec<spe_rtl::gen::GenFile>, String> {
-    use spe_rtl::gen::{with_banner, GenFile};
+pub fn generate() -> Result<Vec<spe_gen::GenFile>, String> {
+    use spe_gen::{with_banner, GenFile};
     let mut files = Vec::new();
     for core in Core::ALL {
         let dir = core.gen_dir();
@@ -806,17 +806,17 @@ pub fn generate() -> Result<Vec<spe_rtl::gen::GenFile>, String> {
     }
     files.push(GenFile {
         path: format!("{SOC_DIR}/{SOC_HEADER}"),
-        text: spe_defs::soc::header(),
+        text: spe_gen::emit::soc_map::header(),
     });
     files.push(GenFile {
         path: format!("{SOC_DIR}/{SOC_PYTHON_MAP}"),
-        text: spe_defs::soc::python_map(),
+        text: spe_gen::emit::soc_map::python_map(),
     });
     Ok(files)
 }
 
 /// Every file of `gen/`: the unit's (`spe_rtl::gen::all_files`) and the SoC's.
-pub fn all_files() -> Result<Vec<spe_rtl::gen::GenFile>, String> {
+pub fn all_files() -> Result<Vec<spe_gen::GenFile>, String> {
     spe_rtl::gen::all_files(generate()?)
 }
 

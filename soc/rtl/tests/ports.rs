@@ -4,7 +4,7 @@
 
 use spe_defs::ports::{Dir, PORTS};
 use spe_defs::soc::{probe_layout, SIM_BAUD_DIV, SOC_PORTS};
-use spe_rtl::gen::verilog_ports;
+use spe_gen::emit::verilog::verilog_ports;
 
 #[test]
 fn generated_soc_top_port_list_equals_the_soc_port_table() {

@@ -31,7 +31,7 @@ fn files(dir: &std::path::Path, d: &[spe_cosim::diagrams::Diagram]) -> Vec<(Path
         .map(|d| (dir.join(format!("{}.json", d.name)), d.wavejson()))
         .collect();
     v.push((dir.join("README.md"), spe_cosim::diagrams::markdown(d)));
-    let m = spe_rtl::gen::marker_file(BY);
+    let m = spe_gen::marker_file(BY);
     v.push((dir.join(m.path), m.text));
     v
 }
@@ -39,7 +39,7 @@ fn files(dir: &std::path::Path, d: &[spe_cosim::diagrams::Diagram]) -> Vec<(Path
 pub fn run(a: DiagramsArgs) -> Result<ExitCode, String> {
     if let Some(dir) = &a.out {
         // Before the lockstep runs, not after them.
-        spe_rtl::gen::claim_out_dir(dir, BY, a.force)?;
+        spe_gen::claim_out_dir(dir, BY, a.force)?;
     }
     let diagrams = spe_cosim::diagrams::all()?;
     match (a.out, a.check) {

@@ -1,14 +1,14 @@
 //! `spe gen`: everything in `gen/` — the Verilog of every preset (from `hdl/rtl`), the
 //! shared flop, the per-preset file lists, the integration tables and the C header (from
-//! `hdl/defs`), the demo SoC (`gen/soc/`, from `soc/rtl`) and an index. `--check` compares
+//! `hdl/defs`, by the emitters of `hdl/gen`), the demo SoC (`gen/soc/`, from `soc/rtl`) and an index. `--check` compares
 //! a folder with a fresh generation instead of writing it. The work is
-//! `spe_soc::all_files` and `spe_rtl::gen::{write_dir, check_dir}`. It is the one generator
+//! `spe_soc::all_files` and `spe_gen::{write_dir, check_dir}`. It is the one generator
 //! of `gen/`: `spe` builds even when `gen/` is missing or its tops' ports or the mutants'
 //! sites are stale (without Verilated models then; see verif/verilator-sys/build.rs), so it
 //! can regenerate it.
 
 use clap::Args;
-use spe_rtl::gen::{check_dir, write_dir};
+use spe_gen::{check_dir, write_dir};
 use spe_soc::all_files;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -7,7 +7,7 @@
 //!   at the first chance after a given cycle (`spe sim --break RULE`): the stimulus the
 //!   checker must catch, naming the rule.
 //!
-//! The file: a header line (`spe_defs::sv::vectors_header`), then one line per cycle with
+//! The file: a header line (`spe_gen::emit::sv::vectors_header`), then one line per cycle with
 //! every input port of `PORTS` in order, as the flat port's value in hex (a per-slot port
 //! packs its slots, slot 0 in the low bits; a per-thread port its threads).
 
@@ -37,7 +37,7 @@ impl<D: Dut> VectorDump<D> {
         let file =
             File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         let mut out = BufWriter::new(file);
-        writeln!(out, "{}", spe_defs::sv::vectors_header(cfg))
+        writeln!(out, "{}", spe_gen::emit::sv::vectors_header(cfg))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         let ports = PORTS
             .iter()

@@ -50,8 +50,8 @@ use spe_defs::config::{MAX_DISPATCH_WIDTH, MAX_THREADS};
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, RECORD_SIZE};
 use spe_defs::ports::{Width, PORTS};
 use spe_defs::regs;
-use spe_defs::sv::SWEEP_QUIET;
 use spe_defs::Config;
+use spe_gen::emit::sv::SWEEP_QUIET;
 use spe_model::sampler;
 use spe_model::{Follow, Model, Phase};
 use spe_ports::{Dut, Inputs, Outputs};
@@ -425,12 +425,12 @@ fn phase_name(p: &Phase) -> &'static str {
 
 /// The inputs of the register reads that check the whole register state at the end of a
 /// run: for every thread and register, `last` with the inputs of
-/// `spe_defs::sv::SWEEP_QUIET` low (no op dispatched, no report, no register write, no
+/// `spe_gen::emit::sv::SWEEP_QUIET` low (no op dispatched, no report, no register write, no
 /// write accepted), reading that register.
 pub fn end_sweep(cfg: &Config, last: &Inputs) -> Vec<Inputs> {
     let mut quiet = last.clone();
     quiet.reset = false;
-    // The inputs the generated SV bench holds low for its sweep too (spe_defs::sv).
+    // The inputs the generated SV bench holds low for its sweep too (spe_gen::emit::sv).
     for name in SWEEP_QUIET {
         let lanes = match PORTS.iter().find(|p| p.name == *name).map(|p| p.width) {
             Some(Width::PerSlot(_)) => MAX_DISPATCH_WIDTH,

@@ -1,9 +1,9 @@
 //! `gen/spe_regs.h` compiles as C (`cc -std=c99 -Wall -Werror`) and every macro has the
 //! value of the definitions: a generated C program prints them all and the test compares.
 
-use spe_defs::cheader::header;
 use spe_defs::regs::{read_only_value, REGS};
 use spe_defs::PRESETS;
+use spe_gen::emit::c_header::header;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::process::Command;

@@ -8,9 +8,9 @@
 //! `logic [T-1:0][b-1:0]`. Connecting a field to its flat port is a plain wire: the bits
 //! are the same.
 
-use crate::config::Config;
-use crate::ports::{ports_of, Dir, Port, Width, PORTS};
-use crate::regs;
+use spe_defs::config::Config;
+use spe_defs::ports::{ports_of, Dir, Port, Width, PORTS};
+use spe_defs::regs;
 
 /// The package's module-level name.
 pub fn package_name(cfg: &Config) -> String {
@@ -495,7 +495,7 @@ pub fn wrapper(cfg: &Config) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::PRESETS;
+    use spe_defs::PRESETS;
 
     /// The hand-written checker's ports are exactly [`CHECKER_PORTS`] (and `clk`), each a
     /// port of the unit with the width the checker gives it.

@@ -1,10 +1,10 @@
 //! `gen/spe_regs.h`: the register interface as a C header, for the software that programs
 //! the unit (the SoC's driver, a core team's firmware or kernel code). Generated from
-//! [`crate::regs`]: the register-port addresses, every field's shift, width and mask, the
+//! [`spe_defs::regs`]: the register-port addresses, every field's shift, width and mask, the
 //! writable masks and, per preset, the read-only ID register values.
 
-use crate::regs::{read_only_value, RegDef, REGS};
-use crate::PRESETS;
+use spe_defs::regs::{read_only_value, RegDef, REGS};
+use spe_defs::PRESETS;
 use std::fmt::Write;
 
 /// The header's text (deterministic).
@@ -97,7 +97,7 @@ fn render(s: &mut String) -> std::fmt::Result {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::regs::{pmscr, RegId};
+    use spe_defs::regs::{pmscr, RegId};
 
     #[test]
     fn the_header_defines_every_register_field_and_preset_value() {
@@ -116,7 +116,7 @@ mod tests {
             "#define SPE_PMSCR_EL1_CX_MASK 0x{:016x}ull",
             cx.mask()
         )));
-        let pmsidr = crate::regs::read_only_value(RegId::Pmsidr, &PRESETS[0]);
+        let pmsidr = spe_defs::regs::read_only_value(RegId::Pmsidr, &PRESETS[0]);
         assert!(h.contains(&format!(
             "#define SPE_DEFAULT_PMSIDR_EL1_VALUE 0x{pmsidr:016x}ull"
         )));

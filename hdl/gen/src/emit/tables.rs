@@ -2,10 +2,10 @@
 //! implementation-defined choices) as Markdown, from the definitions alone. `spe gen`
 //! writes the result to `gen/spe_tables.md`; a test fails when that file is stale.
 
-use crate::config::PRESETS;
-use crate::ports::{Dir, Width, PORTS, SMT_PORTS};
-use crate::regs::{self, REGS};
-use crate::{events, impdef};
+use spe_defs::config::PRESETS;
+use spe_defs::ports::{Dir, Width, PORTS, SMT_PORTS};
+use spe_defs::regs::{self, REGS};
+use spe_defs::{events, impdef};
 use std::fmt::Write;
 
 /// Banner on every generated file.
@@ -24,7 +24,7 @@ fn width_text(w: Width) -> String {
 }
 
 /// One table row per port: name, direction, width, group, meaning, timing.
-fn port_rows(s: &mut String, ports: &[crate::ports::Port]) -> std::fmt::Result {
+fn port_rows(s: &mut String, ports: &[spe_defs::ports::Port]) -> std::fmt::Result {
     for p in ports {
         let dir = if p.dir == Dir::In { "in" } else { "out" };
         writeln!(
@@ -97,7 +97,7 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "Every rule the unit applies to the hook reports (`iss_valid`, `xl_*`, `mem_*`, `br_*`, `cpl_*`); the golden model and the RTL implement exactly these.\n")?;
     writeln!(s, "| rule | what the unit does |")?;
     writeln!(s, "|---|---|")?;
-    for r in crate::ports::HOOK_RULES {
+    for r in spe_defs::ports::HOOK_RULES {
         writeln!(s, "| `{}` | {} |", r.key, r.rule)?;
     }
 
@@ -114,7 +114,7 @@ fn render(s: &mut String) -> std::fmt::Result {
         "| port | dir | width | option | presets | meaning | timing |"
     )?;
     writeln!(s, "|---|---|---|---|---|---|---|")?;
-    for o in crate::ports::OPTION_PORTS {
+    for o in spe_defs::ports::OPTION_PORTS {
         let p = &o.port;
         let presets: Vec<String> = PRESETS
             .iter()
@@ -194,7 +194,7 @@ fn render(s: &mut String) -> std::fmt::Result {
     writeln!(s, "| bit | perf name | filterable |")?;
     writeln!(s, "|---|---|---|")?;
     // Every event any preset builds; an option's event names the option.
-    let any = crate::PRESETS
+    let any = spe_defs::PRESETS
         .iter()
         .fold(0, |m, c| m | events::implemented_mask(c));
     for b in 0..64 {
@@ -261,16 +261,16 @@ mod tests {
     #[test]
     fn tables_name_every_register_port_and_layout_slot() {
         let md = super::markdown();
-        for r in crate::regs::REGS {
+        for r in spe_defs::regs::REGS {
             assert!(md.contains(r.name));
         }
-        for p in crate::ports::PORTS {
+        for p in spe_defs::ports::PORTS {
             assert!(md.contains(&format!("`{}`", p.name)));
         }
-        for s in crate::impdef::layout::ALL {
+        for s in spe_defs::impdef::layout::ALL {
             assert!(md.contains(s.name));
         }
-        for r in crate::ports::HOOK_RULES {
+        for r in spe_defs::ports::HOOK_RULES {
             assert!(md.contains(&format!("| `{}` | {} |", r.key, r.rule)));
         }
     }

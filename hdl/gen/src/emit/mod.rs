@@ -1,0 +1,25 @@
+//! One module per output; each is a function from the definitions to text.
+//!
+//! | module | output | written by |
+//! |---|---|---|
+//! | [`verilog`] | the RTL's modules, cleaned and checked (rust-hdl's raw text in) | `spe gen` (via `spe_rtl::gen`) |
+//! | [`preset`] | `gen/<preset>/`: a file per module, the file lists | `spe gen` |
+//! | [`sv`] | `gen/<preset>/*.sv`: package, wrapper, replay bench, scoreboard monitor | `spe gen` |
+//! | [`fusesoc`] | `gen/spe.core` | `spe gen` |
+//! | [`tables`] | `gen/spe_tables.md` | `spe gen` |
+//! | [`c_header`] | `gen/spe_regs.h` | `spe gen` |
+//! | [`soc_map`] | `gen/soc/spe_soc.h`, `gen/soc/spe_soc_map.py` | `spe gen` (via `spe_soc`) |
+//! | [`index`] | `gen/README.md` | `spe gen` |
+//! | [`rtl_macros`] | `top_ports.rs`, `reg_table.rs` (the RTL's table macros) | `hdl/rtl/build.rs` |
+//! | [`contract`] | `contract.rs` (the port contract's Rust types) | `verif/ports/build.rs` |
+
+pub mod c_header;
+pub mod contract;
+pub mod fusesoc;
+pub mod index;
+pub mod preset;
+pub mod rtl_macros;
+pub mod soc_map;
+pub mod sv;
+pub mod tables;
+pub mod verilog;

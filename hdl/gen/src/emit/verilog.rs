@@ -1,0 +1,325 @@
+//! The RTL's Verilog: rust-hdl's output (visited by `spe_rtl::gen`) split into modules,
+//! renamed, cleaned of what tools trip over and checked.
+//!
+//! rust-hdl names every child by its instance path joined with `$`. [`clean_modules`]
+//! renames each block module to the caller's name for it (`spe_<block>_<preset>`), rewrites
+//! the remaining `$` separators to `__`, and applies the clean-ups below; the output is
+//! deterministic.
+
+/// Replaces the hierarchy separator `$` inside identifiers with `__` (system functions
+/// such as `$signed` are left alone).
+pub fn rewrite_separators(text: &str) -> String {
+    let ident = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for (i, &c) in chars.iter().enumerate() {
+        let prev = if i > 0 { Some(chars[i - 1]) } else { None };
+        // Between two identifier characters: a separator, not a system task or function.
+        if c == '$' && ident(prev) && ident(chars.get(i + 1).copied()) {
+            out.push_str("__");
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// rust-hdl emits struct-field slice offsets as 64-bit literals (`x[(64'h38)+:(5)]`),
+/// which Verilator's WIDTH lint rejects as an index of a narrower vector. Offsets are
+/// elaboration-time constants: write them as plain decimal numbers (`x[(56)+:(5)]`).
+pub fn unsize_slice_offsets(text: &str) -> String {
+    const OPEN: &str = "[(64'h";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(OPEN) {
+        let after = &rest[i + OPEN.len()..];
+        let digits = after.chars().take_while(|c| c.is_ascii_hexdigit()).count();
+        if digits > 0 && after[digits..].starts_with(")+:(") {
+            let v = u64::from_str_radix(&after[..digits], 16).expect("hex digits");
+            out.push_str(&rest[..i]);
+            out.push_str(&format!("[({v}"));
+            rest = &after[digits..];
+        } else {
+            out.push_str(&rest[..i + OPEN.len()]);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// rust-hdl declares every 1-bit signal as a scalar (`input wire  x;`), but a `Bits<W>` bus
+/// with W = 1 is still indexed (`x[0]`), which Verilog forbids on a scalar. Give such
+/// declarations the range `[0:0]`: same width, and the bit-select becomes legal.
+pub fn range_indexed_scalars(text: &str) -> String {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    // `name[` preceded by a non-identifier character: a bit- or part-select of `name`.
+    let indexed = |name: &str| {
+        text.match_indices(&format!("{name}["))
+            .any(|(i, _)| !text[..i].chars().next_back().is_some_and(is_ident))
+    };
+    text.lines()
+        .map(|line| {
+            let t = line.trim_start();
+            for kind in [
+                "input wire  ",
+                "output reg  ",
+                "output wire  ",
+                "reg  ",
+                "wire  ",
+            ] {
+                if let Some(name) = t.strip_prefix(kind).and_then(|r| r.strip_suffix(';')) {
+                    if name.chars().all(is_ident) && indexed(name) {
+                        let indent = &line[..line.len() - t.len()];
+                        return format!("{indent}{} [0:0] {name};", kind.trim_end());
+                    }
+                }
+            }
+            line.to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// rust-hdl declares every variant of a state enum (`localparam SamplePhase__Idle = 0;`) in
+/// each module that carries a signal of that type, used or not (Verilator's UNUSEDPARAM).
+/// Keep only the variants the module refers to.
+pub fn drop_unused_enum_params(text: &str) -> String {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let uses = |name: &str| {
+        text.match_indices(name)
+            .filter(|(i, _)| {
+                let before = text[..*i].chars().next_back();
+                let after = text[i + name.len()..].chars().next();
+                !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+            })
+            .count()
+    };
+    // A variant's name once (its declaration) means unused; `__` marks enum variants.
+    text.lines()
+        .filter(|line| {
+            let t = line.trim_start();
+            match t
+                .strip_prefix("localparam ")
+                .and_then(|r| r.split_once(" = "))
+            {
+                Some((name, _)) if name.contains("__") => uses(name) > 1,
+                _ => true,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Splits rust-hdl's output into `(module name, module text)` pairs.
+fn split_modules(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut mods = Vec::new();
+    let mut rest = text;
+    // rust-hdl ends each module with `endmodule // <name>`, which delimits it.
+    while let Some(start) = rest.find("module ") {
+        let after = &rest[start + "module ".len()..];
+        let name_end = after
+            .find('(')
+            .ok_or("rust-hdl output: module header without a port list")?;
+        let name = after[..name_end].trim().to_string();
+        let end_marker = format!("endmodule // {name}");
+        let end = rest
+            .find(&end_marker)
+            .ok_or_else(|| format!("rust-hdl output: module {name} has no end"))?;
+        mods.push((name, rest[start..end + end_marker.len()].to_string()));
+        rest = &rest[end + end_marker.len()..];
+    }
+    Ok(mods)
+}
+
+/// Trailing spaces off every line, one final newline.
+fn tidy(text: &str) -> String {
+    let mut out: String = text
+        .lines()
+        .map(|l| l.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n");
+    // At most one blank line in a row (rust-hdl leaves runs of them).
+    while out.contains("\n\n\n") {
+        out = out.replace("\n\n\n", "\n\n");
+    }
+    out.trim().to_string() + "\n"
+}
+
+/// The modules of rust-hdl's output `raw` for a design visited under `top_name`, cleaned up
+/// and checked: each child
+/// module (`<top>$<block>`, or `<top>$<block>$<N>` for element N of an array of blocks,
+/// directly under the top) renamed `child(block)` (the elements of an array share it when
+/// their texts agree, else `child(<block>_t<N>)`) in its header,
+/// its end marker and where the top instantiates it; then the clean-ups of rust-hdl's
+/// output and [`check_module`] (which rejects `initial` unless `allow_initial`: only RAM
+/// contents of a board build may come from one). In rust-hdl's order, top last.
+pub fn clean_modules(
+    raw: &str,
+    top_name: &str,
+    child: &dyn Fn(&str) -> String,
+    allow_initial: bool,
+) -> Result<Vec<(String, String)>, String> {
+    let modules = split_modules(raw)?;
+    // Each child's block and, for an element of an array of blocks, its index.
+    let mut blocks: Vec<(&str, &str, Option<&str>)> = Vec::new();
+    for (name, _) in &modules {
+        if name == top_name {
+            continue;
+        }
+        let path = name.strip_prefix(&format!("{top_name}$")).unwrap_or("");
+        let (block, index) = match path.split_once('$') {
+            Some((b, i)) if !i.is_empty() && i.bytes().all(|c| c.is_ascii_digit()) => (b, Some(i)),
+            Some(_) => ("", None),
+            None => (path, None),
+        };
+        if block.is_empty() {
+            return Err(format!(
+                "unexpected module {name}: blocks (or arrays of blocks) must sit directly under the top"
+            ));
+        }
+        blocks.push((name.as_str(), block, index));
+    }
+    // The elements of an array are one module when their texts (less their own names)
+    // agree, `child(block)`; else each is `child(<block>_t<index>)`.
+    let text_of = |name: &str| {
+        let t = &modules.iter().find(|(n, _)| n == name).unwrap().1;
+        t.replace(name, "")
+    };
+    let mut renames: Vec<(String, String)> = Vec::new();
+    for &(name, block, index) in &blocks {
+        let same = blocks
+            .iter()
+            .filter(|(_, b, _)| *b == block)
+            .all(|(n, _, _)| text_of(n) == text_of(name));
+        let new = match index {
+            Some(i) if !same => child(&format!("{block}_t{i}")),
+            _ => child(block),
+        };
+        renames.push((name.to_string(), new));
+    }
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (name, text) in &modules {
+        if let Some((_, new)) = renames.iter().find(|(old, _)| old == name) {
+            if out.iter().any(|(n, _)| n == new) {
+                continue;
+            }
+        }
+        let mut text = text.clone();
+        let mut new_name = name.clone();
+        for (old, new) in &renames {
+            text = text.replace(&format!("module {old}("), &format!("module {new}("));
+            text = text.replace(
+                &format!("endmodule // {old}"),
+                &format!("endmodule // {new}"),
+            );
+            text = text.replace(&format!("{old} "), &format!("{new} "));
+            if old == name {
+                new_name = new.clone();
+            }
+        }
+        let text = drop_unused_enum_params(&range_indexed_scalars(&unsize_slice_offsets(
+            &rewrite_separators(&text),
+        )));
+        check_module(&new_name, &text, allow_initial)?;
+        out.push((new_name, tidy(&text)));
+    }
+    Ok(out)
+}
+
+/// `text` with every whole identifier `old` (not part of a longer one) replaced by `new`.
+pub fn rename_identifier(text: &str, old: &str, new: &str) -> String {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(old) {
+        let before = if at > 0 {
+            rest[..at].chars().last()
+        } else {
+            out.chars().last()
+        };
+        let after = rest[at + old.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        if before.is_some_and(ident) || after.is_some_and(ident) {
+            out.push_str(old);
+        } else {
+            out.push_str(new);
+        }
+        rest = &rest[at + old.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `(name, direction, bits)` of each port declaration of `module` in rust-hdl's output, in
+/// header order (for the tests that hold a generated top to its port table).
+pub fn verilog_ports(text: &str, module: &str) -> Vec<(String, spe_defs::ports::Dir, u32)> {
+    use spe_defs::ports::Dir;
+    let header = text
+        .split(&format!("module {module}("))
+        .nth(1)
+        .and_then(|t| t.split(");").next())
+        .unwrap_or_else(|| panic!("no header for {module}"));
+    let decl = |name: &str| -> (Dir, u32) {
+        for line in text.lines().map(str::trim) {
+            for (kw, dir) in [
+                ("input wire", Dir::In),
+                ("output reg", Dir::Out),
+                ("output wire", Dir::Out),
+            ] {
+                let Some(rest) = line.strip_prefix(kw) else {
+                    continue;
+                };
+                let rest = rest.trim().trim_end_matches(';');
+                let (range, n) = match rest.rsplit_once(' ') {
+                    Some((r, n)) => (r.trim(), n),
+                    None => ("", rest),
+                };
+                if n != name {
+                    continue;
+                }
+                let bits = match range.strip_prefix('[').and_then(|r| r.strip_suffix(":0]")) {
+                    Some(msb) => msb.parse::<u32>().expect("numeric range") + 1,
+                    None => 1,
+                };
+                return (dir, bits);
+            }
+        }
+        panic!("{module}: port {name} is not declared")
+    };
+    header
+        .split(',')
+        .map(str::trim)
+        .map(|n| {
+            let (d, b) = decl(n);
+            (n.to_string(), d, b)
+        })
+        .collect()
+}
+
+/// Rejects anything a tool flow would trip over.
+fn check_module(name: &str, text: &str, allow_initial: bool) -> Result<(), String> {
+    if !name.starts_with("spe_") || name == "top" {
+        return Err(format!("module {name}: every module must be named spe_*"));
+    }
+    // A `$` left in an identifier breaks Tcl/SDC scripts; system functions are fine.
+    for (i, _) in text.match_indices('$') {
+        let tail = &text[i..];
+        if !(tail.starts_with("$signed(") || tail.starts_with("$unsigned(")) {
+            let line = text[..i].lines().count();
+            let src = text
+                .lines()
+                .nth(line.saturating_sub(1))
+                .unwrap_or("")
+                .trim();
+            return Err(format!(
+                "module {name}: a `$` survived on line {line}: {src}"
+            ));
+        }
+    }
+    // Every flop is an `spe_rff` with a real reset: no state may come from `initial`.
+    if text.contains("initial") && !allow_initial {
+        return Err(format!("module {name}: state set by an initial block"));
+    }
+    Ok(())
+}
