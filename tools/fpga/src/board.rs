@@ -1,7 +1,7 @@
 //! The FPGA targets: device, package, board and the pins the wrapper uses on it. Two iCE40s
 //! (`spe synth` and the board builds) and one ECP5 (board builds only).
 
-use crate::wrapper::{CLK_PIN, SERIAL_IN_PIN, SERIAL_OUT_PIN};
+use spe_gen::emit::fpga_wrapper::{CLK_PIN, SERIAL_IN_PIN, SERIAL_OUT_PIN};
 use std::fmt;
 
 /// The FPGA family: which Yosys synthesis command, nextpnr and bitstream packer.

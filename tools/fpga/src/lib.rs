@@ -1,8 +1,8 @@
 //! The FPGA flows: area and timing of the bare unit on an iCE40 (`spe synth`), and board
 //! bitstreams on iCE40 and ECP5 (`spe fpga build`).
 //!
-//! * [`wrapper`]: the pin-limited wrapper around `spe_top_<preset>` (three pins; every
-//!   input from a shift register, every output registered and XOR-reduced);
+//! * `spe_gen::emit::fpga_wrapper`: the pin-limited wrapper around `spe_top_<preset>` (three
+//!   pins; every input from a shift register, every output registered and XOR-reduced);
 //! * [`board`]: the devices (HX8K breakout board, iCEBreaker, ULX3S), their pins and PCF;
 //! * [`build`]: a board bitstream (`spe fpga build`): Yosys, then nextpnr-ice40 and icepack
 //!   or nextpnr-ecp5 and ecppack;
@@ -23,7 +23,7 @@ pub mod depth;
 pub mod nextpnr;
 pub mod table;
 pub mod tools;
-pub mod wrapper;
+
 pub mod yosys;
 
 use board::Device;
@@ -398,7 +398,7 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
     std::fs::create_dir_all(&o.out_dir)
         .map_err(|e| format!("creating {}: {e}", o.out_dir.display()))?;
     let out = &o.out_dir;
-    let w = wrapper::generate(o.cfg);
+    let w = spe_gen::emit::fpga_wrapper::generate(o.cfg);
     let wrapper_file = format!("{}.v", w.module);
     write_file(&out.join(&wrapper_file), &w.verilog)?;
     write_file(&out.join(nextpnr::PCF), &o.device.pcf())?;

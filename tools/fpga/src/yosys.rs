@@ -9,7 +9,7 @@
 //! * **Flattened** (`flat.ys`): plain `synth_ice40 -flatten` of wrapper and unit together,
 //!   written as JSON for nextpnr. This is the design that is placed and timed.
 
-use crate::wrapper::Wrapper;
+use spe_gen::emit::fpga_wrapper::Wrapper;
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -12,9 +12,21 @@
 //! | [`index`] | `gen/README.md` | `spe gen` |
 //! | [`rtl_macros`] | `top_ports.rs`, `reg_table.rs` (the RTL's table macros) | `hdl/rtl/build.rs` |
 //! | [`contract`] | `contract.rs` (the port contract's Rust types) | `verif/ports/build.rs` |
+//! | [`fpga_wrapper`] | the pin-limited wrapper of `spe synth` | `spe_fpga`, into its run folder |
+//! | [`formal_wrapper`] | the formal top of `spe formal` | `spe_formal`, into its run folder |
+//! | [`bench_harness`] | the raw C++ harness of `spe bench sim` | `spe_harness`, into its build folder |
+//!
+//! One emitter stays outside, on purpose: the C ABI shim over the Verilated models
+//! (`verif/verilator-sys/build.rs`). It is written from Verilator's own output (each model's
+//! class list) in the same run that Verilates, and were that build script to depend on this
+//! crate, any change to any emitter here would re-Verilate and recompile every model
+//! (minutes on two cores).
 
+pub mod bench_harness;
 pub mod c_header;
 pub mod contract;
+pub mod formal_wrapper;
+pub mod fpga_wrapper;
 pub mod fusesoc;
 pub mod index;
 pub mod preset;
