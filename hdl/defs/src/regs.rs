@@ -99,6 +99,10 @@ pub struct RegDef {
     /// The option that builds the register (`None`: every unit has it). A unit without it
     /// treats its address as unmapped: writable mask and reset value zero (it reads 0).
     pub option: Option<fn(&Config) -> bool>,
+    /// The bits a write can change in a unit of `cfg`, from the mask of [`RegDef::fields`]
+    /// (a field an option builds, or one narrower in some units, is cut or added here;
+    /// [`writable`] holds the rules).
+    pub writable: fn(&Config, u64) -> u64,
 }
 
 impl RegDef {
@@ -111,43 +115,13 @@ impl RegDef {
         self.option.is_none_or(|f| f(cfg))
     }
     /// Bits that a write can change (zero for read-only registers and for a register the
-    /// unit does not build).
+    /// unit does not build): the row's [`RegDef::writable`] of its fields' mask.
     pub fn writable_mask(&self, cfg: &Config) -> u64 {
         if self.read_only || !self.built(cfg) {
             return 0;
         }
         let fields = self.fields.iter().fold(0, |m, f| m | f.mask());
-        match self.id {
-            // MINLAT is as wide as the latency counters.
-            RegId::Pmslatfr => fields & crate::low_mask(cfg.counter_width.bits()),
-            // PCT's high bit is RES0 without FEAT_ECV.
-            RegId::PmscrEl1 | RegId::PmscrEl2 if !cfg.feat_ecv => fields & !pmscr::PCT_ECV_BIT,
-            // ECOUNT only with FEAT_SPE_ERnd.
-            RegId::Pmsicr if cfg.options.ernd => fields | pmsicr::ECOUNT.mask(),
-            // PMFZ only with it.
-            RegId::Pmblimitr if cfg.options.pmfz => fields | pmblimitr::PMFZ.mask(),
-            // FP, SIMD and the TYPEm masks only with FEAT_SPE_EFT, FDS only with FEAT_SPE_FDS,
-            // FnE only with FEAT_SPE_FnE.
-            RegId::Pmsfcr => {
-                (fields
-                    & !if cfg.options.fne {
-                        0
-                    } else {
-                        pmsfcr::FNE.mask()
-                    })
-                    | if cfg.options.eft { pmsfcr::EFT_MASK } else { 0 }
-                    | if cfg.options.fds {
-                        pmsfcr::FDS.mask()
-                    } else {
-                        0
-                    }
-            }
-            // The options' events: E[18:17] with the SVE events, E[23:19] with SPEv1p4's,
-            // E[6] with FEAT_SPE_FnE; PMSNEVFR only with FEAT_SPE_FnE.
-            RegId::Pmsnevfr if !cfg.options.fne => 0,
-            RegId::Pmsevfr | RegId::Pmsnevfr => crate::events::filterable_mask(cfg),
-            _ => fields,
-        }
+        (self.writable)(cfg, fields)
     }
     /// Value after reset.
     pub fn reset_value(&self, cfg: &Config) -> u64 {
@@ -624,6 +598,75 @@ pub mod pmbidr {
     pub const FIELDS: &[Field] = &[ALIGN, P, F, EA];
 }
 
+/// The rules of [`RegDef::writable`]: from the mask of a register's fields to the bits a
+/// write changes in a unit of `cfg`.
+pub mod writable {
+    use super::{pmblimitr, pmscr, pmsfcr, pmsicr};
+    use crate::Config;
+
+    /// Every field as declared.
+    pub fn fields(_: &Config, fields: u64) -> u64 {
+        fields
+    }
+    /// PMSLATFR: MINLAT is as wide as the latency counters.
+    pub fn minlat_as_wide_as_the_counters(cfg: &Config, fields: u64) -> u64 {
+        fields & crate::low_mask(cfg.counter_width.bits())
+    }
+    /// PMSCR_EL1/EL2: PCT's high bit is RES0 without FEAT_ECV.
+    pub fn pct_ecv_bit_with_feat_ecv(cfg: &Config, fields: u64) -> u64 {
+        if cfg.feat_ecv {
+            fields
+        } else {
+            fields & !pmscr::PCT_ECV_BIT
+        }
+    }
+    /// PMSICR: ECOUNT only with FEAT_SPE_ERnd.
+    pub fn ecount_with_ernd(cfg: &Config, fields: u64) -> u64 {
+        if cfg.options.ernd {
+            fields | pmsicr::ECOUNT.mask()
+        } else {
+            fields
+        }
+    }
+    /// PMBLIMITR: PMFZ only with it.
+    pub fn pmfz_with_it(cfg: &Config, fields: u64) -> u64 {
+        if cfg.options.pmfz {
+            fields | pmblimitr::PMFZ.mask()
+        } else {
+            fields
+        }
+    }
+    /// PMSFCR: FP, SIMD and the TYPEm masks only with FEAT_SPE_EFT, FDS only with
+    /// FEAT_SPE_FDS, FnE only with FEAT_SPE_FnE.
+    pub fn pmsfcr_options(cfg: &Config, fields: u64) -> u64 {
+        let fne = if cfg.options.fne {
+            0
+        } else {
+            pmsfcr::FNE.mask()
+        };
+        let eft = if cfg.options.eft { pmsfcr::EFT_MASK } else { 0 };
+        let fds = if cfg.options.fds {
+            pmsfcr::FDS.mask()
+        } else {
+            0
+        };
+        (fields & !fne) | eft | fds
+    }
+    /// PMSEVFR: the events the unit can filter on (the options' events: E[18:17] with the
+    /// SVE events, E[23:19] with SPEv1p4's, E[6] with FEAT_SPE_FnE).
+    pub fn filterable_events(cfg: &Config, _: u64) -> u64 {
+        crate::events::filterable_mask(cfg)
+    }
+    /// PMSNEVFR: as PMSEVFR, and only with FEAT_SPE_FnE.
+    pub fn filterable_events_with_fne(cfg: &Config, fields: u64) -> u64 {
+        if cfg.options.fne {
+            filterable_events(cfg, fields)
+        } else {
+            0
+        }
+    }
+}
+
 /// Every register of the unit, in port-address order.
 pub const REGS: &[RegDef] = &[
     RegDef {
@@ -637,6 +680,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmblimitr::FIELDS,
         desc: "Buffer limit, enable and fill mode",
         option: None,
+        writable: writable::pmfz_with_it,
     },
     RegDef {
         id: RegId::Pmbptr,
@@ -649,6 +693,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmbptr::FIELDS,
         desc: "Buffer write pointer",
         option: None,
+        writable: writable::fields,
     },
     RegDef {
         id: RegId::Pmbsr,
@@ -661,6 +706,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmbsr::FIELDS,
         desc: "Buffer status and syndrome",
         option: None,
+        writable: writable::fields,
     },
     RegDef {
         id: RegId::Pmbidr,
@@ -673,6 +719,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmbidr::FIELDS,
         desc: "Buffer ID (read-only)",
         option: None,
+        writable: writable::fields,
     },
     RegDef {
         id: RegId::PmscrEl1,
@@ -685,6 +732,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmscr::FIELDS_EL1,
         desc: "Sampling control, EL1",
         option: None,
+        writable: writable::pct_ecv_bit_with_feat_ecv,
     },
     RegDef {
         id: RegId::Pmsnevfr,
@@ -697,6 +745,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmsevfr::FIELDS,
         desc: "Inverted event filter",
         option: None,
+        writable: writable::filterable_events_with_fne,
     },
     RegDef {
         id: RegId::Pmsicr,
@@ -709,6 +758,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmsicr::FIELDS,
         desc: "Interval counter",
         option: None,
+        writable: writable::ecount_with_ernd,
     },
     RegDef {
         id: RegId::Pmsirr,
@@ -721,6 +771,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmsirr::FIELDS,
         desc: "Interval reload",
         option: None,
+        writable: writable::fields,
     },
     RegDef {
         id: RegId::Pmsfcr,
@@ -733,6 +784,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmsfcr::FIELDS,
         desc: "Filter control",
         option: None,
+        writable: writable::pmsfcr_options,
     },
     RegDef {
         id: RegId::Pmsevfr,
@@ -745,6 +797,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmsevfr::FIELDS,
         desc: "Event filter",
         option: None,
+        writable: writable::filterable_events,
     },
     RegDef {
         id: RegId::Pmslatfr,
@@ -757,6 +810,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmslatfr::FIELDS,
         desc: "Minimum latency filter",
         option: None,
+        writable: writable::minlat_as_wide_as_the_counters,
     },
     RegDef {
         id: RegId::Pmsidr,
@@ -769,6 +823,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmsidr::FIELDS,
         desc: "Sampling ID (read-only)",
         option: None,
+        writable: writable::fields,
     },
     RegDef {
         id: RegId::PmscrEl2,
@@ -781,6 +836,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmscr::FIELDS_EL2,
         desc: "Sampling control, EL2",
         option: None,
+        writable: writable::pct_ecv_bit_with_feat_ecv,
     },
     RegDef {
         id: RegId::Pmsdsfr,
@@ -794,6 +850,7 @@ pub const REGS: &[RegDef] = &[
         desc:
             "Data-source filter (FEAT_SPE_FDS: only in a unit that builds it, unmapped otherwise)",
         option: Some(crate::config::option::fds),
+        writable: writable::fields,
     },
 ];
 
