@@ -32,7 +32,6 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
 
     // Constant declarations
     localparam  m_eft__0 = 64'h1f000000180000;
-    localparam  a_dsfr__0 = 5'b100;
     localparam  m_ev_hi__0 = 16'hfe;
     localparam  a_pmblimitr = 5'b0;
     localparam  m_pmblimitr = 64'hfffffffffffff027;
@@ -71,6 +70,8 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     localparam  v_pmbidr = 64'h126;
     localparam  a_pmsidr = 5'b1111;
     localparam  v_pmsidr = 64'hf0264f7;
+    localparam  a_pmsdsfr__0 = 5'b100;
+    localparam  m_pmsdsfr__0 = 64'hffffffffffffffff;
     localparam  m_limit = 64'hfffffffffffff000;
     localparam  k_coll = 32'h10000;
     localparam  k_full_keep = 32'hd0000;
@@ -109,10 +110,6 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     wire  [63:0] e_fcr__0__q;
     reg  e_fcr__0__reset;
     reg  e_fcr__0__clock;
-    reg  [63:0] d_fr__0__d;
-    wire  [63:0] d_fr__0__q;
-    reg  d_fr__0__reset;
-    reg  d_fr__0__clock;
     reg  [15:0] v_evfr__0__d;
     wire  [15:0] v_evfr__0__q;
     reg  v_evfr__0__reset;
@@ -165,6 +162,10 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     wire  [7:0] pmscr_el2__q;
     reg  pmscr_el2__reset;
     reg  pmscr_el2__clock;
+    reg  [63:0] pmsdsfr__0__d;
+    wire  [63:0] pmsdsfr__0__q;
+    reg  pmsdsfr__0__reset;
+    reg  pmsdsfr__0__clock;
 
     // Local signals
     reg  [63:0] opt_rd__0;
@@ -204,12 +205,6 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         .q(e_fcr__0__q),
         .reset(e_fcr__0__reset),
         .clock(e_fcr__0__clock)
-    );
-    spe_rff #(.W(64), .INIT(64'h0)) d_fr__0(
-        .d(d_fr__0__d),
-        .q(d_fr__0__q),
-        .reset(d_fr__0__reset),
-        .clock(d_fr__0__clock)
     );
     spe_rff #(.W(16), .INIT(16'h0)) v_evfr__0(
         .d(v_evfr__0__d),
@@ -288,6 +283,12 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         .q(pmscr_el2__q),
         .reset(pmscr_el2__reset),
         .clock(pmscr_el2__clock)
+    );
+    spe_rff #(.W(64), .INIT(64'h0)) pmsdsfr__0(
+        .d(pmsdsfr__0__d),
+        .q(pmsdsfr__0__q),
+        .reset(pmsdsfr__0__reset),
+        .clock(pmsdsfr__0__clock)
     );
 
     // Update code
@@ -508,13 +509,13 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         end
         eft_type__0 = e_fcr__0__q[(32'h13)+:(2)];
         eft_mask__0 = e_fcr__0__q[(32'h30)+:(5)];
-        d_fr__0__clock = clock;
-        d_fr__0__reset = reset;
-        d_fr__0__d = d_fr__0__q;
-        if (wr & (reg_addr == a_dsfr__0)) begin
-            d_fr__0__d = reg_wdata;
+        pmsdsfr__0__clock = clock;
+        pmsdsfr__0__reset = reset;
+        pmsdsfr__0__d = pmsdsfr__0__q;
+        if (wr & (reg_addr == a_pmsdsfr__0)) begin
+            pmsdsfr__0__d = reg_wdata & m_pmsdsfr__0;
         end
-        dsfr__0 = d_fr__0__q;
+        dsfr__0 = pmsdsfr__0__q;
         fds__0 = pmsfcr__q[32'h4];
         v_evfr__0__clock = clock;
         v_evfr__0__reset = reset;
@@ -534,8 +535,8 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         if (reg_addr == a_pmsfcr) begin
             opt_rd__0 = e_fcr__0__q;
         end
-        if (reg_addr == a_dsfr__0) begin
-            opt_rd__0 = d_fr__0__q;
+        if (reg_addr == a_pmsdsfr__0) begin
+            opt_rd__0 = pmsdsfr__0__q;
         end
         reg_rdata = k_zero64 | o_pmblimitr | o_pmbptr | o_pmbsr | o_pmscr_el1 | o_pmsnevfr | o_pmsicr | o_pmsirr | o_pmsfcr | o_pmsevfr | o_pmslatfr | o_pmscr_el2 | o_pmbidr | o_pmsidr | opt_rd__0;
         if (reg_addr == a_pmsevfr) begin

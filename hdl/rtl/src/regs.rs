@@ -61,6 +61,11 @@ fn mask<const N: usize>(id: RegId, cfg: &Config) -> K<Bits<N>> {
     k(reg.writable_mask(cfg) & spe_defs::low_mask(reg.storage_bits()))
 }
 
+/// Zero or one element: one in a unit of `cfg` that builds register `id`.
+fn built(id: RegId, cfg: &Config) -> std::ops::Range<usize> {
+    0..usize::from(r::reg(id).built(cfg))
+}
+
 /// A register's flop, as wide as its storage, resetting to its table value.
 fn flop<const N: usize>(id: RegId, cfg: &Config) -> Rff<Bits<N>> {
     assert_eq!(N as u32, r::reg(id).storage_bits(), "{id:?}: storage width");
@@ -81,6 +86,7 @@ macro_rules! spe_regs {
         stored { $($sr:ident $srd:ident $sz:ident;)* }
         live { $($lrd:ident $lz:ident;)* }
         ro { $($oa:ident $ov:ident $oo:ident $oid:ident;)* }
+        opt { $($q:ident $qa:ident $qm:ident $qid:ident;)* }
     ) => {
         /// The register block. `CW` is the latency-counter width (MINLAT is as wide).
         #[derive(LogicBlock, Default)]
@@ -122,12 +128,10 @@ macro_rules! spe_regs {
             e_fcr: Vec<Rff<Bits<64>>>,
             m_eft: Vec<K<Bits<64>>>,
             /// FEAT_SPE_FDS (`Options::fds`; one element in a unit that builds it, none
-            /// otherwise): PMSDSFR_EL1 (written by hand: the generated table has the
-            /// registers every unit has) and its port address, and PMSFCR.FDS.
+            /// otherwise): PMSDSFR_EL1 (its flop `pmsdsfr`, from the table's optional
+            /// registers) and PMSFCR.FDS.
             pub dsfr: Vec<Signal<Out, Bits<64>>>,
             pub fds: Vec<Signal<Out, Bit>>,
-            d_fr: Vec<Rff<Bits<64>>>,
-            a_dsfr: Vec<K<Bits<5>>>,
             /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`; one
             /// element in a unit that builds one, none otherwise): PMSEVFR's and
             /// PMSNEVFR's bits 31:16 ([`HI_EVENT_BITS`], event 16 at bit 0), stored beyond
@@ -139,8 +143,8 @@ macro_rules! spe_regs {
             v_nevfr: Vec<Rff<Bits<HI_EVENT_BITS>>>,
             m_ev_hi: Vec<K<Bits<HI_EVENT_BITS>>>,
             /// The read-back of the options' registers and fields (one element in a unit
-            /// with FEAT_SPE_EFT or FEAT_SPE_FDS): PMSFCR's EFT bits at PMSFCR's address,
-            /// PMSDSFR at its own, zero elsewhere. (PMSEVFR's and PMSNEVFR's high bits are
+            /// with FEAT_SPE_EFT or an optional register): PMSFCR's EFT bits at PMSFCR's
+            /// address, an optional register at its own, zero elsewhere. (PMSEVFR's and PMSNEVFR's high bits are
             /// spliced into `reg_rdata` at bit 16.)
             opt_rd: Vec<Signal<Local, Bits<64>>>,
             // Generated from the register table: each read/write register's flop (named
@@ -160,6 +164,14 @@ macro_rules! spe_regs {
                 $oa: K<Bits<5>>,
                 $ov: K<Bits<64>>,
                 $oo: Signal<Local, Bits<64>>,
+            )*
+            // Generated from the register table: each optional register's flop, address
+            // and writable mask (64 bits of storage), one element each in a unit that
+            // builds it (`RegDef::option`), none otherwise (so no Verilog at all).
+            $(
+                $q: Vec<Rff<Bits<64>>>,
+                $qa: Vec<K<Bits<5>>>,
+                $qm: Vec<K<Bits<64>>>,
             )*
             // Local signals: profiling enable, discard mode, the port's write strobe, PMBSR
             // with this cycle's collision.
@@ -240,6 +252,11 @@ macro_rules! spe_regs {
                         $oa: addr(RegId::$oid),
                         $ov: k(r::read_only_value(RegId::$oid, cfg)),
                     )*
+                    $(
+                        $q: built(RegId::$qid, cfg).map(|_| flop(RegId::$qid, cfg)).collect(),
+                        $qa: built(RegId::$qid, cfg).map(|_| addr(RegId::$qid)).collect(),
+                        $qm: built(RegId::$qid, cfg).map(|_| mask(RegId::$qid, cfg)).collect(),
+                    )*
                     m_limit: k(pmblimitr::LIMIT.mask()),
                     k_coll: k(pmbsr::COLL.mask()),
                     k_full_keep: k(pmbsr::COLL.mask() | pmbsr::DL.mask() | pmbsr::EA.mask()),
@@ -279,8 +296,6 @@ macro_rules! spe_regs {
                     e_fcr: (0..eft).map(|_| Default::default()).collect(),
                     dsfr: (0..fds).map(|_| Default::default()).collect(),
                     fds: (0..fds).map(|_| Default::default()).collect(),
-                    d_fr: (0..fds).map(|_| Default::default()).collect(),
-                    a_dsfr: (0..fds).map(|_| addr(RegId::Pmsdsfr)).collect(),
                     evfr_hi: (0..hi).map(|_| Default::default()).collect(),
                     nevfr_hi: (0..hi).map(|_| Default::default()).collect(),
                     v_evfr: (0..hi).map(|_| Default::default()).collect(),
@@ -288,7 +303,7 @@ macro_rules! spe_regs {
                     m_ev_hi: (0..hi)
                         .map(|_| K::new(hi_events(spe_defs::events::filterable_mask(cfg))))
                         .collect(),
-                    opt_rd: (0..usize::from(eft + fds > 0))
+                    opt_rd: (0..usize::from(eft > 0 || r::REGS.iter().any(|x| x.option.is_some() && x.built(cfg))))
                         .map(|_| Default::default())
                         .collect(),
                     m_eft: (0..eft)
@@ -477,16 +492,22 @@ macro_rules! spe_regs {
                     self.eft_type[i].next = self.e_fcr[i].q.val().get_bits::<2>(19);
                     self.eft_mask[i].next = self.e_fcr[i].q.val().get_bits::<5>(48);
                 }
-                // FEAT_SPE_FDS: PMSDSFR (every bit writable) and PMSFCR.FDS (a literal place,
-                // checked below like PMFZ's).
-                for i in 0..self.d_fr.len() {
-                    self.d_fr[i].clock.next = self.clock.val();
-                    self.d_fr[i].reset.next = self.reset.val();
-                    self.d_fr[i].d.next = self.d_fr[i].q.val();
-                    if self.wr.val() & (self.reg_addr.val() == self.a_dsfr[i].val()) {
-                        self.d_fr[i].d.next = self.reg_wdata.val();
+                // Generated: each optional register a unit builds holds its value, stores a
+                // port write through its writable mask (and reads back as stored, below).
+                $(
+                    for i in 0..self.$q.len() {
+                        self.$q[i].clock.next = self.clock.val();
+                        self.$q[i].reset.next = self.reset.val();
+                        self.$q[i].d.next = self.$q[i].q.val();
+                        if self.wr.val() & (self.reg_addr.val() == self.$qa[i].val()) {
+                            self.$q[i].d.next = self.reg_wdata.val() & self.$qm[i].val();
+                        }
                     }
-                    self.dsfr[i].next = self.d_fr[i].q.val();
+                )*
+                // FEAT_SPE_FDS: PMSDSFR and PMSFCR.FDS (a literal place, checked below like
+                // PMFZ's).
+                for i in 0..self.pmsdsfr.len() {
+                    self.dsfr[i].next = self.pmsdsfr[i].q.val();
                     self.fds[i].next = self.pmsfcr.q.val().get_bit(4);
                 }
                 // Events above bit 15: PMSEVFR's and PMSNEVFR's high bits with their register.
@@ -509,7 +530,7 @@ macro_rules! spe_regs {
                     self.nevfr_hi[i].next = self.v_nevfr[i].q.val();
                 }
                 // The options' read-back: the generated multiplexer again, ORed with PMSFCR's
-                // EFT bits, PMSDSFR or PMSEVFR's and PMSNEVFR's high bits where addressed.
+                // EFT bits, an optional register or PMSEVFR's and PMSNEVFR's high bits where addressed.
                 for i in 0..self.opt_rd.len() {
                     self.opt_rd[i].next = self.k_zero64.val();
                     for j in 0..self.e_fcr.len() {
@@ -517,11 +538,13 @@ macro_rules! spe_regs {
                             self.opt_rd[i].next = self.e_fcr[j].q.val();
                         }
                     }
-                    for j in 0..self.d_fr.len() {
-                        if self.reg_addr.val() == self.a_dsfr[j].val() {
-                            self.opt_rd[i].next = self.d_fr[j].q.val();
+                    $(
+                        for j in 0..self.$q.len() {
+                            if self.reg_addr.val() == self.$qa[j].val() {
+                                self.opt_rd[i].next = self.$q[j].q.val();
+                            }
                         }
-                    }
+                    )*
                     self.reg_rdata.next =
                         self.k_zero64.val() $(| self.$o.val())* $(| self.$oo.val())* | self.opt_rd[i].val();
                 }
