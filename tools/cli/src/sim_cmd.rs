@@ -40,9 +40,10 @@ pub struct SimArgs {
     /// Memory backpressure: ready, random:P, or stalls:P:MIN:MAX.
     #[arg(long, default_value = "ready")]
     backpressure: String,
-    /// Memory write errors: none, beat:N, or random:P, then optionally @KIND: ext (external
-    /// abort, the default), s1[:FSC] or s2[:FSC] (stage-1 / stage-2 MMU fault; FSC default
-    /// 0x07, translation fault level 3), any (each error draws its kind).
+    /// Memory write errors: none, beat:N, random:P, or sweep:N (a fault every N records,
+    /// walking the beats of a record and, with @any, the kinds), then optionally @KIND: ext
+    /// (external abort, the default), s1[:FSC] or s2[:FSC] (stage-1 / stage-2 MMU fault; FSC
+    /// default 0x07, translation fault level 3), any (each error draws its kind).
     #[arg(long, default_value = "none")]
     mem_errors: String,
     /// Seed of every random choice of the run.

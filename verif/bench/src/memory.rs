@@ -46,6 +46,14 @@ pub enum ErrorInjection {
     Random {
         p: f64,
     },
+    /// A fault in every `every`-th record, the n-th such fault (counting from `start`) on
+    /// beat `n mod 8` of its record and, with `FaultSpec::Any`, of kind `(n + n / 8) mod 4`
+    /// (external abort, stage-1, stage-2 MMU fault, the reserved kind): 32 faults in a row
+    /// meet every kind at every beat.
+    Sweep {
+        every: u64,
+        start: u64,
+    },
 }
 
 /// What an injected error reports (`wr_err_kind`, `wr_err_fsc`).
@@ -183,7 +191,7 @@ impl MemoryProfile {
         }
     }
 
-    /// Parses an error spec: `none`, `beat:N`, or `random:P`, each optionally followed by
+    /// Parses an error spec: `none`, `beat:N`, `random:P` or `sweep:N`, each optionally followed by
     /// `@KIND` ([`MemoryProfile::parse_fault`]).
     pub fn parse_errors(spec: &str) -> Result<ErrorInjection, String> {
         let spec = spec.split_once('@').map_or(spec, |(s, _)| s);
@@ -197,8 +205,14 @@ impl MemoryProfile {
                 .parse()
                 .map(|p| ErrorInjection::Random { p })
                 .map_err(|_| format!("errors {spec:?}: {p:?} is not a probability")),
+            Some(("sweep", n)) => match n.parse::<u64>() {
+                Ok(every) if every > 0 => Ok(ErrorInjection::Sweep { every, start: 0 }),
+                _ => Err(format!(
+                    "errors {spec:?}: {n:?} is not a record count of 1 or more"
+                )),
+            },
             _ => Err(format!(
-                "errors {spec:?}: expected none, beat:N or random:P (then @KIND)"
+                "errors {spec:?}: expected none, beat:N, random:P or sweep:N (then @KIND)"
             )),
         }
     }
@@ -268,6 +282,10 @@ pub struct Memory {
     /// The next beat accepted gets `wr_err`.
     err_next: bool,
     beats: u64,
+    /// Records begun (their first beat accepted).
+    records: u64,
+    /// A sweep's kind for the error on the next beat (`FaultSpec::Any` only).
+    sweep_kind: Option<u8>,
     errors_injected: u64,
     violations: Vec<Violation>,
     violation_count: u64,
@@ -295,8 +313,7 @@ struct Buffer {
 
 impl Memory {
     pub fn new(profile: MemoryProfile, seed: u64) -> Memory {
-        let err_next = profile.errors == ErrorInjection::AtBeat(0);
-        Memory {
+        let mut m = Memory {
             profile,
             rng: Rng::derive(seed, 3),
             words: HashMap::new(),
@@ -306,13 +323,56 @@ impl Memory {
             err: false,
             held: None,
             stall_left: 0,
-            err_next,
+            err_next: false,
             beats: 0,
+            records: 0,
+            sweep_kind: None,
             errors_injected: 0,
             violations: Vec::new(),
             violation_count: 0,
             ea_ignored: false,
             err_external: false,
+        };
+        // The first beat: by its index or its place; a random error is drawn only after a
+        // beat (so a seed's draws stay where they were before sweeps existed).
+        if !matches!(m.profile.errors, ErrorInjection::Random { .. }) {
+            m.err_next = m.next_beat_errs();
+        }
+        m
+    }
+
+    /// Whether the next beat accepted gets `wr_err` (and, for a sweep, its kind).
+    fn next_beat_errs(&mut self) -> bool {
+        self.sweep_kind = None;
+        match self.profile.errors {
+            ErrorInjection::Never => false,
+            ErrorInjection::AtBeat(n) => n == self.beats,
+            ErrorInjection::Random { p } => self.rng.chance(p),
+            ErrorInjection::Sweep { every, start } => {
+                // The next beat's place: the next of the record being written, or the
+                // first of the next record.
+                let (beat, record) = match self.bufs[self.cur].record {
+                    Some((_, n)) => (n as u64, self.records.saturating_sub(1)),
+                    None => (0, self.records),
+                };
+                if every == 0 || record % every != 0 {
+                    return false;
+                }
+                let n = start + record / every;
+                let hit = n % BEATS_PER_RECORD as u64 == beat;
+                if hit {
+                    // Kind (n + n / 8) mod 4: each run of eight faults shifts the kinds by
+                    // one against the beats.
+                    let kinds = [
+                        pmbsr::ERR_EXTERNAL,
+                        pmbsr::ERR_STAGE1,
+                        pmbsr::ERR_STAGE2,
+                        pmbsr::ERR_RESERVED,
+                    ];
+                    self.sweep_kind = Some(kinds[((n + n / 8) % 4) as usize]);
+                }
+                hit
+            }
         }
     }
 
@@ -394,11 +454,14 @@ impl Memory {
                 FaultSpec::External => (pmbsr::ERR_EXTERNAL, 0),
                 FaultSpec::Stage1(f) => (pmbsr::ERR_STAGE1, f),
                 FaultSpec::Stage2(f) => (pmbsr::ERR_STAGE2, f),
-                FaultSpec::Any => {
-                    // Every kind, the reserved one (reported as an external abort) too.
-                    let kind = self.rng.below(4) as u8;
-                    (kind, random_mmu_fsc(&mut self.rng))
-                }
+                FaultSpec::Any => match self.sweep_kind {
+                    Some(kind) => (kind, random_mmu_fsc(&mut self.rng)),
+                    None => {
+                        // Every kind, the reserved one (reported as an external abort) too.
+                        let kind = self.rng.below(4) as u8;
+                        (kind, random_mmu_fsc(&mut self.rng))
+                    }
+                },
             }
         };
         inp.wr_err_kind = kind;
@@ -520,11 +583,7 @@ impl Memory {
             // The faulting beat ends the record: the unit writes nothing more of it.
             self.bufs[self.cur].record = None;
         }
-        self.err_next = match self.profile.errors {
-            ErrorInjection::Never => false,
-            ErrorInjection::AtBeat(n) => n == self.beats,
-            ErrorInjection::Random { p } => self.rng.chance(p),
-        };
+        self.err_next = self.next_beat_errs();
     }
 
     fn check_order(&mut self, cycle: u64, addr: u64) {
@@ -549,6 +608,7 @@ impl Memory {
                     );
                 }
                 self.bufs[self.cur].record = Some((addr, 1));
+                self.records += 1;
             }
             Some((last, n)) => {
                 let want = last.wrapping_add(BEAT_BYTES as u64);

@@ -496,12 +496,19 @@ pub fn random_memory(r: &mut Rng) -> MemoryProfile {
             max: 50_000,
         },
     };
-    // Errors: about one in 50 beats, one in 500, or one chosen early beat (dense enough
-    // that a preset's jobs meet every fault kind at every beat of a record: the
-    // functional coverage's fault/ points).
+    // Errors: about one in 50 beats, one in 500, or a sweep: a fault every first to
+    // fourth record, walking the beats of a record (and, with any kind, the kinds), so
+    // that a preset's jobs meet every fault kind at every beat of a record (the functional
+    // coverage's fault/ points).
     let errors = match r.below(5) {
         0 => ErrorInjection::Random { p: 2e-2 },
-        1 => ErrorInjection::AtBeat(r.below(400)),
+        1 => {
+            let x = r.below(400);
+            ErrorInjection::Sweep {
+                every: 1 + x % 4,
+                start: x / 4 % 32,
+            }
+        }
         2 => ErrorInjection::Random { p: 2e-3 },
         _ => ErrorInjection::Never,
     };

@@ -12,8 +12,9 @@ use crate::chaos::{random_memory, random_settings, Chaos, ChaosCounts, ChaosPara
 use crate::functional::{Hits, Observer};
 use crate::lockstep::{Divergence, Lockstep};
 use crate::verilated::Verilated;
+use spe_bench::memory::FaultSpec;
 use spe_bench::run::RESET_CYCLES;
-use spe_bench::Stats;
+use spe_bench::{ErrorInjection, Stats};
 use spe_defs::impdef::BEATS_PER_RECORD;
 use spe_defs::{Config, PRESETS};
 use spe_stim::core_params::MAX_DRAM_BASE;
@@ -208,6 +209,20 @@ impl JobPlan {
         }
         if r.chance(0.3) {
             workload.params.slow_walk_rate = 0.05;
+        }
+        // Fault sweeps (a stream of their own, so the draws above stay as they were): most
+        // jobs that inject write errors place them instead on every first to fourth
+        // record, walking the record's beats and the three fault kinds, so that each
+        // preset's jobs meet every kind at every beat (the functional coverage's fault/
+        // points), not only those a random beat happens to hit.
+        let mut memory = memory;
+        let mut f = Rng::derive(job.seed, 0xFA17);
+        if memory.errors != ErrorInjection::Never && f.chance(0.6) {
+            memory.errors = ErrorInjection::Sweep {
+                every: f.range(1, 4),
+                start: f.below(32),
+            };
+            memory.fault = FaultSpec::Any;
         }
         JobPlan {
             workload,
