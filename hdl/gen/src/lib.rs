@@ -1,4 +1,6 @@
-//! Every text the project generates, and the one path they are written and checked by.
+//! The project's generated texts, and the one path the files of `gen/` are written and
+//! checked by. (Made elsewhere, and said so in [`emit`]'s table: `gen/spe_rff.v`'s text,
+//! the SoC's Verilog, the timing diagrams and the coverage reports.)
 //!
 //! Shaped like OpenTitan's `util/reggen`: one `emit/*.rs` per output (see [`emit`]), each a
 //! function from the definitions (`spe_defs`) to text. The files of `gen/` go through

@@ -77,7 +77,9 @@ fn flop<const N: usize>(id: RegId, cfg: &Config) -> Rff<Bits<N>> {
 /// read value, its zero seed and its term of the read multiplexer, `RegId` and storage
 /// width; `stored` and `live` the
 /// registers whose read-back is the stored value or the hardware's value of this cycle;
-/// `ro` each read-only register's address and value. The hand-written part (the hardware
+/// `ro` each read-only register's address and value; `opt` each register only some units
+/// build (`RegDef::option`): its flop, address and writable mask, each a vector of zero or
+/// one element. The hand-written part (the hardware
 /// updates and the field decoding) is here too, as in `spe_top!`: rust-hdl's `hdl_gen`
 /// needs every `self` of a kernel to come from the same place as the function.
 macro_rules! spe_regs {
@@ -234,6 +236,8 @@ macro_rules! spe_regs {
                 );
                 let eft = usize::from(spe_defs::config::option::eft(cfg));
                 let fds = usize::from(spe_defs::config::option::fds(cfg));
+                // PMSDSFR's outputs are indexed by its flop's element (the kernel below).
+                assert_eq!(fds, built(RegId::Pmsdsfr, cfg).len(), "PMSDSFR is built with FEAT_SPE_FDS");
                 let hi = usize::from(spe_defs::events::has_high_events(cfg));
                 let bsr = |ec: u64, mss: u64, ea: u64, dl: u64| {
                     pmbsr::S.place(1)

@@ -129,6 +129,11 @@ impl MemoryProfile {
         if let ErrorInjection::Random { p } = self.errors {
             prob("error probability", p)?;
         }
+        if let ErrorInjection::Sweep { every: 0, .. } = self.errors {
+            return Err(
+                "memory error sweep: a fault every 0 records is none; give 1 or more".into(),
+            );
+        }
         Ok(())
     }
 
@@ -355,7 +360,7 @@ impl Memory {
                     Some((_, n)) => (n as u64, self.records.saturating_sub(1)),
                     None => (0, self.records),
                 };
-                if every == 0 || record % every != 0 {
+                if every == 0 || !record.is_multiple_of(every) {
                     return false;
                 }
                 let n = start + record / every;

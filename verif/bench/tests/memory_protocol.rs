@@ -327,3 +327,69 @@ fn an_external_abort_ends_the_record_unless_the_unit_ignores_it() {
         }
     }
 }
+
+#[test]
+fn a_fault_sweep_walks_every_beat_of_a_record_and_every_kind() {
+    use spe_bench::memory::FaultSpec;
+    use spe_defs::regs::pmbsr;
+    let mut m = Memory::new(
+        MemoryProfile {
+            backpressure: Backpressure::AlwaysReady,
+            errors: ErrorInjection::Sweep { every: 1, start: 0 },
+            fault: FaultSpec::Any,
+        },
+        1,
+    );
+    m.set_window(0, BASE, LIMIT);
+    let kinds = [
+        pmbsr::ERR_EXTERNAL,
+        pmbsr::ERR_STAGE1,
+        pmbsr::ERR_STAGE2,
+        pmbsr::ERR_RESERVED,
+    ];
+    let mut c = 0;
+    let mut seen = std::collections::BTreeSet::new();
+    // Record r gets the r-th fault (every = 1): on its beat r mod 8, of kind
+    // (r + r / 8) mod 4; a faulting beat ends the record, as the unit ends it.
+    for r in 0..32u64 {
+        let addr = BASE + r * RECORD_SIZE as u64;
+        let mut fault = None;
+        for b in 0..BEATS_PER_RECORD as u64 {
+            // Offered until accepted (an error waits for a beat that is already offered).
+            let inp = loop {
+                let inp = cycle(&mut m, c, &beat(addr + b * BEAT_BYTES as u64, r));
+                c += 1;
+                if inp.wr_ready {
+                    break inp;
+                }
+            };
+            if inp.wr_err {
+                fault = Some((b, inp.wr_err_kind));
+                break;
+            }
+        }
+        let want = (r % 8, kinds[((r + r / 8) % 4) as usize]);
+        assert_eq!(fault, Some(want), "record {r}");
+        seen.insert(want);
+    }
+    assert_eq!(
+        seen.len(),
+        32,
+        "32 faults in a row meet every kind at every beat"
+    );
+    assert_eq!(m.violation_count(), 0, "{:?}", m.violations());
+    // Every other record with every = 2; none with a parse of 0.
+    assert_eq!(
+        MemoryProfile::parse_errors("sweep:2"),
+        Ok(ErrorInjection::Sweep { every: 2, start: 0 })
+    );
+    assert!(MemoryProfile::parse_errors("sweep:0").is_err());
+    let zero = MemoryProfile {
+        errors: ErrorInjection::Sweep { every: 0, start: 0 },
+        ..MemoryProfile::default()
+    };
+    assert!(
+        zero.validate().is_err(),
+        "a sweep of every 0 records injects nothing"
+    );
+}

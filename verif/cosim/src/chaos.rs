@@ -478,7 +478,8 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
 }
 
 /// Random memory behaviour: always ready, randomly ready, short stalls, or now and then a
-/// stall of up to 50,000 cycles; no errors, or errors on random beats or on one early beat.
+/// stall of up to 50,000 cycles; no errors, errors on random beats, or a sweep: a fault every
+/// first to fourth record, walking the beats of a record.
 pub fn random_memory(r: &mut Rng) -> MemoryProfile {
     let backpressure = match r.below(8) {
         0..=2 => Backpressure::AlwaysReady,

@@ -212,7 +212,7 @@ impl JobPlan {
         }
         // Fault sweeps (a stream of their own, so the draws above stay as they were): most
         // jobs that inject write errors place them instead on every first to fourth
-        // record, walking the record's beats and the three fault kinds, so that each
+        // record, walking the record's beats and the four fault kinds, so that each
         // preset's jobs meet every kind at every beat (the functional coverage's fault/
         // points), not only those a random beat happens to hit.
         let mut memory = memory;

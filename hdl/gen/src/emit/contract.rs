@@ -105,6 +105,21 @@ fn per_thread_output(fields_body: &mut String, values_body: &mut String, p: &Por
     .unwrap();
 }
 
+/// An output field of `Outputs` that is one value: its line in `Outputs::fields` and in
+/// `Outputs::from_values`.
+fn scalar_output(fields_body: &mut String, values_body: &mut String, name: &str) {
+    writeln!(
+        fields_body,
+        "            (\"{name}\", u64::from(self.{name})),"
+    )
+    .unwrap();
+    writeln!(
+        values_body,
+        "        out.{name} = PortValue::from_port(v.next().unwrap_or_default());"
+    )
+    .unwrap();
+}
+
 fn field(p: &Port, name: &str) -> String {
     format!(
         "{}    pub {name}: {},\n",
@@ -188,18 +203,7 @@ pub fn contract() -> String {
                     per_thread_output(&mut fields_body, &mut values_body, p);
                 } else {
                     outputs += &field(p, p.name);
-                    writeln!(
-                        fields_body,
-                        "            (\"{n}\", u64::from(self.{n})),",
-                        n = p.name
-                    )
-                    .unwrap();
-                    writeln!(
-                        values_body,
-                        "        out.{n} = PortValue::from_port(v.next().unwrap_or_default());",
-                        n = p.name
-                    )
-                    .unwrap();
+                    scalar_output(&mut fields_body, &mut values_body, p.name);
                 }
             }
             Dir::In if matches!(p.width, Width::PerSlot(_)) => {
@@ -254,18 +258,7 @@ pub fn contract() -> String {
             (Dir::Out, _) => {
                 outputs += &field(p, name);
                 write!(smt_output_list, "{}, ", p.name).unwrap();
-                writeln!(
-                    fields_body,
-                    "            (\"{n}\", u64::from(self.{n})),",
-                    n = p.name
-                )
-                .unwrap();
-                writeln!(
-                    values_body,
-                    "        out.{n} = PortValue::from_port(v.next().unwrap_or_default());",
-                    n = p.name
-                )
-                .unwrap();
+                scalar_output(&mut fields_body, &mut values_body, p.name);
             }
         }
     }

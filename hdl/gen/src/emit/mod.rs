@@ -16,6 +16,12 @@
 //! | [`formal_wrapper`] | the formal top of `spe formal` | `spe_formal`, into its run folder |
 //! | [`bench_harness`] | the raw C++ harness of `spe bench sim` | `spe_harness`, into its build folder |
 //!
+//! Made elsewhere, and written through [`crate::write_dir`] where they are files of `gen/`:
+//! `gen/spe_rff.v` (its text is the flop's own, `spe_rtl::flop::RFF_VERILOG`), the SoC's
+//! `gen/soc*/` Verilog and lists (`spe_soc`, from its rust-hdl blocks), the marker
+//! `.spe-generated` ([`crate::marker_file`]); and, outside `gen/`, the timing diagrams
+//! (`spe_cosim::diagrams`, `spe diagrams`) and the coverage reports (`spe coverage`).
+//!
 //! One emitter stays outside, on purpose: the C ABI shim over the Verilated models
 //! (`verif/verilator-sys/build.rs`). It is written from Verilator's own output (each model's
 //! class list) in the same run that Verilates, and were that build script to depend on this

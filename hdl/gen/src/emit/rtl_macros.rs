@@ -88,8 +88,8 @@ pub fn reg_table() -> String {
     for r in REGS {
         let id = format!("{:?}", r.id);
         let n = snake(&id);
-        // A register only some units build (`RegDef::option`): its flop, address, mask,
-        // read value and zero seed as vectors of zero or one element.
+        // A register only some units build (`RegDef::option`): its flop, address and mask,
+        // each a vector of zero or one element (read back as stored: 64 bits).
         if r.option.is_some() {
             assert!(
                 !r.read_only && r.hw == HwUpdate::None,
