@@ -238,6 +238,10 @@ pub mod subclass {
     pub const CR_BL: u8 = 1;
     pub const CR_RET: u8 = 2;
     pub const CR_NON_BL_RET: u8 = 3;
+    /// The CR field (`v[4:3]`) of a branch's payload `v`.
+    pub const fn br_cr(v: u8) -> u8 {
+        (v >> BR_CR_SHIFT) & BR_CR_FIELD
+    }
 
     /// Class OTHER payloads without b3 (not SVE/SME) keep only COND: the ASE (b2) and FP
     /// (b1) flags belong to FEAT_SPE_FPF, which this unit does not implement (PMSIDR.FPF = 0;
@@ -295,7 +299,7 @@ pub mod subclass {
                 }
             }
             super::op_class::BRANCH if cfg.options.crr => {
-                let cr = match (v >> BR_CR_SHIFT) & BR_CR_FIELD {
+                let cr = match br_cr(v) {
                     0 => CR_NON_BL_RET,
                     c => c,
                 };

@@ -533,6 +533,8 @@ pub mod pmbsr {
     pub const ERR_STAGE2: u8 = 0b10;
     /// 0b11 is reserved and reported as an external abort.
     pub const ERR_RESERVED: u8 = 0b11;
+    /// Every kind, in encoding order.
+    pub const ERR_KINDS: [u8; 4] = [ERR_EXTERNAL, ERR_STAGE1, ERR_STAGE2, ERR_RESERVED];
 
     /// True for an error kind reported as an external abort: external, or the reserved kind.
     pub const fn is_external(kind: u8) -> bool {

@@ -434,7 +434,7 @@ fn capture_classifies_a_call_or_return_with_gcs_as_a_store_or_load_with_feat_spe
         for sub in 0u8..=0xff {
             let s = pick(&mut c, 1, 2, u64::from(sub), false);
             let gcs = crr && sub & sc::BR_GCS != 0;
-            let cr = (sub >> sc::BR_CR_SHIFT) & sc::BR_CR_FIELD;
+            let cr = sc::br_cr(sub);
             assert!(s.is_branch && !s.is_ldst, "{p} Branch {sub:#04x}");
             assert_eq!(
                 s.is_load,

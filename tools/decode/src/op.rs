@@ -120,7 +120,7 @@ pub fn describe_op(class: u8, v: u8) -> Option<String> {
             flag(&mut s, v & sc::BR_COND != 0, "COND");
             flag(&mut s, v & sc::BR_IND != 0, "IND");
             flag(&mut s, v & sc::BR_GCS != 0, "GCS");
-            let cr = (v >> sc::BR_CR_SHIFT) & sc::BR_CR_FIELD;
+            let cr = sc::br_cr(v);
             flag(&mut s, cr == sc::CR_BL, "CR-BL");
             flag(&mut s, cr == sc::CR_RET, "CR-RET");
             flag(&mut s, cr == sc::CR_NON_BL_RET, "CR-NON-BL-RET");

@@ -368,13 +368,7 @@ impl Memory {
                 if hit {
                     // Kind (n + n / 8) mod 4: each run of eight faults shifts the kinds by
                     // one against the beats.
-                    let kinds = [
-                        pmbsr::ERR_EXTERNAL,
-                        pmbsr::ERR_STAGE1,
-                        pmbsr::ERR_STAGE2,
-                        pmbsr::ERR_RESERVED,
-                    ];
-                    self.sweep_kind = Some(kinds[((n + n / 8) % 4) as usize]);
+                    self.sweep_kind = Some(pmbsr::ERR_KINDS[((n + n / 8) % 4) as usize]);
                 }
                 hit
             }

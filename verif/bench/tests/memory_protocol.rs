@@ -341,12 +341,7 @@ fn a_fault_sweep_walks_every_beat_of_a_record_and_every_kind() {
         1,
     );
     m.set_window(0, BASE, LIMIT);
-    let kinds = [
-        pmbsr::ERR_EXTERNAL,
-        pmbsr::ERR_STAGE1,
-        pmbsr::ERR_STAGE2,
-        pmbsr::ERR_RESERVED,
-    ];
+    let kinds = pmbsr::ERR_KINDS;
     let mut c = 0;
     let mut seen = std::collections::BTreeSet::new();
     // Record r gets the r-th fault (every = 1): on its beat r mod 8, of kind

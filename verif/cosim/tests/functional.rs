@@ -4,6 +4,8 @@
 
 use spe_cosim::functional::{holes, Observer, Plan};
 use spe_defs::impdef::BEATS_PER_RECORD;
+use spe_defs::packet::op_class::{BRANCH, LD_ST_ATOMIC, OTHER, RESERVED};
+use spe_defs::regs::pmbsr;
 use spe_defs::Config;
 use spe_ports::{Dut, Inputs, Outputs};
 
@@ -55,7 +57,7 @@ fn tag(class: u8) -> (Inputs, Outputs) {
 fn tag_branch(sub: u8) -> (Inputs, Outputs) {
     let (mut i, mut o) = idle();
     i.disp[0].valid = true;
-    i.disp[0].class = 2;
+    i.disp[0].class = BRANCH;
     i.disp[0].subclass = sub;
     o.tag = 0b1;
     (i, o)
@@ -98,34 +100,43 @@ fn each_sample_outcome_counts_on_its_own_point_by_the_tagged_op_s_class() {
     let cfg = Config::default();
     let kept = observe(
         &cfg,
-        &[tag(1), idle(), completion(true), idle(), feed(true)],
+        &[
+            tag(LD_ST_ATOMIC),
+            idle(),
+            completion(true),
+            idle(),
+            feed(true),
+        ],
     );
     assert_eq!(names(&kept), ["sample/kept/load-store"]);
-    let flushed = observe(&cfg, &[tag(2), completion(false), idle(), feed(true)]);
+    let flushed = observe(&cfg, &[tag(BRANCH), completion(false), idle(), feed(true)]);
     assert_eq!(names(&flushed), ["sample/kept-flushed/branch"]);
-    let filtered = observe(&cfg, &[tag(0), completion(true), feed(false)]);
+    let filtered = observe(&cfg, &[tag(OTHER), completion(true), feed(false)]);
     assert_eq!(names(&filtered), ["sample/filtered/other"]);
     // The reserved class counts as other.
-    let filtered = observe(&cfg, &[tag(3), completion(true), feed(false)]);
+    let filtered = observe(&cfg, &[tag(RESERVED), completion(true), feed(false)]);
     assert_eq!(names(&filtered), ["sample/filtered/other"]);
     let mut timeout = idle();
     timeout.1.thr[0].sample_timeout = true;
     assert_eq!(
-        names(&observe(&cfg, &[tag(1), idle(), timeout])),
+        names(&observe(&cfg, &[tag(LD_ST_ATOMIC), idle(), timeout])),
         ["sample/timed-out/load-store"]
     );
     // A PSB before the completion drops the sample; its rise is counted in its phase.
     let mut psb = idle();
     psb.0.thr[0].psb_req = true;
     assert_eq!(
-        names(&observe(&cfg, &[tag(2), idle(), psb.clone(), feed(true)])),
+        names(&observe(
+            &cfg,
+            &[tag(BRANCH), idle(), psb.clone(), feed(true)]
+        )),
         ["sample/psb-dropped/branch", "psb/tracking"]
     );
     // After the completion it does not: the feed decides.
     assert_eq!(
         names(&observe(
             &cfg,
-            &[tag(2), completion(true), psb.clone(), feed(true)]
+            &[tag(BRANCH), completion(true), psb.clone(), feed(true)]
         )),
         ["sample/kept/branch", "psb/completing"]
     );
@@ -133,7 +144,7 @@ fn each_sample_outcome_counts_on_its_own_point_by_the_tagged_op_s_class() {
     let mut reset = idle();
     reset.0.reset = true;
     assert_eq!(
-        names(&observe(&cfg, &[tag(0), reset, feed(true)])),
+        names(&observe(&cfg, &[tag(OTHER), reset, feed(true)])),
         ["sample/reset-dropped"]
     );
     // A feed with nothing in flight is no outcome.
@@ -166,10 +177,10 @@ fn a_write_fault_counts_at_its_beat_index_and_kind_and_a_stall_at_the_offered_be
     // The next record starts at beat 0 again, and so does a beat that does not follow.
     let steps = [
         beat(base, 0, true, None),
-        beat(base + 8, 0, true, Some(0)),
-        beat(base + 16, 0, true, Some(0)),
+        beat(base + 8, 0, true, Some(pmbsr::ERR_EXTERNAL)),
+        beat(base + 16, 0, true, Some(pmbsr::ERR_EXTERNAL)),
         beat(base + 64, 0, true, None),
-        beat(base + 200, 0, true, Some(2)),
+        beat(base + 200, 0, true, Some(pmbsr::ERR_STAGE2)),
     ];
     assert_eq!(
         observe(&cfg, &steps),
@@ -191,7 +202,7 @@ fn an_external_abort_ends_the_record_but_on_a_unit_with_spev1p3_which_ignores_it
     let mut steps: Vec<_> = (0..BEATS_PER_RECORD)
         .map(|b| beat(base + 8 * b as u64, 0, true, (b == 3).then_some(0)))
         .collect();
-    steps.push(beat(base + 64, 0, true, Some(1)));
+    steps.push(beat(base + 64, 0, true, Some(pmbsr::ERR_STAGE1)));
     for (p, next) in [
         ("default", "fault/stage1/beat4"),
         ("v1p4", "fault/stage1/beat0"),
@@ -392,7 +403,7 @@ fn a_psb_meets_a_kept_record_before_its_first_beat_and_buffer_full_follows_the_l
     assert_eq!(
         names(&observe(
             &cfg,
-            &[tag(1), completion(true), feed(true), psb.clone()]
+            &[tag(LD_ST_ATOMIC), completion(true), feed(true), psb.clone()]
         )),
         ["sample/kept/load-store", "psb/kept"]
     );
@@ -401,7 +412,7 @@ fn a_psb_meets_a_kept_record_before_its_first_beat_and_buffer_full_follows_the_l
         names(&observe(
             &cfg,
             &[
-                tag(1),
+                tag(LD_ST_ATOMIC),
                 completion(true),
                 feed(true),
                 beat(0x100, 0, true, None),
@@ -419,7 +430,7 @@ fn a_psb_meets_a_kept_record_before_its_first_beat_and_buffer_full_follows_the_l
         .collect();
     let last = BEATS_PER_RECORD - 1;
     steps[last].0.wr_err = true;
-    steps[last].0.wr_err_kind = 0;
+    steps[last].0.wr_err_kind = pmbsr::ERR_EXTERNAL;
     steps[last].1.thr[0].pmu_sample_buffer_full = true;
     let full = |p: &str| {
         observe(Config::preset(p).unwrap(), &steps)

@@ -301,7 +301,7 @@ fn crr_records_calls_returns_and_other_branches_and_the_rtl_matches_the_model() 
                 .op
                 .filter(|o| o.class == spe_defs::packet::op_class::BRANCH)
             {
-                cr[usize::from((op.subclass >> sc::BR_CR_SHIFT) & sc::BR_CR_FIELD)] += 1;
+                cr[usize::from(sc::br_cr(op.subclass))] += 1;
                 assert_eq!(op.subclass & sc::BR_GCS, 0, "no GCS from the core model");
             }
         }

@@ -391,7 +391,7 @@ impl Core {
             self.prev_branch_update(&sched.op);
             let op = &sched.op;
             // With GCS enabled a call pushes the Guarded Control Stack and a return pops it.
-            let cr = (op.subclass >> subclass::BR_CR_SHIFT) & subclass::BR_CR_FIELD;
+            let cr = subclass::br_cr(op.subclass);
             let gcs = self.params.gcs
                 && op.class == op_class::BRANCH
                 && (cr == subclass::CR_BL || cr == subclass::CR_RET);
