@@ -233,9 +233,13 @@ PY
     echo "seed $s: $n packets, $bad bad packets, identical offsets and bytes"
 done
 
-# A multithreaded preset: each hardware thread's buffer is its own CPU of one perf.data;
-# perf decodes it without a bad packet and gives each CPU exactly its thread's records.
-for p in smt2 smt4; do
+# Every multithreaded preset (those with a thread above 0 in `spe formal --list-preset-runs`,
+# which derives them from the one preset table): each hardware thread's buffer is its own CPU
+# of one perf.data; perf decodes it without a bad packet and gives each CPU exactly its
+# thread's records.
+mapfile -t smt_presets < <("$SPE" formal --list-preset-runs | awk '$2 > 0 { print $1 }' | sort -u)
+[ "${#smt_presets[@]}" -gt 0 ] || { echo "error: spe lists no multithreaded preset" >&2; exit 1; }
+for p in "${smt_presets[@]}"; do
     echo
     echo "==> $SPE sim --preset $p --workload mix --cycles 300000 --out $OUT/$p.bin --perf $OUT/$p.data"
     "$SPE" sim --preset "$p" --workload mix --cycles 300000 --quiet --out "$OUT/$p.bin" --perf "$OUT/$p.data" >/dev/null

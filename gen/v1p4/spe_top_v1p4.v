@@ -194,6 +194,8 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  tracker__pbt_en__0;
     reg  tracker__fp_scalar_in__0;
     wire  tracker__fp_scalar__0;
+    wire  tracker__fds_ds_en__0;
+    wire  [7:0] tracker__fds_source__0;
     wire  [15:0] tracker__events_hi__0;
     reg  tracker__pred_not_full__0;
     reg  tracker__pred_empty__0;
@@ -365,6 +367,8 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .pbt_en__0(tracker__pbt_en__0),
         .fp_scalar_in__0(tracker__fp_scalar_in__0),
         .fp_scalar__0(tracker__fp_scalar__0),
+        .fds_ds_en__0(tracker__fds_ds_en__0),
+        .fds_source__0(tracker__fds_source__0),
         .events_hi__0(tracker__events_hi__0),
         .pred_not_full__0(tracker__pred_not_full__0),
         .pred_empty__0(tracker__pred_empty__0),
@@ -582,8 +586,8 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         filter__op_simd__0 = capture__attr_simd__0 | (capture__attr_simd_fp_ldst__0 & ~tracker__fp_scalar__0);
         filter__dsfr__0 = regs__dsfr__0;
         filter__fds__0 = regs__fds__0;
-        filter__ds_en__0 = tracker__sample[(384)+:(1)];
-        filter__ds_src__0 = tracker__sample[(385)+:(8)];
+        filter__ds_en__0 = tracker__fds_ds_en__0;
+        filter__ds_src__0 = tracker__fds_source__0;
         pmu_sample_feed_ds = filter__feed_ds__0;
         pmu_sample_feed_fp = filter__feed_fp__0;
         pmu_sample_feed_simd = filter__feed_simd__0;

@@ -16,8 +16,8 @@ pub enum Dir {
 
 /// Port width: fixed bits, per dispatch slot (`W` copies of `bits`, slot 0 in the low
 /// bits), or per hardware thread (`T` copies, thread 0 in the low bits: the ports a
-/// multithreaded unit gives each thread, docs/smt.md; every preset has T = 1, where a
-/// per-thread port is exactly `bits` wide), or a hardware thread's number (`log2(T)` bits,
+/// multithreaded unit gives each thread, docs/smt.md; at T = 1 a per-thread port is
+/// exactly `bits` wide), or a hardware thread's number (`log2(T)` bits,
 /// once or per slot: the ports only a multithreaded unit has, [`SMT_PORTS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Width {
@@ -50,7 +50,7 @@ impl Width {
             Width::Bits(_) | Width::ThreadId => (1, self.total_for(w, t)),
         }
     }
-    /// Total bits for dispatch width `w` in a single-threaded unit (every preset today).
+    /// Total bits for dispatch width `w` in a single-threaded unit.
     pub const fn total(self, w: usize) -> u32 {
         self.total_for(w, 1)
     }

@@ -20,6 +20,11 @@
 //! no flops; its logic is the thread selection (one-hot decodes of the thread numbers) and
 //! the multiplexers. The per-thread blocks are identical modules except the sampler, whose
 //! jitter LFSR starts from `impdef::LFSR_SEEDS[t]`.
+//!
+//! The options (`Config::options`) are built per thread as in the one-thread top: thread
+//! t's registers, filter and tracker take its copy of each option input, each option
+//! output is the OR of the threads' lanes, and the serializer takes the owner's Events
+//! payload high half and previous-branch target with its record.
 
 use crate::arbiter::SpeArbiter;
 use crate::bundles::{
@@ -44,6 +49,7 @@ macro_rules! spe_smt_top {
         ports { $($p:ident: $dir:ident $t:ty;)* }
         hooks1 { $($hb:ident $hf:ident $hp:ident;)* }
         hooksn { $($nb:ident $nf:ident $np:ident $nw:tt;)* }
+        opts { $($op:ident: $odir:ident $ot:ty;)* }
     ) => {
         /// The unit for dispatch width `W`, counter width `CW` and `T` = 2^`TIDW` threads.
         /// `PCB`, `CB`, `SB` are the per-slot widths 56·W, 2·W, 8·W; `WTID` = W·TIDW; `TB<n>`
@@ -66,6 +72,9 @@ macro_rules! spe_smt_top {
             const TB64: usize,
         > {
             $(pub $p: Signal<$dir, $t>,)*
+            /// The option ports (`spe_defs::ports::OPTION_PORTS`, each T copies of its bits):
+            /// one signal where the configuration builds the option, none otherwise.
+            $(pub $op: Vec<Signal<$odir, $ot>>,)*
             pub regs: Vec<SpeRegs<CW>>,
             pub sampler: Vec<SpeSampler<W>>,
             pub capture: Vec<SpeCapture<W, PCB, CB, SB>>,
@@ -132,6 +141,9 @@ macro_rules! spe_smt_top {
                 assert_eq!((TB32, TB56, TB64), (32 * T, 56 * T, 64 * T));
                 Self {
                     $($p: Default::default(),)*
+                    $($op: (0..usize::from(spe_defs::ports::option_port_built(stringify!($op), cfg)))
+                        .map(|_| Default::default())
+                        .collect(),)*
                     regs: (0..T).map(|_| SpeRegs::new(cfg)).collect(),
                     sampler: (0..T).map(|t| SpeSampler::for_thread(cfg, t)).collect(),
                     capture: (0..T).map(|_| SpeCapture::new(cfg)).collect(),
@@ -206,6 +218,26 @@ macro_rules! spe_smt_top {
                 self.pmu_sample_filtrate.next = self.k_zero_t.val();
                 self.pmu_sample_collision.next = self.k_zero_t.val();
                 self.psb_done.next = self.k_zero_t.val();
+                // The option outputs (each a bit a thread), ORed from every thread's below.
+                for i in 0..self.pmu_freeze.len() {
+                    self.pmu_freeze[i].next = self.k_zero_t.val();
+                }
+                for i in 0..self.pmu_sample_feed_br.len() {
+                    self.pmu_sample_feed_br[i].next = self.k_zero_t.val();
+                    self.pmu_sample_feed_ld[i].next = self.k_zero_t.val();
+                    self.pmu_sample_feed_st[i].next = self.k_zero_t.val();
+                    self.pmu_sample_feed_op[i].next = self.k_zero_t.val();
+                    self.pmu_sample_feed_event[i].next = self.k_zero_t.val();
+                    self.pmu_sample_feed_lat[i].next = self.k_zero_t.val();
+                    self.pmu_sample_buffer_full[i].next = self.k_zero_t.val();
+                }
+                for i in 0..self.pmu_sample_feed_ds.len() {
+                    self.pmu_sample_feed_ds[i].next = self.k_zero_t.val();
+                }
+                for i in 0..self.pmu_sample_feed_fp.len() {
+                    self.pmu_sample_feed_fp[i].next = self.k_zero_t.val();
+                    self.pmu_sample_feed_simd[i].next = self.k_zero_t.val();
+                }
                 for t in 0..T {
                     self.regs[t].clock.next = self.clk.val();
                     self.sampler[t].clock.next = self.clk.val();
@@ -339,12 +371,111 @@ macro_rules! spe_smt_top {
                     if self.tracker[t].psb_done.val() {
                         self.psb_done.next = self.psb_done.val() | self.k_lane[t].val();
                     }
+
+                    // Thread t's options: as in the one-thread top (top.rs), with its copy
+                    // of each option port. A block's option signal is its only element,
+                    // `[0]` (rust-hdl leaves an index below an indexed block as a select;
+                    // spe_gen::emit::verilog::nested_element_selects names the element).
+                    // PMBLIMITR.PMFZ (`Options::pmfz`).
+                    for i in 0..self.pmu_freeze.len() {
+                        if self.regs[t].freeze[0].val() {
+                            self.pmu_freeze[i].next = self.pmu_freeze[i].val() | self.k_lane[t].val();
+                        }
+                    }
+                    // SPEv1p2's PMU events (`Options::feed_events`); SAMPLE_BUFFER_FULL with
+                    // the writer's buffer-full event on the record's owner.
+                    for i in 0..self.pmu_sample_feed_br.len() {
+                        if self.filter[t].feed_br[0].val() {
+                            self.pmu_sample_feed_br[i].next = self.pmu_sample_feed_br[i].val() | self.k_lane[t].val();
+                        }
+                        if self.filter[t].feed_ld[0].val() {
+                            self.pmu_sample_feed_ld[i].next = self.pmu_sample_feed_ld[i].val() | self.k_lane[t].val();
+                        }
+                        if self.filter[t].feed_st[0].val() {
+                            self.pmu_sample_feed_st[i].next = self.pmu_sample_feed_st[i].val() | self.k_lane[t].val();
+                        }
+                        if self.filter[t].feed_op[0].val() {
+                            self.pmu_sample_feed_op[i].next = self.pmu_sample_feed_op[i].val() | self.k_lane[t].val();
+                        }
+                        if self.filter[t].feed_event[0].val() {
+                            self.pmu_sample_feed_event[i].next = self.pmu_sample_feed_event[i].val() | self.k_lane[t].val();
+                        }
+                        if self.filter[t].feed_lat[0].val() {
+                            self.pmu_sample_feed_lat[i].next = self.pmu_sample_feed_lat[i].val() | self.k_lane[t].val();
+                        }
+                        if self.upd.val().full & !self.reset.val() {
+                            self.pmu_sample_buffer_full[i].next =
+                                self.pmu_sample_buffer_full[i].val() | self.k_lane[t].val();
+                        }
+                    }
+                    // FEAT_SPE_EFT (`Options::eft`).
+                    for i in 0..self.mem_fp_scalar.len() {
+                        self.tracker[t].fp_scalar_in[0].next = self.mem_fp_scalar[i].val().get_bit(t);
+                        self.filter[t].eft_type[0].next = self.regs[t].eft_type[0].val();
+                        self.filter[t].eft_mask[0].next = self.regs[t].eft_mask[0].val();
+                        self.filter[t].op_fp[0].next = self.capture[t].attr_fp[0].val()
+                            | (self.capture[t].attr_simd_fp_ldst[0].val() & self.tracker[t].fp_scalar[0].val());
+                        self.filter[t].op_simd[0].next = self.capture[t].attr_simd[0].val()
+                            | (self.capture[t].attr_simd_fp_ldst[0].val() & !self.tracker[t].fp_scalar[0].val());
+                    }
+                    // FEAT_SPE_FDS (`Options::fds`).
+                    for _i in 0..self.filter[0].fds.len() {
+                        self.filter[t].dsfr[0].next = self.regs[t].dsfr[0].val();
+                        self.filter[t].fds[0].next = self.regs[t].fds[0].val();
+                        self.filter[t].ds_en[0].next = self.tracker[t].fds_ds_en[0].val();
+                        self.filter[t].ds_src[0].next = self.tracker[t].fds_source[0].val();
+                    }
+                    for i in 0..self.pmu_sample_feed_ds.len() {
+                        if self.filter[t].feed_ds[0].val() {
+                            self.pmu_sample_feed_ds[i].next = self.pmu_sample_feed_ds[i].val() | self.k_lane[t].val();
+                        }
+                    }
+                    for i in 0..self.pmu_sample_feed_fp.len() {
+                        if self.filter[t].feed_fp[0].val() {
+                            self.pmu_sample_feed_fp[i].next = self.pmu_sample_feed_fp[i].val() | self.k_lane[t].val();
+                        }
+                        if self.filter[t].feed_simd[0].val() {
+                            self.pmu_sample_feed_simd[i].next = self.pmu_sample_feed_simd[i].val() | self.k_lane[t].val();
+                        }
+                    }
+                    // FEAT_SPEv1p1's SVE events (`Options::sve_events`).
+                    for i in 0..self.cpl_pred_empty.len() {
+                        self.tracker[t].pred_not_full[0].next = self.cpl_pred_not_full[i].val().get_bit(t);
+                        self.tracker[t].pred_empty[0].next = self.cpl_pred_empty[i].val().get_bit(t);
+                    }
+                    // FEAT_SPEv1p4's events (`Options::v1p4_events`), in the order of
+                    // `spe_defs::events::V1P4_PORT_ORDER`.
+                    for i in 0..self.mem_l2d_access.len() {
+                        self.tracker[t].v4_in[0].next = self.mem_l2d_access[i].val().get_bit(t);
+                        self.tracker[t].v4_in[1].next = self.mem_l2d_miss[i].val().get_bit(t);
+                        self.tracker[t].v4_in[2].next = self.mem_hitm[i].val().get_bit(t);
+                        self.tracker[t].v4_in[3].next = self.mem_lfb[i].val().get_bit(t);
+                        self.tracker[t].v4_in[4].next = self.mem_snooped[i].val().get_bit(t);
+                    }
+                    for _i in 0..self.filter[0].ev_hi.len() {
+                        self.filter[t].ev_hi[0].next = self.tracker[t].events_hi[0].val();
+                        self.filter[t].evfr_hi[0].next = self.regs[t].evfr_hi[0].val();
+                        self.filter[t].nevfr_hi[0].next = self.regs[t].nevfr_hi[0].val();
+                    }
+                    // FEAT_SPE_PBT (`Options::pbt`).
+                    for i in 0..self.pbt_valid.len() {
+                        self.tracker[t].prev_target[0].next = self.pbt_target[i].val().get_bits::<64>(t * 64);
+                        self.tracker[t].prev_valid[0].next = self.pbt_valid[i].val().get_bit(t);
+                    }
+                    // FEAT_SPE_ERnd (`Options::ernd`): PMSICR.ECOUNT's write data (bits 63:56;
+                    // top.rs asserts the field's place); its read-back below.
+                    for _e in 0..self.sampler[0].ecount_wdata.len() {
+                        self.sampler[t].ecount_wdata[0].next = self.reg_wdata.val().get_bits::<8>(56);
+                    }
                 }
                 self.arbiter.ask.next = self.ask.val();
 
                 // The tag: every thread's (at most one slot each).
                 self.tag.next = self.sampler[0].tag.val();
                 self.reg_rdata.next = self.regs[0].reg_rdata.val();
+                for _e in 0..self.sampler[0].ecount_rd.len() {
+                    self.reg_rdata.next = self.regs[0].reg_rdata.val() | self.sampler[0].ecount_rd[0].val();
+                }
                 // The owner's record into the serializer and the writer; the granted
                 // thread's buffer controls for the writer's take and room check.
                 self.serializer.sample.next = self.tracker[0].sample.val();
@@ -355,10 +486,20 @@ macro_rules! spe_smt_top {
                 self.writer.room_gone_in.next = self.room[0].gone.val();
                 self.writer.stopped.next = self.regs[0].irq.val();
                 self.writer.ctl.next = self.regs[0].buffer_ctl.val();
+                for i in 0..self.serializer.events_hi.len() {
+                    self.serializer.events_hi[i].next = self.tracker[0].events_hi[0].val();
+                }
+                for i in 0..self.serializer.pbt.len() {
+                    self.serializer.pbt[i].next = self.tracker[0].pbt[0].val();
+                    self.serializer.pbt_en[i].next = self.tracker[0].pbt_en[0].val();
+                }
                 for t in 1..T {
                     self.tag.next = self.tag.val() | self.sampler[t].tag.val();
                     if self.reg_tid.val() == self.k_tid[t].val() {
                         self.reg_rdata.next = self.regs[t].reg_rdata.val();
+                        for _e in 0..self.sampler[0].ecount_rd.len() {
+                            self.reg_rdata.next = self.regs[t].reg_rdata.val() | self.sampler[t].ecount_rd[0].val();
+                        }
                     }
                     if self.arbiter.cur.val().get_bit(t) {
                         self.serializer.sample.next = self.tracker[t].sample.val();
@@ -368,6 +509,13 @@ macro_rules! spe_smt_top {
                         self.writer.phase.next = self.tracker[t].phase.val();
                         self.writer.room_gone_in.next = self.room[t].gone.val();
                         self.writer.stopped.next = self.regs[t].irq.val();
+                        for i in 0..self.serializer.events_hi.len() {
+                            self.serializer.events_hi[i].next = self.tracker[t].events_hi[0].val();
+                        }
+                        for i in 0..self.serializer.pbt.len() {
+                            self.serializer.pbt[i].next = self.tracker[t].pbt[0].val();
+                            self.serializer.pbt_en[i].next = self.tracker[t].pbt_en[0].val();
+                        }
                     }
                     if self.arbiter.grant.val().get_bit(t) {
                         self.writer.ctl.next = self.regs[t].buffer_ctl.val();
@@ -380,6 +528,13 @@ macro_rules! spe_smt_top {
                 self.writer.beat_data.next = self.serializer.beat_data.val();
                 self.writer.resp.next.ready = self.wr_ready.val();
                 self.writer.resp.next.err = self.wr_err.val();
+                // choice: external-abort (FEAT_SPEv1p3, as in the one-thread top).
+                for i in 0..self.writer.ea_ignored.len() {
+                    self.writer.resp.next.err = self.wr_err.val()
+                        & !(self.writer.ea_ignored[i].val()
+                            & (self.wr_err_kind.val().get_bit(0)
+                                == self.wr_err_kind.val().get_bit(1)));
+                }
                 self.writer.resp.next.err_kind = self.wr_err_kind.val();
                 self.writer.resp.next.err_fsc = self.wr_err_fsc.val();
 
@@ -397,7 +552,14 @@ macro_rules! spe_smt_top {
     };
 }
 
-with_smt_top_ports! { spe_smt_top {} }
+/// Passes the option ports on to the port list and [`spe_smt_top!`].
+macro_rules! spe_smt_top_with_options {
+    (opts { $($o:tt)* }) => {
+        with_smt_top_ports! { spe_smt_top { opts { $($o)* } } }
+    };
+}
+
+with_smt_top_option_ports! { spe_smt_top_with_options {} }
 
 impl<
         const W: usize,

@@ -238,8 +238,8 @@ macro_rules! spe_top {
                 for i in 0..self.filter.fds.len() {
                     self.filter.dsfr[i].next = self.regs.dsfr[i].val();
                     self.filter.fds[i].next = self.regs.fds[i].val();
-                    self.filter.ds_en[i].next = self.tracker.sample.val().ds_en;
-                    self.filter.ds_src[i].next = self.tracker.sample.val().source;
+                    self.filter.ds_en[i].next = self.tracker.fds_ds_en[i].val();
+                    self.filter.ds_src[i].next = self.tracker.fds_source[i].val();
                 }
                 for i in 0..self.pmu_sample_feed_ds.len() {
                     self.pmu_sample_feed_ds[i].next = self.filter.feed_ds[i].val();

@@ -192,6 +192,11 @@ pub struct SpeTracker {
     pub fp_scalar_in: Vec<Signal<In, Bit>>,
     pub fp_scalar: Vec<Signal<Out, Bit>>,
     m_scalar: Vec<Rff<Bit>>,
+    /// FEAT_SPE_FDS (`Options::fds`; one element in a unit that builds it): the sample's
+    /// data source and whether it has one, as `sample` carries them (the filter's inputs:
+    /// a multithreaded top cannot read a field of an indexed block's bundle).
+    pub fds_ds_en: Vec<Signal<Out, Bit>>,
+    pub fds_source: Vec<Signal<Out, Bits<8>>>,
     /// Events above bit 15 (one element in a unit with `Options::sve_events` or
     /// `Options::v1p4_events`, none otherwise): the Events payload's bits 31:16
     /// ([`HI_EVENT_BITS`], event 16 at bit 0; `events` has bits 15:0), its SVE part, and
@@ -314,6 +319,12 @@ impl SpeTracker {
             fp_scalar_in: (0..eft).map(|_| Default::default()).collect(),
             fp_scalar: (0..eft).map(|_| Default::default()).collect(),
             m_scalar: (0..eft).map(|_| Default::default()).collect(),
+            fds_ds_en: (0..usize::from(cfg.options.fds))
+                .map(|_| Default::default())
+                .collect(),
+            fds_source: (0..usize::from(cfg.options.fds))
+                .map(|_| Default::default())
+                .collect(),
             prev_target: (0..pbt).map(|_| Default::default()).collect(),
             prev_valid: (0..pbt).map(|_| Default::default()).collect(),
             pbt: (0..pbt).map(|_| Default::default()).collect(),
@@ -724,5 +735,9 @@ impl Logic for SpeTracker {
         self.sample.next.ds_en = self.slot.val().is_load & self.s_rep.q.val().mem_done;
         self.sample.next.source = self.s_rep.q.val().source;
         self.sample.next.events = self.events.val();
+        for i in 0..self.fds_ds_en.len() {
+            self.fds_ds_en[i].next = self.sample.val().ds_en;
+            self.fds_source[i].next = self.sample.val().source;
+        }
     }
 }

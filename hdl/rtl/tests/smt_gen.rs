@@ -1,12 +1,16 @@
 //! The multithreaded top (`SpeSmtTop`) generates: one module per block, shared by the
-//! threads' copies, except the sampler, whose LFSR seed differs per thread.
+//! threads' copies, except the sampler, whose LFSR seed differs per thread; the option
+//! ports of the options it builds, T copies of each.
 
 use spe_defs::PRESETS;
 
 #[test]
 fn smt_tops_share_every_block_module_but_the_samplers() {
     let smt: Vec<_> = PRESETS.iter().filter(|c| c.threads > 1).collect();
-    assert_eq!(smt.len(), 2, "smt2 and smt4");
+    assert_eq!(
+        smt.iter().map(|c| c.name).collect::<Vec<_>>(),
+        ["smt2", "smt4", "smt2_v1p4"]
+    );
     for cfg in smt {
         let files = spe_rtl::gen::generate(cfg).unwrap();
         let mut verilog: Vec<&str> = files
@@ -63,5 +67,18 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
         ] {
             assert!(top.contains(&decl), "{n}: no `{decl}`");
         }
+        // The option ports the preset builds, T copies of each (none in smt2 and smt4).
+        let mut built = 0;
+        for o in spe_defs::ports::OPTION_PORTS {
+            let p = &o.port;
+            let dir = match p.dir {
+                spe_defs::ports::Dir::In => "input wire",
+                spe_defs::ports::Dir::Out => "output reg",
+            };
+            let d = decl(dir, p.bits_for(cfg) as usize, p.name);
+            assert_eq!(top.contains(&d), (o.built)(cfg), "{n}: `{d}`");
+            built += usize::from((o.built)(cfg));
+        }
+        assert_eq!(built > 0, n == "smt2_v1p4", "{n}: {built} option ports");
     }
 }

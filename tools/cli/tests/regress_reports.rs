@@ -54,31 +54,26 @@ fn testcases(xml: &str) -> Vec<(String, bool, bool)> {
 
 #[test]
 fn a_shard_without_jobs_is_an_error() {
-    // 2e6 cycles in jobs of at most 2e5: 10 jobs, so shard 1/11 is empty.
-    let o = spe(&[
+    // One job of 2e5 cycles per preset: shard 1/(presets + 1) is empty.
+    let n = spe_defs::PRESETS.len();
+    let cycles = (n * 200_000).to_string();
+    let shard = format!("1/{}", n + 1);
+    let args = [
         "regress",
         "--cycles",
-        "2e6",
+        cycles.as_str(),
         "--job-cycles",
         "2e5",
         "--shard",
-        "1/11",
-    ]);
+        shard.as_str(),
+    ];
+    let o = spe(&args);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stdout));
     let e = text(&o.stderr);
-    assert!(e.contains("shard 1/11 has no job"), "{e}");
-    assert!(e.contains("at most 10 shards"), "{e}");
+    assert!(e.contains(&format!("shard {shard} has no job")), "{e}");
+    assert!(e.contains(&format!("at most {n} shards")), "{e}");
     // --list says the same without running anything.
-    let o = spe(&[
-        "regress",
-        "--cycles",
-        "2e6",
-        "--job-cycles",
-        "2e5",
-        "--shard",
-        "1/11",
-        "--list",
-    ]);
+    let o = spe(&[&args[..], &["--list"]].concat());
     assert_eq!(o.status.code(), Some(2));
     // Jobs of 1e4 cycles cannot hold a sample at a 1024-op minimum interval drawn up to
     // four times over.

@@ -92,7 +92,10 @@ fn the_committed_floors_name_every_preset_that_fits_the_hx8k() {
     let want: Vec<&str> = spe_defs::PRESETS
         .iter()
         .map(|c| c.name)
-        .filter(|n| *n != "smt4")
+        // smt4 does not fit the HX8K; smt2_v1p4 fills 98 % of its logic cells (7,572 of
+        // 7,680), where nextpnr needs tens of minutes a seed and its Fmax says more of the
+        // placement than of the logic: neither has a floor (docs/synth.md).
+        .filter(|n| !matches!(*n, "smt4" | "smt2_v1p4"))
         .collect();
     assert_eq!(
         names, want,

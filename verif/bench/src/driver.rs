@@ -944,7 +944,7 @@ mod tests {
         for (what, built_in, s) in [
             (
                 "FEAT_SPE_EFT",
-                "v1p4",
+                "v1p4, smt2_v1p4",
                 SampleSettings {
                     store_filter_mask: true,
                     ..SampleSettings::perf_default(plain)
@@ -952,7 +952,7 @@ mod tests {
             ),
             (
                 "FEAT_SPE_FDS",
-                "v1p4",
+                "v1p4, smt2_v1p4",
                 SampleSettings {
                     inv_data_src_filter: 1,
                     ..SampleSettings::perf_default(plain)
@@ -960,7 +960,7 @@ mod tests {
             ),
             (
                 "PMBLIMITR.PMFZ",
-                "v1p2x, v1p4",
+                "v1p2x, v1p4, smt2_v1p4",
                 SampleSettings {
                     pmfz: true,
                     ..SampleSettings::perf_default(plain)
@@ -968,7 +968,7 @@ mod tests {
             ),
             (
                 "FEAT_SPE_FnE",
-                "v1p2x, v1p4",
+                "v1p2x, v1p4, smt2_v1p4",
                 SampleSettings {
                     inv_event_filter: 1 << 7,
                     ..SampleSettings::perf_default(plain)

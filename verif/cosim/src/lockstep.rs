@@ -245,7 +245,7 @@ fn port_bits(name: &str, (w, t): (usize, usize)) -> u32 {
 /// Input fields as (name, bits, value): per-slot fields as one vector per slot
 /// (`disp_pc_0`, ...), except single-bit ones, which are one W-bit vector; per-thread
 /// fields as one vector per thread (`xl_va_1`), named as the port in a one-thread unit.
-/// The option inputs `options` (a one-thread unit's) follow, named as their ports.
+/// The option inputs `options` follow, per thread like the per-thread fields.
 fn input_fields(
     i: &Inputs,
     (w, t): (usize, usize),
@@ -284,7 +284,15 @@ fn input_fields(
             .map(|&(name, x)| (name.to_string(), port_bits(name, (w, t)), x)),
     );
     for &(name, field) in options {
-        v.push((name.to_string(), port_bits(name, (1, 1)), field(&i.thr[0])));
+        let bits = port_bits(name, (1, 1));
+        for (k, x) in i.thr[..t].iter().enumerate() {
+            let n = if t == 1 {
+                name.to_string()
+            } else {
+                format!("{name}_{k}")
+            };
+            v.push((n, bits, field(x)));
+        }
     }
     v
 }

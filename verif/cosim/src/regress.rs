@@ -514,10 +514,17 @@ impl PresetTotals {
     }
 }
 
-/// The summary line of one preset.
+/// The summary line of one preset (the names padded to the longest preset name's width, so
+/// that the columns line up).
 pub fn summary_line(preset: &str, t: &PresetTotals) -> String {
+    let width = spe_defs::PRESETS
+        .iter()
+        .map(|c| c.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(8);
     format!(
-        "regress {preset:<8} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; {} completion timeouts; {} context switches; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks, {} odd op types, {} odd EL2 states, {} lost completions)",
+        "regress {preset:<width$} cycles {:>11}  ops {:>11}  samples {:>8}  collisions {:>7}  records {:>8}  mismatches {}  ({} jobs; {} buffer events; {} completion timeouts; {} context switches; chaos: {} resets, {} register writes ({} wild), {} reprogrammings, {} stray hooks, {} odd op types, {} odd EL2 states, {} lost completions)",
         t.cycles,
         t.ops,
         t.samples,

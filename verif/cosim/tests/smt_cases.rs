@@ -36,6 +36,9 @@ struct Smt {
     els: [u8; 4],
     pop: [u64; 4],
     kept: [u64; 4],
+    /// Per thread, with the options: cycles `pmu_freeze` was high, SAMPLE_BUFFER_FULL pulses.
+    frozen: [u64; 4],
+    full_events: [u64; 4],
     /// Fault the beat after the next first beat of this thread's record.
     fault_next: Option<usize>,
     faulted: usize,
@@ -58,6 +61,8 @@ impl Smt {
             els: [0; 4],
             pop: [0; 4],
             kept: [0; 4],
+            frozen: [0; 4],
+            full_events: [0; 4],
             fault_next: None,
             faulted: 0,
             cycle: 0,
@@ -137,6 +142,8 @@ impl Smt {
             }
             self.pop[t] += u64::from(o.pmu_sample_pop);
             self.kept[t] += u64::from(o.pmu_sample_filtrate);
+            self.frozen[t] += u64::from(o.pmu_freeze);
+            self.full_events[t] += u64::from(o.pmu_sample_buffer_full);
         }
         self.inp = inp;
         self.out = out.clone();
@@ -341,4 +348,100 @@ fn smt2_thread0_fills_and_faults_while_thread1_writes_every_record() {
 #[test]
 fn smt4_thread0_fills_and_faults_while_threads_1_to_3_write_every_record() {
     thread0_fills_and_faults_while_the_others_write("smt4");
+}
+
+#[test]
+fn smt2_v1p4_thread0_fills_and_faults_while_thread1_writes_every_record() {
+    thread0_fills_and_faults_while_the_others_write("smt2_v1p4");
+}
+
+/// The options of a multithreaded unit are per thread: each thread's PMSNEVFR (FnE) and
+/// PMSICR.ECOUNT (ERnd) hold what that thread wrote, and thread 0's full buffer with
+/// PMBLIMITR.PMFZ freezes its PMU (`pmu_freeze`, its lane alone) and pulses its
+/// SAMPLE_BUFFER_FULL while thread 1, without PMFZ, goes on writing.
+#[test]
+fn smt2_v1p4_options_are_per_thread() {
+    let mut s = Smt::new("smt2_v1p4");
+    assert!(s.cfg.options.fne && s.cfg.options.ernd && s.cfg.options.pmfz);
+    eprintln!("smt case on smt2_v1p4 (replay: cargo test --release -p spe-cosim --test smt_cases)");
+    // Banked option registers: each thread reads back its own value.
+    for t in 0..2 {
+        s.write(t, RegId::Pmsnevfr, 0x40 << t);
+        s.write(
+            t,
+            RegId::Pmsicr,
+            pmsicr::ECOUNT.place(0x12 + 0x22 * t as u64),
+        );
+    }
+    for t in 0..2 {
+        assert_eq!(
+            s.read(t, RegId::Pmsnevfr),
+            0x40 << t,
+            "thread {t}'s PMSNEVFR"
+        );
+        assert_eq!(
+            pmsicr::ECOUNT.get(s.read(t, RegId::Pmsicr)),
+            0x12 + 0x22 * t as u64,
+            "thread {t}'s PMSICR.ECOUNT"
+        );
+        s.write(t, RegId::Pmsnevfr, 0);
+    }
+    let base = |t: usize| 0xffff_8000_1000_0000 + 0x100_0000 * t as u64;
+    s.start(0, base(0), 0x1000, 0b11);
+    s.start(1, base(1), 0x10_0000, 0b11);
+    // PMFZ on thread 0 only (PMBLIMITR as `start` wrote it, with PMFZ).
+    s.write(
+        0,
+        RegId::Pmblimitr,
+        pmblimitr::LIMIT.place((base(0) + 0x1000) >> pmblimitr::LIMIT.lsb)
+            | pmblimitr::E.place(1)
+            | pmblimitr::PMFZ.place(1),
+    );
+    let mut cycles = 0;
+    while !s.out.thr[0].irq {
+        s.step(true, |_| ());
+        cycles += 1;
+        assert!(cycles < 400_000, "thread 0's buffer never filled");
+    }
+    let kept1 = s.kept[1];
+    for _ in 0..5000 {
+        s.step(true, |_| ());
+    }
+    assert!(
+        s.out.thr[0].pmu_freeze,
+        "thread 0: stopped with PMFZ: its PMU frozen"
+    );
+    assert!(!s.out.thr[1].pmu_freeze, "thread 1 has no PMFZ");
+    assert_eq!(s.frozen[1], 0, "thread 1's PMU never frozen");
+    assert!(
+        s.frozen[0] >= 5000,
+        "thread 0 frozen since its buffer filled: {}",
+        s.frozen[0]
+    );
+    assert_eq!(
+        s.full_events,
+        [1, 0, 0, 0],
+        "SAMPLE_BUFFER_FULL on the full thread's lane only"
+    );
+    assert!(!s.out.thr[1].irq, "thread 1 has no event");
+    assert!(
+        s.kept[1] > kept1,
+        "thread 1 kept sampling while thread 0 was stopped"
+    );
+    // Software clears thread 0's PMBSR.S: its PMU runs again.
+    s.write(0, RegId::Pmbsr, 0);
+    s.step(true, |_| ());
+    assert!(
+        !s.out.thr[0].pmu_freeze,
+        "thread 0 restarted: no longer frozen"
+    );
+    eprintln!(
+        "  ok: {} cycles, thread 0 frozen {} cycles, records per thread {:?}",
+        s.cycle,
+        s.frozen[0],
+        [
+            s.beats_of(0).len() as u64 / BEATS,
+            s.beats_of(1).len() as u64 / BEATS
+        ]
+    );
 }

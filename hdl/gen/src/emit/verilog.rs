@@ -81,6 +81,57 @@ pub fn range_indexed_scalars(text: &str) -> String {
         .join("\n")
 }
 
+/// rust-hdl's kernel translation simplifies only the first index of a signal path: element
+/// 0 of a vector of signals of element `t` of a vector of blocks (`self.regs[t].freeze[0]` in
+/// a kernel) comes out as `regs__1__freeze[0]`, a bit-select of a signal that does not
+/// exist. Write such a select as the element's name (`regs__1__freeze__0`) when the module
+/// declares that name and not the indexed one; every other select is left alone.
+pub fn nested_element_selects(text: &str) -> String {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let declared: std::collections::HashSet<&str> = text
+        .lines()
+        .filter_map(|line| {
+            let t = line.trim_start();
+            let decl = ["input ", "output ", "reg ", "wire "]
+                .iter()
+                .any(|k| t.starts_with(k));
+            let name = t.strip_suffix(';')?.rsplit(' ').next()?;
+            (decl && !name.is_empty() && name.chars().all(is_ident)).then_some(name)
+        })
+        .collect();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let (head, tail) = rest.split_at(open);
+        let start = head
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| is_ident(*c))
+            .last()
+            .map_or(head.len(), |(i, _)| i);
+        let name = &head[start..];
+        let digits: String = tail[1..].chars().take_while(char::is_ascii_digit).collect();
+        let closes = tail[1 + digits.len()..].starts_with(']');
+        let element = format!("{name}__{digits}");
+        if !name.is_empty()
+            && !digits.is_empty()
+            && closes
+            && !declared.contains(name)
+            && declared.contains(element.as_str())
+        {
+            out.push_str(&head[..start]);
+            out.push_str(&element);
+            rest = &tail[digits.len() + 2..];
+        } else {
+            out.push_str(head);
+            out.push('[');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// rust-hdl declares every variant of a state enum (`localparam SamplePhase__Idle = 0;`) in
 /// each module that carries a signal of that type, used or not (Verilator's UNUSEDPARAM).
 /// Keep only the variants the module refers to.
@@ -219,7 +270,7 @@ pub fn clean_modules(
             }
         }
         let text = drop_unused_enum_params(&range_indexed_scalars(&unsize_slice_offsets(
-            &rewrite_separators(&text),
+            &nested_element_selects(&rewrite_separators(&text)),
         )));
         check_module(&new_name, &text, allow_initial)?;
         out.push((new_name, tidy(&text)));
@@ -322,4 +373,25 @@ fn check_module(name: &str, text: &str, allow_initial: bool) -> Result<(), Strin
         return Err(format!("module {name}: state set by an initial block"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nested_element_selects;
+
+    #[test]
+    fn a_select_of_an_undeclared_name_becomes_the_declared_element() {
+        let text = "wire  regs__1__freeze__0;\nreg  [1:0] x;\n\
+                    always @(*) begin\n    x = regs__1__freeze[0] | x[1] | y[2];\nend\n";
+        let out = nested_element_selects(text);
+        assert!(
+            out.contains("x = regs__1__freeze__0 | x[1] | y[2];"),
+            "{out}"
+        );
+        // Declared names, and names whose element is not declared, keep their selects.
+        assert_eq!(
+            nested_element_selects("wire  a__0;\nwire  a;\nassign b = a[0];\n"),
+            "wire  a__0;\nwire  a;\nassign b = a[0];\n"
+        );
+    }
 }

@@ -1,0 +1,13 @@
+gen/spe_rff.v
+gen/smt2_v1p4/spe_arbiter_smt2_v1p4.v
+gen/smt2_v1p4/spe_capture_smt2_v1p4.v
+gen/smt2_v1p4/spe_filter_smt2_v1p4.v
+gen/smt2_v1p4/spe_latency_smt2_v1p4.v
+gen/smt2_v1p4/spe_regs_smt2_v1p4.v
+gen/smt2_v1p4/spe_room_smt2_v1p4.v
+gen/smt2_v1p4/spe_sampler_t0_smt2_v1p4.v
+gen/smt2_v1p4/spe_sampler_t1_smt2_v1p4.v
+gen/smt2_v1p4/spe_serializer_smt2_v1p4.v
+gen/smt2_v1p4/spe_tracker_smt2_v1p4.v
+gen/smt2_v1p4/spe_writer_smt2_v1p4.v
+gen/smt2_v1p4/spe_top_smt2_v1p4.v
