@@ -125,6 +125,8 @@ module spe_smt2_v1p4_sv
     .mem_l2d_miss(mem_i.mem_l2d_miss),
     .mem_hitm(mem_i.mem_hitm),
     .mem_lfb(mem_i.mem_lfb),
-    .mem_snooped(mem_i.mem_snooped)
+    .mem_snooped(mem_i.mem_snooped),
+    .cpl_streaming(cpl_i.cpl_streaming),
+    .cpl_smcu(cpl_i.cpl_smcu)
   );
 endmodule

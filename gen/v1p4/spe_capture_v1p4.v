@@ -32,6 +32,7 @@ module spe_capture_v1p4(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
     localparam  k_ldst_sve = 8'h8;
     localparam  k_evl_field = 8'h70;
     localparam  k_evl_lsb = 8'h10;
+    localparam  k_sme_fp__0 = 8'h2;
     localparam  k_cr_field__0 = 8'h18;
     localparam  k_cr_gcs__0 = 8'h1c;
     localparam  k_gcs_ld__0 = 8'h14;
@@ -220,6 +221,9 @@ module spe_capture_v1p4(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
         if (sme_array) begin
             slot[(58)+:(8)] = k_zero8;
         end
+        if (sme_array | evl_max) begin
+            slot[(58)+:(8)] = op_sub;
+        end
         if (sel_class == k_class_rsvd) begin
             slot[(56)+:(2)] = k_class_other;
             slot[(58)+:(8)] = k_zero8;
@@ -228,6 +232,10 @@ module spe_capture_v1p4(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
         attr_fp__0 = (sel_class == k_class_other) & ((op_sub & k_fp_bit__0) != k_zero8) & ~sme_array;
         attr_simd__0 = ((sel_class == k_class_other) & ((op_sub & k_sve_sme_bit) == k_zero8) & ((op_sub & k_simd_bit__0) != k_zero8)) | ((sel_class == k_class_other) & ((op_sub & k_sve_sme_mask) == k_sve)) | (is_ldst & ((op_sub & k_ldst_sve_mask) == k_ldst_sve));
         attr_simd_fp_ldst__0 = is_ldst & ((op_sub & k_simd_fp_mask__0) == k_simd_fp__0);
+        if (sme_array) begin
+            attr_fp__0 = (op_sub & k_sme_fp__0) != k_zero8;
+            attr_simd__0 = 1'b1;
+        end
         slot[(69)+:(1)] = is_ldst & ((op_sub & k_st) == k_zero8);
         slot[(70)+:(1)] = is_ldst & (((op_sub & k_st) != k_zero8) | (((op_sub & k_ext_mask) == k_ext) & ((op_sub & k_at) != k_zero8)));
         if (sel_class == k_class_branch) begin

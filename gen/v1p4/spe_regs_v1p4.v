@@ -32,7 +32,7 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
 
     // Constant declarations
     localparam  m_eft__0 = 64'h1f000000180000;
-    localparam  m_ev_hi__0 = 16'hfe;
+    localparam  m_ev_hi__0 = 16'h3fe;
     localparam  a_pmblimitr = 5'b0;
     localparam  m_pmblimitr = 64'hfffffffffffff027;
     localparam  z_pmblimitr = 64'h0;
@@ -69,7 +69,7 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     localparam  a_pmbidr = 5'b111;
     localparam  v_pmbidr = 64'h126;
     localparam  a_pmsidr = 5'b1111;
-    localparam  v_pmsidr = 64'hf0264f7;
+    localparam  v_pmsidr = 64'h10f0264f7;
     localparam  a_pmsdsfr__0 = 5'b100;
     localparam  m_pmsdsfr__0 = 64'hffffffffffffffff;
     localparam  m_limit = 64'hfffffffffffff000;

@@ -3,8 +3,8 @@
 // source and run `cargo run --release --bin spe -- gen --out gen`.
 
 package spe_v1p4_pkg;
-  // Preset `v1p4` (v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1) and SPEv1p4's options: FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT, FEAT_SPE_FDS and the events E[19]..E[23]; every feature up to SPEv1p4, so PMSVer = SPEv1p4): 12-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0xf0264f7, PMBIDR_EL1 = 0x126 (gen/spe_tables.md, gen/spe_regs.h).
+  // Preset `v1p4` (v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1) and SPEv1p4's options: FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT, FEAT_SPE_FDS and the events E[19]..E[23]; FEAT_SPE_SME (E[24], E[25], the SME Operation Types) for a core with SME; every feature up to SPEv1p4, so PMSVer = SPEv1p4): 12-bit latency counters, recommended minimum interval
+  // 1024, PMSIDR_EL1 = 0x10f0264f7, PMBIDR_EL1 = 0x126 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
   localparam int REG_ADDR_BITS = 5;  // register port address bits
@@ -19,7 +19,7 @@ package spe_v1p4_pkg;
     logic [W-1:0] disp_valid;  // Slot holds a dispatched micro-op (slots are in program order, slot 0 oldest) (per cycle)
     logic [W-1:0][55:0] disp_pc;  // Virtual address of the op, bits 55:0 (the PC packet records 56 address bits) (with disp_valid)
     logic [W-1:0][1:0] disp_class;  // Operation Type class: 0 other, 1 load/store/atomic, 2 branch (with disp_valid)
-    logic [W-1:0][7:0] disp_subclass;  // Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF; kept by a unit built with it, preset v1p4), GCS and CR of a branch (FEAT_SPE_CRR; a unit built with it, preset v1p4, keeps CR, 00 as 11, and GCS for a call or return: choice crr; such a call or return is also a store or a load for the type filter and SAMPLE_FEED_ST/LD); an SME array op, reserved without FEAT_SPE_SME, as Other with payload 0, and an EVL of 111 as 110 (choice sme-reserved) (with disp_valid)
+    logic [W-1:0][7:0] disp_subclass;  // Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF; kept by a unit built with it, preset v1p4), GCS and CR of a branch (FEAT_SPE_CRR; a unit built with it, preset v1p4, keeps CR, 00 as 11, and GCS for a call or return: choice crr; such a call or return is also a store or a load for the type filter and SAMPLE_FEED_ST/LD); an SME array op, reserved without FEAT_SPE_SME, as Other with payload 0, and an EVL of 111 as 110 (choice sme-reserved; a unit built with FEAT_SPE_SME, presets v1p4 and smt2_v1p4, keeps both) (with disp_valid)
     logic [W-1:0] disp_cond;  // Op is conditional (enables the NOT-TAKEN event) (with disp_valid)
     logic [T-1:0][1:0] disp_el;  // Exception level of the whole group (per cycle)
     logic [T-1:0] disp_ns;  // Group is Non-secure (per cycle)
@@ -127,6 +127,8 @@ package spe_v1p4_pkg;
   typedef struct packed {
     logic [T-1:0] cpl_pred_not_full;  // FEAT_SPEv1p1 with SVE or SME: the op is an SVE or SME operation and at least one element of its governing predicate (or predicates) was FALSE (Events E[17], partial or empty predicate; consistent with SVE_PRED_NOT_FULL_SPEC). Low for any other op. E[17] is also set with `cpl_pred_empty` (with cpl_done)
     logic [T-1:0] cpl_pred_empty;  // FEAT_SPEv1p1 with SVE or SME: the op is an SVE or SME operation and every element of its governing predicate (or predicates) was FALSE (Events E[18], empty predicate, and E[17]; consistent with SVE_PRED_EMPTY_SPEC). Low for any other op (with cpl_done)
+    logic [T-1:0] cpl_streaming;  // FEAT_SPE_SME: E[24], Streaming SVE mode: the PE was in Streaming SVE mode (PSTATE.SM = 1) when the op executed (J1 SPECompleteSample) (with cpl_done)
+    logic [T-1:0] cpl_smcu;  // FEAT_SPE_SME: E[25], SME compute unit: the op executed on an SMCU or another external coprocessor or shared resource (J1 SPESampleOnSharedResource) (with cpl_done)
   } cpl_in_t;
 
   // Group `dispatch`, outputs.

@@ -123,6 +123,15 @@ pub struct Options {
     /// accesses UNDEFINED), FnE and E[6] are RES0. The Not-taken event is recorded in the
     /// Events packet either way.
     pub fne: bool,
+    /// FEAT_SPE_SME (PMSIDR_EL1.SME), for a core with SME and a unit with FEAT_SPEv1p4:
+    /// the events E[24] (the op ran in Streaming SVE mode, PSTATE.SM) and E[25] (it ran on
+    /// an SME compute unit or another shared resource) from the completion report
+    /// (`cpl_streaming`, `cpl_smcu`; J1 `SPECompleteSample`, `SPESampleOnSharedResource`),
+    /// filterable in PMSEVFR/PMSNEVFR[25:24] (J1 `SPEFilterByEvents`: with SME and
+    /// SPEv1p4), and the SME array Operation Type (class Other, `1 ETS[3:1] 1 ETS[0] FP 0`)
+    /// and EVL 0b111 recorded as reported (D18.2.7: reserved without it). The Events
+    /// payload grows to 4 bytes.
+    pub sme: bool,
 }
 
 impl Options {
@@ -140,10 +149,11 @@ impl Options {
         v1p4_events: false,
         v1p3: false,
         fne: false,
+        sme: false,
     };
     /// Every option, named as `validate` reports it, by mutable reference (the one list of
     /// the fields: [`Options::flags`] and the tests go through it).
-    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 12] {
+    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 13] {
         [
             ("FEAT_SPE_ERnd", &mut self.ernd),
             ("PMBLIMITR.PMFZ", &mut self.pmfz),
@@ -157,6 +167,7 @@ impl Options {
             ("the SPEv1p4 events", &mut self.v1p4_events),
             ("FEAT_SPEv1p3's buffer rules", &mut self.v1p3),
             ("FEAT_SPE_FnE", &mut self.fne),
+            ("FEAT_SPE_SME", &mut self.sme),
         ]
     }
     /// Every option with its name and whether it is built.
@@ -215,6 +226,11 @@ pub mod option {
     pub fn fne(cfg: &Config) -> bool {
         cfg.options.fne
     }
+    /// FEAT_SPE_SME: E[24], E[25], their inputs and the SME Operation Types
+    /// ([`Options::sme`]).
+    pub fn sme(cfg: &Config) -> bool {
+        cfg.options.sme
+    }
     /// FEAT_SPEv1p3's PMBIDR.EA = 1 and F = 1 ([`Options::v1p3`]).
     pub fn v1p3(cfg: &Config) -> bool {
         cfg.options.v1p3
@@ -254,6 +270,7 @@ const V1P2X: Config = Config {
         v1p4_events: false,
         v1p3: false,
         fne: true,
+        sme: false,
     },
 };
 
@@ -261,7 +278,7 @@ const V1P2X: Config = Config {
 /// with two threads).
 const V1P4: Config = Config {
     name: "v1p4",
-    desc: "v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1) and SPEv1p4's options: FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT, FEAT_SPE_FDS and the events E[19]..E[23]; every feature up to SPEv1p4, so PMSVer = SPEv1p4",
+    desc: "v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1) and SPEv1p4's options: FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT, FEAT_SPE_FDS and the events E[19]..E[23]; FEAT_SPE_SME (E[24], E[25], the SME Operation Types) for a core with SME; every feature up to SPEv1p4, so PMSVer = SPEv1p4",
     options: Options {
         crr: true,
         fpf: true,
@@ -269,6 +286,7 @@ const V1P4: Config = Config {
         fds: true,
         v1p4_events: true,
         v1p3: true,
+        sme: true,
         ..V1P2X.options
     },
     ..V1P2X

@@ -24,6 +24,10 @@ pub const L2D_MISS: u32 = 20;
 pub const CACHE_DATA_MODIFIED: u32 = 21;
 pub const RECENTLY_FETCHED: u32 = 22;
 pub const DATA_SNOOPED: u32 = 23;
+/// FEAT_SPE_SME (`Options::sme`): the op ran in Streaming SVE mode (PSTATE.SM), and on an
+/// SME compute unit or another shared resource.
+pub const STREAMING_SVE: u32 = 24;
+pub const SMCU: u32 = 25;
 
 /// Events every unit can set (bits 0..=11).
 pub const IMPLEMENTED_MASK: u64 = 0xFFF;
@@ -46,6 +50,10 @@ pub const V1P4_MASK: u64 = bit(L2D_ACCESS)
     | bit(RECENTLY_FETCHED)
     | bit(DATA_SNOOPED);
 
+/// The SME events (`Options::sme`), filterable where built (J1 `SPEFilterByEvents`:
+/// `mask<25:24>` with FEAT_SPE_SME and FEAT_SPEv1p4).
+pub const SME_MASK: u64 = bit(STREAMING_SVE) | bit(SMCU);
+
 /// Events a unit of `cfg` can set: [`IMPLEMENTED_MASK`] and its options' events.
 pub fn implemented_mask(cfg: &crate::Config) -> u64 {
     IMPLEMENTED_MASK
@@ -55,6 +63,7 @@ pub fn implemented_mask(cfg: &crate::Config) -> u64 {
         } else {
             0
         }
+        | if cfg.options.sme { SME_MASK } else { 0 }
 }
 
 /// True when a unit of `cfg` builds an event above bit 15 (its Events payload is 4 bytes,
@@ -73,6 +82,10 @@ pub const V1P4_PORT_ORDER: [u32; 5] = [
     RECENTLY_FETCHED,
     DATA_SNOOPED,
 ];
+
+/// The SME events in the order of their completion-hook ports (`cpl_streaming`,
+/// `cpl_smcu`).
+pub const SME_PORT_ORDER: [u32; 2] = [STREAMING_SVE, SMCU];
 
 /// Events a unit of `cfg` filters on (PMSEVFR_EL1 / PMSNEVFR_EL1's writable bits).
 pub fn filterable_mask(cfg: &crate::Config) -> u64 {
@@ -140,7 +153,8 @@ mod tests {
                     V1P4_MASK
                 } else {
                     0
-                };
+                }
+                | if cfg.options.sme { SME_MASK } else { 0 };
             assert_eq!(
                 implemented_mask(cfg),
                 IMPLEMENTED_MASK | want,

@@ -150,6 +150,10 @@ pub const FEATURES: &[Feature] = {
             ..optional("FEAT_SPE_EFT: the FP and SIMD type filters and the TYPEm masks (the AND and OR terms of J1 SPEFilterByType; `Options::eft`: preset v1p4)", false, pmsidr::EFT)
         },
         Feature {
+            option: Some(crate::config::option::sme),
+            ..optional("FEAT_SPE_SME: the events E[24] (Streaming SVE mode) and E[25] (SME compute unit), their filter bits, and the SME array Operation Type and EVL 0b111 (for a core with SME; `Options::sme`: preset v1p4)", false, pmsidr::SME)
+        },
+        Feature {
             option: Some(crate::config::option::pbt),
             ..optional("FEAT_SPE_PBT: the previous-branch-target Address packet (index 4; `Options::pbt`: preset v1p2x)", false, pmsidr::PBT)
         },
@@ -445,7 +449,7 @@ pub const CHOICES: &[Choice] = &[
         key: "sme-reserved",
         topic: "Operation Type encodings of FEAT_SPE_SME",
         rule: "D18.2.7 (SME array: \"defined only if FEAT_SPE_SME is implemented, and reserved otherwise\"; EVL 0b111 likewise); J1 SPEEncodeEVL",
-        behaviour: "The unit does not build FEAT_SPE_SME (PMSIDR.SME = 0), so it never records an encoding reserved without it: an op the core reports as an SME array op (class Other, payload 0b1xxx1xx0) is recorded like the reserved class 3, as Other with payload 0, and FEAT_SPE_EFT's filter sees it as neither FP nor SIMD; an EVL of 0b111 (more than 2048 bits) in an SVE vector op or an SVE/SME load/store is recorded as 0b110, the largest EVL without FEAT_SPE_SME. The SVE events E[17]/E[18] still describe such an op's predicate. This departs from D17.5.1, which counts SME SIMD data processing as SIMD (choice eft-simd): the unit cannot tell an SME op from a core's wrong report once the encoding is reserved, and the review (N7) asked that it not count as SIMD.",
+        behaviour: "A unit without FEAT_SPE_SME (`Options::sme`; PMSIDR.SME = 0: every preset but v1p4 and smt2_v1p4) never records an encoding reserved without it: an op the core reports as an SME array op (class Other, payload 0b1xxx1xx0) is recorded like the reserved class 3, as Other with payload 0, and FEAT_SPE_EFT's filter sees it as neither FP nor SIMD; an EVL of 0b111 (more than 2048 bits) in an SVE vector op or an SVE/SME load/store is recorded as 0b110, the largest EVL without FEAT_SPE_SME. The SVE events E[17]/E[18] still describe such an op's predicate. This departs from D17.5.1, which counts SME SIMD data processing as SIMD (choice eft-simd): the unit cannot tell an SME op from a core's wrong report once the encoding is reserved, and the review (N7) asked that it not count as SIMD. A unit with FEAT_SPE_SME records both as the core reports them (the ETS and the EVL whole), and its type filter takes an SME array op as SIMD, and FP by its FP flag (J1 SPESampleOpSMEArrayOther)",
     },
     Choice {
         key: "nv2-address",
@@ -809,6 +813,13 @@ mod tests {
                 what: "PMSEVFR.E[23:19] writable",
                 rule: "D24.7.11: E[23:19] are RAZ/WI without FEAT_SPEv1p4",
                 claimed: |c| writable(c, RegId::Pmsevfr, ev::V1P4_MASK),
+                needs: 0b0101,
+                from: 0,
+            },
+            Claim {
+                what: "PMSIDR.SME and PMSEVFR.E[25:24] writable",
+                rule: "D24.7.11: E[25:24] with FEAT_SPE_SME; J1 SPEFilterByEvents: mask<25:24> only with FEAT_SPE_SME and FEAT_SPEv1p4",
+                claimed: |c| idr(c, pmsidr::SME) || writable(c, RegId::Pmsevfr, ev::SME_MASK),
                 needs: 0b0101,
                 from: 0,
             },

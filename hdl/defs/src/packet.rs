@@ -194,8 +194,8 @@ pub mod subclass {
     pub const VL_FIELD: u8 = 0b111;
 
     /// An SME array op (class Other, `0b1xxx1xx0`): D18.2.7 defines the encoding "only if
-    /// FEAT_SPE_SME is implemented, and reserved otherwise". This unit does not build
-    /// FEAT_SPE_SME, so it records such an op like the reserved class: Other, payload 0.
+    /// FEAT_SPE_SME is implemented, and reserved otherwise". A unit without FEAT_SPE_SME
+    /// (`Options::sme`) records such an op like the reserved class: Other, payload 0.
     /// choice: sme-reserved
     pub const fn is_sme_array(class: u8, v: u8) -> bool {
         class == super::op_class::OTHER && v & OTHER_SVE_SME_MASK == OTHER_SME
@@ -210,8 +210,8 @@ pub mod subclass {
         }
     }
     /// A payload with an EVL field ([`has_evl`]) whose EVL is 0b111 ("More than 2048
-    /// bits", defined only with FEAT_SPE_SME, D18.2.7): this unit records EVL 0b110, the
-    /// largest without it. choice: sme-reserved
+    /// bits", defined only with FEAT_SPE_SME, D18.2.7): a unit without it records EVL 0b110,
+    /// the largest without it. choice: sme-reserved
     pub const fn evl_reserved(class: u8, v: u8) -> bool {
         has_evl(class, v) && (v >> VL_SHIFT) & VL_FIELD == VL_FIELD
     }
@@ -260,16 +260,17 @@ pub mod subclass {
     /// J1 `SPEOpAttr`'s `is_floating_point` and `is_simd` of an op of `class` whose core
     /// reports payload `v` (FEAT_SPE_EFT's type filter reads them, whether or not the record
     /// keeps them): class Other's FP and SIMD flags (`SPESampleOpOther`); an SVE vector op is
-    /// SIMD, and FP by its FP flag; an SVE/SME load/store is SIMD, not FP; an SME array op,
-    /// reserved without FEAT_SPE_SME (which this unit does not build; [`is_sme_array`]), is
-    /// neither, like the reserved class. choice: eft-simd (D17.5.1's list, where J1's
+    /// SIMD, and FP by its FP flag; an SVE/SME load/store is SIMD, not FP; an SME array op
+    /// ([`is_sme_array`]) with FEAT_SPE_SME (`sme`) is SIMD, and FP by its FP flag (J1
+    /// `SPESampleOpSMEArrayOther`), and without it, where the encoding is reserved, neither,
+    /// like the reserved class (choice: sme-reserved). choice: eft-simd (D17.5.1's list, where J1's
     /// `SPESampleOpSVEOther` and `SPESampleOpSVESMELoadStore` leave `is_simd` FALSE).
     /// `None` for a SIMD&FP load or store, whose kind is the access's (`scalar`: FP, else
     /// SIMD; `SPESampleSIMDFPLoadStore`), which the payload does not carry. Every other
     /// op (branches, other loads and stores, the reserved class) is neither.
-    pub const fn fp_simd(class: u8, v: u8) -> Option<(bool, bool)> {
+    pub const fn fp_simd(class: u8, v: u8, sme: bool) -> Option<(bool, bool)> {
         match class {
-            super::op_class::OTHER if is_sme_array(class, v) => Some((false, false)),
+            super::op_class::OTHER if is_sme_array(class, v) => Some((sme && v & SVE_FP != 0, sme)),
             // An SVE vector op (FP by its flag) or an SVE/SME load/store (not FP).
             _ if has_evl(class, v) => {
                 Some((class == super::op_class::OTHER && v & SVE_FP != 0, true))
@@ -288,7 +289,8 @@ pub mod subclass {
     /// `cfg.options.fpf`; FEAT_SPE_CRR's CR and GCS unless `cfg.options.crr`) are cleared;
     /// load/store subclasses pass through. With CRR a branch keeps CR (00 becomes 11,
     /// "other branch") and GCS only for a call or a return. Encodings reserved without
-    /// FEAT_SPE_SME: an SME array op is recorded with payload 0, an EVL of 0b111 as 0b110.
+    /// FEAT_SPE_SME (`cfg.options.sme`): an SME array op is recorded with payload 0, an EVL
+    /// of 0b111 as 0b110; with it both are recorded as reported.
     pub const fn recorded_payload(class: u8, v: u8, cfg: &crate::Config) -> u8 {
         match class {
             super::op_class::OTHER if v & OTHER_SVE_SME_BIT == 0 => {
@@ -311,8 +313,8 @@ pub mod subclass {
                 (v & !BR_CLEAR_WITHOUT_CRR_GCS) | (cr << BR_CR_SHIFT) | gcs
             }
             super::op_class::BRANCH => v & !BR_CLEAR_WITHOUT_CRR_GCS,
-            _ if is_sme_array(class, v) => 0,
-            _ if evl_reserved(class, v) => v & !(1 << VL_SHIFT),
+            _ if !cfg.options.sme && is_sme_array(class, v) => 0,
+            _ if !cfg.options.sme && evl_reserved(class, v) => v & !(1 << VL_SHIFT),
             _ => v,
         }
     }

@@ -394,6 +394,30 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         option: "v1p4_events",
         built: crate::config::option::v1p4_events,
     },
+    OptionPort {
+        port: p(
+            "cpl_streaming",
+            In,
+            PerThread(1),
+            "cpl",
+            "FEAT_SPE_SME: E[24], Streaming SVE mode: the PE was in Streaming SVE mode (PSTATE.SM = 1) when the op executed (J1 SPECompleteSample)",
+            "with cpl_done",
+        ),
+        option: "sme",
+        built: crate::config::option::sme,
+    },
+    OptionPort {
+        port: p(
+            "cpl_smcu",
+            In,
+            PerThread(1),
+            "cpl",
+            "FEAT_SPE_SME: E[25], SME compute unit: the op executed on an SMCU or another external coprocessor or shared resource (J1 SPESampleOnSharedResource)",
+            "with cpl_done",
+        ),
+        option: "sme",
+        built: crate::config::option::sme,
+    },
 ];
 
 const fn p(
@@ -457,7 +481,7 @@ pub const PORTS: &[Port] = &[
         In,
         PerSlot(8),
         "dispatch",
-        "Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF; kept by a unit built with it, preset v1p4), GCS and CR of a branch (FEAT_SPE_CRR; a unit built with it, preset v1p4, keeps CR, 00 as 11, and GCS for a call or return: choice crr; such a call or return is also a store or a load for the type filter and SAMPLE_FEED_ST/LD); an SME array op, reserved without FEAT_SPE_SME, as Other with payload 0, and an EVL of 111 as 110 (choice sme-reserved)",
+        "Operation Type payload (subclass bits as the packet encodes them). The unit clears the bits of features it does not build: ASE/FP of class Other without SVE/SME (FEAT_SPE_FPF; kept by a unit built with it, preset v1p4), GCS and CR of a branch (FEAT_SPE_CRR; a unit built with it, preset v1p4, keeps CR, 00 as 11, and GCS for a call or return: choice crr; such a call or return is also a store or a load for the type filter and SAMPLE_FEED_ST/LD); an SME array op, reserved without FEAT_SPE_SME, as Other with payload 0, and an EVL of 111 as 110 (choice sme-reserved; a unit built with FEAT_SPE_SME, presets v1p4 and smt2_v1p4, keeps both)",
         "with disp_valid",
     ),
     p(

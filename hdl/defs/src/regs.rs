@@ -344,6 +344,13 @@ pub mod pmsevfr {
         5,
         "L2D access, L2D miss, cache data modified, recently fetched, data snooped (FEAT_SPEv1p4; `Options::v1p4_events`)",
     );
+    /// E[25:24], the SME events (`Options::sme`; RES0 without it).
+    pub const SME: Field = Field::new(
+        "E[25:24]",
+        24,
+        2,
+        "Streaming SVE mode, SME compute unit or other shared resource (FEAT_SPE_SME; `Options::sme`)",
+    );
 }
 
 /// PMSDSFR_EL1 (FEAT_SPE_FDS, only in a unit that builds it): the data-source filter.
@@ -426,9 +433,15 @@ pub mod pmsidr {
         1,
         "FP and SIMD flags in the Operation Type packet of other operations",
     );
+    pub const SME: Field = Field::new(
+        "SME",
+        32,
+        1,
+        "FEAT_SPE_SME: the SME events E[24], E[25] and the SME Operation Types",
+    );
     pub const FIELDS: &[Field] = &[
         FE, FT, FL, ARCHINST, LDS, ERND, FNE, FDS, INTERVAL, MAXSIZE, COUNTSIZE, FORMAT, PBT, CRR,
-        EFT, FPF,
+        EFT, FPF, SME,
     ];
     /// CountSize encodings.
     pub const COUNTSIZE_12BIT: u64 = 0b0010;
@@ -890,6 +903,7 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                 })
                 | pmsidr::FORMAT.place(0)
                 | pmsidr::PBT.place(u64::from(cfg.options.pbt))
+                | pmsidr::SME.place(u64::from(cfg.options.sme))
                 // choice: crr
                 | pmsidr::CRR.place(u64::from(cfg.options.crr))
                 | pmsidr::EFT.place(u64::from(cfg.options.eft))

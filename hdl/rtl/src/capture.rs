@@ -87,6 +87,11 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     k_ldst_sve: K<Bits<8>>,
     k_evl_field: K<Bits<8>>,
     k_evl_lsb: K<Bits<8>>,
+    /// FEAT_SPE_SME (`Options::sme`; one element in a unit that builds it, none otherwise):
+    /// nothing above is reserved, so an SME array op and an EVL of 0b111 are recorded as
+    /// reported, and an SME array op is SIMD and FP by its FP flag (this constant) for
+    /// FEAT_SPE_EFT (J1 `SPESampleOpSMEArrayOther`).
+    k_sme_fp: Vec<K<Bits<8>>>,
     /// FEAT_SPE_CRR (`Options::crr`; one element in a unit that builds it, none
     /// otherwise): the branch's CR and GCS as recorded (CR 00 as 11; GCS only for CR 01 or
     /// 10), and the masks of CR, of CR and GCS, and of CR 11.
@@ -155,6 +160,9 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             k_ldst_sve: k8(subclass::LDST_SVE_SME),
             k_evl_field: k8(subclass::VL_FIELD << subclass::VL_SHIFT),
             k_evl_lsb: k8(1 << subclass::VL_SHIFT),
+            k_sme_fp: (0..usize::from(cfg.options.sme))
+                .map(|_| k8(subclass::SVE_FP))
+                .collect(),
             cr_pl: (0..crr).map(|_| Default::default()).collect(),
             k_cr_field: (0..crr)
                 .map(|_| k8(subclass::BR_CR_FIELD << subclass::BR_CR_SHIFT))
@@ -255,7 +263,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
                     (self.op_sub.val() & self.k_br_keep.val()) | self.cr_pl[i].val();
             }
         }
-        // choice: sme-reserved (D18.2.7: defined only with FEAT_SPE_SME, not built here)
+        // choice: sme-reserved (D18.2.7: defined only with FEAT_SPE_SME; without it)
         self.sme_array.next = (self.sel_class.val() == self.k_class_other.val())
             & ((self.op_sub.val() & self.k_sve_sme_mask.val()) == self.k_sme.val());
         self.evl_max.next = (((self.sel_class.val() == self.k_class_other.val())
@@ -268,6 +276,12 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         }
         if self.sme_array.val() {
             self.slot.next.op_payload = self.k_zero8.val();
+        }
+        // With FEAT_SPE_SME neither encoding is reserved: recorded as reported.
+        for _j in 0..self.k_sme_fp.len() {
+            if self.sme_array.val() | self.evl_max.val() {
+                self.slot.next.op_payload = self.op_sub.val();
+            }
         }
         // choice: op-class-3
         if self.sel_class.val() == self.k_class_rsvd.val() {
@@ -291,6 +305,14 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
                     & ((self.op_sub.val() & self.k_ldst_sve_mask.val()) == self.k_ldst_sve.val()));
             self.attr_simd_fp_ldst[i].next = self.is_ldst.val()
                 & ((self.op_sub.val() & self.k_simd_fp_mask[i].val()) == self.k_simd_fp[i].val());
+            // FEAT_SPE_SME: an SME array op is SIMD, and FP by its FP flag.
+            for j in 0..self.k_sme_fp.len() {
+                if self.sme_array.val() {
+                    self.attr_fp[i].next =
+                        (self.op_sub.val() & self.k_sme_fp[j].val()) != self.k_zero8.val();
+                    self.attr_simd[i].next = true;
+                }
+            }
         }
 
         // Load / store classification: a load has ST clear (the atomics that return a

@@ -452,6 +452,12 @@ macro_rules! spe_smt_top {
                         self.tracker[t].v4_in[3].next = self.mem_lfb[i].val().get_bit(t);
                         self.tracker[t].v4_in[4].next = self.mem_snooped[i].val().get_bit(t);
                     }
+                    // FEAT_SPE_SME's events (`Options::sme`), in the order of
+                    // `spe_defs::events::SME_PORT_ORDER`.
+                    for i in 0..self.cpl_streaming.len() {
+                        self.tracker[t].sme_in[0].next = self.cpl_streaming[i].val().get_bit(t);
+                        self.tracker[t].sme_in[1].next = self.cpl_smcu[i].val().get_bit(t);
+                    }
                     for _i in 0..self.filter[0].ev_hi.len() {
                         self.filter[t].ev_hi[0].next = self.tracker[t].events_hi[0].val();
                         self.filter[t].evfr_hi[0].next = self.regs[t].evfr_hi[0].val();

@@ -264,6 +264,12 @@ macro_rules! spe_top {
                     self.tracker.v4_in[3].next = self.mem_lfb[i].val();
                     self.tracker.v4_in[4].next = self.mem_snooped[i].val();
                 }
+                // FEAT_SPE_SME's events (`Options::sme`), in the order of
+                // `spe_defs::events::SME_PORT_ORDER`.
+                for i in 0..self.cpl_streaming.len() {
+                    self.tracker.sme_in[0].next = self.cpl_streaming[i].val();
+                    self.tracker.sme_in[1].next = self.cpl_smcu[i].val();
+                }
                 for i in 0..self.filter.ev_hi.len() {
                     self.filter.ev_hi[i].next = self.tracker.events_hi[i].val();
                     self.filter.evfr_hi[i].next = self.regs.evfr_hi[i].val();

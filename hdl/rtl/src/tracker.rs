@@ -222,6 +222,15 @@ pub struct SpeTracker {
     k_v4: Vec<K<Bits<HI_EVENT_BITS>>>,
     /// (One element.) A load's SPEv1p4 events once its memory report counted.
     v4_sum: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
+    /// FEAT_SPE_SME's events (`Options::sme`; two elements in a unit that builds them,
+    /// none otherwise): the completion report's Streaming SVE mode and SME compute unit
+    /// flags (`spe_defs::events::SME_PORT_ORDER`), held from the completion, and each as its
+    /// event bit in place (`k_sme`); `sme_sum` (one element) is both.
+    pub sme_in: Vec<Signal<In, Bit>>,
+    c_sme: Vec<Rff<Bit>>,
+    sme_bit: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
+    k_sme: Vec<K<Bits<HI_EVENT_BITS>>>,
+    sme_sum: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
     /// The accepted branch report's previous-branch target (bits 60:56 cleared) and valid.
     p_target: Vec<Rff<Bits<64>>>,
     p_valid: Vec<Rff<Bit>>,
@@ -277,6 +286,7 @@ impl SpeTracker {
         let eft = usize::from(spe_defs::config::option::eft(cfg));
         let sve = usize::from(spe_defs::config::option::sve_events(cfg));
         let v4 = usize::from(spe_defs::config::option::v1p4_events(cfg));
+        let sme = usize::from(spe_defs::config::option::sme(cfg));
         let hi = usize::from(spe_defs::events::has_high_events(cfg));
         use spe_defs::events as ev;
         // Every implemented event fits the Events payload's 32 bits (panics otherwise).
@@ -299,6 +309,15 @@ impl SpeTracker {
                 .collect(),
             m_v4: n_of(5 * v4),
             v4_sum: n_of(v4),
+            sme_in: n_of(2 * sme),
+            c_sme: n_of(2 * sme),
+            sme_bit: n_of(2 * sme),
+            k_sme: ev::SME_PORT_ORDER
+                .iter()
+                .take(2 * sme)
+                .map(|&b| K::new(hi_events(ev::bit(b))))
+                .collect(),
+            sme_sum: n_of(sme),
             c_not_full: n_of(sve),
             c_empty: n_of(sve),
             k_partial: (0..sve)
@@ -448,6 +467,22 @@ impl Logic for SpeTracker {
                 self.c_empty[i].d.next = self.pred_empty[i].val();
             }
         }
+        // FEAT_SPE_SME's events come with the completion report, as the SVE events do.
+        for j in 0..self.c_sme.len() {
+            self.c_sme[j].clock.next = self.clock.val();
+            self.c_sme[j].reset.next = self.reset.val();
+            self.c_sme[j].d.next = self.c_sme[j].q.val();
+            if (self.s_phase.q.val() == SamplePhase::Tracking) & self.cpl.val().done {
+                self.c_sme[j].d.next = self.sme_in[j].val();
+            }
+            self.sme_bit[j].next = self.k_none[0].val();
+            if self.c_sme[j].q.val() {
+                self.sme_bit[j].next = self.k_sme[j].val();
+            }
+        }
+        for i in 0..self.sme_sum.len() {
+            self.sme_sum[i].next = self.sme_bit[0].val() | self.sme_bit[1].val();
+        }
         // FEAT_SPEv1p4's events come with the memory report (taken like its other data).
         for j in 0..self.m_v4.len() {
             self.m_v4[j].clock.next = self.clock.val();
@@ -473,7 +508,7 @@ impl Logic for SpeTracker {
             }
         }
         // The Events payload's bits 31:16: the SVE events of the completion; the SPEv1p4
-        // events of a load whose memory report counted.
+        // events of a load whose memory report counted; the SME events of the completion.
         for i in 0..self.events_hi.len() {
             self.p_hi[i].next = self.k_none[i].val();
             for j in 0..self.c_empty.len() {
@@ -487,6 +522,9 @@ impl Logic for SpeTracker {
             self.events_hi[i].next = self.p_hi[i].val();
             for j in 0..self.v4_sum.len() {
                 self.events_hi[i].next = self.p_hi[i].val() | self.v4_sum[j].val();
+            }
+            for j in 0..self.sme_sum.len() {
+                self.events_hi[i].next = self.events_hi[i].val() | self.sme_sum[j].val();
             }
         }
         // Any report outside tracking is stray.

@@ -371,27 +371,30 @@ fn capture_records_encodings_reserved_without_feat_spe_sme_as_the_architecture_a
 }
 
 #[test]
-fn capture_keeps_the_fp_and_simd_flags_of_other_ops_with_feat_spe_fpf() {
+fn capture_keeps_the_fp_and_simd_flags_of_other_ops_with_feat_spe_fpf_and_sme_encodings_with_feat_spe_sme(
+) {
     // FEAT_SPE_FPF (v1p4; D18.2.7): class Other that is not SVE/SME keeps COND, FP (b1)
-    // and SIMD (b2); bits 7:4 are cleared; an SVE-other payload passes whole but for an
-    // EVL of 0b111 (recorded as 0b110), and an SME array op is recorded with payload 0
-    // (both reserved without FEAT_SPE_SME).
+    // and SIMD (b2); bits 7:4 are cleared. FEAT_SPE_SME (v1p4): an SVE-other payload and
+    // an SME array op (0b1xxx1xx0) pass whole, EVL 0b111 and ETS included; for
+    // FEAT_SPE_EFT an SME array op is SIMD, and FP by its FP flag (b1; J1
+    // SPESampleOpSMEArrayOther), an SVE-other op SIMD and FP by b1 (choice eft-simd).
     use spe_defs::packet::subclass as sc;
     let v1p4 = Config::preset("v1p4").unwrap();
+    assert!(v1p4.options.sme && v1p4.options.eft);
     let mut c = capture_for(v1p4);
     for sub in 0u8..=0xff {
         let want = if sub & sc::OTHER_SVE_SME_BIT == 0 {
             sub & 0x07
-        } else if sub & 0x89 == 0x88 {
-            0
-        } else if sub & 0x89 == 0x08 && sub & 0x70 == 0x70 {
-            sub & !0x10
         } else {
             sub
         };
         let s = pick(&mut c, 1, 0, u64::from(sub), false);
         assert_eq!(v(s.op_payload), u64::from(want), "Other {sub:#04x}");
         assert_eq!(sc::recorded_payload(0, sub, v1p4), want);
+        let (sme, sve) = (sub & 0x89 == 0x88, sub & 0x89 == 0x08);
+        let simd = sme || sve || (sub & 0x08 == 0 && sub & 0x04 != 0);
+        assert_eq!(c.attr_simd[0].val(), simd, "Other {sub:#04x}: SIMD");
+        assert_eq!(c.attr_fp[0].val(), sub & 0x02 != 0, "Other {sub:#04x}: FP");
     }
 }
 
@@ -2000,11 +2003,12 @@ fn serializer_with_a_4_byte_events_payload_moves_timestamp_or_end_two_bytes_on()
 
 #[test]
 fn regs_store_pmsevfr_and_pmsnevfr_bits_above_15_only_where_events_are_built() {
-    // v1p4 builds E[17], E[18] and E[19..23]: PMSEVFR and PMSNEVFR keep them (and no
-    // other bit above 15) and give them to the filter; the default preset reads them 0.
+    // v1p4 builds E[17], E[18], E[19..23] and E[24], E[25] (FEAT_SPE_SME): PMSEVFR and
+    // PMSNEVFR keep them (and no other bit above 15) and give them to the filter; the
+    // default preset reads them 0.
     let v1p4 = Config::preset("v1p4").unwrap();
     let hi = spe_defs::events::filterable_mask(v1p4) & !0xffff;
-    assert_eq!(hi, 0x00fe_0000);
+    assert_eq!(hi, 0x03fe_0000);
     let mut g = SpeRegs::<12>::new(v1p4);
     start(&mut g);
     cycle(&mut g, |g| g.reset.next = true, |_| ());

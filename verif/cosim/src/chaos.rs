@@ -361,6 +361,11 @@ impl<D: Dut> Dut for Chaos<D> {
                 x.mem_lfb = self.rng.chance(0.5);
                 x.mem_snooped = self.rng.chance(0.5);
             }
+            // Any SME event flags with a completion.
+            if self.cfg.options.sme && x.cpl.done && self.rng.chance(0.3) {
+                x.cpl_streaming = self.rng.chance(0.5);
+                x.cpl_smcu = self.rng.chance(0.5);
+            }
             if x.cpl.done && self.rng.chance(self.params.lost_completion) {
                 x.cpl.done = false;
                 self.counts.lost_completions += 1;

@@ -534,6 +534,57 @@ fn v1p4_events_mark_loads_by_cache_level_and_filter_on_them_and_the_rtl_matches_
 }
 
 #[test]
+fn sme_events_mark_streaming_and_smcu_ops_and_filter_on_them_and_the_rtl_matches_the_model() {
+    // FEAT_SPE_SME (preset v1p4): the core reports with each completion whether the op ran
+    // in Streaming SVE mode (E[24]) and on the SME compute unit (E[25]); on the `sve`
+    // workload the stimulus puts about half of the SVE ops in streaming mode and half of
+    // those on the SMCU (and a quarter of the other ops in streaming mode). Records carry
+    // exactly what was reported: E[25] only with E[24] and only on SVE or SME ops. PMSEVFR
+    // with E[24] keeps only streaming records; PMSNEVFR with E[25] drops the SMCU ones.
+    // Both RTL backends against the model on every output.
+    use spe_defs::events as ev;
+    use spe_defs::packet::subclass as sc;
+    let name =
+        "sme_events_mark_streaming_and_smcu_ops_and_filter_on_them_and_the_rtl_matches_the_model";
+    let cfg = preset("v1p4");
+    assert!(cfg.options.sme);
+    let (e24, e25) = (ev::bit(ev::STREAMING_SVE), ev::bit(ev::SMCU));
+    for (what, event_filter, inv_event_filter) in [
+        ("no filter", 0, 0),
+        ("E[24]", e24, 0),
+        ("not E[25]", 0, e25),
+    ] {
+        let s = SampleSettings {
+            event_filter,
+            inv_event_filter,
+            ..fast(cfg)
+        };
+        let runs = lockstep(name, cfg, "sve", &s, &MemoryProfile::default(), 10_000);
+        let r = runs.last().unwrap();
+        // Records: not streaming, streaming, streaming on the SMCU.
+        let mut n = [0u32; 3];
+        for rec in &spe_decode::decode(&r.aux).records {
+            let op = rec.op.expect("every record has an Operation Type");
+            let e = rec.events.expect("every record has Events");
+            if e & e25 != 0 {
+                assert!(e & e24 != 0, "{what}: E[25] without E[24]: {e:#x}");
+                assert!(
+                    sc::is_sve_sme(op.class, op.subclass),
+                    "{what}: E[25] on {op:?}"
+                );
+            }
+            n[usize::from(e & e24 != 0) + usize::from(e & e25 != 0)] += 1;
+        }
+        eprintln!("  {what}: records not streaming, streaming, on the SMCU: {n:?}");
+        match (event_filter, inv_event_filter) {
+            (0, 0) => assert!(n.iter().all(|&k| k > 0), "{n:?}"),
+            (0, _) => assert!(n[0] > 0 && n[1] > 0 && n[2] == 0, "{n:?}"),
+            _ => assert!(n[0] == 0 && n[1] > 0 && n[2] > 0, "{n:?}"),
+        }
+    }
+}
+
+#[test]
 fn fds_keeps_the_loads_of_the_selected_data_sources_and_the_rtl_matches_the_model() {
     // FEAT_SPE_FDS (preset v1p4), as perf programs it: `inv_data_src_filter` with every
     // source but DRAM and L2 (PMSDSFR = its complement, PMSFCR.FDS): every load record's

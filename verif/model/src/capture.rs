@@ -97,6 +97,9 @@ pub struct Sample {
     /// FEAT_SPEv1p4's events (E[19]..E[23]) from the memory report, in a unit that builds
     /// them (`Options::v1p4_events`); the record has them for a load only.
     pub load_events: u64,
+    /// FEAT_SPE_SME's events (E[24] Streaming SVE mode, E[25] SME compute unit) from the
+    /// completion report, in a unit that builds them (`Options::sme`).
+    pub sme_events: u64,
 }
 
 impl Sample {
@@ -124,7 +127,8 @@ impl Sample {
         // are cleared; with CRR a branch keeps its CR (00 as "other", J1 SPEConstructClass)
         // and GCS only for a call or a return. choice: crr
         // Encodings reserved without FEAT_SPE_SME (an SME array op, EVL 0b111) are recorded
-        // as Other with payload 0, and as EVL 0b110. choice: sme-reserved
+        // as Other with payload 0, and as EVL 0b110; a unit with it records them as
+        // reported. choice: sme-reserved
         let (class, subclass) = if s.class & 3 == op_class::RESERVED {
             (op_class::OTHER, 0)
         } else {
@@ -136,7 +140,7 @@ impl Sample {
         // FEAT_SPE_EFT's type flags, from what the core reported (the reserved class is
         // neither FP nor SIMD; SVE data processing and SVE/SME loads/stores are SIMD, as
         // D17.5.1 says). choice: eft-simd
-        let attr = subclass::fp_simd(s.class & 3, s.subclass);
+        let attr = subclass::fp_simd(s.class & 3, s.subclass, cfg.options.sme);
         let (fp, simd) = attr.unwrap_or_default();
         Sample {
             pc: s.pc,
@@ -315,6 +319,12 @@ impl Sample {
             } else {
                 0
             };
+            // J1 SPECompleteSample: E[24] = PSTATE.SM; SPESampleOnSharedResource: E[25].
+            self.sme_events = if opts.sme {
+                on(inp.cpl_streaming, ev::STREAMING_SVE) | on(inp.cpl_smcu, ev::SMCU)
+            } else {
+                0
+            };
         }
         (inp.cpl.done, stray)
     }
@@ -331,6 +341,7 @@ impl Sample {
             | on(self.br_done && self.mispred, ev::MISPRED)
             | self.mem_events
             | self.pred_events
+            | self.sme_events
             | if self.is_load() { self.load_events } else { 0 }
     }
 

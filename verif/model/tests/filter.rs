@@ -516,13 +516,15 @@ fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
         ),
         ("SVE integer other", other(sc::OTHER_SVE), None, false, true),
         ("SVE load", ldst(sc::LDST_SVE_SME), Some(false), false, true),
-        // Reserved without FEAT_SPE_SME (choice sme-reserved): neither, like the reserved class.
+        // With FEAT_SPE_SME (v1p4): SIMD, and FP by its FP flag (J1
+        // SPESampleOpSMEArrayOther), as an SVE FP other op. Without it the encoding is
+        // reserved and the op neither (choice sme-reserved: tests/capture.rs).
         (
             "SME FP array op",
             other(sc::OTHER_SME | sc::SVE_FP),
             None,
-            false,
-            false,
+            true,
+            true,
         ),
         (
             "scalar SIMD&FP store",
@@ -567,6 +569,7 @@ fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
             vec![
                 "FP other",
                 "SVE FP other",
+                "SME FP array op",
                 "scalar SIMD&FP store",
                 "scalar SIMD&FP load",
             ],
@@ -575,13 +578,7 @@ fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
             "FP or SIMD",
             FP | SIMD,
             0,
-            but(&[
-                "GP load",
-                "GP store",
-                "branch",
-                "plain other",
-                "SME FP array op",
-            ]),
+            but(&["GP load", "GP store", "branch", "plain other"]),
         ),
         ("FP stores", ST | FP, ST, vec!["scalar SIMD&FP store"]),
         (
@@ -591,6 +588,7 @@ fn eft_type_filter_ors_the_unmasked_types_and_ands_the_masked_ones() {
             but(&[
                 "SIMD other",
                 "SVE FP other",
+                "SME FP array op",
                 "SVE integer other",
                 "SVE load",
                 "vector SIMD&FP store",

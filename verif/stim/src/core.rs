@@ -135,6 +135,9 @@ pub struct Core {
     eft_rng: Rng,
     /// The SVE events' `cpl_pred_*` (its own stream, likewise).
     sve_rng: Rng,
+    /// FEAT_SPE_SME's completion flags (Streaming SVE mode, SME compute unit), its own
+    /// stream so that the others' draws stay as they were.
+    sme_rng: Rng,
     /// The SPEv1p4 events' HITM and LFB flags (its own stream, likewise).
     v1p4_rng: Rng,
 }
@@ -186,6 +189,7 @@ impl Core {
             pbt_rng: Rng::derive(seed, 3),
             eft_rng: Rng::derive(seed, 4),
             sve_rng: Rng::derive(seed, 5),
+            sme_rng: Rng::derive(seed, 7),
             v1p4_rng: Rng::derive(seed, 6),
         })
     }
@@ -606,6 +610,13 @@ impl Core {
                 inp.thr[self.thread].cpl_pred_not_full = not_full;
                 inp.thr[self.thread].cpl_pred_empty = empty;
             }
+            // FEAT_SPE_SME's events: the PE in Streaming SVE mode for about a quarter of
+            // the ops (half of the SVE and SME ones); an SVE or SME op in streaming mode
+            // ran on the SME compute unit half of the time.
+            let sve_sme = subclass::is_sve_sme(t.op.class, t.op.subclass);
+            let streaming = self.sme_rng.chance(if sve_sme { 0.5 } else { 0.25 });
+            inp.thr[self.thread].cpl_streaming = streaming;
+            inp.thr[self.thread].cpl_smcu = streaming && sve_sme && self.sme_rng.chance(0.5);
             self.tracked = None;
         }
     }
