@@ -172,6 +172,17 @@ recs=$(grep -c '^#' "$OUT/events-v1p4.dec")
 echo "events: $(wc -l <"$OUT/events-sve.ev") SVE records, $sve with SVE-PARTIAL-PRED in perf's dump; $recs L2D-miss records, $l2m with E[20] in perf's payload, $named named L2D-MISS by spe decode"
 [ "$sve" = "$(wc -l <"$OUT/events-sve.ev")" ] || { echo "error: a record kept by PMSEVFR=E[17] lacks it" >&2; exit 1; }
 [ "$l2m" = "$recs" ] && [ "$named" = "$recs" ] || { echo "error: a record kept by PMSEVFR=E[20] lacks it" >&2; exit 1; }
+# FEAT_SPE_SME (v1p4, the sve workload): PMSEVFR = E[24] keeps the ops the core ran in
+# Streaming SVE mode; perf dumps their 4-byte Events payload, whose byte 3 has bit 0 (E[24])
+# in every record, and spe decode names STREAMING-SVE in each.
+check events-sme --workload sve --cycles 1000000 --preset v1p4 \
+    --event 'arm_spe/event_filter=0x1000000,period=256/'
+grep -E '^\.  [0-9a-f]{8}:  ([0-9a-f]{2} ){5} +EV' "$OUT/events-sme.dump" >"$OUT/events-sme.ev" || true
+recs=$(grep -c '^#' "$OUT/events-sme.dec")
+sm=$(awk '$3 == "62" && substr($7, 2, 1) ~ /[13579bdf]/' "$OUT/events-sme.ev" | wc -l)
+named=$(grep '^#' "$OUT/events-sme.dec" | grep -c 'STREAMING-SVE')
+echo "events: $recs Streaming SVE records, $sm with E[24] in perf's payload, $named named STREAMING-SVE by spe decode"
+[ "$recs" -gt 0 ] && [ "$sm" = "$recs" ] && [ "$named" = "$recs" ] || { head -3 "$OUT/events-sme.ev"; echo "error: a record kept by PMSEVFR=E[24] lacks it" >&2; exit 1; }
 # AUX records: every output of the driver's AUX ring is a PERF_RECORD_AUX whose sizes add up
 # to the data; a write error (PMBSR.DL) marks its output truncated and partial, as Linux does.
 echo
