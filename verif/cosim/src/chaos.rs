@@ -56,6 +56,13 @@ pub struct ChaosParams {
     /// A cycle with random EL2 inputs (`el2_en`, `mdcr_e2pb`, `hcr_tge`, `hcr_e2h`),
     /// whatever the group's EL: owners and host states the core never combines.
     pub odd_regime: f64,
+    /// One lost completion in the job is lost for good: until it, one completion in
+    /// [`STALL_LOSS`] is lost (instead of `lost_completion`); from it until the unit ends
+    /// the sample (its completion timeout, a PSB's drop, a reset under way) the thread gets
+    /// no completion report at all, chaos starts no reset and injects no hook report. The
+    /// outcomes `sample_timeout` and a PSB's drop of a tracked sample, which a random
+    /// report would otherwise pre-empt.
+    pub stall: bool,
 }
 
 impl ChaosParams {
@@ -70,6 +77,7 @@ impl ChaosParams {
         odd_op: 0.0,
         lost_completion: 0.0,
         odd_regime: 0.0,
+        stall: false,
     };
 
     /// Some chaos: occasional disturbances between long stretches of normal profiling.
@@ -83,6 +91,7 @@ impl ChaosParams {
         odd_op: 1e-3,
         lost_completion: 5e-3,
         odd_regime: 1e-3,
+        stall: false,
     };
 
     /// Much chaos: the unit rarely finishes a record undisturbed.
@@ -96,6 +105,7 @@ impl ChaosParams {
         odd_op: 1e-2,
         lost_completion: 2e-2,
         odd_regime: 1e-2,
+        stall: false,
     };
 
     /// One of the three levels (none 1/4, light 1/2, heavy 1/4).
@@ -107,6 +117,9 @@ impl ChaosParams {
         }
     }
 }
+
+/// The share of completions lost in a stall job until its stall (`ChaosParams::stall`).
+pub const STALL_LOSS: f64 = 0.05;
 
 /// What the chaos did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -154,6 +167,10 @@ pub struct Chaos<D: Dut> {
     reset_left: u32,
     queue: VecDeque<Access>,
     counts: ChaosCounts,
+    /// With `ChaosParams::stall`: the threads whose sample waits for good (a completion
+    /// lost, the unit has not ended the sample yet), and whether the job's stall is to come.
+    stalled: Vec<bool>,
+    stall_ahead: bool,
 }
 
 impl<D: Dut> Chaos<D> {
@@ -178,6 +195,8 @@ impl<D: Dut> Chaos<D> {
             reset_left: 0,
             queue: VecDeque::new(),
             counts: ChaosCounts::default(),
+            stalled: vec![false; cfg.threads],
+            stall_ahead: params.stall,
         }
     }
 
@@ -316,7 +335,8 @@ impl<D: Dut> Dut for Chaos<D> {
             return self.inner.step(inputs);
         }
         let mut i = inputs.clone();
-        if self.reset_left == 0 && self.rng.chance(self.params.reset) {
+        let stalled = self.stalled.iter().any(|&s| s);
+        if self.reset_left == 0 && !stalled && self.rng.chance(self.params.reset) {
             self.counts.resets += 1;
             self.reset_left = self.rng.range32(self.params.reset_len).max(1);
         }
@@ -327,6 +347,7 @@ impl<D: Dut> Dut for Chaos<D> {
                 // Software finds the unit reset: it programs it again.
                 self.reprogram();
             }
+            self.stalled.fill(false);
             return self.inner.step(&i);
         }
         if self.rng.chance(self.params.reprogram) {
@@ -366,12 +387,30 @@ impl<D: Dut> Dut for Chaos<D> {
                 x.cpl_streaming = self.rng.chance(0.5);
                 x.cpl_smcu = self.rng.chance(0.5);
             }
-            if x.cpl.done && self.rng.chance(self.params.lost_completion) {
+            let lose = if self.stall_ahead {
+                STALL_LOSS
+            } else {
+                self.params.lost_completion
+            };
+            if x.cpl.done && self.rng.chance(lose) {
                 x.cpl.done = false;
                 self.counts.lost_completions += 1;
             }
         }
-        if self.rng.chance(self.params.hook) {
+        if self.params.stall {
+            for t in 0..self.cfg.threads {
+                // The completion lost first stalls its thread; a stalled thread's
+                // completions (the core's own, its stray reports) are lost too.
+                if self.stall_ahead && inputs.thr[t].cpl.done && !i.thr[t].cpl.done {
+                    self.stalled[t] = true;
+                    self.stall_ahead = false;
+                }
+                if self.stalled[t] {
+                    i.thr[t].cpl.done = false;
+                }
+            }
+        }
+        if self.rng.chance(self.params.hook) && !self.stalled.iter().any(|&s| s) {
             self.random_hook(&mut i);
         }
         if self.rng.chance(self.params.odd_op) {
@@ -395,7 +434,12 @@ impl<D: Dut> Dut for Chaos<D> {
             i.thr[t].hcr_e2h = self.rng.chance(0.5);
             self.counts.odd_regimes += 1;
         }
-        self.inner.step(&i)
+        let o = self.inner.step(&i);
+        // The unit ended a stalled sample: its timeout, or a PSB dropped it.
+        for (t, s) in self.stalled.iter_mut().enumerate() {
+            *s &= !(o.thr[t].sample_timeout || o.thr[t].psb_done);
+        }
+        o
     }
 }
 

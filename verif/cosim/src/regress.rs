@@ -224,6 +224,22 @@ impl JobPlan {
             };
             memory.fault = FaultSpec::Any;
         }
+        // A stall (a stream of its own): in half the jobs with chaos and without a fault
+        // sweep (whose faults need every record a job writes) one lost completion is lost
+        // for good, so that the sample ends by its completion timeout or a PSB's drop (the
+        // functional coverage's sample/timed-out/ and sample/psb-dropped/ points), not by
+        // the random report that ends it otherwise.
+        let mut chaos = chaos;
+        let mut chaos_name = chaos_name;
+        let sweep = matches!(memory.errors, ErrorInjection::Sweep { .. });
+        if chaos != ChaosParams::NONE && !sweep && Rng::derive(job.seed, 0x57A11).chance(0.5) {
+            chaos.stall = true;
+            chaos_name = if chaos_name == "light" {
+                "light+stall"
+            } else {
+                "heavy+stall"
+            };
+        }
         JobPlan {
             workload,
             settings,
