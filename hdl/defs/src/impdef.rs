@@ -503,7 +503,7 @@ pub const CHOICES: &[Choice] = &[
         key: "events-payload",
         topic: "Events payload",
         rule: "D18.2.6 (Events packet)",
-        behaviour: "2 bytes (header 0x52); events 0..11 implemented. A unit with events above bit 15 (`Options::sve_events`: E[17], E[18]; `Options::v1p4_events`: E[19]..E[23], loads only) has a 4-byte payload (header 0x62) in every record, and its Timestamp / End moves two bytes later (bytes 55..63).",
+        behaviour: "2 bytes (header 0x52); events 0..11 implemented. A unit with events above bit 15 (`Options::sve_events`: E[17], E[18]; `Options::v1p4_events`: E[19]..E[23], loads only; `Options::sme`: E[24], E[25]) has a 4-byte payload (header 0x62) in every record, and its Timestamp / End moves two bytes later (bytes 55..63).",
     },
     Choice {
         key: "data-source",

@@ -1050,7 +1050,7 @@ pub const HOOK_RULES: &[HookRule] = &[
     },
 ];
 
-/// The ports only a multithreaded unit (T > 1: presets `smt2`, `smt4`) has, after
+/// The ports only a multithreaded unit (T > 1: presets `smt2`, `smt4`, `smt2_v1p4`) has, after
 /// [`PORTS`] (docs/smt.md). The per-thread ports of [`PORTS`] (width `PerThread`) become T
 /// copies in such a unit.
 pub const SMT_PORTS: &[Port] = &[

@@ -73,7 +73,7 @@ pub struct SpeFilter<const CW: usize> {
     /// SAMPLE_FEED_FP and _SIMD: FEAT_SPE_EFT with `Options::feed_events`.
     pub feed_fp: Vec<Signal<Out, Bit>>,
     pub feed_simd: Vec<Signal<Out, Bit>>,
-    /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`; one element in a
+    /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`, `Options::sme`; one element in a
     /// unit that builds one, none otherwise): the sample's Events bits 31:16 and PMSEVFR's
     /// and PMSNEVFR's ([`HI_EVENT_BITS`], event 16 at bit 0), and whether those bits pass
     /// the event filter and the inverted one.

@@ -48,7 +48,7 @@ use rust_hdl::prelude::*;
 pub const ADDR_BITS: usize = spe_defs::packet::addr_payload::ADDR_BITS as usize;
 
 /// Events 31:16, the 4-byte Events payload's high half: the width of the words that carry
-/// the events above bit 15 (`Options::sve_events`, `Options::v1p4_events`) between the
+/// the events above bit 15 (`Options::sve_events`, `Options::v1p4_events`, `Options::sme`) between the
 /// tracker, the filter, the register block and the serializer, with event 16 at bit 0.
 pub const HI_EVENT_BITS: usize = 16;
 

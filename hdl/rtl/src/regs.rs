@@ -134,7 +134,7 @@ macro_rules! spe_regs {
             /// registers) and PMSFCR.FDS.
             pub dsfr: Vec<Signal<Out, Bits<64>>>,
             pub fds: Vec<Signal<Out, Bit>>,
-            /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`; one
+            /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`, `Options::sme`; one
             /// element in a unit that builds one, none otherwise): PMSEVFR's and
             /// PMSNEVFR's bits 31:16 ([`HI_EVENT_BITS`], event 16 at bit 0), stored beyond
             /// the generated 12-bit flops (the unbuilt bits constant zero), written and

@@ -92,7 +92,7 @@ pub struct SpeSerializer<const CW: usize> {
     pub pbt: Vec<Signal<In, Bits<64>>>,
     pub pbt_en: Vec<Signal<In, Bit>>,
     h_pbt: Vec<K<Bits<8>>>,
-    /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`; one element in a
+    /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`, `Options::sme`; one element in a
     /// unit that builds one, none otherwise): the Events payload's bits 31:16 (tracker;
     /// [`HI_EVENT_BITS`], event 16 at bit 0; spliced into beat 6 at bytes 53 and 54), the
     /// header of Timestamp or End that follows them in beat 6 (End's, the Timestamp's), the

@@ -197,8 +197,8 @@ pub struct SpeTracker {
     /// a multithreaded top cannot read a field of an indexed block's bundle).
     pub fds_ds_en: Vec<Signal<Out, Bit>>,
     pub fds_source: Vec<Signal<Out, Bits<8>>>,
-    /// Events above bit 15 (one element in a unit with `Options::sve_events` or
-    /// `Options::v1p4_events`, none otherwise): the Events payload's bits 31:16
+    /// Events above bit 15 (one element in a unit with `Options::sve_events`,
+    /// `Options::v1p4_events` or `Options::sme`, none otherwise): the Events payload's bits 31:16
     /// ([`HI_EVENT_BITS`], event 16 at bit 0; `events` has bits 15:0), its SVE part, and
     /// zero.
     pub events_hi: Vec<Signal<Out, Bits<HI_EVENT_BITS>>>,

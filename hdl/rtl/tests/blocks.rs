@@ -332,7 +332,17 @@ fn capture_records_encodings_reserved_without_feat_spe_sme_as_the_architecture_a
     // load/store as 0b110; the same payload with EVL 0b110 passes whole.
     use spe_defs::packet::subclass as sc;
     let evl = |e: u8| e << sc::VL_SHIFT;
-    for cfg in [cfg(), Config::preset("v1p2x").unwrap()] {
+    // v1p4 without FEAT_SPE_SME (no preset): FEAT_SPE_EFT's type flags of the reserved
+    // encodings too.
+    let v1p4 = Config::preset("v1p4").unwrap();
+    let no_sme = Config {
+        options: spe_defs::Options {
+            sme: false,
+            ..v1p4.options
+        },
+        ..*v1p4
+    };
+    for cfg in [cfg(), Config::preset("v1p2x").unwrap(), &no_sme] {
         let mut c = capture_for(cfg);
         for (class, sub, want) in [
             (0u8, sc::OTHER_SME | sc::SVE_FP, 0u8),
@@ -365,6 +375,7 @@ fn capture_records_encodings_reserved_without_feat_spe_sme_as_the_architecture_a
                 assert_eq!(c.attr_simd[0].val(), !sme, "{ctx}: SIMD");
                 let fp = class == 0 && !sme && sub & sc::SVE_FP != 0;
                 assert_eq!(c.attr_fp[0].val(), fp, "{ctx}: FP");
+                assert_eq!(sc::fp_simd(class, sub, false), Some((fp, !sme)), "{ctx}");
             }
         }
     }

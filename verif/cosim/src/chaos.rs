@@ -57,11 +57,13 @@ pub struct ChaosParams {
     /// whatever the group's EL: owners and host states the core never combines.
     pub odd_regime: f64,
     /// One lost completion in the job is lost for good: until it, one completion in
-    /// [`STALL_LOSS`] is lost (instead of `lost_completion`); from it until the unit ends
-    /// the sample (its completion timeout, a PSB's drop, a reset under way) the thread gets
-    /// no completion report at all, chaos starts no reset and injects no hook report. The
-    /// outcomes `sample_timeout` and a PSB's drop of a tracked sample, which a random
-    /// report would otherwise pre-empt.
+    /// [`STALL_LOSS`] is lost (instead of `lost_completion`); the first one lost while the
+    /// unit tracks a sample of its thread (a `tag` for it since its last completion,
+    /// timeout, PSB or reset) stalls the thread: until the unit ends the sample (its
+    /// completion timeout or a PSB's drop; at the latest 2^`cpl_timeout_log2` + 4096
+    /// cycles on) the thread gets no completion report at all, and chaos starts no reset
+    /// and injects no hook report. The outcomes `sample_timeout` and a PSB's drop of a
+    /// tracked sample, which a random report would otherwise pre-empt.
     pub stall: bool,
 }
 
@@ -171,6 +173,10 @@ pub struct Chaos<D: Dut> {
     /// lost, the unit has not ended the sample yet), and whether the job's stall is to come.
     stalled: Vec<bool>,
     stall_ahead: bool,
+    /// (With `stall`.) The threads whose sample the unit tracks, from its `tag` and the
+    /// reports it got; the cycle the stall began.
+    tracking: Vec<bool>,
+    stall_since: u64,
 }
 
 impl<D: Dut> Chaos<D> {
@@ -197,6 +203,8 @@ impl<D: Dut> Chaos<D> {
             counts: ChaosCounts::default(),
             stalled: vec![false; cfg.threads],
             stall_ahead: params.stall,
+            tracking: vec![false; cfg.threads],
+            stall_since: 0,
         }
     }
 
@@ -347,7 +355,7 @@ impl<D: Dut> Dut for Chaos<D> {
                 // Software finds the unit reset: it programs it again.
                 self.reprogram();
             }
-            self.stalled.fill(false);
+            self.tracking.fill(false);
             return self.inner.step(&i);
         }
         if self.rng.chance(self.params.reprogram) {
@@ -401,9 +409,14 @@ impl<D: Dut> Dut for Chaos<D> {
             for t in 0..self.cfg.threads {
                 // The completion lost first stalls its thread; a stalled thread's
                 // completions (the core's own, its stray reports) are lost too.
-                if self.stall_ahead && inputs.thr[t].cpl.done && !i.thr[t].cpl.done {
+                if self.stall_ahead
+                    && self.tracking[t]
+                    && inputs.thr[t].cpl.done
+                    && !i.thr[t].cpl.done
+                {
                     self.stalled[t] = true;
                     self.stall_ahead = false;
+                    self.stall_since = self.cycle;
                 }
                 if self.stalled[t] {
                     i.thr[t].cpl.done = false;
@@ -435,9 +448,28 @@ impl<D: Dut> Dut for Chaos<D> {
             self.counts.odd_regimes += 1;
         }
         let o = self.inner.step(&i);
-        // The unit ended a stalled sample: its timeout, or a PSB dropped it.
-        for (t, s) in self.stalled.iter_mut().enumerate() {
-            *s &= !(o.thr[t].sample_timeout || o.thr[t].psb_done);
+        if self.params.stall {
+            // The unit ended a sample: a completion it got, its timeout, or a PSB's drop;
+            // a stall ends with it (or, as a backstop, long after the timeout).
+            let limit = (1u64 << self.cfg.cpl_timeout_log2) + 4096;
+            for t in 0..self.cfg.threads {
+                let ended = i.thr[t].cpl.done || o.thr[t].sample_timeout || o.thr[t].psb_done;
+                self.tracking[t] &= !ended;
+                if ended || self.cycle - self.stall_since > limit {
+                    self.stalled[t] = false;
+                }
+            }
+            // A tag starts tracking its slot's thread.
+            for (k, slot) in i.disp.iter().enumerate().take(self.cfg.dispatch_width) {
+                if o.tag >> k & 1 == 1 {
+                    let t = if self.cfg.threads > 1 {
+                        usize::from(slot.tid)
+                    } else {
+                        0
+                    };
+                    self.tracking[t] = true;
+                }
+            }
         }
         o
     }

@@ -267,7 +267,8 @@ fn input_fields(
             }
         }
     }
-    for (name, field) in THREAD_FIELDS {
+    // A per-thread field: one vector per thread, `name_k`, or `name` in a one-thread unit.
+    let per_thread = |v: &mut Vec<(String, u32, u64)>, name: &str, field: ThreadField| {
         let bits = port_bits(name, (1, 1));
         for (k, x) in i.thr[..t].iter().enumerate() {
             let n = if t == 1 {
@@ -277,6 +278,9 @@ fn input_fields(
             };
             v.push((n, bits, field(x)));
         }
+    };
+    for (name, field) in THREAD_FIELDS {
+        per_thread(&mut v, name, field);
     }
     v.extend(
         i.scalar_fields()
@@ -284,15 +288,7 @@ fn input_fields(
             .map(|&(name, x)| (name.to_string(), port_bits(name, (w, t)), x)),
     );
     for &(name, field) in options {
-        let bits = port_bits(name, (1, 1));
-        for (k, x) in i.thr[..t].iter().enumerate() {
-            let n = if t == 1 {
-                name.to_string()
-            } else {
-                format!("{name}_{k}")
-            };
-            v.push((n, bits, field(x)));
-        }
+        per_thread(&mut v, name, field);
     }
     v
 }
