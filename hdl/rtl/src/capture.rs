@@ -263,7 +263,8 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
                     (self.op_sub.val() & self.k_br_keep.val()) | self.cr_pl[i].val();
             }
         }
-        // choice: sme-reserved (D18.2.7: defined only with FEAT_SPE_SME; without it)
+        // choice: sme-reserved (D18.2.7: encodings defined only with FEAT_SPE_SME, reserved
+        // without it)
         self.sme_array.next = (self.sel_class.val() == self.k_class_other.val())
             & ((self.op_sub.val() & self.k_sve_sme_mask.val()) == self.k_sme.val());
         self.evl_max.next = (((self.sel_class.val() == self.k_class_other.val())

@@ -169,14 +169,13 @@ pub struct Chaos<D: Dut> {
     reset_left: u32,
     queue: VecDeque<Access>,
     counts: ChaosCounts,
-    /// With `ChaosParams::stall`: the threads whose sample waits for good (a completion
-    /// lost, the unit has not ended the sample yet), and whether the job's stall is to come.
-    stalled: Vec<bool>,
+    /// With `ChaosParams::stall`: whether the job's one stall is still to come; the thread
+    /// whose sample waits for good (a completion lost, the unit has not ended the sample
+    /// yet) and the cycle its stall began; the threads whose sample the unit tracks, from
+    /// its `tag` and the reports it got.
     stall_ahead: bool,
-    /// (With `stall`.) The threads whose sample the unit tracks, from its `tag` and the
-    /// reports it got; the cycle the stall began.
+    stalled: Option<(usize, u64)>,
     tracking: Vec<bool>,
-    stall_since: u64,
 }
 
 impl<D: Dut> Chaos<D> {
@@ -201,10 +200,9 @@ impl<D: Dut> Chaos<D> {
             reset_left: 0,
             queue: VecDeque::new(),
             counts: ChaosCounts::default(),
-            stalled: vec![false; cfg.threads],
             stall_ahead: params.stall,
+            stalled: None,
             tracking: vec![false; cfg.threads],
-            stall_since: 0,
         }
     }
 
@@ -343,8 +341,7 @@ impl<D: Dut> Dut for Chaos<D> {
             return self.inner.step(inputs);
         }
         let mut i = inputs.clone();
-        let stalled = self.stalled.iter().any(|&s| s);
-        if self.reset_left == 0 && !stalled && self.rng.chance(self.params.reset) {
+        if self.reset_left == 0 && self.stalled.is_none() && self.rng.chance(self.params.reset) {
             self.counts.resets += 1;
             self.reset_left = self.rng.range32(self.params.reset_len).max(1);
         }
@@ -414,16 +411,15 @@ impl<D: Dut> Dut for Chaos<D> {
                     && inputs.thr[t].cpl.done
                     && !i.thr[t].cpl.done
                 {
-                    self.stalled[t] = true;
+                    self.stalled = Some((t, self.cycle));
                     self.stall_ahead = false;
-                    self.stall_since = self.cycle;
                 }
-                if self.stalled[t] {
+                if self.stalled.is_some_and(|(s, _)| s == t) {
                     i.thr[t].cpl.done = false;
                 }
             }
         }
-        if self.rng.chance(self.params.hook) && !self.stalled.iter().any(|&s| s) {
+        if self.rng.chance(self.params.hook) && self.stalled.is_none() {
             self.random_hook(&mut i);
         }
         if self.rng.chance(self.params.odd_op) {
@@ -455,8 +451,11 @@ impl<D: Dut> Dut for Chaos<D> {
             for t in 0..self.cfg.threads {
                 let ended = i.thr[t].cpl.done || o.thr[t].sample_timeout || o.thr[t].psb_done;
                 self.tracking[t] &= !ended;
-                if ended || self.cycle - self.stall_since > limit {
-                    self.stalled[t] = false;
+                if self
+                    .stalled
+                    .is_some_and(|(s, since)| s == t && (ended || self.cycle - since > limit))
+                {
+                    self.stalled = None;
                 }
             }
             // A tag starts tracking its slot's thread.

@@ -230,16 +230,9 @@ impl JobPlan {
         // functional coverage's sample/timed-out/ and sample/psb-dropped/ points), not by
         // the random report that ends it otherwise.
         let mut chaos = chaos;
-        let mut chaos_name = chaos_name;
         let sweep = matches!(memory.errors, ErrorInjection::Sweep { .. });
-        if chaos != ChaosParams::NONE && !sweep && Rng::derive(job.seed, 0x57A11).chance(0.5) {
-            chaos.stall = true;
-            chaos_name = if chaos_name == "light" {
-                "light+stall"
-            } else {
-                "heavy+stall"
-            };
-        }
+        chaos.stall =
+            chaos != ChaosParams::NONE && !sweep && Rng::derive(job.seed, 0x57A11).chance(0.5);
         JobPlan {
             workload,
             settings,
@@ -272,7 +265,7 @@ impl JobPlan {
             filters.push(format!("min latency {}", s.min_latency));
         }
         format!(
-            "workload {}{}, chaos {}, memory {:?}/{:?}, interval {}{}, buffer {} B at {:#x}{}{}{}{}{}",
+            "workload {}{}, chaos {}{}, memory {:?}/{:?}, interval {}{}, buffer {} B at {:#x}{}{}{}{}{}",
             self.workload.name,
             match &self.workload.program {
                 Program::Code(p) => format!(
@@ -291,6 +284,7 @@ impl JobPlan {
                 Program::Trace(_) => String::new(),
             } + if self.workload.params.gcs { ", GCS" } else { "" },
             self.chaos_name,
+            if self.chaos.stall { "+stall" } else { "" },
             self.memory.backpressure,
             self.memory.errors,
             s.interval,

@@ -87,7 +87,18 @@ fn render(s: &mut String) -> std::fmt::Result {
     }
 
     writeln!(s, "\n## Ports of `spe_top`\n")?;
-    writeln!(s, "Single clock `clk` (rising edge). `W` is the preset's dispatch width; per-slot ports pack slot 0 in the low bits. `T` is the number of hardware threads (1 but in `smt2`, `smt4` and `smt2_v1p4`): a per-thread port (`T x b`) gives each thread its own copy of `b` bits, thread 0 in the low bits, so it is `b` bits at T = 1 ([docs/smt.md](../docs/smt.md)). ")?;
+    // The multithreaded presets, from the preset table: `a`, `b` and `c`.
+    let smt: Vec<String> = PRESETS
+        .iter()
+        .filter(|c| c.threads > 1)
+        .map(|c| format!("`{}`", c.name))
+        .collect();
+    let smt = match smt.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => "none".into(),
+    };
+    writeln!(s, "Single clock `clk` (rising edge). `W` is the preset's dispatch width; per-slot ports pack slot 0 in the low bits. `T` is the number of hardware threads (1 but in {smt}): a per-thread port (`T x b`) gives each thread its own copy of `b` bits, thread 0 in the low bits, so it is `b` bits at T = 1 ([docs/smt.md](../docs/smt.md)). ")?;
     writeln!(s, "**comb**: depends on the same cycle's inputs; **reg**: registered. Every output except `reg_rdata` and `irq` is low while `reset` is high.\n")?;
     writeln!(s, "| port | dir | width | hook | meaning | timing |")?;
     writeln!(s, "|---|---|---|---|---|---|")?;
