@@ -18,6 +18,7 @@
 #define SPE_PMSIDR_EL1_ADDR 15u /* Sampling ID (read-only) */
 #define SPE_PMSCR_EL2_ADDR 24u /* Sampling control, EL2 */
 #define SPE_PMSDSFR_EL1_ADDR 4u /* Data-source filter (FEAT_SPE_FDS: only in a unit that builds it, unmapped otherwise) */
+#define SPE_PMBMAR_EL1_ADDR 5u /* Buffer memory attributes in physical address mode (FEAT_SPE_nVM: only in a unit that builds it, unmapped otherwise) */
 
 /* PMBLIMITR_EL1 (S3_0_C9_C10_0) */
 #define SPE_PMBLIMITR_EL1_E_SHIFT 0u
@@ -65,6 +66,9 @@
 #define SPE_PMBIDR_EL1_F_SHIFT 5u
 #define SPE_PMBIDR_EL1_F_WIDTH 1u
 #define SPE_PMBIDR_EL1_F_MASK 0x0000000000000020ull /* Hardware flag updates (0: always disabled; 1 with `Options::v1p3`: as the owning regime's explicit accesses) */
+#define SPE_PMBIDR_EL1_AddrMode_SHIFT 6u
+#define SPE_PMBIDR_EL1_AddrMode_WIDTH 2u
+#define SPE_PMBIDR_EL1_AddrMode_MASK 0x00000000000000c0ull /* Address modes (FEAT_SPE_nVM): 01 virtual and physical while PMSCR_EL2.EnVM is effectively 1, else 00 */
 #define SPE_PMBIDR_EL1_EA_SHIFT 8u
 #define SPE_PMBIDR_EL1_EA_WIDTH 4u
 #define SPE_PMBIDR_EL1_EA_MASK 0x0000000000000f00ull /* External abort handling (0: not described, reported in PMBSR; 1 with `Options::v1p3`: ignored) */
@@ -218,6 +222,14 @@
 #define SPE_PMSDSFR_EL1_S_WIDTH 64u
 #define SPE_PMSDSFR_EL1_S_MASK 0xffffffffffffffffull /* Bit n keeps the loads whose data source's bits 5:0 are n (with PMSFCR.FDS; SAMPLE_FEED_DS whatever FDS says) */
 
+/* PMBMAR_EL1 (S3_0_C9_C10_5) */
+#define SPE_PMBMAR_EL1_Attr_SHIFT 0u
+#define SPE_PMBMAR_EL1_Attr_WIDTH 8u
+#define SPE_PMBMAR_EL1_Attr_MASK 0x00000000000000ffull /* Memory attributes, encoded as MAIR_ELx.Attr<n> */
+#define SPE_PMBMAR_EL1_SH_SHIFT 8u
+#define SPE_PMBMAR_EL1_SH_WIDTH 2u
+#define SPE_PMBMAR_EL1_SH_MASK 0x0000000000000300ull /* Shareability: 00 Non-shareable, 10 Outer, 11 Inner Shareable (01 reserved) */
+
 /* Per preset: the bits a write can change (everything else is RES0 and reads as zero)
  * and the read-only ID registers' values. */
 
@@ -236,6 +248,7 @@
 #define SPE_DEFAULT_PMSIDR_EL1_VALUE 0x0000000000026417ull
 #define SPE_DEFAULT_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_DEFAULT_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_DEFAULT_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `minimal`: Scalar core (W=1), 12-bit counters: smallest area */
 #define SPE_MINIMAL_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -252,6 +265,7 @@
 #define SPE_MINIMAL_PMSIDR_EL1_VALUE 0x0000000000026417ull
 #define SPE_MINIMAL_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_MINIMAL_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_MINIMAL_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `w2`: 2-wide dispatch, 12-bit counters */
 #define SPE_W2_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -268,6 +282,7 @@
 #define SPE_W2_PMSIDR_EL1_VALUE 0x0000000000026417ull
 #define SPE_W2_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_W2_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_W2_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `c16`: 4-wide dispatch, 16-bit counters */
 #define SPE_C16_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -284,6 +299,7 @@
 #define SPE_C16_PMSIDR_EL1_VALUE 0x0000000000036417ull
 #define SPE_C16_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_C16_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_C16_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `wide`: 8-wide dispatch, 16-bit counters, FEAT_ECV: a big out-of-order core */
 #define SPE_WIDE_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -300,6 +316,7 @@
 #define SPE_WIDE_PMSIDR_EL1_VALUE 0x0000000000036417ull
 #define SPE_WIDE_PMSCR_EL2_WRITABLE 0x00000000000000fbull
 #define SPE_WIDE_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_WIDE_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `fastsim`: 2-wide, 12-bit, minimum interval 256: many samples in short simulations */
 #define SPE_FASTSIM_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -316,6 +333,7 @@
 #define SPE_FASTSIM_PMSIDR_EL1_VALUE 0x0000000000026017ull
 #define SPE_FASTSIM_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_FASTSIM_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_FASTSIM_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events, FEAT_SPE_FnE, FEAT_SPE_ERnd, FEAT_SPE_PBT; the SVE events E[17], E[18] (a 4-byte Events payload) */
 #define SPE_V1P2X_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
@@ -332,6 +350,7 @@
 #define SPE_V1P2X_PMSIDR_EL1_VALUE 0x0000000001026477ull
 #define SPE_V1P2X_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_V1P2X_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_V1P2X_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `v1p4`: v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1) and SPEv1p4's options: FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT, FEAT_SPE_FDS and the events E[19]..E[23]; FEAT_SPE_SME (E[24], E[25], the SME Operation Types) for a core with SME; every feature up to SPEv1p4, so PMSVer = SPEv1p4 */
 #define SPE_V1P4_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
@@ -348,6 +367,7 @@
 #define SPE_V1P4_PMSIDR_EL1_VALUE 0x000000010f0264f7ull
 #define SPE_V1P4_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_V1P4_PMSDSFR_EL1_WRITABLE 0xffffffffffffffffull
+#define SPE_V1P4_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `smt2`: 4-wide dispatch shared by 2 hardware threads (SMT), 12-bit counters */
 #define SPE_SMT2_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -364,6 +384,7 @@
 #define SPE_SMT2_PMSIDR_EL1_VALUE 0x0000000000026417ull
 #define SPE_SMT2_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_SMT2_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_SMT2_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `smt4`: 8-wide dispatch shared by 4 hardware threads (SMT), 16-bit counters, FEAT_ECV */
 #define SPE_SMT4_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -380,6 +401,7 @@
 #define SPE_SMT4_PMSIDR_EL1_VALUE 0x0000000000036417ull
 #define SPE_SMT4_PMSCR_EL2_WRITABLE 0x00000000000000fbull
 #define SPE_SMT4_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_SMT4_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
 
 /* preset `smt2_v1p4`: smt2 with every option of v1p4, each per thread: an SPEv1p4 unit for a 2-thread SMT core */
 #define SPE_SMT2_V1P4_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
@@ -396,5 +418,6 @@
 #define SPE_SMT2_V1P4_PMSIDR_EL1_VALUE 0x000000010f0264f7ull
 #define SPE_SMT2_V1P4_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_SMT2_V1P4_PMSDSFR_EL1_WRITABLE 0xffffffffffffffffull
+#define SPE_SMT2_V1P4_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
 
 #endif /* SPE_REGS_H */

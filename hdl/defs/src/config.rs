@@ -132,6 +132,13 @@ pub struct Options {
     /// and EVL 0b111 recorded as reported (D18.2.7: reserved without it). The Events
     /// payload grows to 4 bytes.
     pub sme: bool,
+    /// FEAT_SPE_nVM (part of FEAT_SPEv1p5; PMBIDR_EL1.AddrMode): PMBLIMITR_EL1.nVM, the
+    /// EL2 enable PMSCR_EL2.EnVM and the register PMBMAR_EL1. With the Effective value of
+    /// nVM 1 (J1 `EffectivePMBLIMITR_EL1_nVM`) the buffer pointers are physical addresses
+    /// (the owning regime has no stage 2: EL2 owns the buffer or EL2 is disabled) or IPAs
+    /// (EL1 owns it with EL2 enabled), written with PMBMAR's attributes (Arm ARM D17.7.2):
+    /// the write port says which (`wr_addr_space`, `wr_mem_attr`).
+    pub nvm: bool,
 }
 
 impl Options {
@@ -150,10 +157,11 @@ impl Options {
         v1p3: false,
         fne: false,
         sme: false,
+        nvm: false,
     };
     /// Every option, named as `validate` reports it, by mutable reference (the one list of
     /// the fields: [`Options::flags`] and the tests go through it).
-    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 13] {
+    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 14] {
         [
             ("FEAT_SPE_ERnd", &mut self.ernd),
             ("PMBLIMITR.PMFZ", &mut self.pmfz),
@@ -168,6 +176,7 @@ impl Options {
             ("FEAT_SPEv1p3's buffer rules", &mut self.v1p3),
             ("FEAT_SPE_FnE", &mut self.fne),
             ("FEAT_SPE_SME", &mut self.sme),
+            ("FEAT_SPE_nVM", &mut self.nvm),
         ]
     }
     /// Every option with its name and whether it is built.
@@ -231,6 +240,11 @@ pub mod option {
     pub fn sme(cfg: &Config) -> bool {
         cfg.options.sme
     }
+    /// FEAT_SPE_nVM: PMBLIMITR.nVM, PMSCR_EL2.EnVM, PMBMAR_EL1 and the write port's
+    /// `wr_addr_space`, `wr_mem_attr` ([`Options::nvm`]).
+    pub fn nvm(cfg: &Config) -> bool {
+        cfg.options.nvm
+    }
     /// FEAT_SPEv1p3's PMBIDR.EA = 1 and F = 1 ([`Options::v1p3`]).
     pub fn v1p3(cfg: &Config) -> bool {
         cfg.options.v1p3
@@ -271,6 +285,7 @@ const V1P2X: Config = Config {
         v1p3: false,
         fne: true,
         sme: false,
+        nvm: false,
     },
 };
 

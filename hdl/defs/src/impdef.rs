@@ -118,7 +118,11 @@ pub const FEATURES: &[Feature] = {
             ..feat("FEAT_SPEv1p3: PMBIDR_EL1.EA not 0 (external aborts on buffer writes ignored) and F = 1; the MOPS and MTE op types (recorded as the core reports them in every unit; `Options::v1p3`: preset v1p4)", 0b0100, false)
         },
         feat("FEAT_SPEv1p4: events 2, 4 and 8..10 filterable (every unit filters them)", 0b0101, true),
-        feat("FEAT_SPEv1p5: FEAT_SPE_EXC and FEAT_SPE_nVM", 0b0110, false),
+        feat("FEAT_SPEv1p5: FEAT_SPE_EXC (buffer management events as exceptions, PMBSR_EL2/EL3)", 0b0110, false),
+        Feature {
+            option: Some(crate::config::option::nvm),
+            ..feat("FEAT_SPEv1p5: FEAT_SPE_nVM, the physical address mode of the buffer (PMBLIMITR_EL1.nVM, PMSCR_EL2.EnVM, PMBMAR_EL1, PMBIDR_EL1.AddrMode; `Options::nvm`: no preset yet)", 0b0110, false)
+        },
         Feature {
             name: "FEAT_SPE_FnE: the inverted event filter (PMSNEVFR_EL1, PMSFCR_EL1.FnE) and E[6] in the event filters (implemented exactly when FEAT_SPEv1p2 is, A2.2.8; `Options::fne`: presets v1p2x, v1p4)",
             mandatory_from: 0b0011,
@@ -500,6 +504,12 @@ pub const CHOICES: &[Choice] = &[
         behaviour: "PMBIDR.EA = 0 (not described): a beat answered with `wr_err` of kind external (or the reserved kind 11) stops the record with PMBSR.EA and DL as a fault. With `Options::v1p3` (preset v1p4) EA = 1: the PE ignores it, and the unit takes the beat as written and goes on; stage 1 and 2 faults (including external aborts on a walk) are reported as always. PMBIDR.F = 1 there.",
     },
     Choice {
+        key: "nvm",
+        topic: "Physical address mode of the buffer (FEAT_SPE_nVM)",
+        rule: "D17.7.2, D24.7.1 (PMBIDR_EL1.AddrMode), D24.7.2 (PMBLIMITR_EL1.nVM), D24.7.3 (PMBMAR_EL1), D24.7.8/9 (PMSCR_ELx.EnVM); J1 EffectivePMBLIMITR_EL1_nVM",
+        behaviour: "With `Options::nvm` (no preset yet): nVM, EnVM and PMBMAR are stored and read back; the Effective nVM (nVM, unless EL2 is enabled, EL1 owns the buffer and EnVM is 0) and the owner in a record's grant cycle give its beats' `wr_addr_space`: 01 IPA under an EL1 owner with EL2 enabled, 10 PA otherwise, with PMBMAR's SH and Attr on `wr_mem_attr`; 00 (a VA) and zero attributes without it. The core translates (stage 2 only for an IPA; none for a PA) and reports faults as today: an Address Size or Alignment fault of the physical mode is a stage-1 fault (kind 01) with its FSC. PMBIDR.AddrMode reads 01 while EnVM is effectively 1, 00 otherwise (the unit's P is 0, see buffer-owner). PMSCR_EL1.EnVM (bit 11) is RES0: the Arm ARM reserves it for software only on a PE with FEAT_NV.",
+    },
+    Choice {
         key: "events-payload",
         topic: "Events payload",
         rule: "D18.2.6 (Events packet)",
@@ -822,6 +832,17 @@ mod tests {
                 claimed: |c| idr(c, pmsidr::SME) || writable(c, RegId::Pmsevfr, ev::SME_MASK),
                 needs: 0b0101,
                 from: 0,
+            },
+            Claim {
+                what: "PMBIDR.AddrMode, PMBLIMITR.nVM and PMBMAR_EL1 (FEAT_SPE_nVM)",
+                rule: "D24.2.80: PMSVer 0b0110 (FEAT_SPEv1p5) adds FEAT_SPE_nVM; D24.7.1, D24.7.2: AddrMode and nVM are RES0 without it",
+                claimed: |c| {
+                    pmbidr::ADDRMODE.get(read_only_value(RegId::Pmbidr, c)) != 0
+                        || writable(c, RegId::Pmblimitr, crate::regs::pmblimitr::NVM.mask())
+                        || writable(c, RegId::Pmbmar, u64::MAX)
+                },
+                needs: 0b0110,
+                from: 0b0110,
             },
             Claim {
                 what: "PMBIDR.EA not 0 and PMBIDR.F = 1",

@@ -418,6 +418,30 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         option: "sme",
         built: crate::config::option::sme,
     },
+    OptionPort {
+        port: p(
+            "wr_addr_space",
+            Out,
+            Bits(2),
+            "memory port",
+            "FEAT_SPE_nVM: what `wr_addr` is: 00 a virtual address (translate it as today), 01 an IPA (stage 2 only: EL1 owns the buffer with EL2 enabled), 10 a physical address (no translation); 11 never. From the Effective value of PMBLIMITR_EL1.nVM (J1 `EffectivePMBLIMITR_EL1_nVM`) and the owner in the record's grant cycle (Arm ARM D17.7.2)",
+            "reg, with wr_valid (zero when low)",
+        ),
+        option: "nvm",
+        built: crate::config::option::nvm,
+    },
+    OptionPort {
+        port: p(
+            "wr_mem_attr",
+            Out,
+            Bits(10),
+            "memory port",
+            "FEAT_SPE_nVM: the beat's memory attributes when `wr_addr_space` is not 00: PMBMAR_EL1's SH (bits 9:8) and Attr (bits 7:0, MAIR encoding) of the record's grant cycle; zero with a virtual address (the translation tables give its attributes)",
+            "reg, with wr_valid (zero when low)",
+        ),
+        option: "nvm",
+        built: crate::config::option::nvm,
+    },
 ];
 
 const fn p(
@@ -1165,6 +1189,12 @@ mod tests {
         assert_eq!(slots.width.total_for(8, 4), 16);
     }
 
+    /// Options no preset builds yet, each with why: FEAT_SPE_nVM is part of SPEv1p5, which
+    /// a preset may advertise only with FEAT_SPE_EXC too (the claims test,
+    /// `impdef::tests`); its lockstep case runs v1p4 with it under rust-hdl's simulator
+    /// (`verif/cosim/tests/lockstep_cases.rs`, `nvm_writes_the_buffer_...`).
+    const NO_PRESET_YET: &[&str] = &["nvm"];
+
     #[test]
     fn option_ports_follow_their_option_and_only_the_units_that_build_it_have_them() {
         for o in OPTION_PORTS {
@@ -1179,8 +1209,14 @@ mod tests {
                 assert_eq!(has, (o.built)(cfg), "{}: {}", cfg.name, o.port.name);
                 assert_eq!(has, option_port_built(o.port.name, cfg));
             }
-            // Some preset builds each option port, and the default does not.
-            assert!(!with.is_empty(), "{}: no preset has it", o.port.name);
+            // Some preset builds each option port (but an option waiting for the preset
+            // that may advertise it), and the default does not.
+            assert_eq!(
+                with.is_empty(),
+                NO_PRESET_YET.contains(&o.option),
+                "{}: no preset has it, or one has an option of NO_PRESET_YET",
+                o.port.name
+            );
             assert!(!(o.built)(&crate::PRESETS[0]), "{}", o.port.name);
         }
         assert!(!option_port_built("tag", &crate::PRESETS[0]));

@@ -50,6 +50,7 @@ pub enum RegId {
     Pmbsr,
     Pmbidr,
     Pmsdsfr,
+    Pmbmar,
 }
 
 /// How hardware changes a read/write register besides the register port. A port write in
@@ -185,6 +186,17 @@ pub mod pmscr {
     );
     /// PCT's high bit (bit 7): RES0 unless the configuration has FEAT_ECV.
     pub const PCT_ECV_BIT: u64 = 1 << (PCT.lsb + PCT.width - 1);
+    /// PMSCR_EL2.EnVM (FEAT_SPE_nVM, Arm ARM D24.7.9): 1 permits physical-address buffer
+    /// pointers to an EL1 owner; its Effective value is 1 when EL2 is disabled or owns the
+    /// buffer. Writable only in a unit that builds FEAT_SPE_nVM, RES0 otherwise; not in
+    /// [`FIELDS_EL2`] (stored beside the register's 8 bits). PMSCR_EL1's bit 11 is RES0
+    /// here (the Arm ARM reserves it for software only with FEAT_NV). choice: nvm
+    pub const ENVM: Field = Field::new(
+        "EnVM",
+        11,
+        1,
+        "Permit physical-address buffer pointers under an EL1 owner (FEAT_SPE_nVM)",
+    );
     pub const FIELDS_EL1: &[Field] = &[E0SPE, E1SPE, CX, PA, TS, PCT];
     pub const FIELDS_EL2: &[Field] = &[
         Field::new(
@@ -448,11 +460,21 @@ pub mod pmsidr {
     pub const COUNTSIZE_16BIT: u64 = 0b0011;
 }
 
-/// PMBLIMITR_EL1: buffer limit and enable. nVM is not implemented (RES0); PMFZ only in a
-/// unit that builds it (`Options::pmfz`).
+/// PMBLIMITR_EL1: buffer limit and enable. PMFZ and nVM only in a unit that builds them
+/// (`Options::pmfz`, `Options::nvm`), RES0 otherwise.
 pub mod pmblimitr {
     use crate::Field;
     pub const E: Field = Field::new("E", 0, 1, "Profiling buffer enable");
+    /// FEAT_SPE_nVM's address mode (Arm ARM D24.7.2): writable only in a unit that builds
+    /// it (`Options::nvm`), RES0 otherwise; not in [`FIELDS`] (the storage is 64 bits
+    /// either way). Its Effective value is 0 while EL2 is enabled, EL1 owns the buffer and
+    /// PMSCR_EL2.EnVM is 0 (J1 `EffectivePMBLIMITR_EL1_nVM`).
+    pub const NVM: Field = Field::new(
+        "nVM",
+        7,
+        1,
+        "Address mode: 0 virtual; 1 the buffer pointers are physical addresses (the owning regime has no stage 2) or IPAs",
+    );
     /// FEAT_SPEv1p2's PMU freeze: writable only in a unit that builds it
     /// (`Options::pmfz`), RES0 otherwise; not in [`FIELDS`] (the storage is 64 bits
     /// either way).
@@ -610,7 +632,46 @@ pub mod pmbidr {
     /// EA values: not described (the unit reports it in PMBSR), ignored by the PE.
     pub const EA_NOT_DESCRIBED: u64 = 0b0000;
     pub const EA_IGNORED: u64 = 0b0001;
-    pub const FIELDS: &[Field] = &[ALIGN, P, F, EA];
+    /// FEAT_SPE_nVM (`Options::nvm`; RES0 otherwise): 01, virtual and physical address
+    /// modes, while the Effective value of PMSCR_EL2.EnVM is 1; 00 otherwise (Arm ARM
+    /// D24.7.1). The register port reads it as the reading thread's regime gives it.
+    pub const ADDRMODE: Field = Field::new(
+        "AddrMode",
+        6,
+        2,
+        "Address modes (FEAT_SPE_nVM): 01 virtual and physical while PMSCR_EL2.EnVM is effectively 1, else 00",
+    );
+    /// AddrMode: virtual and physical address modes.
+    pub const ADDRMODE_VA_PA: u64 = 0b01;
+    pub const FIELDS: &[Field] = &[ALIGN, P, F, ADDRMODE, EA];
+}
+
+/// PMBMAR_EL1 (FEAT_SPE_nVM, Arm ARM D24.7.3): the memory attributes of buffer writes while
+/// the Effective value of PMBLIMITR_EL1.nVM is 1 (ignored with virtual addresses, whose
+/// attributes come from the translation tables).
+pub mod pmbmar {
+    use crate::Field;
+    pub const ATTR: Field = Field::new(
+        "Attr",
+        0,
+        8,
+        "Memory attributes, encoded as MAIR_ELx.Attr<n>",
+    );
+    pub const SH: Field = Field::new(
+        "SH",
+        8,
+        2,
+        "Shareability: 00 Non-shareable, 10 Outer, 11 Inner Shareable (01 reserved)",
+    );
+    pub const FIELDS: &[Field] = &[ATTR, SH];
+    /// The address space of the buffer's beats as the write port gives it
+    /// (`wr_addr_space`): a virtual address (stage 1 and, with EL2, stage 2 as for the
+    /// owning regime's accesses), an IPA (stage 2 only: EL1 owns the buffer with EL2
+    /// enabled), or a physical address (no translation), PMBMAR's attributes with the
+    /// latter two.
+    pub const SPACE_VA: u8 = 0b00;
+    pub const SPACE_IPA: u8 = 0b01;
+    pub const SPACE_PA: u8 = 0b10;
 }
 
 /// The rules of [`RegDef::writable`]: from the mask of a register's fields to the bits a
@@ -643,13 +704,28 @@ pub mod writable {
             fields
         }
     }
-    /// PMBLIMITR: PMFZ only with it.
-    pub fn pmfz_with_it(cfg: &Config, fields: u64) -> u64 {
-        if cfg.options.pmfz {
-            fields | pmblimitr::PMFZ.mask()
+    /// PMBLIMITR: PMFZ and nVM only with them.
+    pub fn pmblimitr_options(cfg: &Config, fields: u64) -> u64 {
+        let pmfz = if cfg.options.pmfz {
+            pmblimitr::PMFZ.mask()
         } else {
-            fields
-        }
+            0
+        };
+        let nvm = if cfg.options.nvm {
+            pmblimitr::NVM.mask()
+        } else {
+            0
+        };
+        fields | pmfz | nvm
+    }
+    /// PMSCR_EL2: as PMSCR_EL1, and EnVM only with FEAT_SPE_nVM.
+    pub fn pmscr_el2_options(cfg: &Config, fields: u64) -> u64 {
+        let envm = if cfg.options.nvm {
+            pmscr::ENVM.mask()
+        } else {
+            0
+        };
+        pct_ecv_bit_with_feat_ecv(cfg, fields) | envm
     }
     /// PMSFCR: FP, SIMD and the TYPEm masks only with FEAT_SPE_EFT, FDS only with
     /// FEAT_SPE_FDS, FnE only with FEAT_SPE_FnE.
@@ -695,7 +771,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmblimitr::FIELDS,
         desc: "Buffer limit, enable and fill mode",
         option: None,
-        writable: writable::pmfz_with_it,
+        writable: writable::pmblimitr_options,
     },
     RegDef {
         id: RegId::Pmbptr,
@@ -851,7 +927,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmscr::FIELDS_EL2,
         desc: "Sampling control, EL2",
         option: None,
-        writable: writable::pct_ecv_bit_with_feat_ecv,
+        writable: writable::pmscr_el2_options,
     },
     RegDef {
         id: RegId::Pmsdsfr,
@@ -865,6 +941,19 @@ pub const REGS: &[RegDef] = &[
         desc:
             "Data-source filter (FEAT_SPE_FDS: only in a unit that builds it, unmapped otherwise)",
         option: Some(crate::config::option::fds),
+        writable: writable::fields,
+    },
+    RegDef {
+        id: RegId::Pmbmar,
+        name: "PMBMAR_EL1",
+        enc: (3, 0, 9, 10, 5),
+        read_only: false,
+        reset: 0,
+        hw: HwUpdate::None,
+        bank: Bank::PerThread,
+        fields: pmbmar::FIELDS,
+        desc: "Buffer memory attributes in physical address mode (FEAT_SPE_nVM: only in a unit that builds it, unmapped otherwise)",
+        option: Some(crate::config::option::nvm),
         writable: writable::fields,
     },
 ];
@@ -913,6 +1002,11 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
         RegId::Pmbidr => {
             pmbidr::ALIGN.place(constants::RECORD_SIZE_LOG2 as u64)
                 | pmbidr::F.place(u64::from(cfg.options.v1p3))
+                | pmbidr::ADDRMODE.place(if cfg.options.nvm {
+                    pmbidr::ADDRMODE_VA_PA
+                } else {
+                    0
+                })
                 | pmbidr::EA.place(if cfg.options.v1p3 {
                     pmbidr::EA_IGNORED
                 } else {

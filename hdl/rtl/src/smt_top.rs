@@ -292,6 +292,11 @@ macro_rules! spe_smt_top {
                     self.tracker[t].cnt_phys.next = self.cnt_phys.val();
                     self.tracker[t].psb_req.next = self.psb_req.val().get_bit(t);
                     self.latency[t].active.next = self.thr_active.val().get_bit(t);
+                    // FEAT_SPE_nVM: thread t's owner regime (E2PB other than 00: EL1 owns).
+                    for _i in 0..self.wr_addr_space.len() {
+                        self.regs[t].own_el1[0].next = self.el2_en.val().get_bit(t)
+                            & self.mdcr_e2pb.val().get_bits::<2>(t * 2).any();
+                    }
 
                     // The register port: thread t's bank when reg_tid names it.
                     self.regs[t].reg_en.next = self.reg_en.val() & (self.reg_tid.val() == self.k_tid[t].val());
@@ -492,6 +497,9 @@ macro_rules! spe_smt_top {
                 self.writer.room_gone_in.next = self.room[0].gone.val();
                 self.writer.stopped.next = self.regs[0].irq.val();
                 self.writer.ctl.next = self.regs[0].buffer_ctl.val();
+                for i in 0..self.writer.nvm_in.len() {
+                    self.writer.nvm_in[i].next = self.regs[0].nvm_ctl[0].val();
+                }
                 for i in 0..self.serializer.events_hi.len() {
                     self.serializer.events_hi[i].next = self.tracker[0].events_hi[0].val();
                 }
@@ -525,6 +533,9 @@ macro_rules! spe_smt_top {
                     }
                     if self.arbiter.grant.val().get_bit(t) {
                         self.writer.ctl.next = self.regs[t].buffer_ctl.val();
+                        for i in 0..self.writer.nvm_in.len() {
+                            self.writer.nvm_in[i].next = self.regs[t].nvm_ctl[0].val();
+                        }
                     }
                 }
                 self.busy.next = (self.writer.phase.val() == SamplePhase::Check)
@@ -552,6 +563,12 @@ macro_rules! spe_smt_top {
                 self.wr_tid.next = self.k_zero_tid.val();
                 if self.writer.wr.val().valid {
                     self.wr_tid.next = self.arbiter.tid.val();
+                }
+                // FEAT_SPE_nVM: the beat's address space and attributes (the granted
+                // thread's, taken with its slot).
+                for i in 0..self.wr_addr_space.len() {
+                    self.wr_addr_space[i].next = self.writer.nvm_out[i].val().get_bits::<2>(10);
+                    self.wr_mem_attr[i].next = self.writer.nvm_out[i].val().get_bits::<10>(0);
                 }
             }
         }

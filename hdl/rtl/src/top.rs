@@ -209,6 +209,15 @@ macro_rules! spe_top {
                 for i in 0..self.pmu_freeze.len() {
                     self.pmu_freeze[i].next = self.regs.freeze[i].val();
                 }
+                // FEAT_SPE_nVM (`Options::nvm`): the owner's regime into the registers, their
+                // address space and PMBMAR into the writer, the beat's out.
+                for i in 0..self.wr_addr_space.len() {
+                    // MDCR_EL2.E2PB other than 00 (EL2_OWNS, checked below): EL1 owns it.
+                    self.regs.own_el1[i].next = self.el2_en.val() & self.mdcr_e2pb.val().any();
+                    self.writer.nvm_in[i].next = self.regs.nvm_ctl[i].val();
+                    self.wr_addr_space[i].next = self.writer.nvm_out[i].val().get_bits::<2>(10);
+                    self.wr_mem_attr[i].next = self.writer.nvm_out[i].val().get_bits::<10>(0);
+                }
                 // SPEv1p2's PMU events (`Options::feed_events`): SAMPLE_FEED_* from the
                 // filter, SAMPLE_BUFFER_FULL with the writer's buffer-full event.
                 for i in 0..self.pmu_sample_feed_br.len() {
@@ -323,3 +332,6 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
 /// emits a Rust constant in a kernel as an undeclared identifier).
 const _: () =
     assert!(spe_defs::regs::pmsicr::ECOUNT.lsb == 56 && spe_defs::regs::pmsicr::ECOUNT.width == 8);
+
+/// `own_el1` reads "E2PB is not 00" as any bit of it set.
+const _: () = assert!(spe_defs::regs::mdcr_e2pb::EL2_OWNS == 0);

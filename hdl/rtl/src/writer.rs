@@ -77,6 +77,14 @@ pub struct SpeWriter {
     /// none otherwise): high, the PE ignores an external abort on a buffer write; the top
     /// then hands this block no `err` for one (choice: external-abort).
     pub ea_ignored: Vec<Signal<Out, Bit>>,
+    /// FEAT_SPE_nVM (`Options::nvm`; one element in a unit that builds it, none
+    /// otherwise): the granted thread's address space and PMBMAR attributes
+    /// ([`crate::regs`]'s `nvm_ctl`: bits 11:10 the space, 9:0 PMBMAR's SH and Attr),
+    /// taken with the slot in the grant cycle and given with each beat (`wr_addr_space`,
+    /// `wr_mem_attr`; zero when no beat is offered).
+    pub nvm_in: Vec<Signal<In, Bits<12>>>,
+    pub nvm_out: Vec<Signal<Out, Bits<12>>>,
+    s_nvm: Vec<Rff<Bits<12>>>,
     // State.
     /// The next beat; the record's slot and the limit, taken in the grant cycle.
     s_beat: Rff<Bits<3>>,
@@ -116,6 +124,8 @@ pub struct SpeWriter {
     k_one33: K<Bits<33>>,
     k_zero3: K<Bits<3>>,
     k_zero8: K<Bits<8>>,
+    /// FEAT_SPE_nVM's zero (an element with `nvm_out`).
+    k_zero12: Vec<K<Bits<12>>>,
     k_zero64: K<Bits<64>>,
     k_strb: K<Bits<8>>,
     z_33: K<Zext<32, 33>>,
@@ -143,6 +153,18 @@ impl SpeWriter {
             k_carry38: K::new((1u64 << 38).into()),
             k_strb: K::new(u64::from(BEAT_STRB).into()),
             ea_ignored: (0..usize::from(spe_defs::config::option::v1p3(cfg)))
+                .map(|_| Default::default())
+                .collect(),
+            nvm_in: (0..usize::from(spe_defs::config::option::nvm(cfg)))
+                .map(|_| Default::default())
+                .collect(),
+            nvm_out: (0..usize::from(spe_defs::config::option::nvm(cfg)))
+                .map(|_| Default::default())
+                .collect(),
+            s_nvm: (0..usize::from(spe_defs::config::option::nvm(cfg)))
+                .map(|_| Default::default())
+                .collect(),
+            k_zero12: (0..usize::from(spe_defs::config::option::nvm(cfg)))
                 .map(|_| Default::default())
                 .collect(),
             ..Default::default()
@@ -236,6 +258,15 @@ impl Logic for SpeWriter {
             self.s_base.d.next = self.base.val();
             self.s_limit.d.next = self.limit.val();
         }
+        // FEAT_SPE_nVM: the address space and attributes, taken with the slot.
+        for i in 0..self.s_nvm.len() {
+            self.s_nvm[i].clock.next = self.clock.val();
+            self.s_nvm[i].reset.next = self.reset.val();
+            self.s_nvm[i].d.next = self.s_nvm[i].q.val();
+            if !self.checking.val() & !self.writing.val() {
+                self.s_nvm[i].d.next = self.nvm_in[i].val();
+            }
+        }
 
         // Check: no room for the record: buffer full with data loss, nothing written
         // (unless profiling stopped: then it is dropped without an event).
@@ -292,6 +323,12 @@ impl Logic for SpeWriter {
             self.wr.next.addr = self.beat_addr.val().to_bits();
             self.wr.next.data = self.beat_data.val();
             self.wr.next.strb = self.k_strb.val();
+        }
+        for i in 0..self.nvm_out.len() {
+            self.nvm_out[i].next = self.k_zero12[i].val();
+            if self.writing.val() & !self.stop.val() & !self.reset.val() {
+                self.nvm_out[i].next = self.s_nvm[i].q.val();
+            }
         }
         self.beat.next = self.s_beat.q.val();
     }

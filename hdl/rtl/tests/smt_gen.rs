@@ -82,3 +82,79 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
         assert_eq!(built > 0, n == "smt2_v1p4", "{n}: {built} option ports");
     }
 }
+
+#[test]
+fn an_option_of_the_shared_write_port_is_one_copy_at_any_thread_count() {
+    // FEAT_SPE_nVM's `wr_addr_space` and `wr_mem_attr` go with the write port, which the
+    // threads share: as wide at T = 2 as at T = 1, and the granted thread's value. No
+    // preset builds the option yet: v1p4 and smt2_v1p4 with it.
+    for base in ["v1p4", "smt2_v1p4"] {
+        let b = spe_defs::Config::preset(base).unwrap();
+        let cfg = spe_defs::Config {
+            name: "nvm_check",
+            options: spe_defs::config::Options {
+                nvm: true,
+                ..b.options
+            },
+            ..*b
+        };
+        let files = spe_rtl::gen::generate(&cfg).unwrap();
+        let text = |m: &str| {
+            &files
+                .iter()
+                .find(|f| f.path == format!("nvm_check/spe_{m}_nvm_check.v"))
+                .unwrap_or_else(|| panic!("{base}: no {m}"))
+                .text
+        };
+        let top = text("top");
+        for d in [
+            "output reg  [1:0] wr_addr_space;",
+            "output reg  [9:0] wr_mem_attr;",
+        ] {
+            assert!(top.contains(d), "{base}: no `{d}`");
+        }
+        assert!(
+            text("regs").contains("nvm_ctl"),
+            "{base}: regs without nvm_ctl"
+        );
+        assert!(
+            text("writer").contains("nvm_out"),
+            "{base}: writer without nvm_out"
+        );
+        lint(&files, &cfg);
+    }
+}
+
+/// `verilator --lint-only -Wall` of a configuration's generated Verilog (as
+/// scripts/rtl-check.sh runs it on the presets), when Verilator is installed.
+fn lint(files: &[spe_gen::GenFile], cfg: &spe_defs::Config) {
+    let ok = std::process::Command::new("verilator")
+        .arg("--version")
+        .output();
+    if ok.is_err() {
+        eprintln!("verilator not found: the lint of {} is skipped", cfg.name);
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("spe-lint-{}-{}", cfg.name, std::process::id()));
+    for f in files {
+        let path = dir.join(&f.path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &f.text).unwrap();
+    }
+    // The shared flop module that every preset's file list names (gen/spe_rff.v).
+    std::fs::write(dir.join("spe_rff.v"), spe_rtl::flop::RFF_VERILOG).unwrap();
+    let list = dir.join(cfg.name).join(spe_defs::config::GEN_FILE_LIST);
+    let out = std::process::Command::new("verilator")
+        .args(["--lint-only", "-Wall", "-F"])
+        .arg(&list)
+        .args(["--top-module", &cfg.top_module()])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{}: verilator --lint-only -Wall:\n{}",
+        cfg.name,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

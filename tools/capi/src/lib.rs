@@ -164,7 +164,12 @@ pub unsafe extern "C" fn spe_model_reg_read(
     if value.is_null() || thread as usize >= m.cfg.threads || addr > 0xff {
         return -1;
     }
-    let v = m.model.thread(thread as usize).regs.read(addr as u8);
+    let own_el1 = spe_model::regime::Regime::of(&m.inp.thr[thread as usize]).el1_owner_under_el2();
+    let v = m
+        .model
+        .thread(thread as usize)
+        .regs
+        .read(addr as u8, own_el1);
     // SAFETY: the caller gives room for a u64 (the header says so).
     unsafe { *value = v };
     0

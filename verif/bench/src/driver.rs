@@ -112,6 +112,11 @@ pub struct SampleSettings {
     /// PMBLIMITR.PMFZ: freeze the PMU while a buffer management event stops profiling
     /// (`pmu_freeze`; a unit built with `Options::pmfz`; Linux does not set it).
     pub pmfz: bool,
+    /// FEAT_SPE_nVM's physical address mode (a unit built with `Options::nvm`; Linux has
+    /// no support for it yet, so this follows the architecture, Arm ARM D17.7.2): PMBMAR's
+    /// value (SH and Attr) written before the buffer, PMBLIMITR.nVM set with it, and the
+    /// non-VHE EL2 boot state granting EL1 the mode (PMSCR_EL2.EnVM). `None`: virtual.
+    pub nvm: Option<u64>,
     /// The kernel runs at EL2 (VHE host): sampling is controlled by PMSCR_EL2.
     pub host: bool,
     /// Buffer start (64-byte aligned).
@@ -167,6 +172,7 @@ impl SampleSettings {
             cx: true,
             discard: false,
             pmfz: false,
+            nvm: None,
             host: false,
             buffer_base: 0xffff_8000_2000_0000,
             buffer_size: 4 << 20,
@@ -420,9 +426,21 @@ impl SampleSettings {
         (!self.host).then(|| {
             (
                 RegId::PmscrEl2,
-                pmscr::PA.place(1) | pmscr::PCT.place(pmscr::PCT_PHYSICAL),
+                pmscr::PA.place(1)
+                    | pmscr::PCT.place(pmscr::PCT_PHYSICAL)
+                    | pmscr::ENVM.place(self.nvm.is_some().into()),
             )
         })
+    }
+
+    /// What is written once before the first start: EL2's boot state (non-VHE) and, in
+    /// physical address mode, PMBMAR (before the buffer that uses it).
+    fn boot(&self) -> Vec<(RegId, u64)> {
+        let mut seq: Vec<_> = self.el2_boot().into_iter().collect();
+        if let Some(mar) = self.nvm {
+            seq.push((RegId::Pmbmar, mar));
+        }
+        seq
     }
 
     /// PMBPTR and PMBLIMITR for an AUX output that begins at ring offset `head`: the limit
@@ -439,11 +457,11 @@ impl SampleSettings {
         )
     }
 
-    /// The first start, in order: EL2 boot state (non-VHE), buffer at the ring's start,
+    /// The first start, in order: the boot state ([`SampleSettings::boot`]), buffer at the ring's start,
     /// then [`SampleSettings::start_after_buffer`] with the initial count.
     pub fn program(&self) -> Vec<(RegId, u64)> {
         let (ptr, limit) = self.buffer(0);
-        let mut seq: Vec<_> = self.el2_boot().into_iter().collect();
+        let mut seq = self.boot();
         seq.push((RegId::Pmbptr, pmbptr::PTR.place(ptr)));
         seq.push((RegId::Pmblimitr, limit));
         seq.extend(self.start_after_buffer(self.initial_icr()));
@@ -462,6 +480,7 @@ impl SampleSettings {
             | pmblimitr::FM.place(pmblimitr::FM_FILL)
             | pmblimitr::E.place(1)
             | pmblimitr::PMFZ.place(self.pmfz.into())
+            | pmblimitr::NVM.place(self.nvm.is_some().into())
     }
 }
 
@@ -591,9 +610,9 @@ impl Driver {
         settings.validate()?;
         // `program()`'s order, with the buffer written by the first output's begin.
         let mut queue: VecDeque<Access> = settings
-            .el2_boot()
-            .map(|(r, v)| Access::Write(r, v))
+            .boot()
             .into_iter()
+            .map(|(r, v)| Access::Write(r, v))
             .collect();
         queue.push_back(Access::Begin);
         let start = settings.start_after_buffer(settings.initial_icr());

@@ -1620,3 +1620,99 @@ fn pmfz_freezes_the_pmu_while_e_is_set_and_profiling_is_stopped_by_a_full_buffer
     assert!(!t.step(true, |_| ()).thr[0].pmu_freeze);
     assert!(t.ls.first().is_none());
 }
+
+/// Runs a [`Lockstep`] and records what the write port said of each beat's address space
+/// (`wr_addr_space`, `wr_mem_attr`); between register accesses it points the read port at
+/// PMBIDR_EL1, so that its AddrMode is compared every cycle.
+struct AddrSpaceSpy<O: spe_ports::Dut> {
+    inner: Lockstep<O>,
+    seen: std::collections::BTreeMap<(u8, u32), u64>,
+}
+
+impl<O: spe_ports::Dut> spe_ports::Dut for AddrSpaceSpy<O> {
+    fn step(&mut self, inputs: &spe_ports::Inputs) -> spe_ports::Outputs {
+        let mut inp = inputs.clone();
+        if !inp.reg_en {
+            inp.reg_addr = spe_defs::regs::reg(spe_defs::regs::RegId::Pmbidr).addr();
+        }
+        let out = self.inner.step(&inp);
+        if out.wr_valid {
+            *self
+                .seen
+                .entry((out.wr_addr_space, out.wr_mem_attr))
+                .or_default() += 1;
+        }
+        out
+    }
+    fn verdict(&mut self) -> Result<Option<String>, String> {
+        self.inner.verdict()
+    }
+}
+
+#[test]
+fn nvm_writes_the_buffer_by_ipa_under_an_el1_owner_and_by_pa_under_el2_with_pmbmar_s_attributes() {
+    // FEAT_SPE_nVM (Arm ARM D17.7.2, J1 EffectivePMBLIMITR_EL1_nVM) on v1p4's shape with the
+    // option (no preset builds it yet, so the rust-hdl design under rust-hdl's simulator,
+    // against the model on every output): the bench programs PMBMAR and PMBLIMITR.nVM,
+    // and EL2's boot state sets PMSCR_EL2.EnVM for an EL1 owner. Every beat of a non-VHE
+    // kernel (EL1 owns the buffer, EL2 enabled) is an IPA, of a VHE host (EL2 owns it) a
+    // PA, each with PMBMAR's SH and Attr; without nVM a VA with no attributes.
+    use spe_defs::regs::pmbmar;
+    let name = "nvm_writes_the_buffer_by_ipa_under_an_el1_owner_and_by_pa_under_el2_with_pmbmar_s_attributes";
+    let v1p4 = preset("v1p4");
+    let cfg = Config {
+        name: "v1p4_nvm",
+        options: spe_defs::config::Options {
+            nvm: true,
+            ..v1p4.options
+        },
+        ..*v1p4
+    };
+    // Normal memory, Inner/Outer Write-Back (MAIR 0xFF), Inner Shareable.
+    let mar = pmbmar::SH.place(0b11) | pmbmar::ATTR.place(0xFF);
+    for (host, nvm, want) in [
+        (false, Some(mar), (pmbmar::SPACE_IPA, mar as u32)),
+        (true, Some(mar), (pmbmar::SPACE_PA, mar as u32)),
+        (false, None, (pmbmar::SPACE_VA, 0)),
+    ] {
+        let seed = env_u64("SPE_LOCKSTEP_SEED", 0x5EED_0003);
+        let cycles = env_u64("SPE_LOCKSTEP_CYCLES", 6_000);
+        eprintln!(
+            "{name}: hdlsim backend, v1p4 + nVM, host {host}, nVM {nvm:?}, seed {seed:#x} cycles {cycles} \
+             (replay: SPE_LOCKSTEP_SEED={seed} SPE_LOCKSTEP_CYCLES={cycles} cargo test --release -p spe-cosim --test lockstep_cases {name})"
+        );
+        let mut spy = AddrSpaceSpy {
+            inner: Lockstep::new(&cfg, make_dut(&cfg, Backend::Hdlsim).unwrap()),
+            seen: Default::default(),
+        };
+        let s = SampleSettings {
+            host,
+            nvm,
+            ..fast(&cfg)
+        };
+        let r = run(
+            &mut spy,
+            &cfg,
+            &Workload::by_name("mix").unwrap(),
+            &s,
+            &MemoryProfile::default(),
+            cycles,
+            seed,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        if let Some(d) = spy.inner.first() {
+            panic!("{name}: RTL (hdlsim) diverged from the model: {d} (host {host}, nVM {nvm:?})");
+        }
+        eprintln!(
+            "  ok: {} records, beats by (space, attributes): {:?}",
+            r.stats.records_written, spy.seen
+        );
+        assert!(r.stats.records_written > 0, "no record written");
+        assert_eq!(
+            spy.seen.keys().copied().collect::<Vec<_>>(),
+            vec![want],
+            "host {host}, nVM {nvm:?}"
+        );
+    }
+}

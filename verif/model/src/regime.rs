@@ -49,6 +49,12 @@ impl Regime {
         }
     }
 
+    /// EL1 owns the buffer with EL2 enabled: the regime in which PMSCR_EL2.EnVM counts and
+    /// FEAT_SPE_nVM's pointers are IPAs (J1 `EffectivePMBLIMITR_EL1_nVM`).
+    pub fn el1_owner_under_el2(&self) -> bool {
+        self.el2 && !self.owner_el2
+    }
+
     /// J1 `IsInHost` at `el`: E2H, and EL2 or EL0 under TGE.
     pub fn in_host(&self, el: u8) -> bool {
         self.e2h && (el == 2 || (el == 0 && self.tge))

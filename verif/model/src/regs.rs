@@ -2,7 +2,9 @@
 //! RES0/read-only rules of `spe_defs::regs`, and named accessors for the fields the rest of
 //! the unit reads.
 
-use spe_defs::regs::{self, pmblimitr, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, RegId};
+use spe_defs::regs::{
+    self, pmbidr, pmblimitr, pmbmar, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, RegId,
+};
 use spe_defs::Config;
 
 /// The register values, indexed by `RegId`. Read-only registers are not stored: their
@@ -37,9 +39,18 @@ impl Regs {
         self.vals[id as usize] = v;
     }
 
-    /// Value read at a port address (zero where there is no register).
-    pub fn read(&self, addr: u8) -> u64 {
-        regs::reg_at(addr).map_or(0, |def| self.get(def.id))
+    /// Value read at a port address (zero where there is no register), by a thread whose
+    /// buffer EL1 owns with EL2 enabled (`own_el1`): PMBIDR.AddrMode reads 00 while the
+    /// Effective PMSCR_EL2.EnVM is 0 (Arm ARM D24.7.1).
+    pub fn read(&self, addr: u8, own_el1: bool) -> u64 {
+        let v = regs::reg_at(addr).map_or(0, |def| self.get(def.id));
+        if regs::reg_at(addr).is_some_and(|d| d.id == RegId::Pmbidr)
+            && !self.effective_envm(own_el1)
+        {
+            v & !pmbidr::ADDRMODE.mask()
+        } else {
+            v
+        }
     }
 
     /// A port write: RES0 bits dropped; read-only registers and unmapped addresses ignore it.
@@ -52,6 +63,29 @@ impl Regs {
     }
 
     // ---- Field accessors used by the blocks ----
+
+    /// FEAT_SPE_nVM: the Effective value of PMSCR_EL2.EnVM, 1 unless EL2 is enabled and
+    /// EL1 owns the buffer (`own_el1`), where EnVM decides (Arm ARM D24.7.9).
+    pub fn effective_envm(&self, own_el1: bool) -> bool {
+        !own_el1 || pmscr::ENVM.is_set(self.get(RegId::PmscrEl2))
+    }
+    /// The address space of buffer writes and, when not virtual, PMBMAR's SH and Attr
+    /// (Arm ARM D17.7.2, J1 `EffectivePMBLIMITR_EL1_nVM`): with the Effective nVM, IPAs
+    /// under an EL1 owner with EL2 enabled (`own_el1`: its regime has stage 2), physical
+    /// addresses otherwise. choice: nvm
+    pub fn buffer_space(&self, own_el1: bool) -> (u8, u16) {
+        let nvm = pmblimitr::NVM.is_set(self.get(RegId::Pmblimitr)) && self.effective_envm(own_el1);
+        if !nvm {
+            return (pmbmar::SPACE_VA, 0);
+        }
+        let space = if own_el1 {
+            pmbmar::SPACE_IPA
+        } else {
+            pmbmar::SPACE_PA
+        };
+        let mar = self.get(RegId::Pmbmar) & (pmbmar::SH.mask() | pmbmar::ATTR.mask());
+        (space, mar as u16)
+    }
 
     /// PMBLIMITR.E and not PMBSR.S: the buffer accepts records and sampling runs.
     pub fn profiling_enabled(&self) -> bool {

@@ -145,7 +145,9 @@ impl Model {
         let threads = self.cfg.threads;
         let reg_thread = usize::from(inp.reg_tid) & (threads - 1);
         let mut out = Outputs {
-            reg_rdata: self.thr[reg_thread].regs.read(inp.reg_addr),
+            reg_rdata: self.thr[reg_thread]
+                .regs
+                .read(inp.reg_addr, own_el1(&inp.thr[reg_thread])),
             ..Outputs::default()
         };
         for (o, x) in out.thr.iter_mut().zip(&self.thr) {
@@ -170,7 +172,7 @@ impl Model {
             out.thr[t] = o;
         }
         if !writer_busy {
-            self.grant();
+            self.grant(inp);
         }
 
         // Edge: the jitter sources step; a register-port write lands last.
@@ -187,7 +189,7 @@ impl Model {
     /// Grants the free writer to the `Waiting` thread first in round-robin order after the
     /// one granted last: its record takes the slot at its PMBPTR and its limit now, and its
     /// check cycle is the next.
-    fn grant(&mut self) {
+    fn grant(&mut self, inp: &Inputs) {
         let n = self.thr.len();
         let Some(t) = (1..=n)
             .map(|k| (self.last_grant + k) % n)
@@ -197,7 +199,7 @@ impl Model {
         };
         let x = &mut self.thr[t];
         if let Phase::Waiting(r) = std::mem::replace(&mut x.phase, Phase::Idle) {
-            x.phase = Phase::Check(Box::new(writer::take(&x.regs, *r)));
+            x.phase = Phase::Check(Box::new(writer::take(&x.regs, *r, own_el1(&inp.thr[t]))));
         }
         self.last_grant = t;
     }
@@ -352,6 +354,8 @@ impl Model {
                 out.wr_addr = w.addr();
                 out.wr_data = w.data();
                 out.wr_strb = Write::STRB;
+                out.wr_addr_space = w.space;
+                out.wr_mem_attr = u32::from(w.mem_attr);
                 // choice: external-abort
                 // With SPEv1p3's PMBIDR.EA = 1 the PE ignores an external abort on a buffer
                 // write (kind external, or the reserved kind counted as one): the beat is
@@ -367,6 +371,11 @@ impl Model {
             }
         };
     }
+}
+
+/// [`Regime::el1_owner_under_el2`] of the thread's inputs.
+fn own_el1(x: &spe_ports::ThreadInputs) -> bool {
+    crate::regime::Regime::of(x).el1_owner_under_el2()
 }
 
 impl Dut for Model {

@@ -31,6 +31,10 @@ pub struct Write {
     pub beat: usize,
     /// The beat was offered last cycle and not taken: it stays offered until it is.
     pub held: bool,
+    /// FEAT_SPE_nVM: the address space and PMBMAR attributes taken with `base`
+    /// (`Regs::buffer_space`; virtual and zero in a unit without it).
+    pub space: u8,
+    pub mem_attr: u16,
 }
 
 /// The aligned slot address PMBPTR designates (bits 5:0 ignored). choice: pmbptr-unaligned
@@ -44,15 +48,19 @@ pub fn past_limit(base: u64, limit: u64) -> bool {
 }
 
 /// Takes a kept record in its filter cycle: its slot at PMBPTR and the limit, as they are
-/// in this cycle. Nothing is decided yet: the next cycle is the check cycle.
-/// choice: write-timing
-pub fn take(regs: &Regs, record: Record) -> Write {
+/// in this cycle, and (FEAT_SPE_nVM) the address space its regime gives (`own_el1`: EL2
+/// enabled and EL1 owning the buffer). Nothing is decided yet: the next cycle is the check
+/// cycle. choice: write-timing
+pub fn take(regs: &Regs, record: Record, own_el1: bool) -> Write {
+    let (space, mem_attr) = regs.buffer_space(own_el1);
     Write {
         record,
         base: slot_base(regs.get(RegId::Pmbptr)),
         limit: regs.limit(),
         beat: 0,
         held: false,
+        space,
+        mem_attr,
     }
 }
 

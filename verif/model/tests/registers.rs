@@ -3,7 +3,7 @@ mod common;
 use common::*;
 use spe_defs::packet::op_class;
 use spe_defs::regs::{self, RegId};
-use spe_defs::PRESETS;
+use spe_defs::{Config, PRESETS};
 
 #[test]
 fn every_port_address_reads_masked_writes_and_ignores_read_only() {
@@ -12,7 +12,7 @@ fn every_port_address_reads_masked_writes_and_ignores_read_only() {
         for pattern in [u64::MAX, 0, 0xAAAA_AAAA_AAAA_AAAA, 0x5555_5555_5555_5555] {
             for a in 0u8..32 {
                 let mut tb = Tb::new(cfg);
-                let before = tb.m.regs().read(a);
+                let before = tb.m.regs().read(a, false);
                 tb.inp.reg_en = true;
                 tb.inp.reg_we = true;
                 tb.inp.reg_addr = a;
@@ -107,4 +107,71 @@ fn reset_in_any_phase_returns_to_a_clean_state() {
             "phase after reset at cycle {k}"
         );
     }
+}
+
+#[test]
+fn nvm_registers_and_pmbidr_addr_mode_follow_the_effective_envm() {
+    // FEAT_SPE_nVM (Arm ARM D24.7.1-3, D24.7.9): PMBLIMITR.nVM, PMSCR_EL2.EnVM and PMBMAR
+    // exist only in a unit that builds it; PMBIDR.AddrMode reads 01 while EnVM is
+    // effectively 1 (EL2 disabled, EL2 owning the buffer, or EnVM set) and 00 under an
+    // EL1 owner with EL2 enabled and EnVM clear.
+    use spe_defs::regs::{mdcr_e2pb, pmbidr, pmblimitr, pmbmar, pmscr};
+    let v1p4 = Config::preset("v1p4").unwrap();
+    let nvm = Config {
+        name: "v1p4_nvm",
+        options: spe_defs::config::Options {
+            nvm: true,
+            ..v1p4.options
+        },
+        ..*v1p4
+    };
+    let addr_mode = |tb: &mut Tb| pmbidr::ADDRMODE.get(tb.read_reg(RegId::Pmbidr));
+    let mut tb = Tb::new(&nvm);
+    tb.write_reg(RegId::Pmbmar, u64::MAX);
+    assert_eq!(
+        tb.read_reg(RegId::Pmbmar),
+        pmbmar::SH.mask() | pmbmar::ATTR.mask()
+    );
+    tb.write_reg(RegId::Pmblimitr, pmblimitr::NVM.mask());
+    assert_eq!(tb.read_reg(RegId::Pmblimitr), pmblimitr::NVM.mask());
+    // EL2 disabled: EnVM is effectively 1.
+    tb.inp.thr[0].el2_en = false;
+    assert_eq!(addr_mode(&mut tb), pmbidr::ADDRMODE_VA_PA);
+    tb.inp.thr[0].el2_en = true;
+    tb.inp.thr[0].mdcr_e2pb = mdcr_e2pb::EL2_OWNS;
+    assert_eq!(
+        addr_mode(&mut tb),
+        pmbidr::ADDRMODE_VA_PA,
+        "EL2 owns the buffer"
+    );
+    tb.inp.thr[0].mdcr_e2pb = mdcr_e2pb::EL1_OWNS;
+    assert_eq!(addr_mode(&mut tb), 0, "EL1 owner, EnVM = 0");
+    tb.write_reg(RegId::PmscrEl2, pmscr::ENVM.mask());
+    assert_eq!(tb.read_reg(RegId::PmscrEl2), pmscr::ENVM.mask());
+    assert_eq!(
+        addr_mode(&mut tb),
+        pmbidr::ADDRMODE_VA_PA,
+        "EL1 owner, EnVM = 1"
+    );
+    assert_eq!(tb.m.regs().buffer_space(true), (pmbmar::SPACE_IPA, 0x3FF));
+    assert_eq!(tb.m.regs().buffer_space(false), (pmbmar::SPACE_PA, 0x3FF));
+    tb.write_reg(RegId::PmscrEl2, 0);
+    assert_eq!(
+        tb.m.regs().buffer_space(true),
+        (pmbmar::SPACE_VA, 0),
+        "EnVM = 0"
+    );
+    // PMSCR_EL1's bit 11 stays RES0 (reserved for software only with FEAT_NV).
+    tb.write_reg(RegId::PmscrEl1, pmscr::ENVM.mask());
+    assert_eq!(tb.read_reg(RegId::PmscrEl1), 0);
+    // Without the option: all RES0 / unmapped, AddrMode 00.
+    let mut tb = Tb::new(v1p4);
+    tb.write_reg(RegId::Pmbmar, u64::MAX);
+    tb.write_reg(RegId::Pmblimitr, pmblimitr::NVM.mask());
+    tb.write_reg(RegId::PmscrEl2, pmscr::ENVM.mask());
+    assert_eq!(tb.read_reg(RegId::Pmbmar), 0);
+    assert_eq!(tb.read_reg(RegId::Pmblimitr), 0);
+    assert_eq!(tb.read_reg(RegId::PmscrEl2), 0);
+    assert_eq!(addr_mode(&mut tb), 0);
+    assert_eq!(tb.m.regs().buffer_space(false), (pmbmar::SPACE_VA, 0));
 }

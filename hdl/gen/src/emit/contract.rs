@@ -262,7 +262,8 @@ pub fn contract() -> String {
             }
         }
     }
-    // The option ports' outputs: fields (per thread in `ThreadOutputs`), at the end of
+    // The option ports' outputs: fields (per thread in `ThreadOutputs`, a shared one in
+    // `Outputs`), at the end of
     // `Outputs::fields` (zero in a unit without the option).
     // The option ports' inputs: fields of `ThreadInputs` (ignored by a unit without the
     // option), listed by `for_option_thread_inputs!`.
@@ -280,7 +281,16 @@ pub fn contract() -> String {
                 thr_in += &field(p, p.name);
                 write!(option_input_list, "{}: {}, ", p.name, p.name).unwrap();
             }
-            _ => panic!("option port {}: only per-thread ports so far", p.name),
+            // One of the write port's, shared by the threads (FEAT_SPE_nVM's).
+            (Dir::Out, Width::Bits(_)) => {
+                outputs += &field(p, p.name);
+                write!(option_output_list, "{}, ", p.name).unwrap();
+                scalar_output(&mut fields_body, &mut values_body, p.name);
+            }
+            _ => panic!(
+                "option port {}: per-thread ports and shared outputs only so far",
+                p.name
+            ),
         }
     }
     write!(

@@ -20,7 +20,7 @@
 //! as `flop read zero;` and those whose read-back is the hardware's value (`HwUpdate::Live`)
 //! as `read zero;`, the read-only registers as `addr value term RegId;`, and the registers
 //! only some units build (`RegDef::option`, read/write, no hardware update) as
-//! `flop addr mask RegId;` (64 bits of storage), each name a vector of zero or one element.
+//! `flop addr mask RegId;` (64 bits of storage whatever the fields), each name a vector of zero or one element.
 //! The register block expands its flops, write decode and read multiplexer from these lists.
 
 use spe_defs::ports::{hook_report, Dir, Width, OPTION_PORTS, PORTS, SMT_PORTS};
@@ -96,14 +96,9 @@ pub fn reg_table() -> String {
                 "{}: an optional register is read/write and not updated by hardware (regs.rs has no path for another kind)",
                 r.name
             );
-            // Read back without a zero-extension: rust-hdl 0.46 mistranslates a field
-            // setter on an element of a vector of signals (`x[i].next.set_value_at`).
-            assert_eq!(
-                r.storage_bits(),
-                64,
-                "{}: an optional register is read back as it is stored, 64 bits",
-                r.name
-            );
+            // Stored in 64 bits whatever its fields (the writable mask keeps the rest
+            // zero) and read back without a zero-extension: rust-hdl 0.46 mistranslates a
+            // field setter on an element of a vector of signals (`x[i].next.set_value_at`).
             write!(opt, "{n} a_{n} m_{n} {id}; ").unwrap();
             continue;
         }
@@ -188,8 +183,8 @@ pub fn top_ports() -> String {
         }
     }
     // The option ports: `opts { name: Dir Type; }`, each a vector of zero or one signal,
-    // in the one-thread top's types and in the multithreaded top's (every option port is
-    // per thread: T x its bits).
+    // in the one-thread top's types and in the multithreaded top's (a per-thread option
+    // port is T x its bits; one of the write port's is shared, as wide at any T).
     let (mut opts, mut smt_opts) = (String::new(), String::new());
     for o in OPTION_PORTS {
         let p = &o.port;
@@ -204,8 +199,8 @@ pub fn top_ports() -> String {
         };
         write!(opts, "{}: {dir} {}; ", p.name, port_type(p.name, p.width)).unwrap();
         assert!(
-            matches!(p.width, Width::PerThread(_)),
-            "option port {}: per thread, so that a multithreaded unit builds it",
+            matches!(p.width, Width::PerThread(_) | Width::Bits(_)),
+            "option port {}: per thread, or shared by the threads (the write port's), so that a multithreaded unit builds it",
             p.name
         );
         write!(
