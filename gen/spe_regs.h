@@ -19,6 +19,8 @@
 #define SPE_PMSCR_EL2_ADDR 24u /* Sampling control, EL2 */
 #define SPE_PMSDSFR_EL1_ADDR 4u /* Data-source filter (FEAT_SPE_FDS: only in a unit that builds it, unmapped otherwise) */
 #define SPE_PMBMAR_EL1_ADDR 5u /* Buffer memory attributes in physical address mode (FEAT_SPE_nVM: only in a unit that builds it, unmapped otherwise) */
+#define SPE_PMBSR_EL2_ADDR 19u /* Buffer status of the management events that target EL2 (FEAT_SPE_EXC: only in a unit that builds it, unmapped otherwise) */
+#define SPE_PMBSR_EL3_ADDR 27u /* Buffer status of the management events that target EL3 (FEAT_SPE_EXC: only in a unit that builds it, unmapped otherwise) */
 
 /* PMBLIMITR_EL1 (S3_0_C9_C10_0) */
 #define SPE_PMBLIMITR_EL1_E_SHIFT 0u
@@ -230,6 +232,46 @@
 #define SPE_PMBMAR_EL1_SH_WIDTH 2u
 #define SPE_PMBMAR_EL1_SH_MASK 0x0000000000000300ull /* Shareability: 00 Non-shareable, 10 Outer, 11 Inner Shareable (01 reserved) */
 
+/* PMBSR_EL2 (S3_4_C9_C10_3) */
+#define SPE_PMBSR_EL2_MSS_SHIFT 0u
+#define SPE_PMBSR_EL2_MSS_WIDTH 16u
+#define SPE_PMBSR_EL2_MSS_MASK 0x000000000000ffffull /* Syndrome: BSC (EC=BUF) or FSC (EC=fault) in bits 5:0 */
+#define SPE_PMBSR_EL2_COLL_SHIFT 16u
+#define SPE_PMBSR_EL2_COLL_WIDTH 1u
+#define SPE_PMBSR_EL2_COLL_MASK 0x0000000000010000ull /* A sample collided with one in flight (sticky) */
+#define SPE_PMBSR_EL2_S_SHIFT 17u
+#define SPE_PMBSR_EL2_S_WIDTH 1u
+#define SPE_PMBSR_EL2_S_MASK 0x0000000000020000ull /* Service: a management event occurred; profiling stops, PMBIRQ asserted */
+#define SPE_PMBSR_EL2_EA_SHIFT 18u
+#define SPE_PMBSR_EL2_EA_WIDTH 1u
+#define SPE_PMBSR_EL2_EA_MASK 0x0000000000040000ull /* External abort on a buffer write */
+#define SPE_PMBSR_EL2_DL_SHIFT 19u
+#define SPE_PMBSR_EL2_DL_WIDTH 1u
+#define SPE_PMBSR_EL2_DL_MASK 0x0000000000080000ull /* Data loss: the last record may be partial or lost */
+#define SPE_PMBSR_EL2_EC_SHIFT 26u
+#define SPE_PMBSR_EL2_EC_WIDTH 6u
+#define SPE_PMBSR_EL2_EC_MASK 0x00000000fc000000ull /* Event class: 000000 buffer management, 100100 stage-1 data abort, 100101 stage-2 data abort */
+
+/* PMBSR_EL3 (S3_6_C9_C10_3) */
+#define SPE_PMBSR_EL3_MSS_SHIFT 0u
+#define SPE_PMBSR_EL3_MSS_WIDTH 16u
+#define SPE_PMBSR_EL3_MSS_MASK 0x000000000000ffffull /* Syndrome: BSC (EC=BUF) or FSC (EC=fault) in bits 5:0 */
+#define SPE_PMBSR_EL3_COLL_SHIFT 16u
+#define SPE_PMBSR_EL3_COLL_WIDTH 1u
+#define SPE_PMBSR_EL3_COLL_MASK 0x0000000000010000ull /* A sample collided with one in flight (sticky) */
+#define SPE_PMBSR_EL3_S_SHIFT 17u
+#define SPE_PMBSR_EL3_S_WIDTH 1u
+#define SPE_PMBSR_EL3_S_MASK 0x0000000000020000ull /* Service: a management event occurred; profiling stops, PMBIRQ asserted */
+#define SPE_PMBSR_EL3_EA_SHIFT 18u
+#define SPE_PMBSR_EL3_EA_WIDTH 1u
+#define SPE_PMBSR_EL3_EA_MASK 0x0000000000040000ull /* External abort on a buffer write */
+#define SPE_PMBSR_EL3_DL_SHIFT 19u
+#define SPE_PMBSR_EL3_DL_WIDTH 1u
+#define SPE_PMBSR_EL3_DL_MASK 0x0000000000080000ull /* Data loss: the last record may be partial or lost */
+#define SPE_PMBSR_EL3_EC_SHIFT 26u
+#define SPE_PMBSR_EL3_EC_WIDTH 6u
+#define SPE_PMBSR_EL3_EC_MASK 0x00000000fc000000ull /* Event class: 000000 buffer management, 100100 stage-1 data abort, 100101 stage-2 data abort */
+
 /* Per preset: the bits a write can change (everything else is RES0 and reads as zero)
  * and the read-only ID registers' values. */
 
@@ -249,6 +291,8 @@
 #define SPE_DEFAULT_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_DEFAULT_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 #define SPE_DEFAULT_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_DEFAULT_PMBSR_EL2_WRITABLE 0x0000000000000000ull
+#define SPE_DEFAULT_PMBSR_EL3_WRITABLE 0x0000000000000000ull
 
 /* preset `minimal`: Scalar core (W=1), 12-bit counters: smallest area */
 #define SPE_MINIMAL_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -266,6 +310,8 @@
 #define SPE_MINIMAL_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_MINIMAL_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 #define SPE_MINIMAL_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_MINIMAL_PMBSR_EL2_WRITABLE 0x0000000000000000ull
+#define SPE_MINIMAL_PMBSR_EL3_WRITABLE 0x0000000000000000ull
 
 /* preset `w2`: 2-wide dispatch, 12-bit counters */
 #define SPE_W2_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -283,6 +329,8 @@
 #define SPE_W2_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_W2_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 #define SPE_W2_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_W2_PMBSR_EL2_WRITABLE 0x0000000000000000ull
+#define SPE_W2_PMBSR_EL3_WRITABLE 0x0000000000000000ull
 
 /* preset `c16`: 4-wide dispatch, 16-bit counters */
 #define SPE_C16_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -300,6 +348,8 @@
 #define SPE_C16_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_C16_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 #define SPE_C16_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_C16_PMBSR_EL2_WRITABLE 0x0000000000000000ull
+#define SPE_C16_PMBSR_EL3_WRITABLE 0x0000000000000000ull
 
 /* preset `wide`: 8-wide dispatch, 16-bit counters, FEAT_ECV: a big out-of-order core */
 #define SPE_WIDE_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -317,6 +367,8 @@
 #define SPE_WIDE_PMSCR_EL2_WRITABLE 0x00000000000000fbull
 #define SPE_WIDE_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 #define SPE_WIDE_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_WIDE_PMBSR_EL2_WRITABLE 0x0000000000000000ull
+#define SPE_WIDE_PMBSR_EL3_WRITABLE 0x0000000000000000ull
 
 /* preset `fastsim`: 2-wide, 12-bit, minimum interval 256: many samples in short simulations */
 #define SPE_FASTSIM_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -334,6 +386,8 @@
 #define SPE_FASTSIM_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_FASTSIM_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 #define SPE_FASTSIM_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_FASTSIM_PMBSR_EL2_WRITABLE 0x0000000000000000ull
+#define SPE_FASTSIM_PMBSR_EL3_WRITABLE 0x0000000000000000ull
 
 /* preset `v1p2x`: 4-wide dispatch, 12-bit counters, with the SPEv1p2 options: PMBLIMITR.PMFZ, the SAMPLE_FEED_* and SAMPLE_BUFFER_FULL events, FEAT_SPE_FnE, FEAT_SPE_ERnd, FEAT_SPE_PBT; the SVE events E[17], E[18] (a 4-byte Events payload) */
 #define SPE_V1P2X_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
@@ -351,6 +405,8 @@
 #define SPE_V1P2X_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_V1P2X_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 #define SPE_V1P2X_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_V1P2X_PMBSR_EL2_WRITABLE 0x0000000000000000ull
+#define SPE_V1P2X_PMBSR_EL3_WRITABLE 0x0000000000000000ull
 
 /* preset `v1p4`: v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1) and SPEv1p4's options: FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT, FEAT_SPE_FDS and the events E[19]..E[23]; FEAT_SPE_SME (E[24], E[25], the SME Operation Types) for a core with SME; every feature up to SPEv1p4, so PMSVer = SPEv1p4 */
 #define SPE_V1P4_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
@@ -368,6 +424,8 @@
 #define SPE_V1P4_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_V1P4_PMSDSFR_EL1_WRITABLE 0xffffffffffffffffull
 #define SPE_V1P4_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_V1P4_PMBSR_EL2_WRITABLE 0x0000000000000000ull
+#define SPE_V1P4_PMBSR_EL3_WRITABLE 0x0000000000000000ull
 
 /* preset `smt2`: 4-wide dispatch shared by 2 hardware threads (SMT), 12-bit counters */
 #define SPE_SMT2_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -385,6 +443,8 @@
 #define SPE_SMT2_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_SMT2_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 #define SPE_SMT2_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_SMT2_PMBSR_EL2_WRITABLE 0x0000000000000000ull
+#define SPE_SMT2_PMBSR_EL3_WRITABLE 0x0000000000000000ull
 
 /* preset `smt4`: 8-wide dispatch shared by 4 hardware threads (SMT), 16-bit counters, FEAT_ECV */
 #define SPE_SMT4_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff007ull
@@ -402,6 +462,8 @@
 #define SPE_SMT4_PMSCR_EL2_WRITABLE 0x00000000000000fbull
 #define SPE_SMT4_PMSDSFR_EL1_WRITABLE 0x0000000000000000ull
 #define SPE_SMT4_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_SMT4_PMBSR_EL2_WRITABLE 0x0000000000000000ull
+#define SPE_SMT4_PMBSR_EL3_WRITABLE 0x0000000000000000ull
 
 /* preset `smt2_v1p4`: smt2 with every option of v1p4, each per thread: an SPEv1p4 unit for a 2-thread SMT core */
 #define SPE_SMT2_V1P4_PMBLIMITR_EL1_WRITABLE 0xfffffffffffff027ull
@@ -419,5 +481,7 @@
 #define SPE_SMT2_V1P4_PMSCR_EL2_WRITABLE 0x000000000000007bull
 #define SPE_SMT2_V1P4_PMSDSFR_EL1_WRITABLE 0xffffffffffffffffull
 #define SPE_SMT2_V1P4_PMBMAR_EL1_WRITABLE 0x0000000000000000ull
+#define SPE_SMT2_V1P4_PMBSR_EL2_WRITABLE 0x0000000000000000ull
+#define SPE_SMT2_V1P4_PMBSR_EL3_WRITABLE 0x0000000000000000ull
 
 #endif /* SPE_REGS_H */

@@ -240,7 +240,7 @@ module spe_fastsim_replay;
   // The record-level scoreboard (hdl/sv/spe_scoreboard.sv), as the generated monitor
   // bound to the unit (spe_scoreboard_monitor_fastsim.sv).
   bind spe_top_fastsim spe_scoreboard_monitor_fastsim u_sb (.*);
-  logic [4:0] sb_regs[15] = '{5'h00, 5'h01, 5'h03, 5'h07, 5'h08, 5'h09, 5'h0a, 5'h0b, 5'h0c, 5'h0d, 5'h0e, 5'h0f, 5'h18, 5'h04, 5'h05};
+  logic [4:0] sb_regs[17] = '{5'h00, 5'h01, 5'h03, 5'h07, 5'h08, 5'h09, 5'h0a, 5'h0b, 5'h0c, 5'h0d, 5'h0e, 5'h0f, 5'h18, 5'h04, 5'h05, 5'h13, 5'h1b};
 `endif
 
   initial begin

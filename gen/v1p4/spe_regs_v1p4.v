@@ -326,6 +326,9 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         pmscr_el2__clock = clock;
         pmscr_el2__reset = reset;
         pmscr_el2__d = pmscr_el2__q;
+        pmsdsfr__0__clock = clock;
+        pmsdsfr__0__reset = reset;
+        pmsdsfr__0__d = pmsdsfr__0__q;
         pmsicr__d = count_now;
         if (upd[(0)+:(1)]) begin
             pmbptr__d = upd[(1)+:(64)];
@@ -509,9 +512,6 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         end
         eft_type__0 = e_fcr__0__q[(32'h13)+:(2)];
         eft_mask__0 = e_fcr__0__q[(32'h30)+:(5)];
-        pmsdsfr__0__clock = clock;
-        pmsdsfr__0__reset = reset;
-        pmsdsfr__0__d = pmsdsfr__0__q;
         if (wr & (reg_addr == a_pmsdsfr__0)) begin
             pmsdsfr__0__d = reg_wdata & m_pmsdsfr__0;
         end

@@ -139,6 +139,15 @@ pub struct Options {
     /// (EL1 owns it with EL2 enabled), written with PMBMAR's attributes (Arm ARM D17.7.2):
     /// the write port says which (`wr_addr_space`, `wr_mem_attr`).
     pub nvm: bool,
+    /// FEAT_SPE_EXC (part of FEAT_SPEv1p5): buffer management events reported as SPE
+    /// Profiling exceptions. The registers PMBSR_EL2 and PMBSR_EL3, PMSCR_EL1/EL2.EE and
+    /// .KE, and the core's MDCR_EL3.PMSEE (`mdcr_pmsee`), SCR_EL3.EA (`scr_ea`) and
+    /// HCR_EL2.TEA (`hcr_tea`): an event goes to the bank J1 `ReportSPEEvent` picks,
+    /// profiling stops while any enabled bank's S is set (J1 `SPEProfilingStopped`), PMBIRQ
+    /// only while PMSCR_EL1.EE is effectively 00, and each bank's pending exception is an
+    /// output (`exc_el1`, `exc_el2`, `exc_el3`) with the KE masks (`exc_ke1`, `exc_ke2`)
+    /// for the core to take (J1 `CheckForSPEException`).
+    pub exc: bool,
 }
 
 impl Options {
@@ -158,10 +167,11 @@ impl Options {
         fne: false,
         sme: false,
         nvm: false,
+        exc: false,
     };
     /// Every option, named as `validate` reports it, by mutable reference (the one list of
     /// the fields: [`Options::flags`] and the tests go through it).
-    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 14] {
+    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 15] {
         [
             ("FEAT_SPE_ERnd", &mut self.ernd),
             ("PMBLIMITR.PMFZ", &mut self.pmfz),
@@ -177,6 +187,7 @@ impl Options {
             ("FEAT_SPE_FnE", &mut self.fne),
             ("FEAT_SPE_SME", &mut self.sme),
             ("FEAT_SPE_nVM", &mut self.nvm),
+            ("FEAT_SPE_EXC", &mut self.exc),
         ]
     }
     /// Every option with its name and whether it is built.
@@ -245,6 +256,11 @@ pub mod option {
     pub fn nvm(cfg: &Config) -> bool {
         cfg.options.nvm
     }
+    /// FEAT_SPE_EXC: PMBSR_EL2/EL3, PMSCR_ELx.EE/KE, the routing inputs and the exception
+    /// outputs ([`Options::exc`]).
+    pub fn exc(cfg: &Config) -> bool {
+        cfg.options.exc
+    }
     /// FEAT_SPEv1p3's PMBIDR.EA = 1 and F = 1 ([`Options::v1p3`]).
     pub fn v1p3(cfg: &Config) -> bool {
         cfg.options.v1p3
@@ -286,6 +302,7 @@ const V1P2X: Config = Config {
         fne: true,
         sme: false,
         nvm: false,
+        exc: false,
     },
 };
 

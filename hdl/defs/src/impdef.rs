@@ -118,7 +118,10 @@ pub const FEATURES: &[Feature] = {
             ..feat("FEAT_SPEv1p3: PMBIDR_EL1.EA not 0 (external aborts on buffer writes ignored) and F = 1; the MOPS and MTE op types (recorded as the core reports them in every unit; `Options::v1p3`: preset v1p4)", 0b0100, false)
         },
         feat("FEAT_SPEv1p4: events 2, 4 and 8..10 filterable (every unit filters them)", 0b0101, true),
-        feat("FEAT_SPEv1p5: FEAT_SPE_EXC (buffer management events as exceptions, PMBSR_EL2/EL3)", 0b0110, false),
+        Feature {
+            option: Some(crate::config::option::exc),
+            ..feat("FEAT_SPEv1p5: FEAT_SPE_EXC, buffer management events as SPE Profiling exceptions (PMBSR_EL2/EL3, PMSCR_ELx.EE/KE, MDCR_EL3.PMSEE; `Options::exc`)", 0b0110, false)
+        },
         Feature {
             option: Some(crate::config::option::nvm),
             ..feat("FEAT_SPEv1p5: FEAT_SPE_nVM, the physical address mode of the buffer (PMBLIMITR_EL1.nVM, PMSCR_EL2.EnVM, PMBMAR_EL1, PMBIDR_EL1.AddrMode; `Options::nvm`: no preset yet)", 0b0110, false)
@@ -510,6 +513,12 @@ pub const CHOICES: &[Choice] = &[
         behaviour: "With `Options::nvm` (no preset yet): nVM, EnVM and PMBMAR are stored and read back; the Effective nVM (nVM, unless EL2 is enabled, EL1 owns the buffer and EnVM is 0) and the owner in a record's grant cycle give its beats' `wr_addr_space`: 01 IPA under an EL1 owner with EL2 enabled, 10 PA otherwise, with PMBMAR's SH and Attr on `wr_mem_attr`; 00 (a VA) and zero attributes without it. The core translates (stage 2 only for an IPA; none for a PA) and reports faults as today: an Address Size or Alignment fault of the physical mode is a stage-1 fault (kind 01) with its FSC. PMBIDR.AddrMode reads 01 while EnVM is effectively 1, 00 otherwise (the unit's P is 0, see buffer-owner). PMSCR_EL1.EnVM (bit 11) is RES0: the Arm ARM reserves it for software only on a PE with FEAT_NV.",
     },
     Choice {
+        key: "exc",
+        topic: "Buffer management events as exceptions (FEAT_SPE_EXC)",
+        rule: "D17.8 (RHJXHT, Tables D17-5..7), D24.7.6-9, D24.3 (MDCR_EL3.PMSEE); J1 ReportSPEEvent, OtherSPEManagementEvent, SPESampleCollision, SPEProfilingStopped, EffectivePMSCR_EL1_EE, EffectivePMSCR_EL2_EE, CheckForSPEException, SPEInterruptEnabled",
+        behaviour: "With `Options::exc`: each management event (buffer full, a write fault) and COLL go to the PMBSR bank J1 ReportSPEEvent picks from `mdcr_pmsee`, PMSCR_EL2.EE, the owner, the fault's stage and FSC (a synchronous external abort with `scr_ea` / `hcr_tea`); the other banks are unchanged. No FEAT_RME: no GPC fault or GPF routing. Profiling is stopped while PMBSR_EL1.S, PMBSR_EL2.S (PMSCR_EL2.EE effectively 1x) or PMBSR_EL3.S (PMSEE 1x) is set; PMBIRQ is PMBSR_EL1.S while PMSCR_EL1.EE is effectively 00; `exc_el1/2/3` are each bank's pending exception and `exc_ke1/2` the KE masks: the core takes it (D17.8: asynchronous, EC 0x3D) when unmasked. PMSCR_EL1.EE = 01 or 10 (FEAT_NV's values) is used as 00, the Arm ARM's Constraint_DISABLED. PMBSR_EL3 sits at port address 27 ({1, 1, 3}: `regs::port_addr`).",
+    },
+    Choice {
         key: "events-payload",
         topic: "Events payload",
         rule: "D18.2.6 (Events packet)",
@@ -840,6 +849,17 @@ mod tests {
                     pmbidr::ADDRMODE.get(read_only_value(RegId::Pmbidr, c)) != 0
                         || writable(c, RegId::Pmblimitr, crate::regs::pmblimitr::NVM.mask())
                         || writable(c, RegId::Pmbmar, u64::MAX)
+                },
+                needs: 0b0110,
+                from: 0b0110,
+            },
+            Claim {
+                what: "PMBSR_EL2, PMBSR_EL3 and PMSCR_ELx.EE/KE (FEAT_SPE_EXC)",
+                rule: "D24.2.80: PMSVer 0b0110 (FEAT_SPEv1p5) adds FEAT_SPE_EXC; D24.7.6/7: PMBSR_EL2/EL3 present only with it; D24.7.8/9: EE and KE RES0 without it",
+                claimed: |c| {
+                    writable(c, RegId::PmbsrEl2, u64::MAX)
+                        || writable(c, RegId::PmbsrEl3, u64::MAX)
+                        || writable(c, RegId::PmscrEl1, crate::regs::pmscr::EE.mask())
                 },
                 needs: 0b0110,
                 from: 0b0110,

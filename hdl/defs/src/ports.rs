@@ -420,6 +420,102 @@ pub const OPTION_PORTS: &[OptionPort] = &[
     },
     OptionPort {
         port: p(
+            "mdcr_pmsee",
+            In,
+            PerThread(2),
+            "dispatch",
+            "FEAT_SPE_EXC: MDCR_EL3.PMSEE (Arm ARM D24.3): 00 buffer management events in PMBSR_EL1 with PMBIRQ, whatever PMSCR says; 01 delegated to PMSCR_EL2/EL1.EE (drive 01 on a core without EL3); 10 the events that target EL3 (a synchronous external abort on a buffer write with `scr_ea`) in PMBSR_EL3; 11 every event in PMBSR_EL3 (J1 `ReportSPEEvent`)",
+            "per cycle",
+        ),
+        option: "exc",
+        built: crate::config::option::exc,
+    },
+    OptionPort {
+        port: p(
+            "scr_ea",
+            In,
+            PerThread(1),
+            "dispatch",
+            "FEAT_SPE_EXC: SCR_EL3.EA: with `mdcr_pmsee` = 10, a synchronous external abort on a buffer write targets EL3 (J1 `ReportSPEEvent`, `EffectiveEA`)",
+            "per cycle",
+        ),
+        option: "exc",
+        built: crate::config::option::exc,
+    },
+    OptionPort {
+        port: p(
+            "hcr_tea",
+            In,
+            PerThread(1),
+            "dispatch",
+            "FEAT_SPE_EXC: HCR_EL2.TEA (with `el2_en`): with PMSCR_EL2.EE = 10, a synchronous external abort on a buffer write targets EL2 (J1 `ReportSPEEvent`, `EffectiveHCR_TEA`)",
+            "per cycle",
+        ),
+        option: "exc",
+        built: crate::config::option::exc,
+    },
+    OptionPort {
+        port: p(
+            "exc_el1",
+            Out,
+            PerThread(1),
+            "interrupt",
+            "FEAT_SPE_EXC: an SPE Profiling exception for EL1 is pending: PMSCR_EL1.EE is effectively 11 and PMBSR_EL1.S = 1 (J1 `CheckForSPEException`). The core takes it (EC 0x3D, asynchronous) to EL1, or to EL2 when HCR_EL2.TGE is effectively 1, when unmasked: in the owning Security state, below EL2, and at EL1 only with `exc_ke1` and PSTATE.PM = 0",
+            "comb: from the registers and this cycle's `mdcr_pmsee` and `el2_en` (PMBSR.S as irq)",
+        ),
+        option: "exc",
+        built: crate::config::option::exc,
+    },
+    OptionPort {
+        port: p(
+            "exc_el2",
+            Out,
+            PerThread(1),
+            "interrupt",
+            "FEAT_SPE_EXC: an SPE Profiling exception for EL2 is pending: PMSCR_EL2.EE is effectively 1x and PMBSR_EL2.S = 1; unmasked in the owning Security state below EL3, at EL2 only with `exc_ke2` and PSTATE.PM = 0 (J1 `CheckForSPEException`)",
+            "comb: from the registers and this cycle's `mdcr_pmsee` and `el2_en` (PMBSR.S as irq)",
+        ),
+        option: "exc",
+        built: crate::config::option::exc,
+    },
+    OptionPort {
+        port: p(
+            "exc_el3",
+            Out,
+            PerThread(1),
+            "interrupt",
+            "FEAT_SPE_EXC: an SPE Profiling exception for EL3 is pending: MDCR_EL3.PMSEE is 1x and PMBSR_EL3.S = 1; masked at EL3 (J1 `CheckForSPEException`)",
+            "comb: from the registers and this cycle's `mdcr_pmsee` and `el2_en` (PMBSR.S as irq)",
+        ),
+        option: "exc",
+        built: crate::config::option::exc,
+    },
+    OptionPort {
+        port: p(
+            "exc_ke1",
+            Out,
+            PerThread(1),
+            "interrupt",
+            "FEAT_SPE_EXC: PMSCR_EL1.KE: the EL1 exception may be taken at EL1 (with PSTATE.PM = 0)",
+            "reg: from the registers",
+        ),
+        option: "exc",
+        built: crate::config::option::exc,
+    },
+    OptionPort {
+        port: p(
+            "exc_ke2",
+            Out,
+            PerThread(1),
+            "interrupt",
+            "FEAT_SPE_EXC: PMSCR_EL2.EE = 11 and PMSCR_EL2.KE: the EL2 exception may be taken at EL2 (with PSTATE.PM = 0)",
+            "reg: from the registers",
+        ),
+        option: "exc",
+        built: crate::config::option::exc,
+    },
+    OptionPort {
+        port: p(
             "wr_addr_space",
             Out,
             Bits(2),
@@ -1189,11 +1285,12 @@ mod tests {
         assert_eq!(slots.width.total_for(8, 4), 16);
     }
 
-    /// Options no preset builds yet, each with why: FEAT_SPE_nVM is part of SPEv1p5, which
-    /// a preset may advertise only with FEAT_SPE_EXC too (the claims test,
-    /// `impdef::tests`); its lockstep case runs v1p4 with it under rust-hdl's simulator
-    /// (`verif/cosim/tests/lockstep_cases.rs`, `nvm_writes_the_buffer_...`).
-    const NO_PRESET_YET: &[&str] = &["nvm"];
+    /// Options no preset builds yet, with why: FEAT_SPE_nVM and FEAT_SPE_EXC are SPEv1p5's,
+    /// which a preset may advertise only with both (the claims test, `impdef::tests`);
+    /// their lockstep cases run v1p4 with them under rust-hdl's simulator
+    /// (`verif/cosim/tests/lockstep_cases.rs`: `nvm_writes_the_buffer_...`,
+    /// `exc_reports_each_management_event_...`).
+    const NO_PRESET_YET: &[&str] = &["nvm", "exc"];
 
     #[test]
     fn option_ports_follow_their_option_and_only_the_units_that_build_it_have_them() {

@@ -28,9 +28,11 @@ use crate::Field;
 /// Width of the register-port address in bits.
 pub const PORT_ADDR_BITS: u32 = 5;
 
-/// Register-port address from a system-register encoding: `{op1 == 4, CRm[0], op2}`.
+/// Register-port address from a system-register encoding: `{op1 != 0, CRm[0] ^ (op1 ==
+/// 6), op2}`: the EL1 registers (op1 = 0) and the EL2 ones (op1 = 4) at `{op1 == 4, CRm[0],
+/// op2}`, the EL3 one (PMBSR_EL3, op1 = 6) where no EL2 register is.
 pub const fn port_addr(op1: u8, crm: u8, op2: u8) -> u8 {
-    (((op1 == 4) as u8) << 4) | ((crm & 1) << 3) | (op2 & 7)
+    (((op1 != 0) as u8) << 4) | (((crm & 1) ^ ((op1 == 6) as u8)) << 3) | (op2 & 7)
 }
 
 /// Identifies one register of the unit.
@@ -51,6 +53,8 @@ pub enum RegId {
     Pmbidr,
     Pmsdsfr,
     Pmbmar,
+    PmbsrEl2,
+    PmbsrEl3,
 }
 
 /// How hardware changes a read/write register besides the register port. A port write in
@@ -145,6 +149,17 @@ impl RegDef {
     }
 }
 
+/// MDCR_EL3.PMSEE, the core's field the unit sees on `mdcr_pmsee` (FEAT_SPE_EXC, Arm ARM
+/// D24.3): 00 every event in PMBSR_EL1 and PMBIRQ (EL2's EE is effectively 00 too), 01 EL3
+/// delegates to PMSCR_EL2/EL1.EE (the value without EL3), 10 the events that target EL3
+/// (J1 `ReportSPEEvent`) in PMBSR_EL3, 11 every event in PMBSR_EL3.
+pub mod mdcr_pmsee {
+    pub const DISABLED: u8 = 0b00;
+    pub const DELEGATED: u8 = 0b01;
+    pub const ENABLED: u8 = 0b10;
+    pub const TRAP_ALL: u8 = 0b11;
+}
+
 /// MDCR_EL2.E2PB, the core's register the unit sees on `mdcr_e2pb` (Arm ARM D24; J1
 /// `ProfilingBufferOwner`): 00 gives the buffer to EL2, any other value to EL1.
 pub mod mdcr_e2pb {
@@ -183,6 +198,25 @@ pub mod pmscr {
         6,
         2,
         "Timestamp counter: 00 virtual, 01 physical, 11 physical (offset), 10 reserved; bit 7 RES0 without FEAT_ECV",
+    );
+    /// FEAT_SPE_EXC (Arm ARM D24.7.8, D24.7.9): EE, how buffer management events are
+    /// reported (00 PMBIRQ; 11 an SPE Profiling exception, PMBSR_EL1's for EL1, every event's
+    /// in PMBSR_EL2 for EL2; PMSCR_EL2.EE 10 only the events that target EL2, 01 delegated
+    /// to EL1; PMSCR_EL1.EE 01 and 10, FEAT_NV's, are used as 00 here: choice exc), and
+    /// KE, whether the exception may be taken at its own EL (with PSTATE.PM = 0). Writable
+    /// only in a unit that builds FEAT_SPE_EXC, RES0 otherwise; not in the FIELDS lists
+    /// (stored beside the registers' 8 bits).
+    pub const EE: Field = Field::new(
+        "EE",
+        8,
+        2,
+        "Buffer management events as SPE Profiling exceptions (FEAT_SPE_EXC): 00 PMBIRQ, 11 exceptions (EL2: 01 delegated to EL1, 10 the events that target EL2)",
+    );
+    pub const KE: Field = Field::new(
+        "KE",
+        10,
+        1,
+        "The SPE Profiling exception may be taken at this EL when PSTATE.PM is 0 (FEAT_SPE_EXC)",
     );
     /// PCT's high bit (bit 7): RES0 unless the configuration has FEAT_ECV.
     pub const PCT_ECV_BIT: u64 = 1 << (PCT.lsb + PCT.width - 1);
@@ -718,6 +752,10 @@ pub mod writable {
         };
         fields | pmfz | nvm
     }
+    /// PMSCR_EL1: PCT's high bit with FEAT_ECV, EE and KE with FEAT_SPE_EXC.
+    pub fn pmscr_el1_options(cfg: &Config, fields: u64) -> u64 {
+        pct_ecv_bit_with_feat_ecv(cfg, fields) | exc_fields(cfg)
+    }
     /// PMSCR_EL2: as PMSCR_EL1, and EnVM only with FEAT_SPE_nVM.
     pub fn pmscr_el2_options(cfg: &Config, fields: u64) -> u64 {
         let envm = if cfg.options.nvm {
@@ -725,7 +763,15 @@ pub mod writable {
         } else {
             0
         };
-        pct_ecv_bit_with_feat_ecv(cfg, fields) | envm
+        pct_ecv_bit_with_feat_ecv(cfg, fields) | envm | exc_fields(cfg)
+    }
+    /// PMSCR_ELx.EE and KE with FEAT_SPE_EXC.
+    fn exc_fields(cfg: &Config) -> u64 {
+        if cfg.options.exc {
+            pmscr::EE.mask() | pmscr::KE.mask()
+        } else {
+            0
+        }
     }
     /// PMSFCR: FP, SIMD and the TYPEm masks only with FEAT_SPE_EFT, FDS only with
     /// FEAT_SPE_FDS, FnE only with FEAT_SPE_FnE.
@@ -823,7 +869,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmscr::FIELDS_EL1,
         desc: "Sampling control, EL1",
         option: None,
-        writable: writable::pct_ecv_bit_with_feat_ecv,
+        writable: writable::pmscr_el1_options,
     },
     RegDef {
         id: RegId::Pmsnevfr,
@@ -954,6 +1000,32 @@ pub const REGS: &[RegDef] = &[
         fields: pmbmar::FIELDS,
         desc: "Buffer memory attributes in physical address mode (FEAT_SPE_nVM: only in a unit that builds it, unmapped otherwise)",
         option: Some(crate::config::option::nvm),
+        writable: writable::fields,
+    },
+    RegDef {
+        id: RegId::PmbsrEl2,
+        name: "PMBSR_EL2",
+        enc: (3, 4, 9, 10, 3),
+        read_only: false,
+        reset: 0,
+        hw: HwUpdate::Next,
+        bank: Bank::PerThread,
+        fields: pmbsr::FIELDS,
+        desc: "Buffer status of the management events that target EL2 (FEAT_SPE_EXC: only in a unit that builds it, unmapped otherwise)",
+        option: Some(crate::config::option::exc),
+        writable: writable::fields,
+    },
+    RegDef {
+        id: RegId::PmbsrEl3,
+        name: "PMBSR_EL3",
+        enc: (3, 6, 9, 10, 3),
+        read_only: false,
+        reset: 0,
+        hw: HwUpdate::Next,
+        bank: Bank::PerThread,
+        fields: pmbsr::FIELDS,
+        desc: "Buffer status of the management events that target EL3 (FEAT_SPE_EXC: only in a unit that builds it, unmapped otherwise)",
+        option: Some(crate::config::option::exc),
         writable: writable::fields,
     },
 ];

@@ -161,12 +161,71 @@ macro_rules! spe_regs {
             /// buffer pointers (bits 11:10: 00 virtual, 01 IPA, 10 physical) and, when not
             /// virtual, PMBMAR's SH and Attr (bits 9:0), for the writer. PMSCR_EL2.EnVM is
             /// stored beyond PMSCR_EL2's storage in a 64-bit flop of its bit in place
-            /// (`n_scr2`), written and read back with PMSCR_EL2; PMBIDR.AddrMode reads
+            /// (`h_scr2`), written and read back with PMSCR_EL2; PMBIDR.AddrMode reads
             /// 01 only while EnVM is effectively 1 (`eff_envm`).
             pub own_el1: Vec<Signal<In, Bit>>,
             pub nvm_ctl: Vec<Signal<Out, Bits<12>>>,
-            n_scr2: Vec<Rff<Bits<64>>>,
-            m_envm: Vec<K<Bits<64>>>,
+            /// PMSCR_EL1's and PMSCR_EL2's bits above their 8-bit flops (EnVM with
+            /// FEAT_SPE_nVM, EE and KE with FEAT_SPE_EXC), in place in a 64-bit flop each
+            /// (one element in a unit with such a bit, none otherwise), written through
+            /// their masks and read back with their register.
+            h_scr1: Vec<Rff<Bits<64>>>,
+            h_scr2: Vec<Rff<Bits<64>>>,
+            m_scr1: Vec<K<Bits<64>>>,
+            m_scr2: Vec<K<Bits<64>>>,
+            /// FEAT_SPE_EXC (`Options::exc`; one element in a unit that builds it, none
+            /// otherwise; choice exc). In: MDCR_EL3.PMSEE, EL2 enabled, EL2 owns the
+            /// buffer, SCR_EL3.EA, HCR_EL2.TEA. Out: profiling stopped (J1
+            /// SPEProfilingStopped, for the writer) and the exceptions {KE2, KE1, EL3, EL2,
+            /// EL1} (bits 4..0). The banks PMBSR_EL2 and PMBSR_EL3 are the table's optional
+            /// registers `pmbsr_el2`, `pmbsr_el3`; J1 ReportSPEEvent's bank for COLL and
+            /// buffer full (`x_d3`, `x_d2`) and for the event of this cycle (`x_t3`, `x_t2`).
+            pub x_pmsee: Vec<Signal<In, Bits<2>>>,
+            pub x_el2: Vec<Signal<In, Bit>>,
+            pub x_own2: Vec<Signal<In, Bit>>,
+            pub x_ea: Vec<Signal<In, Bit>>,
+            pub x_tea: Vec<Signal<In, Bit>>,
+            pub x_stopped: Vec<Signal<Out, Bit>>,
+            pub exc_out: Vec<Signal<Out, Bits<5>>>,
+            x_on2: Vec<Signal<Local, Bit>>,
+            x_on3: Vec<Signal<Local, Bit>>,
+            x_on2b: Vec<Signal<Local, Bit>>,
+            x_ee1on: Vec<Signal<Local, Bit>>,
+            x_stop: Vec<Signal<Local, Bit>>,
+            x_s1f: Vec<Signal<Local, Bit>>,
+            x_s2f: Vec<Signal<Local, Bit>>,
+            x_sea: Vec<Signal<Local, Bit>>,
+            x_d3: Vec<Signal<Local, Bit>>,
+            x_d2: Vec<Signal<Local, Bit>>,
+            x_t3: Vec<Signal<Local, Bit>>,
+            x_t2: Vec<Signal<Local, Bit>>,
+            x_b1: Vec<Signal<Local, Bits<32>>>,
+            x_b2: Vec<Signal<Local, Bits<64>>>,
+            x_b3: Vec<Signal<Local, Bits<64>>>,
+            x_ab: Vec<Signal<Local, Bits<64>>>,
+            x_fscw: Vec<Signal<Local, Bits<64>>>,
+            /// 64-bit PMBSR values for the EL2 and EL3 banks (as the 32-bit ones above),
+            /// FSC bit k's place (`x_fscb[k]`), and the FSC patterns of a synchronous
+            /// external abort (010000, 01001x, 0101xx, 011011).
+            x_coll: Vec<K<Bits<64>>>,
+            x_full_keep: Vec<K<Bits<64>>>,
+            x_full: Vec<K<Bits<64>>>,
+            x_dl: Vec<K<Bits<64>>>,
+            x_ab_s1: Vec<K<Bits<64>>>,
+            x_ab_s2: Vec<K<Bits<64>>>,
+            x_ab_ext: Vec<K<Bits<64>>>,
+            x_ab_keep: Vec<K<Bits<64>>>,
+            x_ab_keep_first: Vec<K<Bits<64>>>,
+            x_fscb: Vec<K<Bits<64>>>,
+            x_fsc_sea: Vec<K<Bits<6>>>,
+            x_fsc_sea5: Vec<K<Bits<5>>>,
+            x_fsc_sea4: Vec<K<Bits<4>>>,
+            x_fsc_ttw: Vec<K<Bits<6>>>,
+            x_kind_ext: Vec<K<Bits<2>>>,
+            x_kind_res: Vec<K<Bits<2>>>,
+            x_exc_bit: Vec<K<Bits<5>>>,
+            k_zero5: Vec<K<Bits<5>>>,
+            x_three2: Vec<K<Bits<2>>>,
             eff_envm: Vec<Signal<Local, Bit>>,
             eff_nvm: Vec<Signal<Local, Bit>>,
             k_space_pa: Vec<K<Bits<12>>>,
@@ -261,6 +320,15 @@ macro_rules! spe_regs {
                 let eft = usize::from(spe_defs::config::option::eft(cfg));
                 let fds = usize::from(spe_defs::config::option::fds(cfg));
                 let nvm = usize::from(spe_defs::config::option::nvm(cfg));
+                let exc = usize::from(spe_defs::config::option::exc(cfg));
+                // PMBSR_EL2/EL3's flops are indexed with the EXC signals' element.
+                assert_eq!(exc, built(RegId::PmbsrEl2, cfg).len(), "PMBSR_EL2 is built with FEAT_SPE_EXC");
+                // PMSCR's bits above its 8-bit storage: a flop when a write can set one.
+                let above8 = |id: RegId| r::reg(id).writable_mask(cfg) & !spe_defs::low_mask(8);
+                let scr1_hi = usize::from(above8(RegId::PmscrEl1) != 0);
+                let scr2_hi = usize::from(above8(RegId::PmscrEl2) != 0);
+                assert_eq!(scr2_hi, usize::from(nvm > 0 || exc > 0), "PMSCR_EL2's high bits are nVM's and EXC's");
+                assert_eq!(scr1_hi, exc, "PMSCR_EL1's high bits are EXC's");
                 // PMBMAR's flop is indexed with the nVM signals' element (the kernel below).
                 assert_eq!(nvm, built(RegId::Pmbmar, cfg).len(), "PMBMAR is built with FEAT_SPE_nVM");
                 // PMSDSFR's outputs are indexed by its flop's element (the kernel below).
@@ -342,8 +410,59 @@ macro_rules! spe_regs {
                         .collect(),
                     own_el1: (0..nvm).map(|_| Default::default()).collect(),
                     nvm_ctl: (0..nvm).map(|_| Default::default()).collect(),
-                    n_scr2: (0..nvm).map(|_| Default::default()).collect(),
-                    m_envm: (0..nvm).map(|_| k(pmscr::ENVM.mask())).collect(),
+                    h_scr1: (0..scr1_hi).map(|_| Default::default()).collect(),
+                    h_scr2: (0..scr2_hi).map(|_| Default::default()).collect(),
+                    m_scr1: (0..scr1_hi).map(|_| k(above8(RegId::PmscrEl1))).collect(),
+                    m_scr2: (0..scr2_hi).map(|_| k(above8(RegId::PmscrEl2))).collect(),
+                    x_pmsee: (0..exc).map(|_| Default::default()).collect(),
+                    x_el2: (0..exc).map(|_| Default::default()).collect(),
+                    x_own2: (0..exc).map(|_| Default::default()).collect(),
+                    x_ea: (0..exc).map(|_| Default::default()).collect(),
+                    x_tea: (0..exc).map(|_| Default::default()).collect(),
+                    x_stopped: (0..exc).map(|_| Default::default()).collect(),
+                    exc_out: (0..exc).map(|_| Default::default()).collect(),
+                    x_on2: (0..exc).map(|_| Default::default()).collect(),
+                    x_on3: (0..exc).map(|_| Default::default()).collect(),
+                    x_on2b: (0..exc).map(|_| Default::default()).collect(),
+                    x_ee1on: (0..exc).map(|_| Default::default()).collect(),
+                    x_stop: (0..exc).map(|_| Default::default()).collect(),
+                    x_s1f: (0..exc).map(|_| Default::default()).collect(),
+                    x_s2f: (0..exc).map(|_| Default::default()).collect(),
+                    x_sea: (0..exc).map(|_| Default::default()).collect(),
+                    x_d3: (0..exc).map(|_| Default::default()).collect(),
+                    x_d2: (0..exc).map(|_| Default::default()).collect(),
+                    x_t3: (0..exc).map(|_| Default::default()).collect(),
+                    x_t2: (0..exc).map(|_| Default::default()).collect(),
+                    x_b1: (0..exc).map(|_| Default::default()).collect(),
+                    x_b2: (0..exc).map(|_| Default::default()).collect(),
+                    x_b3: (0..exc).map(|_| Default::default()).collect(),
+                    x_ab: (0..exc).map(|_| Default::default()).collect(),
+                    x_fscw: (0..exc).map(|_| Default::default()).collect(),
+                    x_coll: (0..exc).map(|_| k(pmbsr::COLL.mask())).collect(),
+                    x_full_keep: (0..exc)
+                        .map(|_| k(pmbsr::COLL.mask() | pmbsr::DL.mask() | pmbsr::EA.mask()))
+                        .collect(),
+                    x_full: (0..exc).map(|_| k(bsr(pmbsr::EC_BUF, pmbsr::BSC_FULL, 0, 0))).collect(),
+                    x_dl: (0..exc).map(|_| k(pmbsr::DL.mask())).collect(),
+                    x_ab_s1: (0..exc).map(|_| k(bsr(pmbsr::EC_FAULT_S1, 0, 0, 0))).collect(),
+                    x_ab_s2: (0..exc).map(|_| k(bsr(pmbsr::EC_FAULT_S2, 0, 0, 0))).collect(),
+                    x_ab_ext: (0..exc)
+                        .map(|_| k(bsr(pmbsr::EC_FAULT_S1, pmbsr::FSC_EXTERNAL_ABORT, 1, 0)))
+                        .collect(),
+                    x_ab_keep: (0..exc).map(|_| k(pmbsr::COLL.mask() | pmbsr::EA.mask())).collect(),
+                    x_ab_keep_first: (0..exc)
+                        .map(|_| k(pmbsr::COLL.mask() | pmbsr::EA.mask() | pmbsr::DL.mask()))
+                        .collect(),
+                    x_fscb: (0..6 * exc).map(|b| k(1u64 << (b % 6))).collect(),
+                    x_fsc_sea: (0..exc).map(|_| k(0b010000)).collect(),
+                    x_fsc_sea5: (0..exc).map(|_| k(0b01001)).collect(),
+                    x_fsc_sea4: (0..exc).map(|_| k(0b0101)).collect(),
+                    x_fsc_ttw: (0..exc).map(|_| k(0b011011)).collect(),
+                    x_kind_ext: (0..exc).map(|_| k(u64::from(pmbsr::ERR_EXTERNAL))).collect(),
+                    x_kind_res: (0..exc).map(|_| k(u64::from(pmbsr::ERR_RESERVED))).collect(),
+                    x_exc_bit: (0..5 * exc).map(|b| k(1u64 << (b % 5))).collect(),
+                    k_zero5: (0..exc).map(|_| Default::default()).collect(),
+                    x_three2: (0..exc).map(|_| k(0b11)).collect(),
                     eff_envm: (0..nvm).map(|_| Default::default()).collect(),
                     eff_nvm: (0..nvm).map(|_| Default::default()).collect(),
                     k_space_pa: (0..nvm).map(|_| k(u64::from(NVM_SPACE_PA) << 10)).collect(),
@@ -364,6 +483,41 @@ macro_rules! spe_regs {
                     self.$r.reset.next = self.reset.val();
                     self.$r.d.next = self.$r.q.val();
                 )*
+                // Generated: each optional register a unit builds holds its value unless
+                // updated below (by hardware: PMBSR_EL2/EL3; by a port write, last).
+                $(
+                    for i in 0..self.$q.len() {
+                        self.$q[i].clock.next = self.clock.val();
+                        self.$q[i].reset.next = self.reset.val();
+                        self.$q[i].d.next = self.$q[i].q.val();
+                    }
+                )*
+
+                // choice: exc
+                // FEAT_SPE_EXC (J1 EffectivePMSCR_EL2_EE, EffectivePMSCR_EL1_EE,
+                // SPEProfilingStopped), from the flops and this cycle's inputs only (apart
+                // from the banks' updates below, so that no path runs from the writer back
+                // to `x_stopped`): EL2's EE is effectively 00 with PMSEE = 00, 01 without
+                // EL2, else PMSCR_EL2.EE; EL1's is 11 only with EL2's not 00 and
+                // PMSCR_EL1.EE = 11 (01 and 10 used as 00). EE, KE and EnVM's places are
+                // literals (checked below).
+                for i in 0..self.x_pmsee.len() {
+                    // As expressions, no `if` (Verilator then keeps this apart from the
+                    // event logic that reads the writer): EL2's EE is effectively 1x with
+                    // PMSEE not 00, EL2 enabled and PMSCR_EL2.EE 1x; it is not 00 with PMSEE
+                    // not 00 and either EL2 disabled (01) or PMSCR_EL2.EE not 00.
+                    self.x_on2[i].next = self.x_pmsee[i].val().any()
+                        & self.x_el2[i].val()
+                        & self.h_scr2[i].q.val().get_bit(9);
+                    self.x_on3[i].next = self.x_pmsee[i].val().get_bit(1);
+                    self.x_ee1on[i].next = self.x_pmsee[i].val().any()
+                        & (!self.x_el2[i].val() | self.h_scr2[i].q.val().get_bits::<2>(8).any())
+                        & (self.h_scr1[i].q.val().get_bits::<2>(8) == self.x_three2[i].val());
+                    self.x_stop[i].next = self.pmbsr.q.val().get_bit(self.p_s.val().index())
+                        | (self.x_on3[i].val() & self.pmbsr_el3[i].q.val().get_bit(self.p_s.val().index()))
+                        | (self.x_on2[i].val() & self.pmbsr_el2[i].q.val().get_bit(self.p_s.val().index()));
+                    self.x_stopped[i].next = self.x_stop[i].val();
+                }
 
                 // Hardware updates: the interval counter every cycle, the buffer pointer from
                 // the writer, PMBSR from the sampler (COLL) and the management events (which
@@ -413,6 +567,182 @@ macro_rules! spe_regs {
                     }
                 }
 
+                // PMSCR's bits above its 8-bit flop (EnVM, EE, KE): written with it.
+                for i in 0..self.h_scr1.len() {
+                    self.h_scr1[i].clock.next = self.clock.val();
+                    self.h_scr1[i].reset.next = self.reset.val();
+                    self.h_scr1[i].d.next = self.h_scr1[i].q.val();
+                    if self.reg_en.val() & self.reg_we.val() & (self.reg_addr.val() == self.a_pmscr_el1.val()) {
+                        self.h_scr1[i].d.next = self.reg_wdata.val() & self.m_scr1[i].val();
+                    }
+                }
+                for i in 0..self.h_scr2.len() {
+                    self.h_scr2[i].clock.next = self.clock.val();
+                    self.h_scr2[i].reset.next = self.reset.val();
+                    self.h_scr2[i].d.next = self.h_scr2[i].q.val();
+                    if self.reg_en.val() & self.reg_we.val() & (self.reg_addr.val() == self.a_pmscr_el2.val()) {
+                        self.h_scr2[i].d.next = self.reg_wdata.val() & self.m_scr2[i].val();
+                    }
+                }
+                // FEAT_SPE_EXC's banks (J1 ReportSPEEvent): where COLL and this cycle's event
+                // go, and the pending exceptions.
+                for i in 0..self.x_pmsee.len() {
+                    // The fault's stage and whether it is a synchronous external abort: the
+                    // external kinds (00, 11) are stage 1 with FSC 010000; an MMU fault's
+                    // FSC 010000, 01001x, 0101xx or 011011.
+                    self.x_s2f[i].next = self.upd.val().abort_kind == self.k_kind_s2.val();
+                    self.x_s1f[i].next = !self.x_s2f[i].val();
+                    self.x_sea[i].next = (self.upd.val().abort_kind == self.x_kind_ext[i].val())
+                        | (self.upd.val().abort_kind == self.x_kind_res[i].val())
+                        | (self.upd.val().abort_fsc == self.x_fsc_sea[i].val())
+                        | (self.upd.val().abort_fsc.get_bits::<5>(1) == self.x_fsc_sea5[i].val())
+                        | (self.upd.val().abort_fsc.get_bits::<4>(2) == self.x_fsc_sea4[i].val())
+                        | (self.upd.val().abort_fsc == self.x_fsc_ttw[i].val());
+                    // The banks: COLL's and buffer full's (DefaultSPEEvent: EL3 with PMSEE =
+                    // 11, EL2 with EL2's EE effectively 1x and PMSCR_EL2.EE = 11), and a
+                    // fault's (ReportSPEEvent).
+                    // EL2's EE effectively 1x, as `x_on2` (a copy: Verilator keeps the
+                    // statements that share a variable in one block, and these read the
+                    // writer's `upd`, which must not reach `x_stopped`).
+                    self.x_on2b[i].next = self.x_pmsee[i].val().any()
+                        & self.x_el2[i].val()
+                        & self.h_scr2[i].q.val().get_bit(9);
+                    self.x_d3[i].next = self.x_pmsee[i].val() == self.x_three2[i].val();
+                    self.x_d2[i].next = self.x_on2b[i].val()
+                        & (self.h_scr2[i].q.val().get_bits::<2>(8) == self.x_three2[i].val());
+                    self.x_t3[i].next = self.x_d3[i].val();
+                    self.x_t2[i].next = !self.x_d3[i].val() & self.x_d2[i].val();
+                    if self.upd.val().abort {
+                        self.x_t3[i].next = self.x_pmsee[i].val().get_bit(1)
+                            & (self.x_d3[i].val() | (self.x_sea[i].val() & self.x_ea[i].val()));
+                        self.x_t2[i].next = !self.x_t3[i].val()
+                            & self.x_on2b[i].val()
+                            & ((self.h_scr2[i].q.val().get_bits::<2>(8) == self.x_three2[i].val())
+                                | (self.x_s1f[i].val() & self.x_own2[i].val())
+                                | self.x_s2f[i].val()
+                                | (self.x_sea[i].val() & self.x_el2[i].val() & self.x_tea[i].val()));
+                    }
+                    // Each bank with this cycle's COLL, if it is COLL's bank.
+                    self.x_b1[i].next = self.pmbsr.q.val();
+                    self.x_b2[i].next = self.pmbsr_el2[i].q.val();
+                    self.x_b3[i].next = self.pmbsr_el3[i].q.val();
+                    if self.coll_set.val() {
+                        if self.x_d3[i].val() {
+                            self.x_b3[i].next = self.pmbsr_el3[i].q.val() | self.x_coll[i].val();
+                        } else if self.x_d2[i].val() {
+                            self.x_b2[i].next = self.pmbsr_el2[i].q.val() | self.x_coll[i].val();
+                        } else {
+                            self.x_b1[i].next = self.pmbsr.q.val() | self.k_coll.val();
+                        }
+                    }
+                    self.pmbsr.d.next = self.x_b1[i].val();
+                    self.pmbsr_el2[i].d.next = self.x_b2[i].val();
+                    self.pmbsr_el3[i].d.next = self.x_b3[i].val();
+                    // A fault's S, EC, EA and MSS in 64 bits (as `ab`): the FSC bit by bit.
+                    self.x_fscw[i].next = self.k_zero64.val();
+                    if self.upd.val().abort_fsc.get_bit(0) {
+                        self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[0].val();
+                    }
+                    if self.upd.val().abort_fsc.get_bit(1) {
+                        self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[1].val();
+                    }
+                    if self.upd.val().abort_fsc.get_bit(2) {
+                        self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[2].val();
+                    }
+                    if self.upd.val().abort_fsc.get_bit(3) {
+                        self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[3].val();
+                    }
+                    if self.upd.val().abort_fsc.get_bit(4) {
+                        self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[4].val();
+                    }
+                    if self.upd.val().abort_fsc.get_bit(5) {
+                        self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[5].val();
+                    }
+                    self.x_ab[i].next = self.x_ab_ext[i].val();
+                    if self.upd.val().abort_kind == self.k_kind_s1.val() {
+                        self.x_ab[i].next = self.x_ab_s1[i].val() | self.x_fscw[i].val();
+                    }
+                    if self.upd.val().abort_kind == self.k_kind_s2.val() {
+                        self.x_ab[i].next = self.x_ab_s2[i].val() | self.x_fscw[i].val();
+                    }
+                    // The event (buffer full or a fault) in its bank, as the one-bank code
+                    // above does it in PMBSR_EL1.
+                    if self.x_t3[i].val() {
+                        if self.upd.val().full {
+                            self.pmbsr_el3[i].d.next = (self.x_b3[i].val() & self.x_full_keep[i].val()) | self.x_full[i].val();
+                            if self.upd.val().full_dl {
+                                self.pmbsr_el3[i].d.next = (self.x_b3[i].val() & self.x_full_keep[i].val())
+                                    | self.x_full[i].val()
+                                    | self.x_dl[i].val();
+                            }
+                        }
+                        if self.upd.val().abort {
+                            self.pmbsr_el3[i].d.next =
+                                self.x_ab[i].val() | (self.x_b3[i].val() & self.x_ab_keep[i].val()) | self.x_dl[i].val();
+                            if self.upd.val().abort_first {
+                                self.pmbsr_el3[i].d.next =
+                                    self.x_ab[i].val() | (self.x_b3[i].val() & self.x_ab_keep_first[i].val());
+                            }
+                        }
+                    } else if self.x_t2[i].val() {
+                        if self.upd.val().full {
+                            self.pmbsr_el2[i].d.next = (self.x_b2[i].val() & self.x_full_keep[i].val()) | self.x_full[i].val();
+                            if self.upd.val().full_dl {
+                                self.pmbsr_el2[i].d.next = (self.x_b2[i].val() & self.x_full_keep[i].val())
+                                    | self.x_full[i].val()
+                                    | self.x_dl[i].val();
+                            }
+                        }
+                        if self.upd.val().abort {
+                            self.pmbsr_el2[i].d.next =
+                                self.x_ab[i].val() | (self.x_b2[i].val() & self.x_ab_keep[i].val()) | self.x_dl[i].val();
+                            if self.upd.val().abort_first {
+                                self.pmbsr_el2[i].d.next =
+                                    self.x_ab[i].val() | (self.x_b2[i].val() & self.x_ab_keep_first[i].val());
+                            }
+                        }
+                    } else {
+                        if self.upd.val().full {
+                            self.pmbsr.d.next = (self.x_b1[i].val() & self.k_full_keep.val()) | self.k_full.val();
+                            if self.upd.val().full_dl {
+                                self.pmbsr.d.next = (self.x_b1[i].val() & self.k_full_keep.val())
+                                    | self.k_full.val()
+                                    | self.k_dl.val();
+                            }
+                        }
+                        if self.upd.val().abort {
+                            self.pmbsr.d.next = self.ab.val().to_bits()
+                                | (self.x_b1[i].val() & self.k_abort_keep.val())
+                                | self.k_dl.val();
+                            if self.upd.val().abort_first {
+                                self.pmbsr.d.next = self.ab.val().to_bits()
+                                    | (self.x_b1[i].val() & self.k_abort_keep_first.val());
+                            }
+                        }
+                    }
+                    // The pending exceptions and the KE masks, low in reset.
+                    self.exc_out[i].next = self.k_zero5[i].val();
+                    if !self.reset.val() {
+                        if self.x_ee1on[i].val() & self.pmbsr.q.val().get_bit(self.p_s.val().index()) {
+                            self.exc_out[i].next = self.exc_out[i].val() | self.x_exc_bit[0].val();
+                        }
+                        if self.x_on2[i].val() & self.pmbsr_el2[i].q.val().get_bit(self.p_s.val().index()) {
+                            self.exc_out[i].next = self.exc_out[i].val() | self.x_exc_bit[1].val();
+                        }
+                        if self.x_on3[i].val() & self.pmbsr_el3[i].q.val().get_bit(self.p_s.val().index()) {
+                            self.exc_out[i].next = self.exc_out[i].val() | self.x_exc_bit[2].val();
+                        }
+                        if self.h_scr1[i].q.val().get_bit(10) {
+                            self.exc_out[i].next = self.exc_out[i].val() | self.x_exc_bit[3].val();
+                        }
+                        if (self.h_scr2[i].q.val().get_bits::<2>(8) == self.x_three2[i].val())
+                            & self.h_scr2[i].q.val().get_bit(10)
+                        {
+                            self.exc_out[i].next = self.exc_out[i].val() | self.x_exc_bit[4].val();
+                        }
+                    }
+                }
+
                 // Generated: register port writes (last: software wins over hardware). Each
                 // stores the write data through its writable mask; read-only registers ignore
                 // writes, like unmapped addresses.
@@ -455,6 +785,11 @@ macro_rules! spe_regs {
                 self.reg_rdata.next = self.k_zero64.val() $(| self.$o.val())* $(| self.$oo.val())*;
                 // PMBIRQ: a level, high while PMBSR.S is set (software clears S to end it).
                 self.irq.next = self.pmbsr.q.val().get_bit(self.p_s.val().index());
+                // FEAT_SPE_EXC: PMBIRQ only while PMSCR_EL1.EE is effectively 00 (J1
+                // SPEInterruptEnabled).
+                for i in 0..self.x_ee1on.len() {
+                    self.irq.next = self.pmbsr.q.val().get_bit(self.p_s.val().index()) & !self.x_ee1on[i].val();
+                }
 
                 // Decoded fields for the other blocks: the sampler's controls (EL enables,
                 // counter, interval), what a record collects, the filters, and the buffer.
@@ -499,6 +834,11 @@ macro_rules! spe_regs {
                 self.minlat.next = self.pmslatfr.q.val().get_bits::<CW>(0);
                 self.prof_en.next = self.pmblimitr.q.val().get_bit(self.p_en.val().index())
                     & !self.pmbsr.q.val().get_bit(self.p_s.val().index());
+                // FEAT_SPE_EXC: stopped by any enabled bank's S (J1 SPEProfilingStopped).
+                for i in 0..self.x_stop.len() {
+                    self.prof_en.next = self.pmblimitr.q.val().get_bit(self.p_en.val().index())
+                        & !self.x_stop[i].val();
+                }
                 // Discard only for FM = 10; the reserved 01 and 11 fill. choice: fm-reserved
                 self.discard.next = self
                     .pmblimitr
@@ -520,6 +860,15 @@ macro_rules! spe_regs {
                         & self.pmbsr.q.val().get_bit(self.p_s.val().index())
                         & !self.reset.val();
                 }
+                // FEAT_SPE_EXC: stopped by any enabled bank's S (J1 SPEFreezeOnEvent).
+                for i in 0..self.freeze.len() {
+                    for j in 0..self.x_stop.len() {
+                        self.freeze[i].next = self.pmblimitr.q.val().get_bit(5)
+                            & self.pmblimitr.q.val().get_bit(self.p_en.val().index())
+                            & self.x_stop[j].val()
+                            & !self.reset.val();
+                    }
+                }
                 // FEAT_SPE_EFT: FP, SIMD and TYPEm with PMSFCR (its write stores them through
                 // their mask). Their places are literals (a compile-time assert below checks
                 // them).
@@ -533,13 +882,10 @@ macro_rules! spe_regs {
                     self.eft_type[i].next = self.e_fcr[i].q.val().get_bits::<2>(19);
                     self.eft_mask[i].next = self.e_fcr[i].q.val().get_bits::<5>(48);
                 }
-                // Generated: each optional register a unit builds holds its value, stores a
-                // port write through its writable mask (and reads back as stored, below).
+                // Generated: each optional register a unit builds stores a port write through
+                // its writable mask (and reads back as stored, below).
                 $(
                     for i in 0..self.$q.len() {
-                        self.$q[i].clock.next = self.clock.val();
-                        self.$q[i].reset.next = self.reset.val();
-                        self.$q[i].d.next = self.$q[i].q.val();
                         if self.wr.val() & (self.reg_addr.val() == self.$qa[i].val()) {
                             self.$q[i].d.next = self.reg_wdata.val() & self.$qm[i].val();
                         }
@@ -576,14 +922,8 @@ macro_rules! spe_regs {
                 // Effective nVM makes the pointers IPAs under that EL1 owner, physical
                 // addresses otherwise, with PMBMAR's attributes (D17.7.2). Places are
                 // literals (checked below).
-                for i in 0..self.n_scr2.len() {
-                    self.n_scr2[i].clock.next = self.clock.val();
-                    self.n_scr2[i].reset.next = self.reset.val();
-                    self.n_scr2[i].d.next = self.n_scr2[i].q.val();
-                    if self.wr.val() & (self.reg_addr.val() == self.a_pmscr_el2.val()) {
-                        self.n_scr2[i].d.next = self.reg_wdata.val() & self.m_envm[i].val();
-                    }
-                    self.eff_envm[i].next = !self.own_el1[i].val() | self.n_scr2[i].q.val().get_bit(11);
+                for i in 0..self.eff_envm.len() {
+                    self.eff_envm[i].next = !self.own_el1[i].val() | self.h_scr2[i].q.val().get_bit(11);
                     self.eff_nvm[i].next = self.pmblimitr.q.val().get_bit(7) & self.eff_envm[i].val();
                     self.nvm_ctl[i].next = self.k_zero12[i].val();
                     if self.eff_nvm[i].val() {
@@ -609,9 +949,14 @@ macro_rules! spe_regs {
                             }
                         }
                     )*
-                    for j in 0..self.n_scr2.len() {
+                    for j in 0..self.h_scr1.len() {
+                        if self.reg_addr.val() == self.a_pmscr_el1.val() {
+                            self.opt_rd[i].next = self.h_scr1[j].q.val();
+                        }
+                    }
+                    for j in 0..self.h_scr2.len() {
                         if self.reg_addr.val() == self.a_pmscr_el2.val() {
-                            self.opt_rd[i].next = self.n_scr2[j].q.val();
+                            self.opt_rd[i].next = self.h_scr2[j].q.val();
                         }
                     }
                     self.reg_rdata.next =
@@ -647,6 +992,9 @@ const _: () = assert!(pmblimitr::PMFZ.lsb == 5 && pmblimitr::PMFZ.width == 1);
 
 /// FEAT_SPE_nVM's places as the kernel reads them: PMBLIMITR.nVM, PMSCR_EL2.EnVM, and
 /// PMBMAR's fields below bit 10 (where `nvm_ctl` puts the space).
+/// FEAT_SPE_EXC's places as the kernel reads them: PMSCR_ELx.EE and KE.
+const _: () = assert!(pmscr::EE.lsb == 8 && pmscr::EE.width == 2 && pmscr::KE.lsb == 10);
+
 const _: () = assert!(
     pmblimitr::NVM.lsb == 7
         && pmscr::ENVM.lsb == 11

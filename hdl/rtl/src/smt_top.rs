@@ -222,6 +222,13 @@ macro_rules! spe_smt_top {
                 for i in 0..self.pmu_freeze.len() {
                     self.pmu_freeze[i].next = self.k_zero_t.val();
                 }
+                for i in 0..self.exc_el1.len() {
+                    self.exc_el1[i].next = self.k_zero_t.val();
+                    self.exc_el2[i].next = self.k_zero_t.val();
+                    self.exc_el3[i].next = self.k_zero_t.val();
+                    self.exc_ke1[i].next = self.k_zero_t.val();
+                    self.exc_ke2[i].next = self.k_zero_t.val();
+                }
                 for i in 0..self.pmu_sample_feed_br.len() {
                     self.pmu_sample_feed_br[i].next = self.k_zero_t.val();
                     self.pmu_sample_feed_ld[i].next = self.k_zero_t.val();
@@ -292,6 +299,30 @@ macro_rules! spe_smt_top {
                     self.tracker[t].cnt_phys.next = self.cnt_phys.val();
                     self.tracker[t].psb_req.next = self.psb_req.val().get_bit(t);
                     self.latency[t].active.next = self.thr_active.val().get_bit(t);
+                    // FEAT_SPE_EXC: thread t's routing controls in, its exceptions out.
+                    for i in 0..self.exc_el1.len() {
+                        self.regs[t].x_pmsee[0].next = self.mdcr_pmsee[i].val().get_bits::<2>(t * 2);
+                        self.regs[t].x_el2[0].next = self.el2_en.val().get_bit(t);
+                        self.regs[t].x_own2[0].next = self.el2_en.val().get_bit(t)
+                            & !self.mdcr_e2pb.val().get_bits::<2>(t * 2).any();
+                        self.regs[t].x_ea[0].next = self.scr_ea[i].val().get_bit(t);
+                        self.regs[t].x_tea[0].next = self.hcr_tea[i].val().get_bit(t);
+                        if self.regs[t].exc_out[0].val().get_bit(0) {
+                            self.exc_el1[i].next = self.exc_el1[i].val() | self.k_lane[t].val();
+                        }
+                        if self.regs[t].exc_out[0].val().get_bit(1) {
+                            self.exc_el2[i].next = self.exc_el2[i].val() | self.k_lane[t].val();
+                        }
+                        if self.regs[t].exc_out[0].val().get_bit(2) {
+                            self.exc_el3[i].next = self.exc_el3[i].val() | self.k_lane[t].val();
+                        }
+                        if self.regs[t].exc_out[0].val().get_bit(3) {
+                            self.exc_ke1[i].next = self.exc_ke1[i].val() | self.k_lane[t].val();
+                        }
+                        if self.regs[t].exc_out[0].val().get_bit(4) {
+                            self.exc_ke2[i].next = self.exc_ke2[i].val() | self.k_lane[t].val();
+                        }
+                    }
                     // FEAT_SPE_nVM: thread t's owner regime (E2PB other than 00: EL1 owns).
                     for _i in 0..self.wr_addr_space.len() {
                         self.regs[t].own_el1[0].next = self.el2_en.val().get_bit(t)
@@ -496,6 +527,9 @@ macro_rules! spe_smt_top {
                 self.writer.phase.next = self.tracker[0].phase.val();
                 self.writer.room_gone_in.next = self.room[0].gone.val();
                 self.writer.stopped.next = self.regs[0].irq.val();
+                for _i in 0..self.exc_el1.len() {
+                    self.writer.stopped.next = self.regs[0].x_stopped[0].val();
+                }
                 self.writer.ctl.next = self.regs[0].buffer_ctl.val();
                 for i in 0..self.writer.nvm_in.len() {
                     self.writer.nvm_in[i].next = self.regs[0].nvm_ctl[0].val();
@@ -523,6 +557,9 @@ macro_rules! spe_smt_top {
                         self.writer.phase.next = self.tracker[t].phase.val();
                         self.writer.room_gone_in.next = self.room[t].gone.val();
                         self.writer.stopped.next = self.regs[t].irq.val();
+                        for _i in 0..self.exc_el1.len() {
+                            self.writer.stopped.next = self.regs[t].x_stopped[0].val();
+                        }
                         for i in 0..self.serializer.events_hi.len() {
                             self.serializer.events_hi[i].next = self.tracker[t].events_hi[0].val();
                         }

@@ -218,6 +218,22 @@ macro_rules! spe_top {
                     self.wr_addr_space[i].next = self.writer.nvm_out[i].val().get_bits::<2>(10);
                     self.wr_mem_attr[i].next = self.writer.nvm_out[i].val().get_bits::<10>(0);
                 }
+                // FEAT_SPE_EXC (`Options::exc`): the core's routing controls into the
+                // registers; profiling stopped by any enabled bank to the writer; the
+                // pending exceptions and KE masks out.
+                for i in 0..self.exc_el1.len() {
+                    self.regs.x_pmsee[i].next = self.mdcr_pmsee[i].val();
+                    self.regs.x_el2[i].next = self.el2_en.val();
+                    self.regs.x_own2[i].next = self.el2_en.val() & !self.mdcr_e2pb.val().any();
+                    self.regs.x_ea[i].next = self.scr_ea[i].val();
+                    self.regs.x_tea[i].next = self.hcr_tea[i].val();
+                    self.writer.stopped.next = self.regs.x_stopped[i].val();
+                    self.exc_el1[i].next = self.regs.exc_out[i].val().get_bit(0);
+                    self.exc_el2[i].next = self.regs.exc_out[i].val().get_bit(1);
+                    self.exc_el3[i].next = self.regs.exc_out[i].val().get_bit(2);
+                    self.exc_ke1[i].next = self.regs.exc_out[i].val().get_bit(3);
+                    self.exc_ke2[i].next = self.regs.exc_out[i].val().get_bit(4);
+                }
                 // SPEv1p2's PMU events (`Options::feed_events`): SAMPLE_FEED_* from the
                 // filter, SAMPLE_BUFFER_FULL with the writer's buffer-full event.
                 for i in 0..self.pmu_sample_feed_br.len() {

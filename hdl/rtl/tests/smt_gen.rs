@@ -86,14 +86,16 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
 #[test]
 fn an_option_of_the_shared_write_port_is_one_copy_at_any_thread_count() {
     // FEAT_SPE_nVM's `wr_addr_space` and `wr_mem_attr` go with the write port, which the
-    // threads share: as wide at T = 2 as at T = 1, and the granted thread's value. No
-    // preset builds the option yet: v1p4 and smt2_v1p4 with it.
+    // threads share: as wide at T = 2 as at T = 1, and the granted thread's value;
+    // FEAT_SPE_EXC's ports are per thread. No preset builds the options yet: v1p4 and
+    // smt2_v1p4 with them, linted.
     for base in ["v1p4", "smt2_v1p4"] {
         let b = spe_defs::Config::preset(base).unwrap();
         let cfg = spe_defs::Config {
             name: "nvm_check",
             options: spe_defs::config::Options {
                 nvm: true,
+                exc: true,
                 ..b.options
             },
             ..*b
@@ -107,11 +109,18 @@ fn an_option_of_the_shared_write_port_is_one_copy_at_any_thread_count() {
                 .text
         };
         let top = text("top");
+        let t = cfg.threads;
+        let decl = |dir: &str, bits: usize, name: &str| match bits {
+            1 => format!("{dir}  {name};"),
+            b => format!("{dir}  [{}:0] {name};", b - 1),
+        };
         for d in [
-            "output reg  [1:0] wr_addr_space;",
-            "output reg  [9:0] wr_mem_attr;",
+            decl("output reg", 2, "wr_addr_space"),
+            decl("output reg", 10, "wr_mem_attr"),
+            decl("input wire", 2 * t, "mdcr_pmsee"),
+            decl("output reg", t, "exc_el3"),
         ] {
-            assert!(top.contains(d), "{base}: no `{d}`");
+            assert!(top.contains(&d), "{base}: no `{d}`");
         }
         assert!(
             text("regs").contains("nvm_ctl"),
@@ -150,7 +159,9 @@ fn lint(files: &[spe_gen::GenFile], cfg: &spe_defs::Config) {
         .args(["--top-module", &cfg.top_module()])
         .output()
         .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    if std::env::var_os("SPE_LINT_KEEP").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
     assert!(
         out.status.success(),
         "{}: verilator --lint-only -Wall:\n{}",

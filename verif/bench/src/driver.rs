@@ -117,6 +117,13 @@ pub struct SampleSettings {
     /// value (SH and Attr) written before the buffer, PMBLIMITR.nVM set with it, and the
     /// non-VHE EL2 boot state granting EL1 the mode (PMSCR_EL2.EnVM). `None`: virtual.
     pub nvm: Option<u64>,
+    /// FEAT_SPE_EXC (a unit built with `Options::exc`; Linux has no support for it yet and
+    /// leaves EE at 00, interrupts): PMSCR_EL1.EE written with the control (11: the
+    /// management events as SPE Profiling exceptions to EL1, whose handler is the
+    /// interrupt handler's), and PMSCR_EL2.EE in the non-VHE EL2 boot state (01 delegates
+    /// to EL1; 10 or 11 keep events for EL2, which this driver at EL1 does not handle).
+    pub exc_ee: u8,
+    pub el2_ee: u8,
     /// The kernel runs at EL2 (VHE host): sampling is controlled by PMSCR_EL2.
     pub host: bool,
     /// Buffer start (64-byte aligned).
@@ -173,6 +180,8 @@ impl SampleSettings {
             discard: false,
             pmfz: false,
             nvm: None,
+            exc_ee: 0,
+            el2_ee: 0,
             host: false,
             buffer_base: 0xffff_8000_2000_0000,
             buffer_size: 4 << 20,
@@ -369,6 +378,7 @@ impl SampleSettings {
             | pmscr::CX.place(self.cx.into())
             | pmscr::PA.place(self.pa.into())
             | pmscr::TS.place(self.ts.into())
+            | pmscr::EE.place(u64::from(self.exc_ee & 3))
             | pmscr::PCT.place(if self.pct {
                 pmscr::PCT_PHYSICAL
             } else {
@@ -428,7 +438,8 @@ impl SampleSettings {
                 RegId::PmscrEl2,
                 pmscr::PA.place(1)
                     | pmscr::PCT.place(pmscr::PCT_PHYSICAL)
-                    | pmscr::ENVM.place(self.nvm.is_some().into()),
+                    | pmscr::ENVM.place(self.nvm.is_some().into())
+                    | pmscr::EE.place(u64::from(self.el2_ee & 3)),
             )
         })
     }
@@ -813,10 +824,14 @@ impl Driver {
         }
     }
 
-    /// `arm_spe_pmu_disable_and_drain_local`: PMSCR = 0, PSB, PMBLIMITR = 0.
+    /// `arm_spe_pmu_disable_and_drain_local`: PMSCR = 0 (but for EE, which a driver using
+    /// FEAT_SPE_EXC keeps: `exc_ee`), PSB, PMBLIMITR = 0.
     fn disable_and_drain(&self) -> Vec<Access> {
         vec![
-            Access::Write(self.settings.control(), 0),
+            Access::Write(
+                self.settings.control(),
+                pmscr::EE.place(u64::from(self.settings.exc_ee & 3)),
+            ),
             Access::Psb,
             Access::Quiesced,
             Access::Write(RegId::Pmblimitr, 0),

@@ -1716,3 +1716,200 @@ fn nvm_writes_the_buffer_by_ipa_under_an_el1_owner_and_by_pa_under_el2_with_pmbm
         );
     }
 }
+
+/// Drives FEAT_SPE_EXC's core inputs of thread 0 (MDCR_EL3.PMSEE, SCR_EL3.EA, HCR_EL2.TEA)
+/// into a [`Lockstep`], points the idle read port at `watch` (so that register is compared
+/// every cycle), counts the cycles each exception output and PMBIRQ are high, and, with
+/// `el1_handler`, hands the driver `exc_el1` as its interrupt (the EL1 exception's handler
+/// is the interrupt handler's).
+struct ExcSpy<O: spe_ports::Dut> {
+    inner: Lockstep<O>,
+    pmsee: u8,
+    scr_ea: bool,
+    hcr_tea: bool,
+    watch: spe_defs::regs::RegId,
+    el1_handler: bool,
+    /// Cycles high: irq, exc_el1, exc_el2, exc_el3.
+    high: [u64; 4],
+}
+
+impl<O: spe_ports::Dut> spe_ports::Dut for ExcSpy<O> {
+    fn step(&mut self, inputs: &spe_ports::Inputs) -> spe_ports::Outputs {
+        let mut inp = inputs.clone();
+        inp.thr[0].mdcr_pmsee = self.pmsee;
+        inp.thr[0].scr_ea = self.scr_ea;
+        inp.thr[0].hcr_tea = self.hcr_tea;
+        if !inp.reg_en {
+            inp.reg_addr = spe_defs::regs::reg(self.watch).addr();
+        }
+        let mut out = self.inner.step(&inp);
+        let o = &mut out.thr[0];
+        for (n, on) in self
+            .high
+            .iter_mut()
+            .zip([o.irq, o.exc_el1, o.exc_el2, o.exc_el3])
+        {
+            *n += u64::from(on);
+        }
+        if self.el1_handler {
+            o.irq |= o.exc_el1;
+        }
+        out
+    }
+    fn verdict(&mut self) -> Result<Option<String>, String> {
+        self.inner.verdict()
+    }
+}
+
+#[test]
+fn exc_reports_each_management_event_in_the_bank_and_as_the_exception_report_spe_event_picks() {
+    // FEAT_SPE_EXC (Arm ARM D17.8, J1 ReportSPEEvent, CheckForSPEException,
+    // SPEInterruptEnabled) on v1p4's shape with FEAT_SPE_nVM and FEAT_SPE_EXC (SPEv1p5; no
+    // preset yet), the rust-hdl design against the model on every output, the watched
+    // bank compared every cycle. Faults on buffer writes and the buffer filling make the
+    // events; each row says which outputs must rise and which must not.
+    use spe_defs::regs::{mdcr_pmsee, RegId};
+    let name =
+        "exc_reports_each_management_event_in_the_bank_and_as_the_exception_report_spe_event_picks";
+    let v1p4 = preset("v1p4");
+    let cfg = Config {
+        name: "v1p5_shape",
+        options: spe_defs::config::Options {
+            nvm: true,
+            exc: true,
+            ..v1p4.options
+        },
+        ..*v1p4
+    };
+    // (what, PMSEE, SCR_EL3.EA, HCR_EL2.TEA, PMSCR_EL1.EE, PMSCR_EL2.EE, errors, bank
+    // watched, [irq, exc_el1, exc_el2, exc_el3] must be high at some cycle)
+    type Row = (
+        &'static str,
+        u8,
+        bool,
+        bool,
+        u8,
+        u8,
+        &'static str,
+        RegId,
+        [bool; 4],
+    );
+    let rows: [Row; 6] = [
+        (
+            "EL1 exceptions",
+            mdcr_pmsee::DELEGATED,
+            false,
+            false,
+            0b11,
+            0b01,
+            "random:0.01@s1:0x07",
+            RegId::Pmbsr,
+            [false, true, false, false],
+        ),
+        (
+            "PMSEE 00: interrupts",
+            mdcr_pmsee::DISABLED,
+            false,
+            false,
+            0b11,
+            0b11,
+            "random:0.01@s1:0x07",
+            RegId::Pmbsr,
+            [true, false, false, false],
+        ),
+        (
+            "EL2 takes stage 2",
+            mdcr_pmsee::DELEGATED,
+            false,
+            false,
+            0b00,
+            0b10,
+            "random:0.01@s2:0x07",
+            RegId::PmbsrEl2,
+            [false, false, true, false],
+        ),
+        (
+            "EL2 leaves stage 1",
+            mdcr_pmsee::DELEGATED,
+            false,
+            false,
+            0b00,
+            0b10,
+            "random:0.01@s1:0x07",
+            RegId::PmbsrEl2,
+            [true, false, false, false],
+        ),
+        (
+            "EL3 traps all",
+            mdcr_pmsee::TRAP_ALL,
+            false,
+            false,
+            0b11,
+            0b11,
+            "random:0.01@s1:0x07",
+            RegId::PmbsrEl3,
+            [false, false, false, true],
+        ),
+        (
+            "EL3 takes an SEA",
+            mdcr_pmsee::ENABLED,
+            true,
+            false,
+            0b00,
+            0b00,
+            "random:0.01@s1:0x10",
+            RegId::PmbsrEl3,
+            [false, false, false, true],
+        ),
+    ];
+    for (what, pmsee, scr_ea, hcr_tea, ee1, ee2, errors, watch, want) in rows {
+        let seed = env_u64("SPE_LOCKSTEP_SEED", 0x5EED_0003);
+        let cycles = env_u64("SPE_LOCKSTEP_CYCLES", 12_000);
+        eprintln!(
+            "{name}: hdlsim backend, v1p4 + nVM + EXC, {what}, seed {seed:#x} cycles {cycles} \
+             (replay: SPE_LOCKSTEP_SEED={seed} SPE_LOCKSTEP_CYCLES={cycles} cargo test --release -p spe-cosim --test lockstep_cases {name})"
+        );
+        let mut spy = ExcSpy {
+            inner: Lockstep::new(&cfg, make_dut(&cfg, Backend::Hdlsim).unwrap()),
+            pmsee,
+            scr_ea,
+            hcr_tea,
+            watch,
+            el1_handler: true,
+            high: [0; 4],
+        };
+        let s = SampleSettings {
+            exc_ee: ee1,
+            el2_ee: ee2,
+            on_fault: spe_bench::driver::FaultAction::Restart,
+            ..fast(&cfg)
+        };
+        let r = run(
+            &mut spy,
+            &cfg,
+            &Workload::by_name("mix").unwrap(),
+            &s,
+            &memory("ready", errors),
+            cycles,
+            seed,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        if let Some(d) = spy.inner.first() {
+            panic!("{name}: {what}: RTL (hdlsim) diverged from the model: {d}");
+        }
+        eprintln!(
+            "  ok: {} records, {} errors injected; cycles high: irq {}, exc_el1 {}, exc_el2 {}, exc_el3 {}",
+            r.stats.records_written, r.stats.write_errors_injected, spy.high[0], spy.high[1], spy.high[2], spy.high[3]
+        );
+        assert!(
+            r.stats.write_errors_injected > 0,
+            "{what}: no fault injected"
+        );
+        assert_eq!(
+            spy.high.map(|n| n > 0),
+            want,
+            "{what}: [irq, exc_el1, exc_el2, exc_el3]"
+        );
+    }
+}

@@ -3,7 +3,8 @@
 //! the unit reads.
 
 use spe_defs::regs::{
-    self, pmbidr, pmblimitr, pmbmar, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, RegId,
+    self, mdcr_pmsee, pmbidr, pmblimitr, pmbmar, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr,
+    RegId,
 };
 use spe_defs::Config;
 
@@ -13,6 +14,19 @@ use spe_defs::Config;
 pub struct Regs {
     cfg: Config,
     vals: [u64; REG_COUNT],
+    /// FEAT_SPE_EXC's view of the core this cycle ([`Regs::set_exc_inputs`]).
+    exc: ExcInputs,
+}
+
+/// What FEAT_SPE_EXC reads of the core (Arm ARM D24.3, J1 `ReportSPEEvent`): MDCR_EL3.PMSEE,
+/// whether EL2 is enabled, whether EL2 owns the buffer, SCR_EL3.EA and HCR_EL2.TEA.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExcInputs {
+    pub pmsee: u8,
+    pub el2: bool,
+    pub owner_el2: bool,
+    pub scr_ea: bool,
+    pub hcr_tea: bool,
 }
 
 /// One slot per row of the register table (`RegId` values are 0..REGS.len()).
@@ -25,7 +39,11 @@ impl Regs {
         for def in regs::REGS {
             vals[def.id as usize] = def.reset_value(cfg);
         }
-        Regs { cfg: *cfg, vals }
+        Regs {
+            cfg: *cfg,
+            vals,
+            exc: ExcInputs::default(),
+        }
     }
 
     /// Current value of a register.
@@ -87,18 +105,132 @@ impl Regs {
         (space, mar as u16)
     }
 
-    /// PMBLIMITR.E and not PMBSR.S: the buffer accepts records and sampling runs.
+    /// PMBLIMITR.E and profiling not stopped: the buffer accepts records and sampling runs.
     pub fn profiling_enabled(&self) -> bool {
-        pmblimitr::E.is_set(self.get(RegId::Pmblimitr)) && !pmbsr::S.is_set(self.get(RegId::Pmbsr))
+        pmblimitr::E.is_set(self.get(RegId::Pmblimitr)) && !self.stopped()
+    }
+
+    // ---- FEAT_SPE_EXC (choice: exc) ----
+
+    /// This cycle's inputs of FEAT_SPE_EXC (the unit sets them before anything reads them).
+    pub fn set_exc_inputs(&mut self, x: ExcInputs) {
+        self.exc = x;
+    }
+    /// J1 `EffectivePMSCR_EL2_EE`: 00 without FEAT_SPE_EXC or with MDCR_EL3.PMSEE = 00, 01
+    /// when EL2 is not enabled, else PMSCR_EL2.EE.
+    fn ee2(&self) -> u64 {
+        if !self.cfg.options.exc || self.exc.pmsee & 3 == mdcr_pmsee::DISABLED {
+            0b00
+        } else if !self.exc.el2 {
+            0b01
+        } else {
+            pmscr::EE.get(self.get(RegId::PmscrEl2))
+        }
+    }
+    /// J1 `EffectivePMSCR_EL1_EE` is 11: EL2's is not 00 and PMSCR_EL1.EE is 11 (01 and 10,
+    /// FEAT_NV's values, are used as 00: the Arm ARM's Constraint_DISABLED).
+    fn ee1_exceptions(&self) -> bool {
+        self.ee2() != 0 && pmscr::EE.get(self.get(RegId::PmscrEl1)) == 0b11
+    }
+    /// PMBSR_EL3's events and exception are enabled: MDCR_EL3.PMSEE is 1x.
+    fn el3_bank_on(&self) -> bool {
+        self.cfg.options.exc && self.exc.pmsee & 2 != 0
+    }
+    /// PMBSR_EL2's: the Effective PMSCR_EL2.EE is 1x.
+    fn el2_bank_on(&self) -> bool {
+        self.ee2() & 2 != 0
+    }
+    fn s_of(&self, id: RegId) -> bool {
+        pmbsr::S.is_set(self.get(id))
+    }
+    /// J1 `SPEProfilingStopped`: PMBSR_EL1.S, or the S of an enabled EL2 or EL3 bank.
+    pub fn stopped(&self) -> bool {
+        self.s_of(RegId::Pmbsr)
+            || (self.el3_bank_on() && self.s_of(RegId::PmbsrEl3))
+            || (self.el2_bank_on() && self.s_of(RegId::PmbsrEl2))
+    }
+    /// PMBIRQ (J1 `SPECycle`, `SPEInterruptEnabled`): PMBSR_EL1.S while PMSCR_EL1.EE is
+    /// effectively 00 (always without FEAT_SPE_EXC).
+    pub fn irq(&self) -> bool {
+        self.s_of(RegId::Pmbsr) && !self.ee1_exceptions()
+    }
+    /// The pending SPE Profiling exceptions for EL1, EL2 and EL3 (J1
+    /// `CheckForSPEException`, before the masks the core applies), and the KE masks:
+    /// PMSCR_EL1.KE, and PMSCR_EL2.KE with EE = 11.
+    pub fn exceptions(&self) -> ([bool; 3], [bool; 2]) {
+        if !self.cfg.options.exc {
+            return ([false; 3], [false; 2]);
+        }
+        let scr2 = self.get(RegId::PmscrEl2);
+        (
+            [
+                self.ee1_exceptions() && self.s_of(RegId::Pmbsr),
+                self.el2_bank_on() && self.s_of(RegId::PmbsrEl2),
+                self.el3_bank_on() && self.s_of(RegId::PmbsrEl3),
+            ],
+            [
+                pmscr::KE.is_set(self.get(RegId::PmscrEl1)),
+                pmscr::EE.get(scr2) == 0b11 && pmscr::KE.is_set(scr2),
+            ],
+        )
+    }
+    /// The bank J1 `ReportSPEEvent` picks for an event of EC `ec` and FSC `fsc` (no
+    /// FEAT_RME: no GPC fault or GPF).
+    fn report_bank(&self, ec: u64, fsc: u64) -> RegId {
+        if !self.cfg.options.exc {
+            return RegId::Pmbsr;
+        }
+        let s1 = ec == pmbsr::EC_FAULT_S1;
+        let s2 = ec == pmbsr::EC_FAULT_S2;
+        // FSC 010000, 01001x, 0101xx, 011011: a synchronous external abort (on the access
+        // or on a translation table walk).
+        let sync_ext = (s1 || s2)
+            && (fsc == 0b010000 || fsc >> 1 == 0b01001 || fsc >> 2 == 0b0101 || fsc == 0b011011);
+        let pmsee = self.exc.pmsee & 3;
+        let ee2 = pmscr::EE.get(self.get(RegId::PmscrEl2));
+        let to_el3 =
+            self.el3_bank_on() && (pmsee == mdcr_pmsee::TRAP_ALL || (sync_ext && self.exc.scr_ea));
+        let to_el2 = self.el2_bank_on()
+            && (ee2 == 0b11
+                || (s1 && self.exc.owner_el2)
+                || s2
+                || (sync_ext && self.exc.el2 && self.exc.hcr_tea));
+        if to_el3 {
+            RegId::PmbsrEl3
+        } else if to_el2 {
+            RegId::PmbsrEl2
+        } else {
+            RegId::Pmbsr
+        }
+    }
+    /// J1 `DefaultSPEEvent`: the bank of an event with EC 0 (buffer full, COLL).
+    fn default_bank(&self) -> RegId {
+        self.report_bank(pmbsr::EC_BUF, 0)
+    }
+    /// A fault on a buffer write of `kind` and `fsc` (`pmbsr::fault`) in the bank
+    /// `ReportSPEEvent` picks for it.
+    pub fn fault_event(&mut self, kind: u8, fsc: u8, first_byte: bool) {
+        let ext = pmbsr::is_external(kind);
+        let ec = if kind & 3 == pmbsr::ERR_STAGE2 {
+            pmbsr::EC_FAULT_S2
+        } else {
+            pmbsr::EC_FAULT_S1
+        };
+        let code = if ext {
+            pmbsr::FSC_EXTERNAL_ABORT
+        } else {
+            u64::from(fsc)
+        };
+        let bank = self.report_bank(ec, code);
+        let old = self.get(bank);
+        self.set(bank, pmbsr::fault(old, kind & 3, fsc, first_byte));
     }
     /// FEAT_SPEv1p2's PMU freeze (Arm ARM D13.5.2.2, J1 `SPEFreezeOnEvent`): PMBLIMITR.PMFZ
     /// and E are 1 and profiling is stopped (PMBSR.S = 1, J1 `SPEProfilingStopped`). PMFZ is
     /// RES0, so never set, in a unit that does not build it.
     pub fn pmu_freeze(&self) -> bool {
         let limitr = self.get(RegId::Pmblimitr);
-        pmblimitr::PMFZ.is_set(limitr)
-            && pmblimitr::E.is_set(limitr)
-            && pmbsr::S.is_set(self.get(RegId::Pmbsr))
+        pmblimitr::PMFZ.is_set(limitr) && pmblimitr::E.is_set(limitr) && self.stopped()
     }
     /// The EL's sampling enable for an op at `el` (J1 `StatisticalProfilingEnabled`'s
     /// `spe_bit`); `tge` (HCR_EL2.TGE with EL2 enabled) selects PMSCR_EL2.E0HSPE for EL0.
@@ -156,21 +288,24 @@ impl Regs {
     /// Raises a management event (S = 1) with the given EC/syndrome bits. COLL, EA and DL
     /// keep their values (a buffer-full event leaves DL and EA as they were: Arm ARM
     /// D17.8.2, J1 `OtherSPEManagementEvent`); `ea` and `dl` set them.
+    /// With FEAT_SPE_EXC the event goes to the bank J1 `DefaultSPEEvent` picks.
     pub fn management_event(&mut self, ec: u64, mss: u64, ea: bool, dl: bool) {
-        let keep =
-            self.get(RegId::Pmbsr) & (pmbsr::COLL.mask() | pmbsr::EA.mask() | pmbsr::DL.mask());
+        let bank = self.default_bank();
+        let keep = self.get(bank) & (pmbsr::COLL.mask() | pmbsr::EA.mask() | pmbsr::DL.mask());
         let v = keep
             | pmbsr::S.place(1)
             | pmbsr::EC.place(ec)
             | pmbsr::MSS.place(mss)
             | pmbsr::EA.place(ea as u64)
             | pmbsr::DL.place(dl as u64);
-        self.set(RegId::Pmbsr, v);
+        self.set(bank, v);
     }
-    /// Sets the sticky collision flag.
+    /// Sets the sticky collision flag (J1 `SPESampleCollision`: in the bank of
+    /// `DefaultSPEEvent`).
     pub fn set_collision(&mut self) {
-        let v = self.get(RegId::Pmbsr) | pmbsr::COLL.mask();
-        self.set(RegId::Pmbsr, v);
+        let bank = self.default_bank();
+        let v = self.get(bank) | pmbsr::COLL.mask();
+        self.set(bank, v);
     }
     /// Type-filter bits (B, LD, ST).
     /// J1 `SPEFilterByType`'s `ctrl` and `mask`: PMSFCR.TYPE (B, LD, ST, FP, SIMD from bit 0)

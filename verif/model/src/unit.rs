@@ -43,7 +43,6 @@ use crate::sampler;
 use crate::writer::{self, Write};
 use spe_defs::impdef;
 use spe_defs::regs::pmbsr;
-use spe_defs::regs::RegId;
 use spe_defs::Config;
 use spe_ports::{Dut, Inputs, Outputs, ThreadOutputs};
 
@@ -144,6 +143,17 @@ impl Model {
     fn step_with(&mut self, inp: &Inputs, follow: Option<&Follow>) -> Outputs {
         let threads = self.cfg.threads;
         let reg_thread = usize::from(inp.reg_tid) & (threads - 1);
+        // FEAT_SPE_EXC reads the core's routing controls of this cycle.
+        for (x, i) in self.thr.iter_mut().zip(&inp.thr) {
+            let r = crate::regime::Regime::of(i);
+            x.regs.set_exc_inputs(crate::regs::ExcInputs {
+                pmsee: i.mdcr_pmsee & 3,
+                el2: r.el2,
+                owner_el2: r.owner_el2,
+                scr_ea: i.scr_ea,
+                hcr_tea: i.hcr_tea,
+            });
+        }
         let mut out = Outputs {
             reg_rdata: self.thr[reg_thread]
                 .regs
@@ -151,7 +161,7 @@ impl Model {
             ..Outputs::default()
         };
         for (o, x) in out.thr.iter_mut().zip(&self.thr) {
-            o.irq = pmbsr::S.is_set(x.regs.get(RegId::Pmbsr));
+            o.irq = x.regs.irq();
         }
         if inp.reset {
             self.reset();
@@ -163,9 +173,15 @@ impl Model {
             .iter()
             .any(|x| matches!(x.phase, Phase::Check(_) | Phase::Writing(_)));
         for t in 0..threads {
+            let ([e1, e2, e3], [k1, k2]) = self.thr[t].regs.exceptions();
             let mut o = ThreadOutputs {
                 irq: out.thr[t].irq,
                 pmu_freeze: self.thr[t].regs.pmu_freeze(),
+                exc_el1: e1,
+                exc_el2: e2,
+                exc_el3: e3,
+                exc_ke1: k1,
+                exc_ke2: k2,
                 ..ThreadOutputs::default()
             };
             self.thread_cycle(inp, t, follow, &mut o, &mut out);

@@ -91,7 +91,7 @@ impl Write {
     /// record ends here ([`Write::stop`]) without a new beat. A beat already offered is not
     /// withdrawn. choice: stopped-write
     pub fn stops(&self, regs: &Regs) -> bool {
-        !self.held && pmbsr::S.is_set(regs.get(RegId::Pmbsr))
+        !self.held && regs.stopped()
     }
 
     /// Ends a stopped record: PMBPTR becomes the address of the first byte not written (J1
@@ -121,18 +121,14 @@ impl Write {
         // D17.8.2, D17.8.3 (J1 OtherSPEManagementEvent): a management event only "if
         // PMBSR_ELx.S is 0". S set by software while this beat was held: the beat ends as it
         // would, and PMBSR stays as software wrote it. choice: stopped-write
-        let stopped = pmbsr::S.is_set(regs.get(RegId::Pmbsr));
+        let stopped = regs.stopped();
         if let Some((kind, fsc)) = err {
             // A fault: stop; PMBPTR holds the faulting address. D17.8.3/D17.8.4: EC by
             // stage, the FSC in MSS, EA set by an external abort, else unchanged, DL unless the fault is
             // at the record's first byte (then DL is unchanged).
             regs.set(RegId::Pmbptr, self.addr());
             if !stopped {
-                let old = regs.get(RegId::Pmbsr);
-                regs.set(
-                    RegId::Pmbsr,
-                    pmbsr::fault(old, kind & 3, fsc, self.beat == 0),
-                );
+                regs.fault_event(kind, fsc, self.beat == 0);
             }
             return (None, false);
         }

@@ -175,3 +175,195 @@ fn nvm_registers_and_pmbidr_addr_mode_follow_the_effective_envm() {
     assert_eq!(addr_mode(&mut tb), 0);
     assert_eq!(tb.m.regs().buffer_space(false), (pmbmar::SPACE_VA, 0));
 }
+
+#[test]
+fn exc_routes_each_management_event_to_the_bank_report_spe_event_picks() {
+    // FEAT_SPE_EXC (Arm ARM D17.8 RHJXHT, J1 ReportSPEEvent, SPEProfilingStopped,
+    // SPEInterruptEnabled), checked on the model's register file from the rule text.
+    use spe_defs::regs::{mdcr_pmsee, pmbsr, pmscr};
+    use spe_model::regs::{ExcInputs, Regs};
+    let v1p4 = Config::preset("v1p4").unwrap();
+    let cfg = Config {
+        name: "v1p4_exc",
+        options: spe_defs::config::Options {
+            exc: true,
+            ..v1p4.options
+        },
+        ..*v1p4
+    };
+    let ee = |v: u64| pmscr::EE.place(v);
+    let el1_owner = ExcInputs {
+        pmsee: mdcr_pmsee::DELEGATED,
+        el2: true,
+        owner_el2: false,
+        scr_ea: false,
+        hcr_tea: false,
+    };
+    let s = |r: &Regs, id: RegId| pmbsr::S.is_set(r.get(id));
+    // (inputs, PMSCR_EL1.EE, PMSCR_EL2.EE, fault (kind, FSC) or buffer full, bank, irq)
+    type Case = (ExcInputs, u64, u64, Option<(u8, u8)>, RegId, bool);
+    let cases: &[Case] = &[
+        // PMSEE = 00: everything as without the feature, whatever EE says.
+        (
+            ExcInputs {
+                pmsee: mdcr_pmsee::DISABLED,
+                ..el1_owner
+            },
+            0b11,
+            0b11,
+            None,
+            RegId::Pmbsr,
+            true,
+        ),
+        // Delegated, EL1's EE = 11: PMBSR_EL1 with an exception, no PMBIRQ.
+        (el1_owner, 0b11, 0b01, None, RegId::Pmbsr, false),
+        // EL1's EE = 01 (FEAT_NV's): used as 00, so PMBIRQ.
+        (el1_owner, 0b01, 0b01, None, RegId::Pmbsr, true),
+        // EL2's EE = 11: every event in PMBSR_EL2.
+        (el1_owner, 0b00, 0b11, None, RegId::PmbsrEl2, false),
+        // EL2's EE = 10: buffer full and a stage-1 fault of an EL1 owner stay at EL1, a
+        // stage-2 fault goes to EL2, a stage-1 fault of an EL2 owner too.
+        (el1_owner, 0b00, 0b10, None, RegId::Pmbsr, true),
+        (
+            el1_owner,
+            0b00,
+            0b10,
+            Some((pmbsr::ERR_STAGE1, 0b000101)),
+            RegId::Pmbsr,
+            true,
+        ),
+        (
+            el1_owner,
+            0b00,
+            0b10,
+            Some((pmbsr::ERR_STAGE2, 0b000101)),
+            RegId::PmbsrEl2,
+            false,
+        ),
+        (
+            ExcInputs {
+                owner_el2: true,
+                ..el1_owner
+            },
+            0b00,
+            0b10,
+            Some((pmbsr::ERR_STAGE1, 0b000101)),
+            RegId::PmbsrEl2,
+            false,
+        ),
+        // A synchronous external abort on a walk with HCR_EL2.TEA: EL2; without: EL1.
+        (
+            ExcInputs {
+                hcr_tea: true,
+                ..el1_owner
+            },
+            0b00,
+            0b10,
+            Some((pmbsr::ERR_STAGE1, 0b010101)),
+            RegId::PmbsrEl2,
+            false,
+        ),
+        (
+            el1_owner,
+            0b00,
+            0b10,
+            Some((pmbsr::ERR_STAGE1, 0b010101)),
+            RegId::Pmbsr,
+            true,
+        ),
+        // EL2 not enabled: EL2's EE is effectively 01 (no EL2 bank).
+        (
+            ExcInputs {
+                el2: false,
+                ..el1_owner
+            },
+            0b00,
+            0b11,
+            None,
+            RegId::Pmbsr,
+            true,
+        ),
+        // PMSEE = 11: everything in PMBSR_EL3; 10: only an external abort with SCR_EL3.EA.
+        (
+            ExcInputs {
+                pmsee: mdcr_pmsee::TRAP_ALL,
+                ..el1_owner
+            },
+            0b11,
+            0b11,
+            None,
+            RegId::PmbsrEl3,
+            false,
+        ),
+        (
+            ExcInputs {
+                pmsee: mdcr_pmsee::ENABLED,
+                ..el1_owner
+            },
+            0b00,
+            0b00,
+            Some((pmbsr::ERR_EXTERNAL, 0)),
+            RegId::Pmbsr,
+            true,
+        ),
+        (
+            ExcInputs {
+                pmsee: mdcr_pmsee::ENABLED,
+                scr_ea: true,
+                ..el1_owner
+            },
+            0b00,
+            0b00,
+            Some((pmbsr::ERR_EXTERNAL, 0)),
+            RegId::PmbsrEl3,
+            false,
+        ),
+    ];
+    for (i, &(inp, ee1, ee2, fault, bank, irq)) in cases.iter().enumerate() {
+        let mut r = Regs::new(&cfg);
+        r.set_exc_inputs(inp);
+        r.write(regs::reg(RegId::PmscrEl1).addr(), ee(ee1));
+        r.write(regs::reg(RegId::PmscrEl2).addr(), ee(ee2));
+        assert!(!r.stopped(), "case {i}");
+        r.set_collision();
+        match fault {
+            None => r.management_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, false, false),
+            Some((kind, fsc)) => r.fault_event(kind, fsc, false),
+        }
+        for b in [RegId::Pmbsr, RegId::PmbsrEl2, RegId::PmbsrEl3] {
+            assert_eq!(s(&r, b), b == bank, "case {i}: {b:?} S");
+        }
+        assert!(r.stopped(), "case {i}: the event's bank stops profiling");
+        assert_eq!(r.irq(), irq, "case {i}: PMBIRQ");
+        let (pending, _) = r.exceptions();
+        let want = [
+            bank == RegId::Pmbsr && !irq,
+            bank == RegId::PmbsrEl2,
+            bank == RegId::PmbsrEl3,
+        ];
+        assert_eq!(pending, want, "case {i}: exceptions");
+    }
+    // An S left in a bank whose exceptions are off does not stop profiling: PMBSR_EL2.S
+    // with EL2's EE = 01.
+    let mut r = Regs::new(&cfg);
+    r.set_exc_inputs(el1_owner);
+    r.write(regs::reg(RegId::PmbsrEl2).addr(), pmbsr::S.mask());
+    r.write(regs::reg(RegId::PmscrEl2).addr(), ee(0b01));
+    assert!(!r.stopped());
+    r.write(regs::reg(RegId::PmscrEl2).addr(), ee(0b10));
+    assert!(r.stopped());
+    // The KE masks: PMSCR_EL1.KE; PMSCR_EL2.KE only with EE = 11.
+    r.write(regs::reg(RegId::PmscrEl1).addr(), pmscr::KE.mask());
+    r.write(
+        regs::reg(RegId::PmscrEl2).addr(),
+        pmscr::KE.mask() | ee(0b10),
+    );
+    assert_eq!(r.exceptions().1, [true, false]);
+    r.write(
+        regs::reg(RegId::PmscrEl2).addr(),
+        pmscr::KE.mask() | ee(0b11),
+    );
+    assert_eq!(r.exceptions().1, [true, true]);
+    // PMBSR_EL3 has its own port address, 27.
+    assert_eq!(regs::reg(RegId::PmbsrEl3).addr(), 27);
+}

@@ -511,6 +511,8 @@ mod tests {
             wr_addr: 0xffff_8000_0000_0040,
             wr_data: 7,
             wr_strb: 0xff,
+            wr_addr_space: 0b10,
+            wr_mem_attr: 0x3ff,
             ..Outputs::default()
         };
         for (t, x) in o.thr.iter_mut().enumerate() {
@@ -534,6 +536,11 @@ mod tests {
                 pmu_sample_feed_fp: t == 3,
                 pmu_sample_feed_simd: t != 3,
                 pmu_sample_feed_ds: t == 1,
+                exc_el1: t == 0,
+                exc_el2: t == 1,
+                exc_el3: t == 2,
+                exc_ke1: t != 3,
+                exc_ke2: t == 3,
             };
         }
         let v = o.fields();
@@ -545,5 +552,7 @@ mod tests {
         assert_eq!(field("pmu_freeze"), 0b0100);
         assert_eq!(field("pmu_sample_feed_op"), 0b1000);
         assert_eq!(field("pmu_sample_buffer_full"), 0b1011);
+        assert_eq!(field("exc_ke1"), 0b0111);
+        assert_eq!(field("wr_mem_attr"), 0x3ff);
     }
 }
