@@ -122,6 +122,9 @@ bad=$(awk '$2 ~ /^ffff8/ && $1 ~ /^ff00/' "$OUT/eret.br" | wc -l)
 echo "eret: perf shows $erets branch samples from the kernel to user code, $bad with a 0xff top byte"
 [ "$erets" -gt 0 ] || { echo "error: no ERET from the kernel to user code among perf's branch samples" >&2; exit 1; }
 [ "$bad" = 0 ] || { awk '$2 ~ /^ffff8/ && $1 ~ /^ff00/' "$OUT/eret.br" | head -3; echo "error: ERET targets with a 0xff top byte" >&2; exit 1; }
+# Preset v1p5 (FEAT_SPEv1p5: nVM and EXC change how the buffer is addressed and how its
+# events are reported, not the records): its records decode as every other preset's.
+check v1p5     --workload mix --cycles 1000000 --preset v1p5
 check pbt      --workload branchy --cycles 1000000 --jitter --preset v1p2x
 # FEAT_SPE_PBT (preset v1p2x): the previous-branch-target Address packets (index 4) of taken
 # branches. Debian's perf 6.1 has no name for index 4: it prints "ADDR <payload> (4)" and its

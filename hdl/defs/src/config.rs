@@ -324,6 +324,20 @@ const V1P4: Config = Config {
     ..V1P2X
 };
 
+/// Preset `v1p5`: `v1p4` with FEAT_SPEv1p5's two options, the physical address mode of the
+/// buffer (FEAT_SPE_nVM) and buffer management events as exceptions (FEAT_SPE_EXC): every
+/// feature up to SPEv1p5, so PMSVer = SPEv1p5 (0b0110).
+const V1P5: Config = Config {
+    name: "v1p5",
+    desc: "v1p4 with FEAT_SPEv1p5's FEAT_SPE_nVM (PMBLIMITR.nVM, PMSCR_EL2.EnVM, PMBMAR_EL1: the buffer by IPA or PA, `wr_addr_space`, `wr_mem_attr`) and FEAT_SPE_EXC (PMBSR_EL2/EL3, PMSCR_ELx.EE/KE: management events as SPE Profiling exceptions, `exc_el1/2/3`); every feature up to SPEv1p5, so PMSVer = SPEv1p5",
+    options: Options {
+        nvm: true,
+        exc: true,
+        ..V1P4.options
+    },
+    ..V1P4
+};
+
 /// Largest completion timeout, as a power of two (the tracker's age counter is this wide).
 pub const MAX_CPL_TIMEOUT_LOG2: u32 = 20;
 
@@ -483,6 +497,7 @@ pub const PRESETS: &[Config] = &[
     },
     V1P2X,
     V1P4,
+    V1P5,
     Config {
         name: "smt2",
         desc: "4-wide dispatch shared by 2 hardware threads (SMT), 12-bit counters",

@@ -120,11 +120,11 @@ pub const FEATURES: &[Feature] = {
         feat("FEAT_SPEv1p4: events 2, 4 and 8..10 filterable (every unit filters them)", 0b0101, true),
         Feature {
             option: Some(crate::config::option::exc),
-            ..feat("FEAT_SPEv1p5: FEAT_SPE_EXC, buffer management events as SPE Profiling exceptions (PMBSR_EL2/EL3, PMSCR_ELx.EE/KE, MDCR_EL3.PMSEE; `Options::exc`)", 0b0110, false)
+            ..feat("FEAT_SPEv1p5: FEAT_SPE_EXC, buffer management events as SPE Profiling exceptions (PMBSR_EL2/EL3, PMSCR_ELx.EE/KE, MDCR_EL3.PMSEE; `Options::exc`: preset v1p5)", 0b0110, false)
         },
         Feature {
             option: Some(crate::config::option::nvm),
-            ..feat("FEAT_SPEv1p5: FEAT_SPE_nVM, the physical address mode of the buffer (PMBLIMITR_EL1.nVM, PMSCR_EL2.EnVM, PMBMAR_EL1, PMBIDR_EL1.AddrMode; `Options::nvm`: no preset yet)", 0b0110, false)
+            ..feat("FEAT_SPEv1p5: FEAT_SPE_nVM, the physical address mode of the buffer (PMBLIMITR_EL1.nVM, PMSCR_EL2.EnVM, PMBMAR_EL1, PMBIDR_EL1.AddrMode; `Options::nvm`: preset v1p5)", 0b0110, false)
         },
         Feature {
             name: "FEAT_SPE_FnE: the inverted event filter (PMSNEVFR_EL1, PMSFCR_EL1.FnE) and E[6] in the event filters (implemented exactly when FEAT_SPEv1p2 is, A2.2.8; `Options::fne`: presets v1p2x, v1p4)",
@@ -182,18 +182,22 @@ pub const fn implemented_pmsver(sve: bool) -> u8 {
             i += 1;
         }
         v = next;
-        if v == 0b1111 {
+        if v == LATEST_PMSVER {
             return v;
         }
     }
 }
+
+/// The highest ID_AA64DFR0_EL1.PMSVer whose features [`FEATURES`] lists (FEAT_SPEv1p5): a
+/// unit that builds all of them is that version, not a later one the list does not know.
+pub const LATEST_PMSVER: u8 = 0b0110;
 
 /// The highest ID_AA64DFR0_EL1.PMSVer whose mandatory features a unit of `cfg` all builds,
 /// for a PE without SVE or SME (`sve`: with them): [`implemented_pmsver`] with the options
 /// `cfg` selects. What the integrating core advertises for that unit.
 pub fn pmsver_of(cfg: &crate::Config, sve: bool) -> u8 {
     let mut v = 0b0001;
-    while v < 0b1111 {
+    while v < LATEST_PMSVER {
         let next = v + 1;
         if FEATURES
             .iter()
@@ -510,13 +514,13 @@ pub const CHOICES: &[Choice] = &[
         key: "nvm",
         topic: "Physical address mode of the buffer (FEAT_SPE_nVM)",
         rule: "D17.7.2, D24.7.1 (PMBIDR_EL1.AddrMode), D24.7.2 (PMBLIMITR_EL1.nVM), D24.7.3 (PMBMAR_EL1), D24.7.8/9 (PMSCR_ELx.EnVM); J1 EffectivePMBLIMITR_EL1_nVM",
-        behaviour: "With `Options::nvm` (no preset yet): nVM, EnVM and PMBMAR are stored and read back; the Effective nVM (nVM, unless EL2 is enabled, EL1 owns the buffer and EnVM is 0) and the owner in a record's grant cycle give its beats' `wr_addr_space`: 01 IPA under an EL1 owner with EL2 enabled, 10 PA otherwise, with PMBMAR's SH and Attr on `wr_mem_attr`; 00 (a VA) and zero attributes without it. The core translates (stage 2 only for an IPA; none for a PA) and reports faults as today: an Address Size or Alignment fault of the physical mode is a stage-1 fault (kind 01) with its FSC. PMBIDR.AddrMode reads 01 while EnVM is effectively 1, 00 otherwise (the unit's P is 0, see buffer-owner). PMSCR_EL1.EnVM (bit 11) is RES0: the Arm ARM reserves it for software only on a PE with FEAT_NV.",
+        behaviour: "With `Options::nvm` (preset v1p5): nVM, EnVM and PMBMAR are stored and read back; the Effective nVM (nVM, unless EL2 is enabled, EL1 owns the buffer and EnVM is 0) and the owner in a record's grant cycle give its beats' `wr_addr_space`: 01 IPA under an EL1 owner with EL2 enabled, 10 PA otherwise, with PMBMAR's SH and Attr on `wr_mem_attr`; 00 (a VA) and zero attributes without it. The core translates (stage 2 only for an IPA; none for a PA) and reports faults as today: an Address Size or Alignment fault of the physical mode is a stage-1 fault (kind 01) with its FSC. PMBIDR.AddrMode reads 01 while EnVM is effectively 1, 00 otherwise (the unit's P is 0, see buffer-owner). PMSCR_EL1.EnVM (bit 11) is RES0: the Arm ARM reserves it for software only on a PE with FEAT_NV.",
     },
     Choice {
         key: "exc",
         topic: "Buffer management events as exceptions (FEAT_SPE_EXC)",
         rule: "D17.8 (RHJXHT, Tables D17-5..7), D24.7.6-9, D24.3 (MDCR_EL3.PMSEE); J1 ReportSPEEvent, OtherSPEManagementEvent, SPESampleCollision, SPEProfilingStopped, EffectivePMSCR_EL1_EE, EffectivePMSCR_EL2_EE, CheckForSPEException, SPEInterruptEnabled",
-        behaviour: "With `Options::exc`: each management event (buffer full, a write fault) and COLL go to the PMBSR bank J1 ReportSPEEvent picks from `mdcr_pmsee`, PMSCR_EL2.EE, the owner, the fault's stage and FSC (a synchronous external abort with `scr_ea` / `hcr_tea`); the other banks are unchanged. No FEAT_RME: no GPC fault or GPF routing. Profiling is stopped while PMBSR_EL1.S, PMBSR_EL2.S (PMSCR_EL2.EE effectively 1x) or PMBSR_EL3.S (PMSEE 1x) is set; PMBIRQ is PMBSR_EL1.S while PMSCR_EL1.EE is effectively 00; `exc_el1/2/3` are each bank's pending exception and `exc_ke1/2` the KE masks: the core takes it (D17.8: asynchronous, EC 0x3D) when unmasked. PMSCR_EL1.EE = 01 or 10 (FEAT_NV's values) is used as 00, the Arm ARM's Constraint_DISABLED. PMBSR_EL3 sits at port address 27 ({1, 1, 3}: `regs::port_addr`).",
+        behaviour: "With `Options::exc` (preset v1p5): each management event (buffer full, a write fault) and COLL go to the PMBSR bank J1 ReportSPEEvent picks from `mdcr_pmsee`, PMSCR_EL2.EE, the owner, the fault's stage and FSC (a synchronous external abort with `scr_ea` / `hcr_tea`); the other banks are unchanged. No FEAT_RME: no GPC fault or GPF routing. Profiling is stopped while PMBSR_EL1.S, PMBSR_EL2.S (PMSCR_EL2.EE effectively 1x) or PMBSR_EL3.S (PMSEE 1x) is set; PMBIRQ is PMBSR_EL1.S while PMSCR_EL1.EE is effectively 00; `exc_el1/2/3` are each bank's pending exception and `exc_ke1/2` the KE masks: the core takes it (D17.8: asynchronous, EC 0x3D) when unmasked. PMSCR_EL1.EE = 01 or 10 (FEAT_NV's values) is used as 00, the Arm ARM's Constraint_DISABLED. PMBSR_EL3 sits at port address 27 ({1, 1, 3}: `regs::port_addr`).",
     },
     Choice {
         key: "events-payload",
@@ -959,6 +963,11 @@ mod tests {
         use crate::regs::{pmsidr, read_only_value, RegId};
         // PMSVer: every feature mandatory at or below it is implemented, and one mandatory
         // at the next version is not (PMFZ for SPEv1p2; E[17]/E[18] for SPEv1p1 with SVE).
+        // The list ends at the version the loops stop at.
+        assert_eq!(
+            FEATURES.iter().map(|f| f.mandatory_from).max(),
+            Some(LATEST_PMSVER)
+        );
         assert_eq!(PMSVER, 0b0010, "SPEv1p1");
         assert_eq!(PMSVER_WITH_SVE, 0b0001, "FEAT_SPE");
         for (sve, v) in [(false, PMSVER), (true, PMSVER_WITH_SVE)] {
@@ -973,14 +982,16 @@ mod tests {
                 .filter(applies)
                 .any(|f| f.mandatory_from == v + 1 && !f.implemented));
         }
-        // Every preset's PMSVer from what it builds: v1p4 with SPEv1p3's buffer rules too
-        // (v1p4), v1p2 with the SPEv1p2 options (v1p2x), else v1p1; with SVE the same with
+        // Every preset's PMSVer from what it builds: v1p5 with nVM and EXC too (v1p5), v1p4
+        // with SPEv1p3's buffer rules too (v1p4), v1p2 with the SPEv1p2 options (v1p2x), else
+        // v1p1; with SVE the same with
         // the SVE events, else FEAT_SPE only.
         for cfg in crate::PRESETS {
             let opts = cfg.options.pmfz && cfg.options.feed_events && cfg.options.fne;
             assert_eq!(
                 pmsver_of(cfg, false),
                 match (opts, cfg.options.v1p3) {
+                    (true, true) if cfg.options.nvm && cfg.options.exc => 0b0110,
                     (true, true) => 0b0101,
                     (true, false) => 0b0011,
                     _ => PMSVER,

@@ -1285,13 +1285,6 @@ mod tests {
         assert_eq!(slots.width.total_for(8, 4), 16);
     }
 
-    /// Options no preset builds yet, with why: FEAT_SPE_nVM and FEAT_SPE_EXC are SPEv1p5's,
-    /// which a preset may advertise only with both (the claims test, `impdef::tests`);
-    /// their lockstep cases run v1p4 with them under rust-hdl's simulator
-    /// (`verif/cosim/tests/lockstep_cases.rs`: `nvm_writes_the_buffer_...`,
-    /// `exc_reports_each_management_event_...`).
-    const NO_PRESET_YET: &[&str] = &["nvm", "exc"];
-
     #[test]
     fn option_ports_follow_their_option_and_only_the_units_that_build_it_have_them() {
         for o in OPTION_PORTS {
@@ -1306,14 +1299,8 @@ mod tests {
                 assert_eq!(has, (o.built)(cfg), "{}: {}", cfg.name, o.port.name);
                 assert_eq!(has, option_port_built(o.port.name, cfg));
             }
-            // Some preset builds each option port (but an option waiting for the preset
-            // that may advertise it), and the default does not.
-            assert_eq!(
-                with.is_empty(),
-                NO_PRESET_YET.contains(&o.option),
-                "{}: no preset has it, or one has an option of NO_PRESET_YET",
-                o.port.name
-            );
+            // Some preset builds each option port, and the default does not.
+            assert!(!with.is_empty(), "{}: no preset has it", o.port.name);
             assert!(!(o.built)(&crate::PRESETS[0]), "{}", o.port.name);
         }
         assert!(!option_port_built("tag", &crate::PRESETS[0]));

@@ -1210,10 +1210,21 @@ mod tests {
                 let m = r.writable_mask(c);
                 // PMSICR.ECOUNT (FEAT_SPE_ERnd) is stored in the sampler, PMSFCR's FEAT_SPE_EFT
                 // bits in a flop of the register block beside PMSFCR's, PMSEVFR's and
-                // PMSNEVFR's events above bit 15 in flops beside theirs.
+                // PMSNEVFR's events above bit 15 in flops beside theirs, PMSCR's EnVM
+                // (FEAT_SPE_nVM), EE and KE (FEAT_SPE_EXC) beside PMSCR's 8 bits.
+                let scr_hi = |nvm: bool| {
+                    let exc = if c.options.exc {
+                        pmscr::EE.mask() | pmscr::KE.mask()
+                    } else {
+                        0
+                    };
+                    exc | if nvm { pmscr::ENVM.mask() } else { 0 }
+                };
                 let beyond = match r.id {
                     RegId::Pmsicr if c.options.ernd => pmsicr::ECOUNT.mask(),
                     RegId::Pmsfcr if c.options.eft => pmsfcr::EFT_MASK,
+                    RegId::PmscrEl1 => scr_hi(false),
+                    RegId::PmscrEl2 => scr_hi(c.options.nvm),
                     RegId::Pmsevfr | RegId::Pmsnevfr => {
                         crate::events::filterable_mask(c) & !crate::low_mask(16)
                     }

@@ -190,6 +190,7 @@ macro_rules! spe_regs {
             x_on2: Vec<Signal<Local, Bit>>,
             x_on3: Vec<Signal<Local, Bit>>,
             x_on2b: Vec<Signal<Local, Bit>>,
+            x_fsc: Vec<Signal<Local, Bits<6>>>,
             x_ee1on: Vec<Signal<Local, Bit>>,
             x_stop: Vec<Signal<Local, Bit>>,
             x_s1f: Vec<Signal<Local, Bit>>,
@@ -424,6 +425,7 @@ macro_rules! spe_regs {
                     x_on2: (0..exc).map(|_| Default::default()).collect(),
                     x_on3: (0..exc).map(|_| Default::default()).collect(),
                     x_on2b: (0..exc).map(|_| Default::default()).collect(),
+                    x_fsc: (0..exc).map(|_| Default::default()).collect(),
                     x_ee1on: (0..exc).map(|_| Default::default()).collect(),
                     x_stop: (0..exc).map(|_| Default::default()).collect(),
                     x_s1f: (0..exc).map(|_| Default::default()).collect(),
@@ -590,13 +592,15 @@ macro_rules! spe_regs {
                     // The fault's stage and whether it is a synchronous external abort: the
                     // external kinds (00, 11) are stage 1 with FSC 010000; an MMU fault's
                     // FSC 010000, 01001x, 0101xx or 011011.
+                    // (The FSC in a local: iverilog takes no index of a struct field's slice.)
+                    self.x_fsc[i].next = self.upd.val().abort_fsc;
                     self.x_s2f[i].next = self.upd.val().abort_kind == self.k_kind_s2.val();
                     self.x_s1f[i].next = !self.x_s2f[i].val();
                     self.x_sea[i].next = (self.upd.val().abort_kind == self.x_kind_ext[i].val())
                         | (self.upd.val().abort_kind == self.x_kind_res[i].val())
                         | (self.upd.val().abort_fsc == self.x_fsc_sea[i].val())
-                        | (self.upd.val().abort_fsc.get_bits::<5>(1) == self.x_fsc_sea5[i].val())
-                        | (self.upd.val().abort_fsc.get_bits::<4>(2) == self.x_fsc_sea4[i].val())
+                        | (self.x_fsc[i].val().get_bits::<5>(1) == self.x_fsc_sea5[i].val())
+                        | (self.x_fsc[i].val().get_bits::<4>(2) == self.x_fsc_sea4[i].val())
                         | (self.upd.val().abort_fsc == self.x_fsc_ttw[i].val());
                     // The banks: COLL's and buffer full's (DefaultSPEEvent: EL3 with PMSEE =
                     // 11, EL2 with EL2's EE effectively 1x and PMSCR_EL2.EE = 11), and a
@@ -640,22 +644,22 @@ macro_rules! spe_regs {
                     self.pmbsr_el3[i].d.next = self.x_b3[i].val();
                     // A fault's S, EC, EA and MSS in 64 bits (as `ab`): the FSC bit by bit.
                     self.x_fscw[i].next = self.k_zero64.val();
-                    if self.upd.val().abort_fsc.get_bit(0) {
+                    if self.x_fsc[i].val().get_bit(0) {
                         self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[0].val();
                     }
-                    if self.upd.val().abort_fsc.get_bit(1) {
+                    if self.x_fsc[i].val().get_bit(1) {
                         self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[1].val();
                     }
-                    if self.upd.val().abort_fsc.get_bit(2) {
+                    if self.x_fsc[i].val().get_bit(2) {
                         self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[2].val();
                     }
-                    if self.upd.val().abort_fsc.get_bit(3) {
+                    if self.x_fsc[i].val().get_bit(3) {
                         self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[3].val();
                     }
-                    if self.upd.val().abort_fsc.get_bit(4) {
+                    if self.x_fsc[i].val().get_bit(4) {
                         self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[4].val();
                     }
-                    if self.upd.val().abort_fsc.get_bit(5) {
+                    if self.x_fsc[i].val().get_bit(5) {
                         self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[5].val();
                     }
                     self.x_ab[i].next = self.x_ab_ext[i].val();

@@ -326,6 +326,22 @@ impl SampleSettings {
         if self.pmfz && !cfg.options.pmfz {
             return refuse("PMFZ", "PMBLIMITR.PMFZ", "pmfz", option::pmfz);
         }
+        if self.nvm.is_some() && !cfg.options.nvm {
+            return refuse(
+                "the physical address mode",
+                "FEAT_SPE_nVM",
+                "nvm",
+                option::nvm,
+            );
+        }
+        if (self.exc_ee | self.el2_ee) & 3 != 0 && !cfg.options.exc {
+            return refuse(
+                "PMSCR.EE (management events as exceptions)",
+                "FEAT_SPE_EXC",
+                "exc",
+                option::exc,
+            );
+        }
         if self.inv_event_filter != 0 && !cfg.options.fne {
             return refuse(
                 &format!("inv_event_filter {:#x}", self.inv_event_filter),
@@ -978,7 +994,7 @@ mod tests {
         for (what, built_in, s) in [
             (
                 "FEAT_SPE_EFT",
-                "v1p4, smt2_v1p4",
+                "v1p4, v1p5, smt2_v1p4",
                 SampleSettings {
                     store_filter_mask: true,
                     ..SampleSettings::perf_default(plain)
@@ -986,7 +1002,7 @@ mod tests {
             ),
             (
                 "FEAT_SPE_FDS",
-                "v1p4, smt2_v1p4",
+                "v1p4, v1p5, smt2_v1p4",
                 SampleSettings {
                     inv_data_src_filter: 1,
                     ..SampleSettings::perf_default(plain)
@@ -994,7 +1010,7 @@ mod tests {
             ),
             (
                 "PMBLIMITR.PMFZ",
-                "v1p2x, v1p4, smt2_v1p4",
+                "v1p2x, v1p4, v1p5, smt2_v1p4",
                 SampleSettings {
                     pmfz: true,
                     ..SampleSettings::perf_default(plain)
@@ -1002,7 +1018,7 @@ mod tests {
             ),
             (
                 "FEAT_SPE_FnE",
-                "v1p2x, v1p4, smt2_v1p4",
+                "v1p2x, v1p4, v1p5, smt2_v1p4",
                 SampleSettings {
                     inv_event_filter: 1 << 7,
                     ..SampleSettings::perf_default(plain)
@@ -1033,6 +1049,28 @@ mod tests {
         assert!(s.check_for(plain).unwrap_err().contains("RES0"));
         assert_eq!(s.check_for(v1p2x), Ok(()));
         assert_eq!(SampleSettings::perf_default(plain).check_for(plain), Ok(()));
+        // SPEv1p5's two options: only v1p5 builds them.
+        let v1p5 = Config::preset("v1p5").unwrap();
+        for (what, s) in [
+            (
+                "FEAT_SPE_nVM",
+                SampleSettings {
+                    nvm: Some(0xff),
+                    ..SampleSettings::perf_default(plain)
+                },
+            ),
+            (
+                "FEAT_SPE_EXC",
+                SampleSettings {
+                    exc_ee: 0b11,
+                    ..SampleSettings::perf_default(plain)
+                },
+            ),
+        ] {
+            let e = s.check_for(v1p4).unwrap_err();
+            assert!(e.contains(what) && e.contains("built in v1p5)"), "{e}");
+            assert_eq!(s.check_for(v1p5), Ok(()), "{what} on v1p5");
+        }
     }
 
     #[test]

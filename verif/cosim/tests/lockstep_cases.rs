@@ -1651,38 +1651,34 @@ impl<O: spe_ports::Dut> spe_ports::Dut for AddrSpaceSpy<O> {
 
 #[test]
 fn nvm_writes_the_buffer_by_ipa_under_an_el1_owner_and_by_pa_under_el2_with_pmbmar_s_attributes() {
-    // FEAT_SPE_nVM (Arm ARM D17.7.2, J1 EffectivePMBLIMITR_EL1_nVM) on v1p4's shape with the
-    // option (no preset builds it yet, so the rust-hdl design under rust-hdl's simulator,
-    // against the model on every output): the bench programs PMBMAR and PMBLIMITR.nVM,
+    // FEAT_SPE_nVM (Arm ARM D17.7.2, J1 EffectivePMBLIMITR_EL1_nVM) on preset v1p5, both RTL
+    // backends against the model on every output: the bench programs PMBMAR and PMBLIMITR.nVM,
     // and EL2's boot state sets PMSCR_EL2.EnVM for an EL1 owner. Every beat of a non-VHE
     // kernel (EL1 owns the buffer, EL2 enabled) is an IPA, of a VHE host (EL2 owns it) a
     // PA, each with PMBMAR's SH and Attr; without nVM a VA with no attributes.
     use spe_defs::regs::pmbmar;
     let name = "nvm_writes_the_buffer_by_ipa_under_an_el1_owner_and_by_pa_under_el2_with_pmbmar_s_attributes";
-    let v1p4 = preset("v1p4");
-    let cfg = Config {
-        name: "v1p4_nvm",
-        options: spe_defs::config::Options {
-            nvm: true,
-            ..v1p4.options
-        },
-        ..*v1p4
-    };
+    let cfg = *preset("v1p5");
     // Normal memory, Inner/Outer Write-Back (MAIR 0xFF), Inner Shareable.
     let mar = pmbmar::SH.place(0b11) | pmbmar::ATTR.place(0xFF);
-    for (host, nvm, want) in [
+    let rows = [
         (false, Some(mar), (pmbmar::SPACE_IPA, mar as u32)),
         (true, Some(mar), (pmbmar::SPACE_PA, mar as u32)),
         (false, None, (pmbmar::SPACE_VA, 0)),
-    ] {
+    ];
+    for ((host, nvm, want), (backend, scale)) in rows
+        .into_iter()
+        .flat_map(|r| [(r, (Backend::Hdlsim, 1)), (r, (Backend::Verilator, 20))])
+    {
         let seed = env_u64("SPE_LOCKSTEP_SEED", 0x5EED_0003);
-        let cycles = env_u64("SPE_LOCKSTEP_CYCLES", 6_000);
+        let cycles = env_u64("SPE_LOCKSTEP_CYCLES", 6_000 * scale);
         eprintln!(
-            "{name}: hdlsim backend, v1p4 + nVM, host {host}, nVM {nvm:?}, seed {seed:#x} cycles {cycles} \
-             (replay: SPE_LOCKSTEP_SEED={seed} SPE_LOCKSTEP_CYCLES={cycles} cargo test --release -p spe-cosim --test lockstep_cases {name})"
+            "{name}: {} backend, v1p5, host {host}, nVM {nvm:?}, seed {seed:#x} cycles {cycles} \
+             (replay: SPE_LOCKSTEP_SEED={seed} SPE_LOCKSTEP_CYCLES={cycles} cargo test --release -p spe-cosim --test lockstep_cases {name})",
+            backend.name()
         );
         let mut spy = AddrSpaceSpy {
-            inner: Lockstep::new(&cfg, make_dut(&cfg, Backend::Hdlsim).unwrap()),
+            inner: Lockstep::new(&cfg, make_dut(&cfg, backend).unwrap()),
             seen: Default::default(),
         };
         let s = SampleSettings {
@@ -1702,7 +1698,10 @@ fn nvm_writes_the_buffer_by_ipa_under_an_el1_owner_and_by_pa_under_el2_with_pmbm
         )
         .unwrap();
         if let Some(d) = spy.inner.first() {
-            panic!("{name}: RTL (hdlsim) diverged from the model: {d} (host {host}, nVM {nvm:?})");
+            panic!(
+                "{name}: RTL ({}) diverged from the model: {d} (host {host}, nVM {nvm:?})",
+                backend.name()
+            );
         }
         eprintln!(
             "  ok: {} records, beats by (space, attributes): {:?}",
@@ -1764,23 +1763,13 @@ impl<O: spe_ports::Dut> spe_ports::Dut for ExcSpy<O> {
 #[test]
 fn exc_reports_each_management_event_in_the_bank_and_as_the_exception_report_spe_event_picks() {
     // FEAT_SPE_EXC (Arm ARM D17.8, J1 ReportSPEEvent, CheckForSPEException,
-    // SPEInterruptEnabled) on v1p4's shape with FEAT_SPE_nVM and FEAT_SPE_EXC (SPEv1p5; no
-    // preset yet), the rust-hdl design against the model on every output, the watched
-    // bank compared every cycle. Faults on buffer writes and the buffer filling make the
+    // SPEInterruptEnabled) on preset v1p5, both RTL backends against the model on every
+    // output, the watched bank compared every cycle. Faults on buffer writes and the buffer filling make the
     // events; each row says which outputs must rise and which must not.
     use spe_defs::regs::{mdcr_pmsee, RegId};
     let name =
         "exc_reports_each_management_event_in_the_bank_and_as_the_exception_report_spe_event_picks";
-    let v1p4 = preset("v1p4");
-    let cfg = Config {
-        name: "v1p5_shape",
-        options: spe_defs::config::Options {
-            nvm: true,
-            exc: true,
-            ..v1p4.options
-        },
-        ..*v1p4
-    };
+    let cfg = *preset("v1p5");
     // (what, PMSEE, SCR_EL3.EA, HCR_EL2.TEA, PMSCR_EL1.EE, PMSCR_EL2.EE, errors, bank
     // watched, [irq, exc_el1, exc_el2, exc_el3] must be high at some cycle)
     type Row = (
@@ -1862,15 +1851,19 @@ fn exc_reports_each_management_event_in_the_bank_and_as_the_exception_report_spe
             [false, false, false, true],
         ),
     ];
-    for (what, pmsee, scr_ea, hcr_tea, ee1, ee2, errors, watch, want) in rows {
+    for ((what, pmsee, scr_ea, hcr_tea, ee1, ee2, errors, watch, want), (backend, scale)) in rows
+        .into_iter()
+        .flat_map(|r| [(r, (Backend::Hdlsim, 1)), (r, (Backend::Verilator, 20))])
+    {
         let seed = env_u64("SPE_LOCKSTEP_SEED", 0x5EED_0003);
-        let cycles = env_u64("SPE_LOCKSTEP_CYCLES", 12_000);
+        let cycles = env_u64("SPE_LOCKSTEP_CYCLES", 12_000 * scale);
         eprintln!(
-            "{name}: hdlsim backend, v1p4 + nVM + EXC, {what}, seed {seed:#x} cycles {cycles} \
-             (replay: SPE_LOCKSTEP_SEED={seed} SPE_LOCKSTEP_CYCLES={cycles} cargo test --release -p spe-cosim --test lockstep_cases {name})"
+            "{name}: {} backend, v1p5, {what}, seed {seed:#x} cycles {cycles} \
+             (replay: SPE_LOCKSTEP_SEED={seed} SPE_LOCKSTEP_CYCLES={cycles} cargo test --release -p spe-cosim --test lockstep_cases {name})",
+            backend.name()
         );
         let mut spy = ExcSpy {
-            inner: Lockstep::new(&cfg, make_dut(&cfg, Backend::Hdlsim).unwrap()),
+            inner: Lockstep::new(&cfg, make_dut(&cfg, backend).unwrap()),
             pmsee,
             scr_ea,
             hcr_tea,
@@ -1896,7 +1889,10 @@ fn exc_reports_each_management_event_in_the_bank_and_as_the_exception_report_spe
         )
         .unwrap();
         if let Some(d) = spy.inner.first() {
-            panic!("{name}: {what}: RTL (hdlsim) diverged from the model: {d}");
+            panic!(
+                "{name}: {what}: RTL ({}) diverged from the model: {d}",
+                backend.name()
+            );
         }
         eprintln!(
             "  ok: {} records, {} errors injected; cycles high: irq {}, exc_el1 {}, exc_el2 {}, exc_el3 {}",

@@ -16,7 +16,8 @@ pub const OWNER_FILE: &str = "owner.vh";
 /// The view: `th_<port>` is thread TH's copy of each per-thread port; `th_slots` the
 /// dispatch slots whose op is thread TH's (every slot at T = 1), `th_tag` the tags of
 /// those; `th_reg` the register port addresses thread TH; `th_wr` a beat of thread TH's
-/// buffer is offered; `wr_thread` the thread of the beat offered (`wr_tid`, 0 at T = 1).
+/// buffer is offered; `wr_thread` the thread of the beat offered (`wr_tid`, 0 at T = 1);
+/// `th_s_el1` PMBSR_EL1.S as the outputs show it (PMBIRQ, or the EL1 exception).
 pub fn text(cfg: &Config, th: usize, consts: &str) -> String {
     use spe_defs::ports::Width;
     let mut ins = vec!["  input wire clk".to_string()];
@@ -64,6 +65,16 @@ pub fn text(cfg: &Config, th: usize, consts: &str) -> String {
         view.push(format!("wire [{}:0] wr_thread = wr_tid;", b - 1));
     }
     view.push("wire [W-1:0] th_tag = tag & th_slots;".into());
+    // PMBSR_EL1.S as the outputs show it: PMBIRQ, or with FEAT_SPE_EXC (which keeps the
+    // interrupt low while PMSCR_EL1.EE is effectively 11) PMBIRQ or the EL1 exception.
+    view.push(
+        if spe_defs::config::option::exc(cfg) {
+            "wire th_s_el1 = th_irq | th_exc_el1;"
+        } else {
+            "wire th_s_el1 = th_irq;"
+        }
+        .into(),
+    );
     // The outputs only an option builds (spe_defs::ports::OPTION_PORTS), ORed: a property
     // about every output names this (zero in a preset without options).
     let options: Vec<&str> = ports_of(cfg)
