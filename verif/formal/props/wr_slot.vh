@@ -1,7 +1,8 @@
 // wr-slot: a record's beats are consecutive within one 64-byte slot: the first beat at
 // the slot's start, each next beat 8 bytes on, eight in all unless a fault ends the
-// record (then reported in PMBSR) or software sets PMBSR.S (the irq of the record's
-// thread, f_tid: that of its beats) between two beats (s-no-write). A unit with
+// record (then reported in PMBSR) or software sets PMBSR.S (the record's thread's
+// profiling stopped, f_stopped[f_tid]: PMBIRQ, or with FEAT_SPE_EXC any bank's pending
+// exception; f_tid is the thread of its beats) between two beats (s-no-write). A unit with
 // FEAT_SPEv1p3's PMBIDR.EA = 1 (EA_IGNORED) ignores an external abort on a beat (kind 00,
 // or the reserved 11 counted as one: choice external-abort): the record goes on. The property follows the record from the ports (beats taken so far, where
 // the next must be); the taps (the tracker's phase, the writer's beat index and record
@@ -23,7 +24,7 @@ always @(posedge clk) begin
   end else if (wr_valid && wr_ready) begin
     f_beats <= f_err_ends ? 3'd0 : f_beats + 3'd1;
     f_next <= wr_addr + 64'd8;
-  end else if (irq[f_tid] && !f_held) begin
+  end else if (f_stopped[f_tid] && !f_held) begin
     f_beats <= 3'd0;
   end
 end

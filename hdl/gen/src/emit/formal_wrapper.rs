@@ -17,7 +17,8 @@ pub const OWNER_FILE: &str = "owner.vh";
 /// dispatch slots whose op is thread TH's (every slot at T = 1), `th_tag` the tags of
 /// those; `th_reg` the register port addresses thread TH; `th_wr` a beat of thread TH's
 /// buffer is offered; `wr_thread` the thread of the beat offered (`wr_tid`, 0 at T = 1);
-/// `th_s_el1` PMBSR_EL1.S as the outputs show it (PMBIRQ, or the EL1 exception).
+/// `th_s_el1` PMBSR_EL1.S as the outputs show it (PMBIRQ, or the EL1 exception);
+/// `f_stopped` each thread's profiling stopped (PMBIRQ, or any pending SPE exception).
 pub fn text(cfg: &Config, th: usize, consts: &str) -> String {
     use spe_defs::ports::Width;
     let mut ins = vec!["  input wire clk".to_string()];
@@ -67,11 +68,14 @@ pub fn text(cfg: &Config, th: usize, consts: &str) -> String {
     view.push("wire [W-1:0] th_tag = tag & th_slots;".into());
     // PMBSR_EL1.S as the outputs show it: PMBIRQ, or with FEAT_SPE_EXC (which keeps the
     // interrupt low while PMSCR_EL1.EE is effectively 11) PMBIRQ or the EL1 exception.
+    // Each thread's profiling stopped (J1 SPEProfilingStopped) as the outputs show it:
+    // PMBIRQ, or with FEAT_SPE_EXC PMBIRQ or any bank's pending exception (an enabled
+    // bank's S).
     view.push(
         if spe_defs::config::option::exc(cfg) {
-            "wire th_s_el1 = th_irq | th_exc_el1;"
+            "wire th_s_el1 = th_irq | th_exc_el1;\nwire [T-1:0] f_stopped = irq | exc_el1 | exc_el2 | exc_el3;"
         } else {
-            "wire th_s_el1 = th_irq;"
+            "wire th_s_el1 = th_irq;\nwire [T-1:0] f_stopped = irq;"
         }
         .into(),
     );
