@@ -610,6 +610,36 @@ pub mod pmbsr {
         matches!(kind & 3, ERR_EXTERNAL | ERR_RESERVED)
     }
 
+    /// The EC and FSC PMBSR records for a fault of `kind` with the core's `fsc`: stage 2
+    /// for its kind, else stage 1; an external abort's FSC is 010000.
+    pub const fn fault_syndrome(kind: u8, fsc: u8) -> (u64, u64) {
+        let ec = if kind & 3 == ERR_STAGE2 {
+            EC_FAULT_S2
+        } else {
+            EC_FAULT_S1
+        };
+        let code = if is_external(kind) {
+            FSC_EXTERNAL_ABORT
+        } else {
+            fsc as u64
+        };
+        (ec, code)
+    }
+
+    /// The FSCs of a synchronous external abort (J1 `ReportSPEEvent`'s `sync_ext_abort`):
+    /// 010000 on the access, 01001x and 0101xx on a translation table walk (bits 5:1 and
+    /// 5:2 as below), 011011 (FEAT_RAS's on a walk's parity/ECC).
+    pub const FSC_SEA_WALK_5_1: u64 = 0b01001;
+    pub const FSC_SEA_WALK_5_2: u64 = 0b0101;
+    pub const FSC_SEA_WALK_ECC: u64 = 0b011011;
+    /// True for an FSC of a synchronous external abort (see [`FSC_SEA_WALK_5_1`]).
+    pub const fn is_sync_external_abort(fsc: u64) -> bool {
+        fsc == FSC_EXTERNAL_ABORT
+            || fsc >> 1 == FSC_SEA_WALK_5_1
+            || fsc >> 2 == FSC_SEA_WALK_5_2
+            || fsc == FSC_SEA_WALK_ECC
+    }
+
     /// True when a unit of `cfg` ignores a buffer write fault of `kind`: an external abort
     /// (or the reserved kind) with SPEv1p3's PMBIDR.EA = 1 (`Options::v1p3`); the beat
     /// counts as written and the record goes on (choice external-abort).
@@ -625,16 +655,7 @@ pub mod pmbsr {
     /// only if start_vaddr != the faulting address), where DL keeps `old`'s value; COLL kept.
     pub const fn fault(old: u64, kind: u8, fsc: u8, first_byte: bool) -> u64 {
         let external = is_external(kind);
-        let ec = if kind == ERR_STAGE2 {
-            EC_FAULT_S2
-        } else {
-            EC_FAULT_S1
-        };
-        let code = if external {
-            FSC_EXTERNAL_ABORT
-        } else {
-            fsc as u64
-        };
+        let (ec, code) = fault_syndrome(kind, fsc);
         let dl = if first_byte { DL.get(old) } else { 1 };
         (old & (COLL.mask() | EA.mask()))
             | S.place(1)
@@ -1120,6 +1141,22 @@ mod tests {
         assert_eq!(reg(RegId::Pmbptr).addr(), 0b00001);
         assert_eq!(reg_at(0b00111).unwrap().id, RegId::Pmbidr);
         assert!(reg_at(0b00010).is_none());
+    }
+
+    #[test]
+    fn the_synchronous_external_abort_fscs_are_the_eight_of_report_spe_event() {
+        let got: Vec<u64> = (0..64)
+            .filter(|&f| pmbsr::is_sync_external_abort(f))
+            .collect();
+        assert_eq!(got, [0x10, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x1b]);
+        assert_eq!(
+            pmbsr::fault_syndrome(pmbsr::ERR_RESERVED, 5),
+            (pmbsr::EC_FAULT_S1, pmbsr::FSC_EXTERNAL_ABORT)
+        );
+        assert_eq!(
+            pmbsr::fault_syndrome(pmbsr::ERR_STAGE2, 5),
+            (pmbsr::EC_FAULT_S2, 5)
+        );
     }
 
     #[test]

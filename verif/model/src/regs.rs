@@ -182,10 +182,7 @@ impl Regs {
         }
         let s1 = ec == pmbsr::EC_FAULT_S1;
         let s2 = ec == pmbsr::EC_FAULT_S2;
-        // FSC 010000, 01001x, 0101xx, 011011: a synchronous external abort (on the access
-        // or on a translation table walk).
-        let sync_ext = (s1 || s2)
-            && (fsc == 0b010000 || fsc >> 1 == 0b01001 || fsc >> 2 == 0b0101 || fsc == 0b011011);
+        let sync_ext = (s1 || s2) && pmbsr::is_sync_external_abort(fsc);
         let pmsee = self.exc.pmsee & 3;
         let ee2 = pmscr::EE.get(self.get(RegId::PmscrEl2));
         let to_el3 =
@@ -210,17 +207,7 @@ impl Regs {
     /// A fault on a buffer write of `kind` and `fsc` (`pmbsr::fault`) in the bank
     /// `ReportSPEEvent` picks for it.
     pub fn fault_event(&mut self, kind: u8, fsc: u8, first_byte: bool) {
-        let ext = pmbsr::is_external(kind);
-        let ec = if kind & 3 == pmbsr::ERR_STAGE2 {
-            pmbsr::EC_FAULT_S2
-        } else {
-            pmbsr::EC_FAULT_S1
-        };
-        let code = if ext {
-            pmbsr::FSC_EXTERNAL_ABORT
-        } else {
-            u64::from(fsc)
-        };
+        let (ec, code) = pmbsr::fault_syndrome(kind, fsc);
         let bank = self.report_bank(ec, code);
         let old = self.get(bank);
         self.set(bank, pmbsr::fault(old, kind & 3, fsc, first_byte));
