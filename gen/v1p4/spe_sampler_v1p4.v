@@ -56,8 +56,7 @@ module spe_sampler_v1p4(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
     localparam  a_pmsicr = 5'b1010;
     localparam  k_zero24 = 24'h0;
     localparam  k_taps = 16'hb400;
-    localparam  e_kw__0 = 4'h4;
-    localparam  e_one4__0 = 4'h1;
+    localparam  e_one8__0 = 8'h1;
     localparam  e_one_w__0 = 4'h1;
     localparam  e_zero8__0 = 8'h0;
     localparam  e_zero5__0 = 5'b0;
@@ -66,10 +65,6 @@ module spe_sampler_v1p4(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
     localparam  e_kth8__1 = 8'h2;
     localparam  e_kth8__2 = 8'h3;
     localparam  e_kth8__3 = 8'h4;
-    localparam  e_b8__0 = 8'h1;
-    localparam  e_b8__1 = 8'h2;
-    localparam  e_b8__2 = 8'h4;
-    localparam  e_b8__3 = 8'h8;
     localparam  e_b64__0 = 64'h100000000000000;
     localparam  e_b64__1 = 64'h200000000000000;
     localparam  e_b64__2 = 64'h400000000000000;
@@ -110,12 +105,13 @@ module spe_sampler_v1p4(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
     reg  [3:0] e_below__0;
     reg  [3:0] e_shift__0;
     reg  [2:0] e_r3__0;
-    reg  [3:0] e_k__0;
-    reg  e_kin__0;
+    reg  [7:0] e_cnt8__0;
     reg  e_exp__0;
-    reg  [7:0] e_x__0;
-    reg  [3:0] e_sub__0;
-    reg  [7:0] e_sub8__0;
+    reg  [7:0] e_after__0;
+    reg  [7:0] e_m1__0;
+    reg  [7:0] e_a__0;
+    reg  [7:0] e_b__0;
+    reg  [7:0] e_c__0;
     reg  [7:0] e_next__0;
     reg  [31:0] count;
     reg  c_hi_zero;
@@ -396,34 +392,59 @@ module spe_sampler_v1p4(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
         if (icr_we) begin
             n_prev__d = k_zero4;
         end
-        e_k__0 = count_now[(32'h0)+:(4)];
-        e_kin__0 = (count_now[(32'h4)+:(28)] == k_zero28) & (e_k__0 != k_zero4) & (e_k__0 <= e_kw__0);
-        e_exp__0 = e_kin__0 & (pop >= e_k__0);
-        e_x__0 = e_q__0__q;
-        e_sub__0 = pop;
-        if (e_exp__0) begin
-            e_sub__0 = pop - e_one4__0;
-            if (ctl[(61)+:(1)]) begin
-                e_x__0 = lfsr__q[(32'h0)+:(8)];
-                e_sub__0 = pop - e_k__0;
+        e_cnt8__0 = e_zero8__0;
+        if (disp_valid[0]) begin
+            e_cnt8__0 = e_cnt8__0 + e_one8__0;
+        end
+        if (disp_valid[1]) begin
+            e_cnt8__0 = e_cnt8__0 + e_one8__0;
+        end
+        if (disp_valid[2]) begin
+            e_cnt8__0 = e_cnt8__0 + e_one8__0;
+        end
+        if (disp_valid[3]) begin
+            e_cnt8__0 = e_cnt8__0 + e_one8__0;
+        end
+        e_exp__0 = 1'b0;
+        e_after__0 = e_zero8__0;
+        if (e_kc__0[0]) begin
+            e_exp__0 = e_cnt8__0 >= e_kth8__0;
+            e_after__0 = e_cnt8__0 - e_kth8__0;
+        end
+        if (e_kc__0[1]) begin
+            e_exp__0 = e_cnt8__0 >= e_kth8__1;
+            e_after__0 = e_cnt8__0 - e_kth8__1;
+        end
+        if (e_kc__0[2]) begin
+            e_exp__0 = e_cnt8__0 >= e_kth8__2;
+            e_after__0 = e_cnt8__0 - e_kth8__2;
+        end
+        if (e_kc__0[3]) begin
+            e_exp__0 = e_cnt8__0 >= e_kth8__3;
+            e_after__0 = e_cnt8__0 - e_kth8__3;
+        end
+        e_m1__0 = e_cnt8__0 - e_one8__0;
+        e_a__0 = e_zero8__0;
+        if (e_q__0__q > e_cnt8__0) begin
+            e_a__0 = e_q__0__q - e_cnt8__0;
+        end
+        e_b__0 = e_zero8__0;
+        if (e_q__0__q > e_m1__0) begin
+            e_b__0 = e_q__0__q - e_m1__0;
+        end
+        e_c__0 = e_zero8__0;
+        if (lfsr__q[(32'h0)+:(8)] > e_after__0) begin
+            e_c__0 = lfsr__q[(32'h0)+:(8)] - e_after__0;
+        end
+        e_next__0 = e_q__0__q;
+        if (pop_en) begin
+            e_next__0 = e_a__0;
+            if (e_exp__0) begin
+                e_next__0 = e_b__0;
+                if (ctl[(61)+:(1)]) begin
+                    e_next__0 = e_c__0;
+                end
             end
-        end
-        e_sub8__0 = e_zero8__0;
-        if (e_sub__0[0]) begin
-            e_sub8__0 = e_sub8__0 | e_b8__0;
-        end
-        if (e_sub__0[1]) begin
-            e_sub8__0 = e_sub8__0 | e_b8__1;
-        end
-        if (e_sub__0[2]) begin
-            e_sub8__0 = e_sub8__0 | e_b8__2;
-        end
-        if (e_sub__0[3]) begin
-            e_sub8__0 = e_sub8__0 | e_b8__3;
-        end
-        e_next__0 = e_zero8__0;
-        if (e_x__0 > e_sub8__0) begin
-            e_next__0 = e_x__0 - e_sub8__0;
         end
         e_q__0__d = e_next__0;
         if (icr_we) begin

@@ -134,12 +134,13 @@ pub struct SpeSampler<const W: usize> {
     e_below: Vec<Signal<Local, Bits<W>>>,
     e_shift: Vec<Signal<Local, Bits<W>>>,
     e_r3: Vec<Signal<Local, Bits<3>>>,
-    e_k: Vec<Signal<Local, Bits<4>>>,
-    e_kin: Vec<Signal<Local, Bit>>,
+    e_cnt8: Vec<Signal<Local, Bits<8>>>,
     e_exp: Vec<Signal<Local, Bit>>,
-    e_x: Vec<Signal<Local, Bits<8>>>,
-    e_sub: Vec<Signal<Local, Bits<4>>>,
-    e_sub8: Vec<Signal<Local, Bits<8>>>,
+    e_after: Vec<Signal<Local, Bits<8>>>,
+    e_m1: Vec<Signal<Local, Bits<8>>>,
+    e_a: Vec<Signal<Local, Bits<8>>>,
+    e_b: Vec<Signal<Local, Bits<8>>>,
+    e_c: Vec<Signal<Local, Bits<8>>>,
     e_next: Vec<Signal<Local, Bits<8>>>,
     // Local signals: from registered values only.
     count: Signal<Local, Bits<32>>,
@@ -199,18 +200,15 @@ pub struct SpeSampler<const W: usize> {
     a_pmsicr: K<Bits<5>>,
     k_zero24: K<Bits<24>>,
     k_taps: K<Bits<16>>,
-    /// FEAT_SPE_ERnd's constants (one element each, or none): W, one and zero; `i + 1` of
-    /// 8 bits for each slot i; bit b of 8 bits (b < 4) and bit 56 + b of 64 (b < 8), to
-    /// zero-extend and to place ECOUNT a bit at a time (rust-hdl cannot call a method on an
-    /// indexed signal's `next`).
-    e_kw: Vec<K<Bits<4>>>,
-    e_one4: Vec<K<Bits<4>>>,
+    /// FEAT_SPE_ERnd's constants (one element each, or none): one and zero; `i + 1` of
+    /// 8 bits for each slot i; bit 56 + b of 64 (b < 8), to place ECOUNT a bit at a time
+    /// (rust-hdl cannot call a method on an indexed signal's `next`).
+    e_one8: Vec<K<Bits<8>>>,
     e_one_w: Vec<K<Bits<W>>>,
     e_zero8: Vec<K<Bits<8>>>,
     e_zero5: Vec<K<Bits<5>>>,
     e_zero64: Vec<K<Bits<64>>>,
     e_kth8: Vec<K<Bits<8>>>,
-    e_b8: Vec<K<Bits<8>>>,
     e_b64: Vec<K<Bits<64>>>,
 }
 
@@ -260,21 +258,20 @@ impl<const W: usize> SpeSampler<W> {
             e_below: (0..e).map(|_| Default::default()).collect(),
             e_shift: (0..e).map(|_| Default::default()).collect(),
             e_r3: (0..e).map(|_| Default::default()).collect(),
-            e_k: (0..e).map(|_| Default::default()).collect(),
-            e_kin: (0..e).map(|_| Default::default()).collect(),
+            e_cnt8: (0..e).map(|_| Default::default()).collect(),
             e_exp: (0..e).map(|_| Default::default()).collect(),
-            e_x: (0..e).map(|_| Default::default()).collect(),
-            e_sub: (0..e).map(|_| Default::default()).collect(),
-            e_sub8: (0..e).map(|_| Default::default()).collect(),
+            e_after: (0..e).map(|_| Default::default()).collect(),
+            e_m1: (0..e).map(|_| Default::default()).collect(),
+            e_a: (0..e).map(|_| Default::default()).collect(),
+            e_b: (0..e).map(|_| Default::default()).collect(),
+            e_c: (0..e).map(|_| Default::default()).collect(),
             e_next: (0..e).map(|_| Default::default()).collect(),
-            e_kw: (0..e).map(|_| K::new((W as u64).into())).collect(),
-            e_one4: (0..e).map(|_| K::new(1u64.into())).collect(),
+            e_one8: (0..e).map(|_| K::new(1u64.into())).collect(),
             e_one_w: (0..e).map(|_| K::new(1u64.into())).collect(),
             e_zero8: (0..e).map(|_| K::new(0u64.into())).collect(),
             e_zero5: (0..e).map(|_| K::new(0u64.into())).collect(),
             e_zero64: (0..e).map(|_| K::new(0u64.into())).collect(),
             e_kth8: (0..W * e).map(|i| K::new((i as u64 + 1).into())).collect(),
-            e_b8: (0..4 * e).map(|b| K::new((1u64 << b).into())).collect(),
             e_b64: (0..8 * e)
                 .map(|b| K::new(pmsicr::ECOUNT.place(1 << b).into()))
                 .collect(),
@@ -552,31 +549,48 @@ impl<const W: usize> Logic for SpeSampler<W> {
         // expiry at the k-th op (count_now = k, n >= k) with RND: the random byte less the
         // n - k ops after it; after one without RND: ECOUNT less the n - 1 ops other than
         // the expiring one; otherwise ECOUNT less n; never below zero. A port write of
-        // PMSICR sets it.
+        // PMSICR sets it. For timing, each outcome is computed from the group's valid slots
+        // before the population enable, which comes from the core's inputs through the
+        // register file and picks among them last (n = 0 without it: ECOUNT holds); the
+        // expiry is `kth`'s one-hot position (count_now = k exactly when kth has bit
+        // k - 1), not count_now's adders.
         for e in 0..self.e_q.len() {
-            self.e_k[e].next = self.count_now.val().get_bits::<4>(0);
-            self.e_kin[e].next = (self.count_now.val().get_bits::<28>(4) == self.k_zero28.val())
-                & (self.e_k[e].val() != self.k_zero4.val())
-                & (self.e_k[e].val() <= self.e_kw[e].val());
-            self.e_exp[e].next = self.e_kin[e].val() & (self.pop.val() >= self.e_k[e].val());
-            self.e_x[e].next = self.e_q[e].q.val();
-            self.e_sub[e].next = self.pop.val();
-            if self.e_exp[e].val() {
-                self.e_sub[e].next = self.pop.val() - self.e_one4[e].val();
-                if self.ctl.val().rnd {
-                    self.e_x[e].next = self.lfsr.q.val().get_bits::<8>(0);
-                    self.e_sub[e].next = self.pop.val() - self.e_k[e].val();
+            self.e_cnt8[e].next = self.e_zero8[e].val();
+            for i in 0..W {
+                if self.disp_valid.val().get_bit(i) {
+                    self.e_cnt8[e].next = self.e_cnt8[e].val() + self.e_one8[e].val();
                 }
             }
-            self.e_sub8[e].next = self.e_zero8[e].val();
-            for b in 0..4 {
-                if self.e_sub[e].val().get_bit(b) {
-                    self.e_sub8[e].next = self.e_sub8[e].val() | self.e_b8[b].val();
+            self.e_exp[e].next = false;
+            self.e_after[e].next = self.e_zero8[e].val();
+            for i in 0..W {
+                if self.e_kc[e].val().get_bit(i) {
+                    self.e_exp[e].next = self.e_cnt8[e].val() >= self.e_kth8[i].val();
+                    self.e_after[e].next = self.e_cnt8[e].val() - self.e_kth8[i].val();
                 }
             }
-            self.e_next[e].next = self.e_zero8[e].val();
-            if self.e_x[e].val() > self.e_sub8[e].val() {
-                self.e_next[e].next = self.e_x[e].val() - self.e_sub8[e].val();
+            self.e_m1[e].next = self.e_cnt8[e].val() - self.e_one8[e].val();
+            self.e_a[e].next = self.e_zero8[e].val();
+            if self.e_q[e].q.val() > self.e_cnt8[e].val() {
+                self.e_a[e].next = self.e_q[e].q.val() - self.e_cnt8[e].val();
+            }
+            self.e_b[e].next = self.e_zero8[e].val();
+            if self.e_q[e].q.val() > self.e_m1[e].val() {
+                self.e_b[e].next = self.e_q[e].q.val() - self.e_m1[e].val();
+            }
+            self.e_c[e].next = self.e_zero8[e].val();
+            if self.lfsr.q.val().get_bits::<8>(0) > self.e_after[e].val() {
+                self.e_c[e].next = self.lfsr.q.val().get_bits::<8>(0) - self.e_after[e].val();
+            }
+            self.e_next[e].next = self.e_q[e].q.val();
+            if self.pop_en.val() {
+                self.e_next[e].next = self.e_a[e].val();
+                if self.e_exp[e].val() {
+                    self.e_next[e].next = self.e_b[e].val();
+                    if self.ctl.val().rnd {
+                        self.e_next[e].next = self.e_c[e].val();
+                    }
+                }
             }
             self.e_q[e].d.next = self.e_next[e].val();
             if self.icr_we.val() {
