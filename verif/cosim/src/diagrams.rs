@@ -9,7 +9,7 @@
 use crate::{lockstep::Lockstep, make_dut, Backend};
 use spe_defs::packet::op_class;
 use spe_defs::ports::Width;
-use spe_defs::regs::{pmblimitr, pmbsr, pmscr, pmsicr, pmsirr, reg, RegId};
+use spe_defs::regs::{mdcr_pmsee, pmblimitr, pmbmar, pmbsr, pmscr, pmsicr, pmsirr, reg, RegId};
 use spe_defs::Config;
 use spe_ports::{Dut, Inputs, Outputs};
 use std::fmt::Write as _;
@@ -21,7 +21,7 @@ struct Cycle {
     out: Outputs,
 }
 
-/// A signal of a diagram: a port (an input or an output of `PORTS`) or one slot of a
+/// A signal of a diagram: a port (an input or an output of `all_ports`) or one slot of a
 /// per-slot input, whole or its low bits (a 64-bit address or data word would not fit a
 /// cycle).
 #[derive(Clone, Copy, Debug)]
@@ -71,8 +71,7 @@ impl Sig {
     /// The signal's value in cycle `c` and whether it is drawn as one bit.
     fn value(&self, c: &Cycle, w: usize) -> (u64, bool) {
         let n = self.port;
-        let p = spe_defs::ports::PORTS
-            .iter()
+        let p = spe_defs::ports::all_ports()
             .find(|p| p.name == n)
             .unwrap_or_else(|| panic!("no port {n}"));
         let (v, bits) = if let Some(k) = self.slot {
@@ -107,6 +106,8 @@ pub struct Diagram {
     first: u64,
     /// Horizontal scale (2 where hex values need the room).
     hscale: u32,
+    /// The preset the run simulated.
+    preset: &'static str,
 }
 
 impl Diagram {
@@ -156,8 +157,8 @@ impl Diagram {
         }
         write!(
             s,
-            "\n],\n \"head\": {{\"text\": \"{}\", \"tick\": 0}},\n \"foot\": {{\"text\": \"lockstep run, preset fastsim; cycle 0 = cycle {} of the run; values in hex\"}},\n \"config\": {{\"hscale\": {}}}\n}}\n",
-            self.title, self.first, self.hscale
+            "\n],\n \"head\": {{\"text\": \"{}\", \"tick\": 0}},\n \"foot\": {{\"text\": \"lockstep run, preset {}; cycle 0 = cycle {} of the run; values in hex\"}},\n \"config\": {{\"hscale\": {}}}\n}}\n",
+            self.title, self.preset, self.first, self.hscale
         )
         .unwrap();
         s
@@ -170,7 +171,7 @@ pub fn markdown(diagrams: &[Diagram]) -> String {
         "# Timing diagrams of the unit's ports\n\n\
          Drawn from simulation, not by hand: `spe diagrams` drives each situation cycle by \
          cycle through the golden model and the Verilated RTL in lockstep (preset `fastsim`, \
-         W = 2) and writes the cycles around it as WaveJSON; `scripts/diagrams.sh` renders \
+         W = 2, or the one a diagram's title names) and writes the cycles around it as WaveJSON; `scripts/diagrams.sh` renders \
          the SVGs with WaveDrom (`yowasp-wavedrom`). A test fails when a JSON file here \
          differs from a fresh run, so the pictures follow the RTL.\n\n\
          Conventions: one column per clock cycle; every input is sampled at the rising edge \
@@ -329,12 +330,13 @@ impl Scene {
             width: self.cfg.dispatch_width,
             first: from,
             hscale: 1,
+            preset: self.cfg.name,
         })
     }
 }
 
 /// Every diagram, in the order of the docs, from lockstep runs of preset `fastsim`
-/// (W = 2).
+/// (W = 2), and of `v1p5` for its options' ports.
 pub fn all() -> Result<Vec<Diagram>, String> {
     let cfg = Config::preset("fastsim").expect("preset fastsim");
     let note = |what: &str| what.to_string();
@@ -550,6 +552,80 @@ pub fn all() -> Result<Vec<Diagram>, String> {
         vec![
             ("synchronization", vec![port("psb_req"), port("psb_done")]),
             ("write port", vec![port("wr_valid"), port("wr_ready")]),
+        ],
+    )?);
+
+    // FEAT_SPE_nVM (preset v1p5): under an EL1 owner with EL2 enabled, PMBLIMITR.nVM and
+    // PMSCR_EL2.EnVM set, the buffer pointer is an IPA: each beat says so, with PMBMAR's
+    // shareability and attributes.
+    let v1p5 = Config::preset("v1p5").expect("preset v1p5");
+    let mut t = Scene::new(v1p5, 0x1000, BASE, 3)?;
+    t.inp.thr[0].el2_en = true;
+    t.inp.thr[0].mdcr_e2pb = 0b11;
+    let mar = pmbmar::SH.place(0b11) | pmbmar::ATTR.place(0xff);
+    t.write(RegId::Pmbmar, mar);
+    t.write(RegId::PmscrEl2, pmscr::ENVM.place(1));
+    t.write(
+        RegId::Pmblimitr,
+        pmblimitr::LIMIT.place((BASE + 0x1000) >> pmblimitr::LIMIT.lsb)
+            | pmblimitr::E.place(1)
+            | pmblimitr::NVM.place(1),
+    );
+    t.until_tag(op_class::OTHER);
+    t.complete();
+    let cpl = t.rec.len() as u64;
+    t.steps(12);
+    out.push(t.diagram(
+        "nvm-address-space",
+        "v1p5 (FEAT_SPE_nVM): a record written by IPA",
+        note(&format!(
+            "PMBLIMITR_EL1.nVM and PMSCR_EL2.EnVM set, EL2 enabled and EL1 owning the buffer (mdcr_e2pb = 11): every beat's wr_addr_space is {:02b} (an IPA; {:02b} a VA, {:02b} a PA, under an EL2 owner), wr_mem_attr PMBMAR_EL1's SH and Attr (here Inner Shareable, Write-Back), both held with wr_addr while wr_valid is high",
+            pmbmar::SPACE_IPA,
+            pmbmar::SPACE_VA,
+            pmbmar::SPACE_PA
+        )),
+        (cpl - 1, cpl + 12),
+        vec![
+            ("completion", vec![port("cpl_done")]),
+            ("write port", vec![port("wr_valid"), port("wr_ready"), port("wr_addr").low(12), port("wr_addr_space"), port("wr_mem_attr")]),
+        ],
+    )?);
+    out.last_mut().expect("just pushed").hscale = 2;
+
+    // FEAT_SPE_EXC (preset v1p5): buffer full reported as an SPE Profiling exception to
+    // EL1 instead of PMBIRQ.
+    let mut t = Scene::new(v1p5, 0x1000, BASE + 0x1000 - 0x40, 3)?;
+    t.inp.thr[0].mdcr_pmsee = mdcr_pmsee::DELEGATED;
+    t.write(
+        RegId::PmscrEl1,
+        pmscr::E0SPE.place(1) | pmscr::E1SPE.place(1) | pmscr::EE.place(0b11),
+    );
+    t.until_tag(op_class::OTHER);
+    t.complete();
+    t.step();
+    let mut last_beat = 0;
+    for _ in 0..16 {
+        if t.step().wr_valid {
+            last_beat = t.rec.len() as u64 - 1;
+        }
+    }
+    t.step();
+    t.write(RegId::Pmbsr, 0);
+    let cleared = t.rec.len() as u64 - 1;
+    t.steps(2);
+    out.push(t.diagram(
+        "exc-buffer-full",
+        "v1p5 (FEAT_SPE_EXC): buffer full as an exception to EL1",
+        note(&format!(
+            "MDCR_EL3.PMSEE = {:02b} (mdcr_pmsee: delegated) and PMSCR_EL1.EE = 11: the buffer-full event sets PMBSR_EL1.S and raises exc_el1, a level like irq, which stays low; writing PMBSR_EL1 (address {:#x}) = 0 drops exc_el1 in the next cycle. exc_el2 and exc_el3 rise instead when J1 ReportSPEEvent routes an event to those ELs",
+            mdcr_pmsee::DELEGATED,
+            reg(RegId::Pmbsr).addr()
+        )),
+        (last_beat - 9, cleared + 3),
+        vec![
+            ("write port", vec![port("wr_valid"), port("wr_ready"), port("wr_addr").low(12)]),
+            ("exception and interrupt", vec![port("irq"), port("exc_el1"), port("exc_el2"), port("exc_el3")]),
+            ("register port", vec![port("reg_en"), port("reg_we"), port("reg_addr"), port("reg_wdata")]),
         ],
     )?);
     Ok(out)
