@@ -19,8 +19,8 @@ pub struct MutateArgs {
     /// Workload cycles of the regression, over all its jobs.
     #[arg(long, default_value = "1000000", value_parser = crate::parse_usize)]
     cycles: usize,
-    /// Cycles of one job.
-    #[arg(long, default_value = "200000", value_parser = crate::parse_usize)]
+    /// Cycles of one job (shorter jobs: more drawn plans in the same cycles).
+    #[arg(long, default_value = "50000", value_parser = crate::parse_usize)]
     job_cycles: usize,
     /// Fail (exit 1) when fewer than this percentage (0 to 100) of the built mutants are
     /// killed.

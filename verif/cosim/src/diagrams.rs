@@ -176,7 +176,7 @@ pub fn markdown(diagrams: &[Diagram]) -> String {
          differs from a fresh run, so the pictures follow the RTL.\n\n\
          Conventions: one column per clock cycle; every input is sampled at the rising edge \
          that ends its column; a combinational output (`tag`, `hook_stray`, `reg_rdata`, \
-         `pmu_sample_pop`, `pmu_sample_collision`, `psb_done`) answers the inputs of its own \
+         `pmu_sample_pop`, `pmu_sample_collision`, `psb_done`, `exc_el*`) answers the inputs of its own \
          column, a registered one (`wr_*`, `irq`, `pmu_sample_feed`, `pmu_sample_filtrate`) \
          the state at its start. Values are hex; wide buses show their low bits (the name \
          says which). The rules are in the port table and the hook protocol of \

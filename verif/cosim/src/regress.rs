@@ -2,8 +2,11 @@
 //! [`crate::chaos`] on one preset, with the golden model and the Verilated RTL in lockstep.
 //!
 //! A regression is a list of [`Job`]s fixed by (seed, total cycles, job length, presets):
-//! job `i` runs preset `presets[i % P]` with seed `hash(seed, i)`; everything else
-//! (workload, software settings, memory behaviour, chaos level) derives from the job seed.
+//! job `i` runs preset `presets[i % P]` with seed `hash(seed, i)` (for each preset's first
+//! two jobs, the first seed from there whose plan is open, and open with a fault sweep:
+//! [`JobPlan::is_open`], [`JobPlan::is_open_sweep`]); everything
+//! else (workload, software settings, memory behaviour, chaos level) derives from the job
+//! seed.
 //! Shard `k/n` runs the contiguous job range `[(k-1)·J/n, k·J/n)`, so shards split the seed
 //! range and together run exactly the whole regression. [`Job::spec`] (`preset:seed:cycles`)
 //! replays one job alone.
@@ -86,13 +89,54 @@ pub fn plan_jobs(seed: u64, total: u64, job_cycles: u64, presets: &[&'static Con
     let n = total.div_ceil(job_cycles).max(presets.len() as u64);
     let per = total.div_ceil(n).max(1);
     (0..n)
-        .map(|i| Job {
-            index: i,
-            preset: presets[(i % presets.len() as u64) as usize],
-            seed: hash64(seed ^ hash64(i.wrapping_add(0x5E55))),
-            cycles: per,
+        .map(|i| {
+            let preset = presets[(i % presets.len() as u64) as usize];
+            let mut job = Job {
+                index: i,
+                preset,
+                seed: hash64(seed ^ hash64(i.wrapping_add(0x5E55))),
+                cycles: per,
+            };
+            // Each preset's first job open, its second open and sweeping faults.
+            let need: Option<fn(&JobPlan, &Config) -> bool> = match i / presets.len() as u64 {
+                0 => Some(JobPlan::is_open),
+                1 => Some(JobPlan::is_open_sweep),
+                _ => None,
+            };
+            if let Some(need) = need {
+                job.seed = seed_with(preset, job.seed, need);
+            }
+            job
         })
         .collect()
+}
+
+/// The first seed from `seed` on (a hash chain) whose plan meets `need`. Each preset's
+/// first two jobs are drawn so ([`JobPlan::is_open`], [`JobPlan::is_open_sweep`]): a
+/// random plan may sample nothing at all (its EL prohibited, a filter that keeps no op of
+/// its workload, a period longer than the job) or meet no fault, and when every job of a
+/// preset happens to draw such plans, the regression tests the preset's records, or its
+/// management events, not at all (CI's 50 jobs once gave `w2` four plans that recorded
+/// nothing: 91 functional holes). The job's spec carries the seed found, so `--job`
+/// replays it as it ran.
+fn seed_with(preset: &'static Config, seed: u64, need: fn(&JobPlan, &Config) -> bool) -> u64 {
+    let mut s = seed;
+    for _ in 0..10_000 {
+        let job = Job {
+            index: 0,
+            preset,
+            seed: s,
+            cycles: 0,
+        };
+        if need(&JobPlan::new(&job), preset) {
+            return s;
+        }
+        s = hash64(s ^ 0x0BE4);
+    }
+    panic!(
+        "no plan as needed for {} in 10,000 seeds from {seed:#x}",
+        preset.name
+    )
 }
 
 /// Shard `k` of `n` (1-based) of `jobs`: a contiguous range.
@@ -240,6 +284,45 @@ impl JobPlan {
             chaos_name,
             chaos,
         }
+    }
+
+    /// Whether the plan samples and records whatever its workload runs on `cfg`: a period
+    /// and first count of the ordinary draw (at most four times the preset's minimum
+    /// interval), no filter of any kind, both user and kernel sampled, no discard, and the
+    /// EL2 state Linux sets (so no EL is prohibited). Chaos, memory behaviour, faults,
+    /// context switches and placement stay as drawn.
+    pub fn is_open(&self, cfg: &Config) -> bool {
+        let s = &self.settings;
+        let most = 4 * u64::from(cfg.min_interval());
+        s.interval <= most
+            && !matches!(s.initial_count, Some(c) if c > most)
+            && !(s.branch_filter || s.load_filter || s.store_filter)
+            && s.event_filter == 0
+            && s.inv_event_filter == 0
+            && s.min_latency == 0
+            && !(s.float_filter || s.simd_filter)
+            && !(s.branch_filter_mask || s.load_filter_mask || s.store_filter_mask)
+            && !(s.float_filter_mask || s.simd_filter_mask)
+            && s.inv_data_src_filter == 0
+            && s.user
+            && s.kernel
+            && !s.discard
+            && self.workload.params.e2pb.is_none()
+    }
+
+    /// Open ([`JobPlan::is_open`]), with a fault sweep of every kind after which the
+    /// driver restarts profiling, a memory that applies backpressure and context switches:
+    /// the record's management events at each beat, and PSBs among records.
+    pub fn is_open_sweep(&self, cfg: &Config) -> bool {
+        self.is_open(cfg)
+            && self.settings.on_fault == spe_bench::driver::FaultAction::Restart
+            && self.settings.switch_every != 0
+            && matches!(self.memory.errors, ErrorInjection::Sweep { .. })
+            && matches!(self.memory.fault, FaultSpec::Any)
+            && !matches!(
+                self.memory.backpressure,
+                spe_bench::memory::Backpressure::AlwaysReady
+            )
     }
 
     /// One line: workload, chaos level, memory and the main settings.
@@ -688,6 +771,33 @@ mod tests {
         assert!(
             parse_shard("0/5").is_err() && parse_shard("6/5").is_err() && parse_shard("x").is_err()
         );
+    }
+
+    #[test]
+    fn each_presets_first_two_jobs_are_open_and_the_rest_are_drawn_freely() {
+        let presets = all_presets();
+        let jobs = plan_jobs(1, 100_000_000, 2_000_000, &presets);
+        let p = presets.len();
+        for j in &jobs[..p] {
+            let plan = JobPlan::new(j);
+            assert!(plan.is_open(j.preset), "{}: {}", j.spec(), plan.describe());
+        }
+        for j in &jobs[p..2 * p] {
+            let plan = JobPlan::new(j);
+            assert!(
+                plan.is_open_sweep(j.preset),
+                "{}: {}",
+                j.spec(),
+                plan.describe()
+            );
+        }
+        // The other jobs keep their hashed seeds, closed plans among them.
+        for j in &jobs[2 * p..] {
+            assert_eq!(j.seed, hash64(1 ^ hash64(j.index.wrapping_add(0x5E55))));
+        }
+        assert!(jobs[2 * p..]
+            .iter()
+            .any(|j| !JobPlan::new(j).is_open(j.preset)));
     }
 
     #[test]
