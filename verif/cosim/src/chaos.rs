@@ -27,7 +27,7 @@ use spe_bench::memory::{random_mmu_fsc, FaultSpec};
 use spe_bench::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
 use spe_defs::events::filterable_mask;
 use spe_defs::packet::{addr_payload::ADDR_BITS, op_class};
-use spe_defs::regs::{reg, REGS};
+use spe_defs::regs::{pmbsr, reg, RegId, REGS};
 use spe_defs::Config;
 use spe_ports::{Dut, Inputs, Outputs};
 use spe_stim::rng::Rng;
@@ -176,7 +176,17 @@ pub struct Chaos<D: Dut> {
     stall_ahead: bool,
     stalled: Option<(usize, u64)>,
     tracking: Vec<bool>,
+    /// Software stopping profiling while a record is written (a stream of its own, so the
+    /// draws above stay as they were): the last step's offered beat (its thread and
+    /// address), and the stream.
+    last_beat: Option<(u8, u64)>,
+    stop_rng: Rng,
 }
+
+/// Per offered beat past a record's first, the chance that software stops profiling in the
+/// next cycle (PMBSR.S set, or PMBLIMITR.E cleared): the functional coverage's
+/// `mgmt/stop-writing`.
+const STOP_MID_RECORD: f64 = 2e-3;
 
 impl<D: Dut> Chaos<D> {
     /// Chaos around `inner`, active from step `start` (after the runner's reset) until step
@@ -194,6 +204,8 @@ impl<D: Dut> Chaos<D> {
             cfg: *cfg,
             params,
             rng: Rng::derive(seed, 0xC4A05),
+            last_beat: None,
+            stop_rng: Rng::derive(seed, 0x5709),
             cycle: 0,
             start,
             until,
@@ -358,6 +370,17 @@ impl<D: Dut> Dut for Chaos<D> {
         if self.rng.chance(self.params.reprogram) {
             self.reprogram();
         }
+        if let Some((t, addr)) = self.last_beat.take() {
+            if (addr >> 3) & 7 != 0 && self.stop_rng.chance(STOP_MID_RECORD) {
+                self.counts.reg_writes += 1;
+                let stop = if self.stop_rng.chance(0.5) {
+                    (reg(RegId::Pmbsr).addr(), pmbsr::S.place(1))
+                } else {
+                    (reg(RegId::Pmblimitr).addr(), 0)
+                };
+                self.queue.push_front((stop.0, Some(stop.1), t));
+            }
+        }
         if !i.reg_en {
             let access = match self.queue.pop_front() {
                 Some(a) => Some(a),
@@ -444,6 +467,9 @@ impl<D: Dut> Dut for Chaos<D> {
             self.counts.odd_regimes += 1;
         }
         let o = self.inner.step(&i);
+        if o.wr_valid {
+            self.last_beat = Some((o.wr_tid, o.wr_addr));
+        }
         if self.params.stall {
             // The unit ended a sample: a completion it got, its timeout, or a PSB's drop;
             // a stall ends with it (or, as a backstop, long after the timeout).

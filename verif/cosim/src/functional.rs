@@ -43,7 +43,9 @@
 //! * `mgmt/buffer-full-after-last-beat`, `mgmt/buffer-full-at-check` (units with the
 //!   SAMPLE_FEED_* events): SAMPLE_BUFFER_FULL with a record's last beat, or at the
 //!   check of a record that finds no room; `mgmt/irq` (PMBIRQ rising); `mgmt/freeze`
-//!   (PMFZ: `pmu_freeze` rising);
+//!   (PMFZ: `pmu_freeze` rising); `mgmt/stop-writing`: software stops profiling (a
+//!   register write that sets PMBSR.S or clears PMBLIMITR.E) while a beat past the first
+//!   of its thread's record is offered;
 //! * `feed/<event>`: each SAMPLE_FEED_* output the unit has, pulsed;
 //! * `smt/thread<t>/kept` and `smt/thread<t>/waits` (T > 1): thread t's sample kept, and
 //!   kept while another thread's beat is offered (contention for the one writer);
@@ -57,7 +59,7 @@ use spe_defs::impdef::{
     events_payload, layout, BEATS_PER_RECORD, BEAT_BYTES, DATA_SOURCE_PAYLOAD, RECORD_SIZE,
 };
 use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class, subclass};
-use spe_defs::regs::pmbsr;
+use spe_defs::regs::{pmblimitr, pmbsr, reg, RegId};
 use spe_defs::{events, Config};
 use spe_ports::{Dut, Inputs, Outputs};
 use std::collections::HashMap;
@@ -234,6 +236,10 @@ impl Plan {
         add(
             "mgmt/irq".into(),
             "PMBIRQ rising (a management event)".into(),
+        );
+        add(
+            "mgmt/stop-writing".into(),
+            "software sets PMBSR.S or clears PMBLIMITR.E while a beat past the first of its thread's record is offered".into(),
         );
         if cfg.options.pmfz {
             add("mgmt/freeze".into(), "pmu_freeze rising (PMFZ)".into());
@@ -427,6 +433,7 @@ struct Ids {
     backpressure: [usize; BEATS_PER_RECORD],
     psb: [usize; 6],
     irq: usize,
+    stop_writing: usize,
     freeze: Option<usize>,
     full_last: Option<usize>,
     full_check: Option<usize>,
@@ -463,6 +470,7 @@ impl<D: Dut> Observer<D> {
                 ids.psb[i] = p.id(&format!("psb/{ph}"));
             }
             ids.irq = p.id("mgmt/irq");
+            ids.stop_writing = p.id("mgmt/stop-writing");
             ids.freeze = p.find("mgmt/freeze");
             ids.full_last = p.find("mgmt/buffer-full-after-last-beat");
             ids.full_check = p.find("mgmt/buffer-full-at-check");
@@ -518,6 +526,17 @@ impl<D: Dut> Observer<D> {
         let beat = wt.map(|t| self.thr[t].beat_at(o.wr_addr));
         let ids = &self.ids;
         let c = &mut self.counts;
+        if let (Some(t), Some(b)) = (wt, beat) {
+            let stops = i.reg_en
+                && i.reg_we
+                && tid(threads, i.reg_tid) == t
+                && ((i.reg_addr == reg(RegId::Pmbsr).addr() && pmbsr::S.get(i.reg_wdata) == 1)
+                    || (i.reg_addr == reg(RegId::Pmblimitr).addr()
+                        && pmblimitr::E.get(i.reg_wdata) == 0));
+            if stops && b > 0 {
+                c[ids.stop_writing] += 1;
+            }
+        }
         for t in 0..threads {
             let (ti, to) = (&i.thr[t], &o.thr[t]);
             let writing = wt == Some(t);
