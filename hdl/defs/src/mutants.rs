@@ -221,7 +221,7 @@ pub const MUTANTS: &[Mutant] = &[
         file: "spe_sampler_{p}.v",
         from: "e_shift__0 = e_kc__0 << e_r3__0;",
         to: "e_shift__0 = e_kc__0;",
-        regress_cycles: Some(4_000_000),
+        regress_cycles: Some(20_000_000),
     },
     // FEAT_SPE_PBT for a branch not taken too: its record gets the previous-branch target,
     // which J1 SPEBranch gives only a taken branch.
@@ -232,7 +232,7 @@ pub const MUTANTS: &[Mutant] = &[
         file: "spe_tracker_{p}.v",
         from: "pbt_en__0 = s_rep__q[(141)+:(1)] & s_rep__q[(201)+:(1)] & s_rep__q[(204)+:(1)] & p_valid__0__q;",
         to: "pbt_en__0 = s_rep__q[(141)+:(1)] & s_rep__q[(204)+:(1)] & p_valid__0__q;",
-        regress_cycles: Some(4_000_000),
+        regress_cycles: Some(20_000_000),
     },
 ];
 

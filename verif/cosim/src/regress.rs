@@ -289,12 +289,16 @@ impl JobPlan {
     /// Whether the plan samples and records whatever its workload runs on `cfg`: a period
     /// and first count of the ordinary draw (at most four times the preset's minimum
     /// interval), no filter of any kind, both user and kernel sampled, no discard, and the
-    /// EL2 state Linux sets (so no EL is prohibited). Chaos, memory behaviour, faults,
-    /// context switches and placement stay as drawn.
+    /// EL2 state Linux sets (so no EL is prohibited), a workload other than `modes` (whose
+    /// AArch32 and profiling-prohibited stretches sample nothing); on a unit with FEAT_SPE_ERnd, the
+    /// random interval (PMSIRR.RND), whose delay through ECOUNT is what ERnd changes.
+    /// Chaos, memory behaviour, faults, context switches and placement stay as drawn.
     pub fn is_open(&self, cfg: &Config) -> bool {
         let s = &self.settings;
         let most = 4 * u64::from(cfg.min_interval());
-        s.interval <= most
+        (s.jitter || !cfg.options.ernd)
+            && self.workload.name != "modes"
+            && s.interval <= most
             && !matches!(s.initial_count, Some(c) if c > most)
             && !(s.branch_filter || s.load_filter || s.store_filter)
             && s.event_filter == 0
