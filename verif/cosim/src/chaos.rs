@@ -26,6 +26,7 @@ use spe_bench::driver::FaultAction;
 use spe_bench::memory::{random_mmu_fsc, FaultSpec};
 use spe_bench::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
 use spe_defs::events::filterable_mask;
+use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES};
 use spe_defs::packet::{addr_payload::ADDR_BITS, op_class};
 use spe_defs::regs::{pmbsr, reg, RegId, REGS};
 use spe_defs::Config;
@@ -371,7 +372,8 @@ impl<D: Dut> Dut for Chaos<D> {
             self.reprogram();
         }
         if let Some((t, addr)) = self.last_beat.take() {
-            if (addr >> 3) & 7 != 0 && self.stop_rng.chance(STOP_MID_RECORD) {
+            let beat = addr / BEAT_BYTES as u64 % BEATS_PER_RECORD as u64;
+            if beat != 0 && self.stop_rng.chance(STOP_MID_RECORD) {
                 self.counts.reg_writes += 1;
                 let stop = if self.stop_rng.chance(0.5) {
                     (reg(RegId::Pmbsr).addr(), pmbsr::S.place(1))

@@ -307,6 +307,26 @@ impl Scene {
         panic!("no tag in 10000 cycles");
     }
 
+    /// A sampled op completes and its record goes out (filling the buffer when PMBPTR is
+    /// one record below the limit); then software clears PMBSR. Returns the cycles of the
+    /// record's last beat and of the clearing write.
+    fn fill_and_clear(&mut self) -> (u64, u64) {
+        self.until_tag(op_class::OTHER);
+        self.complete();
+        self.step();
+        let mut last_beat = 0;
+        for _ in 0..16 {
+            if self.step().wr_valid {
+                last_beat = self.rec.len() as u64 - 1;
+            }
+        }
+        self.step();
+        self.write(RegId::Pmbsr, 0);
+        let cleared = self.rec.len() as u64 - 1;
+        self.steps(2);
+        (last_beat, cleared)
+    }
+
     /// The diagram of cycles `from..to` of the recording; fails if model and RTL ever
     /// differed.
     fn diagram(
@@ -464,19 +484,7 @@ pub fn all() -> Result<Vec<Diagram>, String> {
     // Buffer full: the last record that fits, the management event, PMBIRQ, software
     // clearing PMBSR.
     let mut t = Scene::new(cfg, 0x1000, BASE + 0x1000 - 0x40, 3)?;
-    t.until_tag(op_class::OTHER);
-    t.complete();
-    t.step();
-    let mut last_beat = 0;
-    for _ in 0..16 {
-        if t.step().wr_valid {
-            last_beat = t.rec.len() as u64 - 1;
-        }
-    }
-    t.step();
-    t.write(RegId::Pmbsr, 0);
-    let cleared = t.rec.len() as u64 - 1;
-    t.steps(2);
+    let (last_beat, cleared) = t.fill_and_clear();
     out.push(t.diagram(
         "buffer-full-irq",
         "Buffer full and the interrupt",
@@ -600,19 +608,7 @@ pub fn all() -> Result<Vec<Diagram>, String> {
         RegId::PmscrEl1,
         pmscr::E0SPE.place(1) | pmscr::E1SPE.place(1) | pmscr::EE.place(0b11),
     );
-    t.until_tag(op_class::OTHER);
-    t.complete();
-    t.step();
-    let mut last_beat = 0;
-    for _ in 0..16 {
-        if t.step().wr_valid {
-            last_beat = t.rec.len() as u64 - 1;
-        }
-    }
-    t.step();
-    t.write(RegId::Pmbsr, 0);
-    let cleared = t.rec.len() as u64 - 1;
-    t.steps(2);
+    let (last_beat, cleared) = t.fill_and_clear();
     out.push(t.diagram(
         "exc-buffer-full",
         "v1p5 (FEAT_SPE_EXC): buffer full as an exception to EL1",

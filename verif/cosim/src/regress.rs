@@ -17,7 +17,7 @@ use crate::lockstep::{Divergence, Lockstep};
 use crate::verilated::Verilated;
 use spe_bench::memory::FaultSpec;
 use spe_bench::run::RESET_CYCLES;
-use spe_bench::{ErrorInjection, Stats};
+use spe_bench::{Backpressure, ErrorInjection, Stats};
 use spe_defs::impdef::BEATS_PER_RECORD;
 use spe_defs::{Config, PRESETS};
 use spe_stim::core_params::MAX_DRAM_BASE;
@@ -94,7 +94,7 @@ pub fn plan_jobs(seed: u64, total: u64, job_cycles: u64, presets: &[&'static Con
             let mut job = Job {
                 index: i,
                 preset,
-                seed: hash64(seed ^ hash64(i.wrapping_add(0x5E55))),
+                seed: hashed_seed(seed, i),
                 cycles: per,
             };
             // Each preset's first job open, its second open and sweeping faults.
@@ -109,6 +109,12 @@ pub fn plan_jobs(seed: u64, total: u64, job_cycles: u64, presets: &[&'static Con
             job
         })
         .collect()
+}
+
+/// Job `i`'s seed from the master `seed`, before [`seed_with`] (each preset's first two
+/// jobs).
+fn hashed_seed(seed: u64, i: u64) -> u64 {
+    hash64(seed ^ hash64(i.wrapping_add(0x5E55)))
 }
 
 /// The first seed from `seed` on (a hash chain) whose plan meets `need`. Each preset's
@@ -323,10 +329,7 @@ impl JobPlan {
             && self.settings.switch_every != 0
             && matches!(self.memory.errors, ErrorInjection::Sweep { .. })
             && matches!(self.memory.fault, FaultSpec::Any)
-            && !matches!(
-                self.memory.backpressure,
-                spe_bench::memory::Backpressure::AlwaysReady
-            )
+            && self.memory.backpressure != Backpressure::AlwaysReady
     }
 
     /// One line: workload, chaos level, memory and the main settings.
@@ -797,7 +800,7 @@ mod tests {
         }
         // The other jobs keep their hashed seeds, closed plans among them.
         for j in &jobs[2 * p..] {
-            assert_eq!(j.seed, hash64(1 ^ hash64(j.index.wrapping_add(0x5E55))));
+            assert_eq!(j.seed, hashed_seed(1, j.index));
         }
         assert!(jobs[2 * p..]
             .iter()
