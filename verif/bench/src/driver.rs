@@ -16,7 +16,16 @@
 //! * Interrupt (seen on `irq`): the fault check; spurious: nothing more; fatal: disable
 //!   and drain (or, with [`FaultAction::Restart`], a new AUX output so that a long run goes
 //!   on); full: a new AUX output unless truncated (truncated: the session stops, as perf
-//!   disables the event); then PMBSR = 0.
+//!   disables the event); then PMBSR = 0. With FEAT_SPE_EXC and PMSCR_EL1.EE = 11 the
+//!   event comes as an SPE Profiling exception to EL1 (`exc_el1`), whose handler is the
+//!   same.
+//! * Events for EL2 or EL3 (FEAT_SPE_EXC; `exc_el2`, `exc_el3`): Linux has none of this
+//!   yet, so the bench follows the architecture with the simplest higher-EL handler: when
+//!   the driver is idle, read the bank (PMBSR_EL2 or PMBSR_EL3), write its syndrome to
+//!   PMBSR_EL1 (profiling stays stopped: EL1's S is set) and clear the bank, the way a
+//!   hypervisor injects a buffer management event into the EL1 that owns the buffer; the
+//!   driver then services it as above. The same driver drives the firmware's controls
+//!   (`mdcr_pmsee`, `scr_ea`, `hcr_tea`) every cycle.
 //!
 //! The AUX ring: the buffer is a ring of `buffer_size` bytes consumed at once by perf, with
 //! a wakeup watermark of half the ring (4 KiB at least); an output runs from the head to
@@ -37,7 +46,25 @@ use spe_defs::regs::{
     pmblimitr, pmbptr, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, reg, RegId,
 };
 use spe_ports::{Inputs, Outputs};
+use spe_stim::rng::Rng;
 use std::collections::VecDeque;
+
+/// A FEAT_SPE_EXC routing as a system sets one up: (MDCR_EL3.PMSEE, PMSCR_EL2.EE,
+/// PMSCR_EL1.EE). A third of the draws send stage 2 faults (and an EL2 owner's stage 1
+/// faults) to EL2 and the rest as exceptions to EL1; a sixth each everything to EL3,
+/// everything to EL2 and everything as EL1 exceptions; the rest any values (FEAT_NV's
+/// EL1 values 01 and 10 among them, used as 00).
+pub fn exc_routing(r: &mut Rng) -> (u8, u8, u8) {
+    use spe_defs::regs::mdcr_pmsee::{DELEGATED, TRAP_ALL};
+    let (a, b, c) = (r.below(4) as u8, r.below(4) as u8, r.below(4) as u8);
+    match r.below(6) {
+        0 | 1 => (DELEGATED, 0b10, 0b11),
+        2 => (TRAP_ALL, b, c),
+        3 => (DELEGATED, 0b11, c),
+        4 => (DELEGATED, 0b01, 0b11),
+        _ => (a, b, c),
+    }
+}
 
 /// PMBLIMITR.LIMIT granule (4 KiB).
 const LIMIT_GRANULE: u64 = 1 << pmblimitr::LIMIT.lsb;
@@ -124,6 +151,18 @@ pub struct SampleSettings {
     /// to EL1; 10 or 11 keep events for EL2, which this driver at EL1 does not handle).
     pub exc_ee: u8,
     pub el2_ee: u8,
+    /// FEAT_SPE_EXC's controls above EL1, as the bench's EL3 firmware and hypervisor set
+    /// them and the core shows them to the unit every cycle: MDCR_EL3.PMSEE (`mdcr_pmsee`;
+    /// 00, the reset value, keeps every event in PMBSR_EL1 and PMBIRQ), SCR_EL3.EA
+    /// (`scr_ea`) and HCR_EL2.TEA (`hcr_tea`). An event the unit reports to PMBSR_EL2 or
+    /// PMBSR_EL3 is taken by that EL's handler, which reflects it to EL1 (see [`Driver`]).
+    pub pmsee: u8,
+    pub scr_ea: bool,
+    pub hcr_tea: bool,
+    /// With FEAT_SPE_EXC: at each context switch back the firmware and hypervisor set up
+    /// a new routing ([`exc_routing`]: PMSEE and both EE fields), drawn from this seed, as
+    /// a hypervisor switching guests or EL3 switching worlds would. `None`: fixed.
+    pub exc_reroute: Option<u64>,
     /// The kernel runs at EL2 (VHE host): sampling is controlled by PMSCR_EL2.
     pub host: bool,
     /// Buffer start (64-byte aligned).
@@ -182,6 +221,10 @@ impl SampleSettings {
             nvm: None,
             exc_ee: 0,
             el2_ee: 0,
+            pmsee: 0,
+            scr_ea: false,
+            hcr_tea: false,
+            exc_reroute: None,
             host: false,
             buffer_base: 0xffff_8000_2000_0000,
             buffer_size: 4 << 20,
@@ -334,7 +377,7 @@ impl SampleSettings {
                 option::nvm,
             );
         }
-        if (self.exc_ee | self.el2_ee) & 3 != 0 && !cfg.options.exc {
+        if (self.exc_ee | self.el2_ee | self.pmsee) & 3 != 0 && !cfg.options.exc {
             return refuse(
                 "PMSCR.EE (management events as exceptions)",
                 "FEAT_SPE_EXC",
@@ -558,6 +601,8 @@ enum Access {
     Quiesced,
     /// A phase change at this point of the program.
     Enter(Phase),
+    /// The higher-EL bank (PMBSR_EL2 or _EL3) just read: reflect its event to EL1.
+    Reflect(RegId),
 }
 
 /// Why the fault check runs.
@@ -606,8 +651,11 @@ pub struct Driver {
     queue: VecDeque<Access>,
     issued: Option<Access>,
     phase: Phase,
-    /// `irq` seen high last cycle (and not just cleared).
+    /// `irq` (or `exc_el1`) seen high last cycle (and not just cleared).
     irq: bool,
+    /// The bank of an SPE Profiling exception to EL3 or EL2 seen pending last cycle (and
+    /// not just cleared): the higher EL's handler reflects it to EL1.
+    higher: Option<RegId>,
     /// The last PMBSR read.
     status: u64,
     /// The ring's head (offset) and the current output's flags.
@@ -629,6 +677,8 @@ pub struct Driver {
     /// The hardware thread whose registers, PSB lane, interrupt and buffer this driver
     /// serves (the CPU it runs on).
     thread: usize,
+    /// The draws of [`SampleSettings::exc_reroute`].
+    reroute: Option<Rng>,
 }
 
 impl Driver {
@@ -644,6 +694,7 @@ impl Driver {
         queue.push_back(Access::Begin);
         let start = settings.start_after_buffer(settings.initial_icr());
         queue.extend(start.into_iter().map(|(r, v)| Access::Write(r, v)));
+        let settings_reroute = settings.exc_reroute.map(Rng::new);
         Ok(Driver {
             period_left: settings.initial_icr(),
             settings,
@@ -651,6 +702,7 @@ impl Driver {
             issued: None,
             phase: Phase::Running,
             irq: false,
+            higher: None,
             status: 0,
             head: 0,
             truncated: false,
@@ -663,6 +715,7 @@ impl Driver {
             events: Vec::new(),
             records: Vec::new(),
             thread: 0,
+            reroute: settings_reroute,
         })
     }
 
@@ -692,6 +745,14 @@ impl Driver {
         if self.irq && self.queue.is_empty() && self.phase == Phase::Running {
             self.fault_check(Ctx::Irq);
         }
+        if let (Some(bank), true) = (self.higher, self.queue.is_empty()) {
+            self.queue
+                .extend([Access::Read(bank), Access::Reflect(bank)]);
+        }
+        let fw = &mut inp.thr[self.thread];
+        fw.mdcr_pmsee = self.settings.pmsee & 3;
+        fw.scr_ea = self.settings.scr_ea;
+        fw.hcr_tea = self.settings.hcr_tea;
         // Decisions that can lead a program (a start's begin, a phase change) run here.
         while let Some(a @ (Access::Begin | Access::Enter(_))) = self.queue.front().copied() {
             self.queue.pop_front();
@@ -723,11 +784,22 @@ impl Driver {
         if let Some(ptr) = self.pending_open.take() {
             mem.open_session(self.thread, ptr);
         }
-        let cleared = self.issued == Some(Access::Write(RegId::Pmbsr, 0));
-        // irq is registered: in the cycle PMBSR is cleared it still shows the old status.
-        self.irq = out.thr[self.thread].irq && !cleared;
+        let cleared = |bank| self.issued == Some(Access::Write(bank, 0));
+        // irq and the exceptions follow the registers: in the cycle a bank is cleared
+        // they still show the old status.
+        let o = &out.thr[self.thread];
+        self.irq = (o.irq || o.exc_el1) && !cleared(RegId::Pmbsr);
+        self.higher = if o.exc_el3 && !cleared(RegId::PmbsrEl3) {
+            Some(RegId::PmbsrEl3)
+        } else if o.exc_el2 && !cleared(RegId::PmbsrEl2) {
+            Some(RegId::PmbsrEl2)
+        } else {
+            None
+        };
         match self.issued.take() {
-            Some(Access::Read(RegId::Pmbsr)) => self.status = out.reg_rdata,
+            Some(Access::Read(RegId::Pmbsr | RegId::PmbsrEl2 | RegId::PmbsrEl3)) => {
+                self.status = out.reg_rdata
+            }
             Some(Access::Read(RegId::Pmbptr)) => self.ptr = out.reg_rdata,
             Some(Access::Read(RegId::Pmsicr)) => self.icr = out.reg_rdata,
             Some(Access::Psb) if !out.thr[self.thread].psb_done => {
@@ -809,6 +881,13 @@ impl Driver {
                 }
             }
             Access::Quiesced => mem.quiesce(self.thread),
+            // EL1's S set first (profiling stays stopped), then the higher bank cleared.
+            Access::Reflect(bank) => {
+                let st = std::mem::take(&mut self.status);
+                if pmbsr::S.is_set(st) {
+                    self.front(&[Access::Write(RegId::Pmbsr, st), Access::Write(bank, 0)]);
+                }
+            }
             Access::Write(..) | Access::Read(_) | Access::Psb => unreachable!("bus access"),
         }
     }
@@ -921,6 +1000,15 @@ impl Driver {
             return false;
         }
         self.phase = Phase::Running;
+        // A new FEAT_SPE_EXC routing: PMSEE from the next drive on, EL2's EE written now
+        // (non-VHE), EL1's with the control at the end of the start.
+        if let Some(r) = &mut self.reroute {
+            let s = &mut self.settings;
+            (s.pmsee, s.el2_ee, s.exc_ee) = exc_routing(r);
+            if let Some((reg, v)) = s.el2_boot() {
+                self.queue.push_back(Access::Write(reg, v));
+            }
+        }
         if !self.settings.discard {
             self.queue.push_back(Access::Begin);
         } else {
@@ -1063,6 +1151,13 @@ mod tests {
                 "FEAT_SPE_EXC",
                 SampleSettings {
                     exc_ee: 0b11,
+                    ..SampleSettings::perf_default(plain)
+                },
+            ),
+            (
+                "FEAT_SPE_EXC",
+                SampleSettings {
+                    pmsee: spe_defs::regs::mdcr_pmsee::DELEGATED,
                     ..SampleSettings::perf_default(plain)
                 },
             ),

@@ -314,6 +314,10 @@ impl Bench<'_> {
                 }
             }
             inp.thr[t].psb_req = mine.thr[t].psb_req && !pending[t];
+            // The firmware's FEAT_SPE_EXC controls, which the driver's settings hold.
+            inp.thr[t].mdcr_pmsee = mine.thr[t].mdcr_pmsee;
+            inp.thr[t].scr_ea = mine.thr[t].scr_ea;
+            inp.thr[t].hcr_tea = mine.thr[t].hcr_tea;
         }
         if let Some(t) = granted {
             self.port_last = t;

@@ -22,13 +22,13 @@
 //! Everything derives from one seed. Chaos stops after a given number of cycles so the
 //! runner's final drain sees a quiet system.
 
-use spe_bench::driver::FaultAction;
+use spe_bench::driver::{exc_routing, FaultAction};
 use spe_bench::memory::{random_mmu_fsc, FaultSpec};
 use spe_bench::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
 use spe_defs::events::filterable_mask;
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES};
 use spe_defs::packet::{addr_payload::ADDR_BITS, op_class};
-use spe_defs::regs::{pmbsr, reg, RegId, REGS};
+use spe_defs::regs::{pmbmar, pmbsr, reg, RegId, REGS};
 use spe_defs::Config;
 use spe_ports::{Dut, Inputs, Outputs};
 use spe_stim::rng::Rng;
@@ -585,6 +585,31 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
     s
 }
 
+/// SPEv1p5's options in `s`, where `cfg` builds them (the regression draws them from a
+/// stream of their own, so that a job's other draws stay as they were).
+///
+/// FEAT_SPE_EXC, in 75 % of the plans whose kernel runs at EL1 (a VHE host's PMBSR_EL1
+/// accesses go to PMBSR_EL2 while EL2's EE is not 00, which the driver does not model):
+/// one of the routings a system sets up ([`exc_routing`]), SCR_EL3.EA and HCR_EL2.TEA, and
+/// in half of them a new routing at each context switch. The driver's EL2 and EL3
+/// handlers reflect their banks' events to EL1.
+///
+/// FEAT_SPE_nVM, in half the plans: the buffer addressed physically (an IPA under an EL1
+/// owner with EL2 enabled, a PA otherwise) with random memory attributes.
+pub fn random_v1p5(cfg: &Config, s: &mut SampleSettings, r: &mut Rng) {
+    if cfg.options.exc && !s.host && r.chance(0.75) {
+        (s.pmsee, s.el2_ee, s.exc_ee) = exc_routing(r);
+        s.scr_ea = r.chance(0.5);
+        s.hcr_tea = r.chance(0.5);
+        if r.chance(0.5) {
+            s.exc_reroute = Some(r.next_u64());
+        }
+    }
+    if cfg.options.nvm && r.chance(0.5) {
+        s.nvm = Some(r.next_u64() & (pmbmar::SH.mask() | pmbmar::ATTR.mask()));
+    }
+}
+
 /// Random memory behaviour: always ready, randomly ready, short stalls, or now and then a
 /// stall of up to 50,000 cycles; no errors, errors on random beats, or a sweep: a fault every
 /// first to fourth record, walking the beats of a record.
@@ -645,8 +670,10 @@ mod tests {
         let mut r = Rng::new(7);
         for cfg in spe_defs::PRESETS {
             for _ in 0..200 {
-                let s = random_settings(cfg, &mut r);
+                let mut s = random_settings(cfg, &mut r);
+                random_v1p5(cfg, &mut s, &mut r);
                 s.validate().unwrap();
+                s.check_for(cfg).unwrap();
                 random_memory(&mut r).validate().unwrap();
             }
         }

@@ -53,13 +53,17 @@
 //!   sampled branch with link or procedure return whose payload has GCS (it pushes or
 //!   pops the Guarded Control Stack, and so is a store or a load for the filters: review
 //!   finding N1) reaches the filters, with SAMPLE_FEED_ST or _LD, and is kept or dropped;
+//! * `exc/el<n>` (units with FEAT_SPE_EXC): `exc_el<n>` rising, a management event
+//!   reported as an SPE Profiling exception to ELn (J1 `ReportSPEEvent`'s bank);
+//! * `nvm/<ipa|pa>` (units with FEAT_SPE_nVM): a beat written with `wr_addr_space` 01
+//!   (an IPA) or 10 (a physical address);
 //! * `hook/stray`: `hook_stray`.
 
 use spe_defs::impdef::{
     events_payload, layout, BEATS_PER_RECORD, BEAT_BYTES, DATA_SOURCE_PAYLOAD, RECORD_SIZE,
 };
 use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class, subclass};
-use spe_defs::regs::{pmblimitr, pmbsr, reg, RegId};
+use spe_defs::regs::{pmblimitr, pmbmar, pmbsr, reg, RegId};
 use spe_defs::{events, Config};
 use spe_ports::{Dut, Inputs, Outputs};
 use std::collections::HashMap;
@@ -272,6 +276,22 @@ impl Plan {
                 }
             }
         }
+        if cfg.options.exc {
+            for n in 1..=3 {
+                add(
+                    format!("exc/el{n}"),
+                    format!("exc_el{n} rising: a management event as an exception to EL{n}"),
+                );
+            }
+        }
+        if cfg.options.nvm {
+            for (sp, what) in [("ipa", "01, an IPA"), ("pa", "10, a physical address")] {
+                add(
+                    format!("nvm/{sp}"),
+                    format!("a beat written with wr_addr_space {what}"),
+                );
+            }
+        }
         add(
             "hook/stray".into(),
             "hook_stray: a hook report the unit ignored".into(),
@@ -350,6 +370,8 @@ struct Thread {
     psb_req: bool,
     irq: bool,
     freeze: bool,
+    /// `exc_el1..3` last cycle.
+    exc: [bool; 3],
     /// The record being written: the beat index the next consecutive handshake takes, the
     /// address of the last one, and the bytes so far.
     next_beat: usize,
@@ -367,6 +389,7 @@ impl Default for Thread {
             psb_req: false,
             irq: false,
             freeze: false,
+            exc: [false; 3],
             next_beat: 0,
             last_addr: 0,
             record: [0; RECORD_SIZE],
@@ -442,6 +465,9 @@ struct Ids {
     smt_waits: Vec<usize>,
     /// `gcs/<call|return>/<kept|filtered>`, where the unit records GCS.
     gcs: Option<[[usize; 2]; 2]>,
+    /// `exc/el1..3` (FEAT_SPE_EXC) and `nvm/ipa`, `nvm/pa` (FEAT_SPE_nVM).
+    exc: Option<[usize; 3]>,
+    nvm: Option<[usize; 2]>,
     stray: usize,
 }
 
@@ -484,6 +510,12 @@ impl<D: Dut> Observer<D> {
                 }
             }
             ids.stray = p.id("hook/stray");
+            if cfg.options.exc {
+                ids.exc = Some([1, 2, 3].map(|n| p.id(&format!("exc/el{n}"))));
+            }
+            if cfg.options.nvm {
+                ids.nvm = Some(["ipa", "pa"].map(|sp| p.id(&format!("nvm/{sp}"))));
+            }
             if cfg.options.crr {
                 let id = |op: &str, how: &str| p.id(&format!("gcs/{op}/{how}"));
                 ids.gcs = Some([
@@ -573,6 +605,14 @@ impl<D: Dut> Observer<D> {
                 c[f] += 1;
             }
             th.freeze = to.pmu_freeze;
+            if let Some(e) = ids.exc {
+                for (n, on) in [to.exc_el1, to.exc_el2, to.exc_el3].into_iter().enumerate() {
+                    if on && !th.exc[n] {
+                        c[e[n]] += 1;
+                    }
+                    th.exc[n] = on;
+                }
+            }
             for (k, on) in feeds(to).into_iter().enumerate() {
                 if let (true, Some(id)) = (on, ids.feed[k]) {
                     c[id] += 1;
@@ -673,6 +713,13 @@ impl<D: Dut> Observer<D> {
         th.next_beat = b + 1;
         if i.wr_err {
             c[ids.fault[usize::from(i.wr_err_kind & 3)][b]] += 1;
+        }
+        if let Some(n) = ids.nvm {
+            match o.wr_addr_space {
+                pmbmar::SPACE_IPA => c[n[0]] += 1,
+                pmbmar::SPACE_PA => c[n[1]] += 1,
+                _ => {}
+            }
         }
         // A fault ends the record, but an external abort on a unit with SPEv1p3's
         // PMBIDR.EA = 1: the PE ignores it and the beat counts as written.

@@ -11,7 +11,7 @@
 //! range and together run exactly the whole regression. [`Job::spec`] (`preset:seed:cycles`)
 //! replays one job alone.
 
-use crate::chaos::{random_memory, random_settings, Chaos, ChaosCounts, ChaosParams};
+use crate::chaos::{random_memory, random_settings, random_v1p5, Chaos, ChaosCounts, ChaosParams};
 use crate::functional::{Hits, Observer};
 use crate::lockstep::{Divergence, Lockstep};
 use crate::verilated::Verilated;
@@ -283,6 +283,13 @@ impl JobPlan {
         let sweep = matches!(memory.errors, ErrorInjection::Sweep { .. });
         chaos.stall =
             chaos != ChaosParams::NONE && !sweep && Rng::derive(job.seed, 0x57A11).chance(0.5);
+        // SPEv1p5's options (a stream of their own): events to every bank, the buffer
+        // addressed physically.
+        random_v1p5(
+            job.preset,
+            &mut settings,
+            &mut Rng::derive(job.seed, 0x1505),
+        );
         JobPlan {
             workload,
             settings,
@@ -322,9 +329,15 @@ impl JobPlan {
 
     /// Open ([`JobPlan::is_open`]), with a fault sweep of every kind after which the
     /// driver restarts profiling, a memory that applies backpressure and context switches:
-    /// the record's management events at each beat, and PSBs among records.
+    /// the record's management events at each beat, and PSBs among records; on a unit
+    /// with FEAT_SPE_EXC, the events reported as exceptions (PMSEE not 00, PMSCR_EL1.EE =
+    /// 11: to EL1, or to EL2 or EL3 where the routing says so) and a new routing at each
+    /// switch; with FEAT_SPE_nVM, the buffer addressed physically.
     pub fn is_open_sweep(&self, cfg: &Config) -> bool {
+        let s = &self.settings;
         self.is_open(cfg)
+            && (!cfg.options.exc || (s.pmsee != 0 && s.exc_ee == 0b11 && s.exc_reroute.is_some()))
+            && (!cfg.options.nvm || s.nvm.is_some())
             && self.settings.on_fault == spe_bench::driver::FaultAction::Restart
             && self.settings.switch_every != 0
             && matches!(self.memory.errors, ErrorInjection::Sweep { .. })
@@ -355,7 +368,7 @@ impl JobPlan {
             filters.push(format!("min latency {}", s.min_latency));
         }
         format!(
-            "workload {}{}, chaos {}{}, memory {:?}/{:?}, interval {}{}, buffer {} B at {:#x}{}{}{}{}{}",
+            "workload {}{}, chaos {}{}, memory {:?}/{:?}, interval {}{}, buffer {} B at {:#x}{}{}{}{}{}{}{}",
             self.workload.name,
             match &self.workload.program {
                 Program::Code(p) => format!(
@@ -406,6 +419,27 @@ impl JobPlan {
                 String::new()
             } else {
                 format!(", filters: {}", filters.join(", "))
+            },
+            if s.pmsee != 0 || s.exc_ee != 0 || s.el2_ee != 0 {
+                format!(
+                    ", MDCR_EL3.PMSEE {:02b}, PMSCR_EL1.EE {:02b}, PMSCR_EL2.EE {:02b}{}{}{}",
+                    s.pmsee,
+                    s.exc_ee,
+                    s.el2_ee,
+                    if s.scr_ea { ", SCR_EL3.EA" } else { "" },
+                    if s.hcr_tea { ", HCR_EL2.TEA" } else { "" },
+                    if s.exc_reroute.is_some() {
+                        " (new at each switch)"
+                    } else {
+                        ""
+                    }
+                )
+            } else {
+                String::new()
+            },
+            match s.nvm {
+                Some(mar) => format!(", nVM (PMBMAR {mar:#x})"),
+                None => String::new(),
             }
         )
     }

@@ -1718,16 +1718,16 @@ fn nvm_writes_the_buffer_by_ipa_under_an_el1_owner_and_by_pa_under_el2_with_pmbm
 
 /// Drives FEAT_SPE_EXC's core inputs of thread 0 (MDCR_EL3.PMSEE, SCR_EL3.EA, HCR_EL2.TEA)
 /// into a [`Lockstep`], points the idle read port at `watch` (so that register is compared
-/// every cycle), counts the cycles each exception output and PMBIRQ are high, and, with
-/// `el1_handler`, hands the driver `exc_el1` as its interrupt (the EL1 exception's handler
-/// is the interrupt handler's).
+/// every cycle), counts the cycles each exception output and PMBIRQ are high, and, unless
+/// `higher_handlers`, hides `exc_el2` and `exc_el3` from the driver (no EL2 or EL3 handler:
+/// their events stay in their banks).
 struct ExcSpy<O: spe_ports::Dut> {
     inner: Lockstep<O>,
     pmsee: u8,
     scr_ea: bool,
     hcr_tea: bool,
     watch: spe_defs::regs::RegId,
-    el1_handler: bool,
+    higher_handlers: bool,
     /// Cycles high: irq, exc_el1, exc_el2, exc_el3.
     high: [u64; 4],
 }
@@ -1750,8 +1750,9 @@ impl<O: spe_ports::Dut> spe_ports::Dut for ExcSpy<O> {
         {
             *n += u64::from(on);
         }
-        if self.el1_handler {
-            o.irq |= o.exc_el1;
+        if !self.higher_handlers {
+            o.exc_el2 = false;
+            o.exc_el3 = false;
         }
         out
     }
@@ -1868,7 +1869,7 @@ fn exc_reports_each_management_event_in_the_bank_and_as_the_exception_report_spe
             scr_ea,
             hcr_tea,
             watch,
-            el1_handler: true,
+            higher_handlers: false,
             high: [0; 4],
         };
         let s = SampleSettings {
@@ -1907,5 +1908,103 @@ fn exc_reports_each_management_event_in_the_bank_and_as_the_exception_report_spe
             want,
             "{what}: [irq, exc_el1, exc_el2, exc_el3]"
         );
+    }
+}
+
+#[test]
+fn exc_events_for_el2_and_el3_are_reflected_to_el1_and_profiling_goes_on() {
+    // FEAT_SPE_EXC with an EL2 or EL3 handler (the bench driver's: read the bank, write
+    // its syndrome to PMBSR_EL1, clear the bank): every event the unit reports above EL1
+    // reaches the EL1 driver, which restarts the buffer, so that a run meets many events
+    // (without the handler the first one stops profiling for good). Both RTL backends
+    // against the model, the higher bank compared every cycle.
+    use spe_defs::regs::{mdcr_pmsee, pmbsr, RegId};
+    let name = "exc_events_for_el2_and_el3_are_reflected_to_el1_and_profiling_goes_on";
+    let cfg = *preset("v1p5");
+    // (what, PMSEE, PMSCR_EL1.EE, PMSCR_EL2.EE, bank, index of its exception output)
+    let rows: [(&str, u8, u8, u8, RegId, usize); 3] = [
+        (
+            "EL2 takes all",
+            mdcr_pmsee::DELEGATED,
+            0b00,
+            0b11,
+            RegId::PmbsrEl2,
+            2,
+        ),
+        (
+            "EL2 takes all, EL1 exceptions",
+            mdcr_pmsee::DELEGATED,
+            0b11,
+            0b11,
+            RegId::PmbsrEl2,
+            2,
+        ),
+        (
+            "EL3 traps all",
+            mdcr_pmsee::TRAP_ALL,
+            0b00,
+            0b00,
+            RegId::PmbsrEl3,
+            3,
+        ),
+    ];
+    for ((what, pmsee, ee1, ee2, watch, out), (backend, scale)) in rows
+        .into_iter()
+        .flat_map(|r| [(r, (Backend::Hdlsim, 1)), (r, (Backend::Verilator, 20))])
+    {
+        let seed = env_u64("SPE_LOCKSTEP_SEED", 0x5EED_0004);
+        let cycles = env_u64("SPE_LOCKSTEP_CYCLES", 12_000 * scale);
+        eprintln!(
+            "{name}: {} backend, v1p5, {what}, seed {seed:#x} cycles {cycles} \
+             (replay: SPE_LOCKSTEP_SEED={seed} SPE_LOCKSTEP_CYCLES={cycles} cargo test --release -p spe-cosim --test lockstep_cases {name})",
+            backend.name()
+        );
+        let mut spy = ExcSpy {
+            inner: Lockstep::new(&cfg, make_dut(&cfg, backend).unwrap()),
+            pmsee,
+            scr_ea: false,
+            hcr_tea: false,
+            watch,
+            higher_handlers: true,
+            high: [0; 4],
+        };
+        let s = SampleSettings {
+            exc_ee: ee1,
+            el2_ee: ee2,
+            pmsee,
+            on_fault: spe_bench::driver::FaultAction::Restart,
+            ..fast(&cfg)
+        };
+        let r = run(
+            &mut spy,
+            &cfg,
+            &Workload::by_name("mix").unwrap(),
+            &s,
+            &memory("ready", "random:0.05@s1:0x07"),
+            cycles,
+            seed,
+            &mut |_, _| {},
+        )
+        .unwrap();
+        if let Some(d) = spy.inner.first() {
+            panic!(
+                "{name}: {what}: RTL ({}) diverged from the model: {d}",
+                backend.name()
+            );
+        }
+        let serviced = r.events.iter().filter(|e| pmbsr::S.is_set(e.pmbsr)).count();
+        eprintln!(
+            "  ok: {} records, {serviced} events serviced; cycles high: irq {}, exc_el1 {}, exc_el2 {}, exc_el3 {}",
+            r.stats.records_written, spy.high[0], spy.high[1], spy.high[2], spy.high[3]
+        );
+        assert!(
+            spy.high[out] > 0,
+            "{what}: the exception to the bank never rose"
+        );
+        assert!(
+            serviced >= 2,
+            "{what}: {serviced} events reached the EL1 driver: the higher EL's handler did not reflect them"
+        );
+        assert!(r.violations.is_empty(), "{what}: {:?}", r.violations);
     }
 }
