@@ -92,6 +92,8 @@ fn measure(
         seeds: seeds(a),
         gen_dir: a.gen.clone(),
         out_dir: out_dir.clone(),
+        // Every preset in a row: a full device is measured by its packing only.
+        place_limit: many.then_some(spe_fpga::PLACE_LIMIT_PERCENT),
     };
     let synth = spe_fpga::synth(&opts, &mut |line| eprintln!("{line}"))?;
     let depth = if depth {

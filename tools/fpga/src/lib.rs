@@ -64,7 +64,15 @@ pub struct SynthOptions {
     pub gen_dir: PathBuf,
     /// Where the wrapper, PCF, scripts, netlist and logs go.
     pub out_dir: PathBuf,
+    /// Pack first (nextpnr `--pack-only`, under a second) and place only when the packed
+    /// design fills at most this percentage of the device's logic cells: a fuller device
+    /// places for tens of minutes a seed, and its Fmax says more of the placement than of
+    /// the logic (`smt2_v1p4` packs into 98 % of the HX8K). `None`: always place.
+    pub place_limit: Option<f64>,
 }
+
+/// [`SynthOptions::place_limit`] of `spe synth --all` and `--guard`, in percent.
+pub const PLACE_LIMIT_PERCENT: f64 = 95.0;
 
 /// Default output folder of a preset and device (relative to the working directory).
 pub fn default_out_dir(cfg: &Config, device: Device) -> PathBuf {
@@ -200,9 +208,11 @@ pub struct SynthReport {
     pub output_bits: u32,
     /// Wrapper and unit synthesized flat: the netlist that is placed.
     pub flat: CellCounts,
-    /// Place and route, or why nextpnr failed (a preset too big for the device): the
-    /// Yosys figures are reported either way.
+    /// Place and route, or why nextpnr failed (a preset too big for the device) or was
+    /// not run ([`SynthOptions::place_limit`]): the Yosys figures are reported either way.
     pub pnr: Result<PnrReport, String>,
+    /// The packed design's logic cells, when packed first ([`SynthOptions::place_limit`]).
+    pub packed: Option<nextpnr::Usage>,
     pub out_dir: PathBuf,
     /// Time of each stage (per-block Yosys, flattened Yosys, nextpnr).
     pub stage_times: Vec<(&'static str, Duration)>,
@@ -484,7 +494,39 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
     // A failed place and route (the unit does not fit) still reports Yosys's figures.
     let mut pnr: Result<PnrReport, String> = Err("no seed run".into()); // replaced by the first
     let mut seeds = Vec::new();
-    for &seed in &o.seeds {
+    let mut packed = None;
+    let mut place = o.seeds.as_slice();
+    if let Some(limit) = o.place_limit {
+        let log = out.join(nextpnr::PACK_LOG);
+        progress(&format!(
+            "nextpnr-ice40: pack only (placed when at most {limit:.0} % of the logic cells), log {}",
+            log.display()
+        ));
+        tools::NEXTPNR_ICE40.run(
+            &nextpnr_exe,
+            &[
+                nextpnr::args(o.device, yosys::FLAT_JSON, nextpnr::PCF, o.freq_mhz),
+                vec!["--pack-only".into()],
+            ]
+            .concat(),
+            out,
+            &log,
+        )?;
+        let text = std::fs::read_to_string(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let lc = nextpnr::parse_packed_lcs(&text)
+            .ok_or_else(|| format!("no logic cell count in {}", log.display()))?;
+        packed = Some(lc);
+        if lc.percent() > limit {
+            pnr = Err(format!(
+                "not placed: the packed design fills {} of the {} logic cells ({:.1} %, over {limit:.0} %: a full device places for tens of minutes a seed and its Fmax says more of the placement than of the logic)",
+                lc.used,
+                lc.total,
+                lc.percent()
+            ));
+            place = &[];
+        }
+    }
+    for &seed in place {
         // One seed: nextpnr.log; several: one log each, the best run's copied to nextpnr.log.
         let log_name = if o.seeds.len() == 1 {
             nextpnr::LOG.to_string()
@@ -550,6 +592,7 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
         output_bits: w.output_bits,
         flat,
         pnr,
+        packed,
         out_dir: o.out_dir.clone(),
         stage_times,
     })
@@ -653,6 +696,7 @@ mod tests {
                     routing_ns: Some(23.6),
                 }),
             }),
+            packed: None,
             out_dir: "target/spe-synth/minimal-up5k".into(),
             stage_times: vec![("nextpnr", Duration::from_millis(12_500))],
         }

@@ -6,6 +6,8 @@ use crate::board::Device;
 
 /// File names nextpnr writes in the output folder.
 pub const LOG: &str = "nextpnr.log";
+/// The log of the packing run that decides whether to place ([`crate::SynthOptions::place_limit`]).
+pub const PACK_LOG: &str = "nextpnr-pack.log";
 pub const PCF: &str = "pins.pcf";
 
 /// Arguments of nextpnr-ice40 (or -ecp5) for `device`, placing `json` with the pins of
@@ -133,6 +135,13 @@ fn parse_usage(line: &str, resource: &str) -> Option<Usage> {
         used: used.trim().parse().ok()?,
         total: total.parse().ok()?,
     })
+}
+
+/// The logic cells of a packed design (`--pack-only`'s log, or any log past packing):
+/// iCE40 `ICESTORM_LC`, ECP5 `TRELLIS_COMB`.
+pub fn parse_packed_lcs(text: &str) -> Option<Usage> {
+    text.lines()
+        .find_map(|l| parse_usage(l, "ICESTORM_LC").or_else(|| parse_usage(l, "TRELLIS_COMB")))
 }
 
 /// `Max frequency for clock 'X': 47.26 MHz (FAIL at 50.00 MHz)` → (X, 47.26, 50.00, false).

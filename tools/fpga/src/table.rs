@@ -81,8 +81,15 @@ pub fn path_ends(r: &SynthReport) -> String {
             Some(c) => format!("{} → {}", register(&c.source), register(&c.sink)),
             None => "(not reported)".into(),
         },
+        Err(_) if placed_not(r) => "(not placed: the device is full)".into(),
         Err(_) => "(no place and route)".into(),
     }
+}
+
+/// The packed design was too full to place ([`crate::SynthOptions::place_limit`]) but
+/// fits the device.
+fn placed_not(r: &SynthReport) -> bool {
+    r.packed.is_some_and(|u| u.used <= u.total)
 }
 
 /// One preset's figures: the iCE40 flow's and, when measured, the gate-level depth.
@@ -123,7 +130,18 @@ pub fn render(rows: &[Row], setting: &Setting, command: &str) -> String {
                     "missed"
                 },
             ),
-            Err(_) => ("-".into(), "-".into(), "no fit"),
+            Err(_) => match r.packed {
+                Some(u) => (
+                    format!("{} / {} ({:.0} %) packed", u.used, u.total, u.percent()),
+                    "-".into(),
+                    if placed_not(r) {
+                        "not placed"
+                    } else {
+                        "no fit"
+                    },
+                ),
+                None => ("-".into(), "-".into(), "no fit"),
+            },
         };
         let _ = writeln!(
             w,
@@ -326,6 +344,7 @@ mod tests {
                     routing_ns: None,
                 }),
             }),
+            packed: None,
             out_dir: "/x".into(),
             stage_times: vec![],
         }
@@ -413,5 +432,35 @@ mod tests {
             "| `default` | 2102 | 1000 | 200 | 3000 / 7680 (39 %) | 85.56 MHz | missed | sampler.n_prev → tracker.s_phase |"
         ), "{t}");
         assert!(t.contains("| `wide` | 2600 |"), "{t}");
+    }
+
+    #[test]
+    fn a_preset_packed_too_full_to_place_or_to_fit_says_which() {
+        let mut full = report("smt2_v1p4", 1.0, 8000);
+        full.pnr = Err("not placed".into());
+        full.packed = Some(Usage {
+            used: 7572,
+            total: 7680,
+        });
+        let mut over = report("smt4", 1.0, 9569);
+        over.pnr = Err("not placed".into());
+        over.packed = Some(Usage {
+            used: 15000,
+            total: 7680,
+        });
+        let setting = Setting::of(&full);
+        let rows: Vec<Row> = [full, over]
+            .into_iter()
+            .map(|synth| Row { synth, depth: None })
+            .collect();
+        let t = render(&rows, &setting, "spe synth --all");
+        assert!(t.contains(
+            "| `smt2_v1p4` | 8000 | 1000 | 200 | 7572 / 7680 (99 %) packed | - | not placed | (not placed: the device is full) |"
+        ), "{t}");
+        assert!(t.contains(
+            "| `smt4` | 9569 | 1000 | 200 | 15000 / 7680 (195 %) packed | - | no fit | (no place and route) |"
+        ), "{t}");
+        // Neither has a floor.
+        assert!(!render_floors(rows.iter().map(|r| &r.synth), &setting, "x").contains("smt"));
     }
 }
