@@ -187,6 +187,8 @@ fn guard(a: &SynthArgs, device: Device, file: &Path) -> Result<ExitCode, String>
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let floors = table::parse_floors(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    table::check_setting(&text, &device.to_string(), a.freq, &seeds(a))
+        .map_err(|e| format!("{}: {e}", file.display()))?;
     for p in &a.only {
         if !floors.iter().any(|f| &f.preset == p) {
             return Err(format!(

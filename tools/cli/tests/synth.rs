@@ -64,11 +64,29 @@ fn synth_guard_refuses_a_missing_or_malformed_floors_file_and_an_unlisted_preset
         err.contains("line 2: expected `<preset> <fmax MHz> <LUT4>`"),
         "{err}"
     );
-    let unknown = floors_file("unknown.txt", "huge 80 2000\n");
+    // The header `spe synth --all --floors` writes: what the guard's defaults measure.
+    const MEASURED: &str = "# Measured on hx8k at 100 MHz, the best of nextpnr seeds 1, 2, 3; yosys 0.23, nextpnr-ice40 0.4-1+b1.\n";
+    let unknown = floors_file("unknown.txt", &format!("{MEASURED}huge 80 2000\n"));
     let (code, err) = synth(&["--guard", unknown.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("valid presets"), "{err}");
-    let good = floors_file("good.txt", "default 87.02 2102\n");
+    // Floors measured another way do not compare: refused before anything runs.
+    let other = floors_file(
+        "other.txt",
+        &(MEASURED.replace("hx8k at 100 MHz", "up5k at 50 MHz") + "default 87.02 2102\n"),
+    );
+    let (code, err) = synth(&["--guard", other.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("measured on up5k at 50 MHz")
+            && err.contains("would measure on hx8k at 100 MHz"),
+        "{err}"
+    );
+    let bare = floors_file("bare.txt", "default 87.02 2102\n");
+    let (code, err) = synth(&["--guard", bare.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no `# Measured on` line"), "{err}");
+    let good = floors_file("good.txt", &format!("{MEASURED}default 87.02 2102\n"));
     let (code, err) = synth(&["--guard", good.to_str().unwrap(), "--only", "wide"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(

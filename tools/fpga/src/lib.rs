@@ -67,7 +67,7 @@ pub struct SynthOptions {
     /// Pack first (nextpnr `--pack-only`, under a second) and place only when the packed
     /// design fills at most this percentage of the device's logic cells: a fuller device
     /// places for tens of minutes a seed, and its Fmax says more of the placement than of
-    /// the logic (`smt2_v1p4` packs into 98 % of the HX8K). `None`: always place.
+    /// the logic (`smt2_v1p4` once packed into 99 % of the HX8K). `None`: always place.
     pub place_limit: Option<f64>,
 }
 

@@ -46,20 +46,53 @@ impl Setting {
     }
 
     fn line(&self) -> String {
-        let seeds = match &self.seeds[..] {
-            [one] => format!("nextpnr seed {one}"),
-            many => format!(
-                "the best of nextpnr seeds {}",
-                many.iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        };
         format!(
-            "{} at {} MHz, {seeds}; yosys {}, nextpnr-ice40 {}",
-            self.device, self.freq_mhz, self.yosys, self.nextpnr
+            "{}; yosys {}, nextpnr-ice40 {}",
+            run_part(&self.device, self.freq_mhz, &self.seeds),
+            self.yosys,
+            self.nextpnr
         )
+    }
+}
+
+/// What a run chooses of its [`Setting`]: device, target frequency and nextpnr seeds.
+pub fn run_part(device: &str, freq_mhz: f64, seeds: &[u64]) -> String {
+    let seeds = match seeds {
+        [one] => format!("nextpnr seed {one}"),
+        many => format!(
+            "the best of nextpnr seeds {}",
+            many.iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    format!("{device} at {freq_mhz} MHz, {seeds}")
+}
+
+/// A guard run holds a floors file only to figures measured the same way: its `# Measured
+/// on` line must name the device, frequency and seeds the run uses ([`run_part`]; the
+/// tools' versions may differ: the guard is how a new tool's effect shows).
+pub fn check_setting(
+    floors: &str,
+    device: &str,
+    freq_mhz: f64,
+    seeds: &[u64],
+) -> Result<(), String> {
+    let want = run_part(device, freq_mhz, seeds);
+    let had = floors
+        .lines()
+        .find_map(|l| l.strip_prefix("# Measured on "))
+        .map(|l| l.split(';').next().unwrap_or(l).trim_end_matches('.'))
+        .ok_or(
+            "no `# Measured on` line: the device, frequency and seeds of its floors are unknown",
+        )?;
+    if had == want {
+        Ok(())
+    } else {
+        Err(format!(
+            "its floors were measured on {had}, this run would measure on {want}: the figures would not compare (give the --device, --freq, --seed and --seeds it names, or write the floors again)"
+        ))
     }
 }
 
@@ -372,6 +405,29 @@ mod tests {
         assert!(e.contains("LUT4 2101 is 5.0 % above its floor 2000"), "{e}");
         let e = check(&report("default", 90.0, 2500), &f).unwrap_err();
         assert!(e.contains("Fmax") && e.contains("LUT4"), "{e}");
+    }
+
+    #[test]
+    fn the_guard_holds_floors_only_to_a_run_measured_the_same_way() {
+        let reports = [report("default", 85.561, 2102)];
+        let text = render_floors(&reports, &Setting::of(&reports[0]), "spe synth --all");
+        assert_eq!(check_setting(&text, "hx8k", 100.0, &[1, 2]), Ok(()));
+        for (device, freq, seeds, what) in [
+            ("up5k", 100.0, &[1, 2][..], "up5k at 100 MHz"),
+            ("hx8k", 50.0, &[1, 2][..], "hx8k at 50 MHz"),
+            ("hx8k", 100.0, &[1][..], "nextpnr seed 1"),
+            ("hx8k", 100.0, &[2, 3][..], "seeds 2, 3"),
+        ] {
+            let e = check_setting(&text, device, freq, seeds).unwrap_err();
+            assert!(
+                e.contains("measured on hx8k at 100 MHz, the best of nextpnr seeds 1, 2,")
+                    && e.contains(what),
+                "{e}"
+            );
+        }
+        assert!(check_setting("default 80 10", "hx8k", 100.0, &[1])
+            .unwrap_err()
+            .contains("no `# Measured on` line"));
     }
 
     #[test]
