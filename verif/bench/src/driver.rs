@@ -165,6 +165,10 @@ pub struct SampleSettings {
     pub exc_reroute: Option<u64>,
     /// The kernel runs at EL2 (VHE host): sampling is controlled by PMSCR_EL2.
     pub host: bool,
+    /// Non-VHE only: EL2's boot code withholds physical addresses and the physical counter
+    /// from EL1 (PMSCR_EL2.PA = 0, PCT = 00), as a hypervisor may, or as PMSCR_EL2's reset
+    /// value does on a core without EL2; else it grants both.
+    pub el2_withholds: bool,
     /// Buffer start (64-byte aligned).
     pub buffer_base: u64,
     /// Buffer size in bytes (a multiple of 4 KiB).
@@ -226,6 +230,7 @@ impl SampleSettings {
             hcr_tea: false,
             exc_reroute: None,
             host: false,
+            el2_withholds: false,
             buffer_base: 0xffff_8000_2000_0000,
             buffer_size: 4 << 20,
             initial_count: None,
@@ -490,13 +495,19 @@ impl SampleSettings {
     }
 
     /// What EL2 boot code leaves in PMSCR_EL2 before the kernel runs (nothing in a VHE
-    /// host): non-VHE boot code grants EL1 physical addresses and the physical counter.
+    /// host): non-VHE boot code grants EL1 physical addresses and the physical counter
+    /// (Linux's), or withholds both (`el2_withholds`).
     fn el2_boot(&self) -> Option<(RegId, u64)> {
+        let grant = !self.el2_withholds;
         (!self.host).then(|| {
             (
                 RegId::PmscrEl2,
-                pmscr::PA.place(1)
-                    | pmscr::PCT.place(pmscr::PCT_PHYSICAL)
+                pmscr::PA.place(grant.into())
+                    | pmscr::PCT.place(if grant {
+                        pmscr::PCT_PHYSICAL
+                    } else {
+                        pmscr::PCT_VIRTUAL
+                    })
                     | pmscr::ENVM.place(self.nvm.is_some().into())
                     | pmscr::EE.place(u64::from(self.el2_ee & 3)),
             )

@@ -28,7 +28,7 @@ use spe_bench::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
 use spe_defs::events::filterable_mask;
 use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES};
 use spe_defs::packet::{addr_payload::ADDR_BITS, op_class};
-use spe_defs::regs::{pmbmar, pmbsr, reg, RegId, REGS};
+use spe_defs::regs::{pmblimitr, pmbmar, pmbsr, reg, RegId, REGS};
 use spe_defs::Config;
 use spe_ports::{Dut, Inputs, Outputs};
 use spe_stim::rng::Rng;
@@ -66,6 +66,12 @@ pub struct ChaosParams {
     /// and injects no hook report. The outcomes `sample_timeout` and a PSB's drop of a
     /// tracked sample, which a random report would otherwise pre-empt.
     pub stall: bool,
+    /// Now and then ([`POINTER_AT_LIMIT`] a cycle, a stream of its own) software moves a
+    /// thread's PMBPTR to the limit it last wrote to PMBLIMITR while its buffer is
+    /// enabled: the next kept record finds no room at its check (buffer full with DL,
+    /// nothing written; the functional coverage's `mgmt/buffer-full-at-check`), which the
+    /// unit's own pointer never does (it ends the buffer after a record's last beat).
+    pub pointer_at_limit: bool,
 }
 
 impl ChaosParams {
@@ -81,6 +87,7 @@ impl ChaosParams {
         lost_completion: 0.0,
         odd_regime: 0.0,
         stall: false,
+        pointer_at_limit: false,
     };
 
     /// Some chaos: occasional disturbances between long stretches of normal profiling.
@@ -95,6 +102,7 @@ impl ChaosParams {
         lost_completion: 5e-3,
         odd_regime: 1e-3,
         stall: false,
+        pointer_at_limit: false,
     };
 
     /// Much chaos: the unit rarely finishes a record undisturbed.
@@ -109,6 +117,7 @@ impl ChaosParams {
         lost_completion: 2e-2,
         odd_regime: 1e-2,
         stall: false,
+        pointer_at_limit: false,
     };
 
     /// One of the three levels (none 1/4, light 1/2, heavy 1/4).
@@ -182,7 +191,15 @@ pub struct Chaos<D: Dut> {
     /// address), and the stream.
     last_beat: Option<(u8, u64)>,
     stop_rng: Rng,
+    /// With `ChaosParams::pointer_at_limit`: each thread's last PMBLIMITR write seen on the
+    /// port, and the stream.
+    limits: Vec<u64>,
+    limit_rng: Rng,
 }
+
+/// Per cycle, with [`ChaosParams::pointer_at_limit`], the chance that software moves a
+/// thread's PMBPTR to its buffer's limit.
+const POINTER_AT_LIMIT: f64 = 2e-5;
 
 /// Per offered beat past a record's first, the chance that software stops profiling in the
 /// next cycle (PMBSR.S set, or PMBLIMITR.E cleared): the functional coverage's
@@ -207,6 +224,8 @@ impl<D: Dut> Chaos<D> {
             rng: Rng::derive(seed, 0xC4A05),
             last_beat: None,
             stop_rng: Rng::derive(seed, 0x5709),
+            limits: vec![0; cfg.threads],
+            limit_rng: Rng::derive(seed, 0x9F11),
             cycle: 0,
             start,
             until,
@@ -381,6 +400,23 @@ impl<D: Dut> Dut for Chaos<D> {
                     (reg(RegId::Pmblimitr).addr(), 0)
                 };
                 self.queue.push_front((stop.0, Some(stop.1), t));
+            }
+        }
+        if self.params.pointer_at_limit {
+            // The limits the driver wrote.
+            if i.reg_en && i.reg_we && i.reg_addr == reg(RegId::Pmblimitr).addr() {
+                let t = usize::from(i.reg_tid) % self.cfg.threads;
+                self.limits[t] = i.reg_wdata;
+            }
+            if self.limit_rng.chance(POINTER_AT_LIMIT) {
+                let t = self.limit_rng.below(self.cfg.threads as u64) as usize;
+                let limit = self.limits[t];
+                if pmblimitr::E.is_set(limit) {
+                    self.counts.reg_writes += 1;
+                    let ptr = limit & pmblimitr::LIMIT.mask();
+                    self.queue
+                        .push_front((reg(RegId::Pmbptr).addr(), Some(ptr), t as u8));
+                }
             }
         }
         if !i.reg_en {
@@ -591,17 +627,20 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
 /// FEAT_SPE_EXC, in 75 % of the plans whose kernel runs at EL1 (a VHE host's PMBSR_EL1
 /// accesses go to PMBSR_EL2 while EL2's EE is not 00, which the driver does not model):
 /// one of the routings a system sets up ([`exc_routing`]), SCR_EL3.EA and HCR_EL2.TEA, and
-/// in half of them a new routing at each context switch. The driver's EL2 and EL3
-/// handlers reflect their banks' events to EL1.
+/// in three quarters of them a new routing at each context switch; in every such plan that
+/// sweeps faults (`sweep`: a fault every few records, of every kind at every beat), both,
+/// so that its events meet every bank. The driver's EL2 and EL3 handlers reflect their
+/// banks' events to EL1.
 ///
 /// FEAT_SPE_nVM, in half the plans: the buffer addressed physically (an IPA under an EL1
 /// owner with EL2 enabled, a PA otherwise) with random memory attributes.
-pub fn random_v1p5(cfg: &Config, s: &mut SampleSettings, r: &mut Rng) {
-    if cfg.options.exc && !s.host && r.chance(0.75) {
+pub fn random_v1p5(cfg: &Config, s: &mut SampleSettings, sweep: bool, r: &mut Rng) {
+    let likely = if sweep { 1.0 } else { 0.75 };
+    if cfg.options.exc && !s.host && r.chance(likely) {
         (s.pmsee, s.el2_ee, s.exc_ee) = exc_routing(r);
         s.scr_ea = r.chance(0.5);
         s.hcr_tea = r.chance(0.5);
-        if r.chance(0.5) {
+        if r.chance(likely) {
             s.exc_reroute = Some(r.next_u64());
         }
     }
@@ -671,7 +710,7 @@ mod tests {
         for cfg in spe_defs::PRESETS {
             for _ in 0..200 {
                 let mut s = random_settings(cfg, &mut r);
-                random_v1p5(cfg, &mut s, &mut r);
+                random_v1p5(cfg, &mut s, r.chance(0.5), &mut r);
                 s.validate().unwrap();
                 s.check_for(cfg).unwrap();
                 random_memory(&mut r).validate().unwrap();
