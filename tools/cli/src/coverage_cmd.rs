@@ -36,9 +36,18 @@ pub struct CoverageArgs {
     /// `<out>/functional.md` and prints each preset's points, hits and holes.
     #[arg(long)]
     functional: bool,
-    /// With --functional: fail when a point was not hit.
+    /// With --functional: fail when a point was not hit (with --known-holes: when a point
+    /// not listed there was not hit, or a listed one was).
     #[arg(long, requires = "functional")]
     require: bool,
+    /// With --require: the holes known and accepted for now, `preset point` a line
+    /// (scripts/functional-holes.txt): a guard that fails when a stimulus change loses a
+    /// point, and when work closes one the file still lists.
+    #[arg(long, value_name = "FILE", requires = "require")]
+    known_holes: Option<PathBuf>,
+    /// With --functional: write this run's holes to FILE in --known-holes' format.
+    #[arg(long, value_name = "FILE", requires = "functional")]
+    write_holes: Option<PathBuf>,
     /// With --functional: also write the report here (for example docs/functional-coverage.md).
     #[arg(long, value_name = "FILE", requires = "functional")]
     report: Option<PathBuf>,
@@ -181,6 +190,31 @@ fn functional(a: CoverageArgs) -> Result<ExitCode, String> {
     }
     if !out.failed.is_empty() {
         return Ok(ExitCode::FAILURE);
+    }
+    let list = spe_cosim::functional::hole_list(&runs);
+    if let Some(f) = &a.write_holes {
+        let text = spe_cosim::functional::write_holes(&list, &sel.what);
+        std::fs::write(f, text).map_err(|e| format!("cannot write {}: {e}", f.display()))?;
+        println!("coverage: functional holes written to {}", f.display());
+    }
+    if let (true, Some(f)) = (a.require, &a.known_holes) {
+        let text =
+            std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+        let known = spe_cosim::functional::known_holes(&text)
+            .map_err(|e| format!("{}: {e}", f.display()))?;
+        return Ok(match spe_cosim::functional::check_known(&list, &known) {
+            Ok(()) => {
+                println!(
+                    "coverage: PASS ({holes} holes, each known in {})",
+                    f.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                println!("coverage: FAIL against {}: {e}", f.display());
+                ExitCode::FAILURE
+            }
+        });
     }
     if a.require && holes > 0 {
         println!("coverage: FAIL ({holes} functional cover points not hit; --require)");

@@ -790,6 +790,102 @@ pub fn holes<'a>(plan: &'a Plan, hits: &Hits) -> Vec<&'a str> {
         .collect()
 }
 
+/// The holes of a run as `preset point` pairs, in plan order (what [`known_holes`] reads).
+pub fn hole_list(runs: &[Hits]) -> Vec<(String, String)> {
+    runs.iter()
+        .flat_map(|h| {
+            let plan = Plan::new(Config::preset(h.preset).expect("a preset's hits"));
+            holes(&plan, h)
+                .into_iter()
+                .map(|p| (h.preset.to_string(), p.to_string()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// A known-holes file: `preset point` a line, `#` comments. What [`write_holes`] writes.
+pub fn known_holes(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut v: Vec<(String, String)> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [preset, point] = f[..] else {
+            return Err(format!(
+                "line {}: expected `<preset> <point>`: {line:?}",
+                n + 1
+            ));
+        };
+        let Some(cfg) = Config::preset(preset) else {
+            return Err(format!("line {}: no preset {preset:?}", n + 1));
+        };
+        if Plan::new(cfg).find(point).is_none() {
+            return Err(format!("line {}: {preset} has no point {point:?}", n + 1));
+        }
+        let e = (preset.to_string(), point.to_string());
+        if v.contains(&e) {
+            return Err(format!("line {}: {preset} {point} listed twice", n + 1));
+        }
+        v.push(e);
+    }
+    Ok(v)
+}
+
+/// The known-holes file of `holes` ([`hole_list`]) of the jobs `what` describes.
+pub fn write_holes(holes: &[(String, String)], what: &str) -> String {
+    use std::fmt::Write as _;
+    let mut s = format!(
+        "# Functional cover points the regression's jobs do not hit yet, a line each (preset\n\
+         # point): {what}.\n\
+         # `spe coverage --functional --require --known-holes FILE` fails when a point not\n\
+         # listed here is a hole (a stimulus change lost it) or a listed one is hit (work\n\
+         # closed it: write the file again). Written by `spe coverage --functional\n\
+         # --write-holes FILE`; never edited by hand. {} holes.\n",
+        holes.len()
+    );
+    for (p, point) in holes {
+        let _ = writeln!(s, "{p} {point}");
+    }
+    s
+}
+
+/// Holds this run's holes to the known ones: every hole known, every known one still a
+/// hole. The errors name each point either way.
+pub fn check_known(holes: &[(String, String)], known: &[(String, String)]) -> Result<(), String> {
+    let new: Vec<String> = holes
+        .iter()
+        .filter(|h| !known.contains(h))
+        .map(|(p, x)| format!("{p} {x}"))
+        .collect();
+    let closed: Vec<String> = known
+        .iter()
+        .filter(|k| !holes.contains(k))
+        .map(|(p, x)| format!("{p} {x}"))
+        .collect();
+    let mut e = Vec::new();
+    if !new.is_empty() {
+        e.push(format!(
+            "{} point(s) no longer hit (not in the known holes): {}",
+            new.len(),
+            new.join(", ")
+        ));
+    }
+    if !closed.is_empty() {
+        e.push(format!(
+            "{} known hole(s) now hit (write the file again): {}",
+            closed.len(),
+            closed.join(", ")
+        ));
+    }
+    if e.is_empty() {
+        Ok(())
+    } else {
+        Err(e.join("; "))
+    }
+}
+
 /// The report of `runs` (one [`Hits`] per preset, in preset order) as Markdown: a summary
 /// table (points, hit, holes per preset), each preset's holes, then one row per point with
 /// its hit count on each preset (**0** a hole, a dash where the point does not apply).

@@ -442,3 +442,41 @@ fn a_psb_meets_a_kept_record_before_its_first_beat_and_buffer_full_follows_the_l
     assert_eq!(full("v1p4"), ["mgmt/buffer-full-after-last-beat"]);
     assert_eq!(full("v1p2x"), ["mgmt/buffer-full-at-check"]);
 }
+
+#[test]
+fn known_holes_hold_a_run_to_its_list_both_ways() {
+    use spe_cosim::functional::{check_known, known_holes, write_holes};
+    let h = |p: &str, x: &str| (p.to_string(), x.to_string());
+    let holes = vec![h("default", "sample/timed-out/other"), h("v1p5", "exc/el3")];
+    let text = write_holes(&holes, "CI's jobs");
+    assert!(text.contains("2 holes"), "{text}");
+    let known = known_holes(&text).unwrap();
+    assert_eq!(known, holes);
+    assert_eq!(check_known(&holes, &known), Ok(()));
+    // A point no longer hit fails, naming it; so does a known hole now hit.
+    let lost = [holes.clone(), vec![h("default", "psb/idle")]].concat();
+    let e = check_known(&lost, &known).unwrap_err();
+    assert!(
+        e.contains("1 point(s) no longer hit") && e.contains("default psb/idle"),
+        "{e}"
+    );
+    let e = check_known(&holes[..1], &known).unwrap_err();
+    assert!(
+        e.contains("1 known hole(s) now hit") && e.contains("v1p5 exc/el3"),
+        "{e}"
+    );
+    // Bad lines are named: a point the preset's plan has not, an unknown preset, a pair
+    // listed twice, a malformed line.
+    for (bad, why) in [
+        ("default exc/el1", "default has no point \"exc/el1\""),
+        ("huge psb/idle", "no preset \"huge\""),
+        (
+            "default psb/idle\ndefault psb/idle # again",
+            "line 2: default psb/idle listed twice",
+        ),
+        ("default", "expected `<preset> <point>`"),
+    ] {
+        let e = known_holes(bad).unwrap_err();
+        assert!(e.contains(why), "{bad:?}: {e}");
+    }
+}

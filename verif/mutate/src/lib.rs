@@ -317,7 +317,11 @@ struct Directed {
 /// PMBPTR rewritten at random while records are taken (a record's slot is the pointer of
 /// its grant cycle, not of the cycle after), and NV2 accesses under an EL1 owner (no data
 /// VA or PA: profiling is not enabled at EL2; the random jobs' odd op types reach this
-/// rarely, and a short run missed the mutant that breaks it).
+/// rarely, and a short run missed the mutant that breaks it), and the Timestamp packet's
+/// counter under an EL2 that withholds the physical counter (PMSCR_EL2.PCT = 00) while the
+/// kernel asks for it (PMSCR_EL1.PCT), on a core with EL2 and on one without (the table of
+/// J1's counter choice: the random jobs draw these combinations in a few percent of their
+/// plans, so a short run meets them or not).
 fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
     use spe_bench::memory::{ErrorInjection, FaultSpec};
     use spe_bench::{MemoryProfile, SampleSettings};
@@ -334,6 +338,9 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
     // `mix` with ten times as many kernel stretches (about a third of its ops in them).
     let mut kernel_heavy = mix.clone();
     kernel_heavy.params.kernel_rate *= 10.0;
+    // `mix` on a core without EL2 (`el2_en` low).
+    let mut no_el2 = mix.clone();
+    no_el2.params.el2 = false;
     Ok(vec![
         run(
             "atomics",
@@ -407,6 +414,30 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             SampleSettings {
                 host: true,
                 kernel: false,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
+        run(
+            "timestamp-counters",
+            100_000,
+            mix.clone(),
+            SampleSettings {
+                el2_withholds: true,
+                pct: true,
+                ts: true,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
+        run(
+            "timestamp-counters-no-el2",
+            100_000,
+            no_el2,
+            SampleSettings {
+                el2_withholds: true,
+                pct: true,
+                ts: true,
                 ..base.clone()
             },
             MemoryProfile::default(),
