@@ -705,7 +705,7 @@ impl Driver {
         queue.push_back(Access::Begin);
         let start = settings.start_after_buffer(settings.initial_icr());
         queue.extend(start.into_iter().map(|(r, v)| Access::Write(r, v)));
-        let settings_reroute = settings.exc_reroute.map(Rng::new);
+        let reroute = settings.exc_reroute.map(Rng::new);
         Ok(Driver {
             period_left: settings.initial_icr(),
             settings,
@@ -726,7 +726,7 @@ impl Driver {
             events: Vec::new(),
             records: Vec::new(),
             thread: 0,
-            reroute: settings_reroute,
+            reroute,
         })
     }
 

@@ -305,6 +305,9 @@ struct Directed {
     settings: spe_bench::SampleSettings,
     memory: spe_bench::MemoryProfile,
     ptr_rewrites: f64,
+    /// With `ptr_rewrites`: the pointer goes to the buffer's limit instead (a kept record
+    /// then finds no room at its check).
+    to_limit: bool,
 }
 
 /// The directed runs: a small buffer that fills and wraps (the room check), a buffer that
@@ -334,6 +337,7 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
         settings,
         memory,
         ptr_rewrites: 0.0,
+        to_limit: false,
     };
     // `mix` with ten times as many kernel stretches (about a third of its ops in them).
     let mut kernel_heavy = mix.clone();
@@ -457,9 +461,28 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             ..run(
                 "pointer-rewrites",
                 150_000,
+                mix.clone(),
+                SampleSettings {
+                    interval: 256,
+                    ..base.clone()
+                },
+                MemoryProfile::default(),
+            )
+        },
+        // PMBPTR moved to the limit now and then (every 2,000 cycles or so): the next kept
+        // record finds no room at its check (buffer full with DL, nothing written), and the
+        // driver restarts the buffer. The unit's own pointer never gets there, and the
+        // random jobs' chaos does it a few times a run at most.
+        Directed {
+            ptr_rewrites: 5e-4,
+            to_limit: true,
+            ..run(
+                "pointer-at-limit",
+                150_000,
                 mix,
                 SampleSettings {
                     interval: 256,
+                    on_fault: spe_bench::driver::FaultAction::Restart,
                     ..base
                 },
                 MemoryProfile::default(),
@@ -478,6 +501,8 @@ struct PtrRewrites<D: Dut> {
     rng: Rng,
     /// The slot of the last beat the unit wrote.
     last_slot: u64,
+    /// Rewrite to this address (the buffer's limit) instead.
+    limit: Option<u64>,
 }
 
 impl<D: Dut> Dut for PtrRewrites<D> {
@@ -488,7 +513,10 @@ impl<D: Dut> Dut for PtrRewrites<D> {
             i.reg_tid = 0;
             i.reg_we = true;
             i.reg_addr = spe_defs::regs::reg(spe_defs::regs::RegId::Pmbptr).addr();
-            i.reg_wdata = self.last_slot + if self.rng.chance(0.5) { 0 } else { 128 };
+            i.reg_wdata = match self.limit {
+                Some(l) => l,
+                None => self.last_slot + if self.rng.chance(0.5) { 0 } else { 128 },
+            };
         }
         let o = self.inner.step(&i);
         if o.wr_valid {
@@ -759,6 +787,7 @@ pub fn run(a: &Options) -> Result<std::process::ExitCode, String> {
             p: d.ptr_rewrites,
             rng: Rng::derive(seed, 0x9b7),
             last_slot: 0,
+            limit: d.to_limit.then(|| d.settings.limit()),
         };
         spe_bench::run(
             &mut dut,
