@@ -1761,6 +1761,60 @@ impl<O: spe_ports::Dut> spe_ports::Dut for ExcSpy<O> {
     }
 }
 
+/// One run of the FEAT_SPE_EXC cases: `v1p5` on `backend` (cycles 12,000 times `scale`)
+/// in lockstep with the model under an [`ExcSpy`] driving `(PMSEE, SCR_EL3.EA,
+/// HCR_EL2.TEA)` and watching `watch`, the driver programming `s` over `mix`, `errors` on
+/// the memory. Prints the seed and its replay of test `name` first; panics on a
+/// divergence. The run and the cycles each of irq, exc_el1, exc_el2, exc_el3 was high.
+#[allow(clippy::too_many_arguments)]
+fn exc_run(
+    name: &str,
+    what: &str,
+    (backend, scale): (Backend, u64),
+    default_seed: u64,
+    (pmsee, scr_ea, hcr_tea): (u8, bool, bool),
+    watch: spe_defs::regs::RegId,
+    higher_handlers: bool,
+    s: &SampleSettings,
+    errors: &str,
+) -> (RunResult, [u64; 4]) {
+    let cfg = *preset("v1p5");
+    let seed = env_u64("SPE_LOCKSTEP_SEED", default_seed);
+    let cycles = env_u64("SPE_LOCKSTEP_CYCLES", 12_000 * scale);
+    eprintln!(
+        "{name}: {} backend, v1p5, {what}, seed {seed:#x} cycles {cycles} \
+         (replay: SPE_LOCKSTEP_SEED={seed} SPE_LOCKSTEP_CYCLES={cycles} cargo test --release -p spe-cosim --test lockstep_cases {name})",
+        backend.name()
+    );
+    let mut spy = ExcSpy {
+        inner: Lockstep::new(&cfg, make_dut(&cfg, backend).unwrap()),
+        pmsee,
+        scr_ea,
+        hcr_tea,
+        watch,
+        higher_handlers,
+        high: [0; 4],
+    };
+    let r = run(
+        &mut spy,
+        &cfg,
+        &Workload::by_name("mix").unwrap(),
+        s,
+        &memory("ready", errors),
+        cycles,
+        seed,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    if let Some(d) = spy.inner.first() {
+        panic!(
+            "{name}: {what}: RTL ({}) diverged from the model: {d}",
+            backend.name()
+        );
+    }
+    (r, spy.high)
+}
+
 #[test]
 fn exc_reports_each_management_event_in_the_bank_and_as_the_exception_report_spe_event_picks() {
     // FEAT_SPE_EXC (Arm ARM D17.8, J1 ReportSPEEvent, CheckForSPEException,
@@ -1852,59 +1906,37 @@ fn exc_reports_each_management_event_in_the_bank_and_as_the_exception_report_spe
             [false, false, false, true],
         ),
     ];
-    for ((what, pmsee, scr_ea, hcr_tea, ee1, ee2, errors, watch, want), (backend, scale)) in rows
+    for ((what, pmsee, scr_ea, hcr_tea, ee1, ee2, errors, watch, want), backend) in rows
         .into_iter()
         .flat_map(|r| [(r, (Backend::Hdlsim, 1)), (r, (Backend::Verilator, 20))])
     {
-        let seed = env_u64("SPE_LOCKSTEP_SEED", 0x5EED_0003);
-        let cycles = env_u64("SPE_LOCKSTEP_CYCLES", 12_000 * scale);
-        eprintln!(
-            "{name}: {} backend, v1p5, {what}, seed {seed:#x} cycles {cycles} \
-             (replay: SPE_LOCKSTEP_SEED={seed} SPE_LOCKSTEP_CYCLES={cycles} cargo test --release -p spe-cosim --test lockstep_cases {name})",
-            backend.name()
-        );
-        let mut spy = ExcSpy {
-            inner: Lockstep::new(&cfg, make_dut(&cfg, backend).unwrap()),
-            pmsee,
-            scr_ea,
-            hcr_tea,
-            watch,
-            higher_handlers: false,
-            high: [0; 4],
-        };
         let s = SampleSettings {
             exc_ee: ee1,
             el2_ee: ee2,
             on_fault: spe_bench::driver::FaultAction::Restart,
             ..fast(&cfg)
         };
-        let r = run(
-            &mut spy,
-            &cfg,
-            &Workload::by_name("mix").unwrap(),
+        let (r, high) = exc_run(
+            name,
+            what,
+            backend,
+            0x5EED_0003,
+            (pmsee, scr_ea, hcr_tea),
+            watch,
+            false,
             &s,
-            &memory("ready", errors),
-            cycles,
-            seed,
-            &mut |_, _| {},
-        )
-        .unwrap();
-        if let Some(d) = spy.inner.first() {
-            panic!(
-                "{name}: {what}: RTL ({}) diverged from the model: {d}",
-                backend.name()
-            );
-        }
+            errors,
+        );
         eprintln!(
             "  ok: {} records, {} errors injected; cycles high: irq {}, exc_el1 {}, exc_el2 {}, exc_el3 {}",
-            r.stats.records_written, r.stats.write_errors_injected, spy.high[0], spy.high[1], spy.high[2], spy.high[3]
+            r.stats.records_written, r.stats.write_errors_injected, high[0], high[1], high[2], high[3]
         );
         assert!(
             r.stats.write_errors_injected > 0,
             "{what}: no fault injected"
         );
         assert_eq!(
-            spy.high.map(|n| n > 0),
+            high.map(|n| n > 0),
             want,
             "{what}: [irq, exc_el1, exc_el2, exc_el3]"
         );
@@ -1948,26 +1980,10 @@ fn exc_events_for_el2_and_el3_are_reflected_to_el1_and_profiling_goes_on() {
             3,
         ),
     ];
-    for ((what, pmsee, ee1, ee2, watch, out), (backend, scale)) in rows
+    for ((what, pmsee, ee1, ee2, watch, out), backend) in rows
         .into_iter()
         .flat_map(|r| [(r, (Backend::Hdlsim, 1)), (r, (Backend::Verilator, 20))])
     {
-        let seed = env_u64("SPE_LOCKSTEP_SEED", 0x5EED_0004);
-        let cycles = env_u64("SPE_LOCKSTEP_CYCLES", 12_000 * scale);
-        eprintln!(
-            "{name}: {} backend, v1p5, {what}, seed {seed:#x} cycles {cycles} \
-             (replay: SPE_LOCKSTEP_SEED={seed} SPE_LOCKSTEP_CYCLES={cycles} cargo test --release -p spe-cosim --test lockstep_cases {name})",
-            backend.name()
-        );
-        let mut spy = ExcSpy {
-            inner: Lockstep::new(&cfg, make_dut(&cfg, backend).unwrap()),
-            pmsee,
-            scr_ea: false,
-            hcr_tea: false,
-            watch,
-            higher_handlers: true,
-            high: [0; 4],
-        };
         let s = SampleSettings {
             exc_ee: ee1,
             el2_ee: ee2,
@@ -1975,30 +1991,24 @@ fn exc_events_for_el2_and_el3_are_reflected_to_el1_and_profiling_goes_on() {
             on_fault: spe_bench::driver::FaultAction::Restart,
             ..fast(&cfg)
         };
-        let r = run(
-            &mut spy,
-            &cfg,
-            &Workload::by_name("mix").unwrap(),
+        let (r, high) = exc_run(
+            name,
+            what,
+            backend,
+            0x5EED_0004,
+            (pmsee, false, false),
+            watch,
+            true,
             &s,
-            &memory("ready", "random:0.05@s1:0x07"),
-            cycles,
-            seed,
-            &mut |_, _| {},
-        )
-        .unwrap();
-        if let Some(d) = spy.inner.first() {
-            panic!(
-                "{name}: {what}: RTL ({}) diverged from the model: {d}",
-                backend.name()
-            );
-        }
+            "random:0.05@s1:0x07",
+        );
         let serviced = r.events.iter().filter(|e| pmbsr::S.is_set(e.pmbsr)).count();
         eprintln!(
             "  ok: {} records, {serviced} events serviced; cycles high: irq {}, exc_el1 {}, exc_el2 {}, exc_el3 {}",
-            r.stats.records_written, spy.high[0], spy.high[1], spy.high[2], spy.high[3]
+            r.stats.records_written, high[0], high[1], high[2], high[3]
         );
         assert!(
-            spy.high[out] > 0,
+            high[out] > 0,
             "{what}: the exception to the bank never rose"
         );
         assert!(

@@ -342,9 +342,16 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
     // `mix` with ten times as many kernel stretches (about a third of its ops in them).
     let mut kernel_heavy = mix.clone();
     kernel_heavy.params.kernel_rate *= 10.0;
-    // `mix` on a core without EL2 (`el2_en` low).
+    // `mix` on a core without EL2 (`el2_en` low), and the timestamp runs' settings: the
+    // kernel asks for the physical counter, which EL2 withholds (PMSCR_EL2.PCT = 00).
     let mut no_el2 = mix.clone();
     no_el2.params.el2 = false;
+    let withheld = SampleSettings {
+        el2_withholds: true,
+        pct: true,
+        ts: true,
+        ..base.clone()
+    };
     Ok(vec![
         run(
             "atomics",
@@ -426,24 +433,14 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             "timestamp-counters",
             100_000,
             mix.clone(),
-            SampleSettings {
-                el2_withholds: true,
-                pct: true,
-                ts: true,
-                ..base.clone()
-            },
+            withheld.clone(),
             MemoryProfile::default(),
         ),
         run(
             "timestamp-counters-no-el2",
             100_000,
             no_el2,
-            SampleSettings {
-                el2_withholds: true,
-                pct: true,
-                ts: true,
-                ..base.clone()
-            },
+            withheld,
             MemoryProfile::default(),
         ),
         run(
