@@ -52,6 +52,11 @@ pub struct RegressArgs {
     /// No progress lines.
     #[arg(long)]
     quiet: bool,
+    /// Also count the functional cover points and hold the run's holes to this file
+    /// (`spe coverage --functional --require --known-holes`'s check in the same run, so
+    /// CI runs its jobs once); the run fails when they disagree.
+    #[arg(long, value_name = "FILE", conflicts_with = "mutant")]
+    known_holes: Option<PathBuf>,
 }
 
 pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
@@ -112,6 +117,7 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
     let opts = JobOptions {
         vcd_dir: Some(a.vcd_dir.clone()),
         mutant: a.mutant.clone(),
+        functional: a.known_holes.is_some(),
         ..JobOptions::default()
     };
     let started = std::time::Instant::now();
@@ -177,6 +183,28 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
             "regress: FAIL (no job took a sample: the run tested nothing; give more --cycles)"
         );
         return Ok(ExitCode::FAILURE);
+    }
+    if let Some(f) = &a.known_holes {
+        let runs: Vec<_> = out
+            .totals
+            .values()
+            .filter_map(|(_, t)| t.functional.clone())
+            .collect();
+        let list = spe_cosim::functional::hole_list(&runs);
+        match crate::coverage_cmd::against_known(&list, f)? {
+            Ok(()) => println!(
+                "regress: functional coverage as known ({} holes, each in {})",
+                list.len(),
+                f.display()
+            ),
+            Err(e) => {
+                println!(
+                    "regress: FAIL (functional coverage against {}: {e})",
+                    f.display()
+                );
+                return Ok(ExitCode::FAILURE);
+            }
+        }
     }
     if out.failed.is_empty() {
         println!("regress: PASS (0 mismatches)");
