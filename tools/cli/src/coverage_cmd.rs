@@ -135,20 +135,6 @@ pub fn run(a: CoverageArgs) -> Result<ExitCode, String> {
     })
 }
 
-/// A run's functional holes (`list`, [`spe_cosim::functional::hole_list`]) against the
-/// known-holes file `f`: the outer error when the file cannot be read or parsed, the
-/// inner one naming the points that disagree.
-pub(crate) fn against_known(
-    list: &[(String, String)],
-    f: &std::path::Path,
-) -> Result<Result<(), String>, String> {
-    let text =
-        std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
-    let known =
-        spe_cosim::functional::known_holes(&text).map_err(|e| format!("{}: {e}", f.display()))?;
-    Ok(spe_cosim::functional::check_known(list, &known))
-}
-
 /// `spe coverage --functional`: the jobs with the cover points counted, the report, holes.
 fn functional(a: CoverageArgs) -> Result<ExitCode, String> {
     let sel = a.jobs.select(None, None, None)?;
@@ -212,7 +198,7 @@ fn functional(a: CoverageArgs) -> Result<ExitCode, String> {
         println!("coverage: functional holes written to {}", f.display());
     }
     if let (true, Some(f)) = (a.require, &a.known_holes) {
-        return Ok(match against_known(&list, f)? {
+        return Ok(match spe_cosim::functional::check_known_file(&list, f)? {
             Ok(()) => {
                 println!(
                     "coverage: PASS ({holes} holes, each known in {})",

@@ -191,7 +191,7 @@ pub fn run(a: RegressArgs) -> Result<ExitCode, String> {
             .filter_map(|(_, t)| t.functional.clone())
             .collect();
         let list = spe_cosim::functional::hole_list(&runs);
-        match crate::coverage_cmd::against_known(&list, f)? {
+        match spe_cosim::functional::check_known_file(&list, f)? {
             Ok(()) => println!(
                 "regress: functional coverage as known ({} holes, each in {})",
                 list.len(),

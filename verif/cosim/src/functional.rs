@@ -839,16 +839,30 @@ pub fn write_holes(holes: &[(String, String)], what: &str) -> String {
     let mut s = format!(
         "# Functional cover points the regression's jobs do not hit yet, a line each (preset\n\
          # point): {what}.\n\
-         # `spe coverage --functional --require --known-holes FILE` fails when a point not\n\
-         # listed here is a hole (a stimulus change lost it) or a listed one is hit (work\n\
-         # closed it: write the file again). Written by `spe coverage --functional\n\
-         # --write-holes FILE`; never edited by hand. {} holes.\n",
+         # `spe regress --known-holes FILE` (CI) and `spe coverage --functional --require\n\
+         # --known-holes FILE` fail when a point not listed here is a hole (a stimulus change\n\
+         # lost it) or a listed one is hit (work closed it: write the file again).\n\
+         # Written by `spe coverage --functional --write-holes FILE`; never edited by hand.\n\
+         # {} holes.\n",
         holes.len()
     );
     for (p, point) in holes {
         let _ = writeln!(s, "{p} {point}");
     }
     s
+}
+
+/// [`check_known`] against the known-holes file `f` (`spe coverage --functional
+/// --known-holes`, `spe regress --known-holes`): the outer error when the file cannot be
+/// read or parsed, the inner one naming the points that disagree.
+pub fn check_known_file(
+    holes: &[(String, String)],
+    f: &std::path::Path,
+) -> Result<Result<(), String>, String> {
+    let text =
+        std::fs::read_to_string(f).map_err(|e| format!("cannot read {}: {e}", f.display()))?;
+    let known = known_holes(&text).map_err(|e| format!("{}: {e}", f.display()))?;
+    Ok(check_known(holes, &known))
 }
 
 /// Holds this run's holes to the known ones: every hole known, every known one still a
