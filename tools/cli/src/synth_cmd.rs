@@ -1,13 +1,14 @@
-//! `spe synth --preset P [--device hx8k|up5k]`: area and timing of the bare unit on an
-//! iCE40. Generates the pin-limited wrapper, runs Yosys per block and flattened, runs
-//! nextpnr-ice40, and prints LUT4/FF/CARRY per block, Fmax and utilisation. `--all` runs
-//! every preset and writes one table (`docs/synth-table.md`); `--guard FILE` holds presets
-//! to the floors of FILE and fails naming the one that fell. The flow itself lives in
-//! `spe-fpga`; this file is the argument handling.
+//! `spe synth --preset P [--device hx8k|up5k|ecp5-85f]`: area and timing of the bare unit on
+//! an FPGA. Generates the pin-limited wrapper, runs Yosys per block and flattened, runs
+//! nextpnr, and prints LUT4/FF/CARRY per block, Fmax and utilisation. `--all` runs every
+//! preset and writes one table (`docs/synth-table.md`), measuring on the ECP5 the presets
+//! an iCE40 cannot hold; `--guard FILE` holds presets to the floors of FILE and fails naming
+//! the one that fell. The flow itself lives in `spe-fpga`; this file is the argument
+//! handling.
 
 use clap::Args;
 use spe_defs::{Config, PRESETS};
-use spe_fpga::board::Device;
+use spe_fpga::board::{Device, Family};
 use spe_fpga::{depth, table, SynthOptions};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -48,7 +49,10 @@ pub struct SynthArgs {
         requires = "guard"
     )]
     only: Vec<String>,
-    /// Target device: hx8k (HX8K-CT256, HX8K breakout board) or up5k (UP5K-SG48, iCEBreaker).
+    /// Target device: hx8k (HX8K-CT256, HX8K breakout board), up5k (UP5K-SG48, iCEBreaker)
+    /// or ecp5-85f (LFE5U-85F, ULX3S; nextpnr-ecp5 from PyPI, installed into .deps/ when
+    /// missing). With --all on an iCE40, the presets it cannot hold are measured on
+    /// ecp5-85f too.
     #[arg(long, default_value = "hx8k")]
     device: String,
     /// Target clock frequency for nextpnr, in MHz.
@@ -81,6 +85,8 @@ fn measure(
     depth: bool,
 ) -> Result<table::Row, String> {
     let out_dir = match (&a.out, many) {
+        // A preset measured on another device than the command's has its own folder.
+        (Some(o), true) if device.name() != a.device => o.join(format!("{}-{device}", cfg.name)),
         (Some(o), true) => o.join(cfg.name),
         (Some(o), false) => o.clone(),
         (None, _) => spe_fpga::default_out_dir(cfg, device),
@@ -162,6 +168,27 @@ pub fn run(a: SynthArgs) -> Result<ExitCode, String> {
         }
         rows.push(r);
     }
+    // The presets an iCE40 cannot hold (no place and route: the packed design is over the
+    // device, or too full to place), measured on the ECP5 (issue 53).
+    let mut no_fit = Vec::new();
+    if device.family() == Family::Ice40 {
+        let left: Vec<_> = rows
+            .iter()
+            .filter(|r| r.synth.pnr.is_err())
+            .map(|r| r.synth.preset)
+            .collect();
+        for (k, name) in left.iter().enumerate() {
+            eprintln!(
+                "spe synth --all: preset {name} on {} ({} of {}: no place and route on {device})",
+                Device::NO_FIT,
+                k + 1,
+                left.len()
+            );
+            let r = measure(&a, Config::preset_named(name)?, Device::NO_FIT, true, false)?;
+            eprint!("{}", r.synth.render());
+            no_fit.push(r);
+        }
+    }
     let setting = table::Setting::of(&rows[0].synth);
     let command = format!(
         "spe synth --all --device {device} --freq {} --seed {} --seeds {}",
@@ -169,7 +196,7 @@ pub fn run(a: SynthArgs) -> Result<ExitCode, String> {
         a.seed,
         seeds(&a).len()
     );
-    let page = table::render(&rows, &setting, &command);
+    let page = table::render(&rows, &setting, &command, &no_fit);
     print!("{page}");
     write(&a.table, &page)?;
     if let Some(f) = &a.floors {

@@ -1,9 +1,9 @@
-//! The FPGA flows: area and timing of the bare unit on an iCE40 (`spe synth`), and board
+//! The FPGA flows: area and timing of the bare unit on an iCE40 or the ECP5 (`spe synth`), and board
 //! bitstreams on iCE40 and ECP5 (`spe fpga build`).
 //!
 //! * `spe_gen::emit::fpga_wrapper`: the pin-limited wrapper around `spe_top_<preset>` (three
 //!   pins; every input from a shift register, every output registered and XOR-reduced);
-//! * [`board`]: the devices (HX8K breakout board, iCEBreaker, ULX3S), their pins and PCF;
+//! * [`board`]: the devices (HX8K breakout board, iCEBreaker, ULX3S), their pins and pin files;
 //! * [`build`]: a board bitstream (`spe fpga build`): Yosys, then nextpnr-ice40 and icepack
 //!   or nextpnr-ecp5 and ecppack;
 //! * [`yosys`]: the per-block and flattened synthesis scripts, the `stat` parser;
@@ -233,26 +233,31 @@ impl SynthReport {
         let w = &mut s;
         let _ = writeln!(
             w,
-            "spe synth {} on {} ({}, {}-{}; yosys {}, nextpnr-ice40 {})",
+            "spe synth {} on {} ({}, {}-{}; yosys {}, {} {})",
             self.preset,
             self.device,
             self.device.board(),
             self.device.name().to_uppercase(),
             self.device.package().to_uppercase(),
             self.yosys_version,
+            self.device.family().nextpnr(),
             self.nextpnr_version
         );
         let _ = writeln!(
             w,
-            "per block: synth_ice40 -flatten with keep_hierarchy on {} and each block module\n\
+            "per block: {} -flatten with keep_hierarchy on {} and each block module\n\
              (spe_rff flattened into its block; no optimisation across block boundaries, so the\n\
              blocks sum to more than the flattened unit)",
+            self.device.family().synth(),
             self.unit
         );
         let _ = writeln!(
             w,
             "{:<12} {:>6} {:>6} {:>6}",
-            "block", "LUT4", "FF", "CARRY"
+            "block",
+            "LUT4",
+            "FF",
+            self.device.family().carry_label()
         );
         let row = |w: &mut String, name: &str, c: &CellCounts, note: &str| {
             let _ = writeln!(
@@ -299,7 +304,10 @@ impl SynthReport {
             w,
             "flattened",
             &self.flat,
-            "   (wrapper + unit, synth_ice40 -flatten: what nextpnr places)",
+            &format!(
+                "   (wrapper + unit, {} -flatten: what nextpnr places)",
+                self.device.family().synth()
+            ),
         );
         let others: CellCounts = self
             .blocks
@@ -391,42 +399,66 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
             o.freq_mhz
         ));
     }
-    if o.device.family() != board::Family::Ice40 {
-        return Err(format!(
-            "spe synth measures on the iCE40 devices (hx8k, up5k), not {}; an ECP5 board build is `spe fpga build --board ulx3s`",
-            o.device
-        ));
-    }
+    let family = o.device.family();
     let yosys_exe = tools::YOSYS.find()?;
-    let nextpnr_exe = tools::NEXTPNR_ICE40.find()?;
     let yosys_version = tools::YOSYS.version(&yosys_exe)?;
     let yosys_version = yosys::parse_version(&yosys_version).unwrap_or(yosys_version);
-    let nextpnr_version = tools::NEXTPNR_ICE40.version(&nextpnr_exe)?;
-    let nextpnr_version = nextpnr::parse_version(&nextpnr_version).unwrap_or(nextpnr_version);
 
     let (files, blocks) = sources(&o.gen_dir, o.cfg)?;
     std::fs::create_dir_all(&o.out_dir)
         .map_err(|e| format!("creating {}: {e}", o.out_dir.display()))?;
     let out = &o.out_dir;
+    // nextpnr-ice40 from Debian; nextpnr-ecp5 from its pinned PyPI package, installed
+    // into the repository's .deps/ (the folder above gen/) when missing.
+    let (nextpnr, nextpnr_version) = match family {
+        board::Family::Ice40 => {
+            let exe = tools::NEXTPNR_ICE40.find()?;
+            let v = tools::NEXTPNR_ICE40.version(&exe)?;
+            (tools::Runner::Native(tools::NEXTPNR_ICE40, exe), v)
+        }
+        board::Family::Ecp5 => {
+            let repo = repo_of(&o.gen_dir)?;
+            let (site, installed) = tools::ensure_yowasp_ecp5(&repo)?;
+            if installed {
+                progress(&format!(
+                    "installed {}=={} into {}",
+                    tools::YOWASP_ECP5_PACKAGE,
+                    tools::YOWASP_ECP5_VERSION,
+                    site.display()
+                ));
+            }
+            let runner = tools::Runner::Py(tools::NEXTPNR_ECP5, site);
+            let log = out.join("nextpnr-version.log");
+            runner.run(&["--version".into()], out, &log)?;
+            let v = std::fs::read_to_string(&log).unwrap_or_default();
+            let v = v.lines().next().unwrap_or("").trim().to_string();
+            (runner, v)
+        }
+    };
+    let nextpnr_version = nextpnr::parse_version(&nextpnr_version).unwrap_or(nextpnr_version);
+    let pnr_name = family.nextpnr();
+
     let w = spe_gen::emit::fpga_wrapper::generate(o.cfg);
     let wrapper_file = format!("{}.v", w.module);
     write_file(&out.join(&wrapper_file), &w.verilog)?;
-    write_file(&out.join(nextpnr::PCF), &o.device.pcf())?;
+    let (pins_name, pins_text) = o.device.pins_file();
+    write_file(&out.join(pins_name), &pins_text)?;
     let mut kept = vec![w.unit.clone()];
     kept.extend(blocks.iter().map(|b| b.module.clone()));
     write_file(
         &out.join(yosys::BLOCKS_SCRIPT),
-        &yosys::blocks_script(&w, &files, &wrapper_file, &kept),
+        &yosys::blocks_script(&w, &files, &wrapper_file, &kept, family),
     )?;
     write_file(
         &out.join(yosys::FLAT_SCRIPT),
-        &yosys::flat_script(&w, &files, &wrapper_file),
+        &yosys::flat_script(&w, &files, &wrapper_file, family),
     )?;
     let mut stage_times = Vec::new();
 
     let log = out.join(yosys::BLOCKS_LOG);
     progress(&format!(
-        "yosys: per-block synth_ice40 of {} ({} blocks), log {}",
+        "yosys: per-block {} of {} ({} blocks), log {}",
+        family.synth(),
         w.module,
         blocks.len(),
         log.display()
@@ -469,7 +501,8 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
 
     let log = out.join(yosys::FLAT_LOG);
     progress(&format!(
-        "yosys: flattened synth_ice40 for nextpnr, log {}",
+        "yosys: flattened {} for nextpnr, log {}",
+        family.synth(),
         log.display()
     ));
     let t = Instant::now();
@@ -499,13 +532,12 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
     if let Some(limit) = o.place_limit {
         let log = out.join(nextpnr::PACK_LOG);
         progress(&format!(
-            "nextpnr-ice40: pack only (placed when at most {limit:.0} % of the logic cells), log {}",
+            "{pnr_name}: pack only (placed when at most {limit:.0} % of the logic cells), log {}",
             log.display()
         ));
-        tools::NEXTPNR_ICE40.run(
-            &nextpnr_exe,
+        nextpnr.run(
             &[
-                nextpnr::args(o.device, yosys::FLAT_JSON, nextpnr::PCF, o.freq_mhz),
+                nextpnr::args(o.device, yosys::FLAT_JSON, pins_name, o.freq_mhz),
                 vec!["--pack-only".into()],
             ]
             .concat(),
@@ -535,16 +567,15 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
         };
         let log = out.join(&log_name);
         progress(&format!(
-            "nextpnr-ice40: place and route on {} at {} MHz (seed {seed}), log {}",
+            "{pnr_name}: place and route on {} at {} MHz (seed {seed}), log {}",
             o.device,
             fmt_mhz(o.freq_mhz),
             log.display()
         ));
-        let run = tools::NEXTPNR_ICE40
+        let run = nextpnr
             .run(
-                &nextpnr_exe,
                 &[
-                    nextpnr::args(o.device, yosys::FLAT_JSON, nextpnr::PCF, o.freq_mhz),
+                    nextpnr::args(o.device, yosys::FLAT_JSON, pins_name, o.freq_mhz),
                     vec!["--seed".into(), seed.to_string()],
                 ]
                 .concat(),
@@ -596,6 +627,16 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
         out_dir: o.out_dir.clone(),
         stage_times,
     })
+}
+
+/// The repository holding `gen_dir` (its parent folder), where `.deps/` is.
+fn repo_of(gen_dir: &Path) -> Result<PathBuf, String> {
+    let gen = gen_dir
+        .canonicalize()
+        .map_err(|e| format!("{}: {e}", gen_dir.display()))?;
+    gen.parent()
+        .map(Path::to_path_buf)
+        .ok_or_else(|| format!("{} has no parent folder", gen.display()))
 }
 
 fn read_stat(path: &Path) -> Result<yosys::Stat, String> {

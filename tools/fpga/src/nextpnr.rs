@@ -8,7 +8,6 @@ use crate::board::Device;
 pub const LOG: &str = "nextpnr.log";
 /// The log of the packing run that decides whether to place ([`crate::SynthOptions::place_limit`]).
 pub const PACK_LOG: &str = "nextpnr-pack.log";
-pub const PCF: &str = "pins.pcf";
 
 /// Arguments of nextpnr-ice40 (or -ecp5) for `device`, placing `json` with the pins of
 /// `pins` (a PCF, or an LPF on the ECP5) at `freq_mhz`. Timing failure is allowed: the

@@ -31,6 +31,7 @@ pub struct Setting {
     pub freq_mhz: f64,
     pub seeds: Vec<u64>,
     pub yosys: String,
+    /// nextpnr's program and version (`nextpnr-ice40 0.4-1+b1`).
     pub nextpnr: String,
 }
 
@@ -41,13 +42,13 @@ impl Setting {
             freq_mhz: r.freq_mhz,
             seeds: r.seeds.iter().map(|(s, _)| *s).collect(),
             yosys: r.yosys_version.clone(),
-            nextpnr: r.nextpnr_version.clone(),
+            nextpnr: format!("{} {}", r.device.family().nextpnr(), r.nextpnr_version),
         }
     }
 
     fn line(&self) -> String {
         format!(
-            "{}; yosys {}, nextpnr-ice40 {}",
+            "{}; yosys {}, {}",
             run_part(&self.device, self.freq_mhz, &self.seeds),
             self.yosys,
             self.nextpnr
@@ -131,24 +132,11 @@ pub struct Row {
     pub depth: Option<Depth>,
 }
 
-/// The Markdown page of `spe synth --all`.
-pub fn render(rows: &[Row], setting: &Setting, command: &str) -> String {
-    let mut s = String::new();
-    let w = &mut s;
-    let _ = writeln!(w, "# Area and Fmax of every preset\n");
+/// One table of area and Fmax, a row per preset.
+fn figures_table(w: &mut String, rows: &[Row], freq_mhz: f64, carry: &str) {
     let _ = writeln!(
         w,
-        "Written by `{command}`; do not edit (run it again). {}. LUT4, FF and CARRY are the \
-         unit's (the sum of its blocks, wrapper excluded); LCs are the placed design with the \
-         pin-limited wrapper (docs/synth.md); the critical path runs from the first register \
-         to the last. The floors the CI guard holds these figures to are in \
-         `scripts/synth-floors.txt`.\n",
-        setting.line()
-    );
-    let _ = writeln!(
-        w,
-        "| preset | LUT4 | FF | CARRY | LCs | Fmax | {} MHz | critical path |",
-        setting.freq_mhz
+        "| preset | LUT4 | FF | {carry} | LCs | Fmax | {freq_mhz} MHz | critical path |"
     );
     let _ = writeln!(w, "|---|---|---|---|---|---|---|---|");
     for Row { synth: r, .. } in rows {
@@ -185,6 +173,43 @@ pub fn render(rows: &[Row], setting: &Setting, command: &str) -> String {
             u.carry,
             path_ends(r)
         );
+    }
+}
+
+/// The Markdown page of `spe synth --all`: `rows` measured on the setting's device, and
+/// `no_fit`, the presets that device cannot hold, measured on another ([`Device::NO_FIT`]).
+///
+/// [`Device::NO_FIT`]: crate::board::Device::NO_FIT
+pub fn render(rows: &[Row], setting: &Setting, command: &str, no_fit: &[Row]) -> String {
+    let mut s = String::new();
+    let w = &mut s;
+    let _ = writeln!(w, "# Area and Fmax of every preset\n");
+    let _ = writeln!(
+        w,
+        "Written by `{command}`; do not edit (run it again). {}. LUT4, FF and CARRY are the \
+         unit's (the sum of its blocks, wrapper excluded); LCs are the placed design with the \
+         pin-limited wrapper (docs/synth.md); the critical path runs from the first register \
+         to the last. The floors the CI guard holds these figures to are in \
+         `scripts/synth-floors.txt`.\n",
+        setting.line()
+    );
+    figures_table(w, rows, setting.freq_mhz, "CARRY");
+    if let Some(first) = no_fit.first() {
+        let other = Setting::of(&first.synth);
+        let _ = writeln!(
+            w,
+            "\n## The presets that do not fit, on the {}\n\n\
+             Measured by the same command on the {} ({}-{}) with the same wrapper: {}. \
+             LUT4, FF and CCU2C (two carry bits each) are the unit's; LCs are the placed \
+             design's TRELLIS_COMB cells (one LUT4 each). Another fabric and speed grade: \
+             these do not compare with the figures above.\n",
+            other.device,
+            first.synth.device.board(),
+            other.device.to_uppercase(),
+            first.synth.device.package().to_uppercase(),
+            other.line()
+        );
+        figures_table(w, no_fit, other.freq_mhz, "CCU2C");
     }
     if rows.iter().any(|r| r.depth.is_some()) {
         let _ = writeln!(
@@ -478,7 +503,8 @@ mod tests {
             .zip([Some(depth), None])
             .map(|(synth, depth)| Row { synth, depth })
             .collect();
-        let t = render(&rows, &setting, "spe synth --all");
+        let t = render(&rows, &setting, "spe synth --all", &[]);
+        assert!(!t.contains("do not fit"), "{t}");
         assert!(t.contains(
             "| `default` | 32 | no | 10 | regs.pmsirr.q [10] → sampler.reload_prev_dec.q [22] |"
         ), "{t}");
@@ -509,7 +535,25 @@ mod tests {
             .into_iter()
             .map(|synth| Row { synth, depth: None })
             .collect();
-        let t = render(&rows, &setting, "spe synth --all");
+        let mut on_ecp5 = report("smt4", 61.5, 9600);
+        on_ecp5.device = Device::Ecp5_85f;
+        on_ecp5.nextpnr_version = "nextpnr-0.11.1".into();
+        let no_fit = [Row {
+            synth: on_ecp5,
+            depth: None,
+        }];
+        let t = render(&rows, &setting, "spe synth --all", &no_fit);
+        // The ECP5's section follows, with its own setting line and carry cells.
+        let (hx8k, ecp5) = t
+            .split_once("## The presets that do not fit, on the ecp5-85f")
+            .unwrap();
+        assert!(hx8k.contains("nextpnr-ice40 0.4"), "{hx8k}");
+        assert!(ecp5.contains("ULX3S (85F) (ECP5-85F-CABGA381)"), "{ecp5}");
+        assert!(ecp5.contains("ecp5-85f at 100 MHz, the best of nextpnr seeds 1, 2; yosys 0.23, nextpnr-ecp5 nextpnr-0.11.1"), "{ecp5}");
+        assert!(ecp5.contains("| preset | LUT4 | FF | CCU2C |"), "{ecp5}");
+        assert!(ecp5.contains(
+            "| `smt4` | 9600 | 1000 | 200 | 3000 / 7680 (39 %) | 61.50 MHz | missed | sampler.n_prev → tracker.s_phase |"
+        ), "{ecp5}");
         assert!(t.contains(
             "| `smt2_v1p4` | 8000 | 1000 | 200 | 7572 / 7680 (99 %) packed | - | not placed | (not placed: the device is full) |"
         ), "{t}");
