@@ -151,6 +151,12 @@ pub struct SampleSettings {
     /// to EL1; 10 or 11 keep events for EL2, which this driver at EL1 does not handle).
     pub exc_ee: u8,
     pub el2_ee: u8,
+    /// FEAT_SPE_EXC's KE bits: PMSCR_EL1.KE written with EE (the EL1 exception may be
+    /// taken at EL1 itself) and PMSCR_EL2.KE in the non-VHE EL2 boot state (with EE = 11,
+    /// at EL2). The core applies them as masks (`exc_ke1`, `exc_ke2`); this driver takes
+    /// `exc_el1` as its interrupt either way.
+    pub exc_ke: bool,
+    pub el2_ke: bool,
     /// FEAT_SPE_EXC's controls above EL1, as the bench's EL3 firmware and hypervisor set
     /// them and the core shows them to the unit every cycle: MDCR_EL3.PMSEE (`mdcr_pmsee`;
     /// 00, the reset value, keeps every event in PMBSR_EL1 and PMBIRQ), SCR_EL3.EA
@@ -225,6 +231,8 @@ impl SampleSettings {
             nvm: None,
             exc_ee: 0,
             el2_ee: 0,
+            exc_ke: false,
+            el2_ke: false,
             pmsee: 0,
             scr_ea: false,
             hcr_tea: false,
@@ -382,7 +390,9 @@ impl SampleSettings {
                 option::nvm,
             );
         }
-        if (self.exc_ee | self.el2_ee | self.pmsee) & 3 != 0 && !cfg.options.exc {
+        if ((self.exc_ee | self.el2_ee | self.pmsee) & 3 != 0 || self.exc_ke || self.el2_ke)
+            && !cfg.options.exc
+        {
             return refuse(
                 "PMSCR.EE (management events as exceptions)",
                 "FEAT_SPE_EXC",
@@ -442,12 +452,18 @@ impl SampleSettings {
             | pmscr::CX.place(self.cx.into())
             | pmscr::PA.place(self.pa.into())
             | pmscr::TS.place(self.ts.into())
-            | pmscr::EE.place(u64::from(self.exc_ee & 3))
+            | self.exc_bits()
             | pmscr::PCT.place(if self.pct {
                 pmscr::PCT_PHYSICAL
             } else {
                 pmscr::PCT_VIRTUAL
             })
+    }
+
+    /// FEAT_SPE_EXC's bits of the control: EE and KE, which a driver using them keeps
+    /// when it disables sampling.
+    fn exc_bits(&self) -> u64 {
+        pmscr::EE.place(u64::from(self.exc_ee & 3)) | pmscr::KE.place(self.exc_ke.into())
     }
 
     /// The sampling control register and its value (PMSCR_EL2 in a VHE host).
@@ -509,7 +525,8 @@ impl SampleSettings {
                         pmscr::PCT_VIRTUAL
                     })
                     | pmscr::ENVM.place(self.nvm.is_some().into())
-                    | pmscr::EE.place(u64::from(self.el2_ee & 3)),
+                    | pmscr::EE.place(u64::from(self.el2_ee & 3))
+                    | pmscr::KE.place(self.el2_ke.into()),
             )
         })
     }
@@ -930,14 +947,11 @@ impl Driver {
         }
     }
 
-    /// `arm_spe_pmu_disable_and_drain_local`: PMSCR = 0 (but for EE, which a driver using
-    /// FEAT_SPE_EXC keeps: `exc_ee`), PSB, PMBLIMITR = 0.
+    /// `arm_spe_pmu_disable_and_drain_local`: PMSCR = 0 (but for EE and KE, which a driver
+    /// using FEAT_SPE_EXC keeps), PSB, PMBLIMITR = 0.
     fn disable_and_drain(&self) -> Vec<Access> {
         vec![
-            Access::Write(
-                self.settings.control(),
-                pmscr::EE.place(u64::from(self.settings.exc_ee & 3)),
-            ),
+            Access::Write(self.settings.control(), self.settings.exc_bits()),
             Access::Psb,
             Access::Quiesced,
             Access::Write(RegId::Pmblimitr, 0),

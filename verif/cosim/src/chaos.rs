@@ -626,7 +626,8 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
 ///
 /// FEAT_SPE_EXC, in 75 % of the plans whose kernel runs at EL1 (a VHE host's PMBSR_EL1
 /// accesses go to PMBSR_EL2 while EL2's EE is not 00, which the driver does not model):
-/// one of the routings a system sets up ([`exc_routing`]), SCR_EL3.EA and HCR_EL2.TEA, and
+/// one of the routings a system sets up ([`exc_routing`]), SCR_EL3.EA, HCR_EL2.TEA and the
+/// two KE bits, and
 /// in three quarters of them a new routing at each context switch; in every such plan that
 /// sweeps faults (`sweep`: a fault every few records, of every kind at every beat), both,
 /// so that its events meet every bank. The driver's EL2 and EL3 handlers reflect their
@@ -646,6 +647,11 @@ pub fn random_v1p5(cfg: &Config, s: &mut SampleSettings, sweep: bool, r: &mut Rn
     }
     if cfg.options.nvm && r.chance(0.5) {
         s.nvm = Some(r.next_u64() & (pmbmar::SH.mask() | pmbmar::ATTR.mask()));
+    }
+    // Drawn last, so that the draws above are those of the plans before KE was driven.
+    if (s.pmsee | s.el2_ee | s.exc_ee) != 0 {
+        s.exc_ke = r.chance(0.5);
+        s.el2_ke = r.chance(0.5);
     }
 }
 

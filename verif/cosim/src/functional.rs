@@ -55,6 +55,8 @@
 //!   finding N1) reaches the filters, with SAMPLE_FEED_ST or _LD, and is kept or dropped;
 //! * `exc/el<n>` (units with FEAT_SPE_EXC): `exc_el<n>` rising, a management event
 //!   reported as an SPE Profiling exception to ELn (J1 `ReportSPEEvent`'s bank);
+//!   `exc/el<n>/ke` (n = 1, 2): rising with `exc_ke<n>`, an exception that may be taken at
+//!   ELn itself (PMSCR_ELn.KE);
 //! * `nvm/<ipa|pa>` (units with FEAT_SPE_nVM): a beat written with `wr_addr_space` 01
 //!   (an IPA) or 10 (a physical address);
 //! * `hook/stray`: `hook_stray`.
@@ -283,6 +285,12 @@ impl Plan {
                     format!("exc_el{n} rising: a management event as an exception to EL{n}"),
                 );
             }
+            for n in 1..=2 {
+                add(
+                    format!("exc/el{n}/ke"),
+                    format!("exc_el{n} rising with exc_ke{n}: the exception may be taken at EL{n} itself"),
+                );
+            }
         }
         if cfg.options.nvm {
             for (sp, what) in [("ipa", "01, an IPA"), ("pa", "10, a physical address")] {
@@ -467,6 +475,7 @@ struct Ids {
     gcs: Option<[[usize; 2]; 2]>,
     /// `exc/el1..3` (FEAT_SPE_EXC) and `nvm/ipa`, `nvm/pa` (FEAT_SPE_nVM).
     exc: Option<[usize; 3]>,
+    exc_ke: Option<[usize; 2]>,
     nvm: Option<[usize; 2]>,
     stray: usize,
 }
@@ -512,6 +521,7 @@ impl<D: Dut> Observer<D> {
             ids.stray = p.id("hook/stray");
             if cfg.options.exc {
                 ids.exc = Some([1, 2, 3].map(|n| p.id(&format!("exc/el{n}"))));
+                ids.exc_ke = Some([1, 2].map(|n| p.id(&format!("exc/el{n}/ke"))));
             }
             if cfg.options.nvm {
                 ids.nvm = Some(["ipa", "pa"].map(|sp| p.id(&format!("nvm/{sp}"))));
@@ -606,9 +616,13 @@ impl<D: Dut> Observer<D> {
             }
             th.freeze = to.pmu_freeze;
             if let Some(e) = ids.exc {
+                let ke = [to.exc_ke1, to.exc_ke2, false];
                 for (n, on) in [to.exc_el1, to.exc_el2, to.exc_el3].into_iter().enumerate() {
                     if on && !th.exc[n] {
                         c[e[n]] += 1;
+                        if let (true, Some(k)) = (ke[n], ids.exc_ke) {
+                            c[k[n]] += 1;
+                        }
                     }
                     th.exc[n] = on;
                 }

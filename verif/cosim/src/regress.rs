@@ -442,10 +442,12 @@ impl JobPlan {
             },
             if s.pmsee != 0 || s.exc_ee != 0 || s.el2_ee != 0 {
                 format!(
-                    ", MDCR_EL3.PMSEE {:02b}, PMSCR_EL1.EE {:02b}, PMSCR_EL2.EE {:02b}{}{}{}",
+                    ", MDCR_EL3.PMSEE {:02b}, PMSCR_EL1.EE {:02b}{}, PMSCR_EL2.EE {:02b}{}{}{}{}",
                     s.pmsee,
                     s.exc_ee,
+                    if s.exc_ke { " KE" } else { "" },
                     s.el2_ee,
+                    if s.el2_ke { " KE" } else { "" },
                     if s.scr_ea { ", SCR_EL3.EA" } else { "" },
                     if s.hcr_tea { ", HCR_EL2.TEA" } else { "" },
                     if s.exc_reroute.is_some() {
