@@ -388,9 +388,16 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             "faults",
             150_000,
             mix.clone(),
-            base.clone(),
+            // The driver restarts after each fault (Linux stops at the first), so that
+            // the run meets every fault of the sweep.
+            SampleSettings {
+                on_fault: spe_bench::driver::FaultAction::Restart,
+                ..base.clone()
+            },
             MemoryProfile {
-                errors: ErrorInjection::Random { p: 0.002 },
+                // Every kind at every beat in turn (32 faults in a row), a fault in every
+                // fourth record: a short run at random rates meets few stage 2 faults.
+                errors: ErrorInjection::Sweep { every: 4, start: 0 },
                 fault: FaultSpec::Any,
                 ..MemoryProfile::default()
             },
