@@ -65,7 +65,7 @@ pub enum FaultSpec {
     Stage1(u8),
     /// Stage-2 fault with this FSC.
     Stage2(u8),
-    /// Each error draws its kind (and an MMU fault its FSC from [`MMU_FSCS`]).
+    /// Each error draws its kind (and an MMU fault its FSC: [`random_mmu_fsc`]).
     Any,
 }
 
@@ -76,9 +76,23 @@ pub const MMU_FSCS: [u8; 10] = [
     0b001111,
 ];
 
-/// One of [`MMU_FSCS`], drawn from `r`.
+/// The FSCs of a synchronous external abort that a stage 1 or stage 2 fault of a buffer
+/// write reports (Arm ARM D17.8.3; `pmbsr::is_sync_external_abort`): on the access itself
+/// (010000), on a translation table walk at level -1 (010011) and at levels 0..3
+/// (0101xx), and FEAT_RAS's parity or ECC error on a walk (011011). FEAT_SPE_EXC routes
+/// these by SCR_EL3.EA and HCR_EL2.TEA (J1 `ReportSPEEvent`).
+pub const SEA_FSCS: [u8; 7] = [
+    0b010000, 0b010011, 0b010100, 0b010101, 0b010110, 0b010111, 0b011011,
+];
+
+/// An MMU fault's FSC, drawn from `r` (one draw): one of [`MMU_FSCS`] or of [`SEA_FSCS`],
+/// each of the seventeen alike.
 pub fn random_mmu_fsc(r: &mut Rng) -> u8 {
-    MMU_FSCS[r.below(MMU_FSCS.len() as u64) as usize]
+    let i = r.below((MMU_FSCS.len() + SEA_FSCS.len()) as u64) as usize;
+    match MMU_FSCS.get(i) {
+        Some(&f) => f,
+        None => SEA_FSCS[i - MMU_FSCS.len()],
+    }
 }
 
 /// Backpressure and error behaviour of the memory.
@@ -675,6 +689,25 @@ impl Memory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mmu_faults_draw_every_fsc_the_sea_ones_among_them() {
+        use spe_defs::regs::pmbsr::is_sync_external_abort;
+        for f in MMU_FSCS {
+            assert!(!is_sync_external_abort(f.into()), "{f:#08b}");
+        }
+        for f in SEA_FSCS {
+            assert!(is_sync_external_abort(f.into()), "{f:#08b}");
+        }
+        let mut r = Rng::new(3);
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..2000 {
+            seen.insert(random_mmu_fsc(&mut r));
+        }
+        let all: std::collections::BTreeSet<u8> =
+            MMU_FSCS.iter().chain(&SEA_FSCS).copied().collect();
+        assert_eq!(seen, all);
+    }
 
     #[test]
     fn specs_parse_and_bad_specs_are_errors() {

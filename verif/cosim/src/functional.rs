@@ -27,6 +27,9 @@
 //!   addresses of one thread after its first). A fault ends its record, but an external
 //!   abort (or the reserved kind) on a unit with SPEv1p3 (`Options::v1p3`), which ignores
 //!   it: there the record goes on;
+//! * `fault/mmu-sea`: a stage 1 or stage 2 write fault whose FSC is a synchronous external
+//!   abort, on the access or on a translation table walk (the faults FEAT_SPE_EXC routes by
+//!   SCR_EL3.EA and HCR_EL2.TEA);
 //! * `backpressure/beat<k>`: a cycle with beat k of a record offered and `wr_ready` low;
 //! * `psb/<phase>`: `psb_req` rising while the thread is `idle`, `tracking` (a sample in
 //!   flight before its `cpl_done`), `completing` (after its `cpl_done`, before its
@@ -194,6 +197,10 @@ impl Plan {
                 );
             }
         }
+        add(
+            "fault/mmu-sea".into(),
+            "a stage 1 or 2 write fault with the FSC of a synchronous external abort".into(),
+        );
         for b in 0..BEATS_PER_RECORD {
             add(
                 format!("backpressure/beat{b}"),
@@ -461,6 +468,7 @@ struct Ids {
     collision: usize,
     reset_dropped: usize,
     fault: [[usize; BEATS_PER_RECORD]; 4],
+    mmu_sea: usize,
     backpressure: [usize; BEATS_PER_RECORD],
     psb: [usize; 6],
     irq: usize,
@@ -498,6 +506,7 @@ impl<D: Dut> Observer<D> {
                     ids.fault[k][b] = p.id(&format!("fault/{kind}/beat{b}"));
                 }
             }
+            ids.mmu_sea = p.id("fault/mmu-sea");
             for b in 0..BEATS_PER_RECORD {
                 ids.backpressure[b] = p.id(&format!("backpressure/beat{b}"));
             }
@@ -727,6 +736,11 @@ impl<D: Dut> Observer<D> {
         th.next_beat = b + 1;
         if i.wr_err {
             c[ids.fault[usize::from(i.wr_err_kind & 3)][b]] += 1;
+            if matches!(i.wr_err_kind, pmbsr::ERR_STAGE1 | pmbsr::ERR_STAGE2)
+                && pmbsr::is_sync_external_abort(u64::from(i.wr_err_fsc))
+            {
+                c[ids.mmu_sea] += 1;
+            }
         }
         if let Some(n) = ids.nvm {
             match o.wr_addr_space {

@@ -352,7 +352,7 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
         ts: true,
         ..base.clone()
     };
-    Ok(vec![
+    let mut runs = vec![
         run(
             "atomics",
             200_000,
@@ -483,16 +483,57 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             ..run(
                 "pointer-at-limit",
                 150_000,
-                mix,
+                mix.clone(),
                 SampleSettings {
                     interval: 256,
                     on_fault: spe_bench::driver::FaultAction::Restart,
-                    ..base
+                    ..base.clone()
                 },
                 MemoryProfile::default(),
             )
         },
-    ])
+    ];
+    // FEAT_SPE_EXC: management events reported to each bank, each run a small buffer that
+    // fills and a fault in every other record (every sixteenth where the buffer is to fill
+    // between faults), of every kind at every beat in turn, the
+    // MMU faults' FSCs drawn among the synchronous external aborts too, the driver
+    // restarting after each. `exc-split`: stage 2 faults to EL2, synchronous external
+    // aborts to EL3 (MDCR_EL3.PMSEE = 10 with SCR_EL3.EA) and the rest as EL1 exceptions;
+    // `exc-el2`: everything to EL2 (PMSCR_EL2.EE = 11); `exc-el3`: everything to EL3
+    // (PMSEE = 11). The random jobs draw these routings (and reroute at context
+    // switches), but a short run meets few faults and few fills under each.
+    if cfg.options.exc {
+        use spe_defs::regs::mdcr_pmsee::{DELEGATED, ENABLED, TRAP_ALL};
+        for (name, cycles, pmsee, el2_ee, every) in [
+            ("exc-split", 400_000, ENABLED, 0b10, 2),
+            ("exc-el2", 150_000, DELEGATED, 0b11, 16),
+            ("exc-el3", 150_000, TRAP_ALL, 0b10, 16),
+        ] {
+            runs.push(run(
+                name,
+                cycles,
+                mix.clone(),
+                SampleSettings {
+                    buffer_size: 2 * 4096,
+                    on_fault: spe_bench::driver::FaultAction::Restart,
+                    pmsee,
+                    el2_ee,
+                    exc_ee: 0b11,
+                    exc_ke: true,
+                    el2_ke: true,
+                    scr_ea: true,
+                    hcr_tea: true,
+                    ..base.clone()
+                },
+                MemoryProfile {
+                    errors: ErrorInjection::Sweep { every, start: 0 },
+                    fault: FaultSpec::Any,
+                    ..MemoryProfile::default()
+                },
+            ));
+        }
+    }
+    Ok(runs)
 }
 
 /// Rewrites PMBPTR at random (thread 0) in cycles the driver leaves the register port
