@@ -26,6 +26,10 @@
 //!   hypervisor injects a buffer management event into the EL1 that owns the buffer; the
 //!   driver then services it as above. The same driver drives the firmware's controls
 //!   (`mdcr_pmsee`, `scr_ea`, `hcr_tea`) every cycle.
+//! * A VHE host with FEAT_SPE_EXC: its `PMBSR_EL1` accesses reach PMBSR_EL2 while the
+//!   effective PMSCR_EL2.EE is not 00 (D24.7.5), so that is its status register, `exc_el2`
+//!   its interrupt, and EL3's handler reflects into it
+//!   ([`SampleSettings::status_bank`]).
 //!
 //! The AUX ring: the buffer is a ring of `buffer_size` bytes consumed at once by perf, with
 //! a wakeup watermark of half the ring (4 KiB at least); an output runs from the head to
@@ -64,6 +68,25 @@ pub fn exc_routing(r: &mut Rng) -> (u8, u8, u8) {
         4 => (DELEGATED, 0b01, 0b11),
         _ => (a, b, c),
     }
+}
+
+/// A FEAT_SPE_EXC routing a VHE host sets up: (MDCR_EL3.PMSEE, PMSCR_EL2.EE). The host's
+/// `PMBSR_EL1` accesses reach PMBSR_EL2 while EE is effectively not 00
+/// ([`SampleSettings::status_bank`]), so a host that handles its own events sets 11 (every
+/// event to PMBSR_EL2, taken as an EL2 exception) or 00 (PMBSR_EL1 and PMBIRQ, as
+/// Linux). PMSEE: everything to EL3 in a sixth of the draws, EL3 enabled (synchronous
+/// external aborts to EL3 with SCR_EL3.EA) in a third, EL3 out of it (EE effectively 00)
+/// in a sixth, delegated in the rest.
+pub fn exc_routing_host(r: &mut Rng) -> (u8, u8) {
+    use spe_defs::regs::mdcr_pmsee::{DELEGATED, DISABLED, ENABLED, TRAP_ALL};
+    let ee = if r.chance(0.75) { 0b11 } else { 0b00 };
+    let pmsee = match r.below(6) {
+        0 => TRAP_ALL,
+        1 | 2 => ENABLED,
+        3 => DISABLED,
+        _ => DELEGATED,
+    };
+    (pmsee, ee)
 }
 
 /// PMBLIMITR.LIMIT granule (4 KiB).
@@ -466,6 +489,19 @@ impl SampleSettings {
         pmscr::EE.place(u64::from(self.exc_ee & 3)) | pmscr::KE.place(self.exc_ke.into())
     }
 
+    /// The status register the kernel's `PMBSR_EL1` accesses reach: in a VHE host with
+    /// FEAT_SPE_EXC they go to PMBSR_EL2 while the effective PMSCR_EL2.EE is not 00
+    /// (D24.7.5's accessibility pseudocode: `EffectivePMSCR_EL2_EE() != '00' &&
+    /// ELIsInHost(EL2)`; EE is effectively 00 while MDCR_EL3.PMSEE is 00, J1
+    /// `EffectivePMSCR_EL2_EE`). A host's PMSCR_EL2 is its control, so its EE is `exc_ee`.
+    pub fn status_bank(&self) -> RegId {
+        if self.host && self.pmsee & 3 != 0 && self.exc_ee & 3 != 0 {
+            RegId::PmbsrEl2
+        } else {
+            RegId::Pmbsr
+        }
+    }
+
     /// The sampling control register and its value (PMSCR_EL2 in a VHE host).
     fn control(&self) -> RegId {
         if self.host {
@@ -816,10 +852,17 @@ impl Driver {
         // irq and the exceptions follow the registers: in the cycle a bank is cleared
         // they still show the old status.
         let o = &out.thr[self.thread];
-        self.irq = (o.irq || o.exc_el1) && !cleared(RegId::Pmbsr);
+        let own = self.settings.status_bank();
+        // The kernel's own status bank raises its interrupt: PMBIRQ or the EL1 exception,
+        // or in a VHE host whose accesses reach PMBSR_EL2 the EL2 exception.
+        self.irq = if own == RegId::PmbsrEl2 {
+            o.exc_el2 && !cleared(own)
+        } else {
+            (o.irq || o.exc_el1) && !cleared(own)
+        };
         self.higher = if o.exc_el3 && !cleared(RegId::PmbsrEl3) {
             Some(RegId::PmbsrEl3)
-        } else if o.exc_el2 && !cleared(RegId::PmbsrEl2) {
+        } else if o.exc_el2 && own != RegId::PmbsrEl2 && !cleared(RegId::PmbsrEl2) {
             Some(RegId::PmbsrEl2)
         } else {
             None
@@ -891,7 +934,7 @@ impl Driver {
                     (Ctx::Stop, _) => {}
                 }
                 if act != Act::Spurious {
-                    next.push(Access::Write(RegId::Pmbsr, 0));
+                    next.push(Access::Write(self.settings.status_bank(), 0));
                 }
                 if ctx == Ctx::Stop {
                     next.push(Access::Read(RegId::Pmsicr));
@@ -909,11 +952,13 @@ impl Driver {
                 }
             }
             Access::Quiesced => mem.quiesce(self.thread),
-            // EL1's S set first (profiling stays stopped), then the higher bank cleared.
+            // The kernel's bank's S set first (profiling stays stopped), then the higher
+            // bank cleared.
             Access::Reflect(bank) => {
                 let st = std::mem::take(&mut self.status);
                 if pmbsr::S.is_set(st) {
-                    self.front(&[Access::Write(RegId::Pmbsr, st), Access::Write(bank, 0)]);
+                    let own = self.settings.status_bank();
+                    self.front(&[Access::Write(own, st), Access::Write(bank, 0)]);
                 }
             }
             Access::Write(..) | Access::Read(_) | Access::Psb => unreachable!("bus access"),
@@ -960,8 +1005,9 @@ impl Driver {
 
     /// The fault check (`arm_spe_pmu_buf_get_fault_act`): PSB, then read PMBSR.
     fn fault_check(&mut self, ctx: Ctx) {
+        let own = self.settings.status_bank();
         self.queue
-            .extend([Access::Psb, Access::Read(RegId::Pmbsr), Access::Status(ctx)]);
+            .extend([Access::Psb, Access::Read(own), Access::Status(ctx)]);
     }
 
     /// The next output of the ring: PMBPTR at the head, the limit at the next watermark
@@ -1027,9 +1073,14 @@ impl Driver {
         self.phase = Phase::Running;
         // A new FEAT_SPE_EXC routing: PMSEE from the next drive on, EL2's EE written now
         // (non-VHE), EL1's with the control at the end of the start.
+        // A VHE host's EE is its control's, written at the end of the start.
         if let Some(r) = &mut self.reroute {
             let s = &mut self.settings;
-            (s.pmsee, s.el2_ee, s.exc_ee) = exc_routing(r);
+            if s.host {
+                (s.pmsee, s.exc_ee) = exc_routing_host(r);
+            } else {
+                (s.pmsee, s.el2_ee, s.exc_ee) = exc_routing(r);
+            }
             if let Some((reg, v)) = s.el2_boot() {
                 self.queue.push_back(Access::Write(reg, v));
             }

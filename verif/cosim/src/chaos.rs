@@ -22,7 +22,7 @@
 //! Everything derives from one seed. Chaos stops after a given number of cycles so the
 //! runner's final drain sees a quiet system.
 
-use spe_bench::driver::{exc_routing, FaultAction};
+use spe_bench::driver::{exc_routing, exc_routing_host, FaultAction};
 use spe_bench::memory::{random_mmu_fsc, FaultSpec};
 use spe_bench::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
 use spe_defs::events::filterable_mask;
@@ -624,10 +624,9 @@ pub fn random_settings(cfg: &Config, r: &mut Rng) -> SampleSettings {
 /// SPEv1p5's options in `s`, where `cfg` builds them (the regression draws them from a
 /// stream of their own, so that a job's other draws stay as they were).
 ///
-/// FEAT_SPE_EXC, in 75 % of the plans whose kernel runs at EL1 (a VHE host's PMBSR_EL1
-/// accesses go to PMBSR_EL2 while EL2's EE is not 00, which the driver does not model):
-/// one of the routings a system sets up ([`exc_routing`]), SCR_EL3.EA, HCR_EL2.TEA and the
-/// two KE bits, and
+/// FEAT_SPE_EXC, in 75 % of the plans: one of the routings a system sets up
+/// ([`exc_routing`]; a VHE host's, whose PMBSR_EL1 accesses reach PMBSR_EL2 while EL2's
+/// EE is not 00, [`exc_routing_host`]), SCR_EL3.EA, HCR_EL2.TEA and the two KE bits, and
 /// in three quarters of them a new routing at each context switch; in every such plan that
 /// sweeps faults (`sweep`: a fault every few records, of every kind at every beat), both,
 /// so that its events meet every bank. The driver's EL2 and EL3 handlers reflect their
@@ -639,6 +638,15 @@ pub fn random_v1p5(cfg: &Config, s: &mut SampleSettings, sweep: bool, r: &mut Rn
     let likely = if sweep { 1.0 } else { 0.75 };
     if cfg.options.exc && !s.host && r.chance(likely) {
         (s.pmsee, s.el2_ee, s.exc_ee) = exc_routing(r);
+        s.scr_ea = r.chance(0.5);
+        s.hcr_tea = r.chance(0.5);
+        if r.chance(likely) {
+            s.exc_reroute = Some(r.next_u64());
+        }
+    } else if cfg.options.exc && s.host && r.chance(likely) {
+        // A VHE host: its own events in PMBSR_EL2 (EE = 11) or PMBIRQ (00), drawn after
+        // the EL1 kernels' draws so that their plans stay as they were.
+        (s.pmsee, s.exc_ee) = exc_routing_host(r);
         s.scr_ea = r.chance(0.5);
         s.hcr_tea = r.chance(0.5);
         if r.chance(likely) {

@@ -441,13 +441,22 @@ impl JobPlan {
                 format!(", filters: {}", filters.join(", "))
             },
             if s.pmsee != 0 || s.exc_ee != 0 || s.el2_ee != 0 {
+                let ke = |k: bool| if k { " KE" } else { "" };
+                // A VHE host's control is PMSCR_EL2: its EE and KE are `exc_ee`, `exc_ke`.
+                let ees = if s.host {
+                    format!("PMSCR_EL2.EE {:02b}{}", s.exc_ee, ke(s.exc_ke))
+                } else {
+                    format!(
+                        "PMSCR_EL1.EE {:02b}{}, PMSCR_EL2.EE {:02b}{}",
+                        s.exc_ee,
+                        ke(s.exc_ke),
+                        s.el2_ee,
+                        ke(s.el2_ke)
+                    )
+                };
                 format!(
-                    ", MDCR_EL3.PMSEE {:02b}, PMSCR_EL1.EE {:02b}{}, PMSCR_EL2.EE {:02b}{}{}{}{}",
+                    ", MDCR_EL3.PMSEE {:02b}, {ees}{}{}{}",
                     s.pmsee,
-                    s.exc_ee,
-                    if s.exc_ke { " KE" } else { "" },
-                    s.el2_ee,
-                    if s.el2_ke { " KE" } else { "" },
                     if s.scr_ea { ", SCR_EL3.EA" } else { "" },
                     if s.hcr_tea { ", HCR_EL2.TEA" } else { "" },
                     if s.exc_reroute.is_some() {

@@ -1946,15 +1946,19 @@ fn exc_reports_each_management_event_in_the_bank_and_as_the_exception_report_spe
 #[test]
 fn exc_events_for_el2_and_el3_are_reflected_to_el1_and_profiling_goes_on() {
     // FEAT_SPE_EXC with an EL2 or EL3 handler (the bench driver's: read the bank, write
-    // its syndrome to PMBSR_EL1, clear the bank): every event the unit reports above EL1
-    // reaches the EL1 driver, which restarts the buffer, so that a run meets many events
-    // (without the handler the first one stops profiling for good). Both RTL backends
-    // against the model, the higher bank compared every cycle.
+    // its syndrome to the kernel's status register, clear the bank): every event the unit
+    // reports above the kernel reaches its driver, which restarts the buffer, so that a
+    // run meets many events (without the handler the first one stops profiling for good).
+    // A VHE host's `PMBSR_EL1` accesses reach PMBSR_EL2 while its EE is not 00 (D24.7.5):
+    // with EE = 11 its own events are PMBSR_EL2's and `exc_el2` is its interrupt, and
+    // EL3's handler reflects into PMBSR_EL2. Both RTL backends against the model, the
+    // watched bank compared every cycle.
     use spe_defs::regs::{mdcr_pmsee, pmbsr, RegId};
     let name = "exc_events_for_el2_and_el3_are_reflected_to_el1_and_profiling_goes_on";
     let cfg = *preset("v1p5");
-    // (what, PMSEE, PMSCR_EL1.EE, PMSCR_EL2.EE, bank, index of its exception output)
-    let rows: [(&str, u8, u8, u8, RegId, usize); 3] = [
+    // (what, PMSEE, the kernel's PMSCR.EE (PMSCR_EL2's in a host), PMSCR_EL2.EE (EL2's
+    // boot state, non-VHE), bank, index of its exception output, VHE host)
+    let rows: [(&str, u8, u8, u8, RegId, usize, bool); 5] = [
         (
             "EL2 takes all",
             mdcr_pmsee::DELEGATED,
@@ -1962,6 +1966,7 @@ fn exc_events_for_el2_and_el3_are_reflected_to_el1_and_profiling_goes_on() {
             0b11,
             RegId::PmbsrEl2,
             2,
+            false,
         ),
         (
             "EL2 takes all, EL1 exceptions",
@@ -1970,6 +1975,7 @@ fn exc_events_for_el2_and_el3_are_reflected_to_el1_and_profiling_goes_on() {
             0b11,
             RegId::PmbsrEl2,
             2,
+            false,
         ),
         (
             "EL3 traps all",
@@ -1978,9 +1984,28 @@ fn exc_events_for_el2_and_el3_are_reflected_to_el1_and_profiling_goes_on() {
             0b00,
             RegId::PmbsrEl3,
             3,
+            false,
+        ),
+        (
+            "a VHE host's own events in PMBSR_EL2",
+            mdcr_pmsee::DELEGATED,
+            0b11,
+            0b00,
+            RegId::PmbsrEl2,
+            2,
+            true,
+        ),
+        (
+            "EL3 traps all, reflected to a VHE host's PMBSR_EL2",
+            mdcr_pmsee::TRAP_ALL,
+            0b11,
+            0b00,
+            RegId::PmbsrEl3,
+            3,
+            true,
         ),
     ];
-    for ((what, pmsee, ee1, ee2, watch, out), backend) in rows
+    for ((what, pmsee, ee1, ee2, watch, out, host), backend) in rows
         .into_iter()
         .flat_map(|r| [(r, (Backend::Hdlsim, 1)), (r, (Backend::Verilator, 20))])
     {
@@ -1988,6 +2013,7 @@ fn exc_events_for_el2_and_el3_are_reflected_to_el1_and_profiling_goes_on() {
             exc_ee: ee1,
             el2_ee: ee2,
             pmsee,
+            host,
             on_fault: spe_bench::driver::FaultAction::Restart,
             ..fast(&cfg)
         };
@@ -2013,8 +2039,18 @@ fn exc_events_for_el2_and_el3_are_reflected_to_el1_and_profiling_goes_on() {
         );
         assert!(
             serviced >= 2,
-            "{what}: {serviced} events reached the EL1 driver: the higher EL's handler did not reflect them"
+            "{what}: {serviced} events reached the kernel's driver: the higher EL's handler did not reflect them"
         );
+        if host {
+            // The host's status register is PMBSR_EL2: nothing reaches PMBSR_EL1 (no
+            // PMBIRQ), and its events, its own or EL3's reflected, raise exc_el2.
+            assert!(
+                high[0] == 0 && high[2] > 0,
+                "{what}: a VHE host's events went through PMBSR_EL1 (irq high {} cycles, exc_el2 {})",
+                high[0],
+                high[2]
+            );
+        }
         assert!(r.violations.is_empty(), "{what}: {:?}", r.violations);
     }
 }
