@@ -402,6 +402,18 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
                 ..MemoryProfile::default()
             },
         ),
+        // Discard mode (PMBLIMITR.FM = 10, Linux's when the AUX buffer has no room): the
+        // random jobs draw it in 5 % of their plans and never in the open ones.
+        run(
+            "discard",
+            100_000,
+            mix.clone(),
+            SampleSettings {
+                discard: true,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
         run(
             "store-filter",
             1_000_000,
