@@ -308,6 +308,10 @@ struct Directed {
     /// With `ptr_rewrites`: the pointer goes to the buffer's limit instead (a kept record
     /// then finds no room at its check).
     to_limit: bool,
+    /// The chance, per cycle after one in which a beat past a record's first was offered,
+    /// that software sets PMBSR.S (a register write in a cycle the driver leaves free):
+    /// profiling stops while a record is being written ([`PtrRewrites`]).
+    stop_writes: f64,
 }
 
 /// The directed runs: a small buffer that fills and wraps (the room check), a buffer that
@@ -338,6 +342,7 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
         memory,
         ptr_rewrites: 0.0,
         to_limit: false,
+        stop_writes: 0.0,
     };
     // `mix` with ten times as many kernel stretches (about a third of its ops in them).
     let mut kernel_heavy = mix.clone();
@@ -504,6 +509,23 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
                 MemoryProfile::default(),
             )
         },
+        // Software sets PMBSR.S while a record is written past its first beat (a driver
+        // stopping profiling by hand, or another agent): the writer must stop offering
+        // beats and finish the record as the model does. The random jobs' chaos does it
+        // in a few jobs (`mgmt/stop-writing`), half of the time by clearing PMBLIMITR.E.
+        Directed {
+            stop_writes: 0.05,
+            ..run(
+                "stop-mid-record",
+                150_000,
+                mix.clone(),
+                SampleSettings {
+                    on_fault: spe_bench::driver::FaultAction::Restart,
+                    ..base.clone()
+                },
+                MemoryProfile::default(),
+            )
+        },
     ];
     // FEAT_SPE_EXC: management events reported to each bank, each run a small buffer that
     // fills and a fault in every other record (every sixteenth where the buffer is to fill
@@ -550,8 +572,9 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
 
 /// Rewrites PMBPTR at random (thread 0) in cycles the driver leaves the register port
 /// free: to the slot of the last record written, or one slot past the pointer that record
-/// left, so the pointer moves by a record while records are taken and checked. Software
-/// may write PMBPTR at any time; the unit must do what the model does.
+/// left, so the pointer moves by a record while records are taken and checked; and sets
+/// PMBSR.S at random in the cycle after a beat past a record's first was offered. Software
+/// may write either at any time; the unit must do what the model does.
 struct PtrRewrites<D: Dut> {
     inner: D,
     p: f64,
@@ -560,11 +583,22 @@ struct PtrRewrites<D: Dut> {
     last_slot: u64,
     /// Rewrite to this address (the buffer's limit) instead.
     limit: Option<u64>,
+    /// [`Directed::stop_writes`], and whether the last cycle offered a beat past a
+    /// record's first.
+    stop_p: f64,
+    mid_record: bool,
 }
 
 impl<D: Dut> Dut for PtrRewrites<D> {
     fn step(&mut self, inputs: &Inputs) -> Outputs {
         let mut i = inputs.clone();
+        if self.stop_p > 0.0 && !i.reg_en && self.mid_record && self.rng.chance(self.stop_p) {
+            i.reg_en = true;
+            i.reg_tid = 0;
+            i.reg_we = true;
+            i.reg_addr = spe_defs::regs::reg(spe_defs::regs::RegId::Pmbsr).addr();
+            i.reg_wdata = spe_defs::regs::pmbsr::S.place(1);
+        }
         if self.p > 0.0 && !i.reg_en && self.last_slot != 0 && self.rng.chance(self.p) {
             i.reg_en = true;
             i.reg_tid = 0;
@@ -579,6 +613,7 @@ impl<D: Dut> Dut for PtrRewrites<D> {
         if o.wr_valid {
             self.last_slot = o.wr_addr & !63;
         }
+        self.mid_record = o.wr_valid && o.wr_addr & 63 != 0;
         o
     }
     fn verdict(&mut self) -> Result<Option<String>, String> {
@@ -845,6 +880,8 @@ pub fn run(a: &Options) -> Result<std::process::ExitCode, String> {
             rng: Rng::derive(seed, 0x9b7),
             last_slot: 0,
             limit: d.to_limit.then(|| d.settings.limit()),
+            stop_p: d.stop_writes,
+            mid_record: false,
         };
         spe_bench::run(
             &mut dut,
