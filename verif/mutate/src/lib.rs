@@ -566,6 +566,26 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
                 },
             ));
         }
+        // PMBPTR moved to the limit under EE2 = 11: a kept record finds no room at its
+        // check, and the buffer full with DL is PMBSR_EL2's (`exc-el2` fills through the
+        // unit's own pointer, which sets no DL).
+        runs.push(Directed {
+            ptr_rewrites: 5e-4,
+            to_limit: true,
+            ..run(
+                "exc-el2-at-limit",
+                150_000,
+                mix.clone(),
+                SampleSettings {
+                    interval: 256,
+                    on_fault: spe_bench::driver::FaultAction::Restart,
+                    pmsee: DELEGATED,
+                    el2_ee: 0b11,
+                    ..base.clone()
+                },
+                MemoryProfile::default(),
+            )
+        });
     }
     Ok(runs)
 }
