@@ -177,7 +177,8 @@ pub struct SampleSettings {
     /// FEAT_SPE_EXC's KE bits: PMSCR_EL1.KE written with EE (the EL1 exception may be
     /// taken at EL1 itself) and PMSCR_EL2.KE in the non-VHE EL2 boot state (with EE = 11,
     /// at EL2). The core applies them as masks (`exc_ke1`, `exc_ke2`); this driver takes
-    /// `exc_el1` as its interrupt either way.
+    /// its status register's exception as its interrupt either way
+    /// ([`SampleSettings::status_bank`]).
     pub exc_ke: bool,
     pub el2_ke: bool,
     /// FEAT_SPE_EXC's controls above EL1, as the bench's EL3 firmware and hypervisor set
