@@ -429,6 +429,18 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             },
             MemoryProfile::default(),
         ),
+        // PMSFCR.B alone (perf's branch_filter): SAMPLE_FEED_OP then selects branches
+        // only; `filters` sets B and LD together, `store-filter` ST alone.
+        run(
+            "branch-filter",
+            100_000,
+            mix.clone(),
+            SampleSettings {
+                branch_filter: true,
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ),
         run(
             "filters",
             150_000,
@@ -566,26 +578,32 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
                 },
             ));
         }
-        // PMBPTR moved to the limit under EE2 = 11: a kept record finds no room at its
-        // check, and the buffer full with DL is PMBSR_EL2's (`exc-el2` fills through the
-        // unit's own pointer, which sets no DL).
-        runs.push(Directed {
-            ptr_rewrites: 5e-4,
-            to_limit: true,
-            ..run(
-                "exc-el2-at-limit",
-                150_000,
-                mix.clone(),
-                SampleSettings {
-                    interval: 256,
-                    on_fault: spe_bench::driver::FaultAction::Restart,
-                    pmsee: DELEGATED,
-                    el2_ee: 0b11,
-                    ..base.clone()
-                },
-                MemoryProfile::default(),
-            )
-        });
+        // PMBPTR moved to the limit with every event to EL2 (EE2 = 11) or to EL3 (PMSEE =
+        // 11): a kept record finds no room at its check, and the buffer full with DL is
+        // that bank's (`exc-el2` and `exc-el3` fill through the unit's own pointer, which
+        // sets no DL).
+        for (name, pmsee, el2_ee) in [
+            ("exc-el2-at-limit", DELEGATED, 0b11),
+            ("exc-el3-at-limit", TRAP_ALL, 0b10),
+        ] {
+            runs.push(Directed {
+                ptr_rewrites: 5e-4,
+                to_limit: true,
+                ..run(
+                    name,
+                    150_000,
+                    mix.clone(),
+                    SampleSettings {
+                        interval: 256,
+                        on_fault: spe_bench::driver::FaultAction::Restart,
+                        pmsee,
+                        el2_ee,
+                        ..base.clone()
+                    },
+                    MemoryProfile::default(),
+                )
+            });
+        }
     }
     Ok(runs)
 }
