@@ -81,9 +81,19 @@ pub const MMU_FSCS: [u8; 10] = [
 /// (010000), on a translation table walk at level -1 (010011) and at levels 0..3
 /// (0101xx), and FEAT_RAS's parity or ECC error on a walk (011011). FEAT_SPE_EXC routes
 /// these by SCR_EL3.EA and HCR_EL2.TEA (J1 `ReportSPEEvent`).
-pub const SEA_FSCS: [u8; 7] = [
-    0b010000, 0b010011, 0b010100, 0b010101, 0b010110, 0b010111, 0b011011,
-];
+pub const SEA_FSCS: [u8; 7] = {
+    use pmbsr::{FSC_EXTERNAL_ABORT, FSC_SEA_WALK_5_1, FSC_SEA_WALK_5_2, FSC_SEA_WALK_ECC};
+    let (w1, w2) = (FSC_SEA_WALK_5_1 << 1, FSC_SEA_WALK_5_2 << 2);
+    [
+        FSC_EXTERNAL_ABORT as u8,
+        (w1 | 1) as u8,
+        w2 as u8,
+        (w2 | 1) as u8,
+        (w2 | 2) as u8,
+        (w2 | 3) as u8,
+        FSC_SEA_WALK_ECC as u8,
+    ]
+};
 
 /// An MMU fault's FSC, drawn from `r` (one draw): one of [`MMU_FSCS`] or of [`SEA_FSCS`],
 /// each of the seventeen alike.

@@ -22,6 +22,7 @@
 use spe_cosim::chaos::Chaos;
 use spe_cosim::regress::{plan_jobs, JobPlan};
 use spe_cosim::{make_dut, Backend};
+use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::Config;
 use spe_harness::{build_harness, replay, run_harness, write_vectors, BuildOpts, Layout, Recorder};
 use spe_ports::{Dut, Inputs, Outputs};
@@ -649,9 +650,9 @@ impl<D: Dut> Dut for PtrRewrites<D> {
         }
         let o = self.inner.step(&i);
         if o.wr_valid {
-            self.last_slot = o.wr_addr & !63;
+            self.last_slot = o.wr_addr & !(RECORD_SIZE as u64 - 1);
         }
-        self.mid_record = o.wr_valid && o.wr_addr & 63 != 0;
+        self.mid_record = o.wr_valid && o.wr_addr & (RECORD_SIZE as u64 - 1) != 0;
         o
     }
     fn verdict(&mut self) -> Result<Option<String>, String> {
