@@ -141,6 +141,10 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
     wire  [2:0] s_phase__q;
     reg  s_phase__reset;
     reg  s_phase__clock;
+    reg  s_trk__d;
+    wire  s_trk__q;
+    reg  s_trk__reset;
+    reg  s_trk__clock;
     reg  [135:0] s_op__d;
     wire  [135:0] s_op__q;
     reg  s_op__reset;
@@ -169,6 +173,8 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
     reg  [15:0] sme_bit__0;
     reg  [15:0] sme_bit__1;
     reg  [15:0] sme_sum__0;
+    reg  in_idle;
+    reg  in_trk;
     reg  owner_el2;
     reg  tge_set;
     reg  at_el2;
@@ -262,6 +268,12 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
         .reset(s_phase__reset),
         .clock(s_phase__clock)
     );
+    spe_rff #(.W(1), .INIT(1'b0)) s_trk(
+        .d(s_trk__d),
+        .q(s_trk__q),
+        .reset(s_trk__reset),
+        .clock(s_trk__clock)
+    );
     spe_rff #(.W(136), .INIT(136'h0)) s_op(
         .d(s_op__d),
         .q(s_op__q),
@@ -290,17 +302,22 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
     // Update code
     always @(*) begin
         s_phase__clock = clock;
+        s_trk__clock = clock;
         s_op__clock = clock;
         s_rep__clock = clock;
         s_age__clock = clock;
         s_va__clock = clock;
         s_phase__d = s_phase__q;
+        s_trk__d = s_trk__q;
         s_op__d = s_op__q;
         s_rep__d = s_rep__q;
         s_age__d = s_age__q;
         s_va__d = s_va__q;
         s_age__reset = reset;
         s_phase__reset = reset;
+        s_trk__reset = reset;
+        in_idle = (s_phase__q == SamplePhase__Idle) & ~s_trk__q;
+        in_trk = (s_phase__q == SamplePhase__Idle) & s_trk__q;
         s_op__reset = reset;
         s_rep__reset = reset;
         s_va__reset = reset;
@@ -365,14 +382,14 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
         c_empty__0__reset = reset;
         c_not_full__0__d = c_not_full__0__q;
         c_empty__0__d = c_empty__0__q;
-        if ((s_phase__q == SamplePhase__Tracking) & cpl[(0)+:(1)]) begin
+        if (in_trk & cpl[(0)+:(1)]) begin
             c_not_full__0__d = pred_not_full__0 | pred_empty__0;
             c_empty__0__d = pred_empty__0;
         end
         c_sme__0__clock = clock;
         c_sme__0__reset = reset;
         c_sme__0__d = c_sme__0__q;
-        if ((s_phase__q == SamplePhase__Tracking) & cpl[(0)+:(1)]) begin
+        if (in_trk & cpl[(0)+:(1)]) begin
             c_sme__0__d = sme_in__0;
         end
         sme_bit__0 = k_none__0;
@@ -382,7 +399,7 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
         c_sme__1__clock = clock;
         c_sme__1__reset = reset;
         c_sme__1__d = c_sme__1__q;
-        if ((s_phase__q == SamplePhase__Tracking) & cpl[(0)+:(1)]) begin
+        if (in_trk & cpl[(0)+:(1)]) begin
             c_sme__1__d = sme_in__1;
         end
         sme_bit__1 = k_none__0;
@@ -458,7 +475,7 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
         progress[(3)+:(1)] = 1'b0;
         timed_out = s_age__q == k_age_last;
         xl_started_now = s_rep__q[(1)+:(1)];
-        if (s_phase__q == SamplePhase__Idle) begin
+        if (in_idle) begin
             s_op__d[(0)+:(2)] = disp_el;
             s_op__d[(2)+:(1)] = disp_ns;
             s_op__d[(3)+:(1)] = ctl[(0)+:(1)] & ~at_el2 & ~tge_set;
@@ -488,7 +505,7 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
             s_rep__d[(205)+:(1)] = 1'b0;
             s_rep__d[(206)+:(1)] = 1'b0;
         end
-        if (s_phase__q == SamplePhase__Tracking) begin
+        if (in_trk) begin
             s_age__d = s_age__q + k_age_one;
             stray = 1'b0;
             if (iss_valid) begin
@@ -539,24 +556,30 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
                 s_rep__d[(206)+:(1)] = cpl[(3)+:(1)];
             end
         end
+        s_trk__d = 1'b0;
         case (s_phase__q)
             SamplePhase__Idle:
                 begin
-                    if (tag_valid) begin
-                        s_phase__d = SamplePhase__Tracking;
+                    if (in_idle & tag_valid) begin
+                        s_trk__d = 1'b1;
+                    end
+                    if (in_trk) begin
+                        s_trk__d = 1'b1;
+                        if (timed_out) begin
+                            s_trk__d = 1'b0;
+                        end
+                        if (cpl[(0)+:(1)]) begin
+                            s_trk__d = 1'b0;
+                            s_phase__d = SamplePhase__Filter;
+                        end
+                        if (psb_req) begin
+                            s_trk__d = 1'b0;
+                            s_phase__d = SamplePhase__Idle;
+                        end
                     end
                 end
             SamplePhase__Tracking:
                 begin
-                    if (timed_out) begin
-                        s_phase__d = SamplePhase__Idle;
-                    end
-                    if (cpl[(0)+:(1)]) begin
-                        s_phase__d = SamplePhase__Filter;
-                    end
-                    if (psb_req) begin
-                        s_phase__d = SamplePhase__Idle;
-                    end
                 end
             SamplePhase__Filter:
                 begin
@@ -593,10 +616,13 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
                 end
         endcase
         hook_stray = stray & ~reset;
-        sample_timeout = (s_phase__q == SamplePhase__Tracking) & timed_out & ~cpl[(0)+:(1)] & ~psb_req & ~reset;
-        psb_done = psb_req & ((s_phase__q == SamplePhase__Idle) | (s_phase__q == SamplePhase__Tracking)) & ~reset;
+        sample_timeout = in_trk & timed_out & ~cpl[(0)+:(1)] & ~psb_req & ~reset;
+        psb_done = psb_req & (in_idle | in_trk) & ~reset;
         ask = (((s_phase__q == SamplePhase__Filter) & filtrate) | (s_phase__q == SamplePhase__Waiting)) & write_en & ~reset;
         phase = s_phase__q;
+        if ((s_phase__q == SamplePhase__Idle) & s_trk__q) begin
+            phase = SamplePhase__Tracking;
+        end
         progress[(0)+:(1)] = s_rep__q[(0)+:(1)];
         progress[(1)+:(1)] = s_rep__q[(1)+:(1)];
         progress[(2)+:(1)] = s_rep__q[(66)+:(1)];

@@ -235,8 +235,15 @@ pub struct SpeTracker {
     p_target: Vec<Rff<Bits<64>>>,
     p_valid: Vec<Rff<Bit>>,
     k_pbt_mask: Vec<K<Bits<64>>>,
-    // State (synchronous reset to Idle / zero).
+    // State (synchronous reset to Idle / zero). The phase is `s_phase` except Tracking,
+    // which is `s_phase` at Idle with `s_trk` set: the tag decides `s_trk` alone (one LUT
+    // after `tag_valid`), off the enable of the phase register's other bits.
     s_phase: Rff<SamplePhase>,
+    s_trk: Rff<Bit>,
+    /// The phase is Idle, or Tracking, now (comb from `s_phase` and `s_trk`; the other
+    /// phases are `s_phase`'s).
+    in_idle: Signal<Local, Bit>,
+    in_trk: Signal<Local, Bit>,
     s_op: Rff<TaggedOp>,
     s_rep: Rff<Merged>,
     /// Tracking cycles before this one (the completion timeout's count).
@@ -363,9 +370,12 @@ impl SpeTracker {
 impl Logic for SpeTracker {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s_phase, s_op, s_rep, s_age, s_va);
+        dff_setup!(self, clock, s_phase, s_trk, s_op, s_rep, s_age, s_va);
         self.s_age.reset.next = self.reset.val();
         self.s_phase.reset.next = self.reset.val();
+        self.s_trk.reset.next = self.reset.val();
+        self.in_idle.next = (self.s_phase.q.val() == SamplePhase::Idle) & !self.s_trk.q.val();
+        self.in_trk.next = (self.s_phase.q.val() == SamplePhase::Idle) & self.s_trk.q.val();
         self.s_op.reset.next = self.reset.val();
         self.s_rep.reset.next = self.reset.val();
         self.s_va.reset.next = self.reset.val();
@@ -462,7 +472,7 @@ impl Logic for SpeTracker {
             self.c_empty[i].reset.next = self.reset.val();
             self.c_not_full[i].d.next = self.c_not_full[i].q.val();
             self.c_empty[i].d.next = self.c_empty[i].q.val();
-            if (self.s_phase.q.val() == SamplePhase::Tracking) & self.cpl.val().done {
+            if self.in_trk.val() & self.cpl.val().done {
                 self.c_not_full[i].d.next = self.pred_not_full[i].val() | self.pred_empty[i].val();
                 self.c_empty[i].d.next = self.pred_empty[i].val();
             }
@@ -472,7 +482,7 @@ impl Logic for SpeTracker {
             self.c_sme[j].clock.next = self.clock.val();
             self.c_sme[j].reset.next = self.reset.val();
             self.c_sme[j].d.next = self.c_sme[j].q.val();
-            if (self.s_phase.q.val() == SamplePhase::Tracking) & self.cpl.val().done {
+            if self.in_trk.val() & self.cpl.val().done {
                 self.c_sme[j].d.next = self.sme_in[j].val();
             }
             self.sme_bit[j].next = self.k_none[0].val();
@@ -539,7 +549,7 @@ impl Logic for SpeTracker {
         self.timed_out.next = self.s_age.q.val() == self.k_age_last.val();
         self.xl_started_now.next = self.s_rep.q.val().xl_started;
 
-        if self.s_phase.q.val() == SamplePhase::Idle {
+        if self.in_idle.val() {
             // Idle: capture the op's group-wide part and its collection flags and clear
             // the report flags every cycle (no enable from the same-cycle tag: the held
             // values are those of the tag cycle, the last Idle cycle).
@@ -580,7 +590,7 @@ impl Logic for SpeTracker {
             self.s_rep.d.next.cond_fail = false;
         }
 
-        if self.s_phase.q.val() == SamplePhase::Tracking {
+        if self.in_trk.val() {
             // choice: hook-reports
             // Tracking: count the age; merge this cycle's reports by the acceptance rules.
             self.s_age.d.next = self.s_age.q.val() + self.k_age_one.val();
@@ -635,28 +645,34 @@ impl Logic for SpeTracker {
             }
         }
 
-        // The phase machine: every transition.
+        // The phase machine: every transition (`s_trk` is clear but in Idle and Tracking,
+        // both at `s_phase` Idle; `s_phase` is never Tracking).
+        self.s_trk.d.next = false;
         match self.s_phase.q.val() {
             SamplePhase::Idle => {
-                if self.tag_valid.val() {
-                    self.s_phase.d.next = SamplePhase::Tracking;
+                if self.in_idle.val() & self.tag_valid.val() {
+                    self.s_trk.d.next = true;
+                }
+                // Tracking: completion, the filter cycle next. No completion 2^k cycles
+                // after the tag: dropped (choice: completion-timeout). A PSB drops a sample
+                // whose completion has not been reported: the core sends the reports of the
+                // ops older than the PSB before it raises the request.
+                if self.in_trk.val() {
+                    self.s_trk.d.next = true;
+                    if self.timed_out.val() {
+                        self.s_trk.d.next = false;
+                    }
+                    if self.cpl.val().done {
+                        self.s_trk.d.next = false;
+                        self.s_phase.d.next = SamplePhase::Filter;
+                    }
+                    if self.psb_req.val() {
+                        self.s_trk.d.next = false;
+                        self.s_phase.d.next = SamplePhase::Idle;
+                    }
                 }
             }
-            SamplePhase::Tracking => {
-                // Completion: the filter cycle next. No completion 2^k cycles after the tag:
-                // dropped (choice: completion-timeout). A PSB drops a sample whose completion
-                // has not been reported: the core sends the reports of the ops older than
-                // the PSB before it raises the request.
-                if self.timed_out.val() {
-                    self.s_phase.d.next = SamplePhase::Idle;
-                }
-                if self.cpl.val().done {
-                    self.s_phase.d.next = SamplePhase::Filter;
-                }
-                if self.psb_req.val() {
-                    self.s_phase.d.next = SamplePhase::Idle;
-                }
-            }
+            SamplePhase::Tracking => {}
             SamplePhase::Filter => {
                 // The filters decide: a kept record, if records are written at all, asks
                 // for the writer: its check next when granted, else it waits.
@@ -694,21 +710,22 @@ impl Logic for SpeTracker {
             }
         }
         self.hook_stray.next = self.stray.val() & !self.reset.val();
-        self.sample_timeout.next = (self.s_phase.q.val() == SamplePhase::Tracking)
+        self.sample_timeout.next = self.in_trk.val()
             & self.timed_out.val()
             & !self.cpl.val().done
             & !self.psb_req.val()
             & !self.reset.val();
         // choice: psb-csync
-        self.psb_done.next = self.psb_req.val()
-            & ((self.s_phase.q.val() == SamplePhase::Idle)
-                | (self.s_phase.q.val() == SamplePhase::Tracking))
-            & !self.reset.val();
+        self.psb_done.next =
+            self.psb_req.val() & (self.in_idle.val() | self.in_trk.val()) & !self.reset.val();
         self.ask.next = (((self.s_phase.q.val() == SamplePhase::Filter) & self.filtrate.val())
             | (self.s_phase.q.val() == SamplePhase::Waiting))
             & self.write_en.val()
             & !self.reset.val();
         self.phase.next = self.s_phase.q.val();
+        if (self.s_phase.q.val() == SamplePhase::Idle) & self.s_trk.q.val() {
+            self.phase.next = SamplePhase::Tracking;
+        }
         self.progress.next.issued = self.s_rep.q.val().issued;
         self.progress.next.xl_started = self.s_rep.q.val().xl_started;
         self.progress.next.xl_done = self.s_rep.q.val().xl_done;
