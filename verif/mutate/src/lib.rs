@@ -606,6 +606,18 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             });
         }
     }
+    // SVE and SME ops at the vector lengths and element sizes a unit treats apart (EVL
+    // 0b111, which a unit without FEAT_SPE_SME records as 0b110; SME array ops, which it
+    // records as Other with payload 0), sampled in turn ([`vectors_loop`]). The random jobs
+    // give the `sve` workload's ops every EVL (`Program::vary_vectors`), but run it in one
+    // job in seven, most with periods too long for a short job to record many of them.
+    runs.push(run(
+        "sve-sme-loop",
+        100_000,
+        vectors_loop()?,
+        base.clone(),
+        MemoryProfile::default(),
+    ));
     Ok(runs)
 }
 
@@ -713,6 +725,50 @@ fn atomics_loop() -> Result<spe_stim::Workload, String> {
             ]
         },
         "a loop of extended loads/stores and atomics",
+    )
+}
+
+/// A loop of 16 ops (the sampling period, 1 more than a multiple of 8, walks through them):
+/// SVE data-processing ops with EVL 0b111 (with and without FP), 0b110 and 0b000, SME
+/// array ops with element sizes 1111, 0000, 0101 and 1110, SVE loads and stores (contiguous and
+/// gather/scatter) with EVL 0b111, 0b110 and 0b010, an ALU op, a plain load and store, and
+/// the branch back ([`loop_of`]).
+fn vectors_loop() -> Result<spe_stim::Workload, String> {
+    use spe_defs::packet::subclass::{
+        LDST_GP, LDST_ST, LDST_SVE_SME, OTHER_SME, OTHER_SVE, SVE_FP, SVE_PRED, SVE_SG, VL_SHIFT,
+    };
+    use spe_stim::program::{StaticOp, BR_DIRECT};
+    let sve = |evl: u8, fp: u8| StaticOp::other(OTHER_SVE | SVE_PRED | evl << VL_SHIFT | fp);
+    let sme =
+        |ets: u8, fp: u8| StaticOp::other(OTHER_SME | (ets >> 1) << VL_SHIFT | (ets & 1) << 2 | fp);
+    loop_of(
+        "vectors",
+        0x0000_aaaa_d005_0000,
+        0xffff_8000_1005_0000,
+        0x0000_aaaa_e030_0000,
+        |mem| {
+            let ldst =
+                |evl: u8, more: u8| StaticOp::ldst(LDST_SVE_SME | evl << VL_SHIFT | more, mem);
+            vec![
+                sve(0b111, 0),
+                sve(0b111, SVE_FP),
+                sve(0b110, 0),
+                sve(0b000, SVE_FP),
+                sme(0b1111, 0),
+                sme(0b0000, SVE_FP),
+                sme(0b0101, 0),
+                sme(0b1110, SVE_FP),
+                ldst(0b111, 0),
+                ldst(0b111, SVE_SG | LDST_ST),
+                ldst(0b110, SVE_SG),
+                ldst(0b010, LDST_ST),
+                StaticOp::other(0),
+                StaticOp::ldst(LDST_GP, mem),
+                StaticOp::ldst(LDST_GP | LDST_ST, mem),
+                StaticOp::branch(BR_DIRECT),
+            ]
+        },
+        "a loop of SVE and SME ops at every vector length the record treats apart",
     )
 }
 

@@ -2,7 +2,7 @@
 //! memory access patterns, walked with random but seeded outcomes) or a trace (a fixed list
 //! of micro-ops replayed in order, see `trace`).
 
-use crate::rng::hash64;
+use crate::rng::{hash64, Rng};
 use crate::uop::{untagged, MicroOp, KERNEL_VA_BASE, USER_VA_END};
 use spe_defs::packet::{op_class, subclass};
 use std::collections::BTreeMap;
@@ -269,6 +269,31 @@ impl CodeProgram {
             .map(|m| untagged(m.base)..untagged(m.base) + m.span)
             .filter(|r| (r.start >= KERNEL_VA_BASE) == kernel)
             .reduce(|a, b| a.start.min(b.start)..a.end.max(b.end))
+    }
+
+    /// Gives the SVE ops their vector lengths, and makes some of them SME array ops, from
+    /// `r`: each op with an EVL field (an SVE data-processing op, an SVE or SME load or
+    /// store) gets one of the eight EVL values alike (processes differ in their vector
+    /// length, and streaming mode has its own; 0b111, more than 2048 bits, is defined only
+    /// with FEAT_SPE_SME, and a unit without it records 0b110: choice: sme-reserved), and
+    /// about one SVE data-processing op in eight becomes an SME array op of a random element
+    /// size (`1 ETS[3:1] 1 ETS[0] FP 0`, D18.2.7; reserved without FEAT_SPE_SME). `r` is
+    /// drawn from only for such ops: a program without SVE ops is left as it was.
+    pub fn vary_vectors(&mut self, r: &mut Rng) {
+        use subclass::{OTHER_SME, SVE_FP, VL_FIELD, VL_SHIFT};
+        for op in self.blocks.iter_mut().flat_map(|b| b.ops.iter_mut()) {
+            if !subclass::has_evl(op.class, op.subclass) {
+                continue;
+            }
+            if op.class == op_class::OTHER && r.chance(0.125) {
+                let ets = r.below(16) as u8;
+                op.subclass =
+                    OTHER_SME | (ets >> 1) << VL_SHIFT | (ets & 1) << 2 | (op.subclass & SVE_FP);
+            } else {
+                let evl = r.below(u64::from(VL_FIELD) + 1) as u8;
+                op.subclass = (op.subclass & !(VL_FIELD << VL_SHIFT)) | evl << VL_SHIFT;
+            }
+        }
     }
 
     /// Moves the code and data by `p`; fails if a block or region leaves its half of the
