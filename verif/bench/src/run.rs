@@ -11,7 +11,7 @@
 
 use crate::driver::{AuxRecord, Driver, MgmtEvent, SampleSettings};
 use crate::memory::{Memory, MemoryProfile, Violation};
-use spe_defs::config::Config;
+use spe_defs::config::{Config, MAX_THREADS};
 use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::regs::pmbsr;
 use spe_ports::{Dut, Inputs, Outputs};
@@ -281,6 +281,8 @@ struct Bench<'a> {
     memory: Memory,
     /// The driver that had the register port last (round robin between the drivers).
     port_last: usize,
+    /// What each driver drives into (the fields the bench takes from it cleared first).
+    scratch: Inputs,
     cycle: u64,
     stats: Stats,
 }
@@ -293,39 +295,47 @@ impl Bench<'_> {
         // Each core executes its driver's PSB as the port contract asks: it raises psb_req
         // only once the op it tracks (older than the PSB) has sent its completion report,
         // in an earlier cycle. This is the core's own state, as in a real core.
-        let pending: Vec<bool> = self.cores.iter().map(Core::is_tracking).collect();
+        let mut pending = [false; MAX_THREADS];
+        for (p, core) in pending.iter_mut().zip(&self.cores) {
+            *p = core.is_tracking();
+        }
         for core in &mut self.cores {
             core.drive(c, &mut inp);
         }
         // The drivers share the register port: one access a cycle, round robin; the
-        // others retry the next cycle. The first driver to want it writes the port.
-        let mut port = Inputs::default();
+        // others retry the next cycle. The first driver to want it writes the port. Each
+        // drives into `scratch`, whose fields the bench reads from it (the register port's
+        // and the driver's thread's PSB request and firmware controls) are cleared first.
         let mut granted = None;
         for k in 1..=n {
             let t = (self.port_last + k) % n;
-            let mut mine = Inputs::default();
-            self.drivers[t].drive(c, &mut mine);
+            let mine = &mut self.scratch;
+            (mine.reg_en, mine.reg_we, mine.reg_tid) = (false, false, 0);
+            (mine.reg_addr, mine.reg_wdata) = (0, 0);
+            let x = &mut mine.thr[t];
+            (x.psb_req, x.mdcr_pmsee, x.scr_ea, x.hcr_tea) = (false, 0, false, false);
+            self.drivers[t].drive(c, mine);
             if self.drivers[t].wants_port() {
                 if granted.is_none() {
                     granted = Some(t);
-                    port = mine.clone();
+                    inp.reg_en = mine.reg_en;
+                    inp.reg_we = mine.reg_we;
+                    inp.reg_tid = mine.reg_tid;
+                    inp.reg_addr = mine.reg_addr;
+                    inp.reg_wdata = mine.reg_wdata;
                 } else {
                     self.drivers[t].blocked();
                 }
             }
-            inp.thr[t].psb_req = mine.thr[t].psb_req && !pending[t];
+            let x = &mine.thr[t];
+            inp.thr[t].psb_req = x.psb_req && !pending[t];
             // The firmware's FEAT_SPE_EXC controls, which the driver's settings hold.
-            inp.thr[t].mdcr_pmsee = mine.thr[t].mdcr_pmsee;
-            inp.thr[t].scr_ea = mine.thr[t].scr_ea;
-            inp.thr[t].hcr_tea = mine.thr[t].hcr_tea;
+            inp.thr[t].mdcr_pmsee = x.mdcr_pmsee;
+            inp.thr[t].scr_ea = x.scr_ea;
+            inp.thr[t].hcr_tea = x.hcr_tea;
         }
         if let Some(t) = granted {
             self.port_last = t;
-            inp.reg_en = port.reg_en;
-            inp.reg_we = port.reg_we;
-            inp.reg_tid = port.reg_tid;
-            inp.reg_addr = port.reg_addr;
-            inp.reg_wdata = port.reg_wdata;
         }
         self.memory.drive(c, &mut inp);
         let out = self.dut.step(&inp);
@@ -451,6 +461,7 @@ pub fn run(
         drivers,
         memory: mem,
         port_last: cfg.threads - 1,
+        scratch: Inputs::default(),
         cycle: 0,
         stats: Stats::default(),
     };
