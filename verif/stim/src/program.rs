@@ -491,6 +491,73 @@ mod tests {
     }
 
     #[test]
+    fn vary_vectors_gives_sve_ops_every_evl_and_some_sme_array_ops_and_leaves_the_rest() {
+        use subclass::{
+            is_sme_array, LDST_GP, LDST_ST, LDST_SVE_SME, OTHER_SVE, SVE_FP, SVE_PRED, SVE_SG,
+            VL_FIELD, VL_SHIFT,
+        };
+        let evl = |v: u8| (v >> VL_SHIFT) & VL_FIELD;
+        let mut ops = Vec::new();
+        for k in 0..64u8 {
+            ops.push(StaticOp::other(OTHER_SVE | SVE_PRED | ((k & 1) * SVE_FP)));
+            ops.push(StaticOp::ldst(LDST_SVE_SME | SVE_SG | LDST_ST, mem()));
+            ops.push(StaticOp::ldst(LDST_GP, mem()));
+            ops.push(StaticOp::other(0));
+        }
+        ops.push(StaticOp::branch(BR_DIRECT));
+        let mut b = Builder::new("v", 0x1000, 0xffff_8000_0000_0000);
+        b.block(false, ops, Exit::Jump(0));
+        let before = b.finish(0, None).unwrap();
+        let mut p = before.clone();
+        p.vary_vectors(&mut Rng::new(1));
+        let (mut other_evls, mut ldst_evls, mut sme) = (0u8, 0u8, 0);
+        for (a, z) in before.blocks[0].ops.iter().zip(&p.blocks[0].ops) {
+            assert_eq!((a.class, a.mem), (z.class, z.mem));
+            if !subclass::has_evl(a.class, a.subclass) {
+                assert_eq!(a, z, "an op without an EVL field is left as it was");
+            } else if is_sme_array(z.class, z.subclass) {
+                assert_eq!(
+                    a.class,
+                    op_class::OTHER,
+                    "only data-processing ops become SME"
+                );
+                assert_eq!(a.subclass & SVE_FP, z.subclass & SVE_FP, "FP kept");
+                sme += 1;
+            } else {
+                assert!(subclass::has_evl(z.class, z.subclass));
+                let keep = !(VL_FIELD << VL_SHIFT);
+                assert_eq!(a.subclass & keep, z.subclass & keep, "only the EVL changes");
+                if z.class == op_class::OTHER {
+                    other_evls |= 1 << evl(z.subclass);
+                } else {
+                    ldst_evls |= 1 << evl(z.subclass);
+                }
+            }
+        }
+        assert_eq!(
+            (other_evls, ldst_evls),
+            (0xff, 0xff),
+            "every EVL, 0b111 among them"
+        );
+        assert!(
+            (2..=20).contains(&sme),
+            "{sme} of 64 SVE data-processing ops became SME"
+        );
+        // A program without SVE ops: unchanged, and the stream not drawn from.
+        let mut b = Builder::new("plain", 0x1000, 0xffff_8000_0000_0000);
+        b.block(
+            false,
+            vec![StaticOp::other(0), StaticOp::branch(BR_DIRECT)],
+            Exit::Jump(0),
+        );
+        let plain = b.finish(0, None).unwrap();
+        let (mut q, mut r) = (plain.clone(), Rng::new(2));
+        q.vary_vectors(&mut r);
+        assert_eq!(q.blocks[0].ops, plain.blocks[0].ops);
+        assert_eq!(r.next_u64(), Rng::new(2).next_u64());
+    }
+
+    #[test]
     fn validation_rejects_broken_programs() {
         let mut b = Builder::new("bad", 0x1000, 0xffff_8000_0000_0000);
         b.block(false, vec![StaticOp::other(0)], Exit::Jump(0));
