@@ -9,15 +9,16 @@
 //! alone. `--sample N` draws N of them (by `--seed`) from every site of the preset.
 //!
 //! The stimulus is a short regression of the preset (`spe regress`'s jobs, chaos included,
-//! `--cycles` in all) and eight directed runs for what short jobs rarely reach ([`directed`]):
-//! each runs closed loop on the golden model once and its inputs are recorded. Each mutant
-//! is Verilated and built into the raw harness of `spe bench sim` and replays every
-//! recording; it is killed when the fold of its outputs over a recording differs
-//! from the model's. That is exactly what the lockstep regression would see: until the first
-//! cycle where an output differs, a closed-loop run of the mutant gets the same inputs as
-//! the recording (the stimulus only reacts to outputs), and the lockstep pair compares every
-//! output every cycle. The unmutated Verilog is built and checked first: it must reproduce
-//! the model's fold on every job, or the flow itself is wrong.
+//! `--cycles` in all) and directed runs for what short jobs rarely reach ([`directed`]:
+//! sixteen, five more with FEAT_SPE_EXC): each runs closed loop on the golden model once
+//! and its inputs are recorded. Each mutant is Verilated and built into the raw harness of
+//! `spe bench sim` and replays every recording; it is killed when the fold of its outputs
+//! over a recording differs from the model's. That is exactly what the lockstep regression
+//! would see: until the first cycle where an output differs, a closed-loop run of the
+//! mutant gets the same inputs as the recording (the stimulus only reacts to outputs), and
+//! the lockstep pair compares every output every cycle. The unmutated Verilog is built and
+//! checked first: it must reproduce the model's fold on every job, or the flow itself is
+//! wrong.
 
 use spe_cosim::chaos::Chaos;
 use spe_cosim::regress::{plan_jobs, JobPlan};
