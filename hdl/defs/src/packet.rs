@@ -192,6 +192,20 @@ pub mod subclass {
     /// EVL / ETS field `v[6:4]`.
     pub const VL_SHIFT: u32 = 4;
     pub const VL_FIELD: u8 = 0b111;
+    /// An SME array op's ETS[0] (b2; ETS[3:1] is `v[6:4]`).
+    pub const SME_ETS0: u8 = 1 << 2;
+
+    /// Payload `v` (an SVE op or an SVE/SME load/store, [`has_evl`]) with its EVL field set
+    /// to `evl`.
+    pub const fn with_evl(v: u8, evl: u8) -> u8 {
+        (v & !(VL_FIELD << VL_SHIFT)) | (evl & VL_FIELD) << VL_SHIFT
+    }
+    /// The payload of an SME array op (`1 ETS[3:1] 1 ETS[0] FP 0`, D18.2.7) of the 4-bit
+    /// element size code `ets`, with `fp` (`SVE_FP` or 0).
+    pub const fn sme_array(ets: u8, fp: u8) -> u8 {
+        let ets0 = if ets & 1 != 0 { SME_ETS0 } else { 0 };
+        OTHER_SME | ((ets >> 1) & VL_FIELD) << VL_SHIFT | ets0 | (fp & SVE_FP)
+    }
 
     /// An SME array op (class Other, `0b1xxx1xx0`): D18.2.7 defines the encoding "only if
     /// FEAT_SPE_SME is implemented, and reserved otherwise". A unit without FEAT_SPE_SME

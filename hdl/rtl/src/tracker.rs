@@ -722,6 +722,8 @@ impl Logic for SpeTracker {
             | (self.s_phase.q.val() == SamplePhase::Waiting))
             & self.write_en.val()
             & !self.reset.val();
+        // From the flops, not `in_trk`: Verilator (UNOPTFLAT) cannot split this always
+        // block when the output `phase` reads a local the tag-dependent logic also reads.
         self.phase.next = self.s_phase.q.val();
         if (self.s_phase.q.val() == SamplePhase::Idle) & self.s_trk.q.val() {
             self.phase.next = SamplePhase::Tracking;

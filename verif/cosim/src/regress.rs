@@ -230,11 +230,10 @@ impl JobPlan {
         // The CRR presets' calls and returns without GCS are the lockstep case crr_*'s.
         workload.params.gcs = job.preset.options.crr || Rng::derive(job.seed, 0x6C5).chance(0.5);
         // SVE ops of every vector length, and some SME array ops, in the programs that have
-        // SVE ops (the `sve` workload), from a stream of their own likewise.
+        // SVE ops (the `sve` workload), from a stream of their own likewise; then the
+        // placement.
         if let Program::Code(p) = &mut workload.program {
             p.vary_vectors(&mut Rng::derive(job.seed, 0x5E5));
-        }
-        if let Program::Code(p) = &mut workload.program {
             let tags = r.chance(0.5);
             let placement = Placement::random(p, tags, &mut r);
             p.place(&placement)

@@ -736,20 +736,18 @@ fn atomics_loop() -> Result<spe_stim::Workload, String> {
 /// the branch back ([`loop_of`]).
 fn vectors_loop() -> Result<spe_stim::Workload, String> {
     use spe_defs::packet::subclass::{
-        LDST_GP, LDST_ST, LDST_SVE_SME, OTHER_SME, OTHER_SVE, SVE_FP, SVE_PRED, SVE_SG, VL_SHIFT,
+        sme_array, with_evl, LDST_GP, LDST_ST, LDST_SVE_SME, OTHER_SVE, SVE_FP, SVE_PRED, SVE_SG,
     };
     use spe_stim::program::{StaticOp, BR_DIRECT};
-    let sve = |evl: u8, fp: u8| StaticOp::other(OTHER_SVE | SVE_PRED | evl << VL_SHIFT | fp);
-    let sme =
-        |ets: u8, fp: u8| StaticOp::other(OTHER_SME | (ets >> 1) << VL_SHIFT | (ets & 1) << 2 | fp);
+    let sve = |evl: u8, fp: u8| StaticOp::other(with_evl(OTHER_SVE | SVE_PRED | fp, evl));
+    let sme = |ets: u8, fp: u8| StaticOp::other(sme_array(ets, fp));
     loop_of(
         "vectors",
         0x0000_aaaa_d005_0000,
         0xffff_8000_1005_0000,
         0x0000_aaaa_e030_0000,
         |mem| {
-            let ldst =
-                |evl: u8, more: u8| StaticOp::ldst(LDST_SVE_SME | evl << VL_SHIFT | more, mem);
+            let ldst = |evl: u8, more: u8| StaticOp::ldst(with_evl(LDST_SVE_SME | more, evl), mem);
             vec![
                 sve(0b111, 0),
                 sve(0b111, SVE_FP),

@@ -280,18 +280,17 @@ impl CodeProgram {
     /// size (`1 ETS[3:1] 1 ETS[0] FP 0`, D18.2.7; reserved without FEAT_SPE_SME). `r` is
     /// drawn from only for such ops: a program without SVE ops is left as it was.
     pub fn vary_vectors(&mut self, r: &mut Rng) {
-        use subclass::{OTHER_SME, SVE_FP, VL_FIELD, VL_SHIFT};
+        use subclass::{sme_array, with_evl, SVE_FP, VL_FIELD};
         for op in self.blocks.iter_mut().flat_map(|b| b.ops.iter_mut()) {
             if !subclass::has_evl(op.class, op.subclass) {
                 continue;
             }
             if op.class == op_class::OTHER && r.chance(0.125) {
                 let ets = r.below(16) as u8;
-                op.subclass =
-                    OTHER_SME | (ets >> 1) << VL_SHIFT | (ets & 1) << 2 | (op.subclass & SVE_FP);
+                op.subclass = sme_array(ets, op.subclass & SVE_FP);
             } else {
                 let evl = r.below(u64::from(VL_FIELD) + 1) as u8;
-                op.subclass = (op.subclass & !(VL_FIELD << VL_SHIFT)) | evl << VL_SHIFT;
+                op.subclass = with_evl(op.subclass, evl);
             }
         }
     }
