@@ -79,6 +79,7 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
     localparam  k_pct_ofs_phys = 2'b11;
     localparam  k_zero4 = 4'h0;
     localparam  k_br_ind = 8'h2;
+    localparam  k_one_thread = 1'b1;
 
     // Enums
     localparam SamplePhase__Idle = 0;
@@ -586,7 +587,7 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
                     s_phase__d = SamplePhase__Idle;
                     if (filtrate & write_en) begin
                         s_phase__d = SamplePhase__Waiting;
-                        if (grant) begin
+                        if (grant & k_one_thread) begin
                             s_phase__d = SamplePhase__Check;
                         end
                     end
@@ -618,7 +619,7 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
         hook_stray = stray & ~reset;
         sample_timeout = in_trk & timed_out & ~cpl[(0)+:(1)] & ~psb_req & ~reset;
         psb_done = psb_req & (in_idle | in_trk) & ~reset;
-        ask = (((s_phase__q == SamplePhase__Filter) & filtrate) | (s_phase__q == SamplePhase__Waiting)) & write_en & ~reset;
+        ask = (((s_phase__q == SamplePhase__Filter) & filtrate & k_one_thread) | (s_phase__q == SamplePhase__Waiting)) & write_en & ~reset;
         phase = s_phase__q;
         if ((s_phase__q == SamplePhase__Idle) & s_trk__q) begin
             phase = SamplePhase__Tracking;

@@ -152,7 +152,7 @@ package spe_v1p5_pkg;
 
   // Group `memory port`, outputs.
   typedef struct packed {
-    logic wr_valid;  // A record beat is offered (reg; a kept record's first beat two cycles after its filter cycle (the SAMPLE_FEED pulse; the cycle between checks the room))
+    logic wr_valid;  // A record beat is offered (reg; a kept record's first beat two cycles after its filter cycle (the SAMPLE_FEED pulse; the cycle between checks the room); with more than one thread two cycles after its grant, three or more after its filter cycle (docs/smt.md))
     logic [63:0] wr_addr;  // Virtual address of the beat (8-byte aligned; the core translates it) (reg, held until accepted)
     logic [63:0] wr_data;  // Eight record bytes, little-endian (byte at wr_addr in bits 7:0) (reg, held until accepted)
     logic [7:0] wr_strb;  // Byte enables (all ones) (reg)
@@ -162,7 +162,7 @@ package spe_v1p5_pkg;
 
   // Group `interrupt`, outputs.
   typedef struct packed {
-    logic [T-1:0] irq;  // PMBIRQ: level, high while PMBSR.S = 1 (reg; buffer full with no room for a kept record: high two cycles after its filter cycle; after a record: the cycle after its last beat's handshake)
+    logic [T-1:0] irq;  // PMBIRQ: level, high while PMBSR.S = 1 (reg; buffer full with no room for a kept record: high two cycles after its filter cycle (with more than one thread, after its grant); after a record: the cycle after its last beat's handshake)
     logic [T-1:0] exc_el1;  // FEAT_SPE_EXC: an SPE Profiling exception for EL1 is pending: PMSCR_EL1.EE is effectively 11 and PMBSR_EL1.S = 1 (J1 `CheckForSPEException`). The core takes it (EC 0x3D, asynchronous) to EL1, or to EL2 when HCR_EL2.TGE is effectively 1, when unmasked: in the owning Security state, below EL2, and at EL1 only with `exc_ke1` and PSTATE.PM = 0 (comb: from the registers and this cycle's `mdcr_pmsee` and `el2_en` (PMBSR.S as irq))
     logic [T-1:0] exc_el2;  // FEAT_SPE_EXC: an SPE Profiling exception for EL2 is pending: PMSCR_EL2.EE is effectively 1x and PMBSR_EL2.S = 1; unmasked in the owning Security state below EL3, at EL2 only with `exc_ke2` and PSTATE.PM = 0 (J1 `CheckForSPEException`) (comb: from the registers and this cycle's `mdcr_pmsee` and `el2_en` (PMBSR.S as irq))
     logic [T-1:0] exc_el3;  // FEAT_SPE_EXC: an SPE Profiling exception for EL3 is pending: MDCR_EL3.PMSEE is 1x and PMBSR_EL3.S = 1; masked at EL3 (J1 `CheckForSPEException`) (comb: from the registers and this cycle's `mdcr_pmsee` and `el2_en` (PMBSR.S as irq))

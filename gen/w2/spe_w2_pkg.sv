@@ -125,7 +125,7 @@ package spe_w2_pkg;
 
   // Group `memory port`, outputs.
   typedef struct packed {
-    logic wr_valid;  // A record beat is offered (reg; a kept record's first beat two cycles after its filter cycle (the SAMPLE_FEED pulse; the cycle between checks the room))
+    logic wr_valid;  // A record beat is offered (reg; a kept record's first beat two cycles after its filter cycle (the SAMPLE_FEED pulse; the cycle between checks the room); with more than one thread two cycles after its grant, three or more after its filter cycle (docs/smt.md))
     logic [63:0] wr_addr;  // Virtual address of the beat (8-byte aligned; the core translates it) (reg, held until accepted)
     logic [63:0] wr_data;  // Eight record bytes, little-endian (byte at wr_addr in bits 7:0) (reg, held until accepted)
     logic [7:0] wr_strb;  // Byte enables (all ones) (reg)
@@ -133,7 +133,7 @@ package spe_w2_pkg;
 
   // Group `interrupt`, outputs.
   typedef struct packed {
-    logic [T-1:0] irq;  // PMBIRQ: level, high while PMBSR.S = 1 (reg; buffer full with no room for a kept record: high two cycles after its filter cycle; after a record: the cycle after its last beat's handshake)
+    logic [T-1:0] irq;  // PMBIRQ: level, high while PMBSR.S = 1 (reg; buffer full with no room for a kept record: high two cycles after its filter cycle (with more than one thread, after its grant); after a record: the cycle after its last beat's handshake)
   } interrupt_out_t;
 
   // Group `pmu`, outputs.

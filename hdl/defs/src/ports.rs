@@ -1002,7 +1002,7 @@ pub const PORTS: &[Port] = &[
         Bits(1),
         "memory port",
         "A record beat is offered",
-        "reg; a kept record's first beat two cycles after its filter cycle (the SAMPLE_FEED pulse; the cycle between checks the room)",
+        "reg; a kept record's first beat two cycles after its filter cycle (the SAMPLE_FEED pulse; the cycle between checks the room); with more than one thread two cycles after its grant, three or more after its filter cycle (docs/smt.md)",
     ),
     p(
         "wr_addr",
@@ -1067,7 +1067,7 @@ pub const PORTS: &[Port] = &[
         PerThread(1),
         "interrupt",
         "PMBIRQ: level, high while PMBSR.S = 1",
-        "reg; buffer full with no room for a kept record: high two cycles after its filter cycle; after a record: the cycle after its last beat's handshake",
+        "reg; buffer full with no room for a kept record: high two cycles after its filter cycle (with more than one thread, after its grant); after a record: the cycle after its last beat's handshake",
     ),
     p(
         "pmu_sample_pop",

@@ -7,7 +7,7 @@
 //! ```text
 //!  Idle     -tag_valid------------------------------------------------> Tracking
 //!  Tracking -cpl.done-> Filter;  psb_req -> Idle (the sample is dropped)
-//!  Filter   -filtrate & write_en & grant-> Check;  -filtrate & write_en-> Waiting;  else -> Idle
+//!  Filter   -filtrate & write_en & grant (T = 1)-> Check;  -filtrate & write_en-> Waiting;  else -> Idle
 //!  Waiting  -!write_en-> Idle (dropped);  -grant-> Check
 //!  Check    -check_end (writer: no room or profiling stopped, nothing written)-> Idle;  else -> Writing
 //!  Writing  -wr_done (writer: last beat or a fault accepted)-> Idle
@@ -155,9 +155,11 @@ pub struct SpeTracker {
     /// (PMBLIMITR.E, not PMBSR.S, not discard mode).
     pub filtrate: Signal<In, Bit>,
     pub write_en: Signal<In, Bit>,
-    /// The record asks for the shared writer (comb: a kept record to be written, in its
-    /// filter cycle or waiting), and the arbiter grants it (comb, same cycle): the next
-    /// cycle is the record's check. At T = 1 the writer is always free when a record asks.
+    /// The record asks for the shared writer, and the arbiter grants it (comb, same cycle):
+    /// the next cycle is the record's check. At T = 1 a kept record to be written asks in
+    /// its filter cycle (the writer is always free then) and in no other; with more
+    /// threads a record asks from its `Waiting` phase only, so `ask` comes from flops and
+    /// the filters' verdict never reaches the arbiter in the same cycle (docs/smt.md).
     pub ask: Signal<Out, Bit>,
     pub grant: Signal<In, Bit>,
     /// The writer ends the record in its check (no room, or profiling stopped: nothing
@@ -283,6 +285,8 @@ pub struct SpeTracker {
     k_pct_ofs_phys: K<Bits<2>>,
     k_zero4: K<Bits<4>>,
     k_br_ind: K<Bits<8>>,
+    /// One thread: a kept record asks in its filter cycle (`ask` above).
+    k_one_thread: K<Bit>,
 }
 
 impl SpeTracker {
@@ -340,6 +344,7 @@ impl SpeTracker {
             k_pct_phys: k2(pmscr::PCT_PHYSICAL as u8),
             k_pct_ofs_phys: k2(pmscr::PCT_OFFSET_PHYSICAL as u8),
             k_br_ind: K::new(u64::from(subclass::BR_IND).into()),
+            k_one_thread: K::new(cfg.threads == 1),
             k_nv2: K::new(u64::from(subclass::LDST_NV2_SYSREG).into()),
             k_nv2_mask: K::new(u64::from(subclass::LDST_NV2_MASK).into()),
             fp_scalar_in: (0..eft).map(|_| Default::default()).collect(),
@@ -675,11 +680,12 @@ impl Logic for SpeTracker {
             SamplePhase::Tracking => {}
             SamplePhase::Filter => {
                 // The filters decide: a kept record, if records are written at all, asks
-                // for the writer: its check next when granted, else it waits.
+                // for the writer (T = 1): its check next when granted, else it waits. With
+                // more threads it waits a cycle at least and asks from `Waiting`.
                 self.s_phase.d.next = SamplePhase::Idle;
                 if self.filtrate.val() & self.write_en.val() {
                     self.s_phase.d.next = SamplePhase::Waiting;
-                    if self.grant.val() {
+                    if self.grant.val() & self.k_one_thread.val() {
                         self.s_phase.d.next = SamplePhase::Check;
                     }
                 }
@@ -718,7 +724,9 @@ impl Logic for SpeTracker {
         // choice: psb-csync
         self.psb_done.next =
             self.psb_req.val() & (self.in_idle.val() | self.in_trk.val()) & !self.reset.val();
-        self.ask.next = (((self.s_phase.q.val() == SamplePhase::Filter) & self.filtrate.val())
+        self.ask.next = (((self.s_phase.q.val() == SamplePhase::Filter)
+            & self.filtrate.val()
+            & self.k_one_thread.val())
             | (self.s_phase.q.val() == SamplePhase::Waiting))
             & self.write_en.val()
             & !self.reset.val();

@@ -13,13 +13,14 @@
 //! A new op can be tagged only in `Idle`; a selection in any other phase is a collision.
 //!
 //! The shared writer (docs/smt.md): it is busy in a cycle that starts with some
-//! thread in `Check` or `Writing`. A thread asks for it in its filter cycle (record kept,
-//! its profiling enabled and not discarding) and in every `Waiting` cycle; a `Waiting`
-//! record whose thread no longer has profiling enabled, or discards, is dropped. When the
-//! writer is free, the asking thread first in round-robin order after the one granted last
-//! is granted in that cycle (its PMBPTR and limit taken as in a filter cycle); the others
-//! wait. So a record waits for at most T - 1 others, and at T = 1 every kept record is
-//! granted in its filter cycle, as before.
+//! thread in `Check` or `Writing`. A kept record (its thread's profiling enabled and not
+//! discarding) goes from its filter cycle to `Waiting`, and asks for the writer in every
+//! `Waiting` cycle, from the cycle after its filter cycle on; a `Waiting` record whose
+//! thread no longer has profiling enabled, or discards, is dropped. When the writer is
+//! free, the asking thread first in round-robin order after the one granted last is
+//! granted in that cycle (its PMBPTR and limit taken as in a filter cycle); the others
+//! wait. So a record waits for at most T - 1 others. At T = 1 a kept record asks in its
+//! filter cycle and is granted there (the writer is always free then).
 //!
 //! Profiling synchronization (PSB CSYNC, Arm ARM D17.9): while `psb_req` is high, a sample
 //! still `Tracking` is dropped at the edge: the core raises the request after the
@@ -172,6 +173,15 @@ impl Model {
             .thr
             .iter()
             .any(|x| matches!(x.phase, Phase::Check(_) | Phase::Writing(_)));
+        // Who may be granted: with more than one thread, the records that start the cycle
+        // `Waiting` (a record filtered this cycle asks from the next); at T = 1, a record
+        // kept in this filter cycle too.
+        let asking = self
+            .thr
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| threads == 1 || matches!(x.phase, Phase::Waiting(_)))
+            .fold(0u32, |m, (t, _)| m | 1 << t);
         for t in 0..threads {
             let ([e1, e2, e3], [k1, k2]) = self.thr[t].regs.exceptions();
             let mut o = ThreadOutputs {
@@ -188,7 +198,7 @@ impl Model {
             out.thr[t] = o;
         }
         if !writer_busy {
-            self.grant(inp);
+            self.grant(inp, asking);
         }
 
         // Edge: the jitter sources step; a register-port write lands last.
@@ -202,14 +212,14 @@ impl Model {
         out
     }
 
-    /// Grants the free writer to the `Waiting` thread first in round-robin order after the
-    /// one granted last: its record takes the slot at its PMBPTR and its limit now, and its
-    /// check cycle is the next.
-    fn grant(&mut self, inp: &Inputs) {
+    /// Grants the free writer to the `Waiting` thread that asks (bit t of `asking`) first in
+    /// round-robin order after the one granted last: its record takes the slot at its
+    /// PMBPTR and its limit now, and its check cycle is the next.
+    fn grant(&mut self, inp: &Inputs, asking: u32) {
         let n = self.thr.len();
         let Some(t) = (1..=n)
             .map(|k| (self.last_grant + k) % n)
-            .find(|&t| matches!(self.thr[t].phase, Phase::Waiting(_)))
+            .find(|&t| asking >> t & 1 == 1 && matches!(self.thr[t].phase, Phase::Waiting(_)))
         else {
             return;
         };
