@@ -42,12 +42,24 @@ pub struct MutateArgs {
     /// Mutants built and run at a time [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = crate::parse_usize)]
     jobs: Option<usize>,
+    /// Mutants read and argued equivalent, a line each (`FILE@COL 'FROM' -> 'TO' in: LINE
+    /// TEXT`, `#` lines the argument; scripts/mutants-equivalent.txt): a drawn one runs but
+    /// does not count in the kill rate, and fails the run if it is killed.
+    #[arg(long, value_name = "FILE")]
+    equivalent: Option<PathBuf>,
 }
 
 pub fn run(a: MutateArgs) -> Result<std::process::ExitCode, String> {
     let jobs = a.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
+    let equivalent = match &a.equivalent {
+        Some(f) => {
+            let t = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            spe_mutate::Equivalent::parse_list(&t).map_err(|e| format!("{}: {e}", f.display()))?
+        }
+        None => Vec::new(),
+    };
     spe_mutate::run(&spe_mutate::Options {
         preset: a.preset,
         sample: a.sample,
@@ -60,5 +72,6 @@ pub fn run(a: MutateArgs) -> Result<std::process::ExitCode, String> {
         only: a.only,
         list: a.list,
         jobs,
+        equivalent,
     })
 }

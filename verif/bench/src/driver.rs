@@ -195,6 +195,10 @@ pub struct SampleSettings {
     pub exc_reroute: Option<u64>,
     /// The kernel runs at EL2 (VHE host): sampling is controlled by PMSCR_EL2.
     pub host: bool,
+    /// VHE host only: a hypervisor that also profiles its guests into its buffer writes
+    /// PMSCR_EL1 with the control's enables (E0SPE, E1SPE: a guest's EL0 and EL1 under
+    /// HCR_EL2.TGE = 0, D17.4) instead of clearing it.
+    pub guests_profiled: bool,
     /// Non-VHE only: EL2's boot code withholds physical addresses and the physical counter
     /// from EL1 (PMSCR_EL2.PA = 0, PCT = 00), as a hypervisor may, or as PMSCR_EL2's reset
     /// value does on a core without EL2; else it grants both.
@@ -262,6 +266,7 @@ impl SampleSettings {
             hcr_tea: false,
             exc_reroute: None,
             host: false,
+            guests_profiled: false,
             el2_withholds: false,
             buffer_base: 0xffff_8000_2000_0000,
             buffer_size: 4 << 20,
@@ -541,7 +546,12 @@ impl SampleSettings {
             (RegId::Pmsicr, icr),
         ]);
         if self.host {
-            seq.push((RegId::PmscrEl1, 0));
+            let guests = if self.guests_profiled {
+                self.pmscr()
+            } else {
+                0
+            };
+            seq.push((RegId::PmscrEl1, guests));
         }
         seq.push((self.control(), self.pmscr()));
         seq

@@ -11,6 +11,12 @@
 //! * resets of random length at random moments, followed by a fresh programming sequence;
 //! * hook reports at random moments, whether an op is in flight or not, and completion
 //!   reports lost, so that an op stays in flight until a random report ends it;
+//! * while the unit tracks a thread's sample, reports the protocol forbids: a second
+//!   report of a kind the sample already had, or one of the wrong class (a translation or
+//!   memory report for an op that is not a load/store, a branch report for one that is
+//!   not a branch), which the unit must ignore;
+//! * software stopping profiling (PMBSR.S set, PMBLIMITR.E cleared) mid-record, also in a
+//!   cycle the offered beat is held by `wr_ready` low;
 //! * dispatched ops of the reserved operation class 3 with random payloads;
 //! * cycles with random EL2 inputs (EL2 enabled or not, any MDCR_EL2.E2PB, HCR_EL2.TGE and
 //!   E2H) whatever the group's EL.
@@ -191,11 +197,35 @@ pub struct Chaos<D: Dut> {
     /// address), and the stream.
     last_beat: Option<(u8, u64)>,
     stop_rng: Rng,
+    /// The thread of the last step's beat when `wr_ready` held it, and the stream of the
+    /// stops in such cycles ([`STOP_WHILE_HELD`]).
+    last_held: Option<u8>,
+    held_rng: Rng,
+    /// Each thread's sample as the ports show it ([`Corner`]: from the cycle after its tag
+    /// to its completion report), and the stream of the forbidden reports.
+    corner: Vec<Option<Corner>>,
+    corner_rng: Rng,
     /// With `ChaosParams::pointer_at_limit`: each thread's last PMBLIMITR write seen on the
     /// port, and the stream.
     limits: Vec<u64>,
     limit_rng: Rng,
 }
+
+/// A sample the unit tracks, for the forbidden reports: its op's class and the reports it
+/// had (bit 0 issue, 1 translation start, 2 translation done, 3 memory, 4 branch).
+#[derive(Clone, Copy, Debug)]
+struct Corner {
+    class: u8,
+    had: u8,
+}
+
+/// Per cycle of a tracked sample, the chance of a forbidden report for it (chaos jobs).
+const CORNER_REPORT: f64 = 2e-3;
+
+/// Per cycle in which a beat the last cycle offered is still held by `wr_ready` low, the
+/// chance that software stops profiling then: the functional coverage's
+/// `mgmt/stop-while-held`.
+const STOP_WHILE_HELD: f64 = 5e-3;
 
 /// Per cycle, with [`ChaosParams::pointer_at_limit`], the chance that software moves a
 /// thread's PMBPTR to its buffer's limit.
@@ -224,6 +254,10 @@ impl<D: Dut> Chaos<D> {
             rng: Rng::derive(seed, 0xC4A05),
             last_beat: None,
             stop_rng: Rng::derive(seed, 0x5709),
+            last_held: None,
+            held_rng: Rng::derive(seed, 0x4E1D),
+            corner: vec![None; cfg.threads],
+            corner_rng: Rng::derive(seed, 0xC0A4),
             limits: vec![0; cfg.threads],
             limit_rng: Rng::derive(seed, 0x9F11),
             cycle: 0,
@@ -283,6 +317,101 @@ impl<D: Dut> Chaos<D> {
             legal_value(&self.cfg, addr, &mut self.rng)
         };
         (addr, Some(v), t)
+    }
+
+    /// The samples the unit tracks, for [`Chaos::forbidden_report`]: a tag starts one for
+    /// its slot's thread (from the next cycle); the reports it gets are noted; its
+    /// completion report, its timeout, a PSB's drop (`psb_done`) or a reset ends it.
+    fn follow_samples(&mut self, i: &Inputs, o: &Outputs) {
+        for t in 0..self.cfg.threads {
+            let x = &i.thr[t];
+            if let Some(c) = &mut self.corner[t] {
+                let got = [x.iss_valid, x.xl.start, x.xl.done, x.mem.done, x.br.done];
+                for (b, on) in got.into_iter().enumerate() {
+                    c.had |= u8::from(on) << b;
+                }
+            }
+            if i.reset || x.cpl.done || o.thr[t].sample_timeout || o.thr[t].psb_done {
+                self.corner[t] = None;
+            }
+        }
+        for (k, slot) in i.disp.iter().enumerate().take(self.cfg.dispatch_width) {
+            if o.tag >> k & 1 == 1 {
+                let t = if self.cfg.threads > 1 {
+                    usize::from(slot.tid) % self.cfg.threads
+                } else {
+                    0
+                };
+                self.corner[t] = Some(Corner {
+                    class: slot.class,
+                    had: 0,
+                });
+            }
+        }
+    }
+
+    /// A report thread `t`'s tracked sample `c` must not get: a second one of a kind it
+    /// had, or one of the wrong class, with random contents, on a port the core leaves idle
+    /// this cycle (the unit ignores it and pulses `hook_stray`).
+    fn forbidden_report(&mut self, t: usize, c: Corner, i: &mut Inputs) {
+        const ISS: u8 = 1;
+        const XL_START: u8 = 1 << 1;
+        const XL_DONE: u8 = 1 << 2;
+        const MEM: u8 = 1 << 3;
+        const BR: u8 = 1 << 4;
+        let wrong = match c.class {
+            op_class::LD_ST_ATOMIC => BR,
+            op_class::BRANCH => XL_START | XL_DONE | MEM,
+            _ => XL_START | XL_DONE | MEM | BR,
+        };
+        let choices = wrong | c.had;
+        let n = choices.count_ones();
+        if n == 0 {
+            return;
+        }
+        let r = &mut self.corner_rng;
+        let k = r.below(u64::from(n)) as usize;
+        let kind = (0..5)
+            .map(|b| 1u8 << b)
+            .filter(|m| choices & m != 0)
+            .nth(k)
+            .unwrap_or(ISS);
+        let x = &mut i.thr[t];
+        match kind {
+            ISS if !x.iss_valid => x.iss_valid = true,
+            XL_START if !x.xl.start && !x.xl.done => {
+                x.xl.start = true;
+                x.xl.va = r.next_u64();
+            }
+            XL_DONE if !x.xl.start && !x.xl.done => {
+                x.xl.done = true;
+                x.xl.pa = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
+                x.xl.pa_ns = r.chance(0.5);
+                x.xl.tlb_access = r.chance(0.5);
+                x.xl.tlb_walk = r.chance(0.5);
+            }
+            MEM if !x.mem.done => {
+                x.mem.done = true;
+                x.mem.source = r.below(256) as u8;
+                x.mem.l1d_access = r.chance(0.5);
+                x.mem.l1d_refill = r.chance(0.5);
+                x.mem.llc_access = r.chance(0.5);
+                x.mem.llc_miss = r.chance(0.5);
+                x.mem.remote = r.chance(0.5);
+                x.mem.misaligned = r.chance(0.5);
+            }
+            BR if !x.br.done => {
+                x.br.done = true;
+                x.br.target = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
+                x.br.taken = r.chance(0.5);
+                x.br.mispred = r.chance(0.5);
+                x.br.indirect = r.chance(0.5);
+                x.br.target_el = r.below(4) as u8;
+                x.br.target_ns = r.chance(0.5);
+            }
+            _ => return,
+        }
+        self.counts.hooks += 1;
     }
 
     /// A hook report with random contents (the unit must ignore it or take it, exactly as
@@ -385,6 +514,7 @@ impl<D: Dut> Dut for Chaos<D> {
                 self.reprogram();
             }
             self.tracking.fill(false);
+            self.corner.fill(None);
             return self.inner.step(&i);
         }
         if self.rng.chance(self.params.reprogram) {
@@ -395,6 +525,17 @@ impl<D: Dut> Dut for Chaos<D> {
             if beat != 0 && self.stop_rng.chance(STOP_MID_RECORD) {
                 self.counts.reg_writes += 1;
                 let stop = if self.stop_rng.chance(0.5) {
+                    (reg(RegId::Pmbsr).addr(), pmbsr::S.place(1))
+                } else {
+                    (reg(RegId::Pmblimitr).addr(), 0)
+                };
+                self.queue.push_front((stop.0, Some(stop.1), t));
+            }
+        }
+        if let Some(t) = self.last_held.take() {
+            if !i.wr_ready && self.held_rng.chance(STOP_WHILE_HELD) {
+                self.counts.reg_writes += 1;
+                let stop = if self.held_rng.chance(0.5) {
                     (reg(RegId::Pmbsr).addr(), pmbsr::S.place(1))
                 } else {
                     (reg(RegId::Pmblimitr).addr(), 0)
@@ -483,6 +624,13 @@ impl<D: Dut> Dut for Chaos<D> {
         if self.rng.chance(self.params.hook) && self.stalled.is_none() {
             self.random_hook(&mut i);
         }
+        for t in 0..self.cfg.threads {
+            if let Some(c) = self.corner[t] {
+                if self.corner_rng.chance(CORNER_REPORT) {
+                    self.forbidden_report(t, c, &mut i);
+                }
+            }
+        }
         if self.rng.chance(self.params.odd_op) {
             // An odd op type: class 3 (reserved), or the op's own class with any payload
             // (bits of features the unit does not build, undefined encodings): the unit must
@@ -507,7 +655,11 @@ impl<D: Dut> Dut for Chaos<D> {
         let o = self.inner.step(&i);
         if o.wr_valid {
             self.last_beat = Some((o.wr_tid, o.wr_addr));
+            if !i.wr_ready {
+                self.last_held = Some(o.wr_tid);
+            }
         }
+        self.follow_samples(&i, &o);
         if self.params.stall {
             // The unit ended a sample: a completion it got, its timeout, or a PSB's drop;
             // a stall ends with it (or, as a backstop, long after the timeout).

@@ -62,7 +62,17 @@
 //!   ELn itself (PMSCR_ELn.KE);
 //! * `nvm/<ipa|pa>` (units with FEAT_SPE_nVM): a beat written with `wr_addr_space` 01
 //!   (an IPA) or 10 (a physical address);
-//! * `hook/stray`: `hook_stray`.
+//! * `hook/stray`: `hook_stray`; `hook/repeated`: while a sample is in flight (from the
+//!   cycle after its tag to its `cpl_done`), a report of a kind it already had (`iss_valid`,
+//!   `xl_start`, `xl_done`, `mem_done`, `br_done`); `hook/wrong-class`: while one is in
+//!   flight, a translation or memory report for an op that is not a load/store, or a
+//!   branch report for one that is not a branch (the unit ignores both);
+//! * `branch/indirect-at-resolution`: a sampled branch dispatched with IND clear in its
+//!   `disp_subclass` whose branch report has `br_indirect` (IND from the report);
+//! * `mode/guest-el0`, `mode/guest-el1`: a tag of an op at EL0 or EL1 of a guest under a
+//!   VHE host (`el2_en` and `hcr_e2h` high, `hcr_tge` low);
+//! * `mgmt/stop-while-held`: software sets PMBSR.S or clears PMBLIMITR.E in a cycle its
+//!   thread's beat is offered with `wr_ready` low.
 
 use spe_defs::impdef::{
     events_payload, layout, BEATS_PER_RECORD, BEAT_BYTES, DATA_SOURCE_PAYLOAD, RECORD_SIZE,
@@ -254,6 +264,10 @@ impl Plan {
             "mgmt/stop-writing".into(),
             "software sets PMBSR.S or clears PMBLIMITR.E while a beat past the first of its thread's record is offered".into(),
         );
+        add(
+            "mgmt/stop-while-held".into(),
+            "software sets PMBSR.S or clears PMBLIMITR.E in a cycle its thread's beat is offered with wr_ready low".into(),
+        );
         if cfg.options.pmfz {
             add("mgmt/freeze".into(), "pmu_freeze rising (PMFZ)".into());
         }
@@ -311,6 +325,24 @@ impl Plan {
             "hook/stray".into(),
             "hook_stray: a hook report the unit ignored".into(),
         );
+        add(
+            "hook/repeated".into(),
+            "a report of a kind the sample in flight already had (issue, translation start or done, memory, branch)".into(),
+        );
+        add(
+            "hook/wrong-class".into(),
+            "a translation or memory report for a sample in flight that is not a load/store, or a branch report for one that is not a branch".into(),
+        );
+        add(
+            "branch/indirect-at-resolution".into(),
+            "a sampled branch dispatched with IND clear whose branch report has br_indirect".into(),
+        );
+        for el in 0..2 {
+            add(
+                format!("mode/guest-el{el}"),
+                format!("a tag of an op at EL{el} of a guest under a VHE host (el2_en, hcr_e2h, not hcr_tge)"),
+            );
+        }
         let index = p
             .iter()
             .enumerate()
@@ -379,6 +411,10 @@ struct Thread {
     gcs: Option<usize>,
     /// Its `cpl_done` came; `Some(retired)`.
     completed: Option<bool>,
+    /// The reports it had (bit 0 issue, 1 translation start, 2 translation done, 3 memory,
+    /// 4 branch), and whether it is a branch dispatched with IND clear.
+    had: u8,
+    ind_clear: bool,
     /// A sample of the thread was kept and its record's first beat not yet offered (it
     /// waits for the writer or is in its check cycle).
     kept: bool,
@@ -400,6 +436,8 @@ impl Default for Thread {
             in_flight: None,
             gcs: None,
             completed: None,
+            had: 0,
+            ind_clear: false,
             kept: false,
             psb_req: false,
             irq: false,
@@ -486,6 +524,11 @@ struct Ids {
     exc_ke: Option<[usize; 2]>,
     nvm: Option<[usize; 2]>,
     stray: usize,
+    repeated: usize,
+    wrong_class: usize,
+    late_ind: usize,
+    guest: [usize; 2],
+    stop_held: usize,
 }
 
 impl<D: Dut> Observer<D> {
@@ -528,6 +571,11 @@ impl<D: Dut> Observer<D> {
                 }
             }
             ids.stray = p.id("hook/stray");
+            ids.repeated = p.id("hook/repeated");
+            ids.wrong_class = p.id("hook/wrong-class");
+            ids.late_ind = p.id("branch/indirect-at-resolution");
+            ids.guest = [0, 1].map(|el| p.id(&format!("mode/guest-el{el}")));
+            ids.stop_held = p.id("mgmt/stop-while-held");
             if cfg.options.exc {
                 ids.exc = Some([1, 2, 3].map(|n| p.id(&format!("exc/el{n}"))));
                 ids.exc_ke = Some([1, 2].map(|n| p.id(&format!("exc/el{n}/ke"))));
@@ -586,6 +634,9 @@ impl<D: Dut> Observer<D> {
                         && pmblimitr::E.get(i.reg_wdata) == 0));
             if stops && b > 0 {
                 c[ids.stop_writing] += 1;
+            }
+            if stops && !i.wr_ready {
+                c[ids.stop_held] += 1;
             }
         }
         for t in 0..threads {
@@ -652,8 +703,36 @@ impl<D: Dut> Observer<D> {
                     c[id] += 1;
                 }
             }
-            // The sample in flight: its outcome.
+            // The sample in flight: the reports it gets until its completion, then its
+            // outcome.
             let Some(class) = th.in_flight else { continue };
+            if th.completed.is_none() {
+                let got = [
+                    ti.iss_valid,
+                    ti.xl.start,
+                    ti.xl.done,
+                    ti.mem.done,
+                    ti.br.done,
+                ]
+                .into_iter()
+                .enumerate()
+                .fold(0u8, |m, (b, on)| m | u8::from(on) << b);
+                if got & th.had != 0 {
+                    c[ids.repeated] += 1;
+                }
+                if (class != 1 && got & 0b1110 != 0) || (class != 2 && got & 0b1_0000 != 0) {
+                    c[ids.wrong_class] += 1;
+                }
+                if class == 2
+                    && th.ind_clear
+                    && th.had & 0b1_0000 == 0
+                    && ti.br.done
+                    && ti.br.indirect
+                {
+                    c[ids.late_ind] += 1;
+                }
+                th.had |= got;
+            }
             let outcome = if to.pmu_sample_feed {
                 Some(match (to.pmu_sample_filtrate, th.completed) {
                     (false, _) => 2,
@@ -715,11 +794,18 @@ impl<D: Dut> Observer<D> {
                 } else {
                     None
                 };
-                let th = &mut self.thr[tid(threads, slot.tid)];
+                let t = tid(threads, slot.tid);
+                let x = &i.thr[t];
+                if x.el2_en && x.hcr_e2h && !x.hcr_tge && x.disp_el < 2 {
+                    c[ids.guest[usize::from(x.disp_el)]] += 1;
+                }
+                let th = &mut self.thr[t];
                 th.in_flight = Some(class);
                 th.kept = false;
                 th.gcs = gcs;
                 th.completed = None;
+                th.had = 0;
+                th.ind_clear = class == 2 && slot.subclass & subclass::BR_IND == 0;
             }
         }
         // Beats: back-pressure, faults, whole records.

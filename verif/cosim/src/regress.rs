@@ -299,6 +299,19 @@ impl JobPlan {
         // value, which withholds both too).
         settings.el2_withholds =
             !settings.host && (!workload.params.el2 || Rng::derive(job.seed, 0xE12).chance(0.2));
+        // Core variants (a stream of their own): in half the VHE-host jobs the host runs a
+        // guest now and then (HCR_EL2.TGE = 0 with E2H = 1, its ops at EL0 and EL1) and
+        // profiles it too (PMSCR_EL1 written with the enables); in half of all jobs the
+        // decoder leaves half the indirect branches unclassified (IND from `br_indirect`).
+        let mut v = Rng::derive(job.seed, 0xC0E);
+        if settings.host && v.chance(0.5) {
+            workload.params.guest_rate = 2e-4;
+            workload.params.guest_len = (1_000, 10_000);
+            settings.guests_profiled = true;
+        }
+        if v.chance(0.5) {
+            workload.params.late_ind_rate = 0.5;
+        }
         // SPEv1p5's options (a stream of their own): events to every bank, the buffer
         // addressed physically.
         random_v1p5(

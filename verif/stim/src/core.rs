@@ -140,6 +140,8 @@ pub struct Core {
     sme_rng: Rng,
     /// The SPEv1p4 events' HITM and LFB flags (its own stream, likewise).
     v1p4_rng: Rng,
+    /// Which indirect branches are dispatched unclassified (`CoreParams::late_ind_rate`).
+    ind_rng: Rng,
 }
 
 impl Core {
@@ -191,6 +193,7 @@ impl Core {
             sve_rng: Rng::derive(seed, 5),
             sme_rng: Rng::derive(seed, 7),
             v1p4_rng: Rng::derive(seed, 6),
+            ind_rng: Rng::derive(seed, 8),
         })
     }
 
@@ -399,11 +402,18 @@ impl Core {
             let gcs = self.params.gcs
                 && op.class == op_class::BRANCH
                 && (cr == subclass::CR_BL || cr == subclass::CR_RET);
+            // An indirect branch the decoder did not classify: IND comes with its report
+            // (no draw without such branches, so that the other draws stay as they were).
+            let late_ind = op.class == op_class::BRANCH
+                && op.subclass & subclass::BR_IND != 0
+                && self.params.late_ind_rate > 0.0
+                && self.ind_rng.chance(self.params.late_ind_rate);
+            let ind = if late_ind { subclass::BR_IND } else { 0 };
             inp.disp[self.slot(n, cycle)] = Slot {
                 valid: true,
                 pc: op.pc,
                 class: op.class,
-                subclass: op.subclass | if gcs { subclass::BR_GCS } else { 0 },
+                subclass: (op.subclass & !ind) | if gcs { subclass::BR_GCS } else { 0 },
                 cond: op.cond,
                 tid: self.thread as u8,
             };

@@ -49,6 +49,15 @@ pub struct CoreParams {
     pub gcs: bool,
     /// VHE host: HCR_EL2.{E2H,TGE} = 11 and the kernel runs at EL2.
     pub vhe_host: bool,
+    /// In a VHE host, the per-op probability that the host enters a guest (KVM on a VHE
+    /// kernel) for `guest_len` ops: HCR_EL2.TGE = 0 with E2H still 1, the program's user
+    /// code at EL0 and its kernel code at EL1 (the guest's), MDCR_EL2.E2PB the host's.
+    pub guest_rate: f64,
+    pub guest_len: (u32, u32),
+    /// The share of indirect branches the core's decoder does not classify: dispatched
+    /// with IND clear in `disp_subclass`, the branch report's `br_indirect` sets it (the
+    /// port's contract: ORed into the op-type IND bit).
+    pub late_ind_rate: f64,
     /// EL2 implemented and enabled (`el2_en`); without it the HCR_EL2 and MDCR_EL2 inputs
     /// do not count and the buffer is EL1's.
     pub el2: bool,
@@ -104,6 +113,9 @@ impl Default for CoreParams {
             secure: false,
             gcs: false,
             vhe_host: false,
+            guest_rate: 0.0,
+            guest_len: (500, 5000),
+            late_ind_rate: 0.0,
             el2: true,
             e2pb: None,
             counter_start: 0x14_20B3_1FA5,
@@ -148,6 +160,8 @@ impl CoreParams {
             ("aarch32_rate", self.aarch32_rate),
             ("noprof_rate", self.noprof_rate),
             ("stray_rate", self.stray_rate),
+            ("guest_rate", self.guest_rate),
+            ("late_ind_rate", self.late_ind_rate),
             ("remote_fraction", self.remote_fraction),
             ("peer_rate", self.peer_rate),
             ("slow_walk_rate", self.slow_walk_rate),
@@ -167,6 +181,7 @@ impl CoreParams {
             ("kernel_len", self.kernel_len),
             ("aarch32_len", self.aarch32_len),
             ("noprof_len", self.noprof_len),
+            ("guest_len", self.guest_len),
         ];
         for (name, (lo, hi)) in ranges {
             if lo > hi {

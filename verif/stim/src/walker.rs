@@ -67,6 +67,8 @@ pub(crate) struct Walker {
     enter_kernel_after_flush: Option<Pos>,
     a32_left: u32,
     noprof_left: u32,
+    /// Ops left in a guest stretch under a VHE host (`CoreParams::guest_rate`).
+    guest_left: u32,
 }
 
 impl Walker {
@@ -115,6 +117,7 @@ impl Walker {
             enter_kernel_after_flush: None,
             a32_left: 0,
             noprof_left: 0,
+            guest_left: 0,
         }
     }
 
@@ -151,6 +154,11 @@ impl Walker {
         if self.noprof_left == 0 && self.rng.chance(p.noprof_rate) {
             self.noprof_left = self.rng.range32(p.noprof_len);
         }
+        // (No draw without guests, so that the other draws stay as they were.)
+        if p.vhe_host && p.guest_rate > 0.0 && self.guest_left == 0 && self.rng.chance(p.guest_rate)
+        {
+            self.guest_left = self.rng.range32(p.guest_len);
+        }
         if let (Some(k), Some(entry)) = (self.kernel.as_mut(), self.prog.kernel) {
             if k.budget == 0 && self.pos.idx == 0 && self.pos.block != entry.exit {
                 self.pos = Pos {
@@ -165,6 +173,7 @@ impl Walker {
             self.a32_left = self.a32_left.saturating_sub(1);
         }
         self.noprof_left = self.noprof_left.saturating_sub(1);
+        self.guest_left = self.guest_left.saturating_sub(1);
 
         let Pos { block: b, idx: i } = self.pos;
         let sop = self.prog.blocks[b].ops[i];
@@ -211,21 +220,25 @@ impl Walker {
     }
 
     /// The mode of an op at `at`: kernel code (or a kernel visit) runs at EL1 (EL2 in a
-    /// VHE host). A wrong path after a mispredicted ERET is kernel code at EL1.
+    /// VHE host, but for a guest's stretch there: EL1 with HCR_EL2.TGE = 0, E2H = 1). A
+    /// wrong path after a mispredicted ERET is kernel code at EL1.
     fn mode_at(&self, at: Pos) -> Mode {
         let p = &self.params;
         let kernel = self.kernel.is_some() || self.prog.blocks[at.block].kernel;
+        let guest = p.vhe_host && self.guest_left > 0;
         let el = if !kernel {
             0
-        } else if p.vhe_host {
+        } else if p.vhe_host && !guest {
             2
         } else {
             1
         };
+        let m = p.mode(el);
         Mode {
             aarch32: !kernel && self.a32_left > 0,
             prof_allowed: self.noprof_left == 0,
-            ..p.mode(el)
+            tge: m.tge && !guest,
+            ..m
         }
     }
 
