@@ -379,36 +379,10 @@ impl<D: Dut> Chaos<D> {
         let x = &mut i.thr[t];
         match kind {
             ISS if !x.iss_valid => x.iss_valid = true,
-            XL_START if !x.xl.start && !x.xl.done => {
-                x.xl.start = true;
-                x.xl.va = r.next_u64();
-            }
-            XL_DONE if !x.xl.start && !x.xl.done => {
-                x.xl.done = true;
-                x.xl.pa = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
-                x.xl.pa_ns = r.chance(0.5);
-                x.xl.tlb_access = r.chance(0.5);
-                x.xl.tlb_walk = r.chance(0.5);
-            }
-            MEM if !x.mem.done => {
-                x.mem.done = true;
-                x.mem.source = r.below(256) as u8;
-                x.mem.l1d_access = r.chance(0.5);
-                x.mem.l1d_refill = r.chance(0.5);
-                x.mem.llc_access = r.chance(0.5);
-                x.mem.llc_miss = r.chance(0.5);
-                x.mem.remote = r.chance(0.5);
-                x.mem.misaligned = r.chance(0.5);
-            }
-            BR if !x.br.done => {
-                x.br.done = true;
-                x.br.target = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
-                x.br.taken = r.chance(0.5);
-                x.br.mispred = r.chance(0.5);
-                x.br.indirect = r.chance(0.5);
-                x.br.target_el = r.below(4) as u8;
-                x.br.target_ns = r.chance(0.5);
-            }
+            XL_START if !x.xl.start && !x.xl.done => random_xl_start(x, r),
+            XL_DONE if !x.xl.start && !x.xl.done => random_xl_done(x, r),
+            MEM if !x.mem.done => random_mem(x, r),
+            BR if !x.br.done => random_br(x, r),
             _ => return,
         }
         self.counts.hooks += 1;
@@ -424,35 +398,13 @@ impl<D: Dut> Chaos<D> {
             0 => x.iss_valid = true,
             1 => {
                 if r.chance(0.5) {
-                    x.xl.start = true;
-                    x.xl.va = r.next_u64();
+                    random_xl_start(x, r);
                 } else {
-                    x.xl.done = true;
-                    x.xl.pa = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
-                    x.xl.pa_ns = r.chance(0.5);
-                    x.xl.tlb_access = r.chance(0.5);
-                    x.xl.tlb_walk = r.chance(0.5);
+                    random_xl_done(x, r);
                 }
             }
-            2 => {
-                x.mem.done = true;
-                x.mem.source = r.below(256) as u8;
-                x.mem.l1d_access = r.chance(0.5);
-                x.mem.l1d_refill = r.chance(0.5);
-                x.mem.llc_access = r.chance(0.5);
-                x.mem.llc_miss = r.chance(0.5);
-                x.mem.remote = r.chance(0.5);
-                x.mem.misaligned = r.chance(0.5);
-            }
-            3 => {
-                x.br.done = true;
-                x.br.target = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
-                x.br.taken = r.chance(0.5);
-                x.br.mispred = r.chance(0.5);
-                x.br.indirect = r.chance(0.5);
-                x.br.target_el = r.below(4) as u8;
-                x.br.target_ns = r.chance(0.5);
-            }
+            2 => random_mem(x, r),
+            3 => random_br(x, r),
             _ => {
                 x.cpl.done = true;
                 x.cpl.retired = r.chance(0.5);
@@ -461,6 +413,42 @@ impl<D: Dut> Chaos<D> {
             }
         }
     }
+}
+
+/// Hook reports with random contents, on one thread's lanes `x` (each draws from `r` in
+/// the same order whoever calls it).
+fn random_xl_start(x: &mut spe_ports::ThreadInputs, r: &mut Rng) {
+    x.xl.start = true;
+    x.xl.va = r.next_u64();
+}
+
+fn random_xl_done(x: &mut spe_ports::ThreadInputs, r: &mut Rng) {
+    x.xl.done = true;
+    x.xl.pa = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
+    x.xl.pa_ns = r.chance(0.5);
+    x.xl.tlb_access = r.chance(0.5);
+    x.xl.tlb_walk = r.chance(0.5);
+}
+
+fn random_mem(x: &mut spe_ports::ThreadInputs, r: &mut Rng) {
+    x.mem.done = true;
+    x.mem.source = r.below(256) as u8;
+    x.mem.l1d_access = r.chance(0.5);
+    x.mem.l1d_refill = r.chance(0.5);
+    x.mem.llc_access = r.chance(0.5);
+    x.mem.llc_miss = r.chance(0.5);
+    x.mem.remote = r.chance(0.5);
+    x.mem.misaligned = r.chance(0.5);
+}
+
+fn random_br(x: &mut spe_ports::ThreadInputs, r: &mut Rng) {
+    x.br.done = true;
+    x.br.target = r.next_u64() & spe_defs::low_mask(ADDR_BITS);
+    x.br.taken = r.chance(0.5);
+    x.br.mispred = r.chance(0.5);
+    x.br.indirect = r.chance(0.5);
+    x.br.target_el = r.below(4) as u8;
+    x.br.target_ns = r.chance(0.5);
 }
 
 /// A fully random value, biased towards sparse, dense and boundary patterns.
