@@ -220,7 +220,7 @@ struct Corner {
 }
 
 /// Per cycle of a tracked sample, the chance of a forbidden report for it (chaos jobs).
-const CORNER_REPORT: f64 = 2e-3;
+const CORNER_REPORT: f64 = 1e-2;
 
 /// Per cycle in which a beat the last cycle offered is still held by `wr_ready` low, the
 /// chance that software stops profiling then: the functional coverage's

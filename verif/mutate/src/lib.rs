@@ -10,7 +10,7 @@
 //!
 //! The stimulus is a short regression of the preset (`spe regress`'s jobs, chaos included,
 //! `--cycles` in all) and directed runs for what short jobs rarely reach ([`directed`]:
-//! seventeen, five more with FEAT_SPE_EXC): each runs closed loop on the golden model once
+//! eighteen, five more with FEAT_SPE_EXC): each runs closed loop on the golden model once
 //! and its inputs are recorded. Each mutant is Verilated and built into the raw harness of
 //! `spe bench sim` and replays every recording; it is killed when the fold of its outputs
 //! over a recording differs from the model's. That is exactly what the lockstep regression
@@ -376,6 +376,10 @@ struct Directed {
     /// that software sets PMBSR.S (a register write in a cycle the driver leaves free):
     /// profiling stops while a record is being written ([`PtrRewrites`]).
     stop_writes: f64,
+    /// From this cycle on, the core's completion reports are lost until the unit ends the
+    /// sample it tracks by its completion timeout (`sample_timeout`): one stall of
+    /// 2^`cpl_timeout_log2` cycles ([`PtrRewrites`]).
+    stall_from: Option<u64>,
 }
 
 /// The directed runs: a small buffer that fills and wraps (the room check), a buffer that
@@ -386,7 +390,8 @@ struct Directed {
 /// together, a VHE host that samples user code only (its EL2 code, under an EL2 owner with
 /// PMSCR_EL2.E2SPE clear, must not be sampled: the jobs' hosts sample both or neither), a
 /// VHE host that runs and profiles guests (their EL0 and EL1 ops under E2H = 1, TGE = 0)
-/// with indirect branches classified by their reports,
+/// with indirect branches classified by their reports, a stall of the completion reports
+/// until the unit's completion timeout drops the sample (2^20 cycles on most presets),
 /// PMBPTR rewritten at random while records are taken (a record's slot is the pointer of
 /// its grant cycle, not of the cycle after), and NV2 accesses under an EL1 owner (no data
 /// VA or PA: profiling is not enabled at EL2; the random jobs' odd op types reach this
@@ -409,6 +414,7 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
         ptr_rewrites: 0.0,
         to_limit: false,
         stop_writes: 0.0,
+        stall_from: None,
     };
     // `mix` with ten times as many kernel stretches (about a third of its ops in them).
     let mut kernel_heavy = mix.clone();
@@ -624,6 +630,22 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
                 MemoryProfile::default(),
             )
         },
+        // The completion timeout: from cycle 20,000 the core's completion reports are lost
+        // until the unit drops the sample it tracks (`sample_timeout`, 2^20 cycles on
+        // most presets), then 30,000 cycles of ordinary sampling. The random jobs'
+        // stalls end by the timeout only where no PSB comes first (cover points
+        // `sample/timed-out/*`, holes on most presets); no context switch and no fault
+        // here, so no PSB ends it.
+        Directed {
+            stall_from: Some(20_000),
+            ..run(
+                "completion-timeout",
+                50_000 + (1u64 << cfg.cpl_timeout_log2),
+                mix.clone(),
+                base.clone(),
+                MemoryProfile::default(),
+            )
+        },
     ];
     // FEAT_SPE_EXC: management events reported to each bank, each run a small buffer that
     // fills and a fault in every other record (every sixteenth where the buffer is to fill
@@ -723,6 +745,10 @@ struct PtrRewrites<D: Dut> {
     /// record's first.
     stop_p: f64,
     mid_record: bool,
+    /// [`Directed::stall_from`]: the cycles stepped, the stall's first cycle (`None` once
+    /// the unit timed the sample out).
+    cycle: u64,
+    stall_from: Option<u64>,
 }
 
 impl<D: Dut> Dut for PtrRewrites<D> {
@@ -745,7 +771,15 @@ impl<D: Dut> Dut for PtrRewrites<D> {
                 None => self.last_slot + if self.rng.chance(0.5) { 0 } else { 128 },
             };
         }
+        self.cycle += 1;
+        let stalling = self.stall_from.is_some_and(|f| self.cycle >= f);
+        if stalling {
+            i.thr[0].cpl.done = false;
+        }
         let o = self.inner.step(&i);
+        if stalling && o.thr[0].sample_timeout {
+            self.stall_from = None;
+        }
         if o.wr_valid {
             self.last_slot = o.wr_addr & !(RECORD_SIZE as u64 - 1);
         }
@@ -1060,6 +1094,8 @@ pub fn run(a: &Options) -> Result<std::process::ExitCode, String> {
             limit: d.to_limit.then(|| d.settings.limit()),
             stop_p: d.stop_writes,
             mid_record: false,
+            cycle: 0,
+            stall_from: d.stall_from,
         };
         spe_bench::run(
             &mut dut,
