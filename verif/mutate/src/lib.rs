@@ -10,7 +10,7 @@
 //!
 //! The stimulus is a short regression of the preset (`spe regress`'s jobs, chaos included,
 //! `--cycles` in all) and directed runs for what short jobs rarely reach ([`directed`]:
-//! eighteen, five more with FEAT_SPE_EXC): each runs closed loop on the golden model once
+//! nineteen, five more with FEAT_SPE_EXC): each runs closed loop on the golden model once
 //! and its inputs are recorded. Each mutant is Verilated and built into the raw harness of
 //! `spe bench sim` and replays every recording; it is killed when the fold of its outputs
 //! over a recording differs from the model's. That is exactly what the lockstep regression
@@ -380,6 +380,9 @@ struct Directed {
     /// sample it tracks by its completion timeout (`sample_timeout`): one stall of
     /// 2^`cpl_timeout_log2` cycles ([`PtrRewrites`]).
     stall_from: Option<u64>,
+    /// The share of dispatched ops whose Operation Type payload is replaced by a random
+    /// byte, their class kept ([`PtrRewrites`]).
+    odd_payloads: f64,
 }
 
 /// The directed runs: a small buffer that fills and wraps (the room check), a buffer that
@@ -392,6 +395,7 @@ struct Directed {
 /// VHE host that runs and profiles guests (their EL0 and EL1 ops under E2H = 1, TGE = 0)
 /// with indirect branches classified by their reports, a stall of the completion reports
 /// until the unit's completion timeout drops the sample (2^20 cycles on most presets),
+/// Operation Type payloads of any value in half the ops at the smallest interval,
 /// PMBPTR rewritten at random while records are taken (a record's slot is the pointer of
 /// its grant cycle, not of the cycle after), and NV2 accesses under an EL1 owner (no data
 /// VA or PA: profiling is not enabled at EL2; the random jobs' odd op types reach this
@@ -415,6 +419,7 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
         to_limit: false,
         stop_writes: 0.0,
         stall_from: None,
+        odd_payloads: 0.0,
     };
     // `mix` with ten times as many kernel stretches (about a third of its ops in them).
     let mut kernel_heavy = mix.clone();
@@ -646,6 +651,23 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
                 MemoryProfile::default(),
             )
         },
+        // Operation Type payloads of any value (half the dispatched ops, their class
+        // kept): reserved encodings and bits of features the unit does not build, in the
+        // ops it samples, at the smallest interval. The random jobs' odd op types
+        // (chaos) are one op in 100 to 1,000, so a sampled one is rare.
+        Directed {
+            odd_payloads: 0.5,
+            ..run(
+                "odd-payloads",
+                100_000,
+                mix.clone(),
+                SampleSettings {
+                    interval: 256,
+                    ..base.clone()
+                },
+                MemoryProfile::default(),
+            )
+        },
     ];
     // FEAT_SPE_EXC: management events reported to each bank, each run a small buffer that
     // fills and a fault in every other record (every sixteenth where the buffer is to fill
@@ -749,6 +771,8 @@ struct PtrRewrites<D: Dut> {
     /// the unit timed the sample out).
     cycle: u64,
     stall_from: Option<u64>,
+    /// [`Directed::odd_payloads`].
+    odd_payloads: f64,
 }
 
 impl<D: Dut> Dut for PtrRewrites<D> {
@@ -770,6 +794,13 @@ impl<D: Dut> Dut for PtrRewrites<D> {
                 Some(l) => l,
                 None => self.last_slot + if self.rng.chance(0.5) { 0 } else { 128 },
             };
+        }
+        if self.odd_payloads > 0.0 {
+            for d in i.disp.iter_mut().filter(|d| d.valid) {
+                if self.rng.chance(self.odd_payloads) {
+                    d.subclass = self.rng.below(256) as u8;
+                }
+            }
         }
         self.cycle += 1;
         let stalling = self.stall_from.is_some_and(|f| self.cycle >= f);
@@ -1096,6 +1127,7 @@ pub fn run(a: &Options) -> Result<std::process::ExitCode, String> {
             mid_record: false,
             cycle: 0,
             stall_from: d.stall_from,
+            odd_payloads: d.odd_payloads,
         };
         spe_bench::run(
             &mut dut,
