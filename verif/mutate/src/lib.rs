@@ -1026,6 +1026,27 @@ pub fn run(a: &Options) -> Result<std::process::ExitCode, String> {
     for (name, text) in &files {
         all.extend(sites(name, text));
     }
+    // A known equivalent names one site: its line's text with its change at its column
+    // must be on exactly one line of its file (else it could cover a mutant that is not
+    // equivalent).
+    for e in &a.equivalent {
+        if let Some((_, t)) = files.iter().find(|(n, _)| *n == e.file) {
+            let n = t
+                .lines()
+                .filter(|l| {
+                    l.trim() == e.text
+                        && l.get(e.col.saturating_sub(1)..)
+                            .is_some_and(|r| r.starts_with(&e.from))
+                })
+                .count();
+            if n > 1 {
+                return Err(format!(
+                    "--equivalent: {}@{}: its line's text is on {n} lines of the file with '{}' at that column: name a unique site",
+                    e.file, e.col, e.from
+                ));
+            }
+        }
+    }
     if a.list {
         for s in &all {
             println!("{s}");
