@@ -415,6 +415,16 @@ impl<D: Dut> Chaos<D> {
     }
 }
 
+/// Software stopping thread `t`'s profiling: PMBSR.S set or PMBLIMITR.E cleared, half
+/// each (one draw from `r`).
+fn stop_profiling(r: &mut Rng, t: u8) -> Access {
+    if r.chance(0.5) {
+        (reg(RegId::Pmbsr).addr(), Some(pmbsr::S.place(1)), t)
+    } else {
+        (reg(RegId::Pmblimitr).addr(), Some(0), t)
+    }
+}
+
 /// Hook reports with random contents, on one thread's lanes `x` (each draws from `r` in
 /// the same order whoever calls it).
 fn random_xl_start(x: &mut spe_ports::ThreadInputs, r: &mut Rng) {
@@ -512,23 +522,13 @@ impl<D: Dut> Dut for Chaos<D> {
             let beat = addr / BEAT_BYTES as u64 % BEATS_PER_RECORD as u64;
             if beat != 0 && self.stop_rng.chance(STOP_MID_RECORD) {
                 self.counts.reg_writes += 1;
-                let stop = if self.stop_rng.chance(0.5) {
-                    (reg(RegId::Pmbsr).addr(), pmbsr::S.place(1))
-                } else {
-                    (reg(RegId::Pmblimitr).addr(), 0)
-                };
-                self.queue.push_front((stop.0, Some(stop.1), t));
+                self.queue.push_front(stop_profiling(&mut self.stop_rng, t));
             }
         }
         if let Some(t) = self.last_held.take() {
             if !i.wr_ready && self.held_rng.chance(STOP_WHILE_HELD) {
                 self.counts.reg_writes += 1;
-                let stop = if self.held_rng.chance(0.5) {
-                    (reg(RegId::Pmbsr).addr(), pmbsr::S.place(1))
-                } else {
-                    (reg(RegId::Pmblimitr).addr(), 0)
-                };
-                self.queue.push_front((stop.0, Some(stop.1), t));
+                self.queue.push_front(stop_profiling(&mut self.held_rng, t));
             }
         }
         if self.params.pointer_at_limit {
