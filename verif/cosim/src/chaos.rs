@@ -28,6 +28,7 @@
 //! Everything derives from one seed. Chaos stops after a given number of cycles so the
 //! runner's final drain sees a quiet system.
 
+use crate::hooks;
 use spe_bench::driver::{exc_routing, exc_routing_host, FaultAction};
 use spe_bench::memory::{random_mmu_fsc, FaultSpec};
 use spe_bench::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
@@ -212,7 +213,7 @@ pub struct Chaos<D: Dut> {
 }
 
 /// A sample the unit tracks, for the forbidden reports: its op's class and the reports it
-/// had (bit 0 issue, 1 translation start, 2 translation done, 3 memory, 4 branch).
+/// had (a [`hooks`] set).
 #[derive(Clone, Copy, Debug)]
 struct Corner {
     class: u8,
@@ -326,10 +327,7 @@ impl<D: Dut> Chaos<D> {
         for t in 0..self.cfg.threads {
             let x = &i.thr[t];
             if let Some(c) = &mut self.corner[t] {
-                let got = [x.iss_valid, x.xl.start, x.xl.done, x.mem.done, x.br.done];
-                for (b, on) in got.into_iter().enumerate() {
-                    c.had |= u8::from(on) << b;
-                }
+                c.had |= hooks::reported(x);
             }
             if i.reset || x.cpl.done || o.thr[t].sample_timeout || o.thr[t].psb_done {
                 self.corner[t] = None;
@@ -354,35 +352,26 @@ impl<D: Dut> Chaos<D> {
     /// had, or one of the wrong class, with random contents, on a port the core leaves idle
     /// this cycle (the unit ignores it and pulses `hook_stray`).
     fn forbidden_report(&mut self, t: usize, c: Corner, i: &mut Inputs) {
-        const ISS: u8 = 1;
-        const XL_START: u8 = 1 << 1;
-        const XL_DONE: u8 = 1 << 2;
-        const MEM: u8 = 1 << 3;
-        const BR: u8 = 1 << 4;
-        let wrong = match c.class {
-            op_class::LD_ST_ATOMIC => BR,
-            op_class::BRANCH => XL_START | XL_DONE | MEM,
-            _ => XL_START | XL_DONE | MEM | BR,
-        };
-        let choices = wrong | c.had;
+        use hooks::{BRANCH, ISSUE, MEM, XL_DONE, XL_START};
+        let choices = hooks::wrong_class(c.class) | c.had;
         let n = choices.count_ones();
         if n == 0 {
             return;
         }
         let r = &mut self.corner_rng;
         let k = r.below(u64::from(n)) as usize;
-        let kind = (0..5)
-            .map(|b| 1u8 << b)
+        let kind = hooks::KINDS
+            .into_iter()
             .filter(|m| choices & m != 0)
             .nth(k)
-            .unwrap_or(ISS);
+            .unwrap_or(ISSUE);
         let x = &mut i.thr[t];
         match kind {
-            ISS if !x.iss_valid => x.iss_valid = true,
+            ISSUE if !x.iss_valid => x.iss_valid = true,
             XL_START if !x.xl.start && !x.xl.done => random_xl_start(x, r),
             XL_DONE if !x.xl.start && !x.xl.done => random_xl_done(x, r),
             MEM if !x.mem.done => random_mem(x, r),
-            BR if !x.br.done => random_br(x, r),
+            BRANCH if !x.br.done => random_br(x, r),
             _ => return,
         }
         self.counts.hooks += 1;

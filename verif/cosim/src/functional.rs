@@ -74,6 +74,7 @@
 //! * `mgmt/stop-while-held`: software sets PMBSR.S or clears PMBLIMITR.E in a cycle its
 //!   thread's beat is offered with `wr_ready` low.
 
+use crate::hooks;
 use spe_defs::impdef::{
     events_payload, layout, BEATS_PER_RECORD, BEAT_BYTES, DATA_SOURCE_PAYLOAD, RECORD_SIZE,
 };
@@ -411,8 +412,8 @@ struct Thread {
     gcs: Option<usize>,
     /// Its `cpl_done` came; `Some(retired)`.
     completed: Option<bool>,
-    /// The reports it had (bit 0 issue, 1 translation start, 2 translation done, 3 memory,
-    /// 4 branch), and whether it is a branch dispatched with IND clear.
+    /// The reports it had (a [`crate::hooks`] set), and whether it is a branch dispatched
+    /// with IND clear.
     had: u8,
     ind_clear: bool,
     /// A sample of the thread was kept and its record's first beat not yet offered (it
@@ -707,25 +708,17 @@ impl<D: Dut> Observer<D> {
             // outcome.
             let Some(class) = th.in_flight else { continue };
             if th.completed.is_none() {
-                let got = [
-                    ti.iss_valid,
-                    ti.xl.start,
-                    ti.xl.done,
-                    ti.mem.done,
-                    ti.br.done,
-                ]
-                .into_iter()
-                .enumerate()
-                .fold(0u8, |m, (b, on)| m | u8::from(on) << b);
+                // (The class index is the op class: 0 other, 1 load-store, 2 branch.)
+                let got = hooks::reported(ti);
                 if got & th.had != 0 {
                     c[ids.repeated] += 1;
                 }
-                if (class != 1 && got & 0b1110 != 0) || (class != 2 && got & 0b1_0000 != 0) {
+                if got & hooks::wrong_class(class as u8) != 0 {
                     c[ids.wrong_class] += 1;
                 }
                 if class == 2
                     && th.ind_clear
-                    && th.had & 0b1_0000 == 0
+                    && th.had & hooks::BRANCH == 0
                     && ti.br.done
                     && ti.br.indirect
                 {

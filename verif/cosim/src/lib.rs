@@ -28,6 +28,7 @@ pub mod chaos;
 pub mod coverage;
 pub mod diagrams;
 pub mod functional;
+pub mod hooks;
 pub mod lockstep;
 pub mod progress;
 pub mod protocol;

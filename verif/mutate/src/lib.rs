@@ -361,7 +361,7 @@ const MUTANT_BUILD: BuildOpts = BuildOpts {
 
 /// One directed run: `cycles` of `workload` closed loop on the golden model with software
 /// `settings` and a memory behaving per `memory`; `ptr_rewrites` is the chance, per cycle
-/// the driver leaves the register port free, that PMBPTR is rewritten ([`PtrRewrites`]).
+/// the driver leaves the register port free, that PMBPTR is rewritten ([`Directing`]).
 struct Directed {
     name: &'static str,
     cycles: u64,
@@ -374,14 +374,14 @@ struct Directed {
     to_limit: bool,
     /// The chance, per cycle after one in which a beat past a record's first was offered,
     /// that software sets PMBSR.S (a register write in a cycle the driver leaves free):
-    /// profiling stops while a record is being written ([`PtrRewrites`]).
+    /// profiling stops while a record is being written ([`Directing`]).
     stop_writes: f64,
     /// From this cycle on, the core's completion reports are lost until the unit ends the
     /// sample it tracks by its completion timeout (`sample_timeout`): one stall of
-    /// 2^`cpl_timeout_log2` cycles ([`PtrRewrites`]).
+    /// 2^`cpl_timeout_log2` cycles ([`Directing`]).
     stall_from: Option<u64>,
     /// The share of dispatched ops whose Operation Type payload is replaced by a random
-    /// byte, their class kept ([`PtrRewrites`]).
+    /// byte, their class kept ([`Directing`]).
     odd_payloads: f64,
 }
 
@@ -750,12 +750,15 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
     Ok(runs)
 }
 
-/// Rewrites PMBPTR at random (thread 0) in cycles the driver leaves the register port
-/// free: to the slot of the last record written, or one slot past the pointer that record
-/// left, so the pointer moves by a record while records are taken and checked; and sets
-/// PMBSR.S at random in the cycle after a beat past a record's first was offered. Software
-/// may write either at any time; the unit must do what the model does.
-struct PtrRewrites<D: Dut> {
+/// What a directed run adds between the closed loop and the unit (thread 0), each only
+/// when its [`Directed`] field asks for it: PMBPTR rewritten at random in cycles the driver
+/// leaves the register port free (to the slot of the last record written, or one slot past
+/// the pointer that record left, so the pointer moves by a record while records are taken
+/// and checked; or to the buffer's limit); PMBSR.S set at random in the cycle after a beat
+/// past a record's first was offered (software may write either at any time); completion
+/// reports lost from a cycle on until the unit times the sample out; Operation Type
+/// payloads of any value. The unit must do what the model does.
+struct Directing<D: Dut> {
     inner: D,
     p: f64,
     rng: Rng,
@@ -775,7 +778,7 @@ struct PtrRewrites<D: Dut> {
     odd_payloads: f64,
 }
 
-impl<D: Dut> Dut for PtrRewrites<D> {
+impl<D: Dut> Dut for Directing<D> {
     fn step(&mut self, inputs: &Inputs) -> Outputs {
         let mut i = inputs.clone();
         if self.stop_p > 0.0 && !i.reg_en && self.mid_record && self.rng.chance(self.stop_p) {
@@ -1135,7 +1138,7 @@ pub fn run(a: &Options) -> Result<std::process::ExitCode, String> {
     // Directed runs: what the short jobs rarely reach.
     for (k, d) in directed(cfg)?.into_iter().enumerate() {
         let seed = Rng::derive(a.seed, 0xd1 + k as u64).next_u64();
-        let mut dut = PtrRewrites {
+        let mut dut = Directing {
             inner: Recorder {
                 inner: make_dut(cfg, Backend::Model)?,
                 log: Vec::new(),
