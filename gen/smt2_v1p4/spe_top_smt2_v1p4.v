@@ -131,6 +131,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     localparam  k_lane4__7 = 8'h80;
 
     // Enums
+    localparam SamplePhase__Idle = 0;
     localparam SamplePhase__Check = 4;
     localparam SamplePhase__Writing = 5;
 
@@ -455,17 +456,19 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     reg  arbiter__clock;
     reg  arbiter__reset;
     reg  [1:0] arbiter__ask;
-    reg  arbiter__busy;
+    reg  arbiter__check_end;
+    reg  arbiter__wr_done;
     wire  [1:0] arbiter__grant;
     wire  [1:0] arbiter__cur;
     wire  arbiter__tid;
+    wire  arbiter__checking;
+    wire  arbiter__writing;
 
     // Local signals
     reg  [1:0] slot_thr__0;
     reg  [1:0] slot_thr__1;
     reg  [1:0] slot_thr__2;
     reg  [1:0] slot_thr__3;
-    reg  busy;
     reg  [4:0] regime;
     reg  [124:0] xl;
     reg  [14:0] mem;
@@ -830,10 +833,13 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .clock(arbiter__clock),
         .reset(arbiter__reset),
         .ask(arbiter__ask),
-        .busy(arbiter__busy),
+        .check_end(arbiter__check_end),
+        .wr_done(arbiter__wr_done),
         .grant(arbiter__grant),
         .cur(arbiter__cur),
-        .tid(arbiter__tid)
+        .tid(arbiter__tid),
+        .checking(arbiter__checking),
+        .writing(arbiter__writing)
     );
 
     // Update code
@@ -1300,7 +1306,6 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         serializer__lat_total = latency__0__total;
         serializer__lat_issue = latency__0__issue;
         serializer__lat_xlat = latency__0__xlat;
-        writer__phase = tracker__0__phase;
         writer__room_gone_in = room__0__gone;
         writer__stopped = regs__0__irq;
         writer__ctl = regs__0__buffer_ctl;
@@ -1317,7 +1322,6 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
             serializer__lat_total = latency__1__total;
             serializer__lat_issue = latency__1__issue;
             serializer__lat_xlat = latency__1__xlat;
-            writer__phase = tracker__1__phase;
             writer__room_gone_in = room__1__gone;
             writer__stopped = regs__1__irq;
             serializer__events_hi__0 = tracker__1__events_hi__0;
@@ -1327,8 +1331,15 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         if (arbiter__grant[1]) begin
             writer__ctl = regs__1__buffer_ctl;
         end
-        busy = (writer__phase == SamplePhase__Check) | (writer__phase == SamplePhase__Writing);
-        arbiter__busy = busy;
+        writer__phase = SamplePhase__Idle;
+        if (arbiter__checking) begin
+            writer__phase = SamplePhase__Check;
+        end
+        if (arbiter__writing) begin
+            writer__phase = SamplePhase__Writing;
+        end
+        arbiter__check_end = writer__check_end;
+        arbiter__wr_done = writer__wr_done;
         serializer__beat = writer__beat;
         writer__beat_data = serializer__beat_data;
         writer__resp[(0)+:(1)] = wr_ready;

@@ -128,6 +128,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     localparam  k_lane4__15 = 16'h8000;
 
     // Enums
+    localparam SamplePhase__Idle = 0;
     localparam SamplePhase__Check = 4;
     localparam SamplePhase__Writing = 5;
 
@@ -542,10 +543,13 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  arbiter__clock;
     reg  arbiter__reset;
     reg  [3:0] arbiter__ask;
-    reg  arbiter__busy;
+    reg  arbiter__check_end;
+    reg  arbiter__wr_done;
     wire  [3:0] arbiter__grant;
     wire  [3:0] arbiter__cur;
     wire  [1:0] arbiter__tid;
+    wire  arbiter__checking;
+    wire  arbiter__writing;
 
     // Local signals
     reg  [3:0] slot_thr__0;
@@ -556,7 +560,6 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  [3:0] slot_thr__5;
     reg  [3:0] slot_thr__6;
     reg  [3:0] slot_thr__7;
-    reg  busy;
     reg  [4:0] regime;
     reg  [124:0] xl;
     reg  [14:0] mem;
@@ -1039,10 +1042,13 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .clock(arbiter__clock),
         .reset(arbiter__reset),
         .ask(arbiter__ask),
-        .busy(arbiter__busy),
+        .check_end(arbiter__check_end),
+        .wr_done(arbiter__wr_done),
         .grant(arbiter__grant),
         .cur(arbiter__cur),
-        .tid(arbiter__tid)
+        .tid(arbiter__tid),
+        .checking(arbiter__checking),
+        .writing(arbiter__writing)
     );
 
     // Update code
@@ -1747,7 +1753,6 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         serializer__lat_total = latency__0__total;
         serializer__lat_issue = latency__0__issue;
         serializer__lat_xlat = latency__0__xlat;
-        writer__phase = tracker__0__phase;
         writer__room_gone_in = room__0__gone;
         writer__stopped = regs__0__irq;
         writer__ctl = regs__0__buffer_ctl;
@@ -1760,7 +1765,6 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             serializer__lat_total = latency__1__total;
             serializer__lat_issue = latency__1__issue;
             serializer__lat_xlat = latency__1__xlat;
-            writer__phase = tracker__1__phase;
             writer__room_gone_in = room__1__gone;
             writer__stopped = regs__1__irq;
         end
@@ -1776,7 +1780,6 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             serializer__lat_total = latency__2__total;
             serializer__lat_issue = latency__2__issue;
             serializer__lat_xlat = latency__2__xlat;
-            writer__phase = tracker__2__phase;
             writer__room_gone_in = room__2__gone;
             writer__stopped = regs__2__irq;
         end
@@ -1792,15 +1795,21 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
             serializer__lat_total = latency__3__total;
             serializer__lat_issue = latency__3__issue;
             serializer__lat_xlat = latency__3__xlat;
-            writer__phase = tracker__3__phase;
             writer__room_gone_in = room__3__gone;
             writer__stopped = regs__3__irq;
         end
         if (arbiter__grant[3]) begin
             writer__ctl = regs__3__buffer_ctl;
         end
-        busy = (writer__phase == SamplePhase__Check) | (writer__phase == SamplePhase__Writing);
-        arbiter__busy = busy;
+        writer__phase = SamplePhase__Idle;
+        if (arbiter__checking) begin
+            writer__phase = SamplePhase__Check;
+        end
+        if (arbiter__writing) begin
+            writer__phase = SamplePhase__Writing;
+        end
+        arbiter__check_end = writer__check_end;
+        arbiter__wr_done = writer__wr_done;
         serializer__beat = writer__beat;
         writer__beat_data = serializer__beat_data;
         writer__resp[(0)+:(1)] = wr_ready;

@@ -12,11 +12,14 @@
 //!  tracker[cur].sample, latency[cur] --> serializer --> writer <-- regs[grant].buffer_ctl
 //!  regs[t].buffer_ctl --> room[t] (registered room check) --cur--> writer
 //!  writer.upd --> regs[cur];  writer.check_end, wr_done --> every tracker (only cur's acts)
+//!                                                       \-> arbiter --checking, writing--> writer
 //!  regs[cur].irq (PMBSR.S) --> writer.stopped
 //! ```
 //!
 //! `cur` is the arbiter's thread granted last (one-hot, from state): the owner of the record
-//! in the writer's check and beats; `wr_tid` names it while `wr_valid` is high. The top has
+//! in the writer's check and beats; `wr_tid` names it while `wr_valid` is high. The writer
+//! takes that record's phase from the arbiter's own copy of it (`checking`, `writing`), not
+//! from `cur`'s tracker through the multiplexer (the timing note in `arbiter.rs`). The top has
 //! no flops; its logic is the thread selection (one-hot decodes of the thread numbers) and
 //! the multiplexers. The per-thread blocks are identical modules except the sampler, whose
 //! jitter LFSR starts from `impdef::LFSR_SEEDS[t]`.
@@ -87,7 +90,6 @@ macro_rules! spe_smt_top {
             pub arbiter: SpeArbiter<T, TIDW>,
             // Local signals: each slot's thread and the register port's thread, one-hot.
             slot_thr: Vec<Signal<Local, Bits<T>>>,
-            busy: Signal<Local, Bit>,
             // One thread's bundles, assembled field by field and then handed to its block
             // (rust-hdl cannot assign a field of an indexed block's input).
             regime: Signal<Local, Regime>,
@@ -155,7 +157,6 @@ macro_rules! spe_smt_top {
                     writer: SpeWriter::new(cfg),
                     arbiter: SpeArbiter::new(),
                     slot_thr: (0..W).map(|_| Default::default()).collect(),
-                    busy: Default::default(),
                     regime: Default::default(),
                     xl: Default::default(),
                     mem: Default::default(),
@@ -524,7 +525,6 @@ macro_rules! spe_smt_top {
                 self.serializer.lat_total.next = self.latency[0].total.val();
                 self.serializer.lat_issue.next = self.latency[0].issue.val();
                 self.serializer.lat_xlat.next = self.latency[0].xlat.val();
-                self.writer.phase.next = self.tracker[0].phase.val();
                 self.writer.room_gone_in.next = self.room[0].gone.val();
                 self.writer.stopped.next = self.regs[0].irq.val();
                 for _i in 0..self.exc_el1.len() {
@@ -554,7 +554,6 @@ macro_rules! spe_smt_top {
                         self.serializer.lat_total.next = self.latency[t].total.val();
                         self.serializer.lat_issue.next = self.latency[t].issue.val();
                         self.serializer.lat_xlat.next = self.latency[t].xlat.val();
-                        self.writer.phase.next = self.tracker[t].phase.val();
                         self.writer.room_gone_in.next = self.room[t].gone.val();
                         self.writer.stopped.next = self.regs[t].irq.val();
                         for _i in 0..self.exc_el1.len() {
@@ -575,9 +574,17 @@ macro_rules! spe_smt_top {
                         }
                     }
                 }
-                self.busy.next = (self.writer.phase.val() == SamplePhase::Check)
-                    | (self.writer.phase.val() == SamplePhase::Writing);
-                self.arbiter.busy.next = self.busy.val();
+                // The held record's phase from the arbiter's flops (the owner's tracker is
+                // in the same phase: owner.vh), not through the thread multiplexer.
+                self.writer.phase.next = SamplePhase::Idle;
+                if self.arbiter.checking.val() {
+                    self.writer.phase.next = SamplePhase::Check;
+                }
+                if self.arbiter.writing.val() {
+                    self.writer.phase.next = SamplePhase::Writing;
+                }
+                self.arbiter.check_end.next = self.writer.check_end.val();
+                self.arbiter.wr_done.next = self.writer.wr_done.val();
                 self.serializer.beat.next = self.writer.beat.val();
                 self.writer.beat_data.next = self.serializer.beat_data.val();
                 self.writer.resp.next.ready = self.wr_ready.val();

@@ -1559,10 +1559,12 @@ fn writer_stops_on_a_write_error_with_the_pointer_at_the_faulting_beat() {
 // ---------------------------------------------------------------- arbiter
 
 /// The arbiter against the rule of docs/smt.md, for `T` threads over random asks and
-/// writer occupancy (seeded; replay by the printed seed): in a free cycle the first asking
+/// writer answers (seeded; replay by the printed seed): in a free cycle the first asking
 /// thread after the one granted last (wrapping, from thread 0 after reset) is granted,
-/// none while busy; `cur`/`tid` name the last grant from the next cycle; a thread that
-/// keeps asking is granted before any other thread is granted twice.
+/// none while the writer holds a record; `cur`/`tid` name the last grant from the next
+/// cycle; the held record is in its check the cycle after its grant, then in its beats
+/// unless the check ends it, until the writer's `wr_done` (`checking`, `writing`); a
+/// thread that keeps asking is granted before any other thread is granted twice.
 fn arbiter_follows_round_robin<const T: usize, const TIDW: usize>(seed: u64) {
     println!("arbiter T={T} seed {seed:#x} (cargo test -p spe-rtl --test blocks arbiter)");
     let mut a = SpeArbiter::<T, TIDW>::new();
@@ -1579,24 +1581,42 @@ fn arbiter_follows_round_robin<const T: usize, const TIDW: usize>(seed: u64) {
     // The thread granted last (round robin starts after it; none yet: T - 1, as the
     // model's) and the thread `cur` names (thread 0 from reset).
     let (mut last, mut owner) = (T - 1, 0);
+    // The held record's phase: (in its check, in its beats).
+    let (mut chk, mut wr) = (false, false);
     // Grants to other threads since each thread started asking (None: not asking).
     let mut waited: [Option<usize>; T] = [None; T];
     let mut grants = [0u32; T];
+    let (mut checks_ended, mut beats_ended) = (0u32, 0u32);
     for i in 0..4000 {
         let r = next();
         let ask = r & ((1 << T) - 1);
-        let busy = (r >> 8) % 3 == 0;
-        let (grant, cur, tid) = cycle(
+        let check_end = (r >> 8) % 4 == 0;
+        let wr_done = (r >> 12) % 3 == 0;
+        let (grant, cur, tid, checking, writing) = cycle(
             &mut a,
             |a| {
                 a.ask.next = b(ask);
-                a.busy.next = busy;
+                a.check_end.next = check_end;
+                a.wr_done.next = wr_done;
             },
-            |a| (v(a.grant.val()), v(a.cur.val()), v(a.tid.val())),
+            |a| {
+                (
+                    v(a.grant.val()),
+                    v(a.cur.val()),
+                    v(a.tid.val()),
+                    a.checking.val(),
+                    a.writing.val(),
+                )
+            },
         );
         assert_eq!(cur, 1 << owner, "cycle {i}: cur names the last grant");
         assert_eq!(tid, owner as u64, "cycle {i}: tid names the last grant");
-        let want = if busy {
+        assert_eq!(
+            (checking, writing),
+            (chk, wr),
+            "cycle {i}: the held record's phase"
+        );
+        let want = if chk || wr {
             None
         } else {
             (1..=T).map(|k| (last + k) % T).find(|&t| ask >> t & 1 == 1)
@@ -1604,7 +1624,7 @@ fn arbiter_follows_round_robin<const T: usize, const TIDW: usize>(seed: u64) {
         assert_eq!(
             grant,
             want.map_or(0, |t| 1 << t),
-            "cycle {i}: ask {ask:#b}, busy {busy}, last {last}"
+            "cycle {i}: ask {ask:#b}, checking {chk}, writing {wr}, last {last}"
         );
         for (t, waits) in waited.iter_mut().enumerate() {
             if ask >> t & 1 == 1 {
@@ -1618,30 +1638,41 @@ fn arbiter_follows_round_robin<const T: usize, const TIDW: usize>(seed: u64) {
                 *waits = None;
             }
         }
+        checks_ended += u32::from(chk && check_end);
+        beats_ended += u32::from(wr && wr_done);
+        (chk, wr) = (want.is_some(), (chk && !check_end) || (wr && !wr_done));
         if let Some(g) = want {
             (last, owner) = (g, g);
             grants[g] += 1;
         }
     }
     assert!(
-        grants.iter().all(|&n| n > 100),
-        "every thread granted: {grants:?}"
+        grants.iter().all(|&n| n > 100) && checks_ended > 100 && beats_ended > 100,
+        "every thread granted: {grants:?}; checks ended {checks_ended}, beats ended {beats_ended}"
     );
-    // Reset: cur back to thread 0, no grant.
-    let (grant, cur) = cycle(
+    // Reset: cur back to thread 0, no grant, the writer free.
+    let grant = cycle(
         &mut a,
         |a| {
             a.reset.next = true;
             a.ask.next = b((1 << T) - 1);
-            a.busy.next = false;
+            a.check_end.next = false;
+            a.wr_done.next = false;
         },
-        |a| (v(a.grant.val()), v(a.cur.val())),
+        |a| v(a.grant.val()),
     );
     assert_eq!(grant, 0, "no grant in reset");
     a.reset.next = false;
-    let cur_after = comb(&mut a, |_| (), |a| v(a.cur.val()));
-    let _ = cur;
-    assert_eq!(cur_after, 1, "cur resets to thread 0");
+    let after = comb(
+        &mut a,
+        |_| (),
+        |a| (v(a.cur.val()), a.checking.val(), a.writing.val()),
+    );
+    assert_eq!(
+        after,
+        (1, false, false),
+        "cur resets to thread 0, the writer free"
+    );
 }
 
 #[test]

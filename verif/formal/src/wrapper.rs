@@ -23,12 +23,17 @@ pub fn tap_signal(cfg: &Config, th: usize, template: &str) -> String {
 }
 
 /// `owner.vh`'s taps in `cfg` (none at T = 1, which has no arbiter): the arbiter's `cur`
-/// flop and each thread's tracker phase, thread t's at `f_own_phase[t*3 +: 3]`.
+/// flop, its copy of the held record's phase (`s_chk`, `s_wr`) and each thread's tracker
+/// phase, thread t's at `f_own_phase[t*3 +: 3]`.
 pub fn owner_taps(cfg: &Config) -> Vec<(String, String)> {
     if cfg.threads == 1 {
         return Vec::new();
     }
-    let mut taps = vec![("f_own_cur".to_string(), "arbiter.s_cur__q".to_string())];
+    let mut taps = vec![
+        ("f_own_cur".to_string(), "arbiter.s_cur__q".to_string()),
+        ("f_own_chk".to_string(), "arbiter.s_chk__q".to_string()),
+        ("f_own_wr".to_string(), "arbiter.s_wr__q".to_string()),
+    ];
     for t in 0..cfg.threads {
         taps.push((
             format!("f_own_phase[{}:{}]", t * 3 + 2, t * 3),

@@ -88,7 +88,7 @@ fn every_property_fits_every_preset_s_wrapper_and_its_taps_exist() {
             let taps = owner_taps(cfg);
             assert_eq!(
                 taps.len(),
-                if cfg.threads > 1 { cfg.threads + 1 } else { 0 }
+                if cfg.threads > 1 { cfg.threads + 3 } else { 0 }
             );
             for (wire, sig) in taps {
                 let base = wire.split('[').next().expect("a name");
