@@ -312,6 +312,19 @@ impl JobPlan {
         if v.chance(0.5) {
             workload.params.late_ind_rate = 0.5;
         }
+        // Sampled ops that stall (a stream of their own): in half the jobs a quarter of
+        // the sampled ops, 24 at most (eight with 16-bit counters, whose stalls are
+        // sixteen times longer), wait just past the preset's latency counter maximum
+        // before their issue, in their translation or before their completion, so that
+        // written records carry each saturated counter (the functional coverage's
+        // latency/<counter>-saturated points), which ops slow by chance rarely do.
+        let mut st = Rng::derive(job.seed, 0x57A1D);
+        if st.chance(0.5) {
+            let max = job.preset.counter_width.max() as u32;
+            workload.params.sampled_stall_rate = 0.25;
+            workload.params.sampled_stall_max = if max < 0xffff { 24 } else { 8 };
+            workload.params.sampled_stall_len = (max + 1, max + max / 8 + 1);
+        }
         // SPEv1p5's options (a stream of their own): events to every bank, the buffer
         // addressed physically.
         random_v1p5(
@@ -411,7 +424,12 @@ impl JobPlan {
                     }
                 ),
                 Program::Trace(_) => String::new(),
-            } + if self.workload.params.gcs { ", GCS" } else { "" },
+            } + if self.workload.params.gcs { ", GCS" } else { "" }
+                + if self.workload.params.sampled_stall_rate > 0.0 {
+                    ", sampled ops stall"
+                } else {
+                    ""
+                },
             self.chaos_name,
             match (self.chaos.stall, self.chaos.pointer_at_limit) {
                 (true, true) => "+stall+limit",

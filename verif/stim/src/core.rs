@@ -53,6 +53,8 @@ pub struct CoreCounters {
     pub exceptions: u64,
     /// Stray hook reports injected.
     pub stray_injected: u64,
+    /// Sampled ops stalled (`CoreParams::sampled_stall_rate`).
+    pub sampled_stalls: u64,
     /// Tags that broke the contract (not one-hot, empty slot, while one is in flight) and
     /// population counts above the dispatched ops.
     pub anomalies: u64,
@@ -142,6 +144,8 @@ pub struct Core {
     v1p4_rng: Rng,
     /// Which indirect branches are dispatched unclassified (`CoreParams::late_ind_rate`).
     ind_rng: Rng,
+    /// Which sampled ops stall, where and for how long (`CoreParams::sampled_stall_rate`).
+    stall_rng: Rng,
 }
 
 impl Core {
@@ -194,6 +198,7 @@ impl Core {
             sme_rng: Rng::derive(seed, 7),
             v1p4_rng: Rng::derive(seed, 6),
             ind_rng: Rng::derive(seed, 8),
+            stall_rng: Rng::derive(seed, 9),
         })
     }
 
@@ -317,11 +322,60 @@ impl Core {
                     }
                     self.counters.samples += 1;
                     *self.sampled.entry(s.op.pc).or_insert(0) += 1;
+                    let mut s = s;
+                    self.stall_sampled(&mut s);
                     self.tracked = Some(s);
                 }
             }
         }
         self.group.iter_mut().for_each(|s| *s = None);
+    }
+
+    /// Now and then (`CoreParams::sampled_stall_rate`, a stream of its own; at most
+    /// `sampled_stall_max` times) the sampled op stalls for `sampled_stall_len` cycles: its operand arrives late (everything from its
+    /// issue on moves), its translation walks that long (a load/store: the end of the
+    /// walk and what follows move), or it waits that long to complete (only the completion
+    /// moves). The rest of the core goes on; the unit sees a sample whose issue,
+    /// translation or total latency is that long.
+    fn stall_sampled(&mut self, s: &mut Sched) {
+        let p = &self.params;
+        if p.sampled_stall_rate <= 0.0
+            || self.counters.sampled_stalls >= u64::from(p.sampled_stall_max)
+            || !self.stall_rng.chance(p.sampled_stall_rate)
+        {
+            return;
+        }
+        let d = u64::from(self.stall_rng.range32(p.sampled_stall_len));
+        let translates = s.xl_done.is_some();
+        let moved = match self.stall_rng.below(if translates { 6 } else { 2 }) {
+            // Before its issue: every report from the issue on.
+            0 => {
+                let Some(at) = s.issue else { return };
+                vec![
+                    &mut s.issue,
+                    &mut s.xl_start,
+                    &mut s.xl_done,
+                    &mut s.mem_done,
+                    &mut s.br_done,
+                ]
+                .into_iter()
+                .filter(|t| t.is_some_and(|x| x >= at))
+                .collect::<Vec<_>>()
+            }
+            // Before its completion: no report moves.
+            1 => Vec::new(),
+            // In its translation (two thirds of the load/stores' stalls): the end of the
+            // walk and the access after it (not the start, which may be in the same cycle
+            // as the end).
+            _ => vec![&mut s.xl_done, &mut s.mem_done],
+        };
+        for t in moved {
+            if let Some(x) = t.as_mut() {
+                *x += d;
+            }
+        }
+        s.complete += d;
+        self.counters.sampled_stalls += 1;
     }
 
     /// True while a tagged op has not completed.

@@ -82,6 +82,15 @@ pub struct CoreParams {
     pub dram_base: u64,
     /// Probability that a TLB miss is a slow two-stage walk (256 to 65535 cycles more).
     pub slow_walk_rate: f64,
+    /// Per sampled op, the probability that it stalls for `sampled_stall_len` cycles (a
+    /// stream of its own, see [`crate::core::Core`]): before its issue, in its
+    /// translation (a load/store) or before its completion, so that the latency counters
+    /// of a written record reach their maximum (the functional coverage's
+    /// `latency/<counter>-saturated` points).
+    pub sampled_stall_rate: f64,
+    pub sampled_stall_len: (u32, u32),
+    /// At most this many sampled ops stall in a run (`u32::MAX`: no limit).
+    pub sampled_stall_max: u32,
 }
 
 /// Highest DRAM base: the memory system's PAs (DRAM base, plus below 2^40 for the kernel's
@@ -127,6 +136,9 @@ impl Default for CoreParams {
             peer_rate: 0.01,
             dram_base: 0x8000_0000,
             slow_walk_rate: 0.0,
+            sampled_stall_rate: 0.0,
+            sampled_stall_len: (4096, 5120),
+            sampled_stall_max: u32::MAX,
         }
     }
 }
@@ -165,6 +177,7 @@ impl CoreParams {
             ("remote_fraction", self.remote_fraction),
             ("peer_rate", self.peer_rate),
             ("slow_walk_rate", self.slow_walk_rate),
+            ("sampled_stall_rate", self.sampled_stall_rate),
         ];
         for (name, r) in rates {
             if !(0.0..=1.0).contains(&r) {
@@ -182,6 +195,7 @@ impl CoreParams {
             ("aarch32_len", self.aarch32_len),
             ("noprof_len", self.noprof_len),
             ("guest_len", self.guest_len),
+            ("sampled_stall_len", self.sampled_stall_len),
         ];
         for (name, (lo, hi)) in ranges {
             if lo > hi {

@@ -51,11 +51,24 @@ pub struct Seen {
     pub aarch32_groups: u64,
     pub noprof_groups: u64,
     pub ctx_values: BTreeSet<u32>,
+    /// Completed samples whose latency reached [`LONG`] cycles: from the tag to the issue
+    /// report (or to the completion when it never issued), from `xl_start` to `xl_done`,
+    /// and from the tag to the completion.
+    pub long_issue: u64,
+    pub long_xlat: u64,
+    pub long_total: u64,
 }
+
+/// A latency the fake counts as long (a 12-bit latency counter's maximum and one).
+pub const LONG: u64 = 4096;
 
 struct Track {
     class: u8,
     tag_cycle: u64,
+    /// The cycles of its issue and translation reports.
+    issue_cycle: Option<u64>,
+    xl_start_cycle: Option<u64>,
+    xlat_lat: Option<u64>,
     /// issue, xl_start, xl_done, mem, branch.
     seen: [bool; 5],
 }
@@ -193,6 +206,20 @@ impl FakeDut {
                 ));
             }
         }
+        if inp.thr[0].iss_valid {
+            t.issue_cycle.get_or_insert(c);
+        }
+        if inp.thr[0].xl.start {
+            t.xl_start_cycle.get_or_insert(c);
+        }
+        if inp.thr[0].xl.done {
+            t.xlat_lat = t.xl_start_cycle.map(|x| c - x);
+        }
+        let lat = (
+            t.issue_cycle.unwrap_or(c) - t.tag_cycle,
+            t.xlat_lat.unwrap_or(0),
+            c - t.tag_cycle,
+        );
         if inp.thr[0].xl.done && !t.seen[1] {
             errs.push(format!("cycle {c}: xl_done before xl_start"));
         }
@@ -232,6 +259,9 @@ impl FakeDut {
                 ));
             }
             s.completions += 1;
+            s.long_issue += u64::from(lat.0 >= LONG);
+            s.long_xlat += u64::from(lat.1 >= LONG);
+            s.long_total += u64::from(lat.2 >= LONG);
             s.flushed += u64::from(!inp.thr[0].cpl.retired);
             s.exceptions += u64::from(inp.thr[0].cpl.exception);
             s.cond_fail += u64::from(inp.thr[0].cpl.cond_fail);
@@ -311,6 +341,9 @@ impl Dut for FakeDut {
                         self.track = Some(Track {
                             class: d.class,
                             tag_cycle: c,
+                            issue_cycle: None,
+                            xl_start_cycle: None,
+                            xlat_lat: None,
                             seen: [false; 5],
                         });
                     }
