@@ -219,12 +219,19 @@ pub struct SampleSettings {
     /// chance, right after a sample of thread 0 is kept (SAMPLE_FILTRATE), so that the
     /// stop's PSB meets its record while the unit writes it.
     pub switch_after_keep: bool,
+    /// With `switch_every`: a context switch is also due, with [`SWITCH_AFTER_TAG`]'s
+    /// chance, in the cycle after a tag, so that the stop's PSB comes while the sample is
+    /// still tracked (a stream of its own).
+    pub switch_after_tag: bool,
 }
 
 /// The chance of a context switch right after a kept sample
 /// ([`SampleSettings::switch_after_keep`]): one in 33, rare enough that profiling mostly
 /// runs.
 pub const SWITCH_AFTER_KEEP: f64 = 0.03;
+
+/// The chance of a context switch right after a tag ([`SampleSettings::switch_after_tag`]).
+pub const SWITCH_AFTER_TAG: f64 = 0.03;
 
 impl SampleSettings {
     /// perf's defaults for a unit built with `cfg`.
@@ -275,6 +282,7 @@ impl SampleSettings {
             switch_every: 0,
             switch_off: 0,
             switch_after_keep: false,
+            switch_after_tag: false,
         }
     }
 

@@ -106,6 +106,9 @@ stats! {
     exceptions,
     /// Context switches (stop, later start) the driver made.
     context_switches,
+    /// Sampled ops a PSB met younger than it, whose samples it dropped
+    /// (`CoreParams::psb_young_rate`).
+    psb_young_drops,
     /// SPEv1p2's PMU event pulses (a unit built with `Options::feed_events`):
     /// SAMPLE_FEED_BR, _LD, _ST, _OP, _EVENT, _LAT and SAMPLE_BUFFER_FULL.
     feed_br,
@@ -133,8 +136,14 @@ impl fmt::Display for Stats {
         )?;
         writeln!(
             f,
-            "samples {} (collisions {}), feed {}, filtrate {} (filtered out {}), records {} ({} bytes, {} beats), management events {}, context switches {}",
-            self.samples, self.collisions, self.sample_feed, self.sample_filtrate, self.filter_drops, self.records_written, self.bytes_drained, self.beats_accepted, self.management_events, self.context_switches
+            "samples {} (collisions {}), feed {}, filtrate {} (filtered out {}), records {} ({} bytes, {} beats), management events {}, context switches {}{}",
+            self.samples, self.collisions, self.sample_feed, self.sample_filtrate, self.filter_drops, self.records_written, self.bytes_drained, self.beats_accepted, self.management_events, self.context_switches,
+            // Only with CoreParams::psb_young_rate: other runs print as before.
+            if self.psb_young_drops > 0 {
+                format!(" ({} samples younger than their PSB dropped)", self.psb_young_drops)
+            } else {
+                String::new()
+            }
         )?;
         write!(
             f,
@@ -281,6 +290,8 @@ struct Bench<'a> {
     memory: Memory,
     /// The driver that had the register port last (round robin between the drivers).
     port_last: usize,
+    /// Per thread, during a PSB request: whether it met a sampled op younger than it.
+    young: [Option<bool>; MAX_THREADS],
     /// What each driver drives into (the fields the bench takes from it cleared first).
     scratch: Inputs,
     cycle: u64,
@@ -328,7 +339,14 @@ impl Bench<'_> {
                 }
             }
             let x = &mine.thr[t];
-            inp.thr[t].psb_req = x.psb_req && !pending[t];
+            // A PSB that meets a sampled op younger than it (CoreParams::psb_young_rate)
+            // need not wait for that op: decided once per PSB.
+            if !x.psb_req {
+                self.young[t] = None;
+            } else if pending[t] && self.young[t].is_none() {
+                self.young[t] = Some(self.cores[t].psb_meets_young());
+            }
+            inp.thr[t].psb_req = x.psb_req && (!pending[t] || self.young[t] == Some(true));
             // The firmware's FEAT_SPE_EXC controls, which the driver's settings hold.
             inp.thr[t].mdcr_pmsee = x.mdcr_pmsee;
             inp.thr[t].scr_ea = x.scr_ea;
@@ -339,7 +357,10 @@ impl Bench<'_> {
         }
         self.memory.drive(c, &mut inp);
         let out = self.dut.step(&inp);
-        for core in &mut self.cores {
+        for (t, core) in self.cores.iter_mut().enumerate() {
+            if out.thr[t].psb_done && self.young[t] == Some(true) {
+                core.psb_dropped();
+            }
             core.observe(c, &out);
         }
         self.memory.observe(c, &out);
@@ -383,6 +404,7 @@ impl Bench<'_> {
             s.population += k.population;
             s.samples += k.samples;
             s.stray_injected += k.stray_injected;
+            s.psb_young_drops += k.psb_dropped;
             s.tag_anomalies += k.anomalies;
             s.wrong_path_ops += k.wrong_path;
             s.mispredicts += k.mispredicts;
@@ -461,6 +483,7 @@ pub fn run(
         drivers,
         memory: mem,
         port_last: cfg.threads - 1,
+        young: [None; MAX_THREADS],
         scratch: Inputs::default(),
         cycle: 0,
         stats: Stats::default(),
@@ -477,8 +500,11 @@ pub fn run(
     // Context switches: a stop, then a start `switch_off` cycles later.
     let mut rng = Rng::derive(seed, 0xC7_5317);
     let mut resume_at = None;
-    // Thread 0's sample was kept in the last cycle (for `switch_after_keep`).
+    // Thread 0's sample was kept in the last cycle (for `switch_after_keep`); a tag in the
+    // last cycle (for `switch_after_tag`, with a stream of its own).
     let mut kept = false;
+    let mut tagged = false;
+    let mut tag_rng = Rng::derive(seed, 0x7A6_5317);
     while b.cycle < end {
         if settings.switch_every > 0 {
             // Context switches on thread 0's CPU (the others keep running).
@@ -486,7 +512,10 @@ pub fn run(
                 None if ((settings.switch_after_keep
                     && kept
                     && rng.chance(crate::driver::SWITCH_AFTER_KEEP))
-                    || rng.chance(1.0 / settings.switch_every as f64))
+                    || rng.chance(1.0 / settings.switch_every as f64)
+                    || (settings.switch_after_tag
+                        && tagged
+                        && tag_rng.chance(crate::driver::SWITCH_AFTER_TAG)))
                     && b.drivers[0].switch_out() =>
                 {
                     b.stats.context_switches += 1;
@@ -496,7 +525,9 @@ pub fn run(
                 _ => {}
             }
         }
-        kept = b.step().thr[0].pmu_sample_filtrate;
+        let out = b.step();
+        kept = out.thr[0].pmu_sample_filtrate;
+        tagged = out.tag != 0;
         if b.cycle.is_multiple_of(PROGRESS_EVERY) {
             progress(b.cycle, &b.snapshot());
         }

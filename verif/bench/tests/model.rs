@@ -80,3 +80,39 @@ fn every_workload_runs_on_every_preset_with_backpressure_and_jitter() {
         }
     }
 }
+
+#[test]
+fn a_psb_that_meets_a_younger_sample_drops_it_and_its_reports_stop() {
+    let seed = seed(
+        FILE,
+        "a_psb_that_meets_a_younger_sample_drops_it_and_its_reports_stop",
+    );
+    let cfg = Config::default();
+    // Context switches now and then and right after tags: their PSBs come while samples
+    // are tracked. Without the lever each waits for the op's completion; with it every
+    // such PSB finds the op younger, the unit drops the sample and the core reports
+    // nothing more for it (no stray report, no new tag while it still follows the op).
+    let s = SampleSettings {
+        buffer_size: 64 << 10,
+        switch_every: 20_000,
+        switch_off: 500,
+        switch_after_tag: true,
+        ..SampleSettings::perf_default(&cfg)
+    };
+    let mut w = Workload::by_name("mix").unwrap();
+    let mut dut = Model::new(&cfg);
+    let mem = MemoryProfile::default();
+    let r = run(&mut dut, &cfg, &w, &s, &mem, 400_000, seed, &mut |_, _| {}).unwrap();
+    assert_sane("PSBs after completions", &r);
+    assert_eq!(r.stats.psb_young_drops, 0);
+    w.params.psb_young_rate = 1.0;
+    let mut dut = Model::new(&cfg);
+    let r = run(&mut dut, &cfg, &w, &s, &mem, 400_000, seed, &mut |_, _| {}).unwrap();
+    assert_sane("PSBs that meet younger samples", &r);
+    assert!(
+        r.stats.psb_young_drops >= 5,
+        "{} samples dropped by a PSB in {} context switches",
+        r.stats.psb_young_drops,
+        r.stats.context_switches
+    );
+}

@@ -325,6 +325,17 @@ impl JobPlan {
             workload.params.sampled_stall_max = if max < 0xffff { 24 } else { 8 };
             workload.params.sampled_stall_len = (max + 1, max + max / 8 + 1);
         }
+        // PSBs that meet a younger sampled op (a stream of their own): in half the jobs
+        // half the PSBs that come while a sampled op is in flight find it younger than
+        // them (dispatched after the PSB CSYNC): the unit drops the sample (the functional
+        // coverage's psb/tracking and sample/psb-dropped/ points), which a PSB after the
+        // op's completion, the rest, never does.
+        // Where the job switches contexts, it also switches now and then right after a
+        // tag, so that the stop's PSB comes while the sample is tracked.
+        if Rng::derive(job.seed, 0x9B5).chance(0.5) {
+            workload.params.psb_young_rate = 0.5;
+            settings.switch_after_tag = settings.switch_every > 0;
+        }
         // SPEv1p5's options (a stream of their own): events to every bank, the buffer
         // addressed physically.
         random_v1p5(
@@ -429,6 +440,11 @@ impl JobPlan {
                     ", sampled ops stall"
                 } else {
                     ""
+                }
+                + if self.workload.params.psb_young_rate > 0.0 {
+                    ", PSBs meet younger samples"
+                } else {
+                    ""
                 },
             self.chaos_name,
             match (self.chaos.stall, self.chaos.pointer_at_limit) {
@@ -458,13 +474,14 @@ impl JobPlan {
             if s.discard { ", discard" } else { "" },
             if s.switch_every > 0 {
                 format!(
-                    ", context switch every ~{} cycles{} for {}",
+                    ", context switch every ~{} cycles{}{} for {}",
                     s.switch_every,
                     if s.switch_after_keep {
                         " and after kept samples"
                     } else {
                         ""
                     },
+                    if s.switch_after_tag { " and after tags" } else { "" },
                     s.switch_off
                 )
             } else {

@@ -55,6 +55,8 @@ pub struct CoreCounters {
     pub stray_injected: u64,
     /// Sampled ops stalled (`CoreParams::sampled_stall_rate`).
     pub sampled_stalls: u64,
+    /// Sampled ops younger than a PSB that dropped them (`CoreParams::psb_young_rate`).
+    pub psb_dropped: u64,
     /// Tags that broke the contract (not one-hot, empty slot, while one is in flight) and
     /// population counts above the dispatched ops.
     pub anomalies: u64,
@@ -146,6 +148,8 @@ pub struct Core {
     ind_rng: Rng,
     /// Which sampled ops stall, where and for how long (`CoreParams::sampled_stall_rate`).
     stall_rng: Rng,
+    /// Whether a PSB meets a younger sampled op (`CoreParams::psb_young_rate`).
+    psb_rng: Rng,
 }
 
 impl Core {
@@ -199,6 +203,7 @@ impl Core {
             v1p4_rng: Rng::derive(seed, 6),
             ind_rng: Rng::derive(seed, 8),
             stall_rng: Rng::derive(seed, 9),
+            psb_rng: Rng::derive(seed, 10),
         })
     }
 
@@ -376,6 +381,26 @@ impl Core {
         }
         s.complete += d;
         self.counters.sampled_stalls += 1;
+    }
+
+    /// A PSB CSYNC of this thread's software is about to be executed while the core
+    /// follows a sampled op: whether that op is younger than the PSB (dispatched after it,
+    /// waiting behind it), drawn with `CoreParams::psb_young_rate` from a stream of its
+    /// own. Then the PSB need not wait for the op's completion report: the unit drops the
+    /// sample, and [`Core::psb_dropped`] stops the reports. False when nothing is followed.
+    pub fn psb_meets_young(&mut self) -> bool {
+        self.tracked.is_some()
+            && self.params.psb_young_rate > 0.0
+            && self.psb_rng.chance(self.params.psb_young_rate)
+    }
+
+    /// The unit completed a PSB (`psb_done`) that met the followed op younger than it: the
+    /// sample is dropped, so the core sends no further report for that op (they would be
+    /// taken for the next sample's).
+    pub fn psb_dropped(&mut self) {
+        if self.tracked.take().is_some() {
+            self.counters.psb_dropped += 1;
+        }
     }
 
     /// True while a tagged op has not completed.

@@ -91,6 +91,12 @@ pub struct CoreParams {
     pub sampled_stall_len: (u32, u32),
     /// At most this many sampled ops stall in a run (`u32::MAX`: no limit).
     pub sampled_stall_max: u32,
+    /// When software's PSB CSYNC comes while a sampled op is in flight, the probability
+    /// that the op is younger than the PSB (dispatched after it and stalled behind it):
+    /// the core raises `psb_req` at once instead of after the op's completion report, the
+    /// unit drops the sample, and the core sends no further report for it (a stream of
+    /// its own, see [`crate::core::Core::psb_meets_young`]).
+    pub psb_young_rate: f64,
 }
 
 /// Highest DRAM base: the memory system's PAs (DRAM base, plus below 2^40 for the kernel's
@@ -139,6 +145,7 @@ impl Default for CoreParams {
             sampled_stall_rate: 0.0,
             sampled_stall_len: (4096, 5120),
             sampled_stall_max: u32::MAX,
+            psb_young_rate: 0.0,
         }
     }
 }
@@ -178,6 +185,7 @@ impl CoreParams {
             ("peer_rate", self.peer_rate),
             ("slow_walk_rate", self.slow_walk_rate),
             ("sampled_stall_rate", self.sampled_stall_rate),
+            ("psb_young_rate", self.psb_young_rate),
         ];
         for (name, r) in rates {
             if !(0.0..=1.0).contains(&r) {
