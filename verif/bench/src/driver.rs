@@ -219,9 +219,9 @@ pub struct SampleSettings {
     /// chance, right after a sample of thread 0 is kept (SAMPLE_FILTRATE), so that the
     /// stop's PSB meets its record while the unit writes it.
     pub switch_after_keep: bool,
-    /// With `switch_every`: a context switch is also due, with [`SWITCH_AFTER_TAG`]'s
-    /// chance, in the cycle after a tag, so that the stop's PSB comes while the sample is
-    /// still tracked (a stream of its own).
+    /// With `switch_every`: a context switch (of thread 0's CPU) is also due, with
+    /// [`SWITCH_AFTER_TAG`]'s chance, in the cycle after a tag of any thread, so that the
+    /// stop's PSB comes while the sample is still tracked (a stream of its own).
     pub switch_after_tag: bool,
 }
 

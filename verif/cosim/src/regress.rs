@@ -327,11 +327,11 @@ impl JobPlan {
         }
         // PSBs that meet a younger sampled op (a stream of their own): in half the jobs
         // half the PSBs that come while a sampled op is in flight find it younger than
-        // them (dispatched after the PSB CSYNC): the unit drops the sample (the functional
-        // coverage's psb/tracking and sample/psb-dropped/ points), which a PSB after the
-        // op's completion, the rest, never does.
-        // Where the job switches contexts, it also switches now and then right after a
-        // tag, so that the stop's PSB comes while the sample is tracked.
+        // them (dispatched after the PSB CSYNC), so the unit drops the sample (the
+        // functional coverage's psb/tracking and sample/psb-dropped/ points), which a PSB
+        // after the op's completion never does; where such a job switches contexts, it
+        // also switches now and then right after a tag, so that the stop's PSB comes
+        // while the sample is tracked.
         if Rng::derive(job.seed, 0x9B5).chance(0.5) {
             workload.params.psb_young_rate = 0.5;
             settings.switch_after_tag = settings.switch_every > 0;

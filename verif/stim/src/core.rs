@@ -319,7 +319,7 @@ impl Core {
                 None => self.anomaly(format!(
                     "cycle {cycle}: tag on slot {slot}, which holds no op"
                 )),
-                Some(s) => {
+                Some(mut s) => {
                     if self.tracked.is_some() {
                         self.anomaly(format!(
                             "cycle {cycle}: new tag while the previous tagged op has not completed"
@@ -327,7 +327,6 @@ impl Core {
                     }
                     self.counters.samples += 1;
                     *self.sampled.entry(s.op.pc).or_insert(0) += 1;
-                    let mut s = s;
                     self.stall_sampled(&mut s);
                     self.tracked = Some(s);
                 }
@@ -337,11 +336,11 @@ impl Core {
     }
 
     /// Now and then (`CoreParams::sampled_stall_rate`, a stream of its own; at most
-    /// `sampled_stall_max` times) the sampled op stalls for `sampled_stall_len` cycles: its operand arrives late (everything from its
-    /// issue on moves), its translation walks that long (a load/store: the end of the
-    /// walk and what follows move), or it waits that long to complete (only the completion
-    /// moves). The rest of the core goes on; the unit sees a sample whose issue,
-    /// translation or total latency is that long.
+    /// `sampled_stall_max` times) the sampled op stalls for `sampled_stall_len` cycles:
+    /// its operand arrives late (everything from its issue on moves), its translation
+    /// walks that long (a load/store: the end of the walk and what follows move), or it
+    /// waits that long to complete (only the completion moves). The rest of the core goes
+    /// on; the unit sees a sample whose issue, translation or total latency is that long.
     fn stall_sampled(&mut self, s: &mut Sched) {
         let p = &self.params;
         if p.sampled_stall_rate <= 0.0
