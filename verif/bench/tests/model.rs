@@ -94,7 +94,7 @@ fn a_psb_that_meets_a_younger_sample_drops_it_and_its_reports_stop() {
     // nothing more for it (no stray report, no new tag while it still follows the op).
     let s = SampleSettings {
         buffer_size: 64 << 10,
-        switch_every: 20_000,
+        switch_every: 5_000,
         switch_off: 500,
         switch_after_tag: true,
         ..SampleSettings::perf_default(&cfg)

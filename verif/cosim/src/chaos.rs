@@ -188,11 +188,10 @@ pub struct Chaos<D: Dut> {
     counts: ChaosCounts,
     /// With `ChaosParams::stall`: whether the job's one stall is still to come; the thread
     /// whose sample waits for good (a completion lost, the unit has not ended the sample
-    /// yet) and the cycle its stall began; the threads whose sample the unit tracks, from
-    /// its `tag` and the reports it got.
+    /// yet) and the cycle its stall began. Which threads' samples the unit tracks is
+    /// `corner` below.
     stall_ahead: bool,
     stalled: Option<(usize, u64)>,
-    tracking: Vec<bool>,
     /// Software stopping profiling while a record is written (a stream of its own, so the
     /// draws above stay as they were): the last step's offered beat (its thread and
     /// address), and the stream.
@@ -269,7 +268,6 @@ impl<D: Dut> Chaos<D> {
             counts: ChaosCounts::default(),
             stall_ahead: params.stall,
             stalled: None,
-            tracking: vec![false; cfg.threads],
         }
     }
 
@@ -500,7 +498,6 @@ impl<D: Dut> Dut for Chaos<D> {
                 // Software finds the unit reset: it programs it again.
                 self.reprogram();
             }
-            self.tracking.fill(false);
             self.corner.fill(None);
             return self.inner.step(&i);
         }
@@ -586,7 +583,7 @@ impl<D: Dut> Dut for Chaos<D> {
                 // The completion lost first stalls its thread; a stalled thread's
                 // completions (the core's own, its stray reports) are lost too.
                 if self.stall_ahead
-                    && self.tracking[t]
+                    && self.corner[t].is_some()
                     && inputs.thr[t].cpl.done
                     && !i.thr[t].cpl.done
                 {
@@ -643,23 +640,11 @@ impl<D: Dut> Dut for Chaos<D> {
             let limit = (1u64 << self.cfg.cpl_timeout_log2) + 4096;
             for t in 0..self.cfg.threads {
                 let ended = i.thr[t].cpl.done || o.thr[t].sample_timeout || o.thr[t].psb_done;
-                self.tracking[t] &= !ended;
                 if self
                     .stalled
                     .is_some_and(|(s, since)| s == t && (ended || self.cycle - since > limit))
                 {
                     self.stalled = None;
-                }
-            }
-            // A tag starts tracking its slot's thread.
-            for (k, slot) in i.disp.iter().enumerate().take(self.cfg.dispatch_width) {
-                if o.tag >> k & 1 == 1 {
-                    let t = if self.cfg.threads > 1 {
-                        usize::from(slot.tid)
-                    } else {
-                        0
-                    };
-                    self.tracking[t] = true;
                 }
             }
         }

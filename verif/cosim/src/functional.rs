@@ -92,6 +92,7 @@ pub struct Plan {
     index: HashMap<String, usize>,
 }
 
+/// The op classes by `op_class` value (the reserved class 3 counts as other).
 const CLASSES: [&str; 3] = ["other", "load-store", "branch"];
 const OUTCOMES: [(&str, &str); 5] = [
     (
@@ -406,8 +407,8 @@ fn packet_kinds(cfg: &Config) -> Vec<(u8, String)> {
 /// One thread's state as the ports show it.
 #[derive(Clone, Debug)]
 struct Thread {
-    /// The class (0 other, 1 load-store, 2 branch) of the sample in flight.
-    in_flight: Option<usize>,
+    /// The op class (`op_class`; the reserved class as other) of the sample in flight.
+    in_flight: Option<u8>,
     /// It is a call (0) or a return (1) with GCS, on a unit that records GCS.
     gcs: Option<usize>,
     /// Its `cpl_done` came; `Some(retired)`.
@@ -708,15 +709,14 @@ impl<D: Dut> Observer<D> {
             // outcome.
             let Some(class) = th.in_flight else { continue };
             if th.completed.is_none() {
-                // (The class index is the op class: 0 other, 1 load-store, 2 branch.)
                 let got = hooks::reported(ti);
                 if got & th.had != 0 {
                     c[ids.repeated] += 1;
                 }
-                if got & hooks::wrong_class(class as u8) != 0 {
+                if got & hooks::wrong_class(class) != 0 {
                     c[ids.wrong_class] += 1;
                 }
-                if class == 2
+                if class == op_class::BRANCH
                     && th.ind_clear
                     && th.had & hooks::BRANCH == 0
                     && ti.br.done
@@ -741,7 +741,7 @@ impl<D: Dut> Observer<D> {
             };
             match outcome {
                 Some(k) => {
-                    c[ids.outcome[k][class]] += 1;
+                    c[ids.outcome[k][usize::from(class)]] += 1;
                     // A GCS call counts as a store, a return as a load (N1): the feed
                     // event says so.
                     let as_access = [to.pmu_sample_feed_st, to.pmu_sample_feed_ld];
@@ -772,13 +772,12 @@ impl<D: Dut> Observer<D> {
             if s < self.cfg.dispatch_width {
                 let slot = &i.disp[s];
                 let class = match slot.class & 3 {
-                    op_class::LD_ST_ATOMIC => 1,
-                    op_class::BRANCH => 2,
-                    _ => 0,
+                    op_class::RESERVED => op_class::OTHER,
+                    c => c,
                 };
                 // A call or a return with GCS, as the unit records the payload.
                 let rec = subclass::recorded_payload(slot.class & 3, slot.subclass, &self.cfg);
-                let gcs = if self.ids.gcs.is_none() || class != 2 {
+                let gcs = if self.ids.gcs.is_none() || class != op_class::BRANCH {
                     None
                 } else if subclass::br_gcs_is_store(rec) {
                     Some(0)
@@ -798,7 +797,7 @@ impl<D: Dut> Observer<D> {
                 th.gcs = gcs;
                 th.completed = None;
                 th.had = 0;
-                th.ind_clear = class == 2 && slot.subclass & subclass::BR_IND == 0;
+                th.ind_clear = class == op_class::BRANCH && slot.subclass & subclass::BR_IND == 0;
             }
         }
         // Beats: back-pressure, faults, whole records.

@@ -318,8 +318,7 @@ impl JobPlan {
         // before their issue, in their translation or before their completion, so that
         // written records carry each saturated counter (the functional coverage's
         // latency/<counter>-saturated points), which ops slow by chance rarely do.
-        let mut st = Rng::derive(job.seed, 0x57A1D);
-        if st.chance(0.5) {
+        if Rng::derive(job.seed, 0x57A1D).chance(0.5) {
             let max = job.preset.counter_width.max() as u32;
             workload.params.sampled_stall_rate = 0.25;
             workload.params.sampled_stall_max = if max < 0xffff { 24 } else { 8 };
