@@ -9,6 +9,9 @@ package spe_smt2_pkg;
   localparam int T = 2;  // hardware threads (per-thread fields have T copies)
   localparam int TIDW = 1;  // bits of a thread number
   localparam int REG_ADDR_BITS = 5;  // register port address bits
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int RECORD_BYTES = 64;  // one record slot (PMSIDR.MaxSize): 128 with FEAT_SPE_CRR
+  /* verilator lint_on UNUSEDPARAM */
 
   // Group `clock/reset`, inputs.
   typedef struct packed {

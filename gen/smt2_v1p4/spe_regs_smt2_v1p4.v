@@ -67,9 +67,9 @@ module spe_regs_smt2_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata
     localparam  m_pmscr_el2 = 8'h7b;
     localparam  z_pmscr_el2 = 64'h0;
     localparam  a_pmbidr = 5'b111;
-    localparam  v_pmbidr = 64'h126;
+    localparam  v_pmbidr = 64'h127;
     localparam  a_pmsidr = 5'b1111;
-    localparam  v_pmsidr = 64'h10f0264f7;
+    localparam  v_pmsidr = 64'h10f0274f7;
     localparam  a_pmsdsfr__0 = 5'b100;
     localparam  m_pmsdsfr__0 = 64'hffffffffffffffff;
     localparam  m_limit = 64'hfffffffffffff000;

@@ -11,7 +11,7 @@ module spe_room_smt2_v1p4(clock,reset,ctl,gone);
     output reg  gone;
 
     // Constant declarations
-    localparam  k_align = 64'hffffffffffffffc0;
+    localparam  k_align = 64'hffffffffffffff80;
 
     // Stub signals
     reg  c_hi_gt__d;

@@ -4,11 +4,14 @@
 
 package spe_smt2_v1p4_pkg;
   // Preset `smt2_v1p4` (smt2 with every option of v1p4, each per thread: an SPEv1p4 unit for a 2-thread SMT core): 12-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0x10f0264f7, PMBIDR_EL1 = 0x126 (gen/spe_tables.md, gen/spe_regs.h).
+  // 1024, PMSIDR_EL1 = 0x10f0274f7, PMBIDR_EL1 = 0x127 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 2;  // hardware threads (per-thread fields have T copies)
   localparam int TIDW = 1;  // bits of a thread number
   localparam int REG_ADDR_BITS = 5;  // register port address bits
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int RECORD_BYTES = 128;  // one record slot (PMSIDR.MaxSize): 128 with FEAT_SPE_CRR
+  /* verilator lint_on UNUSEDPARAM */
 
   // Group `clock/reset`, inputs.
   typedef struct packed {

@@ -439,6 +439,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     reg  [63:0] serializer__pbt__0;
     reg  serializer__pbt_en__0;
     reg  [15:0] serializer__events_hi__0;
+    reg  serializer__beat_hi__0;
     reg  writer__clock;
     reg  writer__reset;
     reg  [2:0] writer__phase;
@@ -453,6 +454,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     wire  [76:0] writer__upd;
     reg  writer__room_gone_in;
     wire  writer__ea_ignored__0;
+    wire  writer__beat_hi__0;
     reg  arbiter__clock;
     reg  arbiter__reset;
     reg  [1:0] arbiter__ask;
@@ -811,7 +813,8 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .beat_data(serializer__beat_data),
         .pbt__0(serializer__pbt__0),
         .pbt_en__0(serializer__pbt_en__0),
-        .events_hi__0(serializer__events_hi__0)
+        .events_hi__0(serializer__events_hi__0),
+        .beat_hi__0(serializer__beat_hi__0)
     );
     spe_writer_smt2_v1p4 writer(
         .clock(writer__clock),
@@ -827,7 +830,8 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .wr_done(writer__wr_done),
         .upd(writer__upd),
         .room_gone_in(writer__room_gone_in),
-        .ea_ignored__0(writer__ea_ignored__0)
+        .ea_ignored__0(writer__ea_ignored__0),
+        .beat_hi__0(writer__beat_hi__0)
     );
     spe_arbiter_smt2_v1p4 arbiter(
         .clock(arbiter__clock),
@@ -1341,6 +1345,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         arbiter__check_end = writer__check_end;
         arbiter__wr_done = writer__wr_done;
         serializer__beat = writer__beat;
+        serializer__beat_hi__0 = writer__beat_hi__0;
         writer__beat_data = serializer__beat_data;
         writer__resp[(0)+:(1)] = wr_ready;
         writer__resp[(1)+:(1)] = wr_err;

@@ -253,6 +253,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  [63:0] serializer__pbt__0;
     reg  serializer__pbt_en__0;
     reg  [15:0] serializer__events_hi__0;
+    reg  serializer__beat_hi__0;
     reg  writer__clock;
     reg  writer__reset;
     reg  [2:0] writer__phase;
@@ -267,6 +268,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  [76:0] writer__upd;
     reg  writer__room_gone_in;
     wire  writer__ea_ignored__0;
+    wire  writer__beat_hi__0;
 
     // Sub module instances
     spe_regs_v1p4 regs(
@@ -433,7 +435,8 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .beat_data(serializer__beat_data),
         .pbt__0(serializer__pbt__0),
         .pbt_en__0(serializer__pbt_en__0),
-        .events_hi__0(serializer__events_hi__0)
+        .events_hi__0(serializer__events_hi__0),
+        .beat_hi__0(serializer__beat_hi__0)
     );
     spe_writer_v1p4 writer(
         .clock(writer__clock),
@@ -449,7 +452,8 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .wr_done(writer__wr_done),
         .upd(writer__upd),
         .room_gone_in(writer__room_gone_in),
-        .ea_ignored__0(writer__ea_ignored__0)
+        .ea_ignored__0(writer__ea_ignored__0),
+        .beat_hi__0(writer__beat_hi__0)
     );
 
     // Update code
@@ -551,6 +555,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         serializer__lat_issue = latency__issue;
         serializer__lat_xlat = latency__xlat;
         serializer__beat = writer__beat;
+        serializer__beat_hi__0 = writer__beat_hi__0;
         writer__phase = tracker__phase;
         writer__ctl = regs__buffer_ctl;
         writer__stopped = regs__irq;

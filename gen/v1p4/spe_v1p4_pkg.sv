@@ -4,10 +4,13 @@
 
 package spe_v1p4_pkg;
   // Preset `v1p4` (v1p2x with FEAT_SPEv1p3's buffer rules (PMBIDR.EA = 1: external aborts on buffer writes ignored; PMBIDR.F = 1) and SPEv1p4's options: FEAT_SPE_CRR, FEAT_SPE_FPF, FEAT_SPE_EFT, FEAT_SPE_FDS and the events E[19]..E[23]; FEAT_SPE_SME (E[24], E[25], the SME Operation Types) for a core with SME; every feature up to SPEv1p4, so PMSVer = SPEv1p4): 12-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0x10f0264f7, PMBIDR_EL1 = 0x126 (gen/spe_tables.md, gen/spe_regs.h).
+  // 1024, PMSIDR_EL1 = 0x10f0274f7, PMBIDR_EL1 = 0x127 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
   localparam int REG_ADDR_BITS = 5;  // register port address bits
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int RECORD_BYTES = 128;  // one record slot (PMSIDR.MaxSize): 128 with FEAT_SPE_CRR
+  /* verilator lint_on UNUSEDPARAM */
 
   // Group `clock/reset`, inputs.
   typedef struct packed {

@@ -4,10 +4,13 @@
 
 package spe_v1p5_pkg;
   // Preset `v1p5` (v1p4 with FEAT_SPEv1p5's FEAT_SPE_nVM (PMBLIMITR.nVM, PMSCR_EL2.EnVM, PMBMAR_EL1: the buffer by IPA or PA, `wr_addr_space`, `wr_mem_attr`) and FEAT_SPE_EXC (PMBSR_EL2/EL3, PMSCR_ELx.EE/KE: management events as SPE Profiling exceptions, `exc_el1/2/3`); every feature up to SPEv1p5, so PMSVer = SPEv1p5): 12-bit latency counters, recommended minimum interval
-  // 1024, PMSIDR_EL1 = 0x10f0264f7, PMBIDR_EL1 = 0x166 (gen/spe_tables.md, gen/spe_regs.h).
+  // 1024, PMSIDR_EL1 = 0x10f0274f7, PMBIDR_EL1 = 0x167 (gen/spe_tables.md, gen/spe_regs.h).
   localparam int W = 4;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
   localparam int REG_ADDR_BITS = 5;  // register port address bits
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int RECORD_BYTES = 128;  // one record slot (PMSIDR.MaxSize): 128 with FEAT_SPE_CRR
+  /* verilator lint_on UNUSEDPARAM */
 
   // Group `clock/reset`, inputs.
   typedef struct packed {

@@ -8,6 +8,9 @@ package spe_wide_pkg;
   localparam int W = 8;  // dispatch width: slots per cycle
   localparam int T = 1;  // hardware threads (per-thread fields have T copies)
   localparam int REG_ADDR_BITS = 5;  // register port address bits
+  /* verilator lint_off UNUSEDPARAM */
+  localparam int RECORD_BYTES = 64;  // one record slot (PMSIDR.MaxSize): 128 with FEAT_SPE_CRR
+  /* verilator lint_on UNUSEDPARAM */
 
   // Group `clock/reset`, inputs.
   typedef struct packed {

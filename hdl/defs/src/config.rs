@@ -1,7 +1,7 @@
 //! Build configuration of the unit and the named presets. Every field is set by every
 //! preset; the RTL generator, the model and the random co-simulation iterate over [`PRESETS`].
 
-use crate::constants::min_interval_for_code;
+use crate::constants::{min_interval_for_code, BEAT_BYTES, GCS_RECORD_SIZE_LOG2, RECORD_SIZE_LOG2};
 
 /// Width of the saturating latency counters (PMSIDR.CountSize).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -353,6 +353,31 @@ pub const MAX_THREADS: usize = 4;
 pub const GEN_FILE_LIST: &str = "files.f";
 
 impl Config {
+    /// log2 of the record slot (PMSIDR.MaxSize, PMBIDR.Align): 7 in a unit that records
+    /// the Guarded Control Stack ([`Options::crr`]: a call or return with GCS has a branch
+    /// target and a data address, which need the 128-byte layout), else 6.
+    /// choice: record-slot
+    pub fn record_log2(&self) -> u32 {
+        if self.options.crr {
+            GCS_RECORD_SIZE_LOG2
+        } else {
+            RECORD_SIZE_LOG2
+        }
+    }
+    /// Bytes of one record slot (every record of the unit has this size).
+    pub fn record_size(&self) -> usize {
+        1 << self.record_log2()
+    }
+    /// 64-bit write beats of one record.
+    pub fn record_beats(&self) -> usize {
+        self.record_size() / BEAT_BYTES
+    }
+    /// The record slot is 128 bytes (each packet in a slot of its own; see
+    /// `impdef::layout`).
+    pub fn long_records(&self) -> bool {
+        self.record_log2() > RECORD_SIZE_LOG2
+    }
+
     /// Checks the configuration; every constructor of RTL or model calls this.
     pub fn validate(&self) -> Result<(), String> {
         if !(1..=MAX_DISPATCH_WIDTH).contains(&self.dispatch_width) {

@@ -6,11 +6,13 @@ use crate::packet;
 
 // The choices the register map and the configuration are built from live in `constants`,
 // below both (so that `config`, `regs` and this module import in one direction only).
-pub use crate::constants::{min_interval_for_code, ARCH_INST, RECORD_SIZE, RECORD_SIZE_LOG2};
+pub use crate::constants::{
+    min_interval_for_code, ARCH_INST, BEAT_BYTES, GCS_RECORD_SIZE_LOG2, MAX_RECORD_SIZE,
+    RECORD_SIZE_LOG2,
+};
 
-/// Memory write port: 64-bit data beats, so one record is eight beats.
-pub const BEAT_BYTES: usize = 8;
-pub const BEATS_PER_RECORD: usize = RECORD_SIZE / BEAT_BYTES;
+/// Beats of the largest record of any unit.
+pub const MAX_RECORD_BEATS: usize = MAX_RECORD_SIZE / BEAT_BYTES;
 /// Byte enables of every beat: records are whole slots, so all bytes are written.
 pub const BEAT_STRB: u8 = 0xFF;
 
@@ -266,7 +268,7 @@ pub const fn lfsr_step(s: u16) -> u16 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
     pub name: &'static str,
-    /// Byte offset of the header in the 64-byte record.
+    /// Byte offset of the header in the record slot.
     pub offset: usize,
     /// Header plus payload bytes.
     pub len: usize,
@@ -275,10 +277,19 @@ pub struct Slot {
 }
 
 /// Packet order and placement (IMPLEMENTATION DEFINED): every packet has a **fixed offset**
-/// in the 64-byte record; a packet that is not collected leaves its bytes as Padding (0x00),
+/// in the record slot; a packet that is not collected leaves its bytes as Padding (0x00),
 /// which the architecture allows between packets. This makes the serializer a fixed wiring
 /// of fields to bytes. The record ends with Timestamp (TS collected) or End, never both,
 /// followed by padding to the slot end.
+///
+/// The 64-byte slot shares two places: a branch's target or a load/store's data VA, and
+/// the data PA or FEAT_SPE_PBT's previous-branch target. A unit that records the Guarded
+/// Control Stack ([`crate::Config::long_records`]) has 128-byte slots, in which a call or
+/// return with a GCS access carries both a target and a data address (D17.6.3: "The
+/// information for both the branch and the load or store is collected"): bytes 0..54 as in
+/// the 64-byte slot but with the target and the previous-branch target alone in the shared
+/// places, then the data VA at byte 64, the data PA at 80 and Timestamp / End at 96, each
+/// at the start of a 64-bit beat.
 pub mod layout {
     use super::Slot;
     use crate::packet;
@@ -364,17 +375,40 @@ pub mod layout {
             ..EVENTS
         }
     }
-    /// The Timestamp / End slot of a unit of `cfg`: right after its Events packet.
+    /// The Timestamp / End slot of a unit of `cfg`: right after its Events packet, or at
+    /// byte 96 of a 128-byte slot.
     pub fn end_or_ts(cfg: &crate::Config) -> Slot {
+        if cfg.long_records() {
+            return LONG_END_OR_TS;
+        }
         let ev = events(cfg);
         Slot {
             offset: ev.offset + ev.len,
             ..END_OR_TS
         }
     }
-    /// Every slot of a unit of `cfg`, in record order ([`ALL`] with its Events payload).
+    /// Where a unit of `cfg` puts the data VA: the shared slot, or its own in a 128-byte
+    /// slot.
+    pub fn va(cfg: &crate::Config) -> Slot {
+        if cfg.long_records() {
+            LONG_VA
+        } else {
+            TGT_OR_VA
+        }
+    }
+    /// Where a unit of `cfg` puts the data PA.
+    pub fn pa(cfg: &crate::Config) -> Slot {
+        if cfg.long_records() {
+            LONG_PA
+        } else {
+            PA
+        }
+    }
+    /// Every slot of a unit of `cfg`, in record order ([`ALL`] with its Events payload, or
+    /// [`LONG`]'s places for a 128-byte slot).
     pub fn all(cfg: &crate::Config) -> Vec<Slot> {
-        ALL.iter()
+        let base = if cfg.long_records() { LONG } else { ALL };
+        base.iter()
             .map(|s| match s.name {
                 n if n == EVENTS.name => events(cfg),
                 n if n == END_OR_TS.name => end_or_ts(cfg),
@@ -382,6 +416,52 @@ pub mod layout {
             })
             .collect()
     }
+    /// The 128-byte slot's own places (bytes 0..54 as in [`ALL`], the shared places for
+    /// one packet each).
+    pub const LONG_TGT: Slot = Slot {
+        name: "Address TGT",
+        offset: TGT_OR_VA.offset,
+        len: TGT_OR_VA.len,
+        when: "branch resolved",
+    };
+    pub const LONG_PBT: Slot = Slot {
+        name: "Address PBT",
+        offset: PA.offset,
+        len: PA.len,
+        when: "FEAT_SPE_PBT: a taken branch resolved with `pbt_valid`",
+    };
+    pub const LONG_VA: Slot = Slot {
+        name: "Address VA",
+        offset: 64,
+        len: 1 + packet::ADDRESS_PAYLOAD,
+        when: "translation started: a load or store, or a call or return with a Guarded Control Stack access (D17.6.3)",
+    };
+    pub const LONG_PA: Slot = Slot {
+        name: "Address PA",
+        offset: 80,
+        len: 1 + packet::ADDRESS_PAYLOAD,
+        when: "translation done and PA collection enabled",
+    };
+    pub const LONG_END_OR_TS: Slot = Slot {
+        offset: 96,
+        ..END_OR_TS
+    };
+    pub const LONG: &[Slot] = &[
+        CONTEXT_EL1,
+        CONTEXT_EL2,
+        LAT_TOTAL,
+        LAT_ISSUE,
+        LAT_XLAT,
+        PC,
+        LONG_TGT,
+        LONG_PBT,
+        DATA_SOURCE,
+        OP_TYPE,
+        EVENTS,
+        LONG_VA,
+        LONG_PA,
+        LONG_END_OR_TS,
+    ];
     pub const ALL: &[Slot] = &[
         CONTEXT_EL1,
         CONTEXT_EL2,
@@ -502,7 +582,7 @@ pub const CHOICES: &[Choice] = &[
         key: "record-slot",
         topic: "Record slot and packet order",
         rule: "PMSIDR_EL1.MaxSize, PMBIDR_EL1.Align; J1 SPECompleteSample (packet order)",
-        behaviour: "64-byte records (PMSIDR.MaxSize = 6, PMBIDR.Align = 6); each packet at a fixed offset, absent packets left as Padding (see the record layout).",
+        behaviour: "64-byte records (PMSIDR.MaxSize = 6, PMBIDR.Align = 6), or 128-byte records in a unit with FEAT_SPE_CRR (presets v1p4, v1p5, smt2_v1p4: MaxSize = 7, Align = 7), which records the Guarded Control Stack: a call or return with a GCS access has both a branch target and the access's data VA and PA (D17.6.3), which the 64-byte layout's shared places cannot hold. Each packet at a fixed offset, absent packets left as Padding (see the record layouts). The cost: every record of such a unit takes 128 bytes of buffer and sixteen beats; a variable-size record (64 bytes unless the op is a call or return with GCS) would halve that, at the price of a size known only at the record's end in every tool that walks a buffer.",
     },
     Choice {
         key: "external-abort",
@@ -538,7 +618,7 @@ pub const CHOICES: &[Choice] = &[
         key: "hook-reports",
         topic: "Hook reports",
         rule: "J1 SPEStartSample, SPECompleteSample (what the PE reports for the sampled op)",
-        behaviour: "Accepted only while a sample is tracked (from the cycle after the tag to completion). Translation and memory reports apply to load/store ops, branch reports to branches; any other report is ignored and pulses `hook_stray`.",
+        behaviour: "Accepted only while a sample is tracked (from the cycle after the tag to completion). Translation and memory reports apply to load/store ops and, with FEAT_SPE_CRR, to a call or return with GCS (its Guarded Control Stack access, D17.6.3), branch reports to branches; any other report is ignored and pulses `hook_stray`.",
     },
     Choice {
         key: "completion-timeout",
@@ -568,7 +648,7 @@ pub const CHOICES: &[Choice] = &[
         key: "write-port",
         topic: "Memory write port",
         rule: "D17.8.3, D17.8.4 (faults on buffer writes); J1 SPEWriteToBuffer",
-        behaviour: "64-bit beats, eight per record (fewer when a fault or PMBSR.S ends it: `stopped-write`), in increasing address order, all byte enables set. A beat offered stays offered, unchanged, until it completes: when `wr_valid && wr_ready`; `wr_err` in that cycle reports a fault on that beat, of the kind `wr_err_kind` gives (external abort, stage-1 or stage-2 MMU fault with `wr_err_fsc`).",
+        behaviour: "64-bit beats, eight per record, sixteen with 128-byte slots (fewer when a fault or PMBSR.S ends it: `stopped-write`), in increasing address order, all byte enables set. A beat offered stays offered, unchanged, until it completes: when `wr_valid && wr_ready`; `wr_err` in that cycle reports a fault on that beat, of the kind `wr_err_kind` gives (external abort, stage-1 or stage-2 MMU fault with `wr_err_fsc`).",
     },
     Choice {
         key: "stopped-write",
@@ -580,7 +660,7 @@ pub const CHOICES: &[Choice] = &[
         key: "psb-csync",
         topic: "Profiling synchronization (PSB CSYNC)",
         rule: "D17.9 (synchronization: PSB CSYNC, RTRDTK, IMLGHW), D17.4 (discarded records)",
-        behaviour: "The core raises `psb_req` when it executes PSB CSYNC, after the completion reports of the ops older than the PSB (a core that executes PSB at commit has sent them), and holds it until `psb_done`. While `psb_req` is high a sample still being tracked is dropped at the edge (its op is younger than the PSB, or its report was lost; no record, no SAMPLE_FEED; its later reports are stray); a record in its filter, check or write cycles goes on, so `psb_done` rises the cycle after its last beat (or after its filter or check cycle when it is not written): at most 10 + B cycles, B the cycles `wr_ready` is low for its beats. From `psb_done` on, PMBPTR is the address after the last whole record (or, when a fault or PMBSR.S set by software ended a record early, the address where writing stopped), and the unit writes no memory and no PMBPTR / PMBSR for an op tagged before it (Arm ARM D17.4, D17.9): software's stop sequence (PMSCR = 0, PSB, DSB, PMBLIMITR = 0, read PMBPTR) sees exactly the records written.",
+        behaviour: "The core raises `psb_req` when it executes PSB CSYNC, after the completion reports of the ops older than the PSB (a core that executes PSB at commit has sent them), and holds it until `psb_done`. While `psb_req` is high a sample still being tracked is dropped at the edge (its op is younger than the PSB, or its report was lost; no record, no SAMPLE_FEED; its later reports are stray); a record in its filter, check or write cycles goes on, so `psb_done` rises the cycle after its last beat (or after its filter or check cycle when it is not written): at most 10 + B cycles (18 + B with 128-byte slots), B the cycles `wr_ready` is low for its beats. From `psb_done` on, PMBPTR is the address after the last whole record (or, when a fault or PMBSR.S set by software ended a record early, the address where writing stopped), and the unit writes no memory and no PMBPTR / PMBSR for an op tagged before it (Arm ARM D17.4, D17.9): software's stop sequence (PMSCR = 0, PSB, DSB, PMBLIMITR = 0, read PMBPTR) sees exactly the records written.",
     },
     Choice {
         key: "security-state",
@@ -624,9 +704,9 @@ pub const CONSTRAINED: &[Choice] = &[
     },
     Choice {
         key: "pmbptr-unaligned",
-        topic: "PMBPTR not aligned to 64 bytes",
+        topic: "PMBPTR not aligned to the record slot (64 bytes; 128 with FEAT_SPE_CRR)",
         rule: "PMBPTR_EL1 alignment to PMBIDR_EL1.Align (RHLXGD)",
-        behaviour: "Bits 5:0 are treated as zero: the record is written to the aligned-down slot and PMBPTR is aligned after it.",
+        behaviour: "Bits 5:0 (6:0 with 128-byte slots) are treated as zero: the record is written to the aligned-down slot and PMBPTR is aligned after it.",
     },
     Choice {
         key: "fm-reserved",
@@ -642,7 +722,7 @@ pub const CONSTRAINED: &[Choice] = &[
     },
     Choice {
         key: "no-room",
-        topic: "PMBPTR at or past LIMIT - 64 when a record is to be written",
+        topic: "No room for a record at PMBPTR: its slot would end past LIMIT (PMBPTR above LIMIT - 64, or LIMIT - 128 with 128-byte slots)",
         rule: "RHXSYK (software keeps PMBPTR below LIMIT); J1 SPEBufferIsFull",
         behaviour: "Nothing is written; PMBSR gets S = 1, EC = BUF, BSC = full, DL = 1 (the record is lost).",
     },
@@ -657,7 +737,7 @@ pub const CONSTRAINED: &[Choice] = &[
 /// Sum of packet sizes never exceeds the record slot (also checked by a test).
 pub const MAX_RECORD_BYTES: usize = layout::END_OR_TS.offset + layout::END_OR_TS.len;
 
-const _: () = assert!(MAX_RECORD_BYTES <= RECORD_SIZE);
+const _: () = assert!(MAX_RECORD_BYTES <= 1 << RECORD_SIZE_LOG2);
 const _: () = assert!(packet::TIMESTAMP_PAYLOAD == 8);
 
 #[cfg(test)]
@@ -669,14 +749,18 @@ mod tests {
         for cfg in crate::PRESETS {
             let mut next = 0;
             for s in layout::all(cfg) {
-                assert_eq!(
-                    s.offset, next,
+                // Contiguous, but for the 128-byte slot's own places, each at a beat.
+                let gap = cfg.long_records() && s.offset > next && s.offset % BEAT_BYTES == 0;
+                assert!(
+                    s.offset == next || gap,
                     "{}: {} does not follow the previous slot",
-                    cfg.name, s.name
+                    cfg.name,
+                    s.name
                 );
                 next = s.offset + s.len;
             }
-            assert!(next <= RECORD_SIZE, "{}", cfg.name);
+            assert!(next <= cfg.record_size(), "{}", cfg.name);
+            assert_eq!(cfg.long_records(), cfg.options.crr, "{}", cfg.name);
             let wide = crate::events::has_high_events(cfg);
             assert_eq!(events_payload(cfg), if wide { 4 } else { 2 });
         }
@@ -685,8 +769,13 @@ mod tests {
         assert_eq!(layout::end_or_ts(wide).offset, 55);
         assert_eq!(
             layout::end_or_ts(wide).offset + layout::end_or_ts(wide).len,
-            RECORD_SIZE
+            wide.record_size()
         );
+        // The 128-byte slot: the data VA, PA and Timestamp / End in the second half.
+        let long = crate::Config::preset("v1p4").unwrap();
+        assert_eq!(long.record_size(), 128);
+        assert_eq!(layout::va(long).offset, 64);
+        assert_eq!(layout::end_or_ts(long).offset, 96);
     }
 
     #[test]

@@ -1078,7 +1078,7 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
                 | pmsidr::FDS.place(u64::from(cfg.options.fds))
                 | pmsidr::INTERVAL.place(u64::from(cfg.interval_code))
                 // choice: record-slot
-                | pmsidr::MAXSIZE.place(constants::RECORD_SIZE_LOG2 as u64)
+                | pmsidr::MAXSIZE.place(u64::from(cfg.record_log2()))
                 | pmsidr::COUNTSIZE.place(match cfg.counter_width {
                     CounterWidth::Bits12 => pmsidr::COUNTSIZE_12BIT,
                     CounterWidth::Bits16 => pmsidr::COUNTSIZE_16BIT,
@@ -1093,7 +1093,7 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
         }
         // choice: external-abort
         RegId::Pmbidr => {
-            pmbidr::ALIGN.place(constants::RECORD_SIZE_LOG2 as u64)
+            pmbidr::ALIGN.place(u64::from(cfg.record_log2()))
                 | pmbidr::F.place(u64::from(cfg.options.v1p3))
                 | pmbidr::ADDRMODE.place(if cfg.options.nvm {
                     pmbidr::ADDRMODE_VA_PA
@@ -1282,7 +1282,9 @@ mod tests {
         for c in PRESETS {
             let idr = read_only_value(RegId::Pmsidr, c);
             assert_eq!(pmsidr::INTERVAL.get(idr), u64::from(c.interval_code));
-            assert_eq!(pmsidr::MAXSIZE.get(idr), 6);
+            // 64-byte records, 128 in a unit that records GCS (FEAT_SPE_CRR).
+            let size = if c.options.crr { 7 } else { 6 };
+            assert_eq!(pmsidr::MAXSIZE.get(idr), size, "{}", c.name);
             assert_eq!(pmsidr::ARCHINST.get(idr), 0);
             let cs = pmsidr::COUNTSIZE.get(idr);
             assert_eq!(
@@ -1293,7 +1295,7 @@ mod tests {
                     0b0011
                 }
             );
-            assert_eq!(pmbidr::ALIGN.get(read_only_value(RegId::Pmbidr, c)), 6);
+            assert_eq!(pmbidr::ALIGN.get(read_only_value(RegId::Pmbidr, c)), size);
         }
     }
 }

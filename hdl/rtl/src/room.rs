@@ -1,7 +1,7 @@
 //! `spe_room`: one hardware thread's buffer-room check, in a multithreaded unit.
 //!
 //! ```text
-//!  every cycle: (PMBPTR & ~63) vs PMBLIMITR, bits 63:38 and 37:12 --> c_* flops --> gone
+//!  every cycle: (PMBPTR & ~(slot - 1)) vs PMBLIMITR, bits 63:38 and 37:12 --> c_* flops --> gone
 //! ```
 //!
 //! The writer of a one-thread unit makes this check itself, from the buffer controls it
@@ -18,7 +18,7 @@ use crate::bundles::BufferCtl;
 use crate::flop::Rff;
 use crate::K;
 use rust_hdl::prelude::*;
-use spe_defs::impdef::RECORD_SIZE;
+use spe_defs::Config;
 
 #[derive(LogicBlock, Default)]
 pub struct SpeRoom {
@@ -37,9 +37,9 @@ pub struct SpeRoom {
 }
 
 impl SpeRoom {
-    pub fn new() -> Self {
+    pub fn new(cfg: &Config) -> Self {
         Self {
-            k_align: K::new((!(RECORD_SIZE as u64 - 1)).into()),
+            k_align: K::new((!(cfg.record_size() as u64 - 1)).into()),
             ..Default::default()
         }
     }

@@ -1,5 +1,5 @@
-//! `spe_serializer`: encodes the sample as one 64-byte record and presents it one 64-bit
-//! beat at a time.
+//! `spe_serializer`: encodes the sample as one 64-byte record (128 bytes in a unit that
+//! records the Guarded Control Stack) and presents it one 64-bit beat at a time.
 //!
 //! ```text
 //!  sample fields --> [ Record: every packet at its fixed offset ] --> 512 bits
@@ -10,6 +10,12 @@
 //! absent packet leaves its bytes as Padding (0x00), so the serializer is wiring plus one
 //! 8-way multiplexer. The [`Record`] struct's field offsets are checked against the
 //! layout by a test; header bytes and payload formats come from `spe_defs::packet`.
+//!
+//! A 128-byte record (`Config::long_records`, `beat_hi` from the writer) keeps `Record`
+//! as its first half, with the target and the previous-branch target alone in the shared
+//! places and no Timestamp / End; its second half is built beat by beat: the data VA at
+//! byte 64, the data PA at 80, Timestamp / End at 96 (each packet's header and first seven
+//! payload bytes in one beat, its last payload byte in the next).
 
 use crate::bundles::Sample;
 use crate::ADDR_BITS;
@@ -104,6 +110,20 @@ pub struct SpeSerializer<const CW: usize> {
     k_keep_b6: Vec<K<Bits<64>>>,
     k_beat6: Vec<K<Bits<3>>>,
     k_beat7: Vec<K<Bits<3>>>,
+    /// 128-byte records (one element in a unit with them, none otherwise): the beat is in
+    /// the second half (writer); the second half's header bytes as beat words; zeros; the
+    /// data PA's payload, and the low and high word of the packet a second-half beat
+    /// shows.
+    pub beat_hi: Vec<Signal<In, Bit>>,
+    k_h_va64: Vec<K<Bits<64>>>,
+    k_h_pa64: Vec<K<Bits<64>>>,
+    k_h_ts64: Vec<K<Bits<64>>>,
+    k_h_end64: Vec<K<Bits<64>>>,
+    k_z8: Vec<K<Bits<8>>>,
+    k_z64: Vec<K<Bits<64>>>,
+    w_pa: Vec<Signal<Local, Bits<64>>>,
+    w_lo: Vec<Signal<Local, Bits<64>>>,
+    w_hi: Vec<Signal<Local, Bits<64>>>,
     // Local signals: the record, as a struct and as 512 bits, and the payloads built for it.
     rec: Signal<Local, Record>,
     rec_bits: Signal<Local, Bits<512>>,
@@ -155,6 +175,11 @@ impl<const CW: usize> SpeSerializer<CW> {
         let empty = Record::default();
         let pbt = usize::from(spe_defs::config::option::pbt(cfg));
         let wide = usize::from(spe_defs::events::has_high_events(cfg));
+        let long = usize::from(cfg.long_records());
+        let h64 = |v: u8| K::new(u64::from(v).into());
+        // Timestamp / End after the 4-byte Events payload: in beat 6 of a 64-byte record,
+        // in the second half of a 128-byte one.
+        let end_b6 = |v: u8| K::new((if long == 0 { u64::from(v) << 56 } else { 0 }).into());
         assert_eq!(packet::PAD, 0, "the empty record is all Padding");
         Self {
             h_ctx1: h(packet::context_header(context_index::EL1)),
@@ -177,17 +202,27 @@ impl<const CW: usize> SpeSerializer<CW> {
             k_class_branch: K::new(u64::from(op_class::BRANCH).into()),
             k_empty: K::new(empty),
             events_hi: (0..wide).map(|_| Default::default()).collect(),
-            k_end_b6: (0..wide)
-                .map(|_| K::new((u64::from(packet::END) << 56).into()))
-                .collect(),
-            k_ts_b6: (0..wide)
-                .map(|_| K::new((u64::from(packet::TIMESTAMP) << 56).into()))
-                .collect(),
+            k_end_b6: (0..wide).map(|_| end_b6(packet::END)).collect(),
+            k_ts_b6: (0..wide).map(|_| end_b6(packet::TIMESTAMP)).collect(),
             k_keep_b6: (0..wide)
                 .map(|_| K::new(spe_defs::low_mask(HI_EVENTS_IN_BEAT6 as u32).into()))
                 .collect(),
             k_beat6: (0..wide).map(|_| K::new(6u64.into())).collect(),
             k_beat7: (0..wide).map(|_| K::new(7u64.into())).collect(),
+            beat_hi: (0..long).map(|_| Default::default()).collect(),
+            k_h_va64: (0..long)
+                .map(|_| h64(packet::address_header(addr_index::DATA_VA)))
+                .collect(),
+            k_h_pa64: (0..long)
+                .map(|_| h64(packet::address_header(addr_index::DATA_PA)))
+                .collect(),
+            k_h_ts64: (0..long).map(|_| h64(packet::TIMESTAMP)).collect(),
+            k_h_end64: (0..long).map(|_| h64(packet::END)).collect(),
+            k_z8: (0..long).map(|_| Default::default()).collect(),
+            k_z64: (0..long).map(|_| Default::default()).collect(),
+            w_pa: (0..long).map(|_| Default::default()).collect(),
+            w_lo: (0..long).map(|_| Default::default()).collect(),
+            w_hi: (0..long).map(|_| Default::default()).collect(),
             pbt: (0..pbt).map(|_| Default::default()).collect(),
             pbt_en: (0..pbt).map(|_| Default::default()).collect(),
             h_pbt: (0..pbt)
@@ -292,6 +327,25 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
         } else {
             self.rec.next.end_hdr = self.h_end.val();
         }
+        // choice: record-slot
+        // A 128-byte record: the shared places hold the target and the previous-branch
+        // target alone; the data VA, PA and Timestamp / End go to the second half.
+        for i in 0..self.beat_hi.len() {
+            if !self.sample.val().br_resolved {
+                self.rec.next.tgt_hdr = self.k_z8[i].val();
+                self.rec.next.tgt = self.k_z64[i].val();
+            }
+            self.rec.next.pa_hdr = self.k_z8[i].val();
+            self.rec.next.pa = self.k_z64[i].val();
+            for j in 0..self.pbt_en.len() {
+                if self.pbt_en[j].val() {
+                    self.rec.next.pa_hdr = self.h_pbt[j].val();
+                    self.rec.next.pa = self.pbt[j].val();
+                }
+            }
+            self.rec.next.end_hdr = self.k_z8[i].val();
+            self.rec.next.ts = self.k_z64[i].val();
+        }
         self.rec_bits.next = self.rec.val().into();
 
         // Beat multiplexer: beat i carries record bytes 8i+7..8i, little-endian, as the
@@ -349,8 +403,44 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
                 self.beat_data.next = self.rec.val().ts;
             }
         }
+        // The second half of a 128-byte record: beat[2:1] picks the packet (00 the data
+        // VA, 01 the data PA, 10 Timestamp / End, 11 padding), beat[0] its word (the
+        // header and payload bytes 0..6, then payload byte 7).
+        for i in 0..self.beat_hi.len() {
+            self.w_pa[i].next = self.pa_pl.val().into();
+            self.w_lo[i].next = self.k_z64[i].val();
+            self.w_hi[i].next = self.k_z64[i].val();
+            if !self.beat.val().get_bit(2)
+                & !self.beat.val().get_bit(1)
+                & self.sample.val().xl_started
+            {
+                self.w_lo[i].next = (self.sample.val().va << 8) | self.k_h_va64[i].val();
+                self.w_hi[i].next = self.sample.val().va >> 56;
+            }
+            if !self.beat.val().get_bit(2)
+                & self.beat.val().get_bit(1)
+                & self.sample.val().xl_done
+                & self.sample.val().pa_en
+            {
+                self.w_lo[i].next = (self.w_pa[i].val() << 8) | self.k_h_pa64[i].val();
+                self.w_hi[i].next = self.w_pa[i].val() >> 56;
+            }
+            if self.beat.val().get_bit(2) & !self.beat.val().get_bit(1) {
+                self.w_lo[i].next = self.k_h_end64[i].val();
+                if self.sample.val().ts_en {
+                    self.w_lo[i].next = (self.sample.val().ts << 8) | self.k_h_ts64[i].val();
+                    self.w_hi[i].next = self.sample.val().ts >> 56;
+                }
+            }
+            if self.beat_hi[i].val() {
+                self.beat_data.next = self.w_lo[i].val();
+                if self.beat.val().get_bit(0) {
+                    self.beat_data.next = self.w_hi[i].val();
+                }
+            }
+        }
     }
 }
 
 /// The Record struct must match the fixed layout (checked by the tests below).
-pub const RECORD_BITS: usize = 8 * impdef::RECORD_SIZE;
+pub const RECORD_BITS: usize = 8 << impdef::RECORD_SIZE_LOG2;

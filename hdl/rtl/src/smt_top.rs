@@ -152,7 +152,7 @@ macro_rules! spe_smt_top {
                     tracker: (0..T).map(|_| SpeTracker::new(cfg)).collect(),
                     latency: (0..T).map(|_| SpeLatency::new(cfg)).collect(),
                     filter: (0..T).map(|_| SpeFilter::new(cfg)).collect(),
-                    room: (0..T).map(|_| SpeRoom::new()).collect(),
+                    room: (0..T).map(|_| SpeRoom::new(cfg)).collect(),
                     serializer: SpeSerializer::new(cfg),
                     writer: SpeWriter::new(cfg),
                     arbiter: SpeArbiter::new(),
@@ -586,6 +586,10 @@ macro_rules! spe_smt_top {
                 self.arbiter.check_end.next = self.writer.check_end.val();
                 self.arbiter.wr_done.next = self.writer.wr_done.val();
                 self.serializer.beat.next = self.writer.beat.val();
+                // 128-byte records: the beat's half.
+                for i in 0..self.writer.beat_hi.len() {
+                    self.serializer.beat_hi[i].next = self.writer.beat_hi[i].val();
+                }
                 self.writer.beat_data.next = self.serializer.beat_data.val();
                 self.writer.resp.next.ready = self.wr_ready.val();
                 self.writer.resp.next.err = self.wr_err.val();

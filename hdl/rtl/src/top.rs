@@ -173,6 +173,10 @@ macro_rules! spe_top {
                 self.serializer.lat_issue.next = self.latency.issue.val();
                 self.serializer.lat_xlat.next = self.latency.xlat.val();
                 self.serializer.beat.next = self.writer.beat.val();
+                // 128-byte records: the beat's half.
+                for i in 0..self.writer.beat_hi.len() {
+                    self.serializer.beat_hi[i].next = self.writer.beat_hi[i].val();
+                }
                 self.writer.phase.next = self.tracker.phase.val();
                 self.writer.ctl.next = self.regs.buffer_ctl.val();
                 self.writer.stopped.next = self.regs.irq.val();

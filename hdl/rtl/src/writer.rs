@@ -1,5 +1,6 @@
-//! `spe_writer`: writes a kept record as eight 64-bit beats at PMBPTR through the memory
-//! write port, advances PMBPTR, and raises the buffer management events.
+//! `spe_writer`: writes a kept record as eight 64-bit beats (sixteen in a unit with
+//! 128-byte records) at PMBPTR through the memory write port, advances PMBPTR, and raises
+//! the buffer management events.
 //!
 //! ```text
 //!  every cycle: room = (PMBPTR & ~63) vs limit, bits 63:38 and 37:12 --> c_* flops
@@ -16,6 +17,12 @@
 //!        ready        --> next beat; after beat 7: wr_done, PMBPTR = next,
 //!                         full when e_* say no room for another record (not when stopped)
 //! ```
+//!
+//! A 128-byte record (`Config::long_records`) is two halves of eight beats: after the
+//! first half's beat 7 the record's base moves on by 64 (`s_base`, so the beat address and
+//! the next record address follow it); its bit 6, clear in a 128-byte aligned slot, then
+//! says the beats are the second half's, whose beat 7 ends the record. "No room" is still
+//! `a >= limit` (the slot and the limit aligned).
 //!
 //! The tracker moves the phase: it sends a kept record to Check, ends it on `check_end` in
 //! Check and on `wr_done` in Writing.
@@ -42,7 +49,7 @@ use crate::flop::Rff;
 use crate::K;
 use crate::{Spliced, Zext};
 use rust_hdl::prelude::*;
-use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
+use spe_defs::impdef::{BEAT_BYTES, BEAT_STRB, RECORD_SIZE_LOG2};
 use spe_defs::Config;
 
 #[derive(LogicBlock, Default)]
@@ -85,6 +92,12 @@ pub struct SpeWriter {
     pub nvm_in: Vec<Signal<In, Bits<12>>>,
     pub nvm_out: Vec<Signal<Out, Bits<12>>>,
     s_nvm: Vec<Rff<Bits<12>>>,
+    /// 128-byte records (`Config::long_records`; one element in a unit with them, none
+    /// otherwise): the beat is in the record's second half (beats 8..15: `beat` gives the
+    /// beat within the half), for the serializer; bit 6 of an address (the half).
+    pub beat_hi: Vec<Signal<Out, Bit>>,
+    hi: Vec<Signal<Local, Bit>>,
+    k_half: Vec<K<Bits<64>>>,
     // State.
     /// The next beat; the record's slot and the limit, taken in the grant cycle.
     s_beat: Rff<Bits<3>>,
@@ -138,15 +151,22 @@ impl SpeWriter {
     pub fn new(cfg: &Config) -> Self {
         cfg.validate().expect("valid configuration");
         assert_eq!(BEAT_BYTES, 8, "the write port carries 64-bit beats");
-        assert_eq!(BEATS_PER_RECORD, 8, "the beat counter is 3 bits");
         assert_eq!(
-            RECORD_SIZE, 64,
-            "the slot is bits 63:6, the beat address bits 5:3"
+            RECORD_SIZE_LOG2, 6,
+            "a half is bits 63:6, the beat address bits 5:3"
+        );
+        let long = usize::from(cfg.long_records());
+        assert!(
+            cfg.record_beats() == 8 << long,
+            "one or two halves of eight beats"
         );
         Self {
             k_ext_room: K::new(cfg.threads > 1),
-            k_align: K::new((!(RECORD_SIZE as u64 - 1)).into()),
-            k_last_beat: K::new((BEATS_PER_RECORD as u64 - 1).into()),
+            k_align: K::new((!(cfg.record_size() as u64 - 1)).into()),
+            k_last_beat: K::new(7u64.into()),
+            beat_hi: (0..long).map(|_| Default::default()).collect(),
+            hi: (0..long).map(|_| Default::default()).collect(),
+            k_half: (0..long).map(|_| K::new(64u64.into())).collect(),
             k_one3: K::new(1u64.into()),
             k_one33: K::new(1u64.into()),
             k_hi: K::new((!((1u64 << 38) - 1)).into()),
@@ -314,6 +334,33 @@ impl Logic for SpeWriter {
             }
         }
 
+        // A 128-byte record: beat 7 of the first half goes on to the second half (the
+        // base 64 bytes on, so the beat addresses and the next record address follow, and
+        // its bit 6 says which half); the second half's first beat is not the record's
+        // first byte.
+        for i in 0..self.k_half.len() {
+            self.hi[i].next = (self.s_base.q.val() & self.k_half[i].val()).any();
+            if self.hi[i].val() {
+                self.upd.next.abort_first = false;
+                if self.stop.val() {
+                    self.upd.next.ptr_we = true;
+                    self.upd.next.ptr = self.beat_addr.val().to_bits();
+                }
+            }
+            if self.writing.val()
+                & !self.stop.val()
+                & self.resp.val().ready
+                & !self.resp.val().err
+                & (self.s_beat.q.val() == self.k_last_beat.val())
+                & !self.hi[i].val()
+            {
+                self.wr_done.next = false;
+                self.upd.next.ptr_we = false;
+                self.upd.next.full = false;
+                self.s_base.d.next = self.s_base.q.val() | self.k_half[i].val();
+            }
+        }
+
         // Write port (from state; zero when not valid and in reset).
         self.wr.next.valid = self.writing.val() & !self.stop.val() & !self.reset.val();
         self.wr.next.addr = self.k_zero64.val();
@@ -331,5 +378,10 @@ impl Logic for SpeWriter {
             }
         }
         self.beat.next = self.s_beat.q.val();
+        // The half, from the flop alone and last: Verilator then orders it apart from the
+        // kernel's other outputs (the serializer's beat comes back in `beat_data`).
+        for i in 0..self.k_half.len() {
+            self.beat_hi[i].next = (self.s_base.q.val() & self.k_half[i].val()).any();
+        }
     }
 }

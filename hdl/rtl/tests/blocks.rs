@@ -1276,17 +1276,21 @@ fn serialize(set: impl Fn(&mut SpeSerializer<12>)) -> Vec<u8> {
     serialize_for(cfg(), set)
 }
 
-/// [`serialize`] with the serializer of `cfg` (12-bit counters).
+/// [`serialize`] with the serializer of `cfg` (12-bit counters): its eight beats, or
+/// sixteen (the second half with `beat_hi`) for 128-byte records.
 fn serialize_for(cfg: &Config, set: impl Fn(&mut SpeSerializer<12>)) -> Vec<u8> {
     let mut s = SpeSerializer::<12>::new(cfg);
     s.connect_all();
     let mut rec = Vec::new();
-    for beat in 0..8u64 {
+    for beat in 0..cfg.record_beats() as u64 {
         rec.extend(comb(
             &mut s,
             |s| {
                 set(s);
-                s.beat.next = b(beat);
+                s.beat.next = b(beat % 8);
+                for h in s.beat_hi.iter_mut() {
+                    h.next = beat >= 8;
+                }
             },
             |s| v(s.beat_data.val()).to_le_bytes(),
         ));
@@ -1320,7 +1324,7 @@ fn serializer_places_packets_at_their_fixed_offsets() {
         at(layout::CONTEXT_EL1).iter().all(|&x| x == 0),
         "absent packets are padding"
     );
-    assert_eq!(rec.len(), impdef::RECORD_SIZE);
+    assert_eq!(rec.len(), cfg().record_size());
 }
 
 #[test]
@@ -1691,7 +1695,7 @@ fn arbiter_grants_round_robin_one_record_at_a_time_four_threads() {
 /// the limit (bits 63:12 of both, in two halves), as the writer's own check does.
 #[test]
 fn room_check_flags_a_slot_at_or_past_the_limit_one_cycle_later() {
-    let mut r = SpeRoom::new();
+    let mut r = SpeRoom::new(spe_defs::Config::preset("smt2").unwrap());
     start(&mut r);
     cycle(&mut r, |r| r.reset.next = true, |_| ());
     r.reset.next = false;
@@ -2012,6 +2016,64 @@ fn filter_applies_fe_and_fne_and_sample_feed_event_to_the_events_above_bit_15() 
 }
 
 #[test]
+fn serializer_of_a_128_byte_record_gives_the_data_addresses_places_of_their_own() {
+    // v1p4 records GCS (FEAT_SPE_CRR): a call or return with a GCS access has its target
+    // and its data VA and PA (D17.6.3), so each has its own place: the target at 28 (the
+    // shared place), the VA at 64, the PA at 80, Timestamp / End at 96; the previous-branch
+    // target alone at 37. Sixteen beats, the second half with `beat_hi`.
+    use spe_defs::impdef::layout;
+    let cfg = Config::preset("v1p4").unwrap();
+    assert!(cfg.long_records() && cfg.options.pbt);
+    let va = 0x0000_7fff_efff_fff8u64;
+    for (ts_en, pbt_en) in [(true, true), (false, false)] {
+        let rec = serialize_for(cfg, |s| {
+            s.sample.next.op_class = b(2);
+            s.sample.next.br_resolved = true;
+            s.sample.next.target = b(0xaaaa_d000_4000);
+            s.sample.next.xl_started = true;
+            s.sample.next.va = b(va);
+            s.sample.next.xl_done = true;
+            s.sample.next.pa_en = true;
+            s.sample.next.pa = b(0x00c0_1234_5ff8);
+            s.sample.next.pa_ns = true;
+            s.pbt[0].next = b(0x8000_0000_0000_1234);
+            s.pbt_en[0].next = pbt_en;
+            s.sample.next.ts_en = ts_en;
+            s.sample.next.ts = b(0x1122_3344_5566_7788);
+        });
+        assert_eq!(rec.len(), 128);
+        let at = |slot: impdef::Slot| rec[slot.offset..slot.offset + slot.len].to_vec();
+        assert_eq!(at(layout::LONG_TGT)[..3], [0xb1, 0x00, 0x40], "the target");
+        let mut want_va = vec![0xb2];
+        want_va.extend_from_slice(&va.to_le_bytes());
+        assert_eq!(at(layout::va(cfg)), want_va, "the data VA at 64");
+        let pa = spe_defs::packet::addr_payload::physical(0x00c0_1234_5ff8, true);
+        let mut want_pa = vec![0xb3];
+        want_pa.extend_from_slice(&pa.to_le_bytes());
+        assert_eq!(at(layout::pa(cfg)), want_pa, "the data PA at 80");
+        assert_eq!(
+            at(layout::LONG_PBT)[0],
+            if pbt_en { 0xb4 } else { 0 },
+            "the previous-branch target alone at 37"
+        );
+        let end = layout::end_or_ts(cfg);
+        assert_eq!(end.offset, 96);
+        let want: Vec<u8> = if ts_en {
+            vec![0x71, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11]
+        } else {
+            [vec![0x01], vec![0; 8]].concat()
+        };
+        assert_eq!(at(end), want);
+        // Nothing else in the second half, and no Timestamp / End in the first.
+        let placed = |o: usize| [64..73, 80..89, 96..105].iter().any(|r| r.contains(&o));
+        assert!(
+            (55..128).filter(|&o| !placed(o)).all(|o| rec[o] == 0),
+            "{rec:02x?}"
+        );
+    }
+}
+
+#[test]
 fn serializer_with_a_4_byte_events_payload_moves_timestamp_or_end_two_bytes_on() {
     // v1p2x's Events packet is 4 bytes (header 0x62) at 50..54: bits 15:0 from the sample,
     // bits 31:16 from the tracker's events_hi; Timestamp (0x71 and 8 bytes) or End (0x01
@@ -2028,7 +2090,7 @@ fn serializer_with_a_4_byte_events_payload_moves_timestamp_or_end_two_bytes_on()
             s.sample.next.ts = b(0x1122_3344_5566_7788);
         });
         let at = |slot: impdef::Slot| rec[slot.offset..slot.offset + slot.len].to_vec();
-        assert_eq!(rec.len(), impdef::RECORD_SIZE);
+        assert_eq!(rec.len(), cfg.record_size());
         assert_eq!(layout::events(cfg).offset, 50);
         assert_eq!(at(layout::events(cfg)), [0x62, 0x02, 0x80, 0x82, 0x40]);
         assert_eq!(at(layout::OP_TYPE)[0], 0x49, "Operation Type kept");

@@ -76,7 +76,7 @@ mod serializer {
             7 * 64,
             "the Timestamp's payload is beat 7"
         );
-        assert_eq!(end.offset + end.len, impdef::RECORD_SIZE);
+        assert_eq!(end.offset + end.len, cfg.record_size());
         let r = Record::default();
         assert_eq!(r.get_my_offset_ev(), 8 * (ev.offset + 1));
         assert_eq!(r.get_my_width_ev(), 8 * impdef::EVENTS_PAYLOAD);

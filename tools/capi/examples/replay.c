@@ -106,14 +106,15 @@ int main(int argc, char **argv) {
         return 2;
     }
     size_t n = spe_model_record_count(m);
+    size_t bytes = spe_model_record_bytes(m);
     for (size_t k = 0; k < n; k++) {
         uint64_t addr;
         uint8_t rec[SPE_RECORD_BYTES];
         if (spe_model_record(m, k, &addr, rec) != 0) return 1;
         printf("record %zu at 0x%016llx:", k, (unsigned long long)addr);
-        for (int b = 0; b < SPE_RECORD_BYTES; b++) printf(" %02x", rec[b]);
+        for (size_t b = 0; b < bytes; b++) printf(" %02x", rec[b]);
         printf("\n");
-        if (out) fwrite(rec, 1, sizeof rec, out);
+        if (out) fwrite(rec, 1, bytes, out);
     }
     if (out) fclose(out);
     printf("replay: %lu cycles of %s (preset %s), %zu records\n", cycles, vec_path, preset, n);

@@ -21,6 +21,8 @@ def load(path):
     lib.spe_model_get.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32]
     lib.spe_model_record_count.restype = ctypes.c_size_t
     lib.spe_model_record_count.argtypes = [ctypes.c_void_p]
+    lib.spe_model_record_bytes.restype = ctypes.c_size_t
+    lib.spe_model_record_bytes.argtypes = [ctypes.c_void_p]
     lib.spe_model_record.restype = ctypes.c_int
     lib.spe_model_record.argtypes = [ctypes.c_void_p, ctypes.c_size_t,
                                      ctypes.POINTER(ctypes.c_uint64), ctypes.c_char_p]
@@ -59,12 +61,13 @@ def main():
             cycles += 1
     n = lib.spe_model_record_count(m)
     addr = ctypes.c_uint64()
-    buf = ctypes.create_string_buffer(64)
+    size = lib.spe_model_record_bytes(m)
+    buf = ctypes.create_string_buffer(128)  # SPE_RECORD_BYTES: any preset's record
     with open(sys.argv[3], "wb") as out:
         for k in range(n):
             if lib.spe_model_record(m, k, ctypes.byref(addr), buf) != 0:
                 sys.exit(f"record {k} missing")
-            out.write(buf.raw)
+            out.write(buf.raw[:size])
     lib.spe_model_free(m)
     print(f"replay.py: {cycles} cycles of {sys.argv[2]} (preset {preset}), {n} records")
 

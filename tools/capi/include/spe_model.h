@@ -21,8 +21,10 @@
 extern "C" {
 #endif
 
-/* Bytes of one record (the unit writes fixed-size records, eight 8-byte beats). */
-#define SPE_RECORD_BYTES 64
+/* Bytes of the largest record: the unit writes fixed-size records of 64 bytes (eight
+ * 8-byte beats), or of 128 in a preset with FEAT_SPE_CRR ("v1p4", "v1p5", "smt2_v1p4");
+ * spe_model_record_bytes gives a model's. A buffer of this size holds any record. */
+#define SPE_RECORD_BYTES 128
 
 typedef struct SpeModel SpeModel;
 
@@ -55,11 +57,14 @@ int spe_model_reg_read(SpeModel *m, uint32_t thread, uint32_t addr, uint64_t *va
  * -1 for a NULL model or a thread the preset does not have. */
 int spe_model_reg_write(SpeModel *m, uint32_t thread, uint32_t addr, uint64_t value);
 
+/* Bytes of one record of the model's preset: 64, or 128 (0 for NULL). */
+size_t spe_model_record_bytes(SpeModel *m);
+
 /* Whole records written so far (every beat taken: wr_valid and wr_ready, no wr_err). */
 size_t spe_model_record_count(SpeModel *m);
 
-/* Record k (in the order written): its address and its SPE_RECORD_BYTES bytes. 0, or -1
- * when there is no such record. */
+/* Record k (in the order written): its address and its spe_model_record_bytes bytes (at
+ * most SPE_RECORD_BYTES). 0, or -1 when there is no such record. */
 int spe_model_record(SpeModel *m, size_t k, uint64_t *addr, uint8_t *bytes);
 
 /* ---- The record-level scoreboard (docs/integration.md, "The rule") ----
@@ -102,7 +107,7 @@ const char *spe_scoreboard_summary(SpeScoreboard *s);
 /* Records the model has written so far, whole or up to a write fault. */
 size_t spe_scoreboard_record_count(SpeScoreboard *s);
 
-/* Record k (write order): its address, its SPE_RECORD_BYTES bytes (beats after a fault
+/* Record k (write order): its address, its bytes (the preset's record size; beats after a fault
  * are zero) and its hardware thread. 0, or -1 when there is no such record. */
 int spe_scoreboard_record(SpeScoreboard *s, size_t k, uint64_t *addr, uint8_t *bytes,
                           uint32_t *thread);

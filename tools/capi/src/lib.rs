@@ -10,7 +10,7 @@
 //! side clears its pulses). Errors are return codes; no call panics across the boundary.
 
 use spe_defs::config::{MAX_DISPATCH_WIDTH, MAX_THREADS};
-use spe_defs::impdef::{BEAT_BYTES, RECORD_SIZE};
+use spe_defs::impdef::{BEAT_BYTES, MAX_RECORD_SIZE};
 use spe_defs::ports::{all_ports, Dir, Width};
 use spe_defs::Config;
 use spe_model::Model;
@@ -138,7 +138,7 @@ pub unsafe extern "C" fn spe_model_step(m: *mut SpeModel) -> c_int {
 fn step_on(m: &mut SpeModel, inp: &Inputs) {
     let out = m.model.step(inp);
     if out.wr_valid && inp.wr_ready && !inp.wr_err && !inp.reset {
-        let base = out.wr_addr & !(RECORD_SIZE as u64 - 1);
+        let base = out.wr_addr & !(m.cfg.record_size() as u64 - 1);
         if out.wr_addr == base {
             m.order.push(base);
         }
@@ -232,7 +232,17 @@ pub unsafe extern "C" fn spe_model_get(m: *mut SpeModel, port: *const c_char, la
     }
 }
 
-/// The number of whole records (64 bytes, every beat taken) the model has written.
+/// The bytes of one record of the model's preset: 64, or 128 with FEAT_SPE_CRR (at most
+/// `SPE_RECORD_BYTES`). 0 for a NULL model.
+///
+/// # Safety
+/// `m` is NULL or a live model.
+#[no_mangle]
+pub unsafe extern "C" fn spe_model_record_bytes(m: *mut SpeModel) -> usize {
+    model(m).map_or(0, |m| m.cfg.record_size())
+}
+
+/// The number of whole records (every beat taken) the model has written.
 ///
 /// # Safety
 /// Pointers are NULL or valid as the header says: `m` from [`spe_model_new`] and not yet
@@ -244,11 +254,12 @@ pub unsafe extern "C" fn spe_model_record_count(m: *mut SpeModel) -> usize {
 }
 
 fn whole(m: &SpeModel, base: u64) -> bool {
-    (0..RECORD_SIZE / BEAT_BYTES).all(|k| m.mem.contains_key(&(base + (k * BEAT_BYTES) as u64)))
+    (0..m.cfg.record_beats()).all(|k| m.mem.contains_key(&(base + (k * BEAT_BYTES) as u64)))
 }
 
 /// Record `k` (in the order written) of [`spe_model_record_count`]: its address in
-/// `*addr` and its 64 bytes in `bytes`. Returns 0, or -1 when there is no such record.
+/// `*addr` and its [`spe_model_record_bytes`] bytes in `bytes`. Returns 0, or -1 when there
+/// is no such record.
 ///
 /// # Safety
 /// Pointers are NULL or valid as the header says: `m` from [`spe_model_new`] and not yet
@@ -267,14 +278,15 @@ pub unsafe extern "C" fn spe_model_record(
     if addr.is_null() || bytes.is_null() {
         return -1;
     }
-    let mut rec = [0u8; RECORD_SIZE];
+    let mut rec = vec![0u8; m.cfg.record_size()];
     for (j, chunk) in rec.chunks_mut(BEAT_BYTES).enumerate() {
         chunk.copy_from_slice(&m.mem[&(base + (j * BEAT_BYTES) as u64)].to_le_bytes());
     }
-    // SAFETY: the caller gives room for a u64 and 64 bytes (the header says so).
+    // SAFETY: the caller gives room for a u64 and the preset's record (at most
+    // SPE_RECORD_BYTES: the header says so).
     unsafe {
         *addr = base;
-        std::ptr::copy_nonoverlapping(rec.as_ptr(), bytes, RECORD_SIZE);
+        std::ptr::copy_nonoverlapping(rec.as_ptr(), bytes, rec.len());
     }
     0
 }
@@ -449,11 +461,13 @@ pub unsafe extern "C" fn spe_scoreboard_record_count(s: *mut SpeScoreboard) -> u
     board(s).map_or(0, |s| s.board.records().len())
 }
 
-/// Record `k` the model wrote (write order): its address, its 64 bytes (beats after a
-/// fault are zero) and its thread. 0, or -1 when there is no such record.
+/// Record `k` the model wrote (write order): its address, its bytes (the preset's record
+/// size, [`spe_model_record_bytes`]'s; beats after a fault are zero) and its thread. 0, or
+/// -1 when there is no such record.
 ///
 /// # Safety
-/// `s` is NULL or a live scoreboard; `addr`, `bytes` (64 bytes) and `thread` writable.
+/// `s` is NULL or a live scoreboard; `addr`, `bytes` (`SPE_RECORD_BYTES`) and `thread`
+/// writable.
 #[no_mangle]
 pub unsafe extern "C" fn spe_scoreboard_record(
     s: *mut SpeScoreboard,
@@ -469,17 +483,18 @@ pub unsafe extern "C" fn spe_scoreboard_record(
     if addr.is_null() || bytes.is_null() || thread.is_null() {
         return -1;
     }
-    // SAFETY: the caller gives room for a u64, 64 bytes and a u32 (the header says so).
+    // SAFETY: the caller gives room for a u64, the preset's record (at most
+    // SPE_RECORD_BYTES) and a u32 (the header says so).
     unsafe {
         *addr = r.addr;
         *thread = u32::from(r.thread);
-        std::ptr::copy_nonoverlapping(r.bytes.as_ptr(), bytes, RECORD_SIZE);
+        std::ptr::copy_nonoverlapping(r.bytes.as_ptr(), bytes, r.bytes.len());
     }
     0
 }
 
 /// The limits the header states, checked at build time.
-const _: () = assert!(MAX_DISPATCH_WIDTH == 8 && MAX_THREADS == 4 && RECORD_SIZE == 64);
+const _: () = assert!(MAX_DISPATCH_WIDTH == 8 && MAX_THREADS == 4 && MAX_RECORD_SIZE == 128);
 
 #[cfg(test)]
 mod tests {
@@ -555,10 +570,10 @@ mod tests {
                 tagged = spe_model_get(m, c("tag").as_ptr(), 0) != 0;
             }
             assert_eq!(spe_model_record_count(m), 1);
-            let (mut addr, mut bytes) = (0u64, [0u8; RECORD_SIZE]);
+            let (mut addr, mut bytes) = (0u64, [0u8; MAX_RECORD_SIZE]);
             assert_eq!(spe_model_record(m, 0, &mut addr, bytes.as_mut_ptr()), 0);
             assert_eq!(addr, base);
-            assert_ne!(bytes, [0u8; RECORD_SIZE]);
+            assert_ne!(bytes, [0u8; MAX_RECORD_SIZE]);
             assert_eq!(spe_model_record(m, 1, &mut addr, bytes.as_mut_ptr()), -1);
             spe_model_free(m);
         }
@@ -636,7 +651,7 @@ mod tests {
                     .unwrap()
                     .to_string();
                 assert_eq!(spe_scoreboard_record_count(s), 1);
-                let (mut addr, mut bytes, mut t) = (0u64, [0u8; RECORD_SIZE], 9u32);
+                let (mut addr, mut bytes, mut t) = (0u64, [0u8; MAX_RECORD_SIZE], 9u32);
                 assert_eq!(
                     spe_scoreboard_record(s, 0, &mut addr, bytes.as_mut_ptr(), &mut t),
                     0
@@ -651,7 +666,7 @@ mod tests {
                 } else {
                     assert_eq!((verdict, fails), (0, 0), "{msg}");
                     assert_eq!(msg, "");
-                    let (mut a2, mut b2) = (0u64, [0u8; RECORD_SIZE]);
+                    let (mut a2, mut b2) = (0u64, [0u8; MAX_RECORD_SIZE]);
                     spe_model_record(m, 0, &mut a2, b2.as_mut_ptr());
                     assert_eq!(
                         (a2, b2),

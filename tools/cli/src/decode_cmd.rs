@@ -1,12 +1,12 @@
 //! `spe decode`: prints a line per record of an SPE buffer, then its packets the way `perf
 //! report -D` does, and checks it: bad or truncated packets, abandoned records, an
 //! unterminated tail, and (with `--check-slots`) the record rules of the
-//! docs/spe-reference.md §7.5 for every 64-byte slot. An empty file or one that is
-//! recognisably something else (text, ELF, perf.data, VCD) is refused.
+//! docs/spe-reference.md §7.5 for every record slot (64 bytes, or `--slot 128` for a unit
+//! with FEAT_SPE_CRR). An empty file or one that is recognisably something else (text,
+//! ELF, perf.data, VCD) is refused.
 
 use clap::Args;
 use spe_decode::{check_record_rules, decode, dump, record_summary};
-use spe_defs::impdef::RECORD_SIZE;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,9 +21,13 @@ pub struct DecodeArgs {
     /// Print nothing but errors and the totals line.
     #[arg(long)]
     quiet: bool,
-    /// Also check every 64-byte slot against the record rules (this unit's record format).
+    /// Also check every record slot against the record rules (this unit's record format).
     #[arg(long)]
     check_slots: bool,
+    /// The record slot for `--check-slots`: 64 bytes, or 128 for a unit with FEAT_SPE_CRR
+    /// (presets v1p4, v1p5, smt2_v1p4; PMSIDR.MaxSize = 7).
+    #[arg(long, value_name = "BYTES", default_value_t = 64, value_parser = parse_slot)]
+    slot: usize,
     /// Fail unless exactly N records decode.
     #[arg(long, value_name = "N", value_parser = crate::parse_usize)]
     expect_records: Option<usize>,
@@ -78,15 +82,16 @@ pub fn run(a: DecodeArgs) -> Result<ExitCode, String> {
         ));
     }
     if a.check_slots {
-        if buf.len() % RECORD_SIZE != 0 {
+        let size = a.slot;
+        if buf.len() % size != 0 {
             problems.push(format!(
-                "buffer size {} is not a whole number of {RECORD_SIZE}-byte slots",
+                "buffer size {} is not a whole number of {size}-byte slots",
                 buf.len()
             ));
         }
-        for (i, slot) in buf.chunks_exact(RECORD_SIZE).enumerate() {
+        for (i, slot) in buf.chunks_exact(size).enumerate() {
             for p in check_record_rules(slot) {
-                problems.push(format!("slot {i} at {:#x}: {p}", i * RECORD_SIZE));
+                problems.push(format!("slot {i} at {:#x}: {p}", i * size));
             }
         }
     }
@@ -121,4 +126,16 @@ pub fn run(a: DecodeArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `--slot`: a record slot size some preset builds (`Config::record_size`).
+fn parse_slot(v: &str) -> Result<usize, String> {
+    let n = crate::parse_usize(v)?;
+    if spe_defs::PRESETS.iter().any(|c| c.record_size() == n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "{n} is not a record slot size of this unit (64, or 128 with FEAT_SPE_CRR)"
+        ))
+    }
 }

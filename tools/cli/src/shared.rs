@@ -179,8 +179,12 @@ pub fn thread_path(path: &Path, t: usize) -> PathBuf {
 
 /// Writes a run's buffers for `--out FILE`: thread 0's to FILE, a multithreaded unit's
 /// thread t's to [`thread_path`]. Returns a line per file written, for the summary.
-pub fn write_buffers(result: &spe_bench::RunResult, path: &Path) -> Result<Vec<String>, String> {
-    let rec = |aux: &[u8]| aux.len() / spe_defs::impdef::RECORD_SIZE;
+pub fn write_buffers(
+    result: &spe_bench::RunResult,
+    path: &Path,
+    cfg: &spe_defs::Config,
+) -> Result<Vec<String>, String> {
+    let rec = |aux: &[u8]| aux.len() / cfg.record_size();
     let write = |p: &Path, aux: &[u8]| {
         std::fs::write(p, aux).map_err(|e| format!("cannot write {}: {e}", p.display()))
     };

@@ -172,7 +172,7 @@ pub fn run(a: SimArgs) -> Result<ExitCode, String> {
     bar.finish();
     let st = &result.stats;
     let wrote = match &a.out {
-        Some(path) => crate::shared::write_buffers(&result, path)?,
+        Some(path) => crate::shared::write_buffers(&result, path, cfg)?,
         None => Vec::new(),
     };
     if let Some(path) = &a.perf {

@@ -8,7 +8,6 @@ use spe_bench::{
     run, Backpressure, ErrorInjection, FaultAction, MemoryProfile, RunResult, SampleSettings,
 };
 use spe_decode::{check_record_rules, decode};
-use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::regs::pmbsr;
 use spe_defs::{Config, PRESETS};
 use spe_model::Model;
@@ -48,7 +47,7 @@ fn run_on(
 
 /// Decodes the run's buffers (one per hardware thread) and checks them against the run's
 /// own counts.
-fn check_buffer(what: &str, r: &RunResult) {
+fn check_buffer(what: &str, r: &RunResult, cfg: &Config) {
     let st = &r.stats;
     assert_eq!(st.protocol_violations, 0, "{what}: {:?}", r.violations);
     assert_eq!(st.tag_anomalies, 0, "{what}: {:?}", r.anomalies);
@@ -57,11 +56,11 @@ fn check_buffer(what: &str, r: &RunResult) {
     let buffers = std::iter::once(&r.aux).chain(r.other_threads.iter().map(|t| &t.aux));
     for (t, aux) in buffers.enumerate() {
         assert_eq!(
-            aux.len() % RECORD_SIZE,
+            aux.len() % cfg.record_size(),
             0,
             "{what}: thread {t}: whole slots only"
         );
-        for (i, slot) in aux.chunks(RECORD_SIZE).enumerate() {
+        for (i, slot) in aux.chunks(cfg.record_size()).enumerate() {
             let problems = check_record_rules(slot);
             assert!(
                 problems.is_empty(),
@@ -105,7 +104,7 @@ fn every_preset_and_workload_writes_records_that_decode_cleanly() {
             let r = run_on(cfg, w, &s, &MemoryProfile::default(), 150_000, seed);
             let what = format!("{w} on {} ({s:?})", cfg.name);
             assert!(r.stats.records_written > 0, "{what}: no records");
-            check_buffer(&what, &r);
+            check_buffer(&what, &r, cfg);
         }
     }
 }
@@ -133,7 +132,7 @@ fn backpressure_of_any_length_loses_no_kept_record() {
         };
         let r = run_on(cfg, "mix", &s, &mem, 400_000, seed);
         let what = format!("{bp:?}");
-        check_buffer(&what, &r);
+        check_buffer(&what, &r, cfg);
         let st = &r.stats;
         // Every sample that passed the filters was written: none lost, stalls show up as
         // collisions instead.
@@ -165,7 +164,7 @@ fn filters_and_discard_change_what_is_written_not_what_is_sampled() {
         300_000,
         seed,
     );
-    check_buffer("load filter", &r);
+    check_buffer("load filter", &r, cfg);
     assert!(r.stats.filter_drops > 0);
     for rec in decode(&r.aux).records {
         let op = rec.op.expect("op type");
@@ -187,7 +186,7 @@ fn filters_and_discard_change_what_is_written_not_what_is_sampled() {
         300_000,
         seed,
     );
-    check_buffer("min latency", &r);
+    check_buffer("min latency", &r, cfg);
     assert!(decode(&r.aux)
         .records
         .iter()

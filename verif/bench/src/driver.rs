@@ -45,7 +45,7 @@
 use crate::memory::Memory;
 use spe_defs::config::Config;
 use spe_defs::events::filterable_mask;
-use spe_defs::impdef::RECORD_SIZE;
+use spe_defs::impdef::RECORD_SIZE_LOG2;
 use spe_defs::regs::{
     pmblimitr, pmbptr, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, reg, RegId,
 };
@@ -315,8 +315,12 @@ impl SampleSettings {
 
     /// Checks what software could not program at all.
     pub fn validate(&self) -> Result<(), String> {
-        if !self.buffer_base.is_multiple_of(RECORD_SIZE as u64) {
-            return Err(format!("buffer base {:#x} is not aligned to the {RECORD_SIZE}-byte record slot (PMBIDR.Align)", self.buffer_base));
+        let slot = 1u64 << RECORD_SIZE_LOG2;
+        if !self.buffer_base.is_multiple_of(slot) {
+            return Err(format!(
+                "buffer base {:#x} is not aligned to the {slot}-byte record slot (PMBIDR.Align)",
+                self.buffer_base
+            ));
         }
         if self.buffer_size == 0 || !self.buffer_size.is_multiple_of(LIMIT_GRANULE) {
             return Err(format!(
@@ -386,6 +390,13 @@ impl SampleSettings {
     /// filter, PMBLIMITR.PMFZ, and event filters with only the events PMSEVFR_EL1 implements
     /// (its other bits are RES0).
     pub fn check_for(&self, cfg: &Config) -> Result<(), String> {
+        let slot = cfg.record_size() as u64;
+        if !self.buffer_base.is_multiple_of(slot) {
+            return Err(format!(
+                "buffer base {:#x} is not aligned to {}'s {slot}-byte record slot (PMBIDR.Align)",
+                self.buffer_base, cfg.name
+            ));
+        }
         use spe_defs::config::option;
         let refuse = |what: &str, feature: &str, name: &str, built: fn(&Config) -> bool| {
             // The presets that build it.
@@ -760,6 +771,9 @@ pub struct Driver {
     /// The hardware thread whose registers, PSB lane, interrupt and buffer this driver
     /// serves (the CPU it runs on).
     thread: usize,
+    /// The record slot (PMBIDR.Align, which Linux reads at probe): the ring's head stays
+    /// on it.
+    slot: u64,
     /// The draws of [`SampleSettings::exc_reroute`].
     reroute: Option<Rng>,
 }
@@ -798,15 +812,22 @@ impl Driver {
             events: Vec::new(),
             records: Vec::new(),
             thread: 0,
+            slot: 1 << RECORD_SIZE_LOG2,
             reroute,
         })
     }
 
     /// The driver of hardware thread `thread` (its register bank through `reg_tid`, its
-    /// PSB lane, interrupt and buffer).
-    pub fn for_thread(settings: SampleSettings, thread: usize) -> Result<Driver, String> {
+    /// PSB lane, interrupt and buffer) of a unit with `record_size`-byte records
+    /// (`Config::record_size`).
+    pub fn for_thread(
+        settings: SampleSettings,
+        thread: usize,
+        record_size: usize,
+    ) -> Result<Driver, String> {
         let mut d = Driver::new(settings)?;
         d.thread = thread;
+        d.slot = record_size as u64;
         Ok(d)
     }
 
@@ -1065,7 +1086,7 @@ impl Driver {
         self.collision = false;
         self.status = 0;
         // Whole records only: the head stays on a record slot; it wraps at the ring's end.
-        self.head = (end - base) & !(RECORD_SIZE as u64 - 1);
+        self.head = (end - base) & !(self.slot - 1);
         if self.head >= size {
             self.head = 0;
         }

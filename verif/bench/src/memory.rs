@@ -14,7 +14,7 @@
 //! with `wr_err`: the error always lands on a real handshake.
 
 use spe_defs::config::MAX_THREADS;
-use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
+use spe_defs::impdef::{BEAT_BYTES, BEAT_STRB, RECORD_SIZE_LOG2};
 use spe_defs::regs::pmbsr;
 use spe_ports::{Inputs, Outputs};
 use spe_stim::rng::Rng;
@@ -323,6 +323,8 @@ pub struct Memory {
     ea_ignored: bool,
     /// The error on the beat accepted this cycle is an external abort (kind 00 or 11).
     err_external: bool,
+    /// The unit's record slot (`Config::record_size`): 64 bytes, or 128.
+    record_size: usize,
 }
 
 /// One hardware thread's buffer as the memory checks it.
@@ -361,6 +363,7 @@ impl Memory {
             violation_count: 0,
             ea_ignored: false,
             err_external: false,
+            record_size: 1 << RECORD_SIZE_LOG2,
         };
         // The first beat: by its index or its place; a random error is drawn only after a
         // beat (so a seed's draws stay where they were before sweeps existed).
@@ -388,11 +391,12 @@ impl Memory {
                     return false;
                 }
                 let n = start + record / every;
-                let hit = n % BEATS_PER_RECORD as u64 == beat;
+                let beats = self.record_beats() as u64;
+                let hit = n % beats == beat;
                 if hit {
-                    // Kind (n + n / 8) mod 4: each run of eight faults shifts the kinds by
-                    // one against the beats.
-                    self.sweep_kind = Some(pmbsr::ERR_KINDS[((n + n / 8) % 4) as usize]);
+                    // Kind (n + n / beats) mod 4: each run of a record's beats of faults
+                    // shifts the kinds by one against the beats.
+                    self.sweep_kind = Some(pmbsr::ERR_KINDS[((n + n / beats) % 4) as usize]);
                 }
                 hit
             }
@@ -403,6 +407,15 @@ impl Memory {
     /// answered with one goes on to the next beat of its record.
     pub fn ignore_external_aborts(&mut self, on: bool) {
         self.ea_ignored = on;
+    }
+
+    /// For a unit whose records are `size` bytes (`Config::record_size`; 64 unless set).
+    pub fn set_record_size(&mut self, size: usize) {
+        self.record_size = size;
+    }
+
+    fn record_beats(&self) -> usize {
+        self.record_size / BEAT_BYTES
     }
 
     /// The driver begins an AUX output at `ptr` (it writes PMBPTR = `ptr`): records may
@@ -612,13 +625,12 @@ impl Memory {
     fn check_order(&mut self, cycle: u64, addr: u64) {
         match self.bufs[self.cur].record {
             None => {
-                if !addr.is_multiple_of(RECORD_SIZE as u64) {
+                let size = self.record_size;
+                if !addr.is_multiple_of(size as u64) {
                     self.violation(
                         cycle,
                         ViolationKind::OutOfOrder,
-                        format!(
-                            "record starts at {addr:#x}, not at a {RECORD_SIZE}-byte slot boundary"
-                        ),
+                        format!("record starts at {addr:#x}, not at a {size}-byte slot boundary"),
                     );
                 }
                 if let Some(end) = self.bufs[self.cur].last_record_end.filter(|&e| addr < e) {
@@ -646,7 +658,7 @@ impl Memory {
             }
         }
         if let Some((last, n)) = self.bufs[self.cur].record {
-            if n == BEATS_PER_RECORD {
+            if n == self.record_beats() {
                 self.bufs[self.cur].record = None;
                 self.bufs[self.cur].last_record_end = Some(last.wrapping_add(BEAT_BYTES as u64));
             }

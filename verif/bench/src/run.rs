@@ -12,7 +12,6 @@
 use crate::driver::{AuxRecord, Driver, MgmtEvent, SampleSettings};
 use crate::memory::{Memory, MemoryProfile, Violation};
 use spe_defs::config::{Config, MAX_THREADS};
-use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::regs::pmbsr;
 use spe_ports::{Dut, Inputs, Outputs};
 use spe_stim::core::Core;
@@ -296,6 +295,8 @@ struct Bench<'a> {
     scratch: Inputs,
     cycle: u64,
     stats: Stats,
+    /// The unit's record slot (`Config::record_size`).
+    record_size: usize,
 }
 
 impl Bench<'_> {
@@ -418,7 +419,7 @@ impl Bench<'_> {
         }
         s.filter_drops = s.sample_feed.saturating_sub(s.sample_filtrate);
         s.bytes_drained = self.drivers.iter().map(|d| d.aux().len() as u64).sum();
-        s.records_written = s.bytes_drained / RECORD_SIZE as u64;
+        s.records_written = s.bytes_drained / self.record_size as u64;
         s.management_events = self
             .drivers
             .iter()
@@ -455,6 +456,7 @@ pub fn run(
     // window moved up by t strides, its seed derived from the run's.
     let mut mem = Memory::new(*memory, seed);
     mem.ignore_external_aborts(cfg.options.v1p3);
+    mem.set_record_size(cfg.record_size());
     let (mut cores, mut drivers) = (Vec::new(), Vec::new());
     for t in 0..cfg.threads {
         let s = SampleSettings {
@@ -475,7 +477,7 @@ pub fn run(
         )?);
         let (base, limit) = s.window();
         mem.set_window(t, base, limit);
-        drivers.push(Driver::for_thread(s, t)?);
+        drivers.push(Driver::for_thread(s, t, cfg.record_size())?);
     }
     let mut b = Bench {
         dut,
@@ -487,6 +489,7 @@ pub fn run(
         scratch: Inputs::default(),
         cycle: 0,
         stats: Stats::default(),
+        record_size: cfg.record_size(),
     };
 
     for _ in 0..RESET_CYCLES {

@@ -33,7 +33,7 @@ use spe_bench::driver::{exc_routing, exc_routing_host, FaultAction};
 use spe_bench::memory::{random_mmu_fsc, FaultSpec};
 use spe_bench::{Backpressure, ErrorInjection, MemoryProfile, SampleSettings};
 use spe_defs::events::filterable_mask;
-use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES};
+use spe_defs::impdef::BEAT_BYTES;
 use spe_defs::packet::{addr_payload::ADDR_BITS, op_class};
 use spe_defs::regs::{pmblimitr, pmbmar, pmbsr, reg, RegId, REGS};
 use spe_defs::Config;
@@ -505,7 +505,7 @@ impl<D: Dut> Dut for Chaos<D> {
             self.reprogram();
         }
         if let Some((t, addr)) = self.last_beat.take() {
-            let beat = addr / BEAT_BYTES as u64 % BEATS_PER_RECORD as u64;
+            let beat = addr / BEAT_BYTES as u64 % self.cfg.record_beats() as u64;
             if beat != 0 && self.stop_rng.chance(STOP_MID_RECORD) {
                 self.counts.reg_writes += 1;
                 self.queue.push_front(stop_profiling(&mut self.stop_rng, t));

@@ -56,6 +56,8 @@
 //!   sampled branch with link or procedure return whose payload has GCS (it pushes or
 //!   pops the Guarded Control Stack, and so is a store or a load for the filters: review
 //!   finding N1) reaches the filters, with SAMPLE_FEED_ST or _LD, and is kept or dropped;
+//!   `gcs/<call|return>/data`: its record carries the GCS access's data VA beside the
+//!   branch target (D17.6.3, the 128-byte slot);
 //! * `exc/el<n>` (units with FEAT_SPE_EXC): `exc_el<n>` rising, a management event
 //!   reported as an SPE Profiling exception to ELn (J1 `ReportSPEEvent`'s bank);
 //!   `exc/el<n>/ke` (n = 1, 2): rising with `exc_ke<n>`, an exception that may be taken at
@@ -76,7 +78,7 @@
 
 use crate::hooks;
 use spe_defs::impdef::{
-    events_payload, layout, BEATS_PER_RECORD, BEAT_BYTES, DATA_SOURCE_PAYLOAD, RECORD_SIZE,
+    events_payload, layout, BEAT_BYTES, DATA_SOURCE_PAYLOAD, MAX_RECORD_BEATS, MAX_RECORD_SIZE,
 };
 use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class, subclass};
 use spe_defs::regs::{pmblimitr, pmbmar, pmbsr, reg, RegId};
@@ -202,7 +204,7 @@ impl Plan {
             "reset while a sample is in flight".into(),
         );
         for (n, k) in FAULT_KINDS.iter().enumerate() {
-            for b in 0..BEATS_PER_RECORD {
+            for b in 0..cfg.record_beats() {
                 add(
                     format!("fault/{k}/beat{b}"),
                     format!("a write fault of wr_err_kind {n:02b} at beat {b} of a record"),
@@ -213,7 +215,7 @@ impl Plan {
             "fault/mmu-sea".into(),
             "a stage 1 or 2 write fault with the FSC of a synchronous external abort".into(),
         );
-        for b in 0..BEATS_PER_RECORD {
+        for b in 0..cfg.record_beats() {
             add(
                 format!("backpressure/beat{b}"),
                 format!("beat {b} of a record offered with wr_ready low"),
@@ -299,6 +301,10 @@ impl Plan {
                         format!("a sampled {what} with GCS reaches the filters and is {fate}"),
                     );
                 }
+                add(
+                    format!("gcs/{op}/data"),
+                    format!("the record of a {what} with GCS carries its target and the data VA of its GCS access"),
+                );
             }
         }
         if cfg.options.exc {
@@ -429,7 +435,7 @@ struct Thread {
     /// address of the last one, and the bytes so far.
     next_beat: usize,
     last_addr: u64,
-    record: [u8; RECORD_SIZE],
+    record: [u8; MAX_RECORD_SIZE],
 }
 
 impl Default for Thread {
@@ -447,7 +453,7 @@ impl Default for Thread {
             exc: [false; 3],
             next_beat: 0,
             last_addr: 0,
-            record: [0; RECORD_SIZE],
+            record: [0; MAX_RECORD_SIZE],
         }
     }
 }
@@ -507,9 +513,9 @@ struct Ids {
     outcome: [[usize; 3]; 5],
     collision: usize,
     reset_dropped: usize,
-    fault: [[usize; BEATS_PER_RECORD]; 4],
+    fault: [[usize; MAX_RECORD_BEATS]; 4],
     mmu_sea: usize,
-    backpressure: [usize; BEATS_PER_RECORD],
+    backpressure: [usize; MAX_RECORD_BEATS],
     psb: [usize; 6],
     irq: usize,
     stop_writing: usize,
@@ -547,12 +553,12 @@ impl<D: Dut> Observer<D> {
             ids.collision = p.id("sample/collision");
             ids.reset_dropped = p.id("sample/reset-dropped");
             for (k, kind) in FAULT_KINDS.iter().enumerate() {
-                for b in 0..BEATS_PER_RECORD {
+                for b in 0..cfg.record_beats() {
                     ids.fault[k][b] = p.id(&format!("fault/{kind}/beat{b}"));
                 }
             }
             ids.mmu_sea = p.id("fault/mmu-sea");
-            for b in 0..BEATS_PER_RECORD {
+            for b in 0..cfg.record_beats() {
                 ids.backpressure[b] = p.id(&format!("backpressure/beat{b}"));
             }
             for (i, ph) in PSB_PHASES.iter().enumerate() {
@@ -700,7 +706,7 @@ impl<D: Dut> Observer<D> {
                 let last = writing
                     && i.wr_ready
                     && (!i.wr_err || pmbsr::is_ignored(&self.cfg, i.wr_err_kind))
-                    && beat == Some(BEATS_PER_RECORD - 1);
+                    && beat == Some(self.cfg.record_beats() - 1);
                 if let Some(id) = if last { ids.full_last } else { ids.full_check } {
                     c[id] += 1;
                 }
@@ -832,15 +838,15 @@ impl<D: Dut> Observer<D> {
         let ignored = pmbsr::is_ignored(&self.cfg, i.wr_err_kind);
         if i.wr_err && !ignored {
             th.next_beat = 0;
-        } else if b + 1 == BEATS_PER_RECORD {
+        } else if b + 1 == self.cfg.record_beats() {
             th.next_beat = 0;
             let rec = th.record;
-            self.record(&rec);
+            self.record(&rec[..self.cfg.record_size()]);
         }
     }
 
     /// A whole record written: its packets, event bits and saturated counters.
-    fn record(&mut self, rec: &[u8; RECORD_SIZE]) {
+    fn record(&mut self, rec: &[u8]) {
         let Some(plan) = &self.plan else { return };
         let max = self.cfg.counter_width.max();
         let kinds = packet_kinds(&self.cfg);
@@ -867,6 +873,27 @@ impl<D: Dut> Observer<D> {
                             self.counts[id] += 1;
                         }
                     }
+                }
+            }
+        }
+        // A call or return with GCS whose record has its branch target and its GCS
+        // access's data VA (the 128-byte slot's own places).
+        if self.cfg.options.crr {
+            let (op, pl) = (rec[layout::OP_TYPE.offset], rec[layout::OP_TYPE.offset + 1]);
+            let va = layout::va(&self.cfg).offset;
+            let both = rec[layout::TGT_OR_VA.offset]
+                == packet::address_header(addr_index::BRANCH_TARGET)
+                && rec[va] == packet::address_header(addr_index::DATA_VA);
+            if op == packet::op_type_header(op_class::BRANCH) && both {
+                let which = if subclass::br_gcs_is_store(pl) {
+                    Some("call")
+                } else if subclass::br_gcs_is_load(pl) {
+                    Some("return")
+                } else {
+                    None
+                };
+                if let Some(w) = which {
+                    self.counts[plan.id(&format!("gcs/{w}/data"))] += 1;
                 }
             }
         }

@@ -18,7 +18,6 @@ use crate::verilated::Verilated;
 use spe_bench::memory::FaultSpec;
 use spe_bench::run::RESET_CYCLES;
 use spe_bench::{Backpressure, ErrorInjection, Stats};
-use spe_defs::impdef::BEATS_PER_RECORD;
 use spe_defs::{Config, PRESETS};
 use spe_stim::core_params::MAX_DRAM_BASE;
 use spe_stim::parse_num;
@@ -546,7 +545,7 @@ pub struct JobResult {
 impl JobResult {
     /// Records the unit wrote to memory (beats accepted / beats per record).
     pub fn records(&self) -> u64 {
-        self.stats.beats_accepted / BEATS_PER_RECORD as u64
+        self.stats.beats_accepted / self.job.preset.record_beats() as u64
     }
 }
 

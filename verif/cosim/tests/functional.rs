@@ -3,7 +3,6 @@
 //! the points the golden model and the RTL meet.
 
 use spe_cosim::functional::{holes, Observer, Plan};
-use spe_defs::impdef::BEATS_PER_RECORD;
 use spe_defs::packet::op_class::{BRANCH, LD_ST_ATOMIC, OTHER, RESERVED};
 use spe_defs::regs::pmbsr;
 use spe_defs::Config;
@@ -156,7 +155,7 @@ fn a_write_fault_counts_at_its_beat_index_and_kind_and_a_stall_at_the_offered_be
     let cfg = Config::default();
     let base = 0x8000_0000u64;
     for (kind, name) in [(0u8, "ea"), (1, "stage1"), (2, "stage2"), (3, "reserved")] {
-        for at in 0..BEATS_PER_RECORD {
+        for at in 0..cfg.record_beats() {
             let mut steps: Vec<_> = (0..at)
                 .map(|b| beat(base + 8 * b as u64, 0, true, None))
                 .collect();
@@ -194,20 +193,21 @@ fn a_write_fault_counts_at_its_beat_index_and_kind_and_a_stall_at_the_offered_be
 
 #[test]
 fn an_external_abort_ends_the_record_but_on_a_unit_with_spev1p3_which_ignores_it() {
-    // Eight beats with an external abort at beat 3, then a stage 1 fault on the next beat:
-    // without SPEv1p3 the abort ended the record, so beats 4 to 7 began another and the
-    // fault is at its beat 4; with it (v1p4) the first record ran to its end and the fault
-    // is at the next record's first beat.
+    // A record's beats with an external abort at beat 3, then a stage 1 fault on the next
+    // beat: without SPEv1p3 the abort ended the record, so beats 4 to 7 began another and
+    // the fault is at its beat 4; with it (v1p4, sixteen beats a record) the first record
+    // ran to its end and the fault is at the next record's first beat.
     let base = 0x4000u64;
-    let mut steps: Vec<_> = (0..BEATS_PER_RECORD)
-        .map(|b| beat(base + 8 * b as u64, 0, true, (b == 3).then_some(0)))
-        .collect();
-    steps.push(beat(base + 64, 0, true, Some(pmbsr::ERR_STAGE1)));
     for (p, next) in [
         ("default", "fault/stage1/beat4"),
         ("v1p4", "fault/stage1/beat0"),
     ] {
         let cfg = Config::preset(p).unwrap();
+        let n = cfg.record_beats();
+        let mut steps: Vec<_> = (0..n)
+            .map(|b| beat(base + 8 * b as u64, 0, true, (b == 3).then_some(0)))
+            .collect();
+        steps.push(beat(base + 8 * n as u64, 0, true, Some(pmbsr::ERR_STAGE1)));
         assert_eq!(
             names(&observe(cfg, &steps)),
             ["fault/ea/beat3", next],
@@ -250,7 +250,7 @@ fn a_whole_record_counts_its_packets_events_and_saturated_counters() {
         layout::events(&cfg).offset + layout::events(&cfg).len,
         &[0x01],
     );
-    let steps: Vec<_> = (0..BEATS_PER_RECORD)
+    let steps: Vec<_> = (0..cfg.record_beats())
         .map(|b| {
             let w = u64::from_le_bytes(rec[8 * b..8 * b + 8].try_into().unwrap());
             beat(0x1000 + 8 * b as u64, w, true, None)
@@ -273,7 +273,7 @@ fn a_whole_record_counts_its_packets_events_and_saturated_counters() {
         ]
     );
     // Seven beats are no record.
-    assert!(observe(&cfg, &steps[..BEATS_PER_RECORD - 1]).is_empty());
+    assert!(observe(&cfg, &steps[..cfg.record_beats() - 1]).is_empty());
 }
 
 #[test]
@@ -425,15 +425,16 @@ fn a_psb_meets_a_kept_record_before_its_first_beat_and_buffer_full_follows_the_l
     // SAMPLE_BUFFER_FULL with the last beat: after the last beat, also when the beat's
     // external abort is ignored (SPEv1p3, v1p4); on a unit without SPEv1p3 (v1p2x) the
     // abort ended the record at that beat, so the event belongs to no last beat.
-    let mut steps: Vec<_> = (0..BEATS_PER_RECORD)
-        .map(|b| beat(0x2000 + 8 * b as u64, 0, true, None))
-        .collect();
-    let last = BEATS_PER_RECORD - 1;
-    steps[last].0.wr_err = true;
-    steps[last].0.wr_err_kind = pmbsr::ERR_EXTERNAL;
-    steps[last].1.thr[0].pmu_sample_buffer_full = true;
     let full = |p: &str| {
-        observe(Config::preset(p).unwrap(), &steps)
+        let cfg = Config::preset(p).unwrap();
+        let mut steps: Vec<_> = (0..cfg.record_beats())
+            .map(|b| beat(0x2000 + 8 * b as u64, 0, true, None))
+            .collect();
+        let last = cfg.record_beats() - 1;
+        steps[last].0.wr_err = true;
+        steps[last].0.wr_err_kind = pmbsr::ERR_EXTERNAL;
+        steps[last].1.thr[0].pmu_sample_buffer_full = true;
+        observe(cfg, &steps)
             .into_iter()
             .map(|(n, _)| n)
             .filter(|n| n.starts_with("mgmt/"))

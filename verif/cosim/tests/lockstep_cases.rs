@@ -860,7 +860,7 @@ fn the_v1p4_preset_ignores_external_aborts_on_buffer_writes_and_still_reports_st
             } else {
                 // Every record whole, and more written than errors injected.
                 assert!(records as u64 > injected, "{p} {errors}: {records} records");
-                assert_eq!(r.aux.len() % spe_defs::impdef::RECORD_SIZE, 0);
+                assert_eq!(r.aux.len() % cfg.record_size(), 0);
             }
         }
     }

@@ -12,10 +12,6 @@ use spe_defs::regs::{pmblimitr, pmbptr, pmbsr, pmscr, pmsicr, pmsirr, reg, RegId
 use spe_defs::Config;
 use spe_ports::{Dut, Inputs, Outputs};
 
-/// The record size in bytes and beats.
-const RECORD: u64 = 64;
-const BEATS: u64 = 8;
-
 /// A multithreaded unit in lockstep, driven by hand.
 struct Smt {
     cfg: &'static Config,
@@ -76,6 +72,14 @@ impl Smt {
         s
     }
 
+    /// The preset's record slot (`Config::record_size`) and its beats.
+    fn record(&self) -> u64 {
+        self.cfg.record_size() as u64
+    }
+    fn beats_per_record(&self) -> u64 {
+        self.cfg.record_beats() as u64
+    }
+
     fn threads(&self) -> usize {
         self.cfg.threads
     }
@@ -115,7 +119,7 @@ impl Smt {
         // after an accepted first beat is the same record's second.
         inp.wr_ready = true;
         if let Some(t) = self.fault_next {
-            let first = self.out.wr_valid && self.out.wr_addr % RECORD == 0;
+            let first = self.out.wr_valid && self.out.wr_addr % self.record() == 0;
             if first && usize::from(self.out.wr_tid) == t && self.inp.wr_ready {
                 inp.wr_err = true;
                 inp.wr_err_kind = 0b01; // stage-1 fault
@@ -227,9 +231,10 @@ impl Smt {
 fn thread0_fills_and_faults_while_the_others_write(name: &str) {
     let mut s = Smt::new(name);
     let n = s.threads();
+    let (record, beats) = (s.record(), s.beats_per_record());
     eprintln!("smt case on {name} (replay: cargo test --release -p spe-cosim --test smt_cases)");
     let base = |t: usize| 0xffff_8000_1000_0000 + 0x100_0000 * t as u64;
-    // Thread 0: one 4 KiB page (64 records); the others: 1 MiB each.
+    // Thread 0: one 4 KiB page (64 records, 32 of 128 bytes); the others: 1 MiB each.
     let small = 0x1000;
     let big = 0x10_0000;
     // Thread 0 profiles EL1 only, thread 1 EL0 only, the others both.
@@ -300,23 +305,23 @@ fn thread0_fills_and_faults_while_the_others_write(name: &str) {
     s.stop(0);
     // Thread 0: its page, then the faulted record's first beat.
     let b0 = s.beats_of(0);
-    assert_eq!(b0.len() as u64, (small / RECORD) * BEATS + 1);
+    assert_eq!(b0.len() as u64, (small / record) * beats + 1);
     assert!(b0.iter().all(|&a| (base(0)..base(0) + small).contains(&a)));
     // Every other thread: every kept record written, in order, in its own buffer.
     for (t, &ptr) in end.iter().enumerate().take(n).skip(1) {
         let b = s.beats_of(t);
-        let want: Vec<u64> = (0..s.kept[t] * BEATS).map(|k| base(t) + 8 * k).collect();
+        let want: Vec<u64> = (0..s.kept[t] * beats).map(|k| base(t) + 8 * k).collect();
         assert_eq!(
             b, want,
             "thread {t}: {} records kept, every beat in order at its PMBPTR",
             s.kept[t]
         );
         assert!(
-            s.kept[t] > small / RECORD + 2,
+            s.kept[t] > small / record + 2,
             "thread {t} kept writing while thread 0 was full, stopped and faulted: {} records",
             s.kept[t]
         );
-        assert_eq!(ptr, base(t) + RECORD * s.kept[t], "thread {t}'s PMBPTR");
+        assert_eq!(ptr, base(t) + record * s.kept[t], "thread {t}'s PMBPTR");
     }
     for t in 0..n {
         assert_eq!(
@@ -335,7 +340,7 @@ fn thread0_fills_and_faults_while_the_others_write(name: &str) {
         "  ok: {} cycles, records per thread {:?}, writer switched thread {switches} times",
         s.cycle,
         (0..n)
-            .map(|t| s.beats_of(t).len() as u64 / BEATS)
+            .map(|t| s.beats_of(t).len() as u64 / beats)
             .collect::<Vec<_>>()
     );
 }
@@ -440,8 +445,8 @@ fn smt2_v1p4_options_are_per_thread() {
         s.cycle,
         s.frozen[0],
         [
-            s.beats_of(0).len() as u64 / BEATS,
-            s.beats_of(1).len() as u64 / BEATS
+            s.beats_of(0).len() as u64 / s.beats_per_record(),
+            s.beats_of(1).len() as u64 / s.beats_per_record()
         ]
     );
 }

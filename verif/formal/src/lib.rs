@@ -163,7 +163,7 @@ pub const PROPS: &[Prop] = &[
             ("f_sbeat", "writer.s_beat__q"),
             ("f_base", "writer.s_base__q"),
         ],
-        what: "a record's beats are consecutive in one 64-byte slot",
+        what: "a record's beats are consecutive in one record slot (64 or 128 bytes)",
     },
     Prop {
         name: "s-no-write",

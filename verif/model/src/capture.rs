@@ -166,12 +166,22 @@ impl Sample {
     pub fn is_branch(&self) -> bool {
         self.class == op_class::BRANCH
     }
+    /// The op makes a data access the core reports (translation, memory): a load/store, or
+    /// a call or return that pushes or pops the Guarded Control Stack (recorded with GCS
+    /// only with FEAT_SPE_CRR). D17.6.3: "The information for both the branch and the load
+    /// or store is collected". choice: crr
+    pub fn has_data_access(&self) -> bool {
+        self.is_load_store()
+            || (self.is_branch()
+                && (subclass::br_gcs_is_load(self.subclass)
+                    || subclass::br_gcs_is_store(self.subclass)))
+    }
     /// Loads, including the atomics that return a value (ST clear); a no-return atomic
     /// (STADD) is not one (D17.5.1, PMSFCR_EL1.LD). A procedure return that pops the
     /// Guarded Control Stack is one too (D17.6.3: "treated as both a branch and a load or
     /// store for the purposes of filtering"; J1 `SPEFilterByType`), for the type filter and
-    /// SAMPLE_FEED_LD; its data source is never one a load's filters read, as it has no
-    /// memory report (J1 `SPEFilterByDataSource` tests the op type, which stays Branch).
+    /// SAMPLE_FEED_LD; its data source (of its GCS access) is never one a load's filters
+    /// read (J1 `SPEFilterByDataSource` tests the op type, which stays Branch).
     pub fn is_load(&self) -> bool {
         (self.is_load_store() && subclass::ldst_is_load(self.subclass))
             || (self.is_branch() && subclass::br_gcs_is_load(self.subclass))
@@ -238,7 +248,7 @@ impl Sample {
             }
         }
         if inp.xl.start {
-            if self.is_load_store() && !self.xl_started {
+            if self.has_data_access() && !self.xl_started {
                 self.xl_started = true;
                 self.va = inp.xl.va;
                 self.lat_xlat = 0;
@@ -247,7 +257,7 @@ impl Sample {
             }
         }
         if inp.xl.done {
-            if self.is_load_store() && self.xl_started && !self.xl_done {
+            if self.has_data_access() && self.xl_started && !self.xl_done {
                 self.xl_done = true;
                 self.pa = inp.xl.pa & spe_defs::low_mask(spe_defs::packet::addr_payload::ADDR_BITS);
                 self.pa_ns = inp.xl.pa_ns;
@@ -258,7 +268,7 @@ impl Sample {
             }
         }
         if inp.mem.done {
-            if self.is_load_store() && !self.mem_done {
+            if self.has_data_access() && !self.mem_done {
                 self.mem_done = true;
                 self.data_source = inp.mem.source;
                 self.fp_scalar = opts.eft && inp.mem_fp_scalar;

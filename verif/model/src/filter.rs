@@ -42,10 +42,12 @@ pub struct Feed {
 }
 
 /// J1 `SPEFilterByDataSource`'s `is_ds` with the test that guards it: `Some(selected)` for
-/// a load (or load atomic) with a data source (its memory report came), `None` otherwise.
+/// a load (or load atomic) with a data source (its memory report came), `None` otherwise:
+/// the guard is the op type (Load, LoadAtomic), so a return with GCS, whose op type is
+/// Branch, is never filtered by its data source.
 /// PMSDSFR reads as zero in a unit without FEAT_SPE_FDS.
 fn data_source_selected(regs: &Regs, s: &Sample) -> Option<bool> {
-    (s.is_load() && s.mem_done)
+    (s.is_load() && s.is_load_store() && s.mem_done)
         .then(|| regs.get(RegId::Pmsdsfr) >> (s.data_source & pmsdsfr::SOURCE_INDEX_MASK) & 1 != 0)
 }
 

@@ -1,14 +1,15 @@
-//! Serializer: encodes a kept sample as one 64-byte record, each packet at its fixed offset
-//! (`spe_defs::impdef::layout`), absent packets left as Padding. The record ends with a
-//! Timestamp when one was collected, else with End.
+//! Serializer: encodes a kept sample as one record of the unit's slot size (64 bytes, or
+//! 128 with FEAT_SPE_CRR), each packet at its fixed offset (`spe_defs::impdef::layout`),
+//! absent packets left as Padding. The record ends with a Timestamp when one was
+//! collected, else with End.
 
 use crate::capture::Sample;
-use spe_defs::impdef::{self, layout, Slot, RECORD_SIZE};
+use spe_defs::impdef::{self, layout, Slot};
 use spe_defs::packet::{self, addr_index, addr_payload, context_index, counter_index, subclass};
 use spe_defs::Config;
 
-/// One encoded record slot.
-pub type Record = [u8; RECORD_SIZE];
+/// One encoded record slot (`Config::record_size` bytes).
+pub type Record = Vec<u8>;
 
 /// Writes `header` and the low `len` bytes of `payload` (little-endian) at the slot's offset.
 fn put(rec: &mut Record, slot: Slot, header: u8, payload: u64, len: usize) {
@@ -20,7 +21,7 @@ fn put(rec: &mut Record, slot: Slot, header: u8, payload: u64, len: usize) {
 /// Encodes the record of a completed sample in a unit of `cfg` (its Events payload size).
 /// choice: record-slot, choice: events-payload, choice: data-source, choice: security-state
 pub fn encode(s: &Sample, cfg: &Config) -> Record {
-    let mut r = [packet::PAD; RECORD_SIZE];
+    let mut r = vec![packet::PAD; cfg.record_size()];
     if s.collect.context_el1 {
         put(
             &mut r,
@@ -85,22 +86,28 @@ pub fn encode(s: &Sample, cfg: &Config) -> Record {
             tgt,
             packet::ADDRESS_PAYLOAD,
         );
-    } else if s.xl_started && va_allowed {
+    }
+    // D17.6.3: a call or return with a Guarded Control Stack access collects "the
+    // information for both the branch and the load or store": its data addresses have
+    // places of their own in a unit that records GCS (128-byte slots); in a 64-byte slot
+    // only a load/store (never a resolved branch) has them.
+    let data_place = cfg.long_records() || !s.br_done;
+    if s.xl_started && va_allowed && data_place {
         put(
             &mut r,
-            layout::TGT_OR_VA,
+            layout::va(cfg),
             packet::address_header(addr_index::DATA_VA),
             s.va,
             packet::ADDRESS_PAYLOAD,
         );
     }
-    if s.xl_done && s.collect.phys_addr && va_allowed {
+    if s.xl_done && s.collect.phys_addr && va_allowed && data_place {
         // NS: the physical address space of the access (D18.2.1, J1 uses
         // addrdesc.paddress.paspace), not the PE's Security state.
         let pa = addr_payload::physical(s.pa, s.pa_ns);
         put(
             &mut r,
-            layout::PA,
+            layout::pa(cfg),
             packet::address_header(addr_index::DATA_PA),
             pa,
             packet::ADDRESS_PAYLOAD,
@@ -110,8 +117,9 @@ pub fn encode(s: &Sample, cfg: &Config) -> Record {
     // before the sampled operation"; not recorded when "the sampled operation is still
     // speculative": a branch flushed from the pipeline has no PBT packet. choice: prev-branch
     if let Some(pbt) = s.prev_branch.filter(|_| s.retired) {
-        // FEAT_SPE_PBT: a branch, so the slot has no data PA.
-        debug_assert!(!s.xl_done);
+        // FEAT_SPE_PBT: a branch, so the place has no data PA (in a 64-byte slot a
+        // branch has no translation; in a 128-byte one the PA has a place of its own).
+        debug_assert!(!s.xl_done || cfg.long_records());
         put(
             &mut r,
             layout::PA,

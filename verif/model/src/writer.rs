@@ -1,5 +1,5 @@
-//! Buffer writer: writes a record as eight 64-bit beats at PMBPTR through the memory write
-//! port (valid/ready, error response), never at or past the limit; raises the buffer-full
+//! Buffer writer: writes a record as eight 64-bit beats (sixteen for a 128-byte record) at
+//! PMBPTR through the memory write port (valid/ready, error response), never at or past the limit; raises the buffer-full
 //! management event after a record that leaves no room for another, and the external-abort
 //! event on a write error (no further writes).
 //!
@@ -16,18 +16,18 @@
 
 use crate::record::Record;
 use crate::regs::Regs;
-use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
+use spe_defs::impdef::{BEAT_BYTES, BEAT_STRB};
 use spe_defs::regs::{pmbsr, RegId};
 
 /// A record being written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Write {
     pub record: Record,
-    /// Address of the record's first byte (64-byte aligned).
+    /// Address of the record's first byte (aligned to the record's size).
     pub base: u64,
     /// The limit (PMBLIMITR.LIMIT << 12) taken with `base` in the filter cycle.
     pub limit: u64,
-    /// Next beat, 0..8.
+    /// Next beat, 0..8 (0..16 for a 128-byte record).
     pub beat: usize,
     /// The beat was offered last cycle and not taken: it stays offered until it is.
     pub held: bool,
@@ -37,14 +37,15 @@ pub struct Write {
     pub mem_attr: u16,
 }
 
-/// The aligned slot address PMBPTR designates (bits 5:0 ignored). choice: pmbptr-unaligned
-pub fn slot_base(ptr: u64) -> u64 {
-    ptr & !(RECORD_SIZE as u64 - 1)
+/// The aligned slot address PMBPTR designates for `size`-byte records (bits 5:0, or 6:0,
+/// ignored). choice: pmbptr-unaligned
+pub fn slot_base(ptr: u64, size: usize) -> u64 {
+    ptr & !(size as u64 - 1)
 }
 
-/// True when a record at `base` would reach or pass the limit.
-pub fn past_limit(base: u64, limit: u64) -> bool {
-    u128::from(base) + RECORD_SIZE as u128 > u128::from(limit)
+/// True when a `size`-byte record at `base` would reach or pass the limit.
+pub fn past_limit(base: u64, limit: u64, size: usize) -> bool {
+    u128::from(base) + size as u128 > u128::from(limit)
 }
 
 /// Takes a kept record in its filter cycle: its slot at PMBPTR and the limit, as they are
@@ -54,8 +55,8 @@ pub fn past_limit(base: u64, limit: u64) -> bool {
 pub fn take(regs: &Regs, record: Record, own_el1: bool) -> Write {
     let (space, mem_attr) = regs.buffer_space(own_el1);
     Write {
+        base: slot_base(regs.get(RegId::Pmbptr), record.len()),
         record,
-        base: slot_base(regs.get(RegId::Pmbptr)),
         limit: regs.limit(),
         beat: 0,
         held: false,
@@ -69,7 +70,7 @@ impl Write {
     /// (nothing is written then, None); otherwise the beats start in the next cycle.
     /// choice: no-room
     pub fn check(self, regs: &mut Regs) -> Option<Write> {
-        if past_limit(self.base, self.limit) {
+        if past_limit(self.base, self.limit, self.record.len()) {
             regs.management_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, false, true);
             None
         } else {
@@ -133,14 +134,14 @@ impl Write {
             return (None, false);
         }
         self.beat += 1;
-        if self.beat < BEATS_PER_RECORD {
+        if self.beat < self.record.len() / BEAT_BYTES {
             return (Some(self), false);
         }
-        let next = self.base.wrapping_add(RECORD_SIZE as u64);
+        let next = self.base.wrapping_add(self.record.len() as u64);
         regs.set(RegId::Pmbptr, next);
         // SPEBufferIsFull: no room for another maximum-size record (against the limit taken
         // with the record).
-        let full = past_limit(next, self.limit) && !stopped;
+        let full = past_limit(next, self.limit, self.record.len()) && !stopped;
         if full {
             regs.management_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, false, false);
         }

@@ -1,7 +1,10 @@
 //! Buffer writer: addresses, backpressure, limit, buffer-full, faults, misaligned PMBPTR.
 mod common;
 use common::*;
-use spe_defs::impdef::RECORD_SIZE;
+use spe_defs::impdef::RECORD_SIZE_LOG2;
+
+/// The default preset's record slot.
+const RECORD_SIZE: usize = 1 << RECORD_SIZE_LOG2;
 use spe_defs::packet::op_class;
 use spe_defs::regs::{pmblimitr, pmbsr, RegId};
 use spe_defs::Config;

@@ -25,7 +25,8 @@ fn sample_with(tb: &mut Tb, class: u8, sub: u8, script: &Script) -> Vec<u8> {
         }
         tb.step();
     }
-    tb.steps(12);
+    // Its filter and check cycles and its beats (eight, or sixteen in a 128-byte slot).
+    tb.steps(4 + tb.cfg.record_beats() as u64);
     tb.record_at(before).expect("record written")
 }
 
@@ -1009,4 +1010,106 @@ fn previous_branch_target_only_for_a_taken_branch_with_a_valid_register_and_feat
         })],
     );
     assert_eq!(rec[layout::PA.offset..layout::PA.offset + 9], [0; 9]);
+}
+
+#[test]
+fn a_call_or_return_with_gcs_records_its_gcs_access_beside_its_branch_target() {
+    // D17.6.3 (review finding N1): an op that "executes both a Branch and a Guarded Control
+    // Stack data access": "The information for both the branch and the load or store is
+    // collected". v1p4 records GCS (FEAT_SPE_CRR) in 128-byte slots: the target at 28, the
+    // GCS access's data VA at 64 and PA at 80, its translation latency, its events, and a
+    // return's data source (it loads); Timestamp at 96. No report is stray.
+    let v1p4 = Config::preset("v1p4").unwrap();
+    assert_eq!(v1p4.record_size(), 128);
+    let (va, pa, tgt) = (
+        0x0000_7fff_efff_fff8u64,
+        0x00c0_1234_5ff8u64,
+        0xaaaa_d000_4000u64,
+    );
+    let xl_start = move |i: &mut spe_ports::Inputs| {
+        i.thr[0].xl.start = true;
+        i.thr[0].xl.va = va;
+    };
+    let xl_done = move |i: &mut spe_ports::Inputs| {
+        i.thr[0].xl.done = true;
+        i.thr[0].xl.pa = pa;
+        i.thr[0].xl.pa_ns = true;
+        i.thr[0].xl.tlb_access = true;
+    };
+    let mem = |i: &mut spe_ports::Inputs| {
+        i.thr[0].mem.done = true;
+        i.thr[0].mem.source = 0x8;
+        i.thr[0].mem.l1d_access = true;
+        i.thr[0].mem.l1d_refill = true;
+    };
+    let br = move |i: &mut spe_ports::Inputs| {
+        i.thr[0].br.done = true;
+        i.thr[0].br.target = tgt;
+        i.thr[0].br.taken = true;
+        i.thr[0].br.target_ns = true;
+    };
+    let cpl = |i: &mut spe_ports::Inputs| {
+        i.thr[0].cpl.done = true;
+        i.thr[0].cpl.retired = true;
+    };
+    let script: &Script = &[
+        (1, &xl_start),
+        (4, &xl_done),
+        (6, &mem),
+        (7, &br),
+        (8, &cpl),
+    ];
+    let cr = |c: u8| c << subclass::BR_CR_SHIFT;
+    for (what, sub, load) in [
+        ("RET", cr(subclass::CR_RET) | subclass::BR_IND, true),
+        ("BL", cr(subclass::CR_BL), false),
+    ] {
+        let mut tb = Tb::new(v1p4);
+        tb.enable(4, pmscr::PA.place(1) | pmscr::TS.place(1));
+        let r = sample_with(&mut tb, op_class::BRANCH, sub | subclass::BR_GCS, script);
+        assert_eq!(tb.strays, 0, "{what}: no report is stray");
+        assert_eq!(r.len(), 128, "{what}");
+        let at = |s: spe_defs::impdef::Slot| &r[s.offset..s.offset + s.len];
+        let ip = packet::addr_payload::instruction(tgt, 0, true);
+        assert_eq!(at(layout::LONG_TGT)[0], 0xb1, "{what}: the target");
+        assert_eq!(u64_at(&r, layout::LONG_TGT.offset + 1), ip, "{what}");
+        assert_eq!(layout::va(v1p4).offset, 64);
+        assert_eq!(at(layout::va(v1p4))[0], 0xb2, "{what}: the GCS access's VA");
+        assert_eq!(u64_at(&r, 65), va, "{what}");
+        assert_eq!(at(layout::pa(v1p4))[0], 0xb3, "{what}: its PA");
+        assert_eq!(
+            u64_at(&r, 81),
+            packet::addr_payload::physical(pa, true),
+            "{what}"
+        );
+        assert_eq!(
+            at(layout::LAT_XLAT)[0],
+            0x9a,
+            "{what}: its translation latency"
+        );
+        assert_eq!(u16_at(&r, layout::LAT_XLAT.offset + 1), 3, "{what}");
+        let ds = at(layout::DATA_SOURCE);
+        if load {
+            assert_eq!(ds, [0x43, 0x8], "{what}: a return loads: its data source");
+        } else {
+            assert_eq!(ds, [0, 0], "{what}: a call stores: no data source");
+        }
+        let events = u64::from_le_bytes([r[51], r[52], r[53], r[54], 0, 0, 0, 0]);
+        for e in [ev::L1D_ACCESS, ev::L1D_REFILL, ev::TLB_ACCESS, ev::RETIRED] {
+            assert_ne!(events & ev::bit(e), 0, "{what}: event {e}");
+        }
+        assert_eq!(at(layout::end_or_ts(v1p4))[0], packet::TIMESTAMP, "{what}");
+        assert_eq!(r[48], packet::op_type_header(op_class::BRANCH), "{what}");
+    }
+    // A unit that does not record GCS (default) takes the GCS access's reports as stray:
+    // its record has the target alone.
+    let mut tb = Tb::new(Config::preset("default").unwrap());
+    tb.enable(4, pmscr::PA.place(1));
+    let sub = cr(subclass::CR_RET) | subclass::BR_GCS;
+    let r = sample_with(&mut tb, op_class::BRANCH, sub, script);
+    assert_eq!(tb.strays, 3, "translation start and done, memory");
+    assert_eq!(r.len(), 64);
+    assert_eq!(r[layout::TGT_OR_VA.offset], 0xb1);
+    assert_eq!(r[layout::PA.offset], 0, "no PA");
+    assert_eq!(r[layout::DATA_SOURCE.offset], 0, "no data source");
 }

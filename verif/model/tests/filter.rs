@@ -35,7 +35,8 @@ fn outcome_on(
     tb.inp.thr[0].cpl.done = true;
     tb.inp.thr[0].cpl.retired = true;
     tb.step();
-    tb.steps(12);
+    // Its filter and check cycles and its beats (eight, or sixteen in a 128-byte slot).
+    tb.steps(4 + cfg.record_beats() as u64);
     (
         tb.feeds == 1,
         tb.filtrates == 1,

@@ -11,7 +11,10 @@ mod common;
 
 use common::seed;
 use spe_defs::config::MAX_THREADS;
-use spe_defs::impdef::{layout, RECORD_SIZE};
+use spe_defs::impdef::{layout, RECORD_SIZE_LOG2};
+
+/// The record slot of the presets these tests run (none with FEAT_SPE_CRR).
+const RECORD_SIZE: usize = 1 << RECORD_SIZE_LOG2;
 use spe_defs::packet::op_class;
 use spe_defs::regs::{pmblimitr, pmbsr, pmscr, RegId};
 use spe_defs::Config;

@@ -23,7 +23,6 @@
 use spe_cosim::chaos::Chaos;
 use spe_cosim::regress::{plan_jobs, JobPlan};
 use spe_cosim::{make_dut, Backend};
-use spe_defs::impdef::RECORD_SIZE;
 use spe_defs::Config;
 use spe_harness::{build_harness, replay, run_harness, write_vectors, BuildOpts, Layout, Recorder};
 use spe_ports::{Dut, Inputs, Outputs};
@@ -762,8 +761,9 @@ struct Directing<D: Dut> {
     inner: D,
     p: f64,
     rng: Rng,
-    /// The slot of the last beat the unit wrote.
+    /// The slot of the last beat the unit wrote, and the slot size (`Config::record_size`).
     last_slot: u64,
+    slot: u64,
     /// Rewrite to this address (the buffer's limit) instead.
     limit: Option<u64>,
     /// [`Directed::stop_writes`], and whether the last cycle offered a beat past a
@@ -795,7 +795,14 @@ impl<D: Dut> Dut for Directing<D> {
             i.reg_addr = spe_defs::regs::reg(spe_defs::regs::RegId::Pmbptr).addr();
             i.reg_wdata = match self.limit {
                 Some(l) => l,
-                None => self.last_slot + if self.rng.chance(0.5) { 0 } else { 128 },
+                None => {
+                    self.last_slot
+                        + if self.rng.chance(0.5) {
+                            0
+                        } else {
+                            2 * self.slot
+                        }
+                }
             };
         }
         if self.odd_payloads > 0.0 {
@@ -815,9 +822,9 @@ impl<D: Dut> Dut for Directing<D> {
             self.stall_from = None;
         }
         if o.wr_valid {
-            self.last_slot = o.wr_addr & !(RECORD_SIZE as u64 - 1);
+            self.last_slot = o.wr_addr & !(self.slot - 1);
         }
-        self.mid_record = o.wr_valid && o.wr_addr & (RECORD_SIZE as u64 - 1) != 0;
+        self.mid_record = o.wr_valid && o.wr_addr & (self.slot - 1) != 0;
         o
     }
     fn verdict(&mut self) -> Result<Option<String>, String> {
@@ -1146,6 +1153,7 @@ pub fn run(a: &Options) -> Result<std::process::ExitCode, String> {
             p: d.ptr_rewrites,
             rng: Rng::derive(seed, 0x9b7),
             last_slot: 0,
+            slot: cfg.record_size() as u64,
             limit: d.to_limit.then(|| d.settings.limit()),
             stop_p: d.stop_writes,
             mid_record: false,

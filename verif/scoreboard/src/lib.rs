@@ -47,7 +47,7 @@
 //! implementation's own timing.
 
 use spe_defs::config::{MAX_DISPATCH_WIDTH, MAX_THREADS};
-use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, RECORD_SIZE};
+use spe_defs::impdef::BEAT_BYTES;
 use spe_defs::ports::{Width, PORTS};
 use spe_defs::regs;
 use spe_defs::Config;
@@ -79,8 +79,9 @@ pub struct Record {
     pub addr: u64,
     /// The hardware thread whose buffer it is in.
     pub thread: u8,
-    /// Its bytes (beats not written, after a fault, are zero).
-    pub bytes: [u8; RECORD_SIZE],
+    /// Its bytes, `Config::record_size` of them (beats not written, after a fault, are
+    /// zero).
+    pub bytes: Vec<u8>,
     /// False when a write fault stopped it (`beats` beats were taken).
     pub whole: bool,
     pub beats: usize,
@@ -330,10 +331,11 @@ impl Scoreboard {
     fn match_beat(&mut self, m: &Outputs, b: &Beat) -> Option<Mismatch> {
         self.sum.beats += 1;
         let k = self.records.len();
-        let cur = self.cur.get_or_insert(Record {
+        let size = self.cfg.record_size();
+        let cur = self.cur.get_or_insert_with(|| Record {
             addr: m.wr_addr,
             thread: m.wr_tid,
-            bytes: [0; RECORD_SIZE],
+            bytes: vec![0; size],
             whole: false,
             beats: 0,
         });
@@ -341,7 +343,7 @@ impl Scoreboard {
         cur.bytes[j * BEAT_BYTES..(j + 1) * BEAT_BYTES].copy_from_slice(&m.wr_data.to_le_bytes());
         cur.beats += 1;
         let (addr, thread) = (cur.addr, cur.thread);
-        let done = b.err.is_some() || cur.beats == BEATS_PER_RECORD;
+        let done = b.err.is_some() || cur.beats == size / BEAT_BYTES;
         if done {
             let mut r = self.cur.take().expect("a record");
             r.whole = b.err.is_none();

@@ -23,7 +23,7 @@
 use crate::core_params::CoreParams;
 use crate::program::Program;
 use crate::rng::Rng;
-use crate::uop::{MicroOp, Mode};
+use crate::uop::{MemAccess, MemEvents, MicroOp, Mode, Tlb};
 use crate::walker::Walker;
 use spe_defs::config::Config;
 use spe_defs::packet::{op_class, subclass};
@@ -33,6 +33,11 @@ use std::collections::{BinaryHeap, HashMap};
 
 /// Physical addresses are 56 bits on the translation hook.
 const PA_MASK: u64 = spe_defs::low_mask(spe_defs::packet::addr_payload::ADDR_BITS);
+
+/// The Guarded Control Stack: its top at reset (a user stack page) and where its pages
+/// sit in physical memory ([`Core::gcs_access`]).
+const GCS_TOP: u64 = 0x0000_7fff_f000_0000;
+const GCS_PA_BASE: u64 = 0x0000_00c0_0000_0000;
 /// Anomaly messages kept (all are counted).
 const MAX_ANOMALY_MESSAGES: usize = 16;
 
@@ -81,6 +86,9 @@ struct Sched {
     /// The previous-branch-target register as this op found it (`pbt_target`, reported
     /// with a branch; `None`: not valid).
     pbt: Option<u64>,
+    /// A call's push or a return's pop of the Guarded Control Stack, reported with the
+    /// translation and memory reports to a unit that records GCS ([`Core::gcs_access`]).
+    gcs: Option<MemAccess>,
 }
 
 impl Sched {
@@ -150,6 +158,13 @@ pub struct Core {
     stall_rng: Rng,
     /// Whether a PSB meets a younger sampled op (`CoreParams::psb_young_rate`).
     psb_rng: Rng,
+    /// The unit records the Guarded Control Stack (FEAT_SPE_CRR): a call or return with GCS
+    /// reports its GCS access as a load or store does (D17.6.3); its own stream, and the
+    /// Guarded Control Stack pointer (a correct-path call pushes 8 bytes, a return pops
+    /// them).
+    gcs_reports: bool,
+    gcs_rng: Rng,
+    gcs_ptr: u64,
 }
 
 impl Core {
@@ -204,6 +219,9 @@ impl Core {
             ind_rng: Rng::derive(seed, 8),
             stall_rng: Rng::derive(seed, 9),
             psb_rng: Rng::derive(seed, 10),
+            gcs_reports: cfg.options.crr,
+            gcs_rng: Rng::derive(seed, 11),
+            gcs_ptr: GCS_TOP,
         })
     }
 
@@ -472,14 +490,14 @@ impl Core {
                 break;
             }
             self.mode = op.mode;
-            let sched = self.schedule(cycle, op);
-            self.prev_branch_update(&sched.op);
-            let op = &sched.op;
             // With GCS enabled a call pushes the Guarded Control Stack and a return pops it.
             let cr = subclass::br_cr(op.subclass);
             let gcs = self.params.gcs
                 && op.class == op_class::BRANCH
                 && (cr == subclass::CR_BL || cr == subclass::CR_RET);
+            let sched = self.schedule(cycle, op, gcs);
+            self.prev_branch_update(&sched.op);
+            let op = &sched.op;
             // An indirect branch the decoder did not classify: IND comes with its report
             // (no draw without such branches, so that the other draws stay as they were).
             let late_ind = op.class == op_class::BRANCH
@@ -554,8 +572,52 @@ impl Core {
         };
     }
 
-    /// The hook timetable of `op` dispatched at cycle `d` (see the module comment).
-    fn schedule(&mut self, d: u64, op: MicroOp) -> Sched {
+    /// The Guarded Control Stack access of a call (`push`) or a return: 8 bytes at the GCS
+    /// pointer, which a correct-path op moves. The stack's top is hot: an L1D hit and a
+    /// TLB hit mostly. Drawn from its own stream, and no cache or TLB of the walker is
+    /// touched, so that the other ops' accesses stay as they were.
+    fn gcs_access(&mut self, push: bool, wrong_path: bool) -> MemAccess {
+        let r = &mut self.gcs_rng;
+        let va = if push {
+            self.gcs_ptr.wrapping_sub(8)
+        } else {
+            self.gcs_ptr
+        };
+        if !wrong_path {
+            self.gcs_ptr = if push { va } else { va.wrapping_add(8) };
+        }
+        use spe_defs::impdef::data_source as ds;
+        let (tlb, xlat_lat) = if r.chance(0.95) {
+            (Tlb::Hit, r.below(2) as u32)
+        } else {
+            (Tlb::Walk, r.range(20, 60) as u32)
+        };
+        let source = match r.below(50) {
+            0 => ds::DRAM,
+            1..=4 => ds::L2,
+            _ => ds::L1D,
+        };
+        let mem_lat = match source {
+            ds::L1D => 2 + r.below(2) as u32,
+            ds::L2 => 10 + r.below(4) as u32,
+            _ => 100 + r.below(50) as u32,
+        };
+        MemAccess {
+            va,
+            pa: GCS_PA_BASE | (va & 0x00ff_ffff),
+            tlb,
+            xlat_lat,
+            source,
+            events: MemEvents::for_source(source),
+            misaligned: false,
+            ns_mem: false,
+            mem_lat,
+        }
+    }
+
+    /// The hook timetable of `op` dispatched at cycle `d` (see the module comment); `gcs`:
+    /// a call or return that pushes or pops the Guarded Control Stack.
+    fn schedule(&mut self, d: u64, op: MicroOp, gcs: bool) -> Sched {
         let issue = d + u64::from(op.issue_lat.max(1));
         let exec = u64::from(op.exec_lat.max(1));
         let mut s = Sched {
@@ -567,7 +629,12 @@ impl Core {
             br_done: None,
             complete: 0,
             pbt: self.prev_branch,
+            gcs: None,
         };
+        if gcs && self.gcs_reports && s.op.class == op_class::BRANCH {
+            let push = subclass::br_cr(s.op.subclass) == subclass::CR_BL;
+            s.gcs = Some(self.gcs_access(push, s.op.wrong_path));
+        }
         let done = match (s.op.class, s.op.mem, s.op.branch) {
             (op_class::LD_ST_ATOMIC, Some(m), _) => {
                 let start = issue + 1;
@@ -585,7 +652,24 @@ impl Core {
             }
             (op_class::BRANCH, _, Some(_)) => {
                 s.br_done = Some(issue + exec);
-                issue + exec
+                // A call or return's GCS access: translated and made like a load or
+                // store's, the op completing after both.
+                match s.gcs {
+                    Some(m) => {
+                        let start = issue + 1;
+                        let xd = start + u64::from(m.xlat_lat);
+                        s.xl_start = Some(start);
+                        s.xl_done = Some(xd);
+                        if s.op.exception {
+                            (issue + exec).max(xd)
+                        } else {
+                            let md = xd + u64::from(m.mem_lat.max(1));
+                            s.mem_done = Some(md);
+                            (issue + exec).max(md)
+                        }
+                    }
+                    None => issue + exec,
+                }
             }
             _ => issue + exec,
         };
@@ -627,7 +711,11 @@ impl Core {
         if due(&mut t.issue) {
             inp.thr[self.thread].iss_valid = true;
         }
-        if let (Some(m), true) = (t.op.mem, t.op.class == op_class::LD_ST_ATOMIC) {
+        let data = match (t.op.mem, t.op.class) {
+            (Some(m), op_class::LD_ST_ATOMIC) => Some(m),
+            _ => t.gcs,
+        };
+        if let Some(m) = data {
             if due(&mut t.xl_start) {
                 inp.thr[self.thread].xl.start = true;
                 inp.thr[self.thread].xl.va = m.va;

@@ -33,6 +33,8 @@ pub fn text(cfg: &Config, th: usize, consts: &str) -> String {
             "localparam EA_IGNORED = {};",
             u8::from(spe_defs::config::option::v1p3(cfg))
         ),
+        // The record slot: 64 bytes, or 128 with FEAT_SPE_CRR (`Config::record_log2`).
+        format!("localparam REC_LOG2 = {};", cfg.record_log2()),
     ];
     for p in ports_of(cfg) {
         let d = format!("[{}:0] ", p.bits_for(cfg) - 1);

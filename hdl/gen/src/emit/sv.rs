@@ -74,7 +74,7 @@ fn field_type(p: &Port) -> String {
 /// The package: parameters and the structs.
 pub fn package(cfg: &Config) -> String {
     let mut s = format!(
-        "package {};\n  // Preset `{}` ({}): {}-bit latency counters, recommended minimum interval\n  // {}, PMSIDR_EL1 = 0x{:x}, PMBIDR_EL1 = 0x{:x} (gen/spe_tables.md, gen/spe_regs.h).\n  localparam int W = {};  // dispatch width: slots per cycle\n  localparam int T = {};  // hardware threads (per-thread fields have T copies)\n{}  localparam int REG_ADDR_BITS = {};  // register port address bits\n",
+        "package {};\n  // Preset `{}` ({}): {}-bit latency counters, recommended minimum interval\n  // {}, PMSIDR_EL1 = 0x{:x}, PMBIDR_EL1 = 0x{:x} (gen/spe_tables.md, gen/spe_regs.h).\n  localparam int W = {};  // dispatch width: slots per cycle\n  localparam int T = {};  // hardware threads (per-thread fields have T copies)\n{}  localparam int REG_ADDR_BITS = {};  // register port address bits\n  /* verilator lint_off UNUSEDPARAM */\n  localparam int RECORD_BYTES = {};  // one record slot (PMSIDR.MaxSize): 128 with FEAT_SPE_CRR\n  /* verilator lint_on UNUSEDPARAM */\n",
         package_name(cfg),
         cfg.name,
         cfg.desc,
@@ -93,6 +93,7 @@ pub fn package(cfg: &Config) -> String {
             String::new()
         },
         regs::PORT_ADDR_BITS,
+        cfg.record_size(),
     );
     for d in [Dir::In, Dir::Out] {
         let (t, _) = dir_suffix(d);

@@ -180,20 +180,45 @@ fn render(s: &mut String) -> std::fmt::Result {
         }
     }
 
-    writeln!(
-        s,
-        "\n## Record layout ({} bytes, fixed offsets)\n",
-        impdef::RECORD_SIZE
-    )?;
+    let short = 1usize << impdef::RECORD_SIZE_LOG2;
+    writeln!(s, "\n## Record layout ({short} bytes, fixed offsets)\n")?;
     writeln!(
         s,
         "Absent packets leave their bytes as Padding (`0x00`). Bytes {}..{} are always padding, but in a unit with a 4-byte Events payload (`Options::sve_events`, `Options::v1p4_events`): its Events packet takes bytes 50..54 and Timestamp / End bytes 55..63.\n",
         impdef::MAX_RECORD_BYTES,
-        impdef::RECORD_SIZE - 1
+        short - 1
     )?;
     writeln!(s, "| offset | bytes | packet | present when |")?;
     writeln!(s, "|---|---|---|---|")?;
     for slot in impdef::layout::ALL {
+        writeln!(
+            s,
+            "| {} | {} | {} | {} |",
+            slot.offset, slot.len, slot.name, slot.when
+        )?;
+    }
+    let long: Vec<&spe_defs::Config> = spe_defs::PRESETS
+        .iter()
+        .filter(|c| c.long_records())
+        .collect();
+    assert!(
+        long.iter()
+            .all(|c| impdef::layout::all(c) == impdef::layout::all(long[0])),
+        "the presets with 128-byte slots share one layout"
+    );
+    writeln!(
+        s,
+        "\n## Record layout ({} bytes, FEAT_SPE_CRR: {})\n",
+        impdef::MAX_RECORD_SIZE,
+        long.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
+    )?;
+    writeln!(
+        s,
+        "A unit that records the Guarded Control Stack puts each packet in a place of its own, so that a call or return with a GCS access carries its target and its data addresses (D17.6.3). The Events packet is as in the 64-byte layout (4-byte payload: bytes 50..54); the bytes between the places are Padding.\n"
+    )?;
+    writeln!(s, "| offset | bytes | packet | present when |")?;
+    writeln!(s, "|---|---|---|---|")?;
+    for slot in impdef::layout::all(long[0]) {
         writeln!(
             s,
             "| {} | {} | {} | {} |",

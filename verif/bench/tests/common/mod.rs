@@ -4,7 +4,11 @@
 
 #![allow(dead_code)]
 
-use spe_defs::impdef::{BEATS_PER_RECORD, BEAT_BYTES, BEAT_STRB, RECORD_SIZE};
+use spe_defs::impdef::{BEAT_BYTES, BEAT_STRB, RECORD_SIZE_LOG2};
+
+/// The fake unit writes 64-byte records (a preset without FEAT_SPE_CRR).
+const RECORD_SIZE: usize = 1 << RECORD_SIZE_LOG2;
+const BEATS_PER_RECORD: usize = RECORD_SIZE / BEAT_BYTES;
 use spe_defs::packet::op_class;
 use spe_defs::regs::{pmblimitr, pmbsr, pmscr, reg, RegId};
 use spe_ports::{Dut, Inputs, Outputs};

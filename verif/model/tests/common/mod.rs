@@ -158,7 +158,7 @@ impl Tb {
     /// Bytes of the record slot at `addr` from accepted beats (None if incomplete).
     pub fn record_at(&self, addr: u64) -> Option<Vec<u8>> {
         let mut v = Vec::new();
-        for b in 0..8 {
+        for b in 0..self.cfg.record_beats() as u64 {
             v.extend_from_slice(&self.mem.get(&(addr + 8 * b))?.to_le_bytes());
         }
         Some(v)
