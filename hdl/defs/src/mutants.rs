@@ -223,6 +223,17 @@ pub const MUTANTS: &[Mutant] = &[
         to: "e_shift__0 = e_kc__0;",
         regress_cycles: Some(20_000_000),
     },
+    // A 128-byte record's second half written over its first: the base does not move on
+    // by 64 after beat 7 (v1p4, which records GCS: sixteen beats a record).
+    Mutant {
+        name: "half-stays",
+        preset: "v1p4",
+        prop: Some("wr-slot"),
+        file: "spe_writer_{p}.v",
+        from: "s_base__d = s_base__q | k_half__0;",
+        to: "s_base__d = s_base__q;",
+        regress_cycles: None,
+    },
     // FEAT_SPE_PBT for a branch not taken too: its record gets the previous-branch target,
     // which J1 SPEBranch gives only a taken branch.
     Mutant {

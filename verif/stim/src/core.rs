@@ -38,6 +38,7 @@ const PA_MASK: u64 = spe_defs::low_mask(spe_defs::packet::addr_payload::ADDR_BIT
 /// sit in physical memory ([`Core::gcs_access`]).
 const GCS_TOP: u64 = 0x0000_7fff_f000_0000;
 const GCS_PA_BASE: u64 = 0x0000_00c0_0000_0000;
+
 /// Anomaly messages kept (all are counted).
 const MAX_ANOMALY_MESSAGES: usize = 16;
 
