@@ -4,7 +4,7 @@
 //! A regression is a list of [`Job`]s fixed by (seed, total cycles, job length, presets):
 //! job `i` runs preset `presets[i % P]` with seed `hash(seed, i)` (for each preset's first
 //! two jobs, the first seed from there whose plan is open, and open with a fault sweep:
-//! [`JobPlan::is_open`], [`JobPlan::is_open_sweep`]); everything
+//! [`JobPlan::is_open_first`], [`JobPlan::is_open_sweep`]); everything
 //! else (workload, software settings, memory behaviour, chaos level) derives from the job
 //! seed.
 //! Shard `k/n` runs the contiguous job range `[(k-1)·J/n, k·J/n)`, so shards split the seed
@@ -96,9 +96,10 @@ pub fn plan_jobs(seed: u64, total: u64, job_cycles: u64, presets: &[&'static Con
                 seed: hashed_seed(seed, i),
                 cycles: per,
             };
-            // Each preset's first job open, its second open and sweeping faults.
+            // Each preset's first job open (with calls and returns where the unit records
+            // GCS), its second open and sweeping faults.
             let need: Option<fn(&JobPlan, &Config) -> bool> = match i / presets.len() as u64 {
-                0 => Some(JobPlan::is_open),
+                0 => Some(JobPlan::is_open_first),
                 1 => Some(JobPlan::is_open_sweep),
                 _ => None,
             };
@@ -377,6 +378,14 @@ impl JobPlan {
             && s.kernel
             && !s.discard
             && self.workload.params.e2pb.is_none()
+    }
+
+    /// A preset's first job: open ([`JobPlan::is_open`]) and, on a unit that records the
+    /// Guarded Control Stack (FEAT_SPE_CRR, whose jobs all run with GCS), a workload of
+    /// calls and returns (`branchy`), so that their records with the GCS access (N1:
+    /// `gcs/<call|return>/*`) come in every run: CI's four `smt2_v1p4` jobs drew none.
+    pub fn is_open_first(&self, cfg: &Config) -> bool {
+        self.is_open(cfg) && (!cfg.options.crr || self.workload.name == "branchy")
     }
 
     /// Open ([`JobPlan::is_open`]), with a fault sweep of every kind after which the
@@ -903,6 +912,13 @@ mod tests {
         for j in &jobs[..p] {
             let plan = JobPlan::new(j);
             assert!(plan.is_open(j.preset), "{}: {}", j.spec(), plan.describe());
+            // Calls and returns with GCS where the unit records them.
+            assert!(
+                plan.is_open_first(j.preset),
+                "{}: {}",
+                j.spec(),
+                plan.describe()
+            );
         }
         for j in &jobs[p..2 * p] {
             let plan = JobPlan::new(j);
@@ -938,6 +954,7 @@ mod tests {
                     JobPlan::is_open_sweep,
                 );
                 assert!(JobPlan::new(&Job { seed: s, ..jobs[i] }).is_open_sweep(p));
+                assert!(JobPlan::new(&jobs[i]).is_open_first(p));
             }
         }
     }
