@@ -97,7 +97,6 @@ module spe_tracker_default(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
     reg  el1_phys;
     reg  el2_phys;
     reg  xl_started_now;
-    reg  data_op;
     reg  va_ok;
     reg  timed_out;
     reg  stray;
@@ -234,7 +233,6 @@ module spe_tracker_default(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
             s_rep__d[(205)+:(1)] = 1'b0;
             s_rep__d[(206)+:(1)] = 1'b0;
         end
-        data_op = slot[(67)+:(1)];
         if (in_trk) begin
             s_age__d = s_age__q + k_age_one;
             stray = 1'b0;
@@ -247,7 +245,7 @@ module spe_tracker_default(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
                 end
             end
             if (xl[(0)+:(1)]) begin
-                if (data_op & ~s_rep__q[(1)+:(1)]) begin
+                if (slot[(67)+:(1)] & ~s_rep__q[(1)+:(1)]) begin
                     progress[(3)+:(1)] = 1'b1;
                     xl_started_now = 1'b1;
                     s_rep__d[(1)+:(1)] = 1'b1;
@@ -257,7 +255,7 @@ module spe_tracker_default(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
                 end
             end
             if (xl[(65)+:(1)]) begin
-                if (data_op & xl_started_now & ~s_rep__q[(66)+:(1)]) begin
+                if (slot[(67)+:(1)] & xl_started_now & ~s_rep__q[(66)+:(1)]) begin
                     s_rep__d[(66)+:(1)] = 1'b1;
                 end
                 else begin
@@ -265,7 +263,7 @@ module spe_tracker_default(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
                 end
             end
             if (mem[(0)+:(1)]) begin
-                if (data_op & ~s_rep__q[(126)+:(1)]) begin
+                if (slot[(67)+:(1)] & ~s_rep__q[(126)+:(1)]) begin
                     s_rep__d[(126)+:(1)] = 1'b1;
                 end
                 else begin

@@ -241,9 +241,11 @@ module spe_capture_v1p4(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
         if (sel_class == k_class_branch) begin
             if (cr_pl__0 == k_gcs_ld__0) begin
                 slot[(69)+:(1)] = 1'b1;
+                slot[(67)+:(1)] = 1'b1;
             end
             if (cr_pl__0 == k_gcs_st__0) begin
                 slot[(70)+:(1)] = 1'b1;
+                slot[(67)+:(1)] = 1'b1;
             end
         end
     end

@@ -184,8 +184,6 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
     reg  el1_phys;
     reg  el2_phys;
     reg  xl_started_now;
-    reg  data_op;
-    reg  gcs_op__0;
     reg  va_ok;
     reg  timed_out;
     reg  stray;
@@ -508,9 +506,6 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
             s_rep__d[(205)+:(1)] = 1'b0;
             s_rep__d[(206)+:(1)] = 1'b0;
         end
-        data_op = slot[(67)+:(1)];
-        gcs_op__0 = slot[(68)+:(1)] & (slot[(69)+:(1)] | slot[(70)+:(1)]);
-        data_op = slot[(67)+:(1)] | gcs_op__0;
         if (in_trk) begin
             s_age__d = s_age__q + k_age_one;
             stray = 1'b0;
@@ -523,7 +518,7 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
                 end
             end
             if (xl[(0)+:(1)]) begin
-                if (data_op & ~s_rep__q[(1)+:(1)]) begin
+                if (slot[(67)+:(1)] & ~s_rep__q[(1)+:(1)]) begin
                     progress[(3)+:(1)] = 1'b1;
                     xl_started_now = 1'b1;
                     s_rep__d[(1)+:(1)] = 1'b1;
@@ -533,7 +528,7 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
                 end
             end
             if (xl[(65)+:(1)]) begin
-                if (data_op & xl_started_now & ~s_rep__q[(66)+:(1)]) begin
+                if (slot[(67)+:(1)] & xl_started_now & ~s_rep__q[(66)+:(1)]) begin
                     s_rep__d[(66)+:(1)] = 1'b1;
                 end
                 else begin
@@ -541,7 +536,7 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
                 end
             end
             if (mem[(0)+:(1)]) begin
-                if (data_op & ~s_rep__q[(126)+:(1)]) begin
+                if (slot[(67)+:(1)] & ~s_rep__q[(126)+:(1)]) begin
                     s_rep__d[(126)+:(1)] = 1'b1;
                 end
                 else begin
@@ -679,9 +674,8 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
         sample[(384)+:(1)] = slot[(69)+:(1)] & s_rep__q[(126)+:(1)];
         sample[(385)+:(8)] = s_rep__q[(127)+:(8)];
         sample[(393)+:(16)] = events;
-        fds_ds_en__0 = sample[(384)+:(1)];
+        fds_ds_en__0 = sample[(384)+:(1)] & ~slot[(68)+:(1)];
         fds_source__0 = sample[(385)+:(8)];
-        fds_ds_en__0 = sample[(384)+:(1)] & slot[(67)+:(1)];
     end
 
 endmodule // spe_tracker_v1p5

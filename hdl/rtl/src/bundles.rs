@@ -206,9 +206,10 @@ pub struct Slot {
     pub op_payload: Bits<8>,
     /// The op is conditional (its slot's `disp_cond`).
     pub cond: Bit,
-    /// Load/store class (translation and memory reports belong to it), branch class
-    /// (branch reports do), and whether it loads or stores for the filters (an atomic does
-    /// both; with FEAT_SPE_CRR a return or call with GCS set loads or stores too).
+    /// Load/store class (translation and memory reports belong to it; with FEAT_SPE_CRR
+    /// also a return or call with GCS set, for its Guarded Control Stack access), branch
+    /// class (branch reports do), and whether it loads or stores for the filters (an atomic
+    /// does both; with FEAT_SPE_CRR a return or call with GCS set loads or stores too).
     pub is_ldst: Bit,
     pub is_branch: Bit,
     pub is_load: Bit,

@@ -328,14 +328,18 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         // FEAT_SPE_CRR: a return that pops the Guarded Control Stack is a load too, a call
         // that pushes it a store, for the type filter and SAMPLE_FEED_LD/ST ("treated as
         // both a branch and a load or store for the purposes of filtering", D17.6.3; J1
-        // SPEFilterByType's is_gcs_ldst). It has no memory report, so no data source.
+        // SPEFilterByType's is_gcs_ldst), and its GCS access is reported as a load or
+        // store's (`is_ldst`: the tracker takes its translation and memory reports, "The
+        // information for both the branch and the load or store is collected").
         for i in 0..self.cr_pl.len() {
             if self.sel_class.val() == self.k_class_branch.val() {
                 if self.cr_pl[i].val() == self.k_gcs_ld[i].val() {
                     self.slot.next.is_load = true;
+                    self.slot.next.is_ldst = true;
                 }
                 if self.cr_pl[i].val() == self.k_gcs_st[i].val() {
                     self.slot.next.is_store = true;
+                    self.slot.next.is_ldst = true;
                 }
             }
         }

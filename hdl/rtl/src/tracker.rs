@@ -260,12 +260,6 @@ pub struct SpeTracker {
     el1_phys: Signal<Local, Bit>,
     el2_phys: Signal<Local, Bit>,
     xl_started_now: Signal<Local, Bit>,
-    /// The op takes translation and memory reports: a load/store, or (FEAT_SPE_CRR, one
-    /// element of `gcs_op` in a unit with it) a call or return with a Guarded Control
-    /// Stack access, which capture makes a store or a load (D17.6.3: "The information for
-    /// both the branch and the load or store is collected").
-    data_op: Signal<Local, Bit>,
-    gcs_op: Vec<Signal<Local, Bit>>,
     /// The sample's data VA (and PA) may be recorded (not an NV2 access, or profiling is
     /// enabled at EL2); registered (`s_va`), off the slot-to-record path: the slot and the
     /// tag's flags hold from the first tracking cycle, and the VA and PA they gate are
@@ -335,7 +329,6 @@ impl SpeTracker {
                 .map(|&b| K::new(hi_events(ev::bit(b))))
                 .collect(),
             sme_sum: n_of(sme),
-            gcs_op: n_of(usize::from(spe_defs::config::option::crr(cfg))),
             c_not_full: n_of(sve),
             c_empty: n_of(sve),
             k_partial: (0..sve)
@@ -602,13 +595,6 @@ impl Logic for SpeTracker {
             self.s_rep.d.next.cond_fail = false;
         }
 
-        // choice: crr
-        self.data_op.next = self.slot.val().is_ldst;
-        for i in 0..self.gcs_op.len() {
-            self.gcs_op[i].next =
-                self.slot.val().is_branch & (self.slot.val().is_load | self.slot.val().is_store);
-            self.data_op.next = self.slot.val().is_ldst | self.gcs_op[i].val();
-        }
         if self.in_trk.val() {
             // choice: hook-reports
             // Tracking: count the age; merge this cycle's reports by the acceptance rules.
@@ -624,7 +610,7 @@ impl Logic for SpeTracker {
             // A translation start restarts the translation counter; done needs a start
             // in this or an earlier cycle.
             if self.xl.val().start {
-                if self.data_op.val() & !self.s_rep.q.val().xl_started {
+                if self.slot.val().is_ldst & !self.s_rep.q.val().xl_started {
                     self.progress.next.xl_restart = true;
                     self.xl_started_now.next = true;
                     self.s_rep.d.next.xl_started = true;
@@ -633,16 +619,18 @@ impl Logic for SpeTracker {
                 }
             }
             if self.xl.val().done {
-                if self.data_op.val() & self.xl_started_now.val() & !self.s_rep.q.val().xl_done {
+                if self.slot.val().is_ldst & self.xl_started_now.val() & !self.s_rep.q.val().xl_done
+                {
                     self.s_rep.d.next.xl_done = true;
                 } else {
                     self.stray.next = true;
                 }
             }
-            // Memory and translation reports only for a load/store (or a call or return
-            // with GCS), branch reports only for a branch; each once.
+            // Memory and translation reports only for a load/store (`is_ldst`: with
+            // FEAT_SPE_CRR a call or return with GCS too, for its GCS access), branch
+            // reports only for a branch; each once.
             if self.mem.val().done {
-                if self.data_op.val() & !self.s_rep.q.val().mem_done {
+                if self.slot.val().is_ldst & !self.s_rep.q.val().mem_done {
                     self.s_rep.d.next.mem_done = true;
                 } else {
                     self.stray.next = true;
@@ -814,13 +802,10 @@ impl Logic for SpeTracker {
         self.sample.next.source = self.s_rep.q.val().source;
         self.sample.next.events = self.events.val();
         for i in 0..self.fds_ds_en.len() {
-            self.fds_ds_en[i].next = self.sample.val().ds_en;
+            // J1 SPEFilterByDataSource filters the op types Load and LoadAtomic only: a
+            // return with GCS (FEAT_SPE_CRR) has a data source but stays a Branch.
+            self.fds_ds_en[i].next = self.sample.val().ds_en & !self.slot.val().is_branch;
             self.fds_source[i].next = self.sample.val().source;
-            // A return with GCS has a data source, but J1 SPEFilterByDataSource filters
-            // the op types Load and LoadAtomic only: its op type stays Branch.
-            for _j in 0..self.gcs_op.len() {
-                self.fds_ds_en[i].next = self.sample.val().ds_en & self.slot.val().is_ldst;
-            }
         }
     }
 }

@@ -437,8 +437,9 @@ fn capture_classifies_a_call_or_return_with_gcs_as_a_store_or_load_with_feat_spe
     // (v1p4) a procedure return (CR 10) with GCS set pops the Guarded Control Stack and is
     // a load for the filters and SAMPLE_FEED_LD, a branch with link (CR 01) with GCS set
     // pushes it and is a store; every other branch is neither, and so is every branch of a
-    // unit without the option (it does not record GCS). The rule of `spe_defs` the model
-    // uses agrees on the recorded payload.
+    // unit without the option (it does not record GCS); such a call or return takes its
+    // GCS access's translation and memory reports (`is_ldst`). The rule of `spe_defs` the
+    // model uses agrees on the recorded payload.
     use spe_defs::packet::subclass as sc;
     for (p, crr) in [("v1p4", true), ("default", false)] {
         let cfg = Config::preset(p).unwrap();
@@ -449,7 +450,13 @@ fn capture_classifies_a_call_or_return_with_gcs_as_a_store_or_load_with_feat_spe
             let s = pick(&mut c, 1, 2, u64::from(sub), false);
             let gcs = crr && sub & sc::BR_GCS != 0;
             let cr = sc::br_cr(sub);
-            assert!(s.is_branch && !s.is_ldst, "{p} Branch {sub:#04x}");
+            // Its GCS access's reports are taken as a load or store's (N1 part 2).
+            assert!(s.is_branch, "{p} Branch {sub:#04x}");
+            assert_eq!(
+                s.is_ldst,
+                s.is_load || s.is_store,
+                "{p} Branch {sub:#04x}: a data access?"
+            );
             assert_eq!(
                 s.is_load,
                 gcs && cr == sc::CR_RET,
