@@ -878,10 +878,10 @@ impl<D: Dut> Observer<D> {
         }
         // A call or return with GCS whose record has its branch target and its GCS
         // access's data VA (the 128-byte slot's own places).
-        if self.cfg.options.crr {
+        if self.cfg.long_records() {
             let (op, pl) = (rec[layout::OP_TYPE.offset], rec[layout::OP_TYPE.offset + 1]);
             let va = layout::va(&self.cfg).offset;
-            let both = rec[layout::TGT_OR_VA.offset]
+            let both = rec[layout::LONG_TGT.offset]
                 == packet::address_header(addr_index::BRANCH_TARGET)
                 && rec[va] == packet::address_header(addr_index::DATA_VA);
             if op == packet::op_type_header(op_class::BRANCH) && both {

@@ -171,10 +171,7 @@ impl Sample {
     /// only with FEAT_SPE_CRR). D17.6.3: "The information for both the branch and the load
     /// or store is collected". choice: crr
     pub fn has_data_access(&self) -> bool {
-        self.is_load_store()
-            || (self.is_branch()
-                && (subclass::br_gcs_is_load(self.subclass)
-                    || subclass::br_gcs_is_store(self.subclass)))
+        self.is_load_store() || (self.is_branch() && (self.is_load() || self.is_store()))
     }
     /// Loads, including the atomics that return a value (ST clear); a no-return atomic
     /// (STADD) is not one (D17.5.1, PMSFCR_EL1.LD). A procedure return that pops the

@@ -102,6 +102,23 @@ impl Sched {
     }
 }
 
+/// The reports of a data access in `s` (a load/store's, or a call or return's Guarded
+/// Control Stack access): translated from the cycle after `issue`, then made (none when the
+/// op faults). Returns the cycle of its last report.
+fn schedule_access(s: &mut Sched, issue: u64, m: &MemAccess) -> u64 {
+    let start = issue + 1;
+    let xd = start + u64::from(m.xlat_lat);
+    s.xl_start = Some(start);
+    s.xl_done = Some(xd);
+    if s.op.exception {
+        // A faulting access makes no memory access.
+        return xd;
+    }
+    let md = xd + u64::from(m.mem_lat.max(1));
+    s.mem_done = Some(md);
+    md
+}
+
 /// The core model.
 pub struct Core {
     /// Slots this core dispatches into per cycle (W, or W / T for one of T threads).
@@ -637,38 +654,13 @@ impl Core {
             s.gcs = Some(self.gcs_access(push, s.op.wrong_path));
         }
         let done = match (s.op.class, s.op.mem, s.op.branch) {
-            (op_class::LD_ST_ATOMIC, Some(m), _) => {
-                let start = issue + 1;
-                let xd = start + u64::from(m.xlat_lat);
-                s.xl_start = Some(start);
-                s.xl_done = Some(xd);
-                if s.op.exception {
-                    // A faulting access makes no memory access.
-                    xd
-                } else {
-                    let md = xd + u64::from(m.mem_lat.max(1));
-                    s.mem_done = Some(md);
-                    md
-                }
-            }
+            (op_class::LD_ST_ATOMIC, Some(m), _) => schedule_access(&mut s, issue, &m),
             (op_class::BRANCH, _, Some(_)) => {
                 s.br_done = Some(issue + exec);
                 // A call or return's GCS access: translated and made like a load or
                 // store's, the op completing after both.
                 match s.gcs {
-                    Some(m) => {
-                        let start = issue + 1;
-                        let xd = start + u64::from(m.xlat_lat);
-                        s.xl_start = Some(start);
-                        s.xl_done = Some(xd);
-                        if s.op.exception {
-                            (issue + exec).max(xd)
-                        } else {
-                            let md = xd + u64::from(m.mem_lat.max(1));
-                            s.mem_done = Some(md);
-                            (issue + exec).max(md)
-                        }
-                    }
+                    Some(m) => (issue + exec).max(schedule_access(&mut s, issue, &m)),
                     None => issue + exec,
                 }
             }
