@@ -92,13 +92,25 @@ pub fn select(
             all.len()
         ));
     }
+    // A run of three jobs a preset or more has a timeouts job a preset beside them, as
+    // long as three completion timeouts need (`regress::plan_jobs`).
+    let per = all.first().map_or(0, |j| j.cycles);
+    let other = all.iter().find(|j| j.cycles != per).map(|j| j.cycles);
+    let longer = all.iter().filter(|j| Some(j.cycles) == other).count();
     Ok(Selection {
         what: format!(
-            "shard {k}/{n}: {} of {} jobs ({} cycles in all, {} per job), seed {seed:#x}",
+            "shard {k}/{n}: {} of {} jobs ({} cycles in all, {} per job{}), seed {seed:#x}",
             jobs.len(),
             all.len(),
-            total,
-            all.first().map_or(0, |j| j.cycles)
+            match other {
+                Some(_) => all.iter().map(|j| j.cycles).sum::<u64>(),
+                None => total,
+            },
+            per,
+            match other {
+                Some(c) => format!(", {c} in {longer} for completion timeouts"),
+                None => String::new(),
+            }
         ),
         jobs,
     })

@@ -73,6 +73,14 @@ pub struct ChaosParams {
     /// and injects no hook report. The outcomes `sample_timeout` and a PSB's drop of a
     /// tracked sample, which a random report would otherwise pre-empt.
     pub stall: bool,
+    /// With `stall`: instead of one stall, one per op class (other, load-store, branch),
+    /// one after another: each the tracked sample of a class not stalled yet whose
+    /// completion comes first, lost for good (no [`STALL_LOSS`] draw); a stall that ends
+    /// otherwise than by the completion timeout (a PSB's drop, the backstop) leaves its
+    /// class to stall again. A job needs [`timeouts_job_cycles`] for the three
+    /// `sample_timeout`s (the functional coverage's `sample/timed-out/<class>`: with a
+    /// timeout of 2^20 cycles one job of 2,000,000 holds one at most).
+    pub stall_each_class: bool,
     /// Now and then ([`POINTER_AT_LIMIT`] a cycle, a stream of its own) software moves a
     /// thread's PMBPTR to the limit it last wrote to PMBLIMITR while its buffer is
     /// enabled: the next kept record finds no room at its check (buffer full with DL,
@@ -94,6 +102,7 @@ impl ChaosParams {
         lost_completion: 0.0,
         odd_regime: 0.0,
         stall: false,
+        stall_each_class: false,
         pointer_at_limit: false,
     };
 
@@ -109,6 +118,7 @@ impl ChaosParams {
         lost_completion: 5e-3,
         odd_regime: 1e-3,
         stall: false,
+        stall_each_class: false,
         pointer_at_limit: false,
     };
 
@@ -124,8 +134,18 @@ impl ChaosParams {
         lost_completion: 2e-2,
         odd_regime: 1e-2,
         stall: false,
+        stall_each_class: false,
         pointer_at_limit: false,
     };
+
+    /// Chaos of no kind but the stalls (a timeouts job's: [`ChaosParams::stall_each_class`]).
+    pub fn only_stalls(&self) -> bool {
+        ChaosParams {
+            stall: false,
+            stall_each_class: false,
+            ..*self
+        } == ChaosParams::NONE
+    }
 
     /// One of the three levels (none 1/4, light 1/2, heavy 1/4).
     pub fn random(rng: &mut Rng) -> (&'static str, ChaosParams) {
@@ -192,6 +212,10 @@ pub struct Chaos<D: Dut> {
     /// `corner` below.
     stall_ahead: bool,
     stalled: Option<(usize, u64)>,
+    /// With `ChaosParams::stall_each_class`: the op classes ([`class_bit`]) still to stall,
+    /// and the class of the stall under way.
+    stall_classes: u8,
+    stalled_class: u8,
     /// Software stopping profiling while a record is written (a stream of its own, so the
     /// draws above stay as they were): the last step's offered beat (its thread and
     /// address), and the stream.
@@ -218,6 +242,25 @@ struct Corner {
     class: u8,
     had: u8,
 }
+
+/// An op class as a bit of [`ChaosParams::stall_each_class`]'s set: other (and the
+/// reserved class 3, which the unit treats as other), load-store, branch.
+fn class_bit(class: u8) -> u8 {
+    match class {
+        op_class::LD_ST_ATOMIC => 0b010,
+        op_class::BRANCH => 0b100,
+        _ => 0b001,
+    }
+}
+const ALL_CLASSES: u8 = 0b111;
+
+/// Workload cycles a job with [`ChaosParams::stall_each_class`] needs on `cfg`: three
+/// completion timeouts one after another, each with [`TIMEOUT_JOB_MARGIN`] cycles to
+/// reach a sample of the next class.
+pub fn timeouts_job_cycles(cfg: &Config) -> u64 {
+    3 * ((1u64 << cfg.cpl_timeout_log2) + TIMEOUT_JOB_MARGIN)
+}
+const TIMEOUT_JOB_MARGIN: u64 = 50_000;
 
 /// Per cycle of a tracked sample, the chance of a forbidden report for it (chaos jobs).
 const CORNER_REPORT: f64 = 1e-2;
@@ -268,6 +311,12 @@ impl<D: Dut> Chaos<D> {
             counts: ChaosCounts::default(),
             stall_ahead: params.stall,
             stalled: None,
+            stall_classes: if params.stall && params.stall_each_class {
+                ALL_CLASSES
+            } else {
+                0
+            },
+            stalled_class: 0,
         }
     }
 
@@ -504,14 +553,17 @@ impl<D: Dut> Dut for Chaos<D> {
         if self.rng.chance(self.params.reprogram) {
             self.reprogram();
         }
-        if let Some((t, addr)) = self.last_beat.take() {
+        // A timeouts job's chaos is its stalls alone: software's stops, which nothing
+        // restarts there, would end its profiling before its three timeouts.
+        let others = !self.params.only_stalls();
+        if let Some((t, addr)) = self.last_beat.take().filter(|_| others) {
             let beat = addr / BEAT_BYTES as u64 % self.cfg.record_beats() as u64;
             if beat != 0 && self.stop_rng.chance(STOP_MID_RECORD) {
                 self.counts.reg_writes += 1;
                 self.queue.push_front(stop_profiling(&mut self.stop_rng, t));
             }
         }
-        if let Some(t) = self.last_held.take() {
+        if let Some(t) = self.last_held.take().filter(|_| others) {
             if !i.wr_ready && self.held_rng.chance(STOP_WHILE_HELD) {
                 self.counts.reg_writes += 1;
                 self.queue.push_front(stop_profiling(&mut self.held_rng, t));
@@ -548,7 +600,7 @@ impl<D: Dut> Dut for Chaos<D> {
                 i.reg_wdata = data.unwrap_or(self.rng.next_u64());
             }
         }
-        for x in &mut i.thr[..self.cfg.threads] {
+        for (t, x) in i.thr[..self.cfg.threads].iter_mut().enumerate() {
             // The SVE events' predicate flags on any completion (the core's stimulus has no
             // SVE op): the unit records what it is told.
             if self.cfg.options.sve_events && x.cpl.done && self.rng.chance(0.5) {
@@ -568,7 +620,12 @@ impl<D: Dut> Dut for Chaos<D> {
                 x.cpl_streaming = self.rng.chance(0.5);
                 x.cpl_smcu = self.rng.chance(0.5);
             }
-            let lose = if self.stall_ahead {
+            let lose = if self.stall_ahead && self.stall_classes != 0 {
+                match self.corner[t] {
+                    Some(c) if self.stall_classes & class_bit(c.class) != 0 => 1.0,
+                    _ => self.params.lost_completion,
+                }
+            } else if self.stall_ahead {
                 STALL_LOSS
             } else {
                 self.params.lost_completion
@@ -582,13 +639,16 @@ impl<D: Dut> Dut for Chaos<D> {
             for t in 0..self.cfg.threads {
                 // The completion lost first stalls its thread; a stalled thread's
                 // completions (the core's own, its stray reports) are lost too.
-                if self.stall_ahead
-                    && self.corner[t].is_some()
-                    && inputs.thr[t].cpl.done
-                    && !i.thr[t].cpl.done
-                {
+                let wanted = match self.corner[t] {
+                    Some(c) => {
+                        self.stall_classes == 0 || self.stall_classes & class_bit(c.class) != 0
+                    }
+                    None => false,
+                };
+                if self.stall_ahead && wanted && inputs.thr[t].cpl.done && !i.thr[t].cpl.done {
                     self.stalled = Some((t, self.cycle));
                     self.stall_ahead = false;
+                    self.stalled_class = self.corner[t].map_or(0, |c| class_bit(c.class));
                 }
                 if self.stalled.is_some_and(|(s, _)| s == t) {
                     i.thr[t].cpl.done = false;
@@ -599,7 +659,7 @@ impl<D: Dut> Dut for Chaos<D> {
             self.random_hook(&mut i);
         }
         for t in 0..self.cfg.threads {
-            if let Some(c) = self.corner[t] {
+            if let Some(c) = self.corner[t].filter(|_| others) {
                 if self.corner_rng.chance(CORNER_REPORT) {
                     self.forbidden_report(t, c, &mut i);
                 }
@@ -645,6 +705,11 @@ impl<D: Dut> Dut for Chaos<D> {
                     .is_some_and(|(s, since)| s == t && (ended || self.cycle - since > limit))
                 {
                     self.stalled = None;
+                    // The next class's stall, once this one timed out.
+                    if o.thr[t].sample_timeout {
+                        self.stall_classes &= !self.stalled_class;
+                    }
+                    self.stall_ahead = self.stall_classes != 0;
                 }
             }
         }

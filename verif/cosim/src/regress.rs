@@ -11,7 +11,10 @@
 //! range and together run exactly the whole regression. [`Job::spec`] (`preset:seed:cycles`)
 //! replays one job alone.
 
-use crate::chaos::{random_memory, random_settings, random_v1p5, Chaos, ChaosCounts, ChaosParams};
+use crate::chaos::{
+    random_memory, random_settings, random_v1p5, timeouts_job_cycles, Chaos, ChaosCounts,
+    ChaosParams,
+};
 use crate::functional::{Hits, Observer};
 use crate::lockstep::{Divergence, Lockstep};
 use crate::verilated::Verilated;
@@ -85,11 +88,12 @@ pub fn min_job_cycles(cfg: &Config) -> u64 {
 /// The job list of a whole regression.
 pub fn plan_jobs(seed: u64, total: u64, job_cycles: u64, presets: &[&'static Config]) -> Vec<Job> {
     let job_cycles = job_cycles.max(1);
-    let n = total.div_ceil(job_cycles).max(presets.len() as u64);
+    let p = presets.len() as u64;
+    let n = total.div_ceil(job_cycles).max(p);
     let per = total.div_ceil(n).max(1);
-    (0..n)
+    let mut jobs: Vec<Job> = (0..n)
         .map(|i| {
-            let preset = presets[(i % presets.len() as u64) as usize];
+            let preset = presets[(i % p) as usize];
             let mut job = Job {
                 index: i,
                 preset,
@@ -98,17 +102,41 @@ pub fn plan_jobs(seed: u64, total: u64, job_cycles: u64, presets: &[&'static Con
             };
             // Each preset's first job open (with calls and returns where the unit records
             // GCS), its second open and sweeping faults.
-            let need: Option<fn(&JobPlan, &Config) -> bool> = match i / presets.len() as u64 {
+            let need: Option<fn(&JobPlan, &Config) -> bool> = match i / p {
                 0 => Some(JobPlan::is_open_first),
                 1 => Some(JobPlan::is_open_sweep),
                 _ => None,
             };
             if let Some(need) = need {
-                job.seed = seed_with(preset, job.seed, need);
+                job.seed = seed_with(preset, job.seed, job.cycles, need);
             }
             job
         })
-        .collect()
+        .collect();
+    // A run of three jobs a preset or more (CI's) has one more a preset, after them: a
+    // completion timeout of each op class (`JobPlan::is_open_timeouts`), as long as three
+    // timeouts need (`timeouts_job_cycles`: 3.3 million cycles with a timeout of 2^20),
+    // where that is at most two of its jobs (so a run of short jobs stays short). Added,
+    // not drawn among the others, so that the others stay as they were.
+    if n >= 3 * p {
+        let long = presets.iter().filter(|c| timeouts_job_cycles(c) <= 2 * per);
+        for (k, &preset) in long.enumerate() {
+            let index = n + k as u64;
+            let cycles = per.max(timeouts_job_cycles(preset));
+            jobs.push(Job {
+                index,
+                preset,
+                seed: seed_with(
+                    preset,
+                    hashed_seed(seed, index),
+                    cycles,
+                    JobPlan::is_open_timeouts,
+                ),
+                cycles,
+            });
+        }
+    }
+    jobs
 }
 
 /// Job `i`'s seed from the master `seed`, before [`seed_with`] (each preset's first two
@@ -117,22 +145,28 @@ fn hashed_seed(seed: u64, i: u64) -> u64 {
     hash64(seed ^ hash64(i.wrapping_add(0x5E55)))
 }
 
-/// The first seed from `seed` on (a hash chain) whose plan meets `need`. Each preset's
-/// first two jobs are drawn so ([`JobPlan::is_open`], [`JobPlan::is_open_sweep`]): a
+/// The first seed from `seed` on (a hash chain) whose plan for a job of `cycles` meets
+/// `need`. Each preset's first two jobs are drawn so ([`JobPlan::is_open_first`],
+/// [`JobPlan::is_open_sweep`]), and its timeouts job ([`JobPlan::is_open_timeouts`]): a
 /// random plan may sample nothing at all (its EL prohibited, a filter that keeps no op of
 /// its workload, a period longer than the job) or meet no fault, and when every job of a
 /// preset happens to draw such plans, the regression tests the preset's records, or its
 /// management events, not at all (CI's 50 jobs once gave `w2` four plans that recorded
 /// nothing: 91 functional holes). The job's spec carries the seed found, so `--job`
 /// replays it as it ran.
-fn seed_with(preset: &'static Config, seed: u64, need: fn(&JobPlan, &Config) -> bool) -> u64 {
+fn seed_with(
+    preset: &'static Config,
+    seed: u64,
+    cycles: u64,
+    need: fn(&JobPlan, &Config) -> bool,
+) -> u64 {
     let mut s = seed;
     for _ in 0..10_000 {
         let job = Job {
             index: 0,
             preset,
             seed: s,
-            cycles: 0,
+            cycles,
         };
         if need(&JobPlan::new(&job), preset) {
             return s;
@@ -185,6 +219,10 @@ impl JobPlan {
         let mut r = Rng::derive(job.seed, 0x9E55);
         let name = WORKLOADS[r.below(WORKLOADS.len() as u64) as usize].0;
         let mut workload = Workload::by_name(name).expect("listed workload");
+        let issue = (
+            workload.params.long_issue_rate,
+            workload.params.long_issue_lat,
+        );
         // Hook reports while nothing is in flight, from the core itself.
         workload.params.stray_rate = [0.0, 1e-4, 1e-2][r.below(3) as usize];
         // Now and then an op that waits tens of thousands of cycles to issue: the latency
@@ -293,6 +331,36 @@ impl JobPlan {
         chaos.pointer_at_limit = chaos != ChaosParams::NONE
             && settings.on_fault == spe_bench::driver::FaultAction::Restart
             && Rng::derive(job.seed, 0x1A17).chance(0.5);
+        // A completion timeout of each op class (a stream of its own, drawn after the
+        // pointer's, which needs chaos): in a quarter of the jobs long enough for three
+        // timeouts one after another (`timeouts_job_cycles`: with a timeout of 2^20
+        // cycles, the timeouts jobs of `plan_jobs` only) and without a fault sweep or
+        // context switches (whose PSBs would drop the stalled samples), the stall comes
+        // once per class, the class's first tracked completion lost for good (the
+        // functional coverage's sample/timed-out/<class>: with STALL_LOSS a job of
+        // 2,000,000 cycles ends one timeout at most, of whatever class).
+        // Such a job has no chaos but its stalls (register writes, reprogrammings and
+        // resets may end a stalled sample before its timeout) and none of the waits of
+        // thousands of cycles drawn above (which hold the core to a few samples in a
+        // million cycles).
+        let mut chaos_name = chaos_name;
+        if job.cycles >= timeouts_job_cycles(job.preset)
+            && !sweep
+            && settings.switch_every == 0
+            && Rng::derive(job.seed, 0x7140).chance(0.25)
+        {
+            chaos = ChaosParams {
+                stall: true,
+                stall_each_class: true,
+                ..ChaosParams::NONE
+            };
+            chaos_name = "none";
+            (
+                workload.params.long_issue_rate,
+                workload.params.long_issue_lat,
+            ) = issue;
+            workload.params.slow_walk_rate = 0.0;
+        }
         // A hypervisor's EL2 that withholds physical addresses and the physical counter
         // from the EL1 kernel (a stream of its own), in a fifth of the jobs without VHE;
         // and a core without EL2, where no boot code writes PMSCR_EL2 (it keeps its reset
@@ -361,11 +429,7 @@ impl JobPlan {
     /// Chaos, memory behaviour, faults, context switches and placement stay as drawn.
     pub fn is_open(&self, cfg: &Config) -> bool {
         let s = &self.settings;
-        let most = 4 * u64::from(cfg.min_interval());
-        (s.jitter || !cfg.options.ernd)
-            && self.workload.name != "modes"
-            && s.interval <= most
-            && !matches!(s.initial_count, Some(c) if c > most)
+        self.tags_everything(cfg)
             && !(s.branch_filter || s.load_filter || s.store_filter)
             && s.event_filter == 0
             && s.inv_event_filter == 0
@@ -374,9 +438,20 @@ impl JobPlan {
             && !(s.branch_filter_mask || s.load_filter_mask || s.store_filter_mask)
             && !(s.float_filter_mask || s.simd_filter_mask)
             && s.inv_data_src_filter == 0
+            && !s.discard
+    }
+
+    /// The half of [`JobPlan::is_open`] before the filters: samples are taken (tagged)
+    /// wherever the workload runs, at the ordinary periods.
+    fn tags_everything(&self, cfg: &Config) -> bool {
+        let s = &self.settings;
+        let most = 4 * u64::from(cfg.min_interval());
+        (s.jitter || !cfg.options.ernd)
+            && self.workload.name != "modes"
+            && s.interval <= most
+            && !matches!(s.initial_count, Some(c) if c > most)
             && s.user
             && s.kernel
-            && !s.discard
             && self.workload.params.e2pb.is_none()
     }
 
@@ -386,6 +461,14 @@ impl JobPlan {
     /// `gcs/<call|return>/*`) come in every run: CI's four `smt2_v1p4` jobs drew none.
     pub fn is_open_first(&self, cfg: &Config) -> bool {
         self.is_open(cfg) && (!cfg.options.crr || self.workload.name == "branchy")
+    }
+
+    /// Samples taken wherever the workload runs (the first half of [`JobPlan::is_open`];
+    /// filters, which act after the completion, do not matter to a timeout) and a stall
+    /// per op class ([`ChaosParams::stall_each_class`], no other chaos): a completion
+    /// timeout of each class.
+    pub fn is_open_timeouts(&self, cfg: &Config) -> bool {
+        self.tags_everything(cfg) && self.chaos.stall_each_class
     }
 
     /// Open ([`JobPlan::is_open`]), with a fault sweep of every kind after which the
@@ -454,11 +537,17 @@ impl JobPlan {
                     ""
                 },
             self.chaos_name,
-            match (self.chaos.stall, self.chaos.pointer_at_limit) {
-                (true, true) => "+stall+limit",
-                (true, false) => "+stall",
-                (false, true) => "+limit",
-                (false, false) => "",
+            match (
+                self.chaos.stall,
+                self.chaos.stall_each_class,
+                self.chaos.pointer_at_limit,
+            ) {
+                (true, true, true) => "+stall per class+limit",
+                (true, true, false) => "+stall per class",
+                (true, false, true) => "+stall+limit",
+                (true, false, false) => "+stall",
+                (false, _, true) => "+limit",
+                (false, _, false) => "",
             },
             self.memory.backpressure,
             self.memory.errors,
@@ -885,7 +974,7 @@ mod tests {
     fn shards_partition_the_jobs() {
         let presets = all_presets();
         let jobs = plan_jobs(1, 100_000_000, 2_000_000, &presets);
-        assert_eq!(jobs.len(), 50);
+        assert_eq!(jobs.len(), 50 + presets.len());
         assert!(jobs.iter().map(|j| j.cycles).sum::<u64>() >= 100_000_000);
         for n in [1, 2, 3, 7, 50, 64] {
             let mut all = Vec::new();
@@ -929,7 +1018,9 @@ mod tests {
                 plan.describe()
             );
         }
-        // The other jobs keep their hashed seeds, closed plans among them.
+        // The other jobs keep their hashed seeds, closed plans among them (the timeouts
+        // jobs after the 50 are a test of their own).
+        let jobs = &jobs[..50];
         for j in &jobs[2 * p..] {
             assert_eq!(j.seed, hashed_seed(1, j.index));
         }
@@ -941,7 +1032,7 @@ mod tests {
     #[test]
     fn every_master_seed_finds_open_plans_for_every_preset() {
         // seed_with gives up (a panic) after 10,000 seeds: a requirement added to
-        // is_open or is_open_sweep must stay likely enough for any master seed (v1p5's
+        // is_open, is_open_sweep or is_open_timeouts must stay likely enough for any master seed (v1p5's
         // sweep once needed EXC, rerouting and nVM at once, and a mutation seed failed).
         let presets = all_presets();
         for seed in 0..300 {
@@ -951,12 +1042,46 @@ mod tests {
                 let s = seed_with(
                     p,
                     hashed_seed(seed, 1000 + i as u64),
+                    jobs[i].cycles,
                     JobPlan::is_open_sweep,
                 );
                 assert!(JobPlan::new(&Job { seed: s, ..jobs[i] }).is_open_sweep(p));
                 assert!(JobPlan::new(&jobs[i]).is_open_first(p));
+                let cycles = timeouts_job_cycles(p);
+                let s = seed_with(
+                    p,
+                    hashed_seed(seed, 2000 + i as u64),
+                    cycles,
+                    JobPlan::is_open_timeouts,
+                );
+                let job = Job {
+                    seed: s,
+                    cycles,
+                    ..jobs[i]
+                };
+                assert!(JobPlan::new(&job).is_open_timeouts(p));
             }
         }
+    }
+
+    #[test]
+    fn a_ci_sized_run_has_a_timeouts_job_per_preset_and_a_short_run_none() {
+        let presets = all_presets();
+        let p = presets.len();
+        let ci = plan_jobs(1, DEFAULT_TOTAL_CYCLES, DEFAULT_JOB_CYCLES, &presets);
+        assert_eq!(ci.len(), 50 + p);
+        for (k, j) in ci[50..].iter().enumerate() {
+            assert_eq!(j.preset.name, presets[k].name);
+            assert!(j.cycles >= timeouts_job_cycles(j.preset), "{}", j.spec());
+            assert!(JobPlan::new(j).is_open_timeouts(j.preset), "{}", j.spec());
+        }
+        // The others as they were drawn before: none stalls once per class.
+        assert!(ci[..50]
+            .iter()
+            .all(|j| j.cycles == DEFAULT_JOB_CYCLES && !JobPlan::new(j).chaos.stall_each_class));
+        // The gate's run (two jobs a preset or fewer) and a run of short jobs: none.
+        assert_eq!(plan_jobs(1, 10_000_000, 500_000, &presets).len(), 20);
+        assert_eq!(plan_jobs(1, 4_000_000, 100_000, &presets).len(), 40 + 1);
     }
 
     #[test]
