@@ -204,6 +204,10 @@ pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     Ok((k, n))
 }
 
+/// The issue latencies of the ops that wait tens of thousands of cycles, in the plans that
+/// draw them ([`JobPlan::waits`]).
+const LONG_WAIT: (u32, u32) = (3000, 70_000);
+
 /// What a job runs, all derived from its seed.
 #[derive(Clone, Debug)]
 pub struct JobPlan {
@@ -229,7 +233,7 @@ impl JobPlan {
         // counters saturate (4095 or 65535 cycles).
         if r.chance(0.3) {
             workload.params.long_issue_rate = 2e-3;
-            workload.params.long_issue_lat = (3000, 70_000);
+            workload.params.long_issue_lat = LONG_WAIT;
         }
         let settings = random_settings(job.preset, &mut r);
         let memory = random_memory(&mut r);
@@ -323,6 +327,17 @@ impl JobPlan {
         // the random report that ends it otherwise.
         let mut chaos = chaos;
         let sweep = matches!(memory.errors, ErrorInjection::Sweep { .. });
+        // A sweep's faults need records: a plan with one has none of the waits of
+        // thousands of cycles drawn above (a core with them writes a few records in a
+        // million cycles: `fastsim`'s sweep jobs met no fault at 19 of its 32 beat and
+        // kind points).
+        if sweep {
+            (
+                workload.params.long_issue_rate,
+                workload.params.long_issue_lat,
+            ) = issue;
+            workload.params.slow_walk_rate = 0.0;
+        }
         chaos.stall =
             chaos != ChaosParams::NONE && !sweep && Rng::derive(job.seed, 0x57A11).chance(0.5);
         // Software moving the pointer to the limit (a stream of its own), in half the chaos
@@ -342,7 +357,9 @@ impl JobPlan {
         // Such a job has no chaos but its stalls (register writes, reprogrammings and
         // resets may end a stalled sample before its timeout) and none of the waits of
         // thousands of cycles drawn above (which hold the core to a few samples in a
-        // million cycles).
+        // million cycles); its kernel is a VHE host that runs and profiles guests (below:
+        // their EL0 and EL1 tags, the functional coverage's mode/guest-el0 and -el1, which
+        // the host plans drawn so are too few for every preset).
         let mut chaos_name = chaos_name;
         if job.cycles >= timeouts_job_cycles(job.preset)
             && !sweep
@@ -360,6 +377,8 @@ impl JobPlan {
                 workload.params.long_issue_lat,
             ) = issue;
             workload.params.slow_walk_rate = 0.0;
+            settings.host = true;
+            workload.params.el2 = true;
         }
         // A hypervisor's EL2 that withholds physical addresses and the physical counter
         // from the EL1 kernel (a stream of its own), in a fifth of the jobs without VHE;
@@ -372,7 +391,7 @@ impl JobPlan {
         // profiles it too (PMSCR_EL1 written with the enables); in half of all jobs the
         // decoder leaves half the indirect branches unclassified (IND from `br_indirect`).
         let mut v = Rng::derive(job.seed, 0xC0E);
-        if settings.host && v.chance(0.5) {
+        if settings.host && (v.chance(0.5) || chaos.stall_each_class) {
             workload.params.guest_rate = 2e-4;
             workload.params.guest_len = (1_000, 10_000);
             settings.guests_profiled = true;
@@ -485,6 +504,14 @@ impl JobPlan {
             && self.memory.backpressure != Backpressure::AlwaysReady
     }
 
+    /// Whether the plan has ops that wait thousands of cycles: to issue (3,000 to 70,000
+    /// cycles) or in a slow two-stage walk (256 to 65,535 cycles more). Such a core runs
+    /// a few ops in a hundred cycles, and writes a few records in a million.
+    pub fn waits(&self) -> bool {
+        self.workload.params.long_issue_lat == LONG_WAIT
+            || self.workload.params.slow_walk_rate > 0.0
+    }
+
     /// One line: workload, chaos level, memory and the main settings.
     pub fn describe(&self) -> String {
         let s = &self.settings;
@@ -526,6 +553,7 @@ impl JobPlan {
                 ),
                 Program::Trace(_) => String::new(),
             } + if self.workload.params.gcs { ", GCS" } else { "" }
+                + if self.waits() { ", long waits" } else { "" }
                 + if self.workload.params.sampled_stall_rate > 0.0 {
                     ", sampled ops stall"
                 } else {
