@@ -256,11 +256,13 @@ const ALL_CLASSES: u8 = 0b111;
 
 /// Workload cycles a job with [`ChaosParams::stall_each_class`] needs on `cfg`: three
 /// completion timeouts one after another, each with [`TIMEOUT_JOB_MARGIN`] cycles to
-/// reach a sample of the next class.
+/// reach a sample of the next class, then [`TIMEOUT_JOB_AFTER`] cycles of profiling
+/// as usual (the stalls tag little: a thread's sampling waits for each timeout).
 pub fn timeouts_job_cycles(cfg: &Config) -> u64 {
-    3 * ((1u64 << cfg.cpl_timeout_log2) + TIMEOUT_JOB_MARGIN)
+    3 * ((1u64 << cfg.cpl_timeout_log2) + TIMEOUT_JOB_MARGIN) + TIMEOUT_JOB_AFTER
 }
 const TIMEOUT_JOB_MARGIN: u64 = 50_000;
+const TIMEOUT_JOB_AFTER: u64 = 700_000;
 
 /// Per cycle of a tracked sample, the chance of a forbidden report for it (chaos jobs).
 const CORNER_REPORT: f64 = 1e-2;
