@@ -223,6 +223,9 @@ pub struct SampleSettings {
     /// [`SWITCH_AFTER_TAG`]'s chance, in the cycle after a tag of any thread, so that the
     /// stop's PSB comes while the sample is still tracked (a stream of its own).
     pub switch_after_tag: bool,
+    /// With `switch_every`: no context switch before this many workload cycles (the
+    /// regression's timeouts job, whose stalled samples a switch's PSB would drop).
+    pub switch_from: u64,
 }
 
 /// The chance of a context switch right after a kept sample
@@ -283,6 +286,7 @@ impl SampleSettings {
             switch_off: 0,
             switch_after_keep: false,
             switch_after_tag: false,
+            switch_from: 0,
         }
     }
 

@@ -500,7 +500,9 @@ pub fn run(
         b.cycle += 1;
     }
     let end = b.cycle + cycles;
-    // Context switches: a stop, then a start `switch_off` cycles later.
+    // Context switches: a stop, then a start `switch_off` cycles later, from `switch_from`
+    // workload cycles on.
+    let switches_from = b.cycle + settings.switch_from;
     let mut rng = Rng::derive(seed, 0xC7_5317);
     let mut resume_at = None;
     // Thread 0's sample was kept in the last cycle (for `switch_after_keep`); a tag in the
@@ -509,7 +511,7 @@ pub fn run(
     let mut tagged = false;
     let mut tag_rng = Rng::derive(seed, 0x7A6_5317);
     while b.cycle < end {
-        if settings.switch_every > 0 {
+        if settings.switch_every > 0 && b.cycle >= switches_from {
             // Context switches on thread 0's CPU (the others keep running).
             match resume_at {
                 None if ((settings.switch_after_keep

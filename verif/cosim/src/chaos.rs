@@ -259,7 +259,12 @@ const ALL_CLASSES: u8 = 0b111;
 /// reach a sample of the next class, then [`TIMEOUT_JOB_AFTER`] cycles of profiling
 /// as usual (the stalls tag little: a thread's sampling waits for each timeout).
 pub fn timeouts_job_cycles(cfg: &Config) -> u64 {
-    3 * ((1u64 << cfg.cpl_timeout_log2) + TIMEOUT_JOB_MARGIN) + TIMEOUT_JOB_AFTER
+    timeouts_stall_cycles(cfg) + TIMEOUT_JOB_AFTER
+}
+
+/// The stall phase of [`timeouts_job_cycles`]: three timeouts and their margins.
+pub fn timeouts_stall_cycles(cfg: &Config) -> u64 {
+    3 * ((1u64 << cfg.cpl_timeout_log2) + TIMEOUT_JOB_MARGIN)
 }
 const TIMEOUT_JOB_MARGIN: u64 = 50_000;
 const TIMEOUT_JOB_AFTER: u64 = 700_000;

@@ -12,8 +12,8 @@
 //! replays one job alone.
 
 use crate::chaos::{
-    random_memory, random_settings, random_v1p5, timeouts_job_cycles, Chaos, ChaosCounts,
-    ChaosParams,
+    random_memory, random_settings, random_v1p5, timeouts_job_cycles, timeouts_stall_cycles, Chaos,
+    ChaosCounts, ChaosParams,
 };
 use crate::functional::{Hits, Observer};
 use crate::lockstep::{Divergence, Lockstep};
@@ -374,8 +374,8 @@ impl JobPlan {
         // Such a job has no chaos but its stalls (register writes, reprogrammings and
         // resets may end a stalled sample before its timeout) and none of the waits of
         // thousands of cycles drawn above (which hold the core to a few samples in a
-        // million cycles); its software keeps every sample; its kernel is a VHE host that
-        // runs and profiles guests (below:
+        // million cycles); its software keeps every sample and switches contexts after
+        // the stalls only; its kernel is a VHE host that runs and profiles guests (below:
         // their EL0 and EL1 tags, the functional coverage's mode/guest-el0 and -el1, which
         // the host plans drawn so are too few for every preset).
         let mut chaos_name = chaos_name;
@@ -398,6 +398,18 @@ impl JobPlan {
             settings.host = true;
             workload.params.el2 = true;
             keep_everything(&mut settings);
+            // After the stall phase, context switches now and then, right after kept
+            // samples and right after tags, whose PSBs half the time find the tracked op
+            // younger (a stream of its own): samples of each class dropped by a PSB
+            // (sample/psb-dropped/<class>), which the jobs with switches meet too rarely
+            // on some presets.
+            let mut w = Rng::derive(job.seed, 0x7141);
+            settings.switch_from = timeouts_stall_cycles(job.preset);
+            settings.switch_every = w.range(20_000, 100_000);
+            settings.switch_off = w.range(1, 5_000);
+            settings.switch_after_keep = true;
+            settings.switch_after_tag = true;
+            workload.params.psb_young_rate = 0.5;
         }
         // A hypervisor's EL2 that withholds physical addresses and the physical counter
         // from the EL1 kernel (a stream of its own), in a fifth of the jobs without VHE;
@@ -423,8 +435,9 @@ impl JobPlan {
         // sixteen times longer), wait just past the preset's latency counter maximum
         // before their issue, in their translation or before their completion, so that
         // written records carry each saturated counter (the functional coverage's
-        // latency/<counter>-saturated points), which ops slow by chance rarely do.
-        if Rng::derive(job.seed, 0x57A1D).chance(0.5) {
+        // latency/<counter>-saturated points), which ops slow by chance rarely do; and in
+        // every timeouts job, whose records are all kept.
+        if Rng::derive(job.seed, 0x57A1D).chance(0.5) || chaos.stall_each_class {
             let max = job.preset.counter_width.max() as u32;
             workload.params.sampled_stall_rate = 0.25;
             workload.params.sampled_stall_max = if max < 0xffff { 24 } else { 8 };
@@ -631,7 +644,11 @@ impl JobPlan {
                     },
                     if s.switch_after_tag { " and after tags" } else { "" },
                     s.switch_off
-                )
+                ) + &if s.switch_from > 0 {
+                    format!(" from cycle {}", s.switch_from)
+                } else {
+                    String::new()
+                }
             } else {
                 String::new()
             },
