@@ -92,8 +92,8 @@ pub fn select(
             all.len()
         ));
     }
-    // A run of three jobs a preset or more has a timeouts job a preset beside them, as
-    // long as three completion timeouts need (`regress::plan_jobs`).
+    // A run of three jobs a preset or more has a timeouts job a preset beside them, longer
+    // than the others (`regress::plan_jobs`, `chaos::timeouts_job_cycles`).
     let per = all.first().map_or(0, |j| j.cycles);
     let other = all.iter().find(|j| j.cycles != per).map(|j| j.cycles);
     let longer = all.iter().filter(|j| Some(j.cycles) == other).count();

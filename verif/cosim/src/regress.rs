@@ -4,9 +4,10 @@
 //! A regression is a list of [`Job`]s fixed by (seed, total cycles, job length, presets):
 //! job `i` runs preset `presets[i % P]` with seed `hash(seed, i)` (for each preset's first
 //! two jobs, the first seed from there whose plan is open, and open with a fault sweep:
-//! [`JobPlan::is_open_first`], [`JobPlan::is_open_sweep`]); everything
-//! else (workload, software settings, memory behaviour, chaos level) derives from the job
-//! seed.
+//! [`JobPlan::is_open_first`], [`JobPlan::is_open_sweep`]); a run of three jobs a preset
+//! or more then has a timeouts job a preset ([`JobPlan::is_open_timeouts`], as long as
+//! `chaos::timeouts_job_cycles`); everything else (workload, software settings, memory
+//! behaviour, chaos level) derives from the job seed.
 //! Shard `k/n` runs the contiguous job range `[(k-1)·J/n, k·J/n)`, so shards split the seed
 //! range and together run exactly the whole regression. [`Job::spec`] (`preset:seed:cycles`)
 //! replays one job alone.
@@ -116,9 +117,9 @@ pub fn plan_jobs(seed: u64, total: u64, job_cycles: u64, presets: &[&'static Con
     // A run of three jobs a preset or more (CI's) has one more a preset, after them: a
     // completion timeout of each op class (`JobPlan::is_open_timeouts`), as long as three
     // timeouts need and 700,000 cycles more (`timeouts_job_cycles`: 4.0 million cycles
-    // with a timeout of 2^20),
-    // where that is at most two of its jobs (so a run of short jobs stays short). Added,
-    // not drawn among the others, so that the others stay as they were.
+    // with a timeout of 2^20), where that is at most two of its jobs (so a run of short
+    // jobs stays short). Added, not drawn among the others, so that the others stay as
+    // they were.
     if n >= 3 * p {
         let long = presets.iter().filter(|c| timeouts_job_cycles(c) <= 2 * per);
         for (k, &preset) in long.enumerate() {
@@ -157,7 +158,7 @@ fn keep_everything(s: &mut spe_bench::SampleSettings) {
 }
 
 /// Job `i`'s seed from the master `seed`, before [`seed_with`] (each preset's first two
-/// jobs).
+/// jobs and its timeouts job).
 fn hashed_seed(seed: u64, i: u64) -> u64 {
     hash64(seed ^ hash64(i.wrapping_add(0x5E55)))
 }
@@ -363,8 +364,8 @@ impl JobPlan {
         chaos.pointer_at_limit = chaos != ChaosParams::NONE
             && settings.on_fault == spe_bench::driver::FaultAction::Restart
             && Rng::derive(job.seed, 0x1A17).chance(0.5);
-        // A completion timeout of each op class (a stream of its own, drawn after the
-        // pointer's, which needs chaos): in a quarter of the jobs long enough for three
+        // A completion timeout of each op class (a stream of its own): in a quarter of the
+        // jobs long enough for three
         // timeouts one after another (`timeouts_job_cycles`: with a timeout of 2^20
         // cycles, the timeouts jobs of `plan_jobs` only) and without a fault sweep or
         // context switches (whose PSBs would drop the stalled samples), the stall comes
@@ -516,11 +517,11 @@ impl JobPlan {
 
     /// Open ([`JobPlan::is_open`]: samples taken wherever the workload runs, and kept) and
     /// a stall per op class ([`ChaosParams::stall_each_class`], no other chaos): a
-    /// completion timeout of each class, then records; and a workload with kernel stretches, remote and
-    /// misaligned accesses (`mix`, `memory`, `sve`), so that the VHE host's guests run
-    /// EL1 code too (`mode/guest-el1`) and the records after the timeouts carry the
-    /// events of such accesses (E10, E11), which the presets whose other jobs draw
-    /// other workloads miss.
+    /// completion timeout of each class, then records; and a workload with kernel
+    /// stretches, remote and misaligned accesses (`mix`, `memory`, `sve`), so that the
+    /// VHE host's guests run EL1 code too (`mode/guest-el1`) and the records after the
+    /// timeouts carry the events of such accesses (E10, E11), which the presets whose
+    /// other jobs draw other workloads miss.
     pub fn is_open_timeouts(&self, cfg: &Config) -> bool {
         self.is_open(cfg)
             && self.chaos.stall_each_class
@@ -1101,8 +1102,9 @@ mod tests {
     #[test]
     fn every_master_seed_finds_open_plans_for_every_preset() {
         // seed_with gives up (a panic) after 10,000 seeds: a requirement added to
-        // is_open, is_open_sweep or is_open_timeouts must stay likely enough for any master seed (v1p5's
-        // sweep once needed EXC, rerouting and nVM at once, and a mutation seed failed).
+        // is_open, is_open_sweep or is_open_timeouts must stay likely enough for any
+        // master seed (v1p5's sweep once needed EXC, rerouting and nVM at once, and a
+        // mutation seed failed).
         let presets = all_presets();
         for seed in 0..300 {
             let jobs = plan_jobs(seed, 1, 1, &presets);
