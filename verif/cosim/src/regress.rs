@@ -399,6 +399,9 @@ impl JobPlan {
             settings.host = true;
             workload.params.el2 = true;
             keep_everything(&mut settings);
+            // Records without a timestamp (PMSCR.TS = 0: the End packet), which a fifth of
+            // the plans drawn have.
+            settings.ts = false;
             // After the stall phase, context switches now and then, right after kept
             // samples and right after tags, whose PSBs half the time find the tracked op
             // younger (a stream of its own): samples of each class dropped by a PSB
@@ -418,17 +421,18 @@ impl JobPlan {
         // value, which withholds both too).
         settings.el2_withholds =
             !settings.host && (!workload.params.el2 || Rng::derive(job.seed, 0xE12).chance(0.2));
-        // Core variants (a stream of their own): in half the VHE-host jobs the host runs a
-        // guest now and then (HCR_EL2.TGE = 0 with E2H = 1, its ops at EL0 and EL1) and
-        // profiles it too (PMSCR_EL1 written with the enables); in half of all jobs the
-        // decoder leaves half the indirect branches unclassified (IND from `br_indirect`).
+        // Core variants (a stream of their own): in half the VHE-host jobs (every timeouts
+        // job) the host runs a guest now and then (HCR_EL2.TGE = 0 with E2H = 1, its ops at EL0 and EL1) and
+        // profiles it too (PMSCR_EL1 written with the enables); in half of all jobs, and
+        // every timeouts job, the decoder leaves half the indirect branches unclassified
+        // (IND from `br_indirect`).
         let mut v = Rng::derive(job.seed, 0xC0E);
         if settings.host && (v.chance(0.5) || chaos.stall_each_class) {
             workload.params.guest_rate = 2e-4;
             workload.params.guest_len = (1_000, 10_000);
             settings.guests_profiled = true;
         }
-        if v.chance(0.5) {
+        if v.chance(0.5) || chaos.stall_each_class {
             workload.params.late_ind_rate = 0.5;
         }
         // Sampled ops that stall (a stream of their own): in half the jobs a quarter of
