@@ -216,6 +216,9 @@ pub struct Chaos<D: Dut> {
     /// and the class of the stall under way.
     stall_classes: u8,
     stalled_class: u8,
+    /// With `ChaosParams::stall_each_class`: whether the job's one reset, in its last
+    /// [`END_RESET_WINDOW`] cycles while a sample is tracked, has come.
+    end_reset_done: bool,
     /// Software stopping profiling while a record is written (a stream of its own, so the
     /// draws above stay as they were): the last step's offered beat (its thread and
     /// address), and the stream.
@@ -267,6 +270,10 @@ pub fn timeouts_stall_cycles(cfg: &Config) -> u64 {
     3 * ((1u64 << cfg.cpl_timeout_log2) + TIMEOUT_JOB_MARGIN)
 }
 const TIMEOUT_JOB_MARGIN: u64 = 50_000;
+/// A timeouts job's one reset comes in its last this many cycles, while a sample is
+/// tracked (the functional coverage's `sample/reset-dropped`); the software's random
+/// reprogramming after it then holds for these cycles only.
+const END_RESET_WINDOW: u64 = 50_000;
 const TIMEOUT_JOB_AFTER: u64 = 700_000;
 
 /// Per cycle of a tracked sample, the chance of a forbidden report for it (chaos jobs).
@@ -324,6 +331,7 @@ impl<D: Dut> Chaos<D> {
                 0
             },
             stalled_class: 0,
+            end_reset_done: false,
         }
     }
 
@@ -543,6 +551,16 @@ impl<D: Dut> Dut for Chaos<D> {
             return self.inner.step(inputs);
         }
         let mut i = inputs.clone();
+        if self.params.stall_each_class
+            && !self.end_reset_done
+            && self.reset_left == 0
+            && self.cycle + END_RESET_WINDOW >= self.until
+            && self.corner.iter().any(Option::is_some)
+        {
+            self.end_reset_done = true;
+            self.counts.resets += 1;
+            self.reset_left = 4;
+        }
         if self.reset_left == 0 && self.stalled.is_none() && self.rng.chance(self.params.reset) {
             self.counts.resets += 1;
             self.reset_left = self.rng.range32(self.params.reset_len).max(1);
