@@ -4,14 +4,11 @@
 mod common;
 
 use common::{seed, FakeDut};
+use common::{BEATS_PER_RECORD, RECORD_SIZE};
 use spe_bench::{
     run, Backpressure, ErrorInjection, Memory, MemoryProfile, SampleSettings, ViolationKind,
 };
-use spe_defs::impdef::{BEAT_BYTES, BEAT_STRB, RECORD_SIZE_LOG2};
-
-/// The memory checks 64-byte records unless told otherwise (`Memory::set_record_size`).
-const RECORD_SIZE: usize = 1 << RECORD_SIZE_LOG2;
-const BEATS_PER_RECORD: usize = RECORD_SIZE / BEAT_BYTES;
+use spe_defs::impdef::{BEAT_BYTES, BEAT_STRB};
 use spe_defs::Config;
 use spe_ports::{Inputs, Outputs};
 use spe_stim::Workload;

@@ -385,6 +385,14 @@ impl<D: Dut> Chaos<D> {
     /// The samples the unit tracks, for [`Chaos::forbidden_report`]: a tag starts one for
     /// its slot's thread (from the next cycle); the reports it gets are noted; its
     /// completion report, its timeout, a PSB's drop (`psb_done`) or a reset ends it.
+    /// Thread `t` tracks a sample a stall may take: any (one stall), or one of a class not
+    /// stalled yet ([`ChaosParams::stall_each_class`]).
+    fn stall_wanted(&self, t: usize) -> bool {
+        self.corner[t].is_some_and(|c| {
+            self.stall_classes == 0 || self.stall_classes & class_bit(c.class) != 0
+        })
+    }
+
     fn follow_samples(&mut self, i: &Inputs, o: &Outputs) {
         for t in 0..self.cfg.threads {
             let x = &i.thr[t];
@@ -646,9 +654,10 @@ impl<D: Dut> Dut for Chaos<D> {
                 x.cpl_smcu = self.rng.chance(0.5);
             }
             let lose = if self.stall_ahead && self.stall_classes != 0 {
-                match self.corner[t] {
-                    Some(c) if self.stall_classes & class_bit(c.class) != 0 => 1.0,
-                    _ => self.params.lost_completion,
+                if self.stall_wanted(t) {
+                    1.0
+                } else {
+                    self.params.lost_completion
                 }
             } else if self.stall_ahead {
                 STALL_LOSS
@@ -664,13 +673,11 @@ impl<D: Dut> Dut for Chaos<D> {
             for t in 0..self.cfg.threads {
                 // The completion lost first stalls its thread; a stalled thread's
                 // completions (the core's own, its stray reports) are lost too.
-                let wanted = match self.corner[t] {
-                    Some(c) => {
-                        self.stall_classes == 0 || self.stall_classes & class_bit(c.class) != 0
-                    }
-                    None => false,
-                };
-                if self.stall_ahead && wanted && inputs.thr[t].cpl.done && !i.thr[t].cpl.done {
+                if self.stall_ahead
+                    && self.stall_wanted(t)
+                    && inputs.thr[t].cpl.done
+                    && !i.thr[t].cpl.done
+                {
                     self.stalled = Some((t, self.cycle));
                     self.stall_ahead = false;
                     self.stalled_class = self.corner[t].map_or(0, |c| class_bit(c.class));

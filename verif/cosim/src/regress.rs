@@ -141,6 +141,13 @@ pub fn plan_jobs(seed: u64, total: u64, job_cycles: u64, presets: &[&'static Con
     jobs
 }
 
+/// A core without the waits of thousands of cycles [`JobPlan::new`] draws: the workload's
+/// own issue latencies (`issue`: its long-issue rate and latencies) and no slow walk.
+fn drop_waits(p: &mut spe_stim::core_params::CoreParams, issue: (f64, (u32, u32))) {
+    (p.long_issue_rate, p.long_issue_lat) = issue;
+    p.slow_walk_rate = 0.0;
+}
+
 /// Software that keeps every sample: no filter of any kind, no discard (the timeouts job's
 /// records after its timeouts: [`JobPlan::is_open`]'s settings half).
 fn keep_everything(s: &mut spe_bench::SampleSettings) {
@@ -350,11 +357,7 @@ impl JobPlan {
         // million cycles: `fastsim`'s sweep jobs met no fault at 19 of its 32 beat and
         // kind points).
         if sweep {
-            (
-                workload.params.long_issue_rate,
-                workload.params.long_issue_lat,
-            ) = issue;
-            workload.params.slow_walk_rate = 0.0;
+            drop_waits(&mut workload.params, issue);
         }
         chaos.stall =
             chaos != ChaosParams::NONE && !sweep && Rng::derive(job.seed, 0x57A11).chance(0.5);
@@ -391,11 +394,7 @@ impl JobPlan {
                 ..ChaosParams::NONE
             };
             chaos_name = "none";
-            (
-                workload.params.long_issue_rate,
-                workload.params.long_issue_lat,
-            ) = issue;
-            workload.params.slow_walk_rate = 0.0;
+            drop_waits(&mut workload.params, issue);
             settings.host = true;
             workload.params.el2 = true;
             keep_everything(&mut settings);

@@ -1,7 +1,7 @@
 //! Buffer writer: writes a record as eight 64-bit beats (sixteen for a 128-byte record) at
-//! PMBPTR through the memory write port (valid/ready, error response), never at or past the limit; raises the buffer-full
-//! management event after a record that leaves no room for another, and the external-abort
-//! event on a write error (no further writes).
+//! PMBPTR through the memory write port (valid/ready, error response), never at or past
+//! the limit; raises the buffer-full management event after a record that leaves no room
+//! for another, and the external-abort event on a write error (no further writes).
 //!
 //! Timing (an implementation choice, SPE leaving write timing to the implementation). A kept
 //! record takes PMBPTR and PMBLIMITR as they are in its filter cycle ([`take`]); the next

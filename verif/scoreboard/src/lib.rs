@@ -343,7 +343,7 @@ impl Scoreboard {
         cur.bytes[j * BEAT_BYTES..(j + 1) * BEAT_BYTES].copy_from_slice(&m.wr_data.to_le_bytes());
         cur.beats += 1;
         let (addr, thread) = (cur.addr, cur.thread);
-        let done = b.err.is_some() || cur.beats == size / BEAT_BYTES;
+        let done = b.err.is_some() || cur.beats == self.cfg.record_beats();
         if done {
             let mut r = self.cur.take().expect("a record");
             r.whole = b.err.is_none();

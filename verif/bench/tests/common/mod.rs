@@ -5,14 +5,15 @@
 #![allow(dead_code)]
 
 use spe_defs::impdef::{BEAT_BYTES, BEAT_STRB, RECORD_SIZE_LOG2};
-
-/// The fake unit writes 64-byte records (a preset without FEAT_SPE_CRR).
-const RECORD_SIZE: usize = 1 << RECORD_SIZE_LOG2;
-const BEATS_PER_RECORD: usize = RECORD_SIZE / BEAT_BYTES;
 use spe_defs::packet::op_class;
 use spe_defs::regs::{pmblimitr, pmbsr, pmscr, reg, RegId};
 use spe_ports::{Dut, Inputs, Outputs};
 use std::collections::{BTreeSet, HashMap};
+
+/// The fake unit writes 64-byte records (a preset without FEAT_SPE_CRR), the size the
+/// memory checks unless told otherwise (`Memory::set_record_size`).
+pub const RECORD_SIZE: usize = 1 << RECORD_SIZE_LOG2;
+pub const BEATS_PER_RECORD: usize = RECORD_SIZE / BEAT_BYTES;
 
 /// Environment variable that replays a seeded test.
 pub const SEED_ENV: &str = "SPE_STIM_SEED";
