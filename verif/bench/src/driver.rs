@@ -106,7 +106,7 @@ pub enum FaultAction {
 /// no filters, user and kernel, timestamps on (perf sets ts_enable for per-CPU sessions),
 /// virtual counter, context on (the kernel sets CX for perfmon-capable users when built
 /// with CONFIG_PID_IN_CONTEXTIDR), no physical addresses, fill mode, 4 MiB AUX buffer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SampleSettings {
     /// Sampling period in ops (perf `-c`/`period=`); PMSIRR.INTERVAL = interval >> 8.
     /// Values below the advertised minimum are written as given (an illegal-value test).
@@ -215,14 +215,16 @@ pub struct SampleSettings {
     pub switch_every: u64,
     /// Cycles profiling stays stopped at a context switch.
     pub switch_off: u64,
-    /// With `switch_every`: a context switch is also due, with [`SWITCH_AFTER_KEEP`]'s
-    /// chance, right after a sample of thread 0 is kept (SAMPLE_FILTRATE), so that the
-    /// stop's PSB meets its record while the unit writes it.
-    pub switch_after_keep: bool,
-    /// With `switch_every`: a context switch (of thread 0's CPU) is also due, with
-    /// [`SWITCH_AFTER_TAG`]'s chance, in the cycle after a tag of any thread, so that the
-    /// stop's PSB comes while the sample is still tracked (a stream of its own).
-    pub switch_after_tag: bool,
+    /// With `switch_every`: the chance of a context switch right after a sample of thread
+    /// 0 is kept (SAMPLE_FILTRATE), so that the stop's PSB meets its record while the unit
+    /// writes it (or waits to: the writer held by the record before it); 0: none. The
+    /// regression's jobs use [`SWITCH_AFTER_KEEP`].
+    pub switch_after_keep: f64,
+    /// With `switch_every`: the chance of a context switch (of thread 0's CPU) in the
+    /// cycle after a tag of any thread, so that the stop's PSB comes while the sample is
+    /// still tracked (a stream of its own); 0: none. The regression's jobs use
+    /// [`SWITCH_AFTER_TAG`].
+    pub switch_after_tag: f64,
     /// With `switch_every`: no context switch before this many workload cycles (the
     /// regression's timeouts job, whose stalled samples a switch's PSB would drop).
     pub switch_from: u64,
@@ -284,8 +286,8 @@ impl SampleSettings {
             on_fault: FaultAction::Stop,
             switch_every: 0,
             switch_off: 0,
-            switch_after_keep: false,
-            switch_after_tag: false,
+            switch_after_keep: 0.0,
+            switch_after_tag: 0.0,
             switch_from: 0,
         }
     }

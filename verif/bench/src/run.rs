@@ -291,6 +291,10 @@ struct Bench<'a> {
     port_last: usize,
     /// Per thread, during a PSB request: whether it met a sampled op younger than it.
     young: [Option<bool>; MAX_THREADS],
+    /// Per thread, during a PSB request: whether the op older than it held it back, and
+    /// the cycles it still lags that op's completion (`CoreParams::psb_lag_max`).
+    psb_held: [bool; MAX_THREADS],
+    psb_lag: [u32; MAX_THREADS],
     /// What each driver drives into (the fields the bench takes from it cleared first).
     scratch: Inputs,
     cycle: u64,
@@ -345,9 +349,24 @@ impl Bench<'_> {
             if !x.psb_req {
                 self.young[t] = None;
             } else if pending[t] && self.young[t].is_none() {
-                self.young[t] = Some(self.cores[t].psb_meets_young());
+                self.young[t] = Some(self.cores[t].psb_meets_young(c));
             }
-            inp.thr[t].psb_req = x.psb_req && (!pending[t] || self.young[t] == Some(true));
+            // Held back by the op older than it, the PSB reaches the unit some cycles
+            // after that op's completion (CoreParams::psb_lag_max; the next cycle at 0).
+            let held = pending[t] && self.young[t] != Some(true);
+            if !x.psb_req {
+                (self.psb_held[t], self.psb_lag[t]) = (false, 0);
+            } else if held {
+                self.psb_held[t] = true;
+            } else if self.psb_held[t] {
+                self.psb_held[t] = false;
+                self.psb_lag[t] = self.cores[t].psb_lag();
+            }
+            let lagging = self.psb_lag[t] > 0;
+            if lagging {
+                self.psb_lag[t] -= 1;
+            }
+            inp.thr[t].psb_req = x.psb_req && !held && !lagging;
             // The firmware's FEAT_SPE_EXC controls, which the driver's settings hold.
             inp.thr[t].mdcr_pmsee = x.mdcr_pmsee;
             inp.thr[t].scr_ea = x.scr_ea;
@@ -486,6 +505,8 @@ pub fn run(
         memory: mem,
         port_last: cfg.threads - 1,
         young: [None; MAX_THREADS],
+        psb_held: [false; MAX_THREADS],
+        psb_lag: [0; MAX_THREADS],
         scratch: Inputs::default(),
         cycle: 0,
         stats: Stats::default(),
@@ -514,13 +535,13 @@ pub fn run(
         if settings.switch_every > 0 && b.cycle >= switches_from {
             // Context switches on thread 0's CPU (the others keep running).
             match resume_at {
-                None if ((settings.switch_after_keep
+                None if ((settings.switch_after_keep > 0.0
                     && kept
-                    && rng.chance(crate::driver::SWITCH_AFTER_KEEP))
+                    && rng.chance(settings.switch_after_keep))
                     || rng.chance(1.0 / settings.switch_every as f64)
-                    || (settings.switch_after_tag
+                    || (settings.switch_after_tag > 0.0
                         && tagged
-                        && tag_rng.chance(crate::driver::SWITCH_AFTER_TAG)))
+                        && tag_rng.chance(settings.switch_after_tag)))
                     && b.drivers[0].switch_out() =>
                 {
                     b.stats.context_switches += 1;

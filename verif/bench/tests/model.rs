@@ -96,7 +96,7 @@ fn a_psb_that_meets_a_younger_sample_drops_it_and_its_reports_stop() {
         buffer_size: 64 << 10,
         switch_every: 5_000,
         switch_off: 500,
-        switch_after_tag: true,
+        switch_after_tag: spe_bench::driver::SWITCH_AFTER_TAG,
         ..SampleSettings::perf_default(&cfg)
     };
     let mut w = Workload::by_name("mix").unwrap();

@@ -85,7 +85,10 @@ pub struct ChaosParams {
     /// thread's PMBPTR to the limit it last wrote to PMBLIMITR while its buffer is
     /// enabled: the next kept record finds no room at its check (buffer full with DL,
     /// nothing written; the functional coverage's `mgmt/buffer-full-at-check`), which the
-    /// unit's own pointer never does (it ends the buffer after a record's last beat).
+    /// unit's own pointer never does (it ends the buffer after a record's last beat). A
+    /// timeouts job's (chaos [`ChaosParams::only_stalls`], after its stall phase) moves it
+    /// one record below the limit half the time: the next record's last beat fills the
+    /// buffer (`mgmt/buffer-full-after-last-beat`).
     pub pointer_at_limit: bool,
 }
 
@@ -138,11 +141,13 @@ impl ChaosParams {
         pointer_at_limit: false,
     };
 
-    /// Chaos of no kind but the stalls (a timeouts job's: [`ChaosParams::stall_each_class`]).
+    /// Chaos of no kind but the stalls and software's pointer moves (a timeouts job's:
+    /// [`ChaosParams::stall_each_class`]).
     pub fn only_stalls(&self) -> bool {
         ChaosParams {
             stall: false,
             stall_each_class: false,
+            pointer_at_limit: false,
             ..*self
         } == ChaosParams::NONE
     }
@@ -219,6 +224,13 @@ pub struct Chaos<D: Dut> {
     /// With `ChaosParams::stall_each_class`: whether the job's one reset, in its last
     /// [`END_RESET_WINDOW`] cycles while a sample is tracked, has come.
     end_reset_done: bool,
+    /// The step from which a job whose chaos is only its stalls (a timeouts job) has
+    /// some of software's chaos too, after its stall and latency phases
+    /// ([`timeouts_switch_from`]):
+    /// stops while a beat is held, pointer moves ([`ChaosParams::pointer_at_limit`]).
+    /// Other chaos jobs have them throughout.
+    software_from: u64,
+
     /// Software stopping profiling while a record is written (a stream of its own, so the
     /// draws above stay as they were): the last step's offered beat (its thread and
     /// address), and the stream.
@@ -260,9 +272,44 @@ const ALL_CLASSES: u8 = 0b111;
 /// Workload cycles a job with [`ChaosParams::stall_each_class`] needs on `cfg`: three
 /// completion timeouts one after another, each with [`TIMEOUT_JOB_MARGIN`] cycles to
 /// reach a sample of the next class, then [`TIMEOUT_JOB_AFTER`] cycles of profiling
-/// as usual (the stalls tag little: a thread's sampling waits for each timeout).
+/// as usual (the stalls tag little: a thread's sampling waits for each timeout). Those
+/// begin with the latency phase ([`timeouts_latency_cycles`]), then context switches.
 pub fn timeouts_job_cycles(cfg: &Config) -> u64 {
     timeouts_stall_cycles(cfg) + TIMEOUT_JOB_AFTER
+}
+
+/// A timeouts job's sampled ops that stall past the latency counters' maximum, after its
+/// stall phase, one place after another (before the issue, in the translation, before the
+/// completion: `CoreParams::sampled_stall_rotate`): twice each with 12-bit counters, once
+/// with 16-bit ones (whose stalls are sixteen times longer).
+pub fn timeouts_sampled_stalls(cfg: &Config) -> u32 {
+    if cfg.counter_width.max() < 0xffff {
+        6
+    } else {
+        3
+    }
+}
+
+/// The length of a sampled stall on `cfg`: just past its latency counters' maximum.
+pub fn sampled_stall_len(cfg: &Config) -> (u32, u32) {
+    let max = cfg.counter_width.max() as u32;
+    (max + 1, max + max / 8 + 1)
+}
+
+/// A timeouts job's latency phase, after its stall phase: its sampled stalls
+/// ([`timeouts_sampled_stalls`]) one after another and a margin, with neither context
+/// switches nor software's chaos, whose PSBs and stops would end a stalled sample
+/// before its record (with 16-bit counters, each waits longer than the mean time
+/// between context switches).
+pub fn timeouts_latency_cycles(cfg: &Config) -> u64 {
+    u64::from(timeouts_sampled_stalls(cfg)) * u64::from(sampled_stall_len(cfg).1) + LATENCY_MARGIN
+}
+const LATENCY_MARGIN: u64 = 30_000;
+
+/// The cycle a timeouts job's context switches and software chaos begin: after its stall
+/// and latency phases.
+pub fn timeouts_switch_from(cfg: &Config) -> u64 {
+    timeouts_stall_cycles(cfg) + timeouts_latency_cycles(cfg)
 }
 
 /// The stall phase of [`timeouts_job_cycles`]: three timeouts and their margins.
@@ -332,6 +379,11 @@ impl<D: Dut> Chaos<D> {
             },
             stalled_class: 0,
             end_reset_done: false,
+            software_from: if params.only_stalls() {
+                start + timeouts_switch_from(cfg)
+            } else {
+                start
+            },
         }
     }
 
@@ -586,9 +638,11 @@ impl<D: Dut> Dut for Chaos<D> {
         if self.rng.chance(self.params.reprogram) {
             self.reprogram();
         }
-        // A timeouts job's chaos is its stalls alone: software's stops, which nothing
-        // restarts there, would end its profiling before its three timeouts.
+        // A timeouts job's chaos is its stalls alone until its stall phase ends:
+        // software's stops, which nothing restarts there, would end its profiling before
+        // its three timeouts; its context switches restart profiling after it.
         let others = !self.params.only_stalls();
+        let software = self.cycle > self.software_from;
         if let Some((t, addr)) = self.last_beat.take().filter(|_| others) {
             let beat = addr / BEAT_BYTES as u64 % self.cfg.record_beats() as u64;
             if beat != 0 && self.stop_rng.chance(STOP_MID_RECORD) {
@@ -596,7 +650,7 @@ impl<D: Dut> Dut for Chaos<D> {
                 self.queue.push_front(stop_profiling(&mut self.stop_rng, t));
             }
         }
-        if let Some(t) = self.last_held.take().filter(|_| others) {
+        if let Some(t) = self.last_held.take().filter(|_| software) {
             if !i.wr_ready && self.held_rng.chance(STOP_WHILE_HELD) {
                 self.counts.reg_writes += 1;
                 self.queue.push_front(stop_profiling(&mut self.held_rng, t));
@@ -608,12 +662,18 @@ impl<D: Dut> Dut for Chaos<D> {
                 let t = usize::from(i.reg_tid) % self.cfg.threads;
                 self.limits[t] = i.reg_wdata;
             }
-            if self.limit_rng.chance(POINTER_AT_LIMIT) {
+            if software && self.limit_rng.chance(POINTER_AT_LIMIT) {
                 let t = self.limit_rng.below(self.cfg.threads as u64) as usize;
                 let limit = self.limits[t];
                 if pmblimitr::E.is_set(limit) {
                     self.counts.reg_writes += 1;
-                    let ptr = limit & pmblimitr::LIMIT.mask();
+                    let mut ptr = limit & pmblimitr::LIMIT.mask();
+                    // A timeouts job's software moves it one record below the limit half
+                    // the time: the next record's last beat fills the buffer, as a
+                    // large buffer's records do only once it is full.
+                    if !others && self.limit_rng.chance(0.5) {
+                        ptr -= self.cfg.record_size() as u64;
+                    }
                     self.queue
                         .push_front((reg(RegId::Pmbptr).addr(), Some(ptr), t as u8));
                 }
@@ -684,6 +744,12 @@ impl<D: Dut> Dut for Chaos<D> {
                 }
                 if self.stalled.is_some_and(|(s, _)| s == t) {
                     i.thr[t].cpl.done = false;
+                    // A timeouts job's stalled op hangs as a core's would: its software's
+                    // PSB CSYNC waits behind it (for the timeout), instead of dropping the
+                    // sample before its timeout.
+                    if self.params.stall_each_class {
+                        i.thr[t].psb_req = false;
+                    }
                 }
             }
         }

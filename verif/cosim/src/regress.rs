@@ -13,12 +13,14 @@
 //! replays one job alone.
 
 use crate::chaos::{
-    random_memory, random_settings, random_v1p5, timeouts_job_cycles, timeouts_stall_cycles, Chaos,
-    ChaosCounts, ChaosParams,
+    random_memory, random_settings, random_v1p5, sampled_stall_len, timeouts_job_cycles,
+    timeouts_sampled_stalls, timeouts_stall_cycles, timeouts_switch_from, Chaos, ChaosCounts,
+    ChaosParams,
 };
 use crate::functional::{Hits, Observer};
 use crate::lockstep::{Divergence, Lockstep};
 use crate::verilated::Verilated;
+use spe_bench::driver::{SWITCH_AFTER_KEEP, SWITCH_AFTER_TAG};
 use spe_bench::memory::FaultSpec;
 use spe_bench::run::RESET_CYCLES;
 use spe_bench::{Backpressure, ErrorInjection, Stats};
@@ -148,6 +150,12 @@ fn drop_waits(p: &mut spe_stim::core_params::CoreParams, issue: (f64, (u32, u32)
     p.slow_walk_rate = 0.0;
 }
 
+/// A timeouts job's chance of a context switch right after a kept sample and right after
+/// a tag (the regression's other jobs: [`SWITCH_AFTER_KEEP`], [`SWITCH_AFTER_TAG`]), after
+/// its stall phase: PSBs meeting tracked samples of each class and kept records waiting for
+/// the writer.
+const TIMEOUTS_SWITCH_AFTER: f64 = 0.5;
+
 /// Software that keeps every sample: no filter of any kind, no discard (the timeouts job's
 /// records after its timeouts: [`JobPlan::is_open`]'s settings half).
 fn keep_everything(s: &mut spe_bench::SampleSettings) {
@@ -272,7 +280,7 @@ impl JobPlan {
             settings.switch_off = r.range(1, 20_000);
             // They also switch right after a kept sample now and then (SWITCH_AFTER_KEEP),
             // so that the stop's PSB meets a record being written.
-            settings.switch_after_keep = true;
+            settings.switch_after_keep = SWITCH_AFTER_KEEP;
         }
         // A quarter of the jobs run in Secure state (drawn after everything above): NS = 0
         // in the PC and target packets, and the data PA's NS from the page's address space.
@@ -407,12 +415,27 @@ impl JobPlan {
             // (sample/psb-dropped/<class>), which the jobs with switches meet too rarely
             // on some presets.
             let mut w = Rng::derive(job.seed, 0x7141);
-            settings.switch_from = timeouts_stall_cycles(job.preset);
+            settings.switch_from = timeouts_switch_from(job.preset);
             settings.switch_every = w.range(20_000, 100_000);
-            settings.switch_off = w.range(1, 5_000);
-            settings.switch_after_keep = true;
-            settings.switch_after_tag = true;
+            settings.switch_off = w.range(1, 500);
+            settings.switch_after_keep = TIMEOUTS_SWITCH_AFTER;
+            settings.switch_after_tag = TIMEOUTS_SWITCH_AFTER;
             workload.params.psb_young_rate = 0.5;
+            // A PSB held back by the tracked op reaches the unit up to eight cycles
+            // after its completion, so that it meets the sample completing, kept (in
+            // its check cycle: at T = 1 a record waits for the writer no longer;
+            // psb/kept) or written. After the stall phase, software's chaos (`Chaos`:
+            // stops while a beat is held, PMBPTR moved to the limit, or a record below
+            // it: mgmt/stop-while-held and mgmt/buffer-full-*, which a large buffer
+            // meets only once full) and sampled ops that stall (below; in the stall
+            // phase they would hold the unit from the samples its stalls need). A
+            // memory that holds half the beats; no write errors: a fault's interrupt is
+            // serviced with a PSB, which would end a stalled sample before its timeout.
+            memory.errors = ErrorInjection::Never;
+            memory.backpressure = Backpressure::Random { p_ready: 0.5 };
+            workload.params.psb_lag_max = 3;
+            workload.params.sampled_stall_from = timeouts_stall_cycles(job.preset);
+            chaos.pointer_at_limit = true;
         }
         // A hypervisor's EL2 that withholds physical addresses and the physical counter
         // from the EL1 kernel (a stream of its own), in a fifth of the jobs without VHE;
@@ -445,7 +468,14 @@ impl JobPlan {
             let max = job.preset.counter_width.max() as u32;
             workload.params.sampled_stall_rate = 0.25;
             workload.params.sampled_stall_max = if max < 0xffff { 24 } else { 8 };
-            workload.params.sampled_stall_len = (max + 1, max + max / 8 + 1);
+            workload.params.sampled_stall_len = sampled_stall_len(job.preset);
+            // A timeouts job's come in its latency phase (`timeouts_latency_cycles`),
+            // each sampled op's in turn, each place in turn.
+            if chaos.stall_each_class {
+                workload.params.sampled_stall_rate = 1.0;
+                workload.params.sampled_stall_rotate = true;
+                workload.params.sampled_stall_max = timeouts_sampled_stalls(job.preset);
+            }
         }
         // PSBs that meet a younger sampled op (a stream of their own): in half the jobs
         // half the PSBs that come while a sampled op is in flight find it younger than
@@ -456,7 +486,9 @@ impl JobPlan {
         // while the sample is tracked.
         if Rng::derive(job.seed, 0x9B5).chance(0.5) {
             workload.params.psb_young_rate = 0.5;
-            settings.switch_after_tag = settings.switch_every > 0;
+            if settings.switch_every > 0 && settings.switch_after_tag == 0.0 {
+                settings.switch_after_tag = SWITCH_AFTER_TAG;
+            }
         }
         // SPEv1p5's options (a stream of their own): events to every bank, the buffer
         // addressed physically.
@@ -641,12 +673,8 @@ impl JobPlan {
                 format!(
                     ", context switch every ~{} cycles{}{} for {}",
                     s.switch_every,
-                    if s.switch_after_keep {
-                        " and after kept samples"
-                    } else {
-                        ""
-                    },
-                    if s.switch_after_tag { " and after tags" } else { "" },
+                    after(s.switch_after_keep, SWITCH_AFTER_KEEP, "kept samples"),
+                    after(s.switch_after_tag, SWITCH_AFTER_TAG, "tags"),
                     s.switch_off
                 ) + &if s.switch_from > 0 {
                     format!(" from cycle {}", s.switch_from)
@@ -897,6 +925,18 @@ impl PresetTotals {
         self.switches += t.switches;
         self.mismatches += t.mismatches;
         self.chaos += t.chaos;
+    }
+}
+
+/// A plan's switches after `what` (kept samples, tags) as [`JobPlan::describe`] words
+/// them: the chance when it is not the regression's usual one.
+fn after(chance: f64, usual: f64, what: &str) -> String {
+    if chance <= 0.0 {
+        String::new()
+    } else if chance == usual {
+        format!(" and after {what}")
+    } else {
+        format!(" and after {:.0} % of {what}", chance * 100.0)
     }
 }
 

@@ -74,6 +74,10 @@ enum Source {
     Replay { ops: Vec<MicroOp>, next: usize },
 }
 
+/// At most this many cycles after an op's tag can a PSB CSYNC dispatched before it still
+/// wait to execute ([`Core::psb_meets_young`]): the depth of the pipeline's queues.
+pub const YOUNG_WINDOW: u64 = 64;
+
 /// Hook timetable of one dispatched op (absolute cycles; `None`: no such report).
 #[derive(Clone, Debug)]
 struct Sched {
@@ -148,6 +152,8 @@ pub struct Core {
     /// This cycle's dispatched slots, until `observe`.
     group: Vec<Option<Sched>>,
     tracked: Option<Sched>,
+    /// The cycle of the tracked op's tag.
+    tracked_at: u64,
     counters: CoreCounters,
     ground_truth: HashMap<u64, u64>,
     sampled: HashMap<u64, u64>,
@@ -176,6 +182,8 @@ pub struct Core {
     stall_rng: Rng,
     /// Whether a PSB meets a younger sampled op (`CoreParams::psb_young_rate`).
     psb_rng: Rng,
+    /// How long a held-back PSB lags the op's completion (`CoreParams::psb_lag_max`).
+    lag_rng: Rng,
     /// The unit records the Guarded Control Stack (FEAT_SPE_CRR): a call or return with GCS
     /// reports its GCS access as a load or store does (D17.6.3); its own stream, and the
     /// Guarded Control Stack pointer (a correct-path call pushes 8 bytes, a return pops
@@ -223,6 +231,7 @@ impl Core {
             ctx_el1: params.pid,
             group: vec![None; cfg.dispatch_width],
             tracked: None,
+            tracked_at: 0,
             counters: CoreCounters::default(),
             ground_truth: HashMap::new(),
             sampled: HashMap::new(),
@@ -237,6 +246,7 @@ impl Core {
             ind_rng: Rng::derive(seed, 8),
             stall_rng: Rng::derive(seed, 9),
             psb_rng: Rng::derive(seed, 10),
+            lag_rng: Rng::derive(seed, 12),
             gcs_reports: cfg.options.crr,
             gcs_rng: Rng::derive(seed, 11),
             gcs_ptr: GCS_TOP,
@@ -363,8 +373,9 @@ impl Core {
                     }
                     self.counters.samples += 1;
                     *self.sampled.entry(s.op.pc).or_insert(0) += 1;
-                    self.stall_sampled(&mut s);
+                    self.stall_sampled(cycle, &mut s);
                     self.tracked = Some(s);
+                    self.tracked_at = cycle;
                 }
             }
         }
@@ -377,9 +388,11 @@ impl Core {
     /// walks that long (a load/store: the end of the walk and what follows move), or it
     /// waits that long to complete (only the completion moves). The rest of the core goes
     /// on; the unit sees a sample whose issue, translation or total latency is that long.
-    fn stall_sampled(&mut self, s: &mut Sched) {
+    /// None before `sampled_stall_from`.
+    fn stall_sampled(&mut self, cycle: u64, s: &mut Sched) {
         let p = &self.params;
         if p.sampled_stall_rate <= 0.0
+            || cycle < p.sampled_stall_from
             || self.counters.sampled_stalls >= u64::from(p.sampled_stall_max)
             || !self.stall_rng.chance(p.sampled_stall_rate)
         {
@@ -387,7 +400,12 @@ impl Core {
         }
         let d = u64::from(self.stall_rng.range32(p.sampled_stall_len));
         let translates = s.xl_done.is_some();
-        let moved = match self.stall_rng.below(if translates { 6 } else { 2 }) {
+        let place = match self.counters.sampled_stalls % 3 {
+            _ if !p.sampled_stall_rotate => self.stall_rng.below(if translates { 6 } else { 2 }),
+            1 if !translates => return,
+            k => [0, 2, 1][k as usize],
+        };
+        let moved = match place {
             // Before its issue: every report from the issue on.
             0 => {
                 let Some(at) = s.issue else { return };
@@ -422,11 +440,24 @@ impl Core {
     /// follows a sampled op: whether that op is younger than the PSB (dispatched after it,
     /// waiting behind it), drawn with `CoreParams::psb_young_rate` from a stream of its
     /// own. Then the PSB need not wait for the op's completion report: the unit drops the
-    /// sample, and [`Core::psb_dropped`] stops the reports. False when nothing is followed.
-    pub fn psb_meets_young(&mut self) -> bool {
+    /// sample, and [`Core::psb_dropped`] stops the reports. False when nothing is followed,
+    /// and when the op was tagged more than [`YOUNG_WINDOW`] cycles before `cycle`: a PSB
+    /// dispatched before it has executed by then (so a stalled op, or one whose
+    /// completion a chaos layer withholds, is older than any later PSB).
+    pub fn psb_meets_young(&mut self, cycle: u64) -> bool {
         self.tracked.is_some()
+            && cycle <= self.tracked_at + YOUNG_WINDOW
             && self.params.psb_young_rate > 0.0
             && self.psb_rng.chance(self.params.psb_young_rate)
+    }
+
+    /// Cycles a PSB held back by the followed op waits after that op's completion report
+    /// before it reaches the unit: 0 to `CoreParams::psb_lag_max` (no draw when that is 0).
+    pub fn psb_lag(&mut self) -> u32 {
+        match self.params.psb_lag_max {
+            0 => 0,
+            n => self.lag_rng.range32((0, n)),
+        }
     }
 
     /// The unit completed a PSB (`psb_done`) that met the followed op younger than it: the

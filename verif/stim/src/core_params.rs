@@ -91,12 +91,26 @@ pub struct CoreParams {
     pub sampled_stall_len: (u32, u32),
     /// At most this many sampled ops stall in a run (`u32::MAX`: no limit).
     pub sampled_stall_max: u32,
+    /// No sampled op stalls before this cycle (the regression's timeouts job, whose
+    /// stall phase needs the unit free to track a sample of each class in turn).
+    pub sampled_stall_from: u64,
+    /// The stalls take each place in turn (before the issue, in the translation, before
+    /// the completion) instead of a place drawn; the translation's turn waits for a
+    /// sampled load/store (the regression's timeouts job, whose few stalls must give each
+    /// latency counter its maximum).
+    pub sampled_stall_rotate: bool,
     /// When software's PSB CSYNC comes while a sampled op is in flight, the probability
     /// that the op is younger than the PSB (dispatched after it and stalled behind it):
     /// the core raises `psb_req` at once instead of after the op's completion report, the
     /// unit drops the sample, and the core sends no further report for it (a stream of
     /// its own, see [`crate::core::Core::psb_meets_young`]).
     pub psb_young_rate: f64,
+    /// A PSB CSYNC held back by the sampled op older than it reaches the unit this many
+    /// cycles after that op's completion report at most (0 to this, drawn per PSB from a
+    /// stream of its own, see [`crate::core::Core::psb_lag`]), as the PSB retires a few
+    /// cycles behind the ops before it: the PSB meets the sample completing, kept or
+    /// being written (the functional coverage's `psb/<phase>`). 0: the cycle after.
+    pub psb_lag_max: u32,
 }
 
 /// Highest DRAM base: the memory system's PAs (DRAM base, plus below 2^40 for the kernel's
@@ -145,7 +159,10 @@ impl Default for CoreParams {
             sampled_stall_rate: 0.0,
             sampled_stall_len: (4096, 5120),
             sampled_stall_max: u32::MAX,
+            sampled_stall_from: 0,
+            sampled_stall_rotate: false,
             psb_young_rate: 0.0,
+            psb_lag_max: 0,
         }
     }
 }
