@@ -88,15 +88,16 @@ fn a_psb_that_meets_a_younger_sample_drops_it_and_its_reports_stop() {
         "a_psb_that_meets_a_younger_sample_drops_it_and_its_reports_stop",
     );
     let cfg = Config::default();
-    // Context switches now and then and right after tags: their PSBs come while samples
-    // are tracked. Without the lever each waits for the op's completion; with it every
-    // such PSB finds the op younger, the unit drops the sample and the core reports
-    // nothing more for it (no stray report, no new tag while it still follows the op).
+    // Context switches now and then and right after a third of the tags: their PSBs come
+    // while samples are tracked. Without the lever each waits for the op's completion;
+    // with it every such PSB that comes within `YOUNG_WINDOW` cycles of the tag finds the
+    // op younger, the unit drops the sample and the core reports nothing more for it (no
+    // stray report, no new tag while it still follows the op).
     let s = SampleSettings {
         buffer_size: 64 << 10,
         switch_every: 5_000,
         switch_off: 500,
-        switch_after_tag: spe_bench::driver::SWITCH_AFTER_TAG,
+        switch_after_tag: 0.3,
         ..SampleSettings::perf_default(&cfg)
     };
     let mut w = Workload::by_name("mix").unwrap();
@@ -115,4 +116,72 @@ fn a_psb_that_meets_a_younger_sample_drops_it_and_its_reports_stop() {
         r.stats.psb_young_drops,
         r.stats.context_switches
     );
+}
+
+#[test]
+fn a_psb_held_back_by_the_tracked_op_lags_its_completion_by_zero_to_psb_lag_max_cycles() {
+    let seed = seed(
+        FILE,
+        "a_psb_held_back_by_the_tracked_op_lags_its_completion_by_zero_to_psb_lag_max_cycles",
+    );
+    let cfg = Config::default();
+    // Switches right after half the tags: each stop's PSB comes while the sample is
+    // tracked and, no op being younger, waits for the op's completion report. The run
+    // is watched at the ports: the cycles from the completion to `psb_req`.
+    let s = SampleSettings {
+        buffer_size: 64 << 10,
+        switch_every: 1 << 40,
+        switch_off: 50,
+        switch_after_tag: 0.5,
+        ..SampleSettings::perf_default(&cfg)
+    };
+    let lags = |max: u32| {
+        let mut w = Workload::by_name("mix").unwrap();
+        w.params.psb_lag_max = max;
+        let mut dut = Watch {
+            inner: Model::new(&cfg),
+            last_cpl: None,
+            psb: false,
+            lags: Vec::new(),
+        };
+        let mem = MemoryProfile::default();
+        let r = run(&mut dut, &cfg, &w, &s, &mem, 300_000, seed, &mut |_, _| {}).unwrap();
+        assert_sane(&format!("psb_lag_max {max}"), &r);
+        dut.lags
+    };
+    let (at0, at3) = (lags(0), lags(3));
+    eprintln!("psb_req after a completion, cycles: {at0:?}, then with psb_lag_max 3: {at3:?}");
+    assert!(at0.len() >= 5 && at3.len() >= 5, "too few held PSBs");
+    assert!(
+        at0.iter().all(|&l| l == 1),
+        "without a lag the PSB comes the next cycle"
+    );
+    assert!(at3.iter().all(|&l| (1..=4).contains(&l)));
+    assert!(at3.contains(&2), "none in the cycle after the next");
+}
+
+/// A unit wrapper that measures, for each `psb_req` rising within 8 cycles of a completion
+/// report, the cycles since that report.
+struct Watch<D: spe_ports::Dut> {
+    inner: D,
+    last_cpl: Option<u64>,
+    psb: bool,
+    lags: Vec<u64>,
+}
+
+impl<D: spe_ports::Dut> spe_ports::Dut for Watch<D> {
+    fn step(&mut self, i: &spe_ports::Inputs) -> spe_ports::Outputs {
+        self.last_cpl = self.last_cpl.map(|c| c + 1);
+        let x = &i.thr[0];
+        if x.psb_req && !self.psb {
+            if let Some(c) = self.last_cpl.filter(|&c| c <= 8) {
+                self.lags.push(c);
+            }
+        }
+        self.psb = x.psb_req;
+        if x.cpl.done {
+            self.last_cpl = Some(0);
+        }
+        self.inner.step(i)
+    }
 }

@@ -77,7 +77,9 @@ pub struct ChaosParams {
     /// one after another: each the tracked sample of a class not stalled yet whose
     /// completion comes first, lost for good (no [`STALL_LOSS`] draw); a stall that ends
     /// otherwise than by the completion timeout (a PSB's drop, the backstop) leaves its
-    /// class to stall again. A job needs [`timeouts_job_cycles`] for the three
+    /// class to stall again; the stalled op hangs as a core's would, so the thread's
+    /// PSB requests wait behind it (`psb_req` held low until the stall ends). A job
+    /// needs [`timeouts_job_cycles`] for the three
     /// `sample_timeout`s (the functional coverage's `sample/timed-out/<class>`: with a
     /// timeout of 2^20 cycles one job of 2,000,000 holds one at most).
     pub stall_each_class: bool,

@@ -376,18 +376,17 @@ impl JobPlan {
             && settings.on_fault == spe_bench::driver::FaultAction::Restart
             && Rng::derive(job.seed, 0x1A17).chance(0.5);
         // A completion timeout of each op class (a stream of its own): in a quarter of the
-        // jobs long enough for three
-        // timeouts one after another (`timeouts_job_cycles`: with a timeout of 2^20
-        // cycles, the timeouts jobs of `plan_jobs` only) and without a fault sweep or
-        // context switches (whose PSBs would drop the stalled samples), the stall comes
+        // jobs long enough for three timeouts one after another (`timeouts_job_cycles`:
+        // with a timeout of 2^20 cycles, the timeouts jobs of `plan_jobs` only) and
+        // without a fault sweep or context switches drawn, the stall comes
         // once per class, the class's first tracked completion lost for good (the
         // functional coverage's sample/timed-out/<class>: with STALL_LOSS a job of
         // 2,000,000 cycles ends one timeout at most, of whatever class).
         // Such a job has no chaos but its stalls (register writes, reprogrammings and
         // resets may end a stalled sample before its timeout) and none of the waits of
         // thousands of cycles drawn above (which hold the core to a few samples in a
-        // million cycles); its software keeps every sample and switches contexts after
-        // the stalls only; its kernel is a VHE host that runs and profiles guests (below:
+        // million cycles); its software keeps every sample and switches contexts in its
+        // last phase only; its kernel is a VHE host that runs and profiles guests (below:
         // their EL0 and EL1 tags, the functional coverage's mode/guest-el0 and -el1, which
         // the host plans drawn so are too few for every preset).
         let mut chaos_name = chaos_name;
@@ -409,11 +408,23 @@ impl JobPlan {
             // Records without a timestamp (PMSCR.TS = 0: the End packet), which a fifth of
             // the plans drawn have.
             settings.ts = false;
-            // After the stall phase, context switches now and then, right after kept
-            // samples and right after tags, whose PSBs half the time find the tracked op
-            // younger (a stream of its own): samples of each class dropped by a PSB
-            // (sample/psb-dropped/<class>), which the jobs with switches meet too rarely
-            // on some presets.
+            // Three phases (`chaos::timeouts_*`). The stall phase: its stalls alone (a
+            // stalled op hangs, so its software's PSBs wait behind it: `Chaos`), and no
+            // write errors (a fault's interrupt is serviced with a PSB). The latency
+            // phase: sampled ops that stall past the counters' maximum, each place in
+            // turn (below; in the stall phase they would hold the unit from the samples
+            // its stalls need). Then the switch phase (a stream of its own): context
+            // switches now and then and after half the kept samples and tags, off for
+            // 1 to 500 cycles, whose PSBs half the time find a just-tagged op younger
+            // (sample/psb-dropped/<class>) and otherwise wait for it and reach the unit
+            // zero to three cycles after its completion: completing, kept (its check
+            // cycle, where alone a kept record waits at T = 1: psb/kept) or written;
+            // software's chaos (`Chaos`: stops while a beat is held, PMBPTR moved to the
+            // limit or a record below it: mgmt/stop-while-held, mgmt/buffer-full-*,
+            // which a large buffer meets only once full); a memory ready half the cycles.
+            memory.errors = ErrorInjection::Never;
+            memory.backpressure = Backpressure::Random { p_ready: 0.5 };
+            workload.params.sampled_stall_from = timeouts_stall_cycles(job.preset);
             let mut w = Rng::derive(job.seed, 0x7141);
             settings.switch_from = timeouts_switch_from(job.preset);
             settings.switch_every = w.range(20_000, 100_000);
@@ -421,20 +432,7 @@ impl JobPlan {
             settings.switch_after_keep = TIMEOUTS_SWITCH_AFTER;
             settings.switch_after_tag = TIMEOUTS_SWITCH_AFTER;
             workload.params.psb_young_rate = 0.5;
-            // A PSB held back by the tracked op reaches the unit up to eight cycles
-            // after its completion, so that it meets the sample completing, kept (in
-            // its check cycle: at T = 1 a record waits for the writer no longer;
-            // psb/kept) or written. After the stall phase, software's chaos (`Chaos`:
-            // stops while a beat is held, PMBPTR moved to the limit, or a record below
-            // it: mgmt/stop-while-held and mgmt/buffer-full-*, which a large buffer
-            // meets only once full) and sampled ops that stall (below; in the stall
-            // phase they would hold the unit from the samples its stalls need). A
-            // memory that holds half the beats; no write errors: a fault's interrupt is
-            // serviced with a PSB, which would end a stalled sample before its timeout.
-            memory.errors = ErrorInjection::Never;
-            memory.backpressure = Backpressure::Random { p_ready: 0.5 };
             workload.params.psb_lag_max = 3;
-            workload.params.sampled_stall_from = timeouts_stall_cycles(job.preset);
             chaos.pointer_at_limit = true;
         }
         // A hypervisor's EL2 that withholds physical addresses and the physical counter

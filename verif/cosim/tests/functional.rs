@@ -481,3 +481,51 @@ fn known_holes_hold_a_run_to_its_list_both_ways() {
         assert!(e.contains(why), "{bad:?}: {e}");
     }
 }
+
+#[test]
+fn the_timeouts_job_times_out_each_class_saturates_each_counter_and_meets_a_kept_record() {
+    // `default`'s timeouts job of CI's run (model and Verilated RTL in lockstep), phase by
+    // phase: its stall phase times out a sample of each op class; its latency phase writes
+    // a record with each latency counter saturated; its switch phase has a PSB rising in
+    // a kept record's check cycle (at T = 1 the one cycle a kept record waits).
+    use spe_cosim::regress::{
+        all_presets, plan_jobs, run_job, JobOptions, DEFAULT_JOB_CYCLES, DEFAULT_TOTAL_CYCLES,
+    };
+    let presets = all_presets();
+    let jobs = plan_jobs(1, DEFAULT_TOTAL_CYCLES, DEFAULT_JOB_CYCLES, &presets);
+    let job = jobs
+        .iter()
+        .find(|j| j.preset.name == "default" && j.cycles > DEFAULT_JOB_CYCLES)
+        .expect("CI's run has a timeouts job for default");
+    eprintln!(
+        "job {} (replay: cargo run --release --bin spe -- regress --job {} --verbose)",
+        job.spec(),
+        job.spec()
+    );
+    let opts = JobOptions {
+        functional: true,
+        ..JobOptions::default()
+    };
+    let r = run_job(job, &opts, &mut |_| {}).unwrap();
+    assert_eq!(r.mismatches, 0, "{:?}", r.first);
+    let hits = r.functional.clone().expect("hits counted");
+    let plan = Plan::new(job.preset);
+    let hit = |name: &str| -> u64 {
+        let k = plan.points.iter().position(|(n, _)| n == name).unwrap();
+        hits.counts[k]
+    };
+    let want = [
+        "sample/timed-out/other",
+        "sample/timed-out/load-store",
+        "sample/timed-out/branch",
+        "latency/total-saturated",
+        "latency/issue-saturated",
+        "latency/translation-saturated",
+        "psb/kept",
+    ];
+    let counts: Vec<_> = want.iter().map(|p| (*p, hit(p))).collect();
+    eprintln!("{counts:?}");
+    for (p, n) in counts {
+        assert!(n > 0, "the timeouts job did not hit {p}");
+    }
+}

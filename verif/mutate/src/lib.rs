@@ -432,6 +432,8 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
     guests.params.guest_rate = 5e-4;
     guests.params.guest_len = (1_000, 10_000);
     guests.params.late_ind_rate = 0.5;
+    let mut late_ind = mix.clone();
+    late_ind.params.late_ind_rate = 0.5;
     // `mix` on a core without EL2 (`el2_en` low), and the timestamp runs' settings: the
     // kernel asks for the physical counter, which EL2 withholds (PMSCR_EL2.PCT = 00).
     let mut no_el2 = mix.clone();
@@ -515,11 +517,15 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             MemoryProfile::default(),
         ),
         // PMSFCR.B alone (perf's branch_filter): SAMPLE_FEED_OP then selects branches
-        // only; `filters` sets B and LD together, `store-filter` ST alone.
+        // only; `filters` sets B and LD together, `store-filter` ST alone. Its core's
+        // decoder leaves half the indirect branches unclassified (IND from the branch
+        // report), so that the records it keeps, all branches, carry some: the coverage
+        // plan's `branch/indirect-at-resolution`, which the random jobs hit once or twice
+        // a preset (the ninth draw's `tracker:381:49` survived so).
         run(
             "branch-filter",
             100_000,
-            mix.clone(),
+            late_ind,
             SampleSettings {
                 branch_filter: true,
                 ..base.clone()
@@ -629,6 +635,31 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
                 mix.clone(),
                 SampleSettings {
                     on_fault: spe_bench::driver::FaultAction::Restart,
+                    ..base.clone()
+                },
+                MemoryProfile::default(),
+            )
+        },
+        // PSBs that meet the tracked sample: context switches right after a third of the
+        // tags, half of whose PSBs find the just-tagged op younger (the unit drops the
+        // sample: cover points `psb/tracking`, `sample/psb-dropped/*`) and half wait for
+        // its completion and reach the unit zero to three cycles after it
+        // (`psb/completing`, `psb/kept`, `psb/writing`). The random jobs' PSBs find an op
+        // younger only within 64 cycles of its tag (`stim::core::YOUNG_WINDOW`), after 3 %
+        // of the tags in half the jobs: a short draw meets few (the ninth draw's
+        // `tracker:304:40`, the tracking flag's clear at such a PSB, survived so).
+        {
+            let mut young = mix.clone();
+            young.params.psb_young_rate = 0.5;
+            young.params.psb_lag_max = 3;
+            run(
+                "psb-meets-sample",
+                100_000,
+                young,
+                SampleSettings {
+                    switch_every: 20_000,
+                    switch_off: 100,
+                    switch_after_tag: 0.3,
                     ..base.clone()
                 },
                 MemoryProfile::default(),
