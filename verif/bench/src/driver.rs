@@ -193,6 +193,12 @@ pub struct SampleSettings {
     /// a new routing ([`exc_routing`]: PMSEE and both EE fields), drawn from this seed, as
     /// a hypervisor switching guests or EL3 switching worlds would. `None`: fixed.
     pub exc_reroute: Option<u64>,
+    /// With FEAT_SPE_EFT: at each context switch back the incoming context's type filter
+    /// is these settings' own, half the time with one op type more as an AND term (its
+    /// mask set, its type bit set or clear: [`SampleSettings::set_and_term`]), drawn from
+    /// this seed, as perf events with different filters scheduled in turn would. `None`:
+    /// the filter stays as set.
+    pub and_term_reroll: Option<u64>,
     /// The kernel runs at EL2 (VHE host): sampling is controlled by PMSCR_EL2.
     pub host: bool,
     /// VHE host only: a hypervisor that also profiles its guests into its buffer writes
@@ -277,6 +283,7 @@ impl SampleSettings {
             scr_ea: false,
             hcr_tea: false,
             exc_reroute: None,
+            and_term_reroll: None,
             host: false,
             guests_profiled: false,
             el2_withholds: false,
@@ -290,6 +297,34 @@ impl SampleSettings {
             switch_after_tag: 0.0,
             switch_from: 0,
         }
+    }
+
+    /// The type filter's bits (types and masks) of `from`.
+    pub fn copy_type_filter(&mut self, from: &SampleSettings) {
+        self.branch_filter = from.branch_filter;
+        self.load_filter = from.load_filter;
+        self.store_filter = from.store_filter;
+        self.float_filter = from.float_filter;
+        self.simd_filter = from.simd_filter;
+        self.branch_filter_mask = from.branch_filter_mask;
+        self.load_filter_mask = from.load_filter_mask;
+        self.store_filter_mask = from.store_filter_mask;
+        self.float_filter_mask = from.float_filter_mask;
+        self.simd_filter_mask = from.simd_filter_mask;
+    }
+
+    /// One op type, drawn from `r`, as an AND term of the type filter: its mask set and its
+    /// type bit set or clear, half each (the other types' bits as they are).
+    pub fn set_and_term(&mut self, r: &mut Rng) {
+        let (mask, ty) = match r.below(5) {
+            0 => (&mut self.branch_filter_mask, &mut self.branch_filter),
+            1 => (&mut self.load_filter_mask, &mut self.load_filter),
+            2 => (&mut self.store_filter_mask, &mut self.store_filter),
+            3 => (&mut self.float_filter_mask, &mut self.float_filter),
+            _ => (&mut self.simd_filter_mask, &mut self.simd_filter),
+        };
+        *mask = true;
+        *ty = r.chance(0.5);
     }
 
     /// Sets the type filter bits named in `types` (PMSFCR.B/LD/ST/FP/SIMD, perf's
@@ -780,8 +815,10 @@ pub struct Driver {
     /// The record slot (PMBIDR.Align, which Linux reads at probe): the ring's head stays
     /// on it.
     slot: u64,
-    /// The draws of [`SampleSettings::exc_reroute`].
+    /// The draws of [`SampleSettings::exc_reroute`] and [`SampleSettings::and_term_reroll`].
     reroute: Option<Rng>,
+    /// With [`SampleSettings::and_term_reroll`]: its draws and the settings' own filter.
+    reroll: Option<(Rng, SampleSettings)>,
 }
 
 impl Driver {
@@ -798,6 +835,9 @@ impl Driver {
         let start = settings.start_after_buffer(settings.initial_icr());
         queue.extend(start.into_iter().map(|(r, v)| Access::Write(r, v)));
         let reroute = settings.exc_reroute.map(Rng::new);
+        let reroll = settings
+            .and_term_reroll
+            .map(|seed| (Rng::new(seed), settings.clone()));
         Ok(Driver {
             period_left: settings.initial_icr(),
             settings,
@@ -820,6 +860,7 @@ impl Driver {
             thread: 0,
             slot: 1 << RECORD_SIZE_LOG2,
             reroute,
+            reroll,
         })
     }
 
@@ -1129,6 +1170,12 @@ impl Driver {
             }
             if let Some((reg, v)) = s.el2_boot() {
                 self.queue.push_back(Access::Write(reg, v));
+            }
+        }
+        if let Some((r, own)) = &mut self.reroll {
+            self.settings.copy_type_filter(own);
+            if r.chance(0.5) {
+                self.settings.set_and_term(r);
             }
         }
         if !self.settings.discard {

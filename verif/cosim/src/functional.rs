@@ -74,14 +74,21 @@
 //! * `mode/guest-el0`, `mode/guest-el1`: a tag of an op at EL0 or EL1 of a guest under a
 //!   VHE host (`el2_en` and `hcr_e2h` high, `hcr_tge` low);
 //! * `mgmt/stop-while-held`: software sets PMBSR.S or clears PMBLIMITR.E in a cycle its
-//!   thread's beat is offered with `wr_ready` low.
+//!   thread's beat is offered with `wr_ready` low;
+//! * `eft/<br|ld|st|fp|simd>/<set|clear>-<is|isnt>` (units with FEAT_SPE_EFT and the
+//!   SAMPLE_FEED_* outputs): a sample reaches the filters (SAMPLE_FEED) while its thread's
+//!   PMSFCR, as the register port last wrote it, has FT and the type's mask bit (TYPEm:
+//!   the type is an AND term, J1 `SPEFilterByType`), with the type bit set or clear, and
+//!   the op is or is not of that type (its SAMPLE_FEED_<type> output): each row of each
+//!   type's AND term.
 
 use crate::hooks;
 use spe_defs::impdef::{
     events_payload, layout, BEAT_BYTES, DATA_SOURCE_PAYLOAD, MAX_RECORD_BEATS, MAX_RECORD_SIZE,
 };
 use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class, subclass};
-use spe_defs::regs::{pmblimitr, pmbmar, pmbsr, reg, RegId};
+use spe_defs::regs::{pmblimitr, pmbmar, pmbsr, pmsfcr, reg, RegId};
+use spe_defs::Field;
 use spe_defs::{events, Config};
 use spe_ports::{Dut, Inputs, Outputs};
 use std::collections::HashMap;
@@ -142,6 +149,18 @@ const ADDRESSES: [(u8, &str); 5] = [
     (addr_index::DATA_PA, "data-pa"),
     (addr_index::PREV_BRANCH_TARGET, "prev-branch-target"),
 ];
+/// FEAT_SPE_EFT's five op types as the `eft/` points name them, with their PMSFCR type bit
+/// (TYPE) and mask bit (TYPEm), in the order of J1 `SPEFilterByType` (B, LD, ST, FP, SIMD);
+/// an op's type is its SAMPLE_FEED_<type> output, [`feeds`]' index `EFT_FEED[k]`.
+const EFT_TYPES: [(&str, Field, Field); 5] = [
+    ("br", pmsfcr::B, pmsfcr::BM),
+    ("ld", pmsfcr::LD, pmsfcr::LDM),
+    ("st", pmsfcr::ST, pmsfcr::STM),
+    ("fp", pmsfcr::FP, pmsfcr::FPM),
+    ("simd", pmsfcr::SIMD, pmsfcr::SIMDM),
+];
+const EFT_FEED: [usize; 5] = [0, 1, 2, 6, 7];
+
 /// The SAMPLE_FEED_* outputs in the order [`feeds`] reads them ([`has_feed`]: which a unit has).
 const FEEDS: [&str; 10] = [
     "br",
@@ -280,6 +299,21 @@ impl Plan {
                 format!("feed/{f}"),
                 format!("a SAMPLE_FEED_{} pulse", f.to_uppercase()),
             );
+        }
+        if has_feed(cfg, "fp") {
+            for (t, _, _) in EFT_TYPES {
+                for (set, want) in [
+                    ("set", "kept only if it is"),
+                    ("clear", "kept only if it is not"),
+                ] {
+                    for (is, what) in [("is", "is one"), ("isnt", "is not one")] {
+                        add(
+                            format!("eft/{t}/{set}-{is}"),
+                            format!("a sample reaches the filters with PMSFCR.FT and the {t} mask set and the {t} type bit {set} ({want} a {t} op), and {what} (SAMPLE_FEED_{})", t.to_uppercase()),
+                        );
+                    }
+                }
+            }
         }
         if cfg.threads > 1 {
             for t in 0..cfg.threads {
@@ -429,6 +463,9 @@ struct Thread {
     psb_req: bool,
     irq: bool,
     freeze: bool,
+    /// PMSFCR as the register port last wrote it (its writable bits), for the `eft/`
+    /// points.
+    pmsfcr: u64,
     /// `exc_el1..3` last cycle.
     exc: [bool; 3],
     /// The record being written: the beat index the next consecutive handshake takes, the
@@ -450,6 +487,7 @@ impl Default for Thread {
             psb_req: false,
             irq: false,
             freeze: false,
+            pmsfcr: 0,
             exc: [false; 3],
             next_beat: 0,
             last_addr: 0,
@@ -537,6 +575,8 @@ struct Ids {
     late_ind: usize,
     guest: [usize; 2],
     stop_held: usize,
+    /// `eft/<type>/<set|clear>-<is|isnt>` (FEAT_SPE_EFT with the SAMPLE_FEED_* outputs).
+    eft: Option<[[[usize; 2]; 2]; 5]>,
 }
 
 impl<D: Dut> Observer<D> {
@@ -584,6 +624,12 @@ impl<D: Dut> Observer<D> {
             ids.late_ind = p.id("branch/indirect-at-resolution");
             ids.guest = [0, 1].map(|el| p.id(&format!("mode/guest-el{el}")));
             ids.stop_held = p.id("mgmt/stop-while-held");
+            if has_feed(cfg, "fp") {
+                ids.eft = Some(EFT_TYPES.map(|(t, _, _)| {
+                    ["set", "clear"]
+                        .map(|b| ["is", "isnt"].map(|i| p.id(&format!("eft/{t}/{b}-{i}"))))
+                }));
+            }
             if cfg.options.exc {
                 ids.exc = Some([1, 2, 3].map(|n| p.id(&format!("exc/el{n}"))));
                 ids.exc_ke = Some([1, 2].map(|n| p.id(&format!("exc/el{n}/ke"))));
@@ -695,9 +741,24 @@ impl<D: Dut> Observer<D> {
                     th.exc[n] = on;
                 }
             }
-            for (k, on) in feeds(to).into_iter().enumerate() {
+            let fed = feeds(to);
+            for (k, &on) in fed.iter().enumerate() {
                 if let (true, Some(id)) = (on, ids.feed[k]) {
                     c[id] += 1;
+                }
+            }
+            // A sample at the filters under an AND term of FEAT_SPE_EFT's type filter: each
+            // type whose mask bit is set, by its type bit and whether the op is one.
+            if let (true, Some(eft)) = (to.pmu_sample_feed, &ids.eft) {
+                let fcr = th.pmsfcr;
+                if pmsfcr::FT.is_set(fcr) {
+                    for (k, (_, ty, m)) in EFT_TYPES.iter().enumerate() {
+                        if m.is_set(fcr) {
+                            let set = usize::from(!ty.is_set(fcr));
+                            let is = usize::from(!fed[EFT_FEED[k]]);
+                            c[eft[k][set][is]] += 1;
+                        }
+                    }
                 }
             }
             // SAMPLE_BUFFER_FULL with the thread's last beat taken (an external abort on it
@@ -771,6 +832,11 @@ impl<D: Dut> Observer<D> {
                 }
                 None => {}
             }
+        }
+        // PMSFCR written this cycle: the filters use it from the next (the `eft/` points).
+        if i.reg_en && i.reg_we && i.reg_addr == reg(RegId::Pmsfcr).addr() {
+            let t = tid(threads, i.reg_tid);
+            self.thr[t].pmsfcr = i.reg_wdata & reg(RegId::Pmsfcr).writable_mask(&self.cfg);
         }
         // A tag this cycle: the slot's thread has a sample in flight from the next cycle.
         if o.tag != 0 {

@@ -170,6 +170,7 @@ fn keep_everything(s: &mut spe_bench::SampleSettings) {
     (s.float_filter_mask, s.simd_filter_mask) = (false, false);
     s.inv_data_src_filter = 0;
     s.discard = false;
+    s.and_term_reroll = None;
 }
 
 /// Job `i`'s seed from the master `seed`, before [`seed_with`] (each preset's first two
@@ -434,6 +435,12 @@ impl JobPlan {
             workload.params.psb_young_rate = 0.5;
             workload.params.psb_lag_max = 3;
             chaos.pointer_at_limit = true;
+            // With FEAT_SPE_EFT, each switch back programs an AND term of the type filter
+            // (`SampleSettings::and_term_reroll`, as the plans that are not open: below),
+            // over the many switches of this phase and a workload with SVE ops.
+            if job.preset.options.eft {
+                settings.and_term_reroll = Some(w.next_u64());
+            }
         }
         // A hypervisor's EL2 that withholds physical addresses and the physical counter
         // from the EL1 kernel (a stream of its own), in a fifth of the jobs without VHE;
@@ -496,13 +503,33 @@ impl JobPlan {
             sweep,
             &mut Rng::derive(job.seed, 0x1505),
         );
-        JobPlan {
+        let mut plan = JobPlan {
             workload,
             settings,
             memory,
             chaos_name,
             chaos,
+        };
+        // FEAT_SPE_EFT's AND terms (a stream of its own), last: in every plan of a unit
+        // with it that is not open (`is_open`: those stay as drawn), at each context
+        // switch back half the time one op type, drawn, is an AND term of the type filter
+        // on top of the plan's own (its mask set, its type bit set or clear alike:
+        // `SampleSettings::and_term_reroll`; a plan without switches gets them, every
+        // 20,000 to 100,000 cycles), so that samples of each type and of others meet each
+        // row of each type's term (the functional coverage's
+        // eft/<type>/<set|clear>-<is|isnt>), which the ordinary draw (each mask and type
+        // bit one time in ten) makes for a few types only. The timeouts job draws its
+        // terms in its switch phase (above).
+        if job.preset.options.eft && !plan.chaos.stall_each_class && !plan.is_open(job.preset) {
+            let s = &mut plan.settings;
+            let mut e = Rng::derive(job.seed, 0xEF7);
+            if s.switch_every == 0 {
+                s.switch_every = e.range(20_000, 100_000);
+                s.switch_off = e.range(1, 5_000);
+            }
+            s.and_term_reroll = Some(e.next_u64());
         }
+        plan
     }
 
     /// Whether the plan samples and records whatever its workload runs on `cfg`: a period
@@ -686,6 +713,10 @@ impl JobPlan {
                 String::new()
             } else {
                 format!(", filters: {}", filters.join(", "))
+            } + if s.and_term_reroll.is_some() {
+                " (an AND term drawn at each switch back)"
+            } else {
+                ""
             },
             if s.pmsee != 0 || s.exc_ee != 0 || s.el2_ee != 0 {
                 let ke = |k: bool| if k { " KE" } else { "" };

@@ -529,3 +529,57 @@ fn the_timeouts_job_times_out_each_class_saturates_each_counter_and_meets_a_kept
         assert!(n > 0, "the timeouts job did not hit {p}");
     }
 }
+
+#[test]
+fn a_sample_under_an_eft_and_term_counts_on_its_row_of_each_masked_type() {
+    // v1p4 (FEAT_SPE_EFT): PMSFCR written with FT, B and Bm (branches an AND term, kept
+    // only if a branch) and LDm (loads an AND term with LD clear: kept only if not a
+    // load). A branch at the filters meets `br/set-is` and `ld/clear-isnt`; a write
+    // takes effect from the next cycle, and without FT no row counts.
+    use spe_defs::regs::{pmsfcr, reg, RegId};
+    let cfg = Config::preset("v1p4").unwrap();
+    let write = |v: u64| {
+        let (mut i, o) = idle();
+        i.reg_en = true;
+        i.reg_we = true;
+        i.reg_addr = reg(RegId::Pmsfcr).addr();
+        i.reg_wdata = v;
+        (i, o)
+    };
+    let mut branch_fed = feed(true);
+    branch_fed.1.thr[0].pmu_sample_feed_br = true;
+    let fcr = pmsfcr::FT.place(1) | pmsfcr::B.place(1) | pmsfcr::BM.place(1) | pmsfcr::LDM.place(1);
+    let eft = |steps: &[(Inputs, Outputs)]| -> Vec<String> {
+        observe(cfg, steps)
+            .into_iter()
+            .map(|(n, _)| n)
+            .filter(|n| n.starts_with("eft/"))
+            .collect()
+    };
+    assert_eq!(
+        eft(&[
+            write(fcr),
+            tag(BRANCH),
+            completion(true),
+            branch_fed.clone()
+        ]),
+        ["eft/br/set-is", "eft/ld/clear-isnt"]
+    );
+    // An op that is neither: the branch row's `isnt`, the load row's `isnt`.
+    assert_eq!(
+        eft(&[write(fcr), tag(OTHER), completion(true), feed(false)]),
+        ["eft/br/set-isnt", "eft/ld/clear-isnt"]
+    );
+    // Without FT the masks are no terms; a unit without EFT has no such points.
+    assert!(eft(&[
+        write(fcr & !pmsfcr::FT.place(1)),
+        tag(BRANCH),
+        completion(true),
+        branch_fed.clone()
+    ])
+    .is_empty());
+    assert!(!Plan::new(&Config::default())
+        .points
+        .iter()
+        .any(|(n, _)| n.starts_with("eft/")));
+}

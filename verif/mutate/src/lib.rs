@@ -708,6 +708,25 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
     // `exc-el2`: everything to EL2 (PMSCR_EL2.EE = 11); `exc-el3`: everything to EL3
     // (PMSEE = 11). The random jobs draw these routings (and reroute at context
     // switches), but a short run meets few faults and few fills under each.
+    // FEAT_SPE_EFT's AND terms: `sve` (SVE ops are SIMD, some FP) with a context switch
+    // every 5,000 cycles, each switch back drawing a term half the time (one op type's
+    // mask set, its type bit set or clear: `SampleSettings::and_term_reroll`), so that
+    // each row of each type's term meets samples (the coverage plan's `eft/` points; the
+    // tenth draw's `filter:71:63`, the branch term, survived every seed without it).
+    if cfg.options.eft {
+        runs.push(run(
+            "eft-and-terms",
+            150_000,
+            spe_stim::Workload::by_name("sve")?,
+            SampleSettings {
+                switch_every: 5_000,
+                switch_off: 100,
+                and_term_reroll: Some(0xEF7),
+                ..base.clone()
+            },
+            MemoryProfile::default(),
+        ));
+    }
     if cfg.options.exc {
         use spe_defs::regs::mdcr_pmsee::{DELEGATED, ENABLED, TRAP_ALL};
         for (name, cycles, pmsee, el2_ee, every) in [
