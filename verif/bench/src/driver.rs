@@ -223,8 +223,7 @@ pub struct SampleSettings {
     pub switch_off: u64,
     /// With `switch_every`: the chance of a context switch right after a sample of thread
     /// 0 is kept (SAMPLE_FILTRATE), so that the stop's PSB meets its record while the unit
-    /// writes it (or waits to: the writer held by the record before it); 0: none. The
-    /// regression's jobs use [`SWITCH_AFTER_KEEP`].
+    /// writes it; 0: none. The regression's jobs use [`SWITCH_AFTER_KEEP`].
     pub switch_after_keep: f64,
     /// With `switch_every`: the chance of a context switch (of thread 0's CPU) in the
     /// cycle after a tag of any thread, so that the stop's PSB comes while the sample is

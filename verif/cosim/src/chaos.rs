@@ -88,7 +88,7 @@ pub struct ChaosParams {
     /// enabled: the next kept record finds no room at its check (buffer full with DL,
     /// nothing written; the functional coverage's `mgmt/buffer-full-at-check`), which the
     /// unit's own pointer never does (it ends the buffer after a record's last beat). A
-    /// timeouts job's (chaos [`ChaosParams::only_stalls`], after its stall phase) moves it
+    /// timeouts job's (chaos [`ChaosParams::only_stalls`], in its switch phase) moves it
     /// one record below the limit half the time: the next record's last beat fills the
     /// buffer (`mgmt/buffer-full-after-last-beat`).
     pub pointer_at_limit: bool,
@@ -228,11 +228,9 @@ pub struct Chaos<D: Dut> {
     end_reset_done: bool,
     /// The step from which a job whose chaos is only its stalls (a timeouts job) has
     /// some of software's chaos too, after its stall and latency phases
-    /// ([`timeouts_switch_from`]):
-    /// stops while a beat is held, pointer moves ([`ChaosParams::pointer_at_limit`]).
-    /// Other chaos jobs have them throughout.
+    /// ([`timeouts_switch_from`]): stops while a beat is held, pointer moves
+    /// ([`ChaosParams::pointer_at_limit`]). Other chaos jobs have them throughout.
     software_from: u64,
-
     /// Software stopping profiling while a record is written (a stream of its own, so the
     /// draws above stay as they were): the last step's offered beat (its thread and
     /// address), and the stream.
@@ -640,9 +638,10 @@ impl<D: Dut> Dut for Chaos<D> {
         if self.rng.chance(self.params.reprogram) {
             self.reprogram();
         }
-        // A timeouts job's chaos is its stalls alone until its stall phase ends:
+        // A timeouts job's chaos is its stalls alone until its latency phase ends:
         // software's stops, which nothing restarts there, would end its profiling before
-        // its three timeouts; its context switches restart profiling after it.
+        // its three timeouts or a stalled sample before its record; its context switches
+        // restart profiling after that.
         let others = !self.params.only_stalls();
         let software = self.cycle > self.software_from;
         if let Some((t, addr)) = self.last_beat.take().filter(|_| others) {
