@@ -436,10 +436,13 @@ impl JobPlan {
             workload.params.psb_lag_max = 3;
             chaos.pointer_at_limit = true;
             // With FEAT_SPE_EFT, each switch back programs an AND term of the type filter
-            // (`SampleSettings::and_term_reroll`, as the plans that are not open: below),
-            // over the many switches of this phase and a workload with SVE ops.
+            // half the time (`SampleSettings::and_term_reroll`, as the plans that are not
+            // open: below), over the many switches of this phase, a workload with FP and
+            // SIMD ops (`is_open_timeouts`: not `memory` on such a unit) and misaligned
+            // accesses as many as `memory`'s (its event E11, which `v1p4` had only there).
             if job.preset.options.eft {
                 settings.and_term_reroll = Some(w.next_u64());
+                workload.params.misaligned_rate = 0.05;
             }
         }
         // A hypervisor's EL2 that withholds physical addresses and the physical counter
@@ -581,11 +584,14 @@ impl JobPlan {
     /// stretches, remote and misaligned accesses (`mix`, `memory`, `sve`), so that the
     /// VHE host's guests run EL1 code too (`mode/guest-el1`) and the records after the
     /// timeouts carry the events of such accesses (E10, E11), which the presets whose
-    /// other jobs draw other workloads miss.
+    /// other jobs draw other workloads miss. On a unit with FEAT_SPE_EFT not `memory`,
+    /// which samples no FP or SIMD op, so that the switch phase's AND terms meet those
+    /// types' ops (`eft/fp/*`, `eft/simd/*`).
     pub fn is_open_timeouts(&self, cfg: &Config) -> bool {
         self.is_open(cfg)
             && self.chaos.stall_each_class
             && matches!(self.workload.name.as_str(), "mix" | "memory" | "sve")
+            && !(cfg.options.eft && self.workload.name == "memory")
     }
 
     /// Open ([`JobPlan::is_open`]), with a fault sweep of every kind after which the
