@@ -235,6 +235,20 @@ pub struct SampleSettings {
     pub switch_from: u64,
 }
 
+/// PMSFCR's type filter fields in [`SampleSettings::type_bits`]' order.
+pub const TYPE_FIELDS: [spe_defs::Field; 10] = [
+    pmsfcr::B,
+    pmsfcr::LD,
+    pmsfcr::ST,
+    pmsfcr::FP,
+    pmsfcr::SIMD,
+    pmsfcr::BM,
+    pmsfcr::LDM,
+    pmsfcr::STM,
+    pmsfcr::FPM,
+    pmsfcr::SIMDM,
+];
+
 /// The chance of a context switch right after a kept sample
 /// ([`SampleSettings::switch_after_keep`]): one in 33, rare enough that profiling mostly
 /// runs.
@@ -298,32 +312,53 @@ impl SampleSettings {
         }
     }
 
+    /// The type filter's bits in PMSFCR's order (J1 `SPEFilterByType`: the types B, LD,
+    /// ST, FP, SIMD, then their masks), with [`TYPE_FIELDS`].
+    pub fn type_bits(&self) -> [bool; 10] {
+        [
+            self.branch_filter,
+            self.load_filter,
+            self.store_filter,
+            self.float_filter,
+            self.simd_filter,
+            self.branch_filter_mask,
+            self.load_filter_mask,
+            self.store_filter_mask,
+            self.float_filter_mask,
+            self.simd_filter_mask,
+        ]
+    }
+
+    /// [`SampleSettings::type_bits`], to set.
+    pub fn type_bits_mut(&mut self) -> [&mut bool; 10] {
+        [
+            &mut self.branch_filter,
+            &mut self.load_filter,
+            &mut self.store_filter,
+            &mut self.float_filter,
+            &mut self.simd_filter,
+            &mut self.branch_filter_mask,
+            &mut self.load_filter_mask,
+            &mut self.store_filter_mask,
+            &mut self.float_filter_mask,
+            &mut self.simd_filter_mask,
+        ]
+    }
+
     /// The type filter's bits (types and masks) of `from`.
     pub fn copy_type_filter(&mut self, from: &SampleSettings) {
-        self.branch_filter = from.branch_filter;
-        self.load_filter = from.load_filter;
-        self.store_filter = from.store_filter;
-        self.float_filter = from.float_filter;
-        self.simd_filter = from.simd_filter;
-        self.branch_filter_mask = from.branch_filter_mask;
-        self.load_filter_mask = from.load_filter_mask;
-        self.store_filter_mask = from.store_filter_mask;
-        self.float_filter_mask = from.float_filter_mask;
-        self.simd_filter_mask = from.simd_filter_mask;
+        for (to, bit) in self.type_bits_mut().into_iter().zip(from.type_bits()) {
+            *to = bit;
+        }
     }
 
     /// One op type, drawn from `r`, as an AND term of the type filter: its mask set and its
     /// type bit set or clear, half each (the other types' bits as they are).
     pub fn set_and_term(&mut self, r: &mut Rng) {
-        let (mask, ty) = match r.below(5) {
-            0 => (&mut self.branch_filter_mask, &mut self.branch_filter),
-            1 => (&mut self.load_filter_mask, &mut self.load_filter),
-            2 => (&mut self.store_filter_mask, &mut self.store_filter),
-            3 => (&mut self.float_filter_mask, &mut self.float_filter),
-            _ => (&mut self.simd_filter_mask, &mut self.simd_filter),
-        };
-        *mask = true;
-        *ty = r.chance(0.5);
+        let k = r.below(5) as usize;
+        let bits = self.type_bits_mut();
+        *bits[k + 5] = true;
+        *bits[k] = r.chance(0.5);
     }
 
     /// Sets the type filter bits named in `types` (PMSFCR.B/LD/ST/FP/SIMD, perf's
@@ -402,20 +437,10 @@ impl SampleSettings {
     /// PMSFCR as Linux's `arm_spe_event_to_pmsfcr` builds it: the type and mask bits,
     /// FT when any of them is set, FE, FnE and FL when their filter is programmed.
     fn pmsfcr(&self) -> u64 {
-        let types = [
-            (pmsfcr::B, self.branch_filter),
-            (pmsfcr::LD, self.load_filter),
-            (pmsfcr::ST, self.store_filter),
-            (pmsfcr::FP, self.float_filter),
-            (pmsfcr::SIMD, self.simd_filter),
-            (pmsfcr::BM, self.branch_filter_mask),
-            (pmsfcr::LDM, self.load_filter_mask),
-            (pmsfcr::STM, self.store_filter_mask),
-            (pmsfcr::FPM, self.float_filter_mask),
-            (pmsfcr::SIMDM, self.simd_filter_mask),
-        ]
-        .iter()
-        .fold(0, |v, (f, on)| v | f.place(u64::from(*on)));
+        let types = TYPE_FIELDS
+            .iter()
+            .zip(self.type_bits())
+            .fold(0, |v, (f, on)| v | f.place(u64::from(on)));
         types
             | pmsfcr::FE.place((self.event_filter != 0).into())
             | pmsfcr::FT.place((types != 0).into())

@@ -151,7 +151,7 @@ const ADDRESSES: [(u8, &str); 5] = [
 ];
 /// FEAT_SPE_EFT's five op types as the `eft/` points name them, with their PMSFCR type bit
 /// (TYPE) and mask bit (TYPEm), in the order of J1 `SPEFilterByType` (B, LD, ST, FP, SIMD);
-/// an op's type is its SAMPLE_FEED_<type> output, [`feeds`]' index `EFT_FEED[k]`.
+/// an op's type is its SAMPLE_FEED_<type> output, the [`FEEDS`] entry of that name.
 const EFT_TYPES: [(&str, Field, Field); 5] = [
     ("br", pmsfcr::B, pmsfcr::BM),
     ("ld", pmsfcr::LD, pmsfcr::LDM),
@@ -159,7 +159,6 @@ const EFT_TYPES: [(&str, Field, Field); 5] = [
     ("fp", pmsfcr::FP, pmsfcr::FPM),
     ("simd", pmsfcr::SIMD, pmsfcr::SIMDM),
 ];
-const EFT_FEED: [usize; 5] = [0, 1, 2, 6, 7];
 
 /// The SAMPLE_FEED_* outputs in the order [`feeds`] reads them ([`has_feed`]: which a unit has).
 const FEEDS: [&str; 10] = [
@@ -752,10 +751,11 @@ impl<D: Dut> Observer<D> {
             if let (true, Some(eft)) = (to.pmu_sample_feed, &ids.eft) {
                 let fcr = th.pmsfcr;
                 if pmsfcr::FT.is_set(fcr) {
-                    for (k, (_, ty, m)) in EFT_TYPES.iter().enumerate() {
+                    for (k, (name, ty, m)) in EFT_TYPES.iter().enumerate() {
                         if m.is_set(fcr) {
                             let set = usize::from(!ty.is_set(fcr));
-                            let is = usize::from(!fed[EFT_FEED[k]]);
+                            let feed = FEEDS.iter().position(|f| f == name);
+                            let is = usize::from(!feed.is_some_and(|i| fed[i]));
                             c[eft[k][set][is]] += 1;
                         }
                     }

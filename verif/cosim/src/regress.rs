@@ -151,23 +151,15 @@ fn drop_waits(p: &mut spe_stim::core_params::CoreParams, issue: (f64, (u32, u32)
 }
 
 /// A timeouts job's chance of a context switch right after a kept sample and right after
-/// a tag (the regression's other jobs: [`SWITCH_AFTER_KEEP`], [`SWITCH_AFTER_TAG`]), after
-/// its stall phase: PSBs meeting tracked samples of each class and kept records waiting for
-/// the writer.
+/// a tag (the regression's other jobs: [`SWITCH_AFTER_KEEP`], [`SWITCH_AFTER_TAG`]), in
+/// its switch phase: PSBs meeting tracked samples of each class and kept records.
 const TIMEOUTS_SWITCH_AFTER: f64 = 0.5;
 
 /// Software that keeps every sample: no filter of any kind, no discard (the timeouts job's
 /// records after its timeouts: [`JobPlan::is_open`]'s settings half).
 fn keep_everything(s: &mut spe_bench::SampleSettings) {
-    (s.branch_filter, s.load_filter, s.store_filter) = (false, false, false);
+    s.type_bits_mut().into_iter().for_each(|b| *b = false);
     (s.event_filter, s.inv_event_filter, s.min_latency) = (0, 0, 0);
-    (s.float_filter, s.simd_filter) = (false, false);
-    (
-        s.branch_filter_mask,
-        s.load_filter_mask,
-        s.store_filter_mask,
-    ) = (false, false, false);
-    (s.float_filter_mask, s.simd_filter_mask) = (false, false);
     s.inv_data_src_filter = 0;
     s.discard = false;
     s.and_term_reroll = None;
@@ -545,13 +537,10 @@ impl JobPlan {
     pub fn is_open(&self, cfg: &Config) -> bool {
         let s = &self.settings;
         self.tags_everything(cfg)
-            && !(s.branch_filter || s.load_filter || s.store_filter)
+            && !s.type_bits().contains(&true)
             && s.event_filter == 0
             && s.inv_event_filter == 0
             && s.min_latency == 0
-            && !(s.float_filter || s.simd_filter)
-            && !(s.branch_filter_mask || s.load_filter_mask || s.store_filter_mask)
-            && !(s.float_filter_mask || s.simd_filter_mask)
             && s.inv_data_src_filter == 0
             && !s.discard
     }
