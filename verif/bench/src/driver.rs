@@ -50,7 +50,7 @@ use spe_defs::regs::{
     pmblimitr, pmbptr, pmbsr, pmscr, pmsfcr, pmsicr, pmsirr, pmslatfr, reg, RegId,
 };
 use spe_ports::{Inputs, Outputs};
-use spe_stim::rng::Rng;
+use spe_stim::rng::{Cyclic, Rng};
 use std::collections::VecDeque;
 
 /// A FEAT_SPE_EXC routing as a system sets one up: (MDCR_EL3.PMSEE, PMSCR_EL2.EE,
@@ -196,9 +196,14 @@ pub struct SampleSettings {
     /// With FEAT_SPE_EFT: at each context switch back the incoming context's type filter
     /// is these settings' own, half the time with one op type more as an AND term (its
     /// mask set, its type bit set or clear: [`SampleSettings::set_and_term`]), drawn from
-    /// this seed, as perf events with different filters scheduled in turn would. `None`:
-    /// the filter stays as set.
+    /// this seed, as perf events with different filters scheduled in turn would. The
+    /// terms are drawn cyclically (`randc`): each of the ten, a type set or clear, once in
+    /// every ten terms. `None`: the filter stays as set.
     pub and_term_reroll: Option<u64>,
+    /// With `and_term_reroll`: a term at every switch back, not at half of them (the
+    /// regression's timeouts job, whose own filter keeps everything and whose contexts
+    /// hold a sample or two each).
+    pub and_term_always: bool,
     /// The kernel runs at EL2 (VHE host): sampling is controlled by PMSCR_EL2.
     pub host: bool,
     /// VHE host only: a hypervisor that also profiles its guests into its buffer writes
@@ -221,11 +226,11 @@ pub struct SampleSettings {
     pub switch_every: u64,
     /// Cycles profiling stays stopped at a context switch.
     pub switch_off: u64,
-    /// With `switch_every`: the chance of a context switch right after a sample of thread
-    /// 0 is kept (SAMPLE_FILTRATE), so that the stop's PSB meets its record while the unit
+    /// With `switch_every`: the chance of a context switch right after a sample of the
+    /// CPU's thread (thread 0, or each with `switch_every_thread`) is kept (SAMPLE_FILTRATE), so that the stop's PSB meets its record while the unit
     /// writes it; 0: none. The regression's jobs use [`SWITCH_AFTER_KEEP`].
     pub switch_after_keep: f64,
-    /// With `switch_every`: the chance of a context switch (of thread 0's CPU) in the
+    /// With `switch_every`: the chance of a context switch (of each switching CPU) in the
     /// cycle after a tag of any thread, so that the stop's PSB comes while the sample is
     /// still tracked (a stream of its own); 0: none. The regression's jobs use
     /// [`SWITCH_AFTER_TAG`].
@@ -233,6 +238,10 @@ pub struct SampleSettings {
     /// With `switch_every`: no context switch before this many workload cycles (the
     /// regression's timeouts job, whose stalled samples a switch's PSB would drop).
     pub switch_from: u64,
+    /// With `switch_every`: every hardware thread's CPU switches contexts, each on draws
+    /// of its own (`switch_after_keep` after its own thread's kept samples); otherwise
+    /// thread 0's only, the others running on.
+    pub switch_every_thread: bool,
 }
 
 /// PMSFCR's type filter fields in [`SampleSettings::type_bits`]' order.
@@ -297,6 +306,7 @@ impl SampleSettings {
             hcr_tea: false,
             exc_reroute: None,
             and_term_reroll: None,
+            and_term_always: false,
             host: false,
             guests_profiled: false,
             el2_withholds: false,
@@ -309,6 +319,7 @@ impl SampleSettings {
             switch_after_keep: 0.0,
             switch_after_tag: 0.0,
             switch_from: 0,
+            switch_every_thread: false,
         }
     }
 
@@ -352,13 +363,13 @@ impl SampleSettings {
         }
     }
 
-    /// One op type, drawn from `r`, as an AND term of the type filter: its mask set and its
-    /// type bit set or clear, half each (the other types' bits as they are).
-    pub fn set_and_term(&mut self, r: &mut Rng) {
-        let k = r.below(5) as usize;
+    /// Op type `ty` (B, LD, ST, FP, SIMD: 0 to 4) as an AND term of the type filter: its
+    /// mask set and its type bit `set` (kept only if an op is one) or clear (only if it is
+    /// not); the other types' bits as they are.
+    pub fn set_and_term(&mut self, ty: usize, set: bool) {
         let bits = self.type_bits_mut();
-        *bits[k + 5] = true;
-        *bits[k] = r.chance(0.5);
+        *bits[ty + 5] = true;
+        *bits[ty] = set;
     }
 
     /// Sets the type filter bits named in `types` (PMSFCR.B/LD/ST/FP/SIMD, perf's
@@ -841,8 +852,9 @@ pub struct Driver {
     slot: u64,
     /// The draws of [`SampleSettings::exc_reroute`] and [`SampleSettings::and_term_reroll`].
     reroute: Option<Rng>,
-    /// With [`SampleSettings::and_term_reroll`]: its draws and the settings' own filter.
-    reroll: Option<(Rng, SampleSettings)>,
+    /// With [`SampleSettings::and_term_reroll`]: its draws, the settings' own filter and
+    /// the terms' cyclic draw (each type set and clear once in every ten terms).
+    reroll: Option<(Rng, SampleSettings, Cyclic)>,
 }
 
 impl Driver {
@@ -861,7 +873,7 @@ impl Driver {
         let reroute = settings.exc_reroute.map(Rng::new);
         let reroll = settings
             .and_term_reroll
-            .map(|seed| (Rng::new(seed), settings.clone()));
+            .map(|seed| (Rng::new(seed), settings.clone(), Cyclic::new(10)));
         Ok(Driver {
             period_left: settings.initial_icr(),
             settings,
@@ -1196,10 +1208,11 @@ impl Driver {
                 self.queue.push_back(Access::Write(reg, v));
             }
         }
-        if let Some((r, own)) = &mut self.reroll {
+        if let Some((r, own, terms)) = &mut self.reroll {
             self.settings.copy_type_filter(own);
-            if r.chance(0.5) {
-                self.settings.set_and_term(r);
+            if self.settings.and_term_always || r.chance(0.5) {
+                let t = terms.next(r) as usize;
+                self.settings.set_and_term(t / 2, t.is_multiple_of(2));
             }
         }
         if !self.settings.discard {

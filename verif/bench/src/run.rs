@@ -452,6 +452,52 @@ impl Bench<'_> {
     }
 }
 
+/// One CPU's context switches (`SampleSettings::switch_every`): its draws and state.
+struct Switcher {
+    rng: Rng,
+    /// The draws of `switch_after_tag` (a stream of their own).
+    tag_rng: Rng,
+    resume_at: Option<u64>,
+    /// The thread's sample was kept in the last cycle.
+    kept: bool,
+    /// A tag (of any thread) in the last cycle.
+    tagged: bool,
+}
+
+impl Switcher {
+    /// Thread `t`'s: thread 0's streams are the run's own, the others' derived with `t`.
+    fn new(seed: u64, t: usize) -> Switcher {
+        let salt = (t as u64) << 40;
+        Switcher {
+            rng: Rng::derive(seed, 0xC7_5317 + salt),
+            tag_rng: Rng::derive(seed, 0x7A6_5317 + salt),
+            resume_at: None,
+            kept: false,
+            tagged: false,
+        }
+    }
+
+    /// This cycle's decision: stop `driver` (a switch out) or start it again.
+    fn step(&mut self, s: &SampleSettings, cycle: u64, driver: &mut Driver, stats: &mut Stats) {
+        match self.resume_at {
+            None if ((s.switch_after_keep > 0.0
+                && self.kept
+                && self.rng.chance(s.switch_after_keep))
+                || self.rng.chance(1.0 / s.switch_every as f64)
+                || (s.switch_after_tag > 0.0
+                    && self.tagged
+                    && self.tag_rng.chance(s.switch_after_tag)))
+                && driver.switch_out() =>
+            {
+                stats.context_switches += 1;
+                self.resume_at = Some(cycle + s.switch_off.max(1));
+            }
+            Some(t) if cycle >= t && driver.switch_in() => self.resume_at = None,
+            _ => {}
+        }
+    }
+}
+
 /// Runs `workload` on `dut` for `cycles` cycles with software `settings` and a memory
 /// behaving per `memory`; every random choice derives from `seed`. `progress` is called
 /// every [`PROGRESS_EVERY`] cycles. Errors are invalid configurations or settings.
@@ -522,38 +568,28 @@ pub fn run(
     }
     let end = b.cycle + cycles;
     // Context switches: a stop, then a start `switch_off` cycles later, from `switch_from`
-    // workload cycles on.
+    // workload cycles on; on thread 0's CPU, or with `switch_every_thread` on each
+    // thread's, each with draws of its own (thread 0's as without it).
     let switches_from = b.cycle + settings.switch_from;
-    let mut rng = Rng::derive(seed, 0xC7_5317);
-    let mut resume_at = None;
-    // Thread 0's sample was kept in the last cycle (for `switch_after_keep`); a tag in the
-    // last cycle (for `switch_after_tag`, with a stream of its own).
-    let mut kept = false;
-    let mut tagged = false;
-    let mut tag_rng = Rng::derive(seed, 0x7A6_5317);
+    let switching = if settings.switch_every_thread {
+        cfg.threads
+    } else {
+        1
+    };
+    let mut switchers: Vec<Switcher> = (0..switching).map(|t| Switcher::new(seed, t)).collect();
     while b.cycle < end {
         if settings.switch_every > 0 && b.cycle >= switches_from {
-            // Context switches on thread 0's CPU (the others keep running).
-            match resume_at {
-                None if ((settings.switch_after_keep > 0.0
-                    && kept
-                    && rng.chance(settings.switch_after_keep))
-                    || rng.chance(1.0 / settings.switch_every as f64)
-                    || (settings.switch_after_tag > 0.0
-                        && tagged
-                        && tag_rng.chance(settings.switch_after_tag)))
-                    && b.drivers[0].switch_out() =>
-                {
-                    b.stats.context_switches += 1;
-                    resume_at = Some(b.cycle + settings.switch_off.max(1));
-                }
-                Some(t) if b.cycle >= t && b.drivers[0].switch_in() => resume_at = None,
-                _ => {}
+            for (t, sw) in switchers.iter_mut().enumerate() {
+                sw.step(settings, b.cycle, &mut b.drivers[t], &mut b.stats);
             }
         }
         let out = b.step();
-        kept = out.thr[0].pmu_sample_filtrate;
-        tagged = out.tag != 0;
+        for (t, sw) in switchers.iter_mut().enumerate() {
+            // The thread's sample kept (for `switch_after_keep`); a tag of any thread (for
+            // `switch_after_tag`).
+            sw.kept = out.thr[t].pmu_sample_filtrate;
+            sw.tagged = out.tag != 0;
+        }
         if b.cycle.is_multiple_of(PROGRESS_EVERY) {
             progress(b.cycle, &b.snapshot());
         }

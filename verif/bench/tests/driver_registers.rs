@@ -412,3 +412,95 @@ fn a_stop_saves_the_whole_pmsicr_and_the_next_start_restores_it() {
         }
     }
 }
+
+/// FEAT_SPE_EFT's AND terms at context switches (`and_term_reroll`): each start after a
+/// switch back writes the settings' own type filter plus at most one term, and the terms
+/// come cyclically, each of the ten (a type, its bit set or clear) once in every ten; with
+/// `and_term_always` at every switch back, otherwise at about half of them.
+#[test]
+fn and_terms_at_switch_backs_come_each_once_in_every_ten() {
+    let name = "and_terms_at_switch_backs_come_each_once_in_every_ten";
+    let seed = seed(FILE, name);
+    let cfg = Config::preset("v1p4").unwrap();
+    assert!(cfg.options.eft, "v1p4 builds FEAT_SPE_EFT");
+    let fields = spe_bench::driver::TYPE_FIELDS;
+    for always in [true, false] {
+        let s = SampleSettings {
+            interval: 256,
+            load_filter: true,
+            switch_every: 2_000,
+            switch_off: 100,
+            buffer_size: 64 << 10,
+            and_term_reroll: Some(seed ^ u64::from(always)),
+            and_term_always: always,
+            ..SampleSettings::perf_default(cfg)
+        };
+        let mut dut = FakeDut::new(cfg.dispatch_width, 1 << 40);
+        let w = Workload::by_name("loop").unwrap();
+        let mem = MemoryProfile::default();
+        run(&mut dut, cfg, &w, &s, &mem, 300_000, seed, &mut |_, _| {}).unwrap();
+        let fcrs: Vec<u64> = dut
+            .writes
+            .iter()
+            .filter(|w| w.1 == addr(RegId::Pmsfcr))
+            .map(|w| w.2)
+            .collect();
+        assert!(
+            fcrs.len() >= 41,
+            "always {always}: only {} starts",
+            fcrs.len()
+        );
+        // The first start programs the settings' own filter: LD, no AND term.
+        let own = fcrs[0];
+        assert_eq!(
+            own,
+            pmsfcr::FT.place(1) | pmsfcr::LD.place(1),
+            "the first start's PMSFCR"
+        );
+        // Each later start: the own filter, or it with one mask bit more and that type's
+        // bit set or clear (the term: type index, set).
+        let mut terms = Vec::new();
+        for (i, &f) in fcrs.iter().enumerate().skip(1) {
+            let diff = f ^ own;
+            if diff == 0 {
+                continue;
+            }
+            let masks: Vec<usize> = (5..10).filter(|&k| fields[k].is_set(diff)).collect();
+            assert_eq!(masks.len(), 1, "start {i}: PMSFCR {f:#x}, own {own:#x}");
+            let ty = masks[0] - 5;
+            let rest = diff & !fields[ty + 5].place(1) & !fields[ty].place(1);
+            assert_eq!(
+                rest, 0,
+                "start {i}: PMSFCR {f:#x} changes more than one term"
+            );
+            terms.push((ty, fields[ty].is_set(f)));
+        }
+        let starts = fcrs.len() - 1;
+        if always {
+            assert_eq!(terms.len(), starts, "a term at every switch back");
+        } else {
+            assert!(
+                terms.len() > starts / 4 && terms.len() < starts * 3 / 4,
+                "{} terms in {starts} switch backs, about half expected",
+                terms.len()
+            );
+        }
+        assert!(
+            terms.len() >= 20,
+            "always {always}: only {} terms",
+            terms.len()
+        );
+        for (c, chunk) in terms.chunks_exact(10).enumerate() {
+            let mut sorted = chunk.to_vec();
+            sorted.sort_unstable();
+            let all: Vec<(usize, bool)> = (0..5).flat_map(|t| [(t, false), (t, true)]).collect();
+            assert_eq!(
+                sorted,
+                all,
+                "always {always}: terms {} to {}",
+                c * 10,
+                c * 10 + 9
+            );
+        }
+    }
+}

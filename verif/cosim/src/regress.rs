@@ -424,16 +424,22 @@ impl JobPlan {
             settings.switch_off = w.range(1, 500);
             settings.switch_after_keep = TIMEOUTS_SWITCH_AFTER;
             settings.switch_after_tag = TIMEOUTS_SWITCH_AFTER;
+            // Every thread's CPU switches (at T > 1: each thread's PSBs and AND terms).
+            settings.switch_every_thread = true;
             workload.params.psb_young_rate = 0.5;
             workload.params.psb_lag_max = 3;
             chaos.pointer_at_limit = true;
             // With FEAT_SPE_EFT, each switch back programs an AND term of the type filter
-            // half the time (`SampleSettings::and_term_reroll`, as the plans that are not
-            // open: below), over the many switches of this phase, a workload with FP and
-            // SIMD ops (`is_open_timeouts`: not `memory` on such a unit) and misaligned
-            // accesses as many as `memory`'s (its event E11, which `v1p4` had only there).
+            // (`SampleSettings::and_term_reroll`, as the plans that are not open: below,
+            // but at every switch back, not half: this phase's contexts hold a sample or
+            // two each, and half of them met no FP op under an FP term on `v1p4`), over
+            // the many switches of this phase, the workload with the most FP and SIMD ops
+            // (`is_open_timeouts`: `sve` on such a unit; `mix` met no SIMD op under a SIMD
+            // term set on `v1p5`) and misaligned accesses as many as `memory`'s (its event
+            // E11, which `v1p4` had only there).
             if job.preset.options.eft {
                 settings.and_term_reroll = Some(w.next_u64());
+                settings.and_term_always = true;
                 workload.params.misaligned_rate = 0.05;
             }
         }
@@ -573,14 +579,14 @@ impl JobPlan {
     /// stretches, remote and misaligned accesses (`mix`, `memory`, `sve`), so that the
     /// VHE host's guests run EL1 code too (`mode/guest-el1`) and the records after the
     /// timeouts carry the events of such accesses (E10, E11), which the presets whose
-    /// other jobs draw other workloads miss. On a unit with FEAT_SPE_EFT not `memory`,
-    /// which samples no FP or SIMD op, so that the switch phase's AND terms meet those
-    /// types' ops (`eft/fp/*`, `eft/simd/*`).
+    /// other jobs draw other workloads miss. On a unit with FEAT_SPE_EFT `sve`, whose
+    /// samples are FP and SIMD ops more often than `mix`'s (`memory` has none), so that
+    /// the switch phase's AND terms meet those types' ops (`eft/fp/*`, `eft/simd/*`).
     pub fn is_open_timeouts(&self, cfg: &Config) -> bool {
         self.is_open(cfg)
             && self.chaos.stall_each_class
             && matches!(self.workload.name.as_str(), "mix" | "memory" | "sve")
-            && !(cfg.options.eft && self.workload.name == "memory")
+            && (!cfg.options.eft || self.workload.name == "sve")
     }
 
     /// Open ([`JobPlan::is_open`]), with a fault sweep of every kind after which the
@@ -708,10 +714,10 @@ impl JobPlan {
                 String::new()
             } else {
                 format!(", filters: {}", filters.join(", "))
-            } + if s.and_term_reroll.is_some() {
-                " (an AND term drawn at each switch back)"
-            } else {
-                ""
+            } + match (s.and_term_reroll, s.and_term_always) {
+                (Some(_), true) => " (an AND term at each switch back)",
+                (Some(_), false) => " (an AND term at half the switch backs)",
+                (None, _) => "",
             },
             if s.pmsee != 0 || s.exc_ee != 0 || s.el2_ee != 0 {
                 let ke = |k: bool| if k { " KE" } else { "" };
