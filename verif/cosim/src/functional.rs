@@ -73,6 +73,8 @@
 //!   `disp_subclass` whose branch report has `br_indirect` (IND from the report);
 //! * `mode/guest-el0`, `mode/guest-el1`: a tag of an op at EL0 or EL1 of a guest under a
 //!   VHE host (`el2_en` and `hcr_e2h` high, `hcr_tge` low);
+//! * `mode/el3`: a dispatch group with a valid slot at EL3, AArch64, `prof_allowed` high
+//!   (ops the unit never samples nor counts: DESIGN §4);
 //! * `mgmt/stop-while-held`: software sets PMBSR.S or clears PMBLIMITR.E in a cycle its
 //!   thread's beat is offered with `wr_ready` low;
 //! * `eft/<br|ld|st|fp|simd>/<set|clear>-<is|isnt>` (units with FEAT_SPE_EFT and the
@@ -384,6 +386,10 @@ impl Plan {
                 format!("a tag of an op at EL{el} of a guest under a VHE host (el2_en, hcr_e2h, not hcr_tge)"),
             );
         }
+        add(
+            "mode/el3".into(),
+            "a dispatch group with a valid slot at EL3, AArch64, prof_allowed high (never in the population)".into(),
+        );
         let index = p
             .iter()
             .enumerate()
@@ -573,6 +579,7 @@ struct Ids {
     wrong_class: usize,
     late_ind: usize,
     guest: [usize; 2],
+    el3: usize,
     stop_held: usize,
     /// `eft/<type>/<set|clear>-<is|isnt>` (FEAT_SPE_EFT with the SAMPLE_FEED_* outputs).
     eft: Option<[[[usize; 2]; 2]; 5]>,
@@ -622,6 +629,7 @@ impl<D: Dut> Observer<D> {
             ids.wrong_class = p.id("hook/wrong-class");
             ids.late_ind = p.id("branch/indirect-at-resolution");
             ids.guest = [0, 1].map(|el| p.id(&format!("mode/guest-el{el}")));
+            ids.el3 = p.id("mode/el3");
             ids.stop_held = p.id("mgmt/stop-while-held");
             if has_feed(cfg, "fp") {
                 ids.eft = Some(EFT_TYPES.map(|(t, _, _)| {
@@ -831,6 +839,18 @@ impl<D: Dut> Observer<D> {
                     th.completed = Some(ti.cpl.retired);
                 }
                 None => {}
+            }
+        }
+        // A group at EL3 with profiling allowed: each thread's valid slots.
+        for t in 0..threads {
+            let x = &i.thr[t];
+            if x.disp_el == 3
+                && x.prof_allowed
+                && !x.disp_aarch32
+                && (0..self.cfg.dispatch_width)
+                    .any(|s| i.disp[s].valid && tid(threads, i.disp[s].tid) == t)
+            {
+                c[ids.el3] += 1;
             }
         }
         // PMSFCR written this cycle: the filters use it from the next (the `eft/` points).

@@ -463,6 +463,16 @@ impl JobPlan {
         if v.chance(0.5) || chaos.stall_each_class {
             workload.params.late_ind_rate = 0.5;
         }
+        // Calls into EL3 firmware (a stream of their own): in a quarter of the jobs, and
+        // every timeouts job (whose workloads all have kernel code), the kernel now and
+        // then runs an SMC's handler at EL3 in Secure state (`CoreParams::el3_rate`),
+        // whose ops the unit neither samples nor counts (DESIGN §4; the functional
+        // coverage's mode/el3). The core had never run at EL3, so a unit that sampled
+        // there survived three mutant draws (docs/mutation.md).
+        if Rng::derive(job.seed, 0xE13).chance(0.25) || chaos.stall_each_class {
+            workload.params.el3_rate = 2e-3;
+            workload.params.el3_len = (16, 128);
+        }
         // Sampled ops that stall (a stream of their own): in half the jobs a quarter of
         // the sampled ops, 24 at most (eight with 16-bit counters, whose stalls are
         // sixteen times longer), wait just past the preset's latency counter maximum
@@ -660,6 +670,11 @@ impl JobPlan {
                 }
                 + if self.workload.params.psb_young_rate > 0.0 {
                     ", PSBs meet younger samples"
+                } else {
+                    ""
+                }
+                + if self.workload.params.el3_rate > 0.0 {
+                    ", calls into EL3"
                 } else {
                     ""
                 },

@@ -583,3 +583,54 @@ fn a_sample_under_an_eft_and_term_counts_on_its_row_of_each_masked_type() {
         .iter()
         .any(|(n, _)| n.starts_with("eft/")));
 }
+
+#[test]
+fn a_group_at_el3_with_profiling_allowed_counts_once_per_cycle_and_only_then() {
+    // `mode/el3`: a cycle with a valid slot at EL3, AArch64, prof_allowed high. Not
+    // without a valid slot, with prof_allowed low, in AArch32, or at EL1; at T = 2 only
+    // for the thread whose slot it is.
+    let at = |el: u8, allowed: bool, a32: bool, valid: bool| {
+        let (mut i, o) = idle();
+        i.disp[0].valid = valid;
+        i.disp[2].valid = valid;
+        i.thr[0].disp_el = el;
+        i.thr[0].prof_allowed = allowed;
+        i.thr[0].disp_aarch32 = a32;
+        (i, o)
+    };
+    let el3 = |cfg: &Config, steps: &[(Inputs, Outputs)]| -> u64 {
+        observe(cfg, steps)
+            .into_iter()
+            .find(|(n, _)| n == "mode/el3")
+            .map_or(0, |(_, k)| k)
+    };
+    let cfg = &Config::default();
+    assert_eq!(el3(cfg, &[at(3, true, false, true), idle()]), 1);
+    assert_eq!(
+        el3(cfg, &[at(3, true, false, true), at(3, true, false, true)]),
+        2
+    );
+    for (el, allowed, a32, valid) in [
+        (3, false, false, true),
+        (3, true, true, true),
+        (3, true, false, false),
+        (1, true, false, true),
+    ] {
+        assert_eq!(
+            el3(cfg, &[at(el, allowed, a32, valid)]),
+            0,
+            "EL{el} allowed {allowed} AArch32 {a32} valid {valid}"
+        );
+    }
+    // smt2: slots 0 and 2 are thread 0's, so thread 1 at EL3 with no slot of its own
+    // counts nothing.
+    let smt = Config::preset("smt2").unwrap();
+    let (mut i, o) = idle();
+    i.disp[0].valid = true;
+    i.thr[1].disp_el = 3;
+    i.thr[1].prof_allowed = true;
+    assert_eq!(el3(smt, &[(i.clone(), o.clone())]), 0);
+    i.disp[1].valid = true;
+    i.disp[1].tid = 1;
+    assert_eq!(el3(smt, &[(i, o)]), 1);
+}

@@ -54,6 +54,12 @@ pub struct CoreParams {
     /// code at EL0 and its kernel code at EL1 (the guest's), MDCR_EL2.E2PB the host's.
     pub guest_rate: f64,
     pub guest_len: (u32, u32),
+    /// The per-op probability, in kernel code, of a call into EL3 firmware (an SMC to the
+    /// secure monitor: PSCI, a trusted service) for `el3_len` ops of kernel code run at
+    /// EL3 in Secure state, AArch64, `prof_allowed` as before: ops the unit never samples
+    /// nor counts (DESIGN §4, J1 `StatisticalProfilingEnabled`: no owner is above EL3).
+    pub el3_rate: f64,
+    pub el3_len: (u32, u32),
     /// The share of indirect branches the core's decoder does not classify: dispatched
     /// with IND clear in `disp_subclass`, the branch report's `br_indirect` sets it (the
     /// port's contract: ORed into the op-type IND bit).
@@ -144,6 +150,8 @@ impl Default for CoreParams {
             vhe_host: false,
             guest_rate: 0.0,
             guest_len: (500, 5000),
+            el3_rate: 0.0,
+            el3_len: (16, 256),
             late_ind_rate: 0.0,
             el2: true,
             e2pb: None,
@@ -197,6 +205,7 @@ impl CoreParams {
             ("noprof_rate", self.noprof_rate),
             ("stray_rate", self.stray_rate),
             ("guest_rate", self.guest_rate),
+            ("el3_rate", self.el3_rate),
             ("late_ind_rate", self.late_ind_rate),
             ("remote_fraction", self.remote_fraction),
             ("peer_rate", self.peer_rate),
@@ -220,6 +229,7 @@ impl CoreParams {
             ("aarch32_len", self.aarch32_len),
             ("noprof_len", self.noprof_len),
             ("guest_len", self.guest_len),
+            ("el3_len", self.el3_len),
             ("sampled_stall_len", self.sampled_stall_len),
         ];
         for (name, (lo, hi)) in ranges {

@@ -69,6 +69,10 @@ pub(crate) struct Walker {
     noprof_left: u32,
     /// Ops left in a guest stretch under a VHE host (`CoreParams::guest_rate`).
     guest_left: u32,
+    /// Kernel ops left in a call into EL3 firmware (`CoreParams::el3_rate`).
+    el3_left: u32,
+    /// The EL of the last op produced on the correct path.
+    last_el: u8,
 }
 
 impl Walker {
@@ -118,6 +122,8 @@ impl Walker {
             a32_left: 0,
             noprof_left: 0,
             guest_left: 0,
+            el3_left: 0,
+            last_el: 0,
         }
     }
 
@@ -159,21 +165,41 @@ impl Walker {
         {
             self.guest_left = self.rng.range32(p.guest_len);
         }
+        // A call into EL3 firmware (an SMC) from kernel code that has run (no draw without
+        // it, as for guests).
+        if p.el3_rate > 0.0
+            && self.el3_left == 0
+            && matches!(self.last_el, 1 | 2)
+            && self.in_kernel_body()
+            && self.rng.chance(p.el3_rate)
+        {
+            self.el3_left = self.rng.range32(p.el3_len);
+        }
         if let (Some(k), Some(entry)) = (self.kernel.as_mut(), self.prog.kernel) {
             if k.budget == 0 && self.pos.idx == 0 && self.pos.block != entry.exit {
                 self.pos = Pos {
                     block: entry.exit,
                     idx: 0,
                 };
+                // A call into EL3 returns before the kernel's own return.
+                self.el3_left = 0;
             }
             k.budget = k.budget.saturating_sub(1);
         }
+        // Nor does one span the kernel's return (its exit block) or user code.
+        if self.el3_left > 0 && !self.in_kernel_body() {
+            self.el3_left = 0;
+        }
         let mode = self.mode();
+        self.last_el = mode.el;
         if self.kernel.is_none() {
             self.a32_left = self.a32_left.saturating_sub(1);
         }
         self.noprof_left = self.noprof_left.saturating_sub(1);
         self.guest_left = self.guest_left.saturating_sub(1);
+        if mode.el == 3 {
+            self.el3_left -= 1;
+        }
 
         let Pos { block: b, idx: i } = self.pos;
         let sop = self.prog.blocks[b].ops[i];
@@ -211,6 +237,13 @@ impl Walker {
         op
     }
 
+    /// The next op is kernel code before the kernel's exit block (where a call into EL3
+    /// may come and go).
+    fn in_kernel_body(&self) -> bool {
+        (self.kernel.is_some() || self.prog.blocks[self.pos.block].kernel)
+            && !matches!(self.prog.kernel, Some(e) if self.pos.block == e.exit)
+    }
+
     fn pc(&self, p: Pos) -> u64 {
         self.prog.blocks[p.block].base + p.idx as u64 * INSN_BYTES
     }
@@ -220,11 +253,19 @@ impl Walker {
     }
 
     /// The mode of an op at `at`: kernel code (or a kernel visit) runs at EL1 (EL2 in a
-    /// VHE host, but for a guest's stretch there: EL1 with HCR_EL2.TGE = 0, E2H = 1). A
-    /// wrong path after a mispredicted ERET is kernel code at EL1.
+    /// VHE host, but for a guest's stretch there: EL1 with HCR_EL2.TGE = 0, E2H = 1; at
+    /// EL3 in Secure state during a call into firmware). A wrong path after a mispredicted
+    /// ERET is kernel code at EL1.
     fn mode_at(&self, at: Pos) -> Mode {
         let p = &self.params;
         let kernel = self.kernel.is_some() || self.prog.blocks[at.block].kernel;
+        if kernel && self.el3_left > 0 {
+            return Mode {
+                ns: false,
+                prof_allowed: self.noprof_left == 0,
+                ..p.mode(3)
+            };
+        }
         let guest = p.vhe_host && self.guest_left > 0;
         let el = if !kernel {
             0
