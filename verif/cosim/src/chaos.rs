@@ -244,6 +244,10 @@ pub struct Chaos<D: Dut> {
     /// to its completion report), and the stream of the forbidden reports.
     corner: Vec<Option<Corner>>,
     corner_rng: Rng,
+    /// The fields options add to the random memory and branch reports
+    /// ([`random_report_options`]): a stream of their own, so the other draws stay as
+    /// they were.
+    option_rng: Rng,
     /// With `ChaosParams::pointer_at_limit`: each thread's last PMBLIMITR write seen on the
     /// port, and the stream.
     limits: Vec<u64>,
@@ -362,6 +366,7 @@ impl<D: Dut> Chaos<D> {
             held_rng: Rng::derive(seed, 0x4E1D),
             corner: vec![None; cfg.threads],
             corner_rng: Rng::derive(seed, 0xC0A4),
+            option_rng: Rng::derive(seed, 0x0F7E),
             limits: vec![0; cfg.threads],
             limit_rng: Rng::derive(seed, 0x9F11),
             cycle: 0,
@@ -496,6 +501,7 @@ impl<D: Dut> Chaos<D> {
             BRANCH if !x.br.done => random_br(x, r),
             _ => return,
         }
+        random_report_options(x, &mut self.option_rng);
         self.counts.hooks += 1;
     }
 
@@ -523,6 +529,7 @@ impl<D: Dut> Chaos<D> {
                 x.cpl.cond_fail = r.chance(0.5);
             }
         }
+        random_report_options(x, &mut self.option_rng);
     }
 }
 
@@ -549,6 +556,31 @@ fn random_xl_done(x: &mut spe_ports::ThreadInputs, r: &mut Rng) {
     x.xl.pa_ns = r.chance(0.5);
     x.xl.tlb_access = r.chance(0.5);
     x.xl.tlb_walk = r.chance(0.5);
+}
+
+/// The fields options add to a memory report (FEAT_SPE_EFT's `mem_fp_scalar`, SPEv1p4's
+/// `mem_l2d_access`, `mem_l2d_miss`, `mem_hitm`, `mem_lfb`, `mem_snooped`) and to a branch
+/// report (FEAT_SPE_PBT's `pbt_valid`, `pbt_target`: the PE's previous-branch-target
+/// register, any value), at random, set with every random report: a unit with the option
+/// must take them with a report it takes and ignore them with one it ignores (a second
+/// report of a kind: the first one's stand), as the model says. Without the option the
+/// ports are absent and the model reads none of them. The core's own reports carry them
+/// as the core model draws them; before, chaos's reports carried none (a tracker that let
+/// a second memory report overwrite the first one's scalar flag survived a mutant draw:
+/// docs/mutation.md, `tracker:376:27`).
+fn random_report_options(x: &mut spe_ports::ThreadInputs, r: &mut Rng) {
+    if x.mem.done {
+        x.mem_fp_scalar = r.chance(0.5);
+        x.mem_l2d_access = r.chance(0.5);
+        x.mem_l2d_miss = r.chance(0.5);
+        x.mem_hitm = r.chance(0.5);
+        x.mem_lfb = r.chance(0.5);
+        x.mem_snooped = r.chance(0.5);
+    }
+    if x.br.done {
+        x.pbt_valid = r.chance(0.5);
+        x.pbt_target = r.next_u64();
+    }
 }
 
 fn random_mem(x: &mut spe_ports::ThreadInputs, r: &mut Rng) {
@@ -995,6 +1027,50 @@ pub fn random_memory(r: &mut Rng) -> MemoryProfile {
 mod tests {
     use super::*;
     use spe_model::Model;
+
+    #[test]
+    fn random_reports_carry_the_fields_options_add_and_only_with_their_report() {
+        let mut r = Rng::new(11);
+        let (mut mem_on, mut br_on) = ([0u32; 6], [0u32; 2]);
+        for k in 0..400 {
+            let mut x = spe_ports::ThreadInputs::default();
+            match k % 3 {
+                0 => random_mem(&mut x, &mut r),
+                1 => random_br(&mut x, &mut r),
+                _ => random_xl_start(&mut x, &mut r),
+            }
+            random_report_options(&mut x, &mut r);
+            let mem = [
+                x.mem_fp_scalar,
+                x.mem_l2d_access,
+                x.mem_l2d_miss,
+                x.mem_hitm,
+                x.mem_lfb,
+                x.mem_snooped,
+            ];
+            let br = [x.pbt_valid, x.pbt_target != 0];
+            if !x.mem.done {
+                assert!(
+                    !mem.contains(&true),
+                    "memory fields without a memory report"
+                );
+            }
+            if !x.br.done {
+                assert!(!br.contains(&true), "branch fields without a branch report");
+            }
+            for (n, b) in mem_on.iter_mut().zip(mem) {
+                *n += u32::from(b);
+            }
+            for (n, b) in br_on.iter_mut().zip(br) {
+                *n += u32::from(b);
+            }
+        }
+        // About half of the 134 memory and 133 branch reports set each bit.
+        for n in mem_on.iter().chain(&br_on[..1]) {
+            assert!((30..=104).contains(n), "{mem_on:?} {br_on:?}");
+        }
+        assert!(br_on[1] > 120, "pbt_target random: {br_on:?}");
+    }
 
     #[test]
     fn random_settings_are_programmable() {
