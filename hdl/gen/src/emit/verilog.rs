@@ -199,9 +199,9 @@ fn tidy(text: &str) -> String {
 
 /// The modules of rust-hdl's output `raw` for a design visited under `top_name`, cleaned up
 /// and checked: each child
-/// module (`<top>$<block>`, or `<top>$<block>$<N>` for element N of an array of blocks,
-/// directly under the top) renamed `child(block)` (the elements of an array share it when
-/// their texts agree, else `child(<block>_t<N>)`) in its header,
+/// module (`<top>$<block>`, or `<top>$<block>$<N>` for element N of an array of blocks;
+/// a block inside a block is `<top>$<a>$<b>`, its path `a_b`) renamed `child(path)` (the
+/// elements of an array share it when their texts agree, else `child(<path>_t<N>)`) in its header,
 /// its end marker and where the top instantiates it; then the clean-ups of rust-hdl's
 /// output and [`check_module`] (which rejects `initial` unless `allow_initial`: only RAM
 /// contents of a board build may come from one). In rust-hdl's order, top last.
@@ -219,14 +219,15 @@ pub fn clean_modules(
             continue;
         }
         let path = name.strip_prefix(&format!("{top_name}$")).unwrap_or("");
-        let (block, index) = match path.split_once('$') {
+        // The block's path (`a`, or `a$b` for block `b` inside block `a`) and, for an
+        // element of an array of blocks, its index (the last segment, all digits).
+        let (block, index) = match path.rsplit_once('$') {
             Some((b, i)) if !i.is_empty() && i.bytes().all(|c| c.is_ascii_digit()) => (b, Some(i)),
-            Some(_) => ("", None),
-            None => (path, None),
+            _ => (path, None),
         };
-        if block.is_empty() {
+        if block.is_empty() || block.split('$').any(str::is_empty) {
             return Err(format!(
-                "unexpected module {name}: blocks (or arrays of blocks) must sit directly under the top"
+                "unexpected module {name}: not a block (or an array of blocks) under the top {top_name}"
             ));
         }
         blocks.push((name.as_str(), block, index));
@@ -243,9 +244,11 @@ pub fn clean_modules(
             .iter()
             .filter(|(_, b, _)| *b == block)
             .all(|(n, _, _)| text_of(n) == text_of(name));
+        // A nested block is named by its path, `a_b`.
+        let path = block.replace('$', "_");
         let new = match index {
-            Some(i) if !same => child(&format!("{block}_t{i}")),
-            _ => child(block),
+            Some(i) if !same => child(&format!("{path}_t{i}")),
+            _ => child(&path),
         };
         renames.push((name.to_string(), new));
     }
@@ -377,7 +380,103 @@ fn check_module(name: &str, text: &str, allow_initial: bool) -> Result<(), Strin
 
 #[cfg(test)]
 mod tests {
-    use super::nested_element_selects;
+    use super::{clean_modules, nested_element_selects};
+
+    /// rust-hdl 0.46's output for a top with a block `mid` that holds a one-element array
+    /// of blocks `leaf` (captured from `generate_verilog`).
+    const NESTED: &str = "module top(a,y);
+    
+    // Module arguments
+    input wire  a;
+    output reg  y;
+    
+    // Stub signals
+    reg  mid$a;
+    wire  mid$y;
+    
+    // Sub module instances
+    top$mid mid(
+        .a(mid$a),
+        .y(mid$y)
+    );
+    
+    // Update code
+    always @(*) begin
+        mid$a = a;
+        y = mid$y;
+    end
+    
+endmodule // top
+
+
+module top$mid(a,y);
+    
+    // Module arguments
+    input wire  a;
+    output reg  y;
+    
+    // Stub signals
+    reg  leaf$0$a;
+    wire  leaf$0$y;
+    
+    // Sub module instances
+    top$mid$leaf$0 leaf$0(
+        .a(leaf$0$a),
+        .y(leaf$0$y)
+    );
+    
+    // Update code
+    always @(*) begin
+        y = a;
+        leaf$0$a = a;
+        y = leaf$0$y;
+    end
+    
+endmodule // top$mid
+
+
+module top$mid$leaf$0(a,y);
+    
+    // Module arguments
+    input wire  a;
+    output reg  y;
+    
+    // Update code
+    always @(*) begin
+        y = ~a;
+    end
+    
+endmodule // top$mid$leaf$0
+";
+
+    #[test]
+    fn a_block_inside_a_block_is_named_by_its_path() {
+        // Under a top named as ours are (`check_module` wants `spe_*`).
+        let raw = NESTED.replace("top", "spe_top");
+        let mods = clean_modules(&raw, "spe_top", &|b| format!("spe_{b}_x"), false).unwrap();
+        let mut names: Vec<&str> = mods.iter().map(|(n, _)| n.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["spe_mid_leaf_x", "spe_mid_x", "spe_top"]);
+        let text = |n: &str| &mods.iter().find(|(m, _)| m == n).unwrap().1;
+        assert!(
+            text("spe_mid_x").contains("spe_mid_leaf_x leaf__0("),
+            "{}",
+            text("spe_mid_x")
+        );
+        assert!(
+            text("spe_top").contains("spe_mid_x mid("),
+            "{}",
+            text("spe_top")
+        );
+        assert!(text("spe_mid_leaf_x").contains("module spe_mid_leaf_x(a,y);"));
+        assert!(
+            mods.iter().all(|(_, t)| !t.contains("spe_top$")),
+            "a rust-hdl path left: {mods:?}"
+        );
+        // A module that is no block of the top is still refused.
+        let stray = raw.replace("spe_top$mid$leaf$0", "spe_other$leaf");
+        assert!(clean_modules(&stray, "spe_top", &|b| format!("spe_{b}"), false).is_err());
+    }
 
     #[test]
     fn a_select_of_an_undeclared_name_becomes_the_declared_element() {
