@@ -432,7 +432,8 @@ impl JobPlan {
             // With FEAT_SPE_EFT, each switch back programs an AND term of the type filter
             // (`SampleSettings::and_term_reroll`, as the plans that are not open: below,
             // but at every switch back, not half: this phase's contexts hold a sample or
-            // two each, and half of them met no FP op under an FP term on `v1p4`), over
+            // two each, and with terms at half the switch backs `v1p4`'s FP terms met 12
+            // samples, none an FP op), over
             // the many switches of this phase, the workload with the most FP and SIMD ops
             // (`is_open_timeouts`: `sve` on such a unit; `mix` met no SIMD op under a SIMD
             // term set on `v1p5`) and misaligned accesses as many as `memory`'s (its event
