@@ -227,8 +227,9 @@ pub struct SampleSettings {
     /// Cycles profiling stays stopped at a context switch.
     pub switch_off: u64,
     /// With `switch_every`: the chance of a context switch right after a sample of the
-    /// CPU's thread (thread 0, or each with `switch_every_thread`) is kept (SAMPLE_FILTRATE), so that the stop's PSB meets its record while the unit
-    /// writes it; 0: none. The regression's jobs use [`SWITCH_AFTER_KEEP`].
+    /// CPU's thread (thread 0, or each with `switch_every_thread`) is kept
+    /// (SAMPLE_FILTRATE), so that the stop's PSB meets its record while the unit writes
+    /// it; 0: none. The regression's jobs use [`SWITCH_AFTER_KEEP`].
     pub switch_after_keep: f64,
     /// With `switch_every`: the chance of a context switch (of each switching CPU) in the
     /// cycle after a tag of any thread, so that the stop's PSB comes while the sample is
@@ -243,20 +244,6 @@ pub struct SampleSettings {
     /// thread 0's only, the others running on.
     pub switch_every_thread: bool,
 }
-
-/// PMSFCR's type filter fields in [`SampleSettings::type_bits`]' order.
-pub const TYPE_FIELDS: [spe_defs::Field; 10] = [
-    pmsfcr::B,
-    pmsfcr::LD,
-    pmsfcr::ST,
-    pmsfcr::FP,
-    pmsfcr::SIMD,
-    pmsfcr::BM,
-    pmsfcr::LDM,
-    pmsfcr::STM,
-    pmsfcr::FPM,
-    pmsfcr::SIMDM,
-];
 
 /// The chance of a context switch right after a kept sample
 /// ([`SampleSettings::switch_after_keep`]): one in 33, rare enough that profiling mostly
@@ -324,7 +311,7 @@ impl SampleSettings {
     }
 
     /// The type filter's bits in PMSFCR's order (J1 `SPEFilterByType`: the types B, LD,
-    /// ST, FP, SIMD, then their masks), with [`TYPE_FIELDS`].
+    /// ST, FP, SIMD of `pmsfcr::TYPE`, then their masks, `pmsfcr::TYPEM`).
     pub fn type_bits(&self) -> [bool; 10] {
         [
             self.branch_filter,
@@ -356,9 +343,9 @@ impl SampleSettings {
         ]
     }
 
-    /// The type filter's bits (types and masks) of `from`.
-    pub fn copy_type_filter(&mut self, from: &SampleSettings) {
-        for (to, bit) in self.type_bits_mut().into_iter().zip(from.type_bits()) {
+    /// Sets the type filter's bits (types and masks) to `bits` ([`SampleSettings::type_bits`]).
+    pub fn set_type_bits(&mut self, bits: [bool; 10]) {
+        for (to, bit) in self.type_bits_mut().into_iter().zip(bits) {
             *to = bit;
         }
     }
@@ -448,10 +435,9 @@ impl SampleSettings {
     /// PMSFCR as Linux's `arm_spe_event_to_pmsfcr` builds it: the type and mask bits,
     /// FT when any of them is set, FE, FnE and FL when their filter is programmed.
     fn pmsfcr(&self) -> u64 {
-        let types = TYPE_FIELDS
-            .iter()
-            .zip(self.type_bits())
-            .fold(0, |v, (f, on)| v | f.place(u64::from(on)));
+        let bits = self.type_bits();
+        let word = |b: &[bool]| (0..5).fold(0, |v, k| v | u64::from(b[k]) << k);
+        let types = pmsfcr::TYPE.place(word(&bits[..5])) | pmsfcr::TYPEM.place(word(&bits[5..]));
         types
             | pmsfcr::FE.place((self.event_filter != 0).into())
             | pmsfcr::FT.place((types != 0).into())
@@ -850,11 +836,12 @@ pub struct Driver {
     /// The record slot (PMBIDR.Align, which Linux reads at probe): the ring's head stays
     /// on it.
     slot: u64,
-    /// The draws of [`SampleSettings::exc_reroute`] and [`SampleSettings::and_term_reroll`].
+    /// The draws of [`SampleSettings::exc_reroute`].
     reroute: Option<Rng>,
-    /// With [`SampleSettings::and_term_reroll`]: its draws, the settings' own filter and
-    /// the terms' cyclic draw (each type set and clear once in every ten terms).
-    reroll: Option<(Rng, SampleSettings, Cyclic)>,
+    /// With [`SampleSettings::and_term_reroll`]: its draws, the settings' own type filter
+    /// ([`SampleSettings::type_bits`]) and the terms' cyclic draw (each type set and clear
+    /// once in every ten terms).
+    reroll: Option<(Rng, [bool; 10], Cyclic)>,
 }
 
 impl Driver {
@@ -873,7 +860,7 @@ impl Driver {
         let reroute = settings.exc_reroute.map(Rng::new);
         let reroll = settings
             .and_term_reroll
-            .map(|seed| (Rng::new(seed), settings.clone(), Cyclic::new(10)));
+            .map(|seed| (Rng::new(seed), settings.type_bits(), Cyclic::new(10)));
         Ok(Driver {
             period_left: settings.initial_icr(),
             settings,
@@ -1209,7 +1196,7 @@ impl Driver {
             }
         }
         if let Some((r, own, terms)) = &mut self.reroll {
-            self.settings.copy_type_filter(own);
+            self.settings.set_type_bits(*own);
             if self.settings.and_term_always || r.chance(0.5) {
                 let t = terms.next(r) as usize;
                 self.settings.set_and_term(t / 2, t.is_multiple_of(2));

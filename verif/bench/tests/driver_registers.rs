@@ -423,7 +423,9 @@ fn and_terms_at_switch_backs_come_each_once_in_every_ten() {
     let seed = seed(FILE, name);
     let cfg = Config::preset("v1p4").unwrap();
     assert!(cfg.options.eft, "v1p4 builds FEAT_SPE_EFT");
-    let fields = spe_bench::driver::TYPE_FIELDS;
+    // Type k's bit and its mask bit (J1 `SPEFilterByType`'s TYPE and TYPEm).
+    let ty_bit = |k: usize| pmsfcr::TYPE.place(1 << k);
+    let mask_bit = |k: usize| pmsfcr::TYPEM.place(1 << k);
     for always in [true, false] {
         let s = SampleSettings {
             interval: 256,
@@ -465,15 +467,15 @@ fn and_terms_at_switch_backs_come_each_once_in_every_ten() {
             if diff == 0 {
                 continue;
             }
-            let masks: Vec<usize> = (5..10).filter(|&k| fields[k].is_set(diff)).collect();
+            let masks: Vec<usize> = (0..5).filter(|&k| diff & mask_bit(k) != 0).collect();
             assert_eq!(masks.len(), 1, "start {i}: PMSFCR {f:#x}, own {own:#x}");
-            let ty = masks[0] - 5;
-            let rest = diff & !fields[ty + 5].place(1) & !fields[ty].place(1);
+            let ty = masks[0];
+            let rest = diff & !mask_bit(ty) & !ty_bit(ty);
             assert_eq!(
                 rest, 0,
                 "start {i}: PMSFCR {f:#x} changes more than one term"
             );
-            terms.push((ty, fields[ty].is_set(f)));
+            terms.push((ty, f & ty_bit(ty) != 0));
         }
         let starts = fcrs.len() - 1;
         if always {

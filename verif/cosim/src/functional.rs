@@ -90,7 +90,6 @@ use spe_defs::impdef::{
 };
 use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class, subclass};
 use spe_defs::regs::{pmblimitr, pmbmar, pmbsr, pmsfcr, reg, RegId};
-use spe_defs::Field;
 use spe_defs::{events, Config};
 use spe_ports::{Dut, Inputs, Outputs};
 use std::collections::HashMap;
@@ -151,16 +150,11 @@ const ADDRESSES: [(u8, &str); 5] = [
     (addr_index::DATA_PA, "data-pa"),
     (addr_index::PREV_BRANCH_TARGET, "prev-branch-target"),
 ];
-/// FEAT_SPE_EFT's five op types as the `eft/` points name them, with their PMSFCR type bit
-/// (TYPE) and mask bit (TYPEm), in the order of J1 `SPEFilterByType` (B, LD, ST, FP, SIMD);
-/// an op's type is its SAMPLE_FEED_<type> output, the [`FEEDS`] entry of that name.
-const EFT_TYPES: [(&str, Field, Field); 5] = [
-    ("br", pmsfcr::B, pmsfcr::BM),
-    ("ld", pmsfcr::LD, pmsfcr::LDM),
-    ("st", pmsfcr::ST, pmsfcr::STM),
-    ("fp", pmsfcr::FP, pmsfcr::FPM),
-    ("simd", pmsfcr::SIMD, pmsfcr::SIMDM),
-];
+/// FEAT_SPE_EFT's five op types as the `eft/` points name them, in the order of J1
+/// `SPEFilterByType` (B, LD, ST, FP, SIMD): type k is bit k of PMSFCR's TYPE field, its
+/// mask bit k of TYPEm; an op's type is its SAMPLE_FEED_<type> output, the [`FEEDS`]
+/// entry of that name.
+const EFT_TYPES: [&str; 5] = ["br", "ld", "st", "fp", "simd"];
 
 /// The SAMPLE_FEED_* outputs in the order [`feeds`] reads them ([`has_feed`]: which a unit has).
 const FEEDS: [&str; 10] = [
@@ -302,7 +296,7 @@ impl Plan {
             );
         }
         if has_feed(cfg, "fp") {
-            for (t, _, _) in EFT_TYPES {
+            for t in EFT_TYPES {
                 for (set, want) in [
                     ("set", "kept only if it is"),
                     ("clear", "kept only if it is not"),
@@ -632,7 +626,7 @@ impl<D: Dut> Observer<D> {
             ids.el3 = p.id("mode/el3");
             ids.stop_held = p.id("mgmt/stop-while-held");
             if has_feed(cfg, "fp") {
-                ids.eft = Some(EFT_TYPES.map(|(t, _, _)| {
+                ids.eft = Some(EFT_TYPES.map(|t| {
                     ["set", "clear"]
                         .map(|b| ["is", "isnt"].map(|i| p.id(&format!("eft/{t}/{b}-{i}"))))
                 }));
@@ -759,9 +753,10 @@ impl<D: Dut> Observer<D> {
             if let (true, Some(eft)) = (to.pmu_sample_feed, &ids.eft) {
                 let fcr = th.pmsfcr;
                 if pmsfcr::FT.is_set(fcr) {
-                    for (k, (name, ty, m)) in EFT_TYPES.iter().enumerate() {
-                        if m.is_set(fcr) {
-                            let set = usize::from(!ty.is_set(fcr));
+                    let (types, masks) = (pmsfcr::TYPE.get(fcr), pmsfcr::TYPEM.get(fcr));
+                    for (k, name) in EFT_TYPES.iter().enumerate() {
+                        if masks >> k & 1 != 0 {
+                            let set = usize::from(types >> k & 1 == 0);
                             let feed = FEEDS.iter().position(|f| f == name);
                             let is = usize::from(!feed.is_some_and(|i| fed[i]));
                             c[eft[k][set][is]] += 1;

@@ -699,15 +699,6 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             )
         },
     ];
-    // FEAT_SPE_EXC: management events reported to each bank, each run a small buffer that
-    // fills and a fault in every other record (every sixteenth where the buffer is to fill
-    // between faults), of every kind at every beat in turn, the
-    // MMU faults' FSCs drawn among the synchronous external aborts too, the driver
-    // restarting after each. `exc-split`: stage 2 faults to EL2, synchronous external
-    // aborts to EL3 (MDCR_EL3.PMSEE = 10 with SCR_EL3.EA) and the rest as EL1 exceptions;
-    // `exc-el2`: everything to EL2 (PMSCR_EL2.EE = 11); `exc-el3`: everything to EL3
-    // (PMSEE = 11). The random jobs draw these routings (and reroute at context
-    // switches), but a short run meets few faults and few fills under each.
     // FEAT_SPE_EFT's AND terms: `sve` (SVE ops are SIMD, some FP) with a context switch
     // every 5,000 cycles, each switch back drawing a term half the time (one op type's
     // mask set, its type bit set or clear: `SampleSettings::and_term_reroll`), so that
@@ -727,6 +718,15 @@ fn directed(cfg: &Config) -> Result<Vec<Directed>, String> {
             MemoryProfile::default(),
         ));
     }
+    // FEAT_SPE_EXC: management events reported to each bank, each run a small buffer that
+    // fills and a fault in every other record (every sixteenth where the buffer is to fill
+    // between faults), of every kind at every beat in turn, the
+    // MMU faults' FSCs drawn among the synchronous external aborts too, the driver
+    // restarting after each. `exc-split`: stage 2 faults to EL2, synchronous external
+    // aborts to EL3 (MDCR_EL3.PMSEE = 10 with SCR_EL3.EA) and the rest as EL1 exceptions;
+    // `exc-el2`: everything to EL2 (PMSCR_EL2.EE = 11); `exc-el3`: everything to EL3
+    // (PMSEE = 11). The random jobs draw these routings (and reroute at context
+    // switches), but a short run meets few faults and few fills under each.
     if cfg.options.exc {
         use spe_defs::regs::mdcr_pmsee::{DELEGATED, ENABLED, TRAP_ALL};
         for (name, cycles, pmsee, el2_ee, every) in [
