@@ -5,6 +5,7 @@ spe_arbiter_smt2_v1p4.v
 spe_capture_smt2_v1p4.v
 spe_filter_smt2_v1p4.v
 spe_latency_smt2_v1p4.v
+spe_regs_pmfz_smt2_v1p4.v
 spe_regs_smt2_v1p4.v
 spe_room_smt2_v1p4.v
 spe_sampler_t0_smt2_v1p4.v

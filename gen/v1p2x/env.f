@@ -6,6 +6,7 @@ ${SPE_GEN}/spe_rff.v
 ${SPE_GEN}/v1p2x/spe_capture_v1p2x.v
 ${SPE_GEN}/v1p2x/spe_filter_v1p2x.v
 ${SPE_GEN}/v1p2x/spe_latency_v1p2x.v
+${SPE_GEN}/v1p2x/spe_regs_pmfz_v1p2x.v
 ${SPE_GEN}/v1p2x/spe_regs_v1p2x.v
 ${SPE_GEN}/v1p2x/spe_sampler_v1p2x.v
 ${SPE_GEN}/v1p2x/spe_serializer_v1p2x.v

@@ -6,6 +6,7 @@ ${SPE_GEN}/spe_rff.v
 ${SPE_GEN}/v1p4/spe_capture_v1p4.v
 ${SPE_GEN}/v1p4/spe_filter_v1p4.v
 ${SPE_GEN}/v1p4/spe_latency_v1p4.v
+${SPE_GEN}/v1p4/spe_regs_pmfz_v1p4.v
 ${SPE_GEN}/v1p4/spe_regs_v1p4.v
 ${SPE_GEN}/v1p4/spe_sampler_v1p4.v
 ${SPE_GEN}/v1p4/spe_serializer_v1p4.v

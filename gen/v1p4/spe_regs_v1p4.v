@@ -106,6 +106,11 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     localparam  k_zero64 = 64'h0;
 
     // Stub signals
+    reg  pmfz__0__reset;
+    reg  pmfz__0__pmfz;
+    reg  pmfz__0__e;
+    reg  pmfz__0__stopped;
+    wire  pmfz__0__freeze;
     reg  [63:0] e_fcr__0__d;
     wire  [63:0] e_fcr__0__q;
     reg  e_fcr__0__reset;
@@ -200,6 +205,13 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     reg  [31:0] ab;
 
     // Sub module instances
+    spe_regs_pmfz_v1p4 pmfz__0(
+        .reset(pmfz__0__reset),
+        .pmfz(pmfz__0__pmfz),
+        .e(pmfz__0__e),
+        .stopped(pmfz__0__stopped),
+        .freeze(pmfz__0__freeze)
+    );
     spe_rff #(.W(64), .INIT(64'h0)) e_fcr__0(
         .d(e_fcr__0__d),
         .q(e_fcr__0__q),
@@ -503,7 +515,11 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         buffer_ctl[(0)+:(64)] = pmbptr__q;
         sample_ctl[(0)+:(1)] = prof_en;
         write_en = prof_en & ~discard;
-        freeze__0 = pmblimitr__q[32'h5] & pmblimitr__q[p_en] & pmbsr__q[p_s] & ~reset;
+        pmfz__0__reset = reset;
+        pmfz__0__pmfz = pmblimitr__q[32'h5];
+        pmfz__0__e = pmblimitr__q[p_en];
+        pmfz__0__stopped = pmbsr__q[p_s];
+        freeze__0 = pmfz__0__freeze;
         e_fcr__0__clock = clock;
         e_fcr__0__reset = reset;
         e_fcr__0__d = e_fcr__0__q;

@@ -4,6 +4,7 @@
 spe_capture_v1p5.v
 spe_filter_v1p5.v
 spe_latency_v1p5.v
+spe_regs_pmfz_v1p5.v
 spe_regs_v1p5.v
 spe_sampler_v1p5.v
 spe_serializer_v1p5.v

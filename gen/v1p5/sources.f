@@ -2,6 +2,7 @@ gen/spe_rff.v
 gen/v1p5/spe_capture_v1p5.v
 gen/v1p5/spe_filter_v1p5.v
 gen/v1p5/spe_latency_v1p5.v
+gen/v1p5/spe_regs_pmfz_v1p5.v
 gen/v1p5/spe_regs_v1p5.v
 gen/v1p5/spe_sampler_v1p5.v
 gen/v1p5/spe_serializer_v1p5.v

@@ -196,9 +196,9 @@ pub const MUTANTS: &[Mutant] = &[
         name: "freeze-in-reset",
         preset: "v1p2x",
         prop: Some("reset-quiet"),
-        file: "spe_regs_{p}.v",
-        from: "pmbsr__q[p_s] & ~reset;",
-        to: "pmbsr__q[p_s];",
+        file: "spe_regs_pmfz_{p}.v",
+        from: "freeze = pmfz & e & stopped & ~reset;",
+        to: "freeze = pmfz & e & stopped;",
         regress_cycles: None,
     },
     // The latency filter's `>=` made `>`: a record of exactly the minimum latency is

@@ -13,6 +13,7 @@
 //! | [`room`] | `spe_room_<preset>` | one thread's registered buffer-room check (T > 1 only) |
 //! | [`arbiter`] | `spe_arbiter_<preset>` | the shared writer's round-robin grant between hardware threads (T > 1 only) |
 //! | [`regs`] | `spe_regs_<preset>` | the register port and every register |
+//! | [`options`] | `spe_<host>_<option>_<preset>` | an option's logic, one file per option: a child block of each host it adds to |
 //! | [`top`] | `spe_top_<preset>` | wires the blocks; the interface of `spe_defs::ports::PORTS` |
 //! | [`smt_top`] | `spe_top_<preset>` (T > 1) | T copies of the per-thread blocks, the shared serializer and writer behind the arbiter; `PORTS` and `SMT_PORTS` |
 //! | [`flop`] | `spe_rff` | the one flip-flop: D register with synchronous reset |
@@ -29,6 +30,7 @@ pub mod filter;
 pub mod flop;
 pub mod gen;
 pub mod latency;
+pub mod options;
 pub mod regs;
 pub mod room;
 pub mod sampler;

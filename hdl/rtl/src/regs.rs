@@ -124,9 +124,11 @@ macro_rules! spe_regs {
             /// Kept records are written: profiling runs (PMBLIMITR.E, not PMBSR.S) and
             /// PMBLIMITR.FM is not discard.
             pub write_en: Signal<Out, Bit>,
-            /// PMBLIMITR.PMFZ's freeze request (`pmu_freeze`): one element in a unit that
-            /// builds it (`Options::pmfz`), none otherwise (so no Verilog at all).
+            /// PMBLIMITR.PMFZ's freeze request (`pmu_freeze`) and its block
+            /// ([`crate::options::pmfz`]): one element each in a unit that builds it
+            /// (`Options::pmfz`), none otherwise (so no Verilog at all).
             pub freeze: Vec<Signal<Out, Bit>>,
+            pmfz: Vec<crate::options::pmfz::RegsPmfz>,
             /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none
             /// otherwise): PMSFCR.FP and SIMD (TYPE bits 4:3) and TYPEm, stored beyond
             /// PMSFCR's storage in a 64-bit flop of their bits in place (the other bits
@@ -389,6 +391,9 @@ macro_rules! spe_regs {
                     p_s: pos(pmbsr::S),
                     k_fm_discard: k(pmblimitr::FM_DISCARD),
                     freeze: (0..usize::from(cfg.options.pmfz))
+                        .map(|_| Default::default())
+                        .collect(),
+                    pmfz: (0..usize::from(cfg.options.pmfz))
                         .map(|_| Default::default())
                         .collect(),
                     eft_type: (0..eft).map(|_| Default::default()).collect(),
@@ -855,23 +860,18 @@ macro_rules! spe_regs {
                 self.sample_ctl.next.prof_en = self.prof_en.val();
                 // A kept record is written while profiling runs, unless in discard mode.
                 self.write_en.next = self.prof_en.val() & !self.discard.val();
-                // PMFZ (J1 SPEFreezeOnEvent): PMFZ and E set, profiling stopped (PMBSR.S);
-                // low in reset like every output but irq. PMFZ's bit is a literal (a
-                // compile-time assert below checks it).
-                for i in 0..self.freeze.len() {
-                    self.freeze[i].next = self.pmblimitr.q.val().get_bit(5)
-                        & self.pmblimitr.q.val().get_bit(self.p_en.val().index())
-                        & self.pmbsr.q.val().get_bit(self.p_s.val().index())
-                        & !self.reset.val();
-                }
-                // FEAT_SPE_EXC: stopped by any enabled bank's S (J1 SPEFreezeOnEvent).
-                for i in 0..self.freeze.len() {
+                // PMFZ (`options::pmfz`): the field, E and whether profiling is stopped
+                // (PMBSR.S; with FEAT_SPE_EXC any enabled bank's S). PMFZ's bit is a literal
+                // (a compile-time assert below checks it).
+                for i in 0..self.pmfz.len() {
+                    self.pmfz[i].reset.next = self.reset.val();
+                    self.pmfz[i].pmfz.next = self.pmblimitr.q.val().get_bit(5);
+                    self.pmfz[i].e.next = self.pmblimitr.q.val().get_bit(self.p_en.val().index());
+                    self.pmfz[i].stopped.next = self.pmbsr.q.val().get_bit(self.p_s.val().index());
                     for j in 0..self.x_stop.len() {
-                        self.freeze[i].next = self.pmblimitr.q.val().get_bit(5)
-                            & self.pmblimitr.q.val().get_bit(self.p_en.val().index())
-                            & self.x_stop[j].val()
-                            & !self.reset.val();
+                        self.pmfz[i].stopped.next = self.x_stop[j].val();
                     }
+                    self.freeze[i].next = self.pmfz[i].freeze.val();
                 }
                 // FEAT_SPE_EFT: FP, SIMD and TYPEm with PMSFCR (its write stores them through
                 // their mask). Their places are literals (a compile-time assert below checks

@@ -1,6 +1,7 @@
 //! The multithreaded top (`SpeSmtTop`) generates: one module per block, shared by the
-//! threads' copies, except the sampler, whose LFSR seed differs per thread; the option
-//! ports of the options it builds, T copies of each.
+//! threads' copies, except the sampler, whose LFSR seed differs per thread (an option's
+//! block inside a thread's block is shared too); the option ports of the options it
+//! builds, T copies of each.
 
 use spe_defs::PRESETS;
 
@@ -35,6 +36,13 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
         .iter()
         .map(|b| format!("spe_{b}_{n}"))
         .chain((0..cfg.threads).map(|t| format!("spe_sampler_t{t}_{n}")))
+        // The options' blocks (hdl/rtl/src/options), one module each for every thread's.
+        .chain(
+            [("regs_pmfz", cfg.options.pmfz)]
+                .iter()
+                .filter(|(_, built)| *built)
+                .map(|(b, _)| format!("spe_{b}_{n}")),
+        )
         .collect();
         want.sort();
         assert_eq!(verilog, want, "{n}");

@@ -100,7 +100,8 @@ impl Block {
 }
 
 /// The unit's Verilog sources of a preset, from `gen/<preset>/files.f` (paths made
-/// absolute), and its blocks: every module file except the top and the shared flop.
+/// absolute), and its blocks: every module the top instantiates (a module inside a block,
+/// an option's block, is a source counted with its host).
 pub fn sources(gen_dir: &Path, cfg: &Config) -> Result<(Vec<PathBuf>, Vec<Block>), String> {
     let dir = gen_dir.join(cfg.name);
     let list = dir.join(GEN_FILE_LIST);
@@ -160,14 +161,26 @@ pub fn sources(gen_dir: &Path, cfg: &Config) -> Result<(Vec<PathBuf>, Vec<Block>
             .lines()
             .filter(|l| l.trim_start().starts_with(&head) && l.trim_end().ends_with('('))
             .count() as u32;
-        if b.instances == 0 {
-            return Err(format!(
-                "{} does not instantiate {}",
-                top_path.display(),
-                b.module
-            ));
-        }
     }
+    // A module the top does not instantiate is a block's own child (an option's block,
+    // `spe_regs_pmfz_<preset>` inside `spe_regs_<preset>`: hdl/rtl/src/options): its
+    // cells count with its host's, whose hierarchy the per-block run flattens.
+    let hosts: Vec<String> = blocks
+        .iter()
+        .filter(|b| b.instances > 0)
+        .map(|b| b.label.clone())
+        .collect();
+    if let Some(b) = blocks
+        .iter()
+        .find(|b| b.instances == 0 && !hosts.iter().any(|h| b.label.starts_with(&format!("{h}_"))))
+    {
+        return Err(format!(
+            "{} does not instantiate {}, which is no block's child either",
+            top_path.display(),
+            b.module
+        ));
+    }
+    blocks.retain(|b| b.instances > 0);
     // A thread's own copy (`sampler_t1`) sorts with its block.
     let rank = |b: &Block| {
         let base = match b.label.rsplit_once("_t") {
@@ -674,6 +687,14 @@ mod tests {
                     .collect()
             };
             assert_eq!(labels, want, "preset {}", cfg.name);
+            // An option's block is a source, counted with its host (not a block).
+            let pmfz = format!("spe_regs_pmfz_{}.v", cfg.name);
+            assert_eq!(
+                files.iter().any(|f| f.ends_with(&pmfz)),
+                cfg.options.pmfz,
+                "preset {}",
+                cfg.name
+            );
             assert!(blocks
                 .iter()
                 .all(|b| b.module == format!("spe_{}_{}", b.label, cfg.name)));

@@ -200,8 +200,9 @@ fn tidy(text: &str) -> String {
 /// The modules of rust-hdl's output `raw` for a design visited under `top_name`, cleaned up
 /// and checked: each child
 /// module (`<top>$<block>`, or `<top>$<block>$<N>` for element N of an array of blocks;
-/// a block inside a block is `<top>$<a>$<b>`, its path `a_b`) renamed `child(path)` (the
-/// elements of an array share it when their texts agree, else `child(<path>_t<N>)`) in its header,
+/// a block inside a block is `<top>$<a>$<b>`, or `<top>$<a>$<M>$<b>$<N>` inside an
+/// array's element, its path `a_b`) renamed `child(path)` (the elements of an array share
+/// it when their texts agree, else `child(<path>_t<M>_<N>)`) in its header,
 /// its end marker and where the top instantiates it; then the clean-ups of rust-hdl's
 /// output and [`check_module`] (which rejects `initial` unless `allow_initial`: only RAM
 /// contents of a board build may come from one). In rust-hdl's order, top last.
@@ -212,46 +213,62 @@ pub fn clean_modules(
     allow_initial: bool,
 ) -> Result<Vec<(String, String)>, String> {
     let modules = split_modules(raw)?;
-    // Each child's block and, for an element of an array of blocks, its index.
-    let mut blocks: Vec<(&str, &str, Option<&str>)> = Vec::new();
+    // Each child's block path (`a`, or `a_b` for block `b` inside block `a`, array indices
+    // left out) and its indices (the all-digit segments: `a$1$b$0` is element 0 of array
+    // `b` inside element 1 of array `a`).
+    let mut blocks: Vec<(&str, String, Vec<&str>)> = Vec::new();
     for (name, _) in &modules {
         if name == top_name {
             continue;
         }
         let path = name.strip_prefix(&format!("{top_name}$")).unwrap_or("");
-        // The block's path (`a`, or `a$b` for block `b` inside block `a`) and, for an
-        // element of an array of blocks, its index (the last segment, all digits).
-        let (block, index) = match path.rsplit_once('$') {
-            Some((b, i)) if !i.is_empty() && i.bytes().all(|c| c.is_ascii_digit()) => (b, Some(i)),
-            _ => (path, None),
-        };
-        if block.is_empty() || block.split('$').any(str::is_empty) {
+        let segs: Vec<&str> = path.split('$').collect();
+        let digits = |s: &str| s.bytes().all(|c| c.is_ascii_digit());
+        if path.is_empty() || segs.iter().any(|s| s.is_empty()) || digits(segs[0]) {
             return Err(format!(
                 "unexpected module {name}: not a block (or an array of blocks) under the top {top_name}"
             ));
         }
-        blocks.push((name.as_str(), block, index));
+        let block: Vec<&str> = segs.iter().copied().filter(|s| !digits(s)).collect();
+        let index: Vec<&str> = segs.iter().copied().filter(|s| digits(s)).collect();
+        blocks.push((name.as_str(), block.join("_"), index));
     }
-    // The elements of an array are one module when their texts (less their own names)
-    // agree, `child(block)`; else each is `child(<block>_t<index>)`.
-    let text_of = |name: &str| {
-        let t = &modules.iter().find(|(n, _)| n == name).unwrap().1;
-        t.replace(name, "")
-    };
+    // The elements of an array are one module when their texts agree, each leaving its own
+    // name out and every block inside it read as the name it was given (so two elements
+    // whose children were merged agree, and two whose children differ do not); that module
+    // is `child(path)`, else each element is `child(<path>_t<indices joined by _>)`. Named
+    // deepest first, so that a block's children are named before it.
+    let mut order: Vec<usize> = (0..blocks.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(blocks[i].0.matches('$').count()));
     let mut renames: Vec<(String, String)> = Vec::new();
-    for &(name, block, index) in &blocks {
+    let text_of = |name: &str, renames: &[(String, String)]| {
+        let mut t = modules.iter().find(|(n, _)| n == name).unwrap().1.clone();
+        t = rename_identifier(&t, name, "");
+        for (old, new) in renames {
+            t = rename_identifier(&t, old, new);
+        }
+        t
+    };
+    for &i in &order {
+        let (name, block, index) = &blocks[i];
+        let mine = text_of(name, &renames);
         let same = blocks
             .iter()
-            .filter(|(_, b, _)| *b == block)
-            .all(|(n, _, _)| text_of(n) == text_of(name));
-        // A nested block is named by its path, `a_b`.
-        let path = block.replace('$', "_");
-        let new = match index {
-            Some(i) if !same => child(&format!("{path}_t{i}")),
-            _ => child(&path),
+            .filter(|(_, b, _)| b == block)
+            .all(|(n, _, _)| text_of(n, &renames) == mine);
+        let new = if same {
+            child(block)
+        } else if index.is_empty() {
+            return Err(format!(
+                "module {name}: another block of path {block} has other text (a block named `a_b` beside a block `b` inside `a`?)"
+            ));
+        } else {
+            child(&format!("{block}_t{}", index.join("_")))
         };
         renames.push((name.to_string(), new));
     }
+    // Longest names first, so that no name is renamed as part of a longer one.
+    renames.sort_by_key(|(old, _)| std::cmp::Reverse(old.len()));
     let mut out: Vec<(String, String)> = Vec::new();
     for (name, text) in &modules {
         if let Some((_, new)) = renames.iter().find(|(old, _)| old == name) {
@@ -448,6 +465,185 @@ module top$mid$leaf$0(a,y);
     
 endmodule // top$mid$leaf$0
 ";
+
+    /// rust-hdl 0.46's output for a top with a two-element array of blocks `mid`, each
+    /// holding a one-element array of blocks `leaf` (captured from `generate_verilog`, as
+    /// the multithreaded top holds an option's block in each thread's block).
+    const NESTED_ARRAY: &str = "module top(a,y);
+    
+    // Module arguments
+    input wire  a;
+    output reg  y;
+    
+    // Stub signals
+    reg  mid$0$a;
+    wire  mid$0$y;
+    reg  mid$1$a;
+    wire  mid$1$y;
+    
+    // Sub module instances
+    top$mid$0 mid$0(
+        .a(mid$0$a),
+        .y(mid$0$y)
+    );
+    top$mid$1 mid$1(
+        .a(mid$1$a),
+        .y(mid$1$y)
+    );
+    
+    // Update code
+    always @(*) begin
+        y = a;
+        mid$0$a = a;
+        y = mid$0$y;
+        mid$1$a = a;
+        y = mid$1$y;
+    end
+    
+endmodule // top
+
+
+module top$mid$0(a,y);
+    
+    // Module arguments
+    input wire  a;
+    output reg  y;
+    
+    // Stub signals
+    reg  leaf$0$a;
+    wire  leaf$0$y;
+    
+    // Sub module instances
+    top$mid$0$leaf$0 leaf$0(
+        .a(leaf$0$a),
+        .y(leaf$0$y)
+    );
+    
+    // Update code
+    always @(*) begin
+        y = a;
+        leaf$0$a = a;
+        y = leaf$0$y;
+    end
+    
+endmodule // top$mid$0
+
+
+module top$mid$0$leaf$0(a,y);
+    
+    // Module arguments
+    input wire  a;
+    output reg  y;
+    
+    // Update code
+    always @(*) begin
+        y = ~a;
+    end
+    
+endmodule // top$mid$0$leaf$0
+
+
+module top$mid$1(a,y);
+    
+    // Module arguments
+    input wire  a;
+    output reg  y;
+    
+    // Stub signals
+    reg  leaf$0$a;
+    wire  leaf$0$y;
+    
+    // Sub module instances
+    top$mid$1$leaf$0 leaf$0(
+        .a(leaf$0$a),
+        .y(leaf$0$y)
+    );
+    
+    // Update code
+    always @(*) begin
+        y = a;
+        leaf$0$a = a;
+        y = leaf$0$y;
+    end
+    
+endmodule // top$mid$1
+
+
+module top$mid$1$leaf$0(a,y);
+    
+    // Module arguments
+    input wire  a;
+    output reg  y;
+    
+    // Update code
+    always @(*) begin
+        y = ~a;
+    end
+    
+endmodule // top$mid$1$leaf$0
+";
+
+    #[test]
+    fn blocks_inside_an_array_of_blocks_are_one_module_when_alike() {
+        let raw = NESTED_ARRAY.replace("top", "spe_top");
+        let mods = clean_modules(&raw, "spe_top", &|b| format!("spe_{b}_x"), false).unwrap();
+        let mut names: Vec<&str> = mods.iter().map(|(n, _)| n.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["spe_mid_leaf_x", "spe_mid_x", "spe_top"]);
+        let text = |n: &str| mods.iter().find(|(m, _)| m == n).unwrap().1.clone();
+        assert!(text("spe_mid_x").contains("spe_mid_leaf_x leaf__0("));
+        assert!(
+            text("spe_top").contains("spe_mid_x mid__0(")
+                && text("spe_top").contains("spe_mid_x mid__1(")
+        );
+        assert!(
+            mods.iter().all(|(_, t)| !t.contains("spe_top$")),
+            "{mods:?}"
+        );
+
+        // Element 1's leaf differs: each leaf its own module, and so each `mid` (which
+        // instantiate different leaves), named by their indices.
+        let raw = raw.replace(
+            "module spe_top$mid$1$leaf$0(a,y);
+    
+    // Module arguments
+    input wire  a;
+    output reg  y;
+    
+    // Update code
+    always @(*) begin
+        y = ~a;",
+            "module spe_top$mid$1$leaf$0(a,y);
+    
+    // Module arguments
+    input wire  a;
+    output reg  y;
+    
+    // Update code
+    always @(*) begin
+        y = a;",
+        );
+        let mods = clean_modules(&raw, "spe_top", &|b| format!("spe_{b}_x"), false).unwrap();
+        let mut names: Vec<&str> = mods.iter().map(|(n, _)| n.as_str()).collect();
+        names.sort_unstable();
+        assert_eq!(
+            names,
+            [
+                "spe_mid_leaf_t0_0_x",
+                "spe_mid_leaf_t1_0_x",
+                "spe_mid_t0_x",
+                "spe_mid_t1_x",
+                "spe_top"
+            ]
+        );
+        let text = |n: &str| mods.iter().find(|(m, _)| m == n).unwrap().1.clone();
+        assert!(text("spe_mid_t1_x").contains("spe_mid_leaf_t1_0_x leaf__0("));
+        assert!(text("spe_mid_leaf_t1_0_x").contains("y = a;"));
+        assert!(
+            text("spe_top").contains("spe_mid_t0_x mid__0(")
+                && text("spe_top").contains("spe_mid_t1_x mid__1(")
+        );
+    }
 
     #[test]
     fn a_block_inside_a_block_is_named_by_its_path() {

@@ -1,0 +1,15 @@
+//! The options' logic (`spe_defs::Options`), one file per option: the blocks it adds to
+//! each host block, each a child block of its host (a vector of one element in a unit that
+//! builds the option, none otherwise, so no Verilog at all). The host declares the child,
+//! connects its inputs and reads its outputs in a few lines; what the option does is in
+//! its file. Each child is a module `spe_<host>_<option>_<preset>`.
+//!
+//! | file | option | host | module |
+//! |---|---|---|---|
+//! | [`pmfz`] | `Options::pmfz` (FEAT_SPEv1p2's PMU freeze) | `regs` | `spe_regs_pmfz_<preset>` |
+//!
+//! The other options are still written into their hosts (`regs`, `filter`, `capture`,
+//! `tracker`, `serializer`, `writer`), each inside a loop over a vector of zero or one
+//! element; they move here one at a time.
+
+pub mod pmfz;
