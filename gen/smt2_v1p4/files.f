@@ -3,8 +3,10 @@
 ../spe_rff.v
 spe_arbiter_smt2_v1p4.v
 spe_capture_smt2_v1p4.v
+spe_filter_eft_smt2_v1p4.v
 spe_filter_smt2_v1p4.v
 spe_latency_smt2_v1p4.v
+spe_regs_eft_smt2_v1p4.v
 spe_regs_pmfz_smt2_v1p4.v
 spe_regs_smt2_v1p4.v
 spe_room_smt2_v1p4.v

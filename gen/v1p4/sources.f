@@ -1,7 +1,9 @@
 gen/spe_rff.v
 gen/v1p4/spe_capture_v1p4.v
+gen/v1p4/spe_filter_eft_v1p4.v
 gen/v1p4/spe_filter_v1p4.v
 gen/v1p4/spe_latency_v1p4.v
+gen/v1p4/spe_regs_eft_v1p4.v
 gen/v1p4/spe_regs_pmfz_v1p4.v
 gen/v1p4/spe_regs_v1p4.v
 gen/v1p4/spe_sampler_v1p4.v

@@ -31,7 +31,6 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     output reg  [15:0] nevfr_hi__0;
 
     // Constant declarations
-    localparam  m_eft__0 = 64'h1f000000180000;
     localparam  m_ev_hi__0 = 16'h3fe;
     localparam  a_pmblimitr = 5'b0;
     localparam  m_pmblimitr = 64'hfffffffffffff027;
@@ -111,10 +110,13 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     reg  pmfz__0__e;
     reg  pmfz__0__stopped;
     wire  pmfz__0__freeze;
-    reg  [63:0] e_fcr__0__d;
-    wire  [63:0] e_fcr__0__q;
-    reg  e_fcr__0__reset;
-    reg  e_fcr__0__clock;
+    reg  eft__0__clock;
+    reg  eft__0__reset;
+    reg  eft__0__we;
+    reg  [63:0] eft__0__wdata;
+    wire  [1:0] eft__0__ty;
+    wire  [4:0] eft__0__mask;
+    wire  [63:0] eft__0__rd;
     reg  [15:0] v_evfr__0__d;
     wire  [15:0] v_evfr__0__q;
     reg  v_evfr__0__reset;
@@ -212,11 +214,14 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         .stopped(pmfz__0__stopped),
         .freeze(pmfz__0__freeze)
     );
-    spe_rff #(.W(64), .INIT(64'h0)) e_fcr__0(
-        .d(e_fcr__0__d),
-        .q(e_fcr__0__q),
-        .reset(e_fcr__0__reset),
-        .clock(e_fcr__0__clock)
+    spe_regs_eft_v1p4 eft__0(
+        .clock(eft__0__clock),
+        .reset(eft__0__reset),
+        .we(eft__0__we),
+        .wdata(eft__0__wdata),
+        .ty(eft__0__ty),
+        .mask(eft__0__mask),
+        .rd(eft__0__rd)
     );
     spe_rff #(.W(16), .INIT(16'h0)) v_evfr__0(
         .d(v_evfr__0__d),
@@ -520,14 +525,12 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         pmfz__0__e = pmblimitr__q[p_en];
         pmfz__0__stopped = pmbsr__q[p_s];
         freeze__0 = pmfz__0__freeze;
-        e_fcr__0__clock = clock;
-        e_fcr__0__reset = reset;
-        e_fcr__0__d = e_fcr__0__q;
-        if (wr & (reg_addr == a_pmsfcr)) begin
-            e_fcr__0__d = reg_wdata & m_eft__0;
-        end
-        eft_type__0 = e_fcr__0__q[(32'h13)+:(2)];
-        eft_mask__0 = e_fcr__0__q[(32'h30)+:(5)];
+        eft__0__clock = clock;
+        eft__0__reset = reset;
+        eft__0__we = wr & (reg_addr == a_pmsfcr);
+        eft__0__wdata = reg_wdata;
+        eft_type__0 = eft__0__ty;
+        eft_mask__0 = eft__0__mask;
         if (wr & (reg_addr == a_pmsdsfr__0)) begin
             pmsdsfr__0__d = reg_wdata & m_pmsdsfr__0;
         end
@@ -549,7 +552,7 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         nevfr_hi__0 = v_nevfr__0__q;
         opt_rd__0 = k_zero64;
         if (reg_addr == a_pmsfcr) begin
-            opt_rd__0 = e_fcr__0__q;
+            opt_rd__0 = eft__0__rd;
         end
         if (reg_addr == a_pmsdsfr__0) begin
             opt_rd__0 = pmsdsfr__0__q;

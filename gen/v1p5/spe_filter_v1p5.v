@@ -44,12 +44,21 @@ module spe_filter_v1p5(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed_
     // Enums
     localparam SamplePhase__Filter = 2;
 
+    // Stub signals
+    reg  eft__0__b;
+    reg  eft__0__ld;
+    reg  eft__0__st;
+    reg  [1:0] eft__0__ty;
+    reg  [4:0] eft__0__mask;
+    reg  eft__0__is_branch;
+    reg  eft__0__is_load;
+    reg  eft__0__is_store;
+    reg  eft__0__op_fp;
+    reg  eft__0__op_simd;
+    wire  eft__0__is_op;
+    wire  eft__0__sel;
+
     // Local signals
-    reg  e_or_any__0;
-    reg  e_or_hit__0;
-    reg  e_and_ok__0;
-    reg  e_is_op__0;
-    reg  e_sel__0;
     reg  d_sel__0;
     reg  h_ev_ok__0;
     reg  h_nev_ok__0;
@@ -59,6 +68,22 @@ module spe_filter_v1p5(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed_
     reg  nev_ok;
     reg  lat_ok;
 
+    // Sub module instances
+    spe_filter_eft_v1p5 eft__0(
+        .b(eft__0__b),
+        .ld(eft__0__ld),
+        .st(eft__0__st),
+        .ty(eft__0__ty),
+        .mask(eft__0__mask),
+        .is_branch(eft__0__is_branch),
+        .is_load(eft__0__is_load),
+        .is_store(eft__0__is_store),
+        .op_fp(eft__0__op_fp),
+        .op_simd(eft__0__op_simd),
+        .is_op(eft__0__is_op),
+        .sel(eft__0__sel)
+    );
+
     // Update code
     always @(*) begin
         filtering = phase == SamplePhase__Filter;
@@ -66,12 +91,17 @@ module spe_filter_v1p5(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed_
         if (ctl[(1)+:(1)] & (ctl[(4)+:(1)] | ctl[(5)+:(1)] | ctl[(6)+:(1)])) begin
             type_ok = (ctl[(4)+:(1)] & view[(0)+:(1)]) | (ctl[(5)+:(1)] & view[(1)+:(1)]) | (ctl[(6)+:(1)] & view[(2)+:(1)]);
         end
-        e_or_any__0 = (ctl[(4)+:(1)] & ~eft_mask__0[32'h0]) | (ctl[(5)+:(1)] & ~eft_mask__0[32'h1]) | (ctl[(6)+:(1)] & ~eft_mask__0[32'h2]) | (eft_type__0[32'h0] & ~eft_mask__0[32'h3]) | (eft_type__0[32'h1] & ~eft_mask__0[32'h4]);
-        e_or_hit__0 = (ctl[(4)+:(1)] & ~eft_mask__0[32'h0] & view[(0)+:(1)]) | (ctl[(5)+:(1)] & ~eft_mask__0[32'h1] & view[(1)+:(1)]) | (ctl[(6)+:(1)] & ~eft_mask__0[32'h2] & view[(2)+:(1)]) | (eft_type__0[32'h0] & ~eft_mask__0[32'h3] & op_fp__0) | (eft_type__0[32'h1] & ~eft_mask__0[32'h4] & op_simd__0);
-        e_and_ok__0 = (~eft_mask__0[32'h0] | ~(view[(0)+:(1)] ^ ctl[(4)+:(1)])) & (~eft_mask__0[32'h1] | ~(view[(1)+:(1)] ^ ctl[(5)+:(1)])) & (~eft_mask__0[32'h2] | ~(view[(2)+:(1)] ^ ctl[(6)+:(1)])) & (~eft_mask__0[32'h3] | ~(op_fp__0 ^ eft_type__0[32'h0])) & (~eft_mask__0[32'h4] | ~(op_simd__0 ^ eft_type__0[32'h1]));
-        e_is_op__0 = (~e_or_any__0 | e_or_hit__0) & e_and_ok__0;
-        e_sel__0 = ctl[(4)+:(1)] | ctl[(5)+:(1)] | ctl[(6)+:(1)] | |eft_type__0 | |eft_mask__0;
-        type_ok = ~ctl[(1)+:(1)] | e_is_op__0;
+        eft__0__b = ctl[(4)+:(1)];
+        eft__0__ld = ctl[(5)+:(1)];
+        eft__0__st = ctl[(6)+:(1)];
+        eft__0__ty = eft_type__0;
+        eft__0__mask = eft_mask__0;
+        eft__0__is_branch = view[(0)+:(1)];
+        eft__0__is_load = view[(1)+:(1)];
+        eft__0__is_store = view[(2)+:(1)];
+        eft__0__op_fp = op_fp__0;
+        eft__0__op_simd = op_simd__0;
+        type_ok = ~ctl[(1)+:(1)] | eft__0__is_op;
         ev_ok = 1'b1;
         if (ctl[(0)+:(1)]) begin
             ev_ok = (view[(3)+:(12)] & ctl[(7)+:(12)]) == ctl[(7)+:(12)];
@@ -101,7 +131,7 @@ module spe_filter_v1p5(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed_
         feed_ld__0 = filtering & ~reset & view[(1)+:(1)];
         feed_st__0 = filtering & ~reset & view[(2)+:(1)];
         feed_op__0 = filtering & ~reset & ((ctl[(4)+:(1)] & view[(0)+:(1)]) | (ctl[(5)+:(1)] & view[(1)+:(1)]) | (ctl[(6)+:(1)] & view[(2)+:(1)]));
-        feed_op__0 = filtering & ~reset & e_sel__0 & e_is_op__0;
+        feed_op__0 = filtering & ~reset & eft__0__sel & eft__0__is_op;
         feed_fp__0 = filtering & ~reset & op_fp__0;
         feed_simd__0 = filtering & ~reset & op_simd__0;
         feed_event__0 = filtering & ~reset & ((view[(3)+:(12)] & ctl[(7)+:(12)]) == ctl[(7)+:(12)]) & ((view[(3)+:(12)] & ctl[(19)+:(12)]) == k_zero12);

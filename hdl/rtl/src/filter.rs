@@ -41,18 +41,13 @@ pub struct SpeFilter<const CW: usize> {
     pub feed_lat: Vec<Signal<Out, Bit>>,
     /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none
     /// otherwise): PMSFCR.TYPE bits 4:3 (FP, SIMD) and TYPEm, and the op's FP and SIMD
-    /// kind; J1 `SPEFilterByType`'s OR term (any type selected without its mask bit, and
-    /// the op of one), AND term (each masked type's flag equals its TYPE bit), `is_op` and
-    /// whether TYPE or TYPEm selects anything.
+    /// kind, for its block ([`crate::options::eft::FilterEft`]: J1 `SPEFilterByType`'s
+    /// `is_op`, and whether TYPE or TYPEm selects anything).
     pub eft_type: Vec<Signal<In, Bits<2>>>,
     pub eft_mask: Vec<Signal<In, Bits<5>>>,
     pub op_fp: Vec<Signal<In, Bit>>,
     pub op_simd: Vec<Signal<In, Bit>>,
-    e_or_any: Vec<Signal<Local, Bit>>,
-    e_or_hit: Vec<Signal<Local, Bit>>,
-    e_and_ok: Vec<Signal<Local, Bit>>,
-    e_is_op: Vec<Signal<Local, Bit>>,
-    e_sel: Vec<Signal<Local, Bit>>,
+    eft: Vec<crate::options::eft::FilterEft>,
     /// FEAT_SPE_FDS (`Options::fds`; one element in a unit that builds it, none
     /// otherwise): PMSDSFR, PMSFCR.FDS, whether the sample is a load with a data source
     /// (the record's Data Source packet is due) and that source; whether PMSDSFR selects
@@ -128,11 +123,7 @@ impl<const CW: usize> SpeFilter<CW> {
             eft_mask: n_of(eft),
             op_fp: n_of(eft),
             op_simd: n_of(eft),
-            e_or_any: n_of(eft),
-            e_or_hit: n_of(eft),
-            e_and_ok: n_of(eft),
-            e_is_op: n_of(eft),
-            e_sel: n_of(eft),
+            eft: n_of(eft),
             dsfr: n_of(fds),
             fds: n_of(fds),
             ds_en: n_of(fds),
@@ -163,47 +154,20 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
                 | (self.ctl.val().ld & self.view.val().is_load)
                 | (self.ctl.val().st & self.view.val().is_store);
         }
-        // FEAT_SPE_EFT (J1 SPEFilterByType): the flags B, LD, ST, FP, SIMD against TYPE and
-        // TYPEm. A type without its mask bit is in the OR term, one with it in the AND
-        // term; FT rejects an op that fails either (TYPE and TYPEm zero: every op passes).
-        for i in 0..self.e_is_op.len() {
-            self.e_or_any[i].next = (self.ctl.val().b & !self.eft_mask[i].val().get_bit(0))
-                | (self.ctl.val().ld & !self.eft_mask[i].val().get_bit(1))
-                | (self.ctl.val().st & !self.eft_mask[i].val().get_bit(2))
-                | (self.eft_type[i].val().get_bit(0) & !self.eft_mask[i].val().get_bit(3))
-                | (self.eft_type[i].val().get_bit(1) & !self.eft_mask[i].val().get_bit(4));
-            self.e_or_hit[i].next =
-                (self.ctl.val().b & !self.eft_mask[i].val().get_bit(0) & self.view.val().is_branch)
-                    | (self.ctl.val().ld
-                        & !self.eft_mask[i].val().get_bit(1)
-                        & self.view.val().is_load)
-                    | (self.ctl.val().st
-                        & !self.eft_mask[i].val().get_bit(2)
-                        & self.view.val().is_store)
-                    | (self.eft_type[i].val().get_bit(0)
-                        & !self.eft_mask[i].val().get_bit(3)
-                        & self.op_fp[i].val())
-                    | (self.eft_type[i].val().get_bit(1)
-                        & !self.eft_mask[i].val().get_bit(4)
-                        & self.op_simd[i].val());
-            self.e_and_ok[i].next = (!self.eft_mask[i].val().get_bit(0)
-                | !(self.view.val().is_branch ^ self.ctl.val().b))
-                & (!self.eft_mask[i].val().get_bit(1)
-                    | !(self.view.val().is_load ^ self.ctl.val().ld))
-                & (!self.eft_mask[i].val().get_bit(2)
-                    | !(self.view.val().is_store ^ self.ctl.val().st))
-                & (!self.eft_mask[i].val().get_bit(3)
-                    | !(self.op_fp[i].val() ^ self.eft_type[i].val().get_bit(0)))
-                & (!self.eft_mask[i].val().get_bit(4)
-                    | !(self.op_simd[i].val() ^ self.eft_type[i].val().get_bit(1)));
-            self.e_is_op[i].next =
-                (!self.e_or_any[i].val() | self.e_or_hit[i].val()) & self.e_and_ok[i].val();
-            self.e_sel[i].next = self.ctl.val().b
-                | self.ctl.val().ld
-                | self.ctl.val().st
-                | self.eft_type[i].val().any()
-                | self.eft_mask[i].val().any();
-            self.type_ok.next = !self.ctl.val().ft | self.e_is_op[i].val();
+        // FEAT_SPE_EFT (`options::eft`, J1 SPEFilterByType): FT rejects an op that fails
+        // the OR term or the AND term of the types (TYPE and TYPEm zero: every op passes).
+        for i in 0..self.eft.len() {
+            self.eft[i].b.next = self.ctl.val().b;
+            self.eft[i].ld.next = self.ctl.val().ld;
+            self.eft[i].st.next = self.ctl.val().st;
+            self.eft[i].ty.next = self.eft_type[i].val();
+            self.eft[i].mask.next = self.eft_mask[i].val();
+            self.eft[i].is_branch.next = self.view.val().is_branch;
+            self.eft[i].is_load.next = self.view.val().is_load;
+            self.eft[i].is_store.next = self.view.val().is_store;
+            self.eft[i].op_fp.next = self.op_fp[i].val();
+            self.eft[i].op_simd.next = self.op_simd[i].val();
+            self.type_ok.next = !self.ctl.val().ft | self.eft[i].is_op.val();
         }
         // Event filter: every selected event set. An empty selection passes (choice:
         // fe-empty-filter); with the same event in PMSNEVFR both filters apply
@@ -293,12 +257,12 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
                     | (self.ctl.val().st & self.view.val().is_store));
         }
         // With FEAT_SPE_EFT: J1's is_op with TYPE or TYPEm selecting something.
-        for i in 0..self.e_is_op.len() {
+        for i in 0..self.eft.len() {
             for j in 0..self.feed_op.len() {
                 self.feed_op[j].next = self.filtering.val()
                     & !self.reset.val()
-                    & self.e_sel[i].val()
-                    & self.e_is_op[i].val();
+                    & self.eft[i].sel.val()
+                    & self.eft[i].is_op.val();
             }
         }
         for i in 0..self.feed_fp.len() {

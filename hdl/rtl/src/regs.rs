@@ -130,13 +130,12 @@ macro_rules! spe_regs {
             pub freeze: Vec<Signal<Out, Bit>>,
             pmfz: Vec<crate::options::pmfz::RegsPmfz>,
             /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none
-            /// otherwise): PMSFCR.FP and SIMD (TYPE bits 4:3) and TYPEm, stored beyond
-            /// PMSFCR's storage in a 64-bit flop of their bits in place (the other bits
-            /// constant zero), written and read back with PMSFCR.
+            /// otherwise): PMSFCR.FP and SIMD (TYPE bits 4:3) and TYPEm, for the filter,
+            /// from their block ([`crate::options::eft::RegsEft`]), which stores them and
+            /// gives their read-back with PMSFCR.
             pub eft_type: Vec<Signal<Out, Bits<2>>>,
             pub eft_mask: Vec<Signal<Out, Bits<5>>>,
-            e_fcr: Vec<Rff<Bits<64>>>,
-            m_eft: Vec<K<Bits<64>>>,
+            eft: Vec<crate::options::eft::RegsEft>,
             /// FEAT_SPE_FDS (`Options::fds`; one element in a unit that builds it, none
             /// otherwise): PMSDSFR_EL1 (its flop `pmsdsfr`, from the table's optional
             /// registers) and PMSFCR.FDS.
@@ -398,7 +397,7 @@ macro_rules! spe_regs {
                         .collect(),
                     eft_type: (0..eft).map(|_| Default::default()).collect(),
                     eft_mask: (0..eft).map(|_| Default::default()).collect(),
-                    e_fcr: (0..eft).map(|_| Default::default()).collect(),
+                    eft: (0..eft).map(|_| Default::default()).collect(),
                     dsfr: (0..fds).map(|_| Default::default()).collect(),
                     fds: (0..fds).map(|_| Default::default()).collect(),
                     evfr_hi: (0..hi).map(|_| Default::default()).collect(),
@@ -410,9 +409,6 @@ macro_rules! spe_regs {
                         .collect(),
                     opt_rd: (0..usize::from(eft > 0 || r::REGS.iter().any(|x| x.option.is_some() && x.built(cfg))))
                         .map(|_| Default::default())
-                        .collect(),
-                    m_eft: (0..eft)
-                        .map(|_| k(pmsfcr::EFT_MASK))
                         .collect(),
                     own_el1: (0..nvm).map(|_| Default::default()).collect(),
                     nvm_ctl: (0..nvm).map(|_| Default::default()).collect(),
@@ -873,18 +869,14 @@ macro_rules! spe_regs {
                     }
                     self.freeze[i].next = self.pmfz[i].freeze.val();
                 }
-                // FEAT_SPE_EFT: FP, SIMD and TYPEm with PMSFCR (its write stores them through
-                // their mask). Their places are literals (a compile-time assert below checks
-                // them).
-                for i in 0..self.e_fcr.len() {
-                    self.e_fcr[i].clock.next = self.clock.val();
-                    self.e_fcr[i].reset.next = self.reset.val();
-                    self.e_fcr[i].d.next = self.e_fcr[i].q.val();
-                    if self.wr.val() & (self.reg_addr.val() == self.a_pmsfcr.val()) {
-                        self.e_fcr[i].d.next = self.reg_wdata.val() & self.m_eft[i].val();
-                    }
-                    self.eft_type[i].next = self.e_fcr[i].q.val().get_bits::<2>(19);
-                    self.eft_mask[i].next = self.e_fcr[i].q.val().get_bits::<5>(48);
+                // FEAT_SPE_EFT (`options::eft`): FP, SIMD and TYPEm, written with PMSFCR.
+                for i in 0..self.eft.len() {
+                    self.eft[i].clock.next = self.clock.val();
+                    self.eft[i].reset.next = self.reset.val();
+                    self.eft[i].we.next = self.wr.val() & (self.reg_addr.val() == self.a_pmsfcr.val());
+                    self.eft[i].wdata.next = self.reg_wdata.val();
+                    self.eft_type[i].next = self.eft[i].ty.val();
+                    self.eft_mask[i].next = self.eft[i].mask.val();
                 }
                 // Generated: each optional register a unit builds stores a port write through
                 // its writable mask (and reads back as stored, below).
@@ -941,9 +933,9 @@ macro_rules! spe_regs {
                 // EFT bits, an optional register or PMSEVFR's and PMSNEVFR's high bits where addressed.
                 for i in 0..self.opt_rd.len() {
                     self.opt_rd[i].next = self.k_zero64.val();
-                    for j in 0..self.e_fcr.len() {
+                    for j in 0..self.eft.len() {
                         if self.reg_addr.val() == self.a_pmsfcr.val() {
-                            self.opt_rd[i].next = self.e_fcr[j].q.val();
+                            self.opt_rd[i].next = self.eft[j].rd.val();
                         }
                     }
                     $(
@@ -1010,12 +1002,5 @@ const _: () = assert!(
 pub const NVM_SPACE_IPA: u8 = spe_defs::regs::pmbmar::SPACE_IPA;
 pub const NVM_SPACE_PA: u8 = spe_defs::regs::pmbmar::SPACE_PA;
 
-/// PMSFCR.FP and SIMD (J1's TYPE bits 4:3) and TYPEm as the kernel slices them.
-const _: () = assert!(
-    pmsfcr::FP.lsb == 19
-        && pmsfcr::SIMD.lsb == 20
-        && pmsfcr::TYPE.lsb == 16
-        && pmsfcr::TYPEM.lsb == 48
-        && pmsfcr::TYPEM.width == 5
-        && pmsfcr::FDS.lsb == 4
-);
+/// PMSFCR.FDS as the kernel reads it.
+const _: () = assert!(pmsfcr::FDS.lsb == 4);

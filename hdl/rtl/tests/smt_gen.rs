@@ -38,10 +38,14 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
         .chain((0..cfg.threads).map(|t| format!("spe_sampler_t{t}_{n}")))
         // The options' blocks (hdl/rtl/src/options), one module each for every thread's.
         .chain(
-            [("regs_pmfz", cfg.options.pmfz)]
-                .iter()
-                .filter(|(_, built)| *built)
-                .map(|(b, _)| format!("spe_{b}_{n}")),
+            [
+                ("regs_pmfz", cfg.options.pmfz),
+                ("regs_eft", cfg.options.eft),
+                ("filter_eft", cfg.options.eft),
+            ]
+            .iter()
+            .filter(|(_, built)| *built)
+            .map(|(b, _)| format!("spe_{b}_{n}")),
         )
         .collect();
         want.sort();
