@@ -1,5 +1,6 @@
 gen/spe_rff.v
 gen/smt2_v1p4/spe_arbiter_smt2_v1p4.v
+gen/smt2_v1p4/spe_capture_eft_smt2_v1p4.v
 gen/smt2_v1p4/spe_capture_smt2_v1p4.v
 gen/smt2_v1p4/spe_filter_eft_smt2_v1p4.v
 gen/smt2_v1p4/spe_filter_smt2_v1p4.v
@@ -11,6 +12,7 @@ gen/smt2_v1p4/spe_room_smt2_v1p4.v
 gen/smt2_v1p4/spe_sampler_t0_smt2_v1p4.v
 gen/smt2_v1p4/spe_sampler_t1_smt2_v1p4.v
 gen/smt2_v1p4/spe_serializer_smt2_v1p4.v
+gen/smt2_v1p4/spe_tracker_eft_smt2_v1p4.v
 gen/smt2_v1p4/spe_tracker_smt2_v1p4.v
 gen/smt2_v1p4/spe_writer_smt2_v1p4.v
 gen/smt2_v1p4/spe_top_smt2_v1p4.v

@@ -382,8 +382,10 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     wire  filter__0__feed_lat__0;
     reg  [1:0] filter__0__eft_type__0;
     reg  [4:0] filter__0__eft_mask__0;
-    reg  filter__0__op_fp__0;
-    reg  filter__0__op_simd__0;
+    reg  filter__0__attr_fp__0;
+    reg  filter__0__attr_simd__0;
+    reg  filter__0__attr_simd_fp_ldst__0;
+    reg  filter__0__fp_scalar__0;
     reg  [63:0] filter__0__dsfr__0;
     reg  filter__0__fds__0;
     reg  filter__0__ds_en__0;
@@ -410,8 +412,10 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     wire  filter__1__feed_lat__0;
     reg  [1:0] filter__1__eft_type__0;
     reg  [4:0] filter__1__eft_mask__0;
-    reg  filter__1__op_fp__0;
-    reg  filter__1__op_simd__0;
+    reg  filter__1__attr_fp__0;
+    reg  filter__1__attr_simd__0;
+    reg  filter__1__attr_simd_fp_ldst__0;
+    reg  filter__1__fp_scalar__0;
     reg  [63:0] filter__1__dsfr__0;
     reg  filter__1__fds__0;
     reg  filter__1__ds_en__0;
@@ -749,8 +753,10 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .feed_lat__0(filter__0__feed_lat__0),
         .eft_type__0(filter__0__eft_type__0),
         .eft_mask__0(filter__0__eft_mask__0),
-        .op_fp__0(filter__0__op_fp__0),
-        .op_simd__0(filter__0__op_simd__0),
+        .attr_fp__0(filter__0__attr_fp__0),
+        .attr_simd__0(filter__0__attr_simd__0),
+        .attr_simd_fp_ldst__0(filter__0__attr_simd_fp_ldst__0),
+        .fp_scalar__0(filter__0__fp_scalar__0),
         .dsfr__0(filter__0__dsfr__0),
         .fds__0(filter__0__fds__0),
         .ds_en__0(filter__0__ds_en__0),
@@ -779,8 +785,10 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .feed_lat__0(filter__1__feed_lat__0),
         .eft_type__0(filter__1__eft_type__0),
         .eft_mask__0(filter__1__eft_mask__0),
-        .op_fp__0(filter__1__op_fp__0),
-        .op_simd__0(filter__1__op_simd__0),
+        .attr_fp__0(filter__1__attr_fp__0),
+        .attr_simd__0(filter__1__attr_simd__0),
+        .attr_simd_fp_ldst__0(filter__1__attr_simd_fp_ldst__0),
+        .fp_scalar__0(filter__1__fp_scalar__0),
         .dsfr__0(filter__1__dsfr__0),
         .fds__0(filter__1__fds__0),
         .ds_en__0(filter__1__ds_en__0),
@@ -1061,8 +1069,10 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         tracker__0__fp_scalar_in__0 = mem_fp_scalar[0];
         filter__0__eft_type__0 = regs__0__eft_type__0;
         filter__0__eft_mask__0 = regs__0__eft_mask__0;
-        filter__0__op_fp__0 = capture__0__attr_fp__0 | (capture__0__attr_simd_fp_ldst__0 & tracker__0__fp_scalar__0);
-        filter__0__op_simd__0 = capture__0__attr_simd__0 | (capture__0__attr_simd_fp_ldst__0 & ~tracker__0__fp_scalar__0);
+        filter__0__attr_fp__0 = capture__0__attr_fp__0;
+        filter__0__attr_simd__0 = capture__0__attr_simd__0;
+        filter__0__attr_simd_fp_ldst__0 = capture__0__attr_simd_fp_ldst__0;
+        filter__0__fp_scalar__0 = tracker__0__fp_scalar__0;
         filter__0__dsfr__0 = regs__0__dsfr__0;
         filter__0__fds__0 = regs__0__fds__0;
         filter__0__ds_en__0 = tracker__0__fds_ds_en__0;
@@ -1272,8 +1282,10 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         tracker__1__fp_scalar_in__0 = mem_fp_scalar[1];
         filter__1__eft_type__0 = regs__1__eft_type__0;
         filter__1__eft_mask__0 = regs__1__eft_mask__0;
-        filter__1__op_fp__0 = capture__1__attr_fp__0 | (capture__1__attr_simd_fp_ldst__0 & tracker__1__fp_scalar__0);
-        filter__1__op_simd__0 = capture__1__attr_simd__0 | (capture__1__attr_simd_fp_ldst__0 & ~tracker__1__fp_scalar__0);
+        filter__1__attr_fp__0 = capture__1__attr_fp__0;
+        filter__1__attr_simd__0 = capture__1__attr_simd__0;
+        filter__1__attr_simd_fp_ldst__0 = capture__1__attr_simd_fp_ldst__0;
+        filter__1__fp_scalar__0 = tracker__1__fp_scalar__0;
         filter__1__dsfr__0 = regs__1__dsfr__0;
         filter__1__fds__0 = regs__1__fds__0;
         filter__1__ds_en__0 = tracker__1__fds_ds_en__0;

@@ -1,4 +1,5 @@
 gen/spe_rff.v
+gen/v1p4/spe_capture_eft_v1p4.v
 gen/v1p4/spe_capture_v1p4.v
 gen/v1p4/spe_filter_eft_v1p4.v
 gen/v1p4/spe_filter_v1p4.v
@@ -8,6 +9,7 @@ gen/v1p4/spe_regs_pmfz_v1p4.v
 gen/v1p4/spe_regs_v1p4.v
 gen/v1p4/spe_sampler_v1p4.v
 gen/v1p4/spe_serializer_v1p4.v
+gen/v1p4/spe_tracker_eft_v1p4.v
 gen/v1p4/spe_tracker_v1p4.v
 gen/v1p4/spe_writer_v1p4.v
 gen/v1p4/spe_top_v1p4.v

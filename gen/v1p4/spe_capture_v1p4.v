@@ -32,15 +32,10 @@ module spe_capture_v1p4(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
     localparam  k_ldst_sve = 8'h8;
     localparam  k_evl_field = 8'h70;
     localparam  k_evl_lsb = 8'h10;
-    localparam  k_sme_fp__0 = 8'h2;
     localparam  k_cr_field__0 = 8'h18;
     localparam  k_cr_gcs__0 = 8'h1c;
     localparam  k_gcs_ld__0 = 8'h14;
     localparam  k_gcs_st__0 = 8'hc;
-    localparam  k_fp_bit__0 = 8'h2;
-    localparam  k_simd_bit__0 = 8'h4;
-    localparam  k_simd_fp_mask__0 = 8'hfe;
-    localparam  k_simd_fp__0 = 8'h4;
     localparam  k_addr_bits = 32'h38;
     localparam  k_zero2 = 2'b0;
     localparam  k_even = 8'h55;
@@ -79,6 +74,13 @@ module spe_capture_v1p4(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
     wire  [7:0] g_kind__q;
     reg  g_kind__reset;
     reg  g_kind__clock;
+    reg  eft__0__other;
+    reg  eft__0__is_ldst;
+    reg  eft__0__sme_array;
+    reg  [7:0] eft__0__op_sub;
+    wire  eft__0__fp;
+    wire  eft__0__simd;
+    wire  eft__0__simd_fp_ldst;
 
     // Local signals
     reg  [7:0] class_lo;
@@ -127,6 +129,15 @@ module spe_capture_v1p4(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
         .q(g_kind__q),
         .reset(g_kind__reset),
         .clock(g_kind__clock)
+    );
+    spe_capture_eft_v1p4 eft__0(
+        .other(eft__0__other),
+        .is_ldst(eft__0__is_ldst),
+        .sme_array(eft__0__sme_array),
+        .op_sub(eft__0__op_sub),
+        .fp(eft__0__fp),
+        .simd(eft__0__simd),
+        .simd_fp_ldst(eft__0__simd_fp_ldst)
     );
 
     // Update code
@@ -229,13 +240,13 @@ module spe_capture_v1p4(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
             slot[(58)+:(8)] = k_zero8;
         end
         slot[(67)+:(1)] = is_ldst;
-        attr_fp__0 = (sel_class == k_class_other) & ((op_sub & k_fp_bit__0) != k_zero8) & ~sme_array;
-        attr_simd__0 = ((sel_class == k_class_other) & ((op_sub & k_sve_sme_bit) == k_zero8) & ((op_sub & k_simd_bit__0) != k_zero8)) | ((sel_class == k_class_other) & ((op_sub & k_sve_sme_mask) == k_sve)) | (is_ldst & ((op_sub & k_ldst_sve_mask) == k_ldst_sve));
-        attr_simd_fp_ldst__0 = is_ldst & ((op_sub & k_simd_fp_mask__0) == k_simd_fp__0);
-        if (sme_array) begin
-            attr_fp__0 = (op_sub & k_sme_fp__0) != k_zero8;
-            attr_simd__0 = 1'b1;
-        end
+        eft__0__other = sel_class == k_class_other;
+        eft__0__is_ldst = is_ldst;
+        eft__0__sme_array = sme_array;
+        eft__0__op_sub = op_sub;
+        attr_fp__0 = eft__0__fp;
+        attr_simd__0 = eft__0__simd;
+        attr_simd_fp_ldst__0 = eft__0__simd_fp_ldst;
         slot[(69)+:(1)] = is_ldst & ((op_sub & k_st) == k_zero8);
         slot[(70)+:(1)] = is_ldst & (((op_sub & k_st) != k_zero8) | (((op_sub & k_ext_mask) == k_ext) & ((op_sub & k_at) != k_zero8)));
         if (sel_class == k_class_branch) begin

@@ -251,8 +251,10 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  filter__feed_lat__0;
     reg  [1:0] filter__eft_type__0;
     reg  [4:0] filter__eft_mask__0;
-    reg  filter__op_fp__0;
-    reg  filter__op_simd__0;
+    reg  filter__attr_fp__0;
+    reg  filter__attr_simd__0;
+    reg  filter__attr_simd_fp_ldst__0;
+    reg  filter__fp_scalar__0;
     reg  [63:0] filter__dsfr__0;
     reg  filter__fds__0;
     reg  filter__ds_en__0;
@@ -443,8 +445,10 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .feed_lat__0(filter__feed_lat__0),
         .eft_type__0(filter__eft_type__0),
         .eft_mask__0(filter__eft_mask__0),
-        .op_fp__0(filter__op_fp__0),
-        .op_simd__0(filter__op_simd__0),
+        .attr_fp__0(filter__attr_fp__0),
+        .attr_simd__0(filter__attr_simd__0),
+        .attr_simd_fp_ldst__0(filter__attr_simd_fp_ldst__0),
+        .fp_scalar__0(filter__fp_scalar__0),
         .dsfr__0(filter__dsfr__0),
         .fds__0(filter__fds__0),
         .ds_en__0(filter__ds_en__0),
@@ -640,8 +644,10 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         tracker__fp_scalar_in__0 = mem_fp_scalar;
         filter__eft_type__0 = regs__eft_type__0;
         filter__eft_mask__0 = regs__eft_mask__0;
-        filter__op_fp__0 = capture__attr_fp__0 | (capture__attr_simd_fp_ldst__0 & tracker__fp_scalar__0);
-        filter__op_simd__0 = capture__attr_simd__0 | (capture__attr_simd_fp_ldst__0 & ~tracker__fp_scalar__0);
+        filter__attr_fp__0 = capture__attr_fp__0;
+        filter__attr_simd__0 = capture__attr_simd__0;
+        filter__attr_simd_fp_ldst__0 = capture__attr_simd_fp_ldst__0;
+        filter__fp_scalar__0 = tracker__fp_scalar__0;
         filter__dsfr__0 = regs__dsfr__0;
         filter__fds__0 = regs__fds__0;
         filter__ds_en__0 = tracker__fds_ds_en__0;

@@ -90,10 +90,12 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
     localparam SamplePhase__Writing = 5;
 
     // Stub signals
-    reg  m_scalar__0__d;
-    wire  m_scalar__0__q;
-    reg  m_scalar__0__reset;
-    reg  m_scalar__0__clock;
+    reg  eft__0__clock;
+    reg  eft__0__reset;
+    reg  eft__0__take;
+    reg  eft__0__fp_scalar_in;
+    reg  eft__0__mem_done;
+    wire  eft__0__fp_scalar;
     reg  c_not_full__0__d;
     wire  c_not_full__0__q;
     reg  c_not_full__0__reset;
@@ -191,11 +193,13 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
     reg  [15:0] events;
 
     // Sub module instances
-    spe_rff #(.W(1), .INIT(1'b0)) m_scalar__0(
-        .d(m_scalar__0__d),
-        .q(m_scalar__0__q),
-        .reset(m_scalar__0__reset),
-        .clock(m_scalar__0__clock)
+    spe_tracker_eft_v1p5 eft__0(
+        .clock(eft__0__clock),
+        .reset(eft__0__reset),
+        .take(eft__0__take),
+        .fp_scalar_in(eft__0__fp_scalar_in),
+        .mem_done(eft__0__mem_done),
+        .fp_scalar(eft__0__fp_scalar)
     );
     spe_rff #(.W(1), .INIT(1'b0)) c_not_full__0(
         .d(c_not_full__0__d),
@@ -370,13 +374,12 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
         end
         pbt__0 = p_target__0__q;
         pbt_en__0 = s_rep__q[(141)+:(1)] & s_rep__q[(201)+:(1)] & s_rep__q[(204)+:(1)] & p_valid__0__q;
-        m_scalar__0__clock = clock;
-        m_scalar__0__reset = reset;
-        m_scalar__0__d = m_scalar__0__q;
-        if (mem[(0)+:(1)] & ~s_rep__q[(126)+:(1)]) begin
-            m_scalar__0__d = fp_scalar_in__0;
-        end
-        fp_scalar__0 = m_scalar__0__q & s_rep__q[(126)+:(1)];
+        eft__0__clock = clock;
+        eft__0__reset = reset;
+        eft__0__take = mem[(0)+:(1)] & ~s_rep__q[(126)+:(1)];
+        eft__0__fp_scalar_in = fp_scalar_in__0;
+        eft__0__mem_done = s_rep__q[(126)+:(1)];
+        fp_scalar__0 = eft__0__fp_scalar;
         c_not_full__0__clock = clock;
         c_not_full__0__reset = reset;
         c_empty__0__clock = clock;

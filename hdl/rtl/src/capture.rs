@@ -103,18 +103,12 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     k_gcs_ld: Vec<K<Bits<8>>>,
     k_gcs_st: Vec<K<Bits<8>>>,
     /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none otherwise):
-    /// J1 `SPEOpAttr`'s `is_floating_point` and `is_simd` of the tagged op, from its class
-    /// and the payload the core reported (`subclass::fp_simd`: Other's FP and SIMD flags;
-    /// SVE other SIMD and its FP flag; SVE/SME load/store SIMD; the reserved SME array
-    /// encoding neither), and whether it is a SIMD&FP load or store
-    /// (whose kind is its access's, from the memory report); with their masks.
+    /// J1 `SPEOpAttr`'s `is_floating_point` and `is_simd` of the tagged op, and whether it
+    /// is a SIMD&FP load or store, from its block ([`crate::options::eft::CaptureEft`]).
     pub attr_fp: Vec<Signal<Out, Bit>>,
     pub attr_simd: Vec<Signal<Out, Bit>>,
     pub attr_simd_fp_ldst: Vec<Signal<Out, Bit>>,
-    k_fp_bit: Vec<K<Bits<8>>>,
-    k_simd_bit: Vec<K<Bits<8>>>,
-    k_simd_fp_mask: Vec<K<Bits<8>>>,
-    k_simd_fp: Vec<K<Bits<8>>>,
+    eft: Vec<crate::options::eft::CaptureEft>,
     k_addr_bits: K<Bits<32>>,
     k_zero2: K<Bits<2>>,
     /// Bit 2i of each slot's class field.
@@ -140,7 +134,6 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
         let k8 = |v: u8| K::new(u64::from(v).into());
         let crr = usize::from(spe_defs::config::option::crr(cfg));
         let eft = usize::from(spe_defs::config::option::eft(cfg));
-        let ks = |v: u8| (0..eft).map(|_| k8(v)).collect::<Vec<_>>();
         Self {
             k_class_other: k2(op_class::OTHER),
             k_class_branch: k2(op_class::BRANCH),
@@ -175,10 +168,9 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             attr_fp: (0..eft).map(|_| Default::default()).collect(),
             attr_simd: (0..eft).map(|_| Default::default()).collect(),
             attr_simd_fp_ldst: (0..eft).map(|_| Default::default()).collect(),
-            k_fp_bit: ks(subclass::OTHER_FP),
-            k_simd_bit: ks(subclass::OTHER_SIMD),
-            k_simd_fp_mask: ks(subclass::LDST_SIMD_FP_MASK),
-            k_simd_fp: ks(subclass::LDST_SIMD_FP),
+            eft: (0..eft)
+                .map(|_| crate::options::eft::CaptureEft::new(cfg.options.sme))
+                .collect(),
             k_addr_bits: K::new((ADDR_BITS as u64).into()),
             k_even: K::new((0x5555_5555_5555_5555u64 & spe_defs::low_mask(CB as u32)).into()),
             k_ext_mask: k8(subclass::LDST_EXT_MASK),
@@ -290,30 +282,16 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
             self.slot.next.op_payload = self.k_zero8.val();
         }
         self.slot.next.is_ldst = self.is_ldst.val();
-        // FEAT_SPE_EFT's type flags, from the payload as reported (not as recorded).
-        for i in 0..self.attr_fp.len() {
-            self.attr_fp[i].next = (self.sel_class.val() == self.k_class_other.val())
-                & ((self.op_sub.val() & self.k_fp_bit[i].val()) != self.k_zero8.val())
-                & !self.sme_array.val();
-            // choice: eft-simd: an SVE vector op and an SVE/SME load/store are SIMD too
-            // (D17.5.1).
-            self.attr_simd[i].next = ((self.sel_class.val() == self.k_class_other.val())
-                & ((self.op_sub.val() & self.k_sve_sme_bit.val()) == self.k_zero8.val())
-                & ((self.op_sub.val() & self.k_simd_bit[i].val()) != self.k_zero8.val()))
-                | ((self.sel_class.val() == self.k_class_other.val())
-                    & ((self.op_sub.val() & self.k_sve_sme_mask.val()) == self.k_sve.val()))
-                | (self.is_ldst.val()
-                    & ((self.op_sub.val() & self.k_ldst_sve_mask.val()) == self.k_ldst_sve.val()));
-            self.attr_simd_fp_ldst[i].next = self.is_ldst.val()
-                & ((self.op_sub.val() & self.k_simd_fp_mask[i].val()) == self.k_simd_fp[i].val());
-            // FEAT_SPE_SME: an SME array op is SIMD, and FP by its FP flag.
-            for j in 0..self.k_sme_fp.len() {
-                if self.sme_array.val() {
-                    self.attr_fp[i].next =
-                        (self.op_sub.val() & self.k_sme_fp[j].val()) != self.k_zero8.val();
-                    self.attr_simd[i].next = true;
-                }
-            }
+        // FEAT_SPE_EFT's type flags (`options::eft`), from the payload as reported (not as
+        // recorded).
+        for i in 0..self.eft.len() {
+            self.eft[i].other.next = self.sel_class.val() == self.k_class_other.val();
+            self.eft[i].is_ldst.next = self.is_ldst.val();
+            self.eft[i].sme_array.next = self.sme_array.val();
+            self.eft[i].op_sub.next = self.op_sub.val();
+            self.attr_fp[i].next = self.eft[i].fp.val();
+            self.attr_simd[i].next = self.eft[i].simd.val();
+            self.attr_simd_fp_ldst[i].next = self.eft[i].simd_fp_ldst.val();
         }
 
         // Load / store classification: a load has ST clear (the atomics that return a

@@ -40,13 +40,16 @@ pub struct SpeFilter<const CW: usize> {
     pub feed_event: Vec<Signal<Out, Bit>>,
     pub feed_lat: Vec<Signal<Out, Bit>>,
     /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none
-    /// otherwise): PMSFCR.TYPE bits 4:3 (FP, SIMD) and TYPEm, and the op's FP and SIMD
-    /// kind, for its block ([`crate::options::eft::FilterEft`]: J1 `SPEFilterByType`'s
-    /// `is_op`, and whether TYPE or TYPEm selects anything).
+    /// otherwise): PMSFCR.TYPE bits 4:3 (FP, SIMD) and TYPEm, the op's attributes and
+    /// whether its access was scalar, for its block ([`crate::options::eft::FilterEft`]:
+    /// the op's FP and SIMD kind, J1 `SPEFilterByType`'s `is_op`, and whether TYPE or
+    /// TYPEm selects anything).
     pub eft_type: Vec<Signal<In, Bits<2>>>,
     pub eft_mask: Vec<Signal<In, Bits<5>>>,
-    pub op_fp: Vec<Signal<In, Bit>>,
-    pub op_simd: Vec<Signal<In, Bit>>,
+    pub attr_fp: Vec<Signal<In, Bit>>,
+    pub attr_simd: Vec<Signal<In, Bit>>,
+    pub attr_simd_fp_ldst: Vec<Signal<In, Bit>>,
+    pub fp_scalar: Vec<Signal<In, Bit>>,
     eft: Vec<crate::options::eft::FilterEft>,
     /// FEAT_SPE_FDS (`Options::fds`; one element in a unit that builds it, none
     /// otherwise): PMSDSFR, PMSFCR.FDS, whether the sample is a load with a data source
@@ -121,8 +124,10 @@ impl<const CW: usize> SpeFilter<CW> {
             feed_lat: option(),
             eft_type: n_of(eft),
             eft_mask: n_of(eft),
-            op_fp: n_of(eft),
-            op_simd: n_of(eft),
+            attr_fp: n_of(eft),
+            attr_simd: n_of(eft),
+            attr_simd_fp_ldst: n_of(eft),
+            fp_scalar: n_of(eft),
             eft: n_of(eft),
             dsfr: n_of(fds),
             fds: n_of(fds),
@@ -165,8 +170,10 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
             self.eft[i].is_branch.next = self.view.val().is_branch;
             self.eft[i].is_load.next = self.view.val().is_load;
             self.eft[i].is_store.next = self.view.val().is_store;
-            self.eft[i].op_fp.next = self.op_fp[i].val();
-            self.eft[i].op_simd.next = self.op_simd[i].val();
+            self.eft[i].attr_fp.next = self.attr_fp[i].val();
+            self.eft[i].attr_simd.next = self.attr_simd[i].val();
+            self.eft[i].simd_fp_ldst.next = self.attr_simd_fp_ldst[i].val();
+            self.eft[i].fp_scalar.next = self.fp_scalar[i].val();
             self.type_ok.next = !self.ctl.val().ft | self.eft[i].is_op.val();
         }
         // Event filter: every selected event set. An empty selection passes (choice:
@@ -266,9 +273,12 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
             }
         }
         for i in 0..self.feed_fp.len() {
-            self.feed_fp[i].next = self.filtering.val() & !self.reset.val() & self.op_fp[i].val();
-            self.feed_simd[i].next =
-                self.filtering.val() & !self.reset.val() & self.op_simd[i].val();
+            for j in 0..self.eft.len() {
+                self.feed_fp[i].next =
+                    self.filtering.val() & !self.reset.val() & self.eft[j].op_fp.val();
+                self.feed_simd[i].next =
+                    self.filtering.val() & !self.reset.val() & self.eft[j].op_simd.val();
+            }
         }
         for i in 0..self.feed_event.len() {
             self.feed_event[i].next = self.filtering.val()

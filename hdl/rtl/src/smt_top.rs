@@ -450,10 +450,10 @@ macro_rules! spe_smt_top {
                         self.tracker[t].fp_scalar_in[0].next = self.mem_fp_scalar[i].val().get_bit(t);
                         self.filter[t].eft_type[0].next = self.regs[t].eft_type[0].val();
                         self.filter[t].eft_mask[0].next = self.regs[t].eft_mask[0].val();
-                        self.filter[t].op_fp[0].next = self.capture[t].attr_fp[0].val()
-                            | (self.capture[t].attr_simd_fp_ldst[0].val() & self.tracker[t].fp_scalar[0].val());
-                        self.filter[t].op_simd[0].next = self.capture[t].attr_simd[0].val()
-                            | (self.capture[t].attr_simd_fp_ldst[0].val() & !self.tracker[t].fp_scalar[0].val());
+                        self.filter[t].attr_fp[0].next = self.capture[t].attr_fp[0].val();
+                        self.filter[t].attr_simd[0].next = self.capture[t].attr_simd[0].val();
+                        self.filter[t].attr_simd_fp_ldst[0].next = self.capture[t].attr_simd_fp_ldst[0].val();
+                        self.filter[t].fp_scalar[0].next = self.tracker[t].fp_scalar[0].val();
                     }
                     // FEAT_SPE_FDS (`Options::fds`).
                     for _i in 0..self.filter[0].fds.len() {

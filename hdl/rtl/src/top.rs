@@ -250,17 +250,16 @@ macro_rules! spe_top {
                     self.pmu_sample_buffer_full[i].next =
                         self.writer.upd.val().full & !self.reset.val();
                 }
-                // FEAT_SPE_EFT (`Options::eft`): PMSFCR's FP, SIMD and TYPEm and the op's FP
-                // and SIMD kind (a SIMD&FP load or store's from its memory report: scalar is
-                // FP, else SIMD) into the type filter.
+                // FEAT_SPE_EFT (`options::eft`): PMSFCR's FP, SIMD and TYPEm, the op's
+                // attributes and whether its access was scalar into the type filter.
                 for i in 0..self.mem_fp_scalar.len() {
                     self.tracker.fp_scalar_in[i].next = self.mem_fp_scalar[i].val();
                     self.filter.eft_type[i].next = self.regs.eft_type[i].val();
                     self.filter.eft_mask[i].next = self.regs.eft_mask[i].val();
-                    self.filter.op_fp[i].next = self.capture.attr_fp[i].val()
-                        | (self.capture.attr_simd_fp_ldst[i].val() & self.tracker.fp_scalar[i].val());
-                    self.filter.op_simd[i].next = self.capture.attr_simd[i].val()
-                        | (self.capture.attr_simd_fp_ldst[i].val() & !self.tracker.fp_scalar[i].val());
+                    self.filter.attr_fp[i].next = self.capture.attr_fp[i].val();
+                    self.filter.attr_simd[i].next = self.capture.attr_simd[i].val();
+                    self.filter.attr_simd_fp_ldst[i].next = self.capture.attr_simd_fp_ldst[i].val();
+                    self.filter.fp_scalar[i].next = self.tracker.fp_scalar[i].val();
                 }
                 // FEAT_SPE_FDS (`Options::fds`): PMSDSFR, PMSFCR.FDS and the sample's data
                 // source into the filter.

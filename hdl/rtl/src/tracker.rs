@@ -193,7 +193,7 @@ pub struct SpeTracker {
     /// otherwise): the memory report's `mem_fp_scalar`, and it once the report counted.
     pub fp_scalar_in: Vec<Signal<In, Bit>>,
     pub fp_scalar: Vec<Signal<Out, Bit>>,
-    m_scalar: Vec<Rff<Bit>>,
+    eft: Vec<crate::options::eft::TrackerEft>,
     /// FEAT_SPE_FDS (`Options::fds`; one element in a unit that builds it): the sample's
     /// data source and whether it has one, as `sample` carries them (the filter's inputs:
     /// a multithreaded top cannot read a field of an indexed block's bundle).
@@ -349,7 +349,7 @@ impl SpeTracker {
             k_nv2_mask: K::new(u64::from(subclass::LDST_NV2_MASK).into()),
             fp_scalar_in: (0..eft).map(|_| Default::default()).collect(),
             fp_scalar: (0..eft).map(|_| Default::default()).collect(),
-            m_scalar: (0..eft).map(|_| Default::default()).collect(),
+            eft: (0..eft).map(|_| Default::default()).collect(),
             fds_ds_en: (0..usize::from(cfg.options.fds))
                 .map(|_| Default::default())
                 .collect(),
@@ -459,14 +459,13 @@ impl Logic for SpeTracker {
                 & self.p_valid[i].q.val();
         }
         // FEAT_SPE_EFT: whether a SIMD&FP access was scalar comes with the memory report.
-        for i in 0..self.m_scalar.len() {
-            self.m_scalar[i].clock.next = self.clock.val();
-            self.m_scalar[i].reset.next = self.reset.val();
-            self.m_scalar[i].d.next = self.m_scalar[i].q.val();
-            if self.mem.val().done & !self.s_rep.q.val().mem_done {
-                self.m_scalar[i].d.next = self.fp_scalar_in[i].val();
-            }
-            self.fp_scalar[i].next = self.m_scalar[i].q.val() & self.s_rep.q.val().mem_done;
+        for i in 0..self.eft.len() {
+            self.eft[i].clock.next = self.clock.val();
+            self.eft[i].reset.next = self.reset.val();
+            self.eft[i].take.next = self.mem.val().done & !self.s_rep.q.val().mem_done;
+            self.eft[i].fp_scalar_in.next = self.fp_scalar_in[i].val();
+            self.eft[i].mem_done.next = self.s_rep.q.val().mem_done;
+            self.fp_scalar[i].next = self.eft[i].fp_scalar.val();
         }
         // FEAT_SPEv1p1's SVE events come with the completion report (an empty predicate is
         // also not full: E[18] implies E[17]).

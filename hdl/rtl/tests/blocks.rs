@@ -1767,8 +1767,10 @@ fn filter_with_feat_spe_eft_ors_the_unmasked_types_and_ands_the_masked_ones() {
                         f.view.next.is_branch = on(flags, 0);
                         f.view.next.is_load = on(flags, 1);
                         f.view.next.is_store = on(flags, 2);
-                        f.op_fp[0].next = on(flags, 3);
-                        f.op_simd[0].next = on(flags, 4);
+                        f.attr_fp[0].next = on(flags, 3);
+                        f.attr_simd[0].next = on(flags, 4);
+                        f.attr_simd_fp_ldst[0].next = false;
+                        f.fp_scalar[0].next = false;
                     },
                     |f| {
                         (
@@ -1800,12 +1802,43 @@ fn filter_with_feat_spe_eft_ors_the_unmasked_types_and_ands_the_masked_ones() {
             f.view.next.is_branch = false;
             f.view.next.is_load = true;
             f.view.next.is_store = true;
-            f.op_fp[0].next = true;
-            f.op_simd[0].next = true;
+            f.attr_fp[0].next = true;
+            f.attr_simd[0].next = true;
         },
         |f| (f.filtrate.val(), f.feed_op[0].val()),
     );
     assert_eq!(got, (true, false));
+    // A SIMD&FP load or store is FP when its access was scalar, else SIMD (D17.5.1), for
+    // the type terms and SAMPLE_FEED_FP and _SIMD; the op's own attributes OR in.
+    for (attr_fp, attr_simd, ldst, scalar, fp, simd) in [
+        (false, false, true, true, true, false),
+        (false, false, true, false, false, true),
+        (false, false, false, true, false, false),
+        (true, false, true, false, true, true),
+        (false, true, true, true, true, true),
+    ] {
+        let got = comb(
+            &mut f,
+            |f| {
+                f.ctl.next.ft = true;
+                f.ctl.next.b = false;
+                f.ctl.next.ld = false;
+                f.ctl.next.st = false;
+                f.eft_type[0].next = b(0b01);
+                f.eft_mask[0].next = b(0);
+                f.attr_fp[0].next = attr_fp;
+                f.attr_simd[0].next = attr_simd;
+                f.attr_simd_fp_ldst[0].next = ldst;
+                f.fp_scalar[0].next = scalar;
+            },
+            |f| (f.feed_fp[0].val(), f.feed_simd[0].val(), f.filtrate.val()),
+        );
+        assert_eq!(
+            got,
+            (fp, simd, fp),
+            "fp {attr_fp} simd {attr_simd} ldst {ldst} scalar {scalar}"
+        );
+    }
 }
 
 #[test]

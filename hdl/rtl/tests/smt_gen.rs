@@ -42,6 +42,8 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("regs_pmfz", cfg.options.pmfz),
                 ("regs_eft", cfg.options.eft),
                 ("filter_eft", cfg.options.eft),
+                ("capture_eft", cfg.options.eft),
+                ("tracker_eft", cfg.options.eft),
             ]
             .iter()
             .filter(|(_, built)| *built)

@@ -7,7 +7,7 @@
 //! | file | option | host | module |
 //! |---|---|---|---|
 //! | [`pmfz`] | `Options::pmfz` (FEAT_SPEv1p2's PMU freeze) | `regs` | `spe_regs_pmfz_<preset>` |
-//! | [`eft`] | `Options::eft` (FEAT_SPE_EFT: PMSFCR.FP, SIMD, TYPEm) | `regs`, `filter` | `spe_regs_eft_<preset>`, `spe_filter_eft_<preset>` |
+//! | [`eft`] | `Options::eft` (FEAT_SPE_EFT: PMSFCR.FP, SIMD, TYPEm; the op's FP and SIMD kind) | `regs`, `capture`, `tracker`, `filter` | `spe_<host>_eft_<preset>` |
 //!
 //! The other options are still written into their hosts (`regs`, `filter`, `capture`,
 //! `tracker`, `serializer`, `writer`), each inside a loop over a vector of zero or one
