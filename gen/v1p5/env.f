@@ -9,6 +9,8 @@ ${SPE_GEN}/v1p5/spe_filter_eft_v1p5.v
 ${SPE_GEN}/v1p5/spe_filter_v1p5.v
 ${SPE_GEN}/v1p5/spe_latency_v1p5.v
 ${SPE_GEN}/v1p5/spe_regs_eft_v1p5.v
+${SPE_GEN}/v1p5/spe_regs_exc_banks_v1p5.v
+${SPE_GEN}/v1p5/spe_regs_exc_state_v1p5.v
 ${SPE_GEN}/v1p5/spe_regs_pmfz_v1p5.v
 ${SPE_GEN}/v1p5/spe_regs_v1p5.v
 ${SPE_GEN}/v1p5/spe_sampler_v1p5.v

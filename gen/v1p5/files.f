@@ -7,6 +7,8 @@ spe_filter_eft_v1p5.v
 spe_filter_v1p5.v
 spe_latency_v1p5.v
 spe_regs_eft_v1p5.v
+spe_regs_exc_banks_v1p5.v
+spe_regs_exc_state_v1p5.v
 spe_regs_pmfz_v1p5.v
 spe_regs_v1p5.v
 spe_sampler_v1p5.v

@@ -43,34 +43,6 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     localparam  m_ev_hi__0 = 16'h3fe;
     localparam  m_scr1__0 = 64'h700;
     localparam  m_scr2__0 = 64'hf00;
-    localparam  x_coll__0 = 64'h10000;
-    localparam  x_full_keep__0 = 64'hd0000;
-    localparam  x_full__0 = 64'h20001;
-    localparam  x_dl__0 = 64'h80000;
-    localparam  x_ab_s1__0 = 64'h90020000;
-    localparam  x_ab_s2__0 = 64'h94020000;
-    localparam  x_ab_ext__0 = 64'h90060010;
-    localparam  x_ab_keep__0 = 64'h50000;
-    localparam  x_ab_keep_first__0 = 64'hd0000;
-    localparam  x_fscb__0 = 64'h1;
-    localparam  x_fscb__1 = 64'h2;
-    localparam  x_fscb__2 = 64'h4;
-    localparam  x_fscb__3 = 64'h8;
-    localparam  x_fscb__4 = 64'h10;
-    localparam  x_fscb__5 = 64'h20;
-    localparam  x_fsc_sea__0 = 6'b10000;
-    localparam  x_fsc_sea5__0 = 5'b1001;
-    localparam  x_fsc_sea4__0 = 4'h5;
-    localparam  x_fsc_ttw__0 = 6'b11011;
-    localparam  x_kind_ext__0 = 2'b0;
-    localparam  x_kind_res__0 = 2'b11;
-    localparam  x_exc_bit__0 = 5'b1;
-    localparam  x_exc_bit__1 = 5'b10;
-    localparam  x_exc_bit__2 = 5'b100;
-    localparam  x_exc_bit__3 = 5'b1000;
-    localparam  x_exc_bit__4 = 5'b10000;
-    localparam  k_zero5__0 = 5'b0;
-    localparam  x_three2__0 = 2'b11;
     localparam  k_space_pa__0 = 12'h800;
     localparam  k_space_ipa__0 = 12'h400;
     localparam  k_no_addrmode__0 = 64'hffffffffffffff3f;
@@ -182,6 +154,38 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     wire  [63:0] h_scr2__0__q;
     reg  h_scr2__0__reset;
     reg  h_scr2__0__clock;
+    reg  exc_state__0__reset;
+    reg  [1:0] exc_state__0__pmsee;
+    reg  exc_state__0__el2;
+    reg  [1:0] exc_state__0__ee1;
+    reg  exc_state__0__ke1;
+    reg  [1:0] exc_state__0__ee2;
+    reg  exc_state__0__ke2;
+    reg  exc_state__0__s1;
+    reg  exc_state__0__s2;
+    reg  exc_state__0__s3;
+    wire  exc_state__0__stop;
+    wire  exc_state__0__ee1on;
+    wire  [4:0] exc_state__0__exc;
+    reg  [1:0] exc_banks__0__pmsee;
+    reg  exc_banks__0__el2;
+    reg  exc_banks__0__own2;
+    reg  exc_banks__0__ea;
+    reg  exc_banks__0__tea;
+    reg  [1:0] exc_banks__0__ee2;
+    reg  exc_banks__0__coll_set;
+    reg  exc_banks__0__full;
+    reg  exc_banks__0__full_dl;
+    reg  exc_banks__0__abort;
+    reg  exc_banks__0__abort_first;
+    reg  [1:0] exc_banks__0__abort_kind;
+    reg  [5:0] exc_banks__0__abort_fsc;
+    reg  [31:0] exc_banks__0__bsr1;
+    reg  [63:0] exc_banks__0__bsr2;
+    reg  [63:0] exc_banks__0__bsr3;
+    wire  [31:0] exc_banks__0__bsr1_d;
+    wire  [63:0] exc_banks__0__bsr2_d;
+    wire  [63:0] exc_banks__0__bsr3_d;
     reg  [63:0] pmblimitr__d;
     wire  [63:0] pmblimitr__q;
     reg  pmblimitr__reset;
@@ -245,24 +249,6 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
 
     // Local signals
     reg  [63:0] opt_rd__0;
-    reg  x_on2__0;
-    reg  x_on3__0;
-    reg  x_on2b__0;
-    reg  [5:0] x_fsc__0;
-    reg  x_ee1on__0;
-    reg  x_stop__0;
-    reg  x_s1f__0;
-    reg  x_s2f__0;
-    reg  x_sea__0;
-    reg  x_d3__0;
-    reg  x_d2__0;
-    reg  x_t3__0;
-    reg  x_t2__0;
-    reg  [31:0] x_b1__0;
-    reg  [63:0] x_b2__0;
-    reg  [63:0] x_b3__0;
-    reg  [63:0] x_ab__0;
-    reg  [63:0] x_fscw__0;
     reg  eff_envm__0;
     reg  eff_nvm__0;
     reg  [63:0] rd_pmblimitr;
@@ -335,6 +321,42 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         .q(h_scr2__0__q),
         .reset(h_scr2__0__reset),
         .clock(h_scr2__0__clock)
+    );
+    spe_regs_exc_state_v1p5 exc_state__0(
+        .reset(exc_state__0__reset),
+        .pmsee(exc_state__0__pmsee),
+        .el2(exc_state__0__el2),
+        .ee1(exc_state__0__ee1),
+        .ke1(exc_state__0__ke1),
+        .ee2(exc_state__0__ee2),
+        .ke2(exc_state__0__ke2),
+        .s1(exc_state__0__s1),
+        .s2(exc_state__0__s2),
+        .s3(exc_state__0__s3),
+        .stop(exc_state__0__stop),
+        .ee1on(exc_state__0__ee1on),
+        .exc(exc_state__0__exc)
+    );
+    spe_regs_exc_banks_v1p5 exc_banks__0(
+        .pmsee(exc_banks__0__pmsee),
+        .el2(exc_banks__0__el2),
+        .own2(exc_banks__0__own2),
+        .ea(exc_banks__0__ea),
+        .tea(exc_banks__0__tea),
+        .ee2(exc_banks__0__ee2),
+        .coll_set(exc_banks__0__coll_set),
+        .full(exc_banks__0__full),
+        .full_dl(exc_banks__0__full_dl),
+        .abort(exc_banks__0__abort),
+        .abort_first(exc_banks__0__abort_first),
+        .abort_kind(exc_banks__0__abort_kind),
+        .abort_fsc(exc_banks__0__abort_fsc),
+        .bsr1(exc_banks__0__bsr1),
+        .bsr2(exc_banks__0__bsr2),
+        .bsr3(exc_banks__0__bsr3),
+        .bsr1_d(exc_banks__0__bsr1_d),
+        .bsr2_d(exc_banks__0__bsr2_d),
+        .bsr3_d(exc_banks__0__bsr3_d)
     );
     spe_rff #(.W(64), .INIT(64'h0)) pmblimitr(
         .d(pmblimitr__d),
@@ -474,11 +496,18 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         pmbsr_el3__0__clock = clock;
         pmbsr_el3__0__reset = reset;
         pmbsr_el3__0__d = pmbsr_el3__0__q;
-        x_on2__0 = |x_pmsee__0 & x_el2__0 & h_scr2__0__q[32'h9];
-        x_on3__0 = x_pmsee__0[32'h1];
-        x_ee1on__0 = |x_pmsee__0 & (~x_el2__0 | |h_scr2__0__q[(32'h8)+:(2)]) & (h_scr1__0__q[(32'h8)+:(2)] == x_three2__0);
-        x_stop__0 = pmbsr__q[p_s] | (x_on3__0 & pmbsr_el3__0__q[p_s]) | (x_on2__0 & pmbsr_el2__0__q[p_s]);
-        x_stopped__0 = x_stop__0;
+        exc_state__0__reset = reset;
+        exc_state__0__pmsee = x_pmsee__0;
+        exc_state__0__el2 = x_el2__0;
+        exc_state__0__ee1 = h_scr1__0__q[(32'h8)+:(2)];
+        exc_state__0__ke1 = h_scr1__0__q[32'ha];
+        exc_state__0__ee2 = h_scr2__0__q[(32'h8)+:(2)];
+        exc_state__0__ke2 = h_scr2__0__q[32'ha];
+        exc_state__0__s1 = pmbsr__q[p_s];
+        exc_state__0__s2 = pmbsr_el2__0__q[p_s];
+        exc_state__0__s3 = pmbsr_el3__0__q[p_s];
+        x_stopped__0 = exc_state__0__stop;
+        exc_out__0 = exc_state__0__exc;
         pmsicr__d = count_now;
         if (upd[(0)+:(1)]) begin
             pmbptr__d = upd[(1)+:(64)];
@@ -521,122 +550,25 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         if (reg_en & reg_we & (reg_addr == a_pmscr_el2)) begin
             h_scr2__0__d = reg_wdata & m_scr2__0;
         end
-        x_fsc__0 = upd[(70)+:(6)];
-        x_s2f__0 = upd[(68)+:(2)] == k_kind_s2;
-        x_s1f__0 = ~x_s2f__0;
-        x_sea__0 = (upd[(68)+:(2)] == x_kind_ext__0) | (upd[(68)+:(2)] == x_kind_res__0) | (upd[(70)+:(6)] == x_fsc_sea__0) | (x_fsc__0[(32'h1)+:(5)] == x_fsc_sea5__0) | (x_fsc__0[(32'h2)+:(4)] == x_fsc_sea4__0) | (upd[(70)+:(6)] == x_fsc_ttw__0);
-        x_on2b__0 = |x_pmsee__0 & x_el2__0 & h_scr2__0__q[32'h9];
-        x_d3__0 = x_pmsee__0 == x_three2__0;
-        x_d2__0 = x_on2b__0 & (h_scr2__0__q[(32'h8)+:(2)] == x_three2__0);
-        x_t3__0 = x_d3__0;
-        x_t2__0 = ~x_d3__0 & x_d2__0;
-        if (upd[(67)+:(1)]) begin
-            x_t3__0 = x_pmsee__0[32'h1] & (x_d3__0 | (x_sea__0 & x_ea__0));
-            x_t2__0 = ~x_t3__0 & x_on2b__0 & ((h_scr2__0__q[(32'h8)+:(2)] == x_three2__0) | (x_s1f__0 & x_own2__0) | x_s2f__0 | (x_sea__0 & x_el2__0 & x_tea__0));
-        end
-        x_b1__0 = pmbsr__q;
-        x_b2__0 = pmbsr_el2__0__q;
-        x_b3__0 = pmbsr_el3__0__q;
-        if (coll_set) begin
-            if (x_d3__0) begin
-                x_b3__0 = pmbsr_el3__0__q | x_coll__0;
-            end
-            else if (x_d2__0) begin
-                x_b2__0 = pmbsr_el2__0__q | x_coll__0;
-            end
-            else begin
-                x_b1__0 = pmbsr__q | k_coll;
-            end
-        end
-        pmbsr__d = x_b1__0;
-        pmbsr_el2__0__d = x_b2__0;
-        pmbsr_el3__0__d = x_b3__0;
-        x_fscw__0 = k_zero64;
-        if (x_fsc__0[32'h0]) begin
-            x_fscw__0 = x_fscw__0 | x_fscb__0;
-        end
-        if (x_fsc__0[32'h1]) begin
-            x_fscw__0 = x_fscw__0 | x_fscb__1;
-        end
-        if (x_fsc__0[32'h2]) begin
-            x_fscw__0 = x_fscw__0 | x_fscb__2;
-        end
-        if (x_fsc__0[32'h3]) begin
-            x_fscw__0 = x_fscw__0 | x_fscb__3;
-        end
-        if (x_fsc__0[32'h4]) begin
-            x_fscw__0 = x_fscw__0 | x_fscb__4;
-        end
-        if (x_fsc__0[32'h5]) begin
-            x_fscw__0 = x_fscw__0 | x_fscb__5;
-        end
-        x_ab__0 = x_ab_ext__0;
-        if (upd[(68)+:(2)] == k_kind_s1) begin
-            x_ab__0 = x_ab_s1__0 | x_fscw__0;
-        end
-        if (upd[(68)+:(2)] == k_kind_s2) begin
-            x_ab__0 = x_ab_s2__0 | x_fscw__0;
-        end
-        if (x_t3__0) begin
-            if (upd[(65)+:(1)]) begin
-                pmbsr_el3__0__d = (x_b3__0 & x_full_keep__0) | x_full__0;
-                if (upd[(66)+:(1)]) begin
-                    pmbsr_el3__0__d = (x_b3__0 & x_full_keep__0) | x_full__0 | x_dl__0;
-                end
-            end
-            if (upd[(67)+:(1)]) begin
-                pmbsr_el3__0__d = x_ab__0 | (x_b3__0 & x_ab_keep__0) | x_dl__0;
-                if (upd[(76)+:(1)]) begin
-                    pmbsr_el3__0__d = x_ab__0 | (x_b3__0 & x_ab_keep_first__0);
-                end
-            end
-        end
-        else if (x_t2__0) begin
-            if (upd[(65)+:(1)]) begin
-                pmbsr_el2__0__d = (x_b2__0 & x_full_keep__0) | x_full__0;
-                if (upd[(66)+:(1)]) begin
-                    pmbsr_el2__0__d = (x_b2__0 & x_full_keep__0) | x_full__0 | x_dl__0;
-                end
-            end
-            if (upd[(67)+:(1)]) begin
-                pmbsr_el2__0__d = x_ab__0 | (x_b2__0 & x_ab_keep__0) | x_dl__0;
-                if (upd[(76)+:(1)]) begin
-                    pmbsr_el2__0__d = x_ab__0 | (x_b2__0 & x_ab_keep_first__0);
-                end
-            end
-        end
-        else begin
-            if (upd[(65)+:(1)]) begin
-                pmbsr__d = (x_b1__0 & k_full_keep) | k_full;
-                if (upd[(66)+:(1)]) begin
-                    pmbsr__d = (x_b1__0 & k_full_keep) | k_full | k_dl;
-                end
-            end
-            if (upd[(67)+:(1)]) begin
-                pmbsr__d = ab | (x_b1__0 & k_abort_keep) | k_dl;
-                if (upd[(76)+:(1)]) begin
-                    pmbsr__d = ab | (x_b1__0 & k_abort_keep_first);
-                end
-            end
-        end
-        exc_out__0 = k_zero5__0;
-        if (~reset) begin
-            if (x_ee1on__0 & pmbsr__q[p_s]) begin
-                exc_out__0 = exc_out__0 | x_exc_bit__0;
-            end
-            if (x_on2__0 & pmbsr_el2__0__q[p_s]) begin
-                exc_out__0 = exc_out__0 | x_exc_bit__1;
-            end
-            if (x_on3__0 & pmbsr_el3__0__q[p_s]) begin
-                exc_out__0 = exc_out__0 | x_exc_bit__2;
-            end
-            if (h_scr1__0__q[32'ha]) begin
-                exc_out__0 = exc_out__0 | x_exc_bit__3;
-            end
-            if ((h_scr2__0__q[(32'h8)+:(2)] == x_three2__0) & h_scr2__0__q[32'ha]) begin
-                exc_out__0 = exc_out__0 | x_exc_bit__4;
-            end
-        end
+        exc_banks__0__pmsee = x_pmsee__0;
+        exc_banks__0__el2 = x_el2__0;
+        exc_banks__0__own2 = x_own2__0;
+        exc_banks__0__ea = x_ea__0;
+        exc_banks__0__tea = x_tea__0;
+        exc_banks__0__ee2 = h_scr2__0__q[(32'h8)+:(2)];
+        exc_banks__0__coll_set = coll_set;
+        exc_banks__0__full = upd[(65)+:(1)];
+        exc_banks__0__full_dl = upd[(66)+:(1)];
+        exc_banks__0__abort = upd[(67)+:(1)];
+        exc_banks__0__abort_first = upd[(76)+:(1)];
+        exc_banks__0__abort_kind = upd[(68)+:(2)];
+        exc_banks__0__abort_fsc = upd[(70)+:(6)];
+        exc_banks__0__bsr1 = pmbsr__q;
+        exc_banks__0__bsr2 = pmbsr_el2__0__q;
+        exc_banks__0__bsr3 = pmbsr_el3__0__q;
+        pmbsr__d = exc_banks__0__bsr1_d;
+        pmbsr_el2__0__d = exc_banks__0__bsr2_d;
+        pmbsr_el3__0__d = exc_banks__0__bsr3_d;
         wr = reg_en & reg_we;
         if (wr) begin
             if (reg_addr == a_pmblimitr) begin
@@ -749,7 +681,7 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         end
         reg_rdata = k_zero64 | o_pmblimitr | o_pmbptr | o_pmbsr | o_pmscr_el1 | o_pmsnevfr | o_pmsicr | o_pmsirr | o_pmsfcr | o_pmsevfr | o_pmslatfr | o_pmscr_el2 | o_pmbidr | o_pmsidr;
         irq = pmbsr__q[p_s];
-        irq = pmbsr__q[p_s] & ~x_ee1on__0;
+        irq = pmbsr__q[p_s] & ~exc_state__0__ee1on;
         sample_ctl[(1)+:(1)] = pmscr_el1__q[p_e0];
         sample_ctl[(2)+:(1)] = pmscr_el1__q[p_e1];
         collect_ctl[(0)+:(1)] = pmscr_el1__q[p_cx];
@@ -777,7 +709,7 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         filter_ctl[(19)+:(12)] = pmsnevfr__q;
         minlat = pmslatfr__q[(32'h0)+:(12)];
         prof_en = pmblimitr__q[p_en] & ~pmbsr__q[p_s];
-        prof_en = pmblimitr__q[p_en] & ~x_stop__0;
+        prof_en = pmblimitr__q[p_en] & ~exc_state__0__stop;
         discard = pmblimitr__q[(p_fm)+:(2)] == k_fm_discard;
         buffer_ctl[(64)+:(64)] = pmblimitr__q & m_limit;
         buffer_ctl[(0)+:(64)] = pmbptr__q;
@@ -787,7 +719,7 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         pmfz__0__pmfz = pmblimitr__q[32'h5];
         pmfz__0__e = pmblimitr__q[p_en];
         pmfz__0__stopped = pmbsr__q[p_s];
-        pmfz__0__stopped = x_stop__0;
+        pmfz__0__stopped = exc_state__0__stop;
         freeze__0 = pmfz__0__freeze;
         eft__0__clock = clock;
         eft__0__reset = reset;

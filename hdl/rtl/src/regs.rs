@@ -188,46 +188,10 @@ macro_rules! spe_regs {
             pub x_tea: Vec<Signal<In, Bit>>,
             pub x_stopped: Vec<Signal<Out, Bit>>,
             pub exc_out: Vec<Signal<Out, Bits<5>>>,
-            x_on2: Vec<Signal<Local, Bit>>,
-            x_on3: Vec<Signal<Local, Bit>>,
-            x_on2b: Vec<Signal<Local, Bit>>,
-            x_fsc: Vec<Signal<Local, Bits<6>>>,
-            x_ee1on: Vec<Signal<Local, Bit>>,
-            x_stop: Vec<Signal<Local, Bit>>,
-            x_s1f: Vec<Signal<Local, Bit>>,
-            x_s2f: Vec<Signal<Local, Bit>>,
-            x_sea: Vec<Signal<Local, Bit>>,
-            x_d3: Vec<Signal<Local, Bit>>,
-            x_d2: Vec<Signal<Local, Bit>>,
-            x_t3: Vec<Signal<Local, Bit>>,
-            x_t2: Vec<Signal<Local, Bit>>,
-            x_b1: Vec<Signal<Local, Bits<32>>>,
-            x_b2: Vec<Signal<Local, Bits<64>>>,
-            x_b3: Vec<Signal<Local, Bits<64>>>,
-            x_ab: Vec<Signal<Local, Bits<64>>>,
-            x_fscw: Vec<Signal<Local, Bits<64>>>,
-            /// 64-bit PMBSR values for the EL2 and EL3 banks (as the 32-bit ones above),
-            /// FSC bit k's place (`x_fscb[k]`), and the FSC patterns of a synchronous
-            /// external abort (010000, 01001x, 0101xx, 011011).
-            x_coll: Vec<K<Bits<64>>>,
-            x_full_keep: Vec<K<Bits<64>>>,
-            x_full: Vec<K<Bits<64>>>,
-            x_dl: Vec<K<Bits<64>>>,
-            x_ab_s1: Vec<K<Bits<64>>>,
-            x_ab_s2: Vec<K<Bits<64>>>,
-            x_ab_ext: Vec<K<Bits<64>>>,
-            x_ab_keep: Vec<K<Bits<64>>>,
-            x_ab_keep_first: Vec<K<Bits<64>>>,
-            x_fscb: Vec<K<Bits<64>>>,
-            x_fsc_sea: Vec<K<Bits<6>>>,
-            x_fsc_sea5: Vec<K<Bits<5>>>,
-            x_fsc_sea4: Vec<K<Bits<4>>>,
-            x_fsc_ttw: Vec<K<Bits<6>>>,
-            x_kind_ext: Vec<K<Bits<2>>>,
-            x_kind_res: Vec<K<Bits<2>>>,
-            x_exc_bit: Vec<K<Bits<5>>>,
-            k_zero5: Vec<K<Bits<5>>>,
-            x_three2: Vec<K<Bits<2>>>,
+            /// FEAT_SPE_EXC's blocks ([`crate::options::exc`]): the state (from the flops
+            /// and the core's controls) and the banks' updates (from the writer's events).
+            exc_state: Vec<crate::options::exc::RegsExcState>,
+            exc_banks: Vec<crate::options::exc::RegsExcBanks>,
             eff_envm: Vec<Signal<Local, Bit>>,
             eff_nvm: Vec<Signal<Local, Bit>>,
             k_space_pa: Vec<K<Bits<12>>>,
@@ -423,49 +387,8 @@ macro_rules! spe_regs {
                     x_tea: (0..exc).map(|_| Default::default()).collect(),
                     x_stopped: (0..exc).map(|_| Default::default()).collect(),
                     exc_out: (0..exc).map(|_| Default::default()).collect(),
-                    x_on2: (0..exc).map(|_| Default::default()).collect(),
-                    x_on3: (0..exc).map(|_| Default::default()).collect(),
-                    x_on2b: (0..exc).map(|_| Default::default()).collect(),
-                    x_fsc: (0..exc).map(|_| Default::default()).collect(),
-                    x_ee1on: (0..exc).map(|_| Default::default()).collect(),
-                    x_stop: (0..exc).map(|_| Default::default()).collect(),
-                    x_s1f: (0..exc).map(|_| Default::default()).collect(),
-                    x_s2f: (0..exc).map(|_| Default::default()).collect(),
-                    x_sea: (0..exc).map(|_| Default::default()).collect(),
-                    x_d3: (0..exc).map(|_| Default::default()).collect(),
-                    x_d2: (0..exc).map(|_| Default::default()).collect(),
-                    x_t3: (0..exc).map(|_| Default::default()).collect(),
-                    x_t2: (0..exc).map(|_| Default::default()).collect(),
-                    x_b1: (0..exc).map(|_| Default::default()).collect(),
-                    x_b2: (0..exc).map(|_| Default::default()).collect(),
-                    x_b3: (0..exc).map(|_| Default::default()).collect(),
-                    x_ab: (0..exc).map(|_| Default::default()).collect(),
-                    x_fscw: (0..exc).map(|_| Default::default()).collect(),
-                    x_coll: (0..exc).map(|_| k(pmbsr::COLL.mask())).collect(),
-                    x_full_keep: (0..exc)
-                        .map(|_| k(pmbsr::COLL.mask() | pmbsr::DL.mask() | pmbsr::EA.mask()))
-                        .collect(),
-                    x_full: (0..exc).map(|_| k(bsr(pmbsr::EC_BUF, pmbsr::BSC_FULL, 0, 0))).collect(),
-                    x_dl: (0..exc).map(|_| k(pmbsr::DL.mask())).collect(),
-                    x_ab_s1: (0..exc).map(|_| k(bsr(pmbsr::EC_FAULT_S1, 0, 0, 0))).collect(),
-                    x_ab_s2: (0..exc).map(|_| k(bsr(pmbsr::EC_FAULT_S2, 0, 0, 0))).collect(),
-                    x_ab_ext: (0..exc)
-                        .map(|_| k(bsr(pmbsr::EC_FAULT_S1, pmbsr::FSC_EXTERNAL_ABORT, 1, 0)))
-                        .collect(),
-                    x_ab_keep: (0..exc).map(|_| k(pmbsr::COLL.mask() | pmbsr::EA.mask())).collect(),
-                    x_ab_keep_first: (0..exc)
-                        .map(|_| k(pmbsr::COLL.mask() | pmbsr::EA.mask() | pmbsr::DL.mask()))
-                        .collect(),
-                    x_fscb: (0..6 * exc).map(|b| k(1u64 << (b % 6))).collect(),
-                    x_fsc_sea: (0..exc).map(|_| k(pmbsr::FSC_EXTERNAL_ABORT)).collect(),
-                    x_fsc_sea5: (0..exc).map(|_| k(pmbsr::FSC_SEA_WALK_5_1)).collect(),
-                    x_fsc_sea4: (0..exc).map(|_| k(pmbsr::FSC_SEA_WALK_5_2)).collect(),
-                    x_fsc_ttw: (0..exc).map(|_| k(pmbsr::FSC_SEA_WALK_ECC)).collect(),
-                    x_kind_ext: (0..exc).map(|_| k(u64::from(pmbsr::ERR_EXTERNAL))).collect(),
-                    x_kind_res: (0..exc).map(|_| k(u64::from(pmbsr::ERR_RESERVED))).collect(),
-                    x_exc_bit: (0..5 * exc).map(|b| k(1u64 << (b % 5))).collect(),
-                    k_zero5: (0..exc).map(|_| Default::default()).collect(),
-                    x_three2: (0..exc).map(|_| k(0b11)).collect(),
+                    exc_state: (0..exc).map(|_| Default::default()).collect(),
+                    exc_banks: (0..exc).map(|_| Default::default()).collect(),
                     eff_envm: (0..nvm).map(|_| Default::default()).collect(),
                     eff_nvm: (0..nvm).map(|_| Default::default()).collect(),
                     k_space_pa: (0..nvm).map(|_| k(u64::from(NVM_SPACE_PA) << 10)).collect(),
@@ -497,29 +420,22 @@ macro_rules! spe_regs {
                 )*
 
                 // choice: exc
-                // FEAT_SPE_EXC (J1 EffectivePMSCR_EL2_EE, EffectivePMSCR_EL1_EE,
-                // SPEProfilingStopped), from the flops and this cycle's inputs only (apart
-                // from the banks' updates below, so that no path runs from the writer back
-                // to `x_stopped`): EL2's EE is effectively 00 with PMSEE = 00, 01 without
-                // EL2, else PMSCR_EL2.EE; EL1's is 11 only with EL2's not 00 and
-                // PMSCR_EL1.EE = 11 (01 and 10 used as 00). EE, KE and EnVM's places are
-                // literals (checked below).
-                for i in 0..self.x_pmsee.len() {
-                    // As expressions, no `if` (Verilator then keeps this apart from the
-                    // event logic that reads the writer): EL2's EE is effectively 1x with
-                    // PMSEE not 00, EL2 enabled and PMSCR_EL2.EE 1x; it is not 00 with PMSEE
-                    // not 00 and either EL2 disabled (01) or PMSCR_EL2.EE not 00.
-                    self.x_on2[i].next = self.x_pmsee[i].val().any()
-                        & self.x_el2[i].val()
-                        & self.h_scr2[i].q.val().get_bit(9);
-                    self.x_on3[i].next = self.x_pmsee[i].val().get_bit(1);
-                    self.x_ee1on[i].next = self.x_pmsee[i].val().any()
-                        & (!self.x_el2[i].val() | self.h_scr2[i].q.val().get_bits::<2>(8).any())
-                        & (self.h_scr1[i].q.val().get_bits::<2>(8) == self.x_three2[i].val());
-                    self.x_stop[i].next = self.pmbsr.q.val().get_bit(self.p_s.val().index())
-                        | (self.x_on3[i].val() & self.pmbsr_el3[i].q.val().get_bit(self.p_s.val().index()))
-                        | (self.x_on2[i].val() & self.pmbsr_el2[i].q.val().get_bit(self.p_s.val().index()));
-                    self.x_stopped[i].next = self.x_stop[i].val();
+                // FEAT_SPE_EXC's state (`options::exc`), from the flops and this cycle's
+                // inputs only (not the writer's, which reads `x_stopped`). EE and KE's
+                // places are literals (checked there).
+                for i in 0..self.exc_state.len() {
+                    self.exc_state[i].reset.next = self.reset.val();
+                    self.exc_state[i].pmsee.next = self.x_pmsee[i].val();
+                    self.exc_state[i].el2.next = self.x_el2[i].val();
+                    self.exc_state[i].ee1.next = self.h_scr1[i].q.val().get_bits::<2>(8);
+                    self.exc_state[i].ke1.next = self.h_scr1[i].q.val().get_bit(10);
+                    self.exc_state[i].ee2.next = self.h_scr2[i].q.val().get_bits::<2>(8);
+                    self.exc_state[i].ke2.next = self.h_scr2[i].q.val().get_bit(10);
+                    self.exc_state[i].s1.next = self.pmbsr.q.val().get_bit(self.p_s.val().index());
+                    self.exc_state[i].s2.next = self.pmbsr_el2[i].q.val().get_bit(self.p_s.val().index());
+                    self.exc_state[i].s3.next = self.pmbsr_el3[i].q.val().get_bit(self.p_s.val().index());
+                    self.x_stopped[i].next = self.exc_state[i].stop.val();
+                    self.exc_out[i].next = self.exc_state[i].exc.val();
                 }
 
                 // Hardware updates: the interval counter every cycle, the buffer pointer from
@@ -587,165 +503,28 @@ macro_rules! spe_regs {
                         self.h_scr2[i].d.next = self.reg_wdata.val() & self.m_scr2[i].val();
                     }
                 }
-                // FEAT_SPE_EXC's banks (J1 ReportSPEEvent): where COLL and this cycle's event
-                // go, and the pending exceptions.
-                for i in 0..self.x_pmsee.len() {
-                    // The fault's stage and whether it is a synchronous external abort: the
-                    // external kinds (00, 11) are stage 1 with FSC 010000; an MMU fault's
-                    // FSC 010000, 01001x, 0101xx or 011011.
-                    // (The FSC in a local: iverilog takes no index of a struct field's slice.)
-                    self.x_fsc[i].next = self.upd.val().abort_fsc;
-                    self.x_s2f[i].next = self.upd.val().abort_kind == self.k_kind_s2.val();
-                    self.x_s1f[i].next = !self.x_s2f[i].val();
-                    self.x_sea[i].next = (self.upd.val().abort_kind == self.x_kind_ext[i].val())
-                        | (self.upd.val().abort_kind == self.x_kind_res[i].val())
-                        | (self.upd.val().abort_fsc == self.x_fsc_sea[i].val())
-                        | (self.x_fsc[i].val().get_bits::<5>(1) == self.x_fsc_sea5[i].val())
-                        | (self.x_fsc[i].val().get_bits::<4>(2) == self.x_fsc_sea4[i].val())
-                        | (self.upd.val().abort_fsc == self.x_fsc_ttw[i].val());
-                    // The banks: COLL's and buffer full's (DefaultSPEEvent: EL3 with PMSEE =
-                    // 11, EL2 with EL2's EE effectively 1x and PMSCR_EL2.EE = 11), and a
-                    // fault's (ReportSPEEvent).
-                    // EL2's EE effectively 1x, as `x_on2` (a copy: Verilator keeps the
-                    // statements that share a variable in one block, and these read the
-                    // writer's `upd`, which must not reach `x_stopped`).
-                    self.x_on2b[i].next = self.x_pmsee[i].val().any()
-                        & self.x_el2[i].val()
-                        & self.h_scr2[i].q.val().get_bit(9);
-                    self.x_d3[i].next = self.x_pmsee[i].val() == self.x_three2[i].val();
-                    self.x_d2[i].next = self.x_on2b[i].val()
-                        & (self.h_scr2[i].q.val().get_bits::<2>(8) == self.x_three2[i].val());
-                    self.x_t3[i].next = self.x_d3[i].val();
-                    self.x_t2[i].next = !self.x_d3[i].val() & self.x_d2[i].val();
-                    if self.upd.val().abort {
-                        self.x_t3[i].next = self.x_pmsee[i].val().get_bit(1)
-                            & (self.x_d3[i].val() | (self.x_sea[i].val() & self.x_ea[i].val()));
-                        self.x_t2[i].next = !self.x_t3[i].val()
-                            & self.x_on2b[i].val()
-                            & ((self.h_scr2[i].q.val().get_bits::<2>(8) == self.x_three2[i].val())
-                                | (self.x_s1f[i].val() & self.x_own2[i].val())
-                                | self.x_s2f[i].val()
-                                | (self.x_sea[i].val() & self.x_el2[i].val() & self.x_tea[i].val()));
-                    }
-                    // Each bank with this cycle's COLL, if it is COLL's bank.
-                    self.x_b1[i].next = self.pmbsr.q.val();
-                    self.x_b2[i].next = self.pmbsr_el2[i].q.val();
-                    self.x_b3[i].next = self.pmbsr_el3[i].q.val();
-                    if self.coll_set.val() {
-                        if self.x_d3[i].val() {
-                            self.x_b3[i].next = self.pmbsr_el3[i].q.val() | self.x_coll[i].val();
-                        } else if self.x_d2[i].val() {
-                            self.x_b2[i].next = self.pmbsr_el2[i].q.val() | self.x_coll[i].val();
-                        } else {
-                            self.x_b1[i].next = self.pmbsr.q.val() | self.k_coll.val();
-                        }
-                    }
-                    self.pmbsr.d.next = self.x_b1[i].val();
-                    self.pmbsr_el2[i].d.next = self.x_b2[i].val();
-                    self.pmbsr_el3[i].d.next = self.x_b3[i].val();
-                    // A fault's S, EC, EA and MSS in 64 bits (as `ab`): the FSC bit by bit.
-                    self.x_fscw[i].next = self.k_zero64.val();
-                    if self.x_fsc[i].val().get_bit(0) {
-                        self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[0].val();
-                    }
-                    if self.x_fsc[i].val().get_bit(1) {
-                        self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[1].val();
-                    }
-                    if self.x_fsc[i].val().get_bit(2) {
-                        self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[2].val();
-                    }
-                    if self.x_fsc[i].val().get_bit(3) {
-                        self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[3].val();
-                    }
-                    if self.x_fsc[i].val().get_bit(4) {
-                        self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[4].val();
-                    }
-                    if self.x_fsc[i].val().get_bit(5) {
-                        self.x_fscw[i].next = self.x_fscw[i].val() | self.x_fscb[5].val();
-                    }
-                    self.x_ab[i].next = self.x_ab_ext[i].val();
-                    if self.upd.val().abort_kind == self.k_kind_s1.val() {
-                        self.x_ab[i].next = self.x_ab_s1[i].val() | self.x_fscw[i].val();
-                    }
-                    if self.upd.val().abort_kind == self.k_kind_s2.val() {
-                        self.x_ab[i].next = self.x_ab_s2[i].val() | self.x_fscw[i].val();
-                    }
-                    // The event (buffer full or a fault) in its bank, as the one-bank code
-                    // above does it in PMBSR_EL1.
-                    if self.x_t3[i].val() {
-                        if self.upd.val().full {
-                            self.pmbsr_el3[i].d.next = (self.x_b3[i].val() & self.x_full_keep[i].val()) | self.x_full[i].val();
-                            if self.upd.val().full_dl {
-                                self.pmbsr_el3[i].d.next = (self.x_b3[i].val() & self.x_full_keep[i].val())
-                                    | self.x_full[i].val()
-                                    | self.x_dl[i].val();
-                            }
-                        }
-                        if self.upd.val().abort {
-                            self.pmbsr_el3[i].d.next =
-                                self.x_ab[i].val() | (self.x_b3[i].val() & self.x_ab_keep[i].val()) | self.x_dl[i].val();
-                            if self.upd.val().abort_first {
-                                self.pmbsr_el3[i].d.next =
-                                    self.x_ab[i].val() | (self.x_b3[i].val() & self.x_ab_keep_first[i].val());
-                            }
-                        }
-                    } else if self.x_t2[i].val() {
-                        if self.upd.val().full {
-                            self.pmbsr_el2[i].d.next = (self.x_b2[i].val() & self.x_full_keep[i].val()) | self.x_full[i].val();
-                            if self.upd.val().full_dl {
-                                self.pmbsr_el2[i].d.next = (self.x_b2[i].val() & self.x_full_keep[i].val())
-                                    | self.x_full[i].val()
-                                    | self.x_dl[i].val();
-                            }
-                        }
-                        if self.upd.val().abort {
-                            self.pmbsr_el2[i].d.next =
-                                self.x_ab[i].val() | (self.x_b2[i].val() & self.x_ab_keep[i].val()) | self.x_dl[i].val();
-                            if self.upd.val().abort_first {
-                                self.pmbsr_el2[i].d.next =
-                                    self.x_ab[i].val() | (self.x_b2[i].val() & self.x_ab_keep_first[i].val());
-                            }
-                        }
-                    } else {
-                        if self.upd.val().full {
-                            self.pmbsr.d.next = (self.x_b1[i].val() & self.k_full_keep.val()) | self.k_full.val();
-                            if self.upd.val().full_dl {
-                                self.pmbsr.d.next = (self.x_b1[i].val() & self.k_full_keep.val())
-                                    | self.k_full.val()
-                                    | self.k_dl.val();
-                            }
-                        }
-                        if self.upd.val().abort {
-                            self.pmbsr.d.next = self.ab.val().to_bits()
-                                | (self.x_b1[i].val() & self.k_abort_keep.val())
-                                | self.k_dl.val();
-                            if self.upd.val().abort_first {
-                                self.pmbsr.d.next = self.ab.val().to_bits()
-                                    | (self.x_b1[i].val() & self.k_abort_keep_first.val());
-                            }
-                        }
-                    }
-                    // The pending exceptions and the KE masks, low in reset.
-                    self.exc_out[i].next = self.k_zero5[i].val();
-                    if !self.reset.val() {
-                        if self.x_ee1on[i].val() & self.pmbsr.q.val().get_bit(self.p_s.val().index()) {
-                            self.exc_out[i].next = self.exc_out[i].val() | self.x_exc_bit[0].val();
-                        }
-                        if self.x_on2[i].val() & self.pmbsr_el2[i].q.val().get_bit(self.p_s.val().index()) {
-                            self.exc_out[i].next = self.exc_out[i].val() | self.x_exc_bit[1].val();
-                        }
-                        if self.x_on3[i].val() & self.pmbsr_el3[i].q.val().get_bit(self.p_s.val().index()) {
-                            self.exc_out[i].next = self.exc_out[i].val() | self.x_exc_bit[2].val();
-                        }
-                        if self.h_scr1[i].q.val().get_bit(10) {
-                            self.exc_out[i].next = self.exc_out[i].val() | self.x_exc_bit[3].val();
-                        }
-                        if (self.h_scr2[i].q.val().get_bits::<2>(8) == self.x_three2[i].val())
-                            & self.h_scr2[i].q.val().get_bit(10)
-                        {
-                            self.exc_out[i].next = self.exc_out[i].val() | self.x_exc_bit[4].val();
-                        }
-                    }
+                // FEAT_SPE_EXC's banks (`options::exc`, J1 ReportSPEEvent): COLL and this
+                // cycle's event in their bank; PMBSR_EL1's next value replaces the one above.
+                for i in 0..self.exc_banks.len() {
+                    self.exc_banks[i].pmsee.next = self.x_pmsee[i].val();
+                    self.exc_banks[i].el2.next = self.x_el2[i].val();
+                    self.exc_banks[i].own2.next = self.x_own2[i].val();
+                    self.exc_banks[i].ea.next = self.x_ea[i].val();
+                    self.exc_banks[i].tea.next = self.x_tea[i].val();
+                    self.exc_banks[i].ee2.next = self.h_scr2[i].q.val().get_bits::<2>(8);
+                    self.exc_banks[i].coll_set.next = self.coll_set.val();
+                    self.exc_banks[i].full.next = self.upd.val().full;
+                    self.exc_banks[i].full_dl.next = self.upd.val().full_dl;
+                    self.exc_banks[i].abort.next = self.upd.val().abort;
+                    self.exc_banks[i].abort_first.next = self.upd.val().abort_first;
+                    self.exc_banks[i].abort_kind.next = self.upd.val().abort_kind;
+                    self.exc_banks[i].abort_fsc.next = self.upd.val().abort_fsc;
+                    self.exc_banks[i].bsr1.next = self.pmbsr.q.val();
+                    self.exc_banks[i].bsr2.next = self.pmbsr_el2[i].q.val();
+                    self.exc_banks[i].bsr3.next = self.pmbsr_el3[i].q.val();
+                    self.pmbsr.d.next = self.exc_banks[i].bsr1_d.val();
+                    self.pmbsr_el2[i].d.next = self.exc_banks[i].bsr2_d.val();
+                    self.pmbsr_el3[i].d.next = self.exc_banks[i].bsr3_d.val();
                 }
 
                 // Generated: register port writes (last: software wins over hardware). Each
@@ -792,8 +571,8 @@ macro_rules! spe_regs {
                 self.irq.next = self.pmbsr.q.val().get_bit(self.p_s.val().index());
                 // FEAT_SPE_EXC: PMBIRQ only while PMSCR_EL1.EE is effectively 00 (J1
                 // SPEInterruptEnabled).
-                for i in 0..self.x_ee1on.len() {
-                    self.irq.next = self.pmbsr.q.val().get_bit(self.p_s.val().index()) & !self.x_ee1on[i].val();
+                for i in 0..self.exc_state.len() {
+                    self.irq.next = self.pmbsr.q.val().get_bit(self.p_s.val().index()) & !self.exc_state[i].ee1on.val();
                 }
 
                 // Decoded fields for the other blocks: the sampler's controls (EL enables,
@@ -840,9 +619,9 @@ macro_rules! spe_regs {
                 self.prof_en.next = self.pmblimitr.q.val().get_bit(self.p_en.val().index())
                     & !self.pmbsr.q.val().get_bit(self.p_s.val().index());
                 // FEAT_SPE_EXC: stopped by any enabled bank's S (J1 SPEProfilingStopped).
-                for i in 0..self.x_stop.len() {
+                for i in 0..self.exc_state.len() {
                     self.prof_en.next = self.pmblimitr.q.val().get_bit(self.p_en.val().index())
-                        & !self.x_stop[i].val();
+                        & !self.exc_state[i].stop.val();
                 }
                 // Discard only for FM = 10; the reserved 01 and 11 fill. choice: fm-reserved
                 self.discard.next = self
@@ -864,8 +643,8 @@ macro_rules! spe_regs {
                     self.pmfz[i].pmfz.next = self.pmblimitr.q.val().get_bit(5);
                     self.pmfz[i].e.next = self.pmblimitr.q.val().get_bit(self.p_en.val().index());
                     self.pmfz[i].stopped.next = self.pmbsr.q.val().get_bit(self.p_s.val().index());
-                    for j in 0..self.x_stop.len() {
-                        self.pmfz[i].stopped.next = self.x_stop[j].val();
+                    for j in 0..self.exc_state.len() {
+                        self.pmfz[i].stopped.next = self.exc_state[j].stop.val();
                     }
                     self.freeze[i].next = self.pmfz[i].freeze.val();
                 }
@@ -988,9 +767,6 @@ const _: () = assert!(pmblimitr::PMFZ.lsb == 5 && pmblimitr::PMFZ.width == 1);
 
 /// FEAT_SPE_nVM's places as the kernel reads them: PMBLIMITR.nVM, PMSCR_EL2.EnVM, and
 /// PMBMAR's fields below bit 10 (where `nvm_ctl` puts the space).
-/// FEAT_SPE_EXC's places as the kernel reads them: PMSCR_ELx.EE and KE.
-const _: () = assert!(pmscr::EE.lsb == 8 && pmscr::EE.width == 2 && pmscr::KE.lsb == 10);
-
 const _: () = assert!(
     pmblimitr::NVM.lsb == 7
         && pmscr::ENVM.lsb == 11

@@ -44,6 +44,8 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("filter_eft", cfg.options.eft),
                 ("capture_eft", cfg.options.eft),
                 ("tracker_eft", cfg.options.eft),
+                ("regs_exc_state", cfg.options.exc),
+                ("regs_exc_banks", cfg.options.exc),
             ]
             .iter()
             .filter(|(_, built)| *built)
