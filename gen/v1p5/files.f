@@ -9,11 +9,13 @@ spe_latency_v1p5.v
 spe_regs_eft_v1p5.v
 spe_regs_exc_banks_v1p5.v
 spe_regs_exc_state_v1p5.v
+spe_regs_nvm_v1p5.v
 spe_regs_pmfz_v1p5.v
 spe_regs_v1p5.v
 spe_sampler_v1p5.v
 spe_serializer_v1p5.v
 spe_tracker_eft_v1p5.v
 spe_tracker_v1p5.v
+spe_writer_nvm_v1p5.v
 spe_writer_v1p5.v
 spe_top_v1p5.v

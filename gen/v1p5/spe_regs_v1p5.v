@@ -43,8 +43,6 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     localparam  m_ev_hi__0 = 16'h3fe;
     localparam  m_scr1__0 = 64'h700;
     localparam  m_scr2__0 = 64'hf00;
-    localparam  k_space_pa__0 = 12'h800;
-    localparam  k_space_ipa__0 = 12'h400;
     localparam  k_no_addrmode__0 = 64'hffffffffffffff3f;
     localparam  a_pmblimitr = 5'b0;
     localparam  m_pmblimitr = 64'hfffffffffffff0a7;
@@ -123,7 +121,6 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     localparam  p_s = 32'h11;
     localparam  k_fm_discard = 2'b10;
     localparam  k_zero64 = 64'h0;
-    localparam  k_zero12__0 = 12'h0;
 
     // Stub signals
     reg  pmfz__0__reset;
@@ -186,6 +183,12 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     wire  [31:0] exc_banks__0__bsr1_d;
     wire  [63:0] exc_banks__0__bsr2_d;
     wire  [63:0] exc_banks__0__bsr3_d;
+    reg  nvm__0__own_el1;
+    reg  nvm__0__envm;
+    reg  nvm__0__nvm;
+    reg  [11:0] nvm__0__mar;
+    wire  [11:0] nvm__0__ctl;
+    wire  nvm__0__eff_envm;
     reg  [63:0] pmblimitr__d;
     wire  [63:0] pmblimitr__q;
     reg  pmblimitr__reset;
@@ -249,8 +252,6 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
 
     // Local signals
     reg  [63:0] opt_rd__0;
-    reg  eff_envm__0;
-    reg  eff_nvm__0;
     reg  [63:0] rd_pmblimitr;
     reg  [63:0] o_pmblimitr;
     reg  [63:0] rd_pmbptr;
@@ -357,6 +358,14 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         .bsr1_d(exc_banks__0__bsr1_d),
         .bsr2_d(exc_banks__0__bsr2_d),
         .bsr3_d(exc_banks__0__bsr3_d)
+    );
+    spe_regs_nvm_v1p5 nvm__0(
+        .own_el1(nvm__0__own_el1),
+        .envm(nvm__0__envm),
+        .nvm(nvm__0__nvm),
+        .mar(nvm__0__mar),
+        .ctl(nvm__0__ctl),
+        .eff_envm(nvm__0__eff_envm)
     );
     spe_rff #(.W(64), .INIT(64'h0)) pmblimitr(
         .d(pmblimitr__d),
@@ -755,15 +764,11 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         end
         evfr_hi__0 = v_evfr__0__q;
         nevfr_hi__0 = v_nevfr__0__q;
-        eff_envm__0 = ~own_el1__0 | h_scr2__0__q[32'hb];
-        eff_nvm__0 = pmblimitr__q[32'h7] & eff_envm__0;
-        nvm_ctl__0 = k_zero12__0;
-        if (eff_nvm__0) begin
-            nvm_ctl__0 = pmbmar__0__q[(32'h0)+:(12)] | k_space_pa__0;
-            if (own_el1__0) begin
-                nvm_ctl__0 = pmbmar__0__q[(32'h0)+:(12)] | k_space_ipa__0;
-            end
-        end
+        nvm__0__own_el1 = own_el1__0;
+        nvm__0__envm = h_scr2__0__q[32'hb];
+        nvm__0__nvm = pmblimitr__q[32'h7];
+        nvm__0__mar = pmbmar__0__q[(32'h0)+:(12)];
+        nvm_ctl__0 = nvm__0__ctl;
         opt_rd__0 = k_zero64;
         if (reg_addr == a_pmsfcr) begin
             opt_rd__0 = eft__0__rd;
@@ -787,7 +792,7 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
             opt_rd__0 = h_scr2__0__q;
         end
         reg_rdata = k_zero64 | o_pmblimitr | o_pmbptr | o_pmbsr | o_pmscr_el1 | o_pmsnevfr | o_pmsicr | o_pmsirr | o_pmsfcr | o_pmsevfr | o_pmslatfr | o_pmscr_el2 | o_pmbidr | o_pmsidr | opt_rd__0;
-        if ((reg_addr == a_pmbidr) & ~eff_envm__0) begin
+        if ((reg_addr == a_pmbidr) & ~nvm__0__eff_envm) begin
             reg_rdata = reg_rdata & k_no_addrmode__0;
         end
         if (reg_addr == a_pmsevfr) begin

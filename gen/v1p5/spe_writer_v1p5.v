@@ -32,7 +32,6 @@ module spe_writer_v1p5(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
     localparam  k_one33 = 33'h1;
     localparam  k_zero3 = 3'b0;
     localparam  k_zero8 = 8'h0;
-    localparam  k_zero12__0 = 12'h0;
     localparam  k_zero64 = 64'h0;
     localparam  k_strb = 8'hff;
     localparam  z_33 = 33'h0;
@@ -44,10 +43,12 @@ module spe_writer_v1p5(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
     localparam SamplePhase__Writing = 5;
 
     // Stub signals
-    reg  [11:0] s_nvm__0__d;
-    wire  [11:0] s_nvm__0__q;
-    reg  s_nvm__0__reset;
-    reg  s_nvm__0__clock;
+    reg  nvm__0__clock;
+    reg  nvm__0__reset;
+    reg  nvm__0__take;
+    reg  nvm__0__give;
+    reg  [11:0] nvm__0__ctl;
+    wire  [11:0] nvm__0__out;
     reg  [2:0] s_beat__d;
     wire  [2:0] s_beat__q;
     reg  s_beat__reset;
@@ -110,11 +111,13 @@ module spe_writer_v1p5(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
     reg  [63:0] beat_addr;
 
     // Sub module instances
-    spe_rff #(.W(12), .INIT(12'h0)) s_nvm__0(
-        .d(s_nvm__0__d),
-        .q(s_nvm__0__q),
-        .reset(s_nvm__0__reset),
-        .clock(s_nvm__0__clock)
+    spe_writer_nvm_v1p5 nvm__0(
+        .clock(nvm__0__clock),
+        .reset(nvm__0__reset),
+        .take(nvm__0__take),
+        .give(nvm__0__give),
+        .ctl(nvm__0__ctl),
+        .out(nvm__0__out)
     );
     spe_rff #(.W(3), .INIT(3'b0)) s_beat(
         .d(s_beat__d),
@@ -266,12 +269,6 @@ module spe_writer_v1p5(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
             s_base__d = base;
             s_limit__d = limit;
         end
-        s_nvm__0__clock = clock;
-        s_nvm__0__reset = reset;
-        s_nvm__0__d = s_nvm__0__q;
-        if (~checking & ~writing) begin
-            s_nvm__0__d = nvm_in__0;
-        end
         if (checking & room_gone & ~stopped) begin
             upd[(65)+:(1)] = 1'b1;
             upd[(66)+:(1)] = 1'b1;
@@ -329,10 +326,12 @@ module spe_writer_v1p5(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
             wr[(65)+:(64)] = beat_data;
             wr[(129)+:(8)] = k_strb;
         end
-        nvm_out__0 = k_zero12__0;
-        if (writing & ~stop & ~reset) begin
-            nvm_out__0 = s_nvm__0__q;
-        end
+        nvm__0__clock = clock;
+        nvm__0__reset = reset;
+        nvm__0__take = ~checking & ~writing;
+        nvm__0__ctl = nvm_in__0;
+        nvm__0__give = writing & ~stop & ~reset;
+        nvm_out__0 = nvm__0__out;
         beat = s_beat__q;
         beat_hi__0 = |(s_base__q & k_half__0);
     end

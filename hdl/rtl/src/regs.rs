@@ -163,7 +163,7 @@ macro_rules! spe_regs {
             /// virtual, PMBMAR's SH and Attr (bits 9:0), for the writer. PMSCR_EL2.EnVM is
             /// stored beyond PMSCR_EL2's storage in a 64-bit flop of its bit in place
             /// (`h_scr2`), written and read back with PMSCR_EL2; PMBIDR.AddrMode reads
-            /// 01 only while EnVM is effectively 1 (`eff_envm`).
+            /// 01 only while EnVM is effectively 1 (the block's `eff_envm`).
             pub own_el1: Vec<Signal<In, Bit>>,
             pub nvm_ctl: Vec<Signal<Out, Bits<12>>>,
             /// PMSCR_EL1's and PMSCR_EL2's bits above their 8-bit flops (EnVM with
@@ -192,10 +192,9 @@ macro_rules! spe_regs {
             /// and the core's controls) and the banks' updates (from the writer's events).
             exc_state: Vec<crate::options::exc::RegsExcState>,
             exc_banks: Vec<crate::options::exc::RegsExcBanks>,
-            eff_envm: Vec<Signal<Local, Bit>>,
-            eff_nvm: Vec<Signal<Local, Bit>>,
-            k_space_pa: Vec<K<Bits<12>>>,
-            k_space_ipa: Vec<K<Bits<12>>>,
+            /// FEAT_SPE_nVM's block ([`crate::options::nvm::RegsNvm`]) and PMBIDR with
+            /// AddrMode cleared (its read-back while EnVM is effectively 0).
+            nvm: Vec<crate::options::nvm::RegsNvm>,
             k_no_addrmode: Vec<K<Bits<64>>>,
             // Generated from the register table: each read/write register's flop (named
             // after its `RegId`: `pmscr_el1`, `pmbsr`, ...; synchronous reset to its table
@@ -273,7 +272,6 @@ macro_rules! spe_regs {
             /// PMBLIMITR.FM value of discard mode.
             k_fm_discard: K<Bits<2>>,
             k_zero64: K<Bits<64>>,
-            k_zero12: Vec<K<Bits<12>>>,
         }
 
         impl<const CW: usize> SpeRegs<CW> {
@@ -389,12 +387,8 @@ macro_rules! spe_regs {
                     exc_out: (0..exc).map(|_| Default::default()).collect(),
                     exc_state: (0..exc).map(|_| Default::default()).collect(),
                     exc_banks: (0..exc).map(|_| Default::default()).collect(),
-                    eff_envm: (0..nvm).map(|_| Default::default()).collect(),
-                    eff_nvm: (0..nvm).map(|_| Default::default()).collect(),
-                    k_space_pa: (0..nvm).map(|_| k(u64::from(NVM_SPACE_PA) << 10)).collect(),
-                    k_space_ipa: (0..nvm).map(|_| k(u64::from(NVM_SPACE_IPA) << 10)).collect(),
+                    nvm: (0..nvm).map(|_| Default::default()).collect(),
                     k_no_addrmode: (0..nvm).map(|_| k(!pmbidr::ADDRMODE.mask())).collect(),
-                    k_zero12: (0..nvm).map(|_| Default::default()).collect(),
                     ..Default::default()
                 }
             }
@@ -692,21 +686,14 @@ macro_rules! spe_regs {
                     self.nevfr_hi[i].next = self.v_nevfr[i].q.val();
                 }
                 // choice: nvm
-                // FEAT_SPE_nVM (J1 EffectivePMBLIMITR_EL1_nVM): EnVM with PMSCR_EL2; it is
-                // effectively 1 unless EL2 is enabled and EL1 owns the buffer; the
-                // Effective nVM makes the pointers IPAs under that EL1 owner, physical
-                // addresses otherwise, with PMBMAR's attributes (D17.7.2). Places are
-                // literals (checked below).
-                for i in 0..self.eff_envm.len() {
-                    self.eff_envm[i].next = !self.own_el1[i].val() | self.h_scr2[i].q.val().get_bit(11);
-                    self.eff_nvm[i].next = self.pmblimitr.q.val().get_bit(7) & self.eff_envm[i].val();
-                    self.nvm_ctl[i].next = self.k_zero12[i].val();
-                    if self.eff_nvm[i].val() {
-                        self.nvm_ctl[i].next = self.pmbmar[i].q.val().get_bits::<12>(0) | self.k_space_pa[i].val();
-                        if self.own_el1[i].val() {
-                            self.nvm_ctl[i].next = self.pmbmar[i].q.val().get_bits::<12>(0) | self.k_space_ipa[i].val();
-                        }
-                    }
+                // FEAT_SPE_nVM (`options::nvm`): nVM, EnVM (with PMSCR_EL2) and PMBMAR.
+                // Places are literals (checked below).
+                for i in 0..self.nvm.len() {
+                    self.nvm[i].own_el1.next = self.own_el1[i].val();
+                    self.nvm[i].envm.next = self.h_scr2[i].q.val().get_bit(11);
+                    self.nvm[i].nvm.next = self.pmblimitr.q.val().get_bit(7);
+                    self.nvm[i].mar.next = self.pmbmar[i].q.val().get_bits::<12>(0);
+                    self.nvm_ctl[i].next = self.nvm[i].ctl.val();
                 }
                 // The options' read-back: the generated multiplexer again, ORed with PMSFCR's
                 // EFT bits, an optional register or PMSEVFR's and PMSNEVFR's high bits where addressed.
@@ -739,8 +726,8 @@ macro_rules! spe_regs {
                 }
                 // PMBIDR.AddrMode (table value 01 with nVM) reads 00 while EnVM is
                 // effectively 0 (Arm ARM D24.7.1).
-                for j in 0..self.eff_envm.len() {
-                    if (self.reg_addr.val() == self.a_pmbidr.val()) & !self.eff_envm[j].val() {
+                for j in 0..self.nvm.len() {
+                    if (self.reg_addr.val() == self.a_pmbidr.val()) & !self.nvm[j].eff_envm.val() {
                         self.reg_rdata.next = self.reg_rdata.val() & self.k_no_addrmode[j].val();
                     }
                 }

@@ -91,7 +91,7 @@ pub struct SpeWriter {
     /// `wr_mem_attr`; zero when no beat is offered).
     pub nvm_in: Vec<Signal<In, Bits<12>>>,
     pub nvm_out: Vec<Signal<Out, Bits<12>>>,
-    s_nvm: Vec<Rff<Bits<12>>>,
+    nvm: Vec<crate::options::nvm::WriterNvm>,
     /// 128-byte records (`Config::long_records`; one element in a unit with them, none
     /// otherwise): the beat is in the record's second half (beats 8..15: `beat` gives the
     /// beat within the half), for the serializer; bit 6 of an address (the half).
@@ -137,8 +137,6 @@ pub struct SpeWriter {
     k_one33: K<Bits<33>>,
     k_zero3: K<Bits<3>>,
     k_zero8: K<Bits<8>>,
-    /// FEAT_SPE_nVM's zero (an element with `nvm_out`).
-    k_zero12: Vec<K<Bits<12>>>,
     k_zero64: K<Bits<64>>,
     k_strb: K<Bits<8>>,
     z_33: K<Zext<32, 33>>,
@@ -181,10 +179,7 @@ impl SpeWriter {
             nvm_out: (0..usize::from(spe_defs::config::option::nvm(cfg)))
                 .map(|_| Default::default())
                 .collect(),
-            s_nvm: (0..usize::from(spe_defs::config::option::nvm(cfg)))
-                .map(|_| Default::default())
-                .collect(),
-            k_zero12: (0..usize::from(spe_defs::config::option::nvm(cfg)))
+            nvm: (0..usize::from(spe_defs::config::option::nvm(cfg)))
                 .map(|_| Default::default())
                 .collect(),
             ..Default::default()
@@ -278,15 +273,6 @@ impl Logic for SpeWriter {
             self.s_base.d.next = self.base.val();
             self.s_limit.d.next = self.limit.val();
         }
-        // FEAT_SPE_nVM: the address space and attributes, taken with the slot.
-        for i in 0..self.s_nvm.len() {
-            self.s_nvm[i].clock.next = self.clock.val();
-            self.s_nvm[i].reset.next = self.reset.val();
-            self.s_nvm[i].d.next = self.s_nvm[i].q.val();
-            if !self.checking.val() & !self.writing.val() {
-                self.s_nvm[i].d.next = self.nvm_in[i].val();
-            }
-        }
 
         // Check: no room for the record: buffer full with data loss, nothing written
         // (unless profiling stopped: then it is dropped without an event).
@@ -371,11 +357,15 @@ impl Logic for SpeWriter {
             self.wr.next.data = self.beat_data.val();
             self.wr.next.strb = self.k_strb.val();
         }
-        for i in 0..self.nvm_out.len() {
-            self.nvm_out[i].next = self.k_zero12[i].val();
-            if self.writing.val() & !self.stop.val() & !self.reset.val() {
-                self.nvm_out[i].next = self.s_nvm[i].q.val();
-            }
+        // FEAT_SPE_nVM (`options::nvm`): the address space and attributes, taken with the
+        // slot, given with each beat.
+        for i in 0..self.nvm.len() {
+            self.nvm[i].clock.next = self.clock.val();
+            self.nvm[i].reset.next = self.reset.val();
+            self.nvm[i].take.next = !self.checking.val() & !self.writing.val();
+            self.nvm[i].ctl.next = self.nvm_in[i].val();
+            self.nvm[i].give.next = self.writing.val() & !self.stop.val() & !self.reset.val();
+            self.nvm_out[i].next = self.nvm[i].out.val();
         }
         self.beat.next = self.s_beat.q.val();
         // The half, from the flop alone and last: Verilator then orders it apart from the

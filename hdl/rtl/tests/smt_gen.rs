@@ -46,6 +46,8 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("tracker_eft", cfg.options.eft),
                 ("regs_exc_state", cfg.options.exc),
                 ("regs_exc_banks", cfg.options.exc),
+                ("regs_nvm", cfg.options.nvm),
+                ("writer_nvm", cfg.options.nvm),
             ]
             .iter()
             .filter(|(_, built)| *built)
