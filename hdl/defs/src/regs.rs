@@ -104,10 +104,26 @@ pub struct RegDef {
     /// The option that builds the register (`None`: every unit has it). A unit without it
     /// treats its address as unmapped: writable mask and reset value zero (it reads 0).
     pub option: Option<fn(&Config) -> bool>,
-    /// The bits a write can change in a unit of `cfg`, from the mask of [`RegDef::fields`]
-    /// (a field an option builds, or one narrower in some units, is cut or added here;
-    /// [`writable`] holds the rules).
+    /// The fields only some units build ([`OptField`]): writable in a unit whose option
+    /// builds them, RES0 otherwise (whether or not [`RegDef::fields`] lists them).
+    pub opt_fields: &'static [OptField],
+    /// The bits a write can change in a unit of `cfg`, from the mask of [`RegDef::fields`],
+    /// before the optional fields are cut or added (a field narrower in some units is cut
+    /// here; [`writable`] holds the rules).
     pub writable: fn(&Config, u64) -> u64,
+}
+
+/// A field an option builds: writable (and read back) only in a unit of `cfg` where
+/// `built(cfg)` (one of `crate::config::option`'s), RES0 otherwise.
+#[derive(Clone, Copy, Debug)]
+pub struct OptField {
+    pub field: Field,
+    pub built: fn(&Config) -> bool,
+}
+
+/// `field`, built by `built`.
+pub const fn opt(field: Field, built: fn(&Config) -> bool) -> OptField {
+    OptField { field, built }
 }
 
 impl RegDef {
@@ -126,7 +142,11 @@ impl RegDef {
             return 0;
         }
         let fields = self.fields.iter().fold(0, |m, f| m | f.mask());
-        (self.writable)(cfg, fields)
+        let (all, built) = self.opt_fields.iter().fold((0, 0), |(a, b), o| {
+            let m = o.field.mask();
+            (a | m, if (o.built)(cfg) { b | m } else { b })
+        });
+        ((self.writable)(cfg, fields) & !all) | built
     }
     /// Value after reset.
     pub fn reset_value(&self, cfg: &Config) -> u64 {
@@ -732,7 +752,7 @@ pub mod pmbmar {
 /// The rules of [`RegDef::writable`]: from the mask of a register's fields to the bits a
 /// write changes in a unit of `cfg`.
 pub mod writable {
-    use super::{pmblimitr, pmscr, pmsfcr, pmsicr};
+    use super::pmscr;
     use crate::Config;
 
     /// Every field as declared.
@@ -750,65 +770,6 @@ pub mod writable {
         } else {
             fields & !pmscr::PCT_ECV_BIT
         }
-    }
-    /// PMSICR: ECOUNT only with FEAT_SPE_ERnd.
-    pub fn ecount_with_ernd(cfg: &Config, fields: u64) -> u64 {
-        if cfg.options.ernd {
-            fields | pmsicr::ECOUNT.mask()
-        } else {
-            fields
-        }
-    }
-    /// PMBLIMITR: PMFZ and nVM only with them.
-    pub fn pmblimitr_options(cfg: &Config, fields: u64) -> u64 {
-        let pmfz = if cfg.options.pmfz {
-            pmblimitr::PMFZ.mask()
-        } else {
-            0
-        };
-        let nvm = if cfg.options.nvm {
-            pmblimitr::NVM.mask()
-        } else {
-            0
-        };
-        fields | pmfz | nvm
-    }
-    /// PMSCR_EL1: PCT's high bit with FEAT_ECV, EE and KE with FEAT_SPE_EXC.
-    pub fn pmscr_el1_options(cfg: &Config, fields: u64) -> u64 {
-        pct_ecv_bit_with_feat_ecv(cfg, fields) | exc_fields(cfg)
-    }
-    /// PMSCR_EL2: as PMSCR_EL1, and EnVM only with FEAT_SPE_nVM.
-    pub fn pmscr_el2_options(cfg: &Config, fields: u64) -> u64 {
-        let envm = if cfg.options.nvm {
-            pmscr::ENVM.mask()
-        } else {
-            0
-        };
-        pct_ecv_bit_with_feat_ecv(cfg, fields) | envm | exc_fields(cfg)
-    }
-    /// PMSCR_ELx.EE and KE with FEAT_SPE_EXC.
-    fn exc_fields(cfg: &Config) -> u64 {
-        if cfg.options.exc {
-            pmscr::EE.mask() | pmscr::KE.mask()
-        } else {
-            0
-        }
-    }
-    /// PMSFCR: FP, SIMD and the TYPEm masks only with FEAT_SPE_EFT, FDS only with
-    /// FEAT_SPE_FDS, FnE only with FEAT_SPE_FnE.
-    pub fn pmsfcr_options(cfg: &Config, fields: u64) -> u64 {
-        let fne = if cfg.options.fne {
-            0
-        } else {
-            pmsfcr::FNE.mask()
-        };
-        let eft = if cfg.options.eft { pmsfcr::EFT_MASK } else { 0 };
-        let fds = if cfg.options.fds {
-            pmsfcr::FDS.mask()
-        } else {
-            0
-        };
-        (fields & !fne) | eft | fds
     }
     /// PMSEVFR: the events the unit can filter on (the options' events: E[18:17] with the
     /// SVE events, E[23:19] with SPEv1p4's, E[6] with FEAT_SPE_FnE).
@@ -838,7 +799,8 @@ pub const REGS: &[RegDef] = &[
         fields: pmblimitr::FIELDS,
         desc: "Buffer limit, enable and fill mode",
         option: None,
-        writable: writable::pmblimitr_options,
+        opt_fields: &[opt(pmblimitr::PMFZ, crate::config::option::pmfz), opt(pmblimitr::NVM, crate::config::option::nvm)],
+        writable: writable::fields,
     },
     RegDef {
         id: RegId::Pmbptr,
@@ -851,6 +813,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmbptr::FIELDS,
         desc: "Buffer write pointer",
         option: None,
+        opt_fields: &[],
         writable: writable::fields,
     },
     RegDef {
@@ -864,6 +827,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmbsr::FIELDS,
         desc: "Buffer status and syndrome",
         option: None,
+        opt_fields: &[],
         writable: writable::fields,
     },
     RegDef {
@@ -877,6 +841,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmbidr::FIELDS,
         desc: "Buffer ID (read-only)",
         option: None,
+        opt_fields: &[],
         writable: writable::fields,
     },
     RegDef {
@@ -890,7 +855,8 @@ pub const REGS: &[RegDef] = &[
         fields: pmscr::FIELDS_EL1,
         desc: "Sampling control, EL1",
         option: None,
-        writable: writable::pmscr_el1_options,
+        opt_fields: &[opt(pmscr::EE, crate::config::option::exc), opt(pmscr::KE, crate::config::option::exc)],
+        writable: writable::pct_ecv_bit_with_feat_ecv,
     },
     RegDef {
         id: RegId::Pmsnevfr,
@@ -903,6 +869,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmsevfr::FIELDS,
         desc: "Inverted event filter",
         option: None,
+        opt_fields: &[],
         writable: writable::filterable_events_with_fne,
     },
     RegDef {
@@ -916,7 +883,8 @@ pub const REGS: &[RegDef] = &[
         fields: pmsicr::FIELDS,
         desc: "Interval counter",
         option: None,
-        writable: writable::ecount_with_ernd,
+        opt_fields: &[opt(pmsicr::ECOUNT, crate::config::option::ernd)],
+        writable: writable::fields,
     },
     RegDef {
         id: RegId::Pmsirr,
@@ -929,6 +897,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmsirr::FIELDS,
         desc: "Interval reload",
         option: None,
+        opt_fields: &[],
         writable: writable::fields,
     },
     RegDef {
@@ -942,7 +911,8 @@ pub const REGS: &[RegDef] = &[
         fields: pmsfcr::FIELDS,
         desc: "Filter control",
         option: None,
-        writable: writable::pmsfcr_options,
+        opt_fields: &[opt(pmsfcr::FNE, crate::config::option::fne), opt(pmsfcr::FP, crate::config::option::eft), opt(pmsfcr::SIMD, crate::config::option::eft), opt(pmsfcr::TYPEM, crate::config::option::eft), opt(pmsfcr::FDS, crate::config::option::fds)],
+        writable: writable::fields,
     },
     RegDef {
         id: RegId::Pmsevfr,
@@ -955,6 +925,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmsevfr::FIELDS,
         desc: "Event filter",
         option: None,
+        opt_fields: &[],
         writable: writable::filterable_events,
     },
     RegDef {
@@ -968,6 +939,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmslatfr::FIELDS,
         desc: "Minimum latency filter",
         option: None,
+        opt_fields: &[],
         writable: writable::minlat_as_wide_as_the_counters,
     },
     RegDef {
@@ -981,6 +953,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmsidr::FIELDS,
         desc: "Sampling ID (read-only)",
         option: None,
+        opt_fields: &[],
         writable: writable::fields,
     },
     RegDef {
@@ -994,7 +967,8 @@ pub const REGS: &[RegDef] = &[
         fields: pmscr::FIELDS_EL2,
         desc: "Sampling control, EL2",
         option: None,
-        writable: writable::pmscr_el2_options,
+        opt_fields: &[opt(pmscr::ENVM, crate::config::option::nvm), opt(pmscr::EE, crate::config::option::exc), opt(pmscr::KE, crate::config::option::exc)],
+        writable: writable::pct_ecv_bit_with_feat_ecv,
     },
     RegDef {
         id: RegId::Pmsdsfr,
@@ -1008,6 +982,7 @@ pub const REGS: &[RegDef] = &[
         desc:
             "Data-source filter (FEAT_SPE_FDS: only in a unit that builds it, unmapped otherwise)",
         option: Some(crate::config::option::fds),
+        opt_fields: &[],
         writable: writable::fields,
     },
     RegDef {
@@ -1021,6 +996,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmbmar::FIELDS,
         desc: "Buffer memory attributes in physical address mode (FEAT_SPE_nVM: only in a unit that builds it, unmapped otherwise)",
         option: Some(crate::config::option::nvm),
+        opt_fields: &[],
         writable: writable::fields,
     },
     RegDef {
@@ -1034,6 +1010,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmbsr::FIELDS,
         desc: "Buffer status of the management events that target EL2 (FEAT_SPE_EXC: only in a unit that builds it, unmapped otherwise)",
         option: Some(crate::config::option::exc),
+        opt_fields: &[],
         writable: writable::fields,
     },
     RegDef {
@@ -1047,6 +1024,7 @@ pub const REGS: &[RegDef] = &[
         fields: pmbsr::FIELDS,
         desc: "Buffer status of the management events that target EL3 (FEAT_SPE_EXC: only in a unit that builds it, unmapped otherwise)",
         option: Some(crate::config::option::exc),
+        opt_fields: &[],
         writable: writable::fields,
     },
 ];
@@ -1114,6 +1092,36 @@ pub fn read_only_value(id: RegId, cfg: &Config) -> u64 {
 mod tests {
     use super::*;
     use crate::PRESETS;
+
+    #[test]
+    fn an_optional_field_is_writable_exactly_in_the_units_that_build_it() {
+        let mut seen = 0;
+        for cfg in crate::PRESETS {
+            for reg in REGS.iter().filter(|r| r.built(cfg)) {
+                for o in reg.opt_fields {
+                    let m = o.field.mask();
+                    let want = if (o.built)(cfg) { m } else { 0 };
+                    assert_eq!(
+                        reg.writable_mask(cfg) & m,
+                        want,
+                        "{} {}.{}",
+                        cfg.name,
+                        reg.name,
+                        o.field.name
+                    );
+                    seen += 1;
+                }
+            }
+        }
+        // PMBLIMITR 2, PMSCR_EL1 2, PMSCR_EL2 3, PMSICR 1, PMSFCR 5, on each preset.
+        assert_eq!(seen, 13 * crate::PRESETS.len());
+        // The rules' own cuts stay: PCT's high bit without FEAT_ECV.
+        let d = crate::Config::preset("default").unwrap();
+        assert_eq!(
+            reg(RegId::PmscrEl1).writable_mask(d) & pmscr::PCT_ECV_BIT,
+            0
+        );
+    }
 
     #[test]
     fn port_addresses_are_unique_and_follow_the_encoding() {
