@@ -387,7 +387,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     reg  filter__0__attr_simd_fp_ldst__0;
     reg  filter__0__fp_scalar__0;
     reg  [63:0] filter__0__dsfr__0;
-    reg  filter__0__fds__0;
+    reg  filter__0__fcr_fds__0;
     reg  filter__0__ds_en__0;
     reg  [7:0] filter__0__ds_src__0;
     wire  filter__0__feed_ds__0;
@@ -417,7 +417,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     reg  filter__1__attr_simd_fp_ldst__0;
     reg  filter__1__fp_scalar__0;
     reg  [63:0] filter__1__dsfr__0;
-    reg  filter__1__fds__0;
+    reg  filter__1__fcr_fds__0;
     reg  filter__1__ds_en__0;
     reg  [7:0] filter__1__ds_src__0;
     wire  filter__1__feed_ds__0;
@@ -758,7 +758,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .attr_simd_fp_ldst__0(filter__0__attr_simd_fp_ldst__0),
         .fp_scalar__0(filter__0__fp_scalar__0),
         .dsfr__0(filter__0__dsfr__0),
-        .fds__0(filter__0__fds__0),
+        .fcr_fds__0(filter__0__fcr_fds__0),
         .ds_en__0(filter__0__ds_en__0),
         .ds_src__0(filter__0__ds_src__0),
         .feed_ds__0(filter__0__feed_ds__0),
@@ -790,7 +790,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .attr_simd_fp_ldst__0(filter__1__attr_simd_fp_ldst__0),
         .fp_scalar__0(filter__1__fp_scalar__0),
         .dsfr__0(filter__1__dsfr__0),
-        .fds__0(filter__1__fds__0),
+        .fcr_fds__0(filter__1__fcr_fds__0),
         .ds_en__0(filter__1__ds_en__0),
         .ds_src__0(filter__1__ds_src__0),
         .feed_ds__0(filter__1__feed_ds__0),
@@ -1074,7 +1074,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         filter__0__attr_simd_fp_ldst__0 = capture__0__attr_simd_fp_ldst__0;
         filter__0__fp_scalar__0 = tracker__0__fp_scalar__0;
         filter__0__dsfr__0 = regs__0__dsfr__0;
-        filter__0__fds__0 = regs__0__fds__0;
+        filter__0__fcr_fds__0 = regs__0__fds__0;
         filter__0__ds_en__0 = tracker__0__fds_ds_en__0;
         filter__0__ds_src__0 = tracker__0__fds_source__0;
         if (filter__0__feed_ds__0) begin
@@ -1287,7 +1287,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         filter__1__attr_simd_fp_ldst__0 = capture__1__attr_simd_fp_ldst__0;
         filter__1__fp_scalar__0 = tracker__1__fp_scalar__0;
         filter__1__dsfr__0 = regs__1__dsfr__0;
-        filter__1__fds__0 = regs__1__fds__0;
+        filter__1__fcr_fds__0 = regs__1__fds__0;
         filter__1__ds_en__0 = tracker__1__fds_ds_en__0;
         filter__1__ds_src__0 = tracker__1__fds_source__0;
         if (filter__1__feed_ds__0) begin

@@ -6,6 +6,7 @@ ${SPE_GEN}/spe_rff.v
 ${SPE_GEN}/v1p4/spe_capture_eft_v1p4.v
 ${SPE_GEN}/v1p4/spe_capture_v1p4.v
 ${SPE_GEN}/v1p4/spe_filter_eft_v1p4.v
+${SPE_GEN}/v1p4/spe_filter_fds_v1p4.v
 ${SPE_GEN}/v1p4/spe_filter_v1p4.v
 ${SPE_GEN}/v1p4/spe_latency_v1p4.v
 ${SPE_GEN}/v1p4/spe_regs_eft_v1p4.v

@@ -237,7 +237,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  filter__attr_simd_fp_ldst__0;
     reg  filter__fp_scalar__0;
     reg  [63:0] filter__dsfr__0;
-    reg  filter__fds__0;
+    reg  filter__fcr_fds__0;
     reg  filter__ds_en__0;
     reg  [7:0] filter__ds_src__0;
     wire  filter__feed_ds__0;
@@ -420,7 +420,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .attr_simd_fp_ldst__0(filter__attr_simd_fp_ldst__0),
         .fp_scalar__0(filter__fp_scalar__0),
         .dsfr__0(filter__dsfr__0),
-        .fds__0(filter__fds__0),
+        .fcr_fds__0(filter__fcr_fds__0),
         .ds_en__0(filter__ds_en__0),
         .ds_src__0(filter__ds_src__0),
         .feed_ds__0(filter__feed_ds__0),
@@ -602,7 +602,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         filter__attr_simd_fp_ldst__0 = capture__attr_simd_fp_ldst__0;
         filter__fp_scalar__0 = tracker__fp_scalar__0;
         filter__dsfr__0 = regs__dsfr__0;
-        filter__fds__0 = regs__fds__0;
+        filter__fcr_fds__0 = regs__fds__0;
         filter__ds_en__0 = tracker__fds_ds_en__0;
         filter__ds_src__0 = tracker__fds_source__0;
         pmu_sample_feed_ds = filter__feed_ds__0;

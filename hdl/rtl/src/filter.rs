@@ -53,19 +53,13 @@ pub struct SpeFilter<const CW: usize> {
     eft: Vec<crate::options::eft::FilterEft>,
     /// FEAT_SPE_FDS (`Options::fds`; one element in a unit that builds it, none
     /// otherwise): PMSDSFR, PMSFCR.FDS, whether the sample is a load with a data source
-    /// (the record's Data Source packet is due) and that source; whether PMSDSFR selects
-    /// it (J1 `SPEFilterByDataSource`'s `is_ds`).
+    /// (the record's Data Source packet is due) and that source, for its block
+    /// ([`crate::options::fds::FilterFds`]: J1 `SPEFilterByDataSource`).
     pub dsfr: Vec<Signal<In, Bits<64>>>,
-    pub fds: Vec<Signal<In, Bit>>,
+    pub fcr_fds: Vec<Signal<In, Bit>>,
     pub ds_en: Vec<Signal<In, Bit>>,
     pub ds_src: Vec<Signal<In, Bits<8>>>,
-    /// The index's mask (the source's bits 5:0: J1's `data_source<5:0>`), and one and zero
-    /// of PMSDSFR's width (the selected bit is tested by a shift: a part-select of an
-    /// expression is not Verilog).
-    k_ds_index: Vec<K<Bits<8>>>,
-    k_one64: Vec<K<Bits<64>>>,
-    k_zero64: Vec<K<Bits<64>>>,
-    d_sel: Vec<Signal<Local, Bit>>,
+    fds: Vec<crate::options::fds::FilterFds>,
     /// SAMPLE_FEED_DS: FEAT_SPE_FDS with `Options::feed_events`.
     pub feed_ds: Vec<Signal<Out, Bit>>,
     /// SAMPLE_FEED_FP and _SIMD: FEAT_SPE_EFT with `Options::feed_events`.
@@ -130,15 +124,10 @@ impl<const CW: usize> SpeFilter<CW> {
             fp_scalar: n_of(eft),
             eft: n_of(eft),
             dsfr: n_of(fds),
-            fds: n_of(fds),
+            fcr_fds: n_of(fds),
             ds_en: n_of(fds),
             ds_src: n_of(fds),
-            d_sel: n_of(fds),
-            k_ds_index: (0..fds)
-                .map(|_| K::new(u64::from(spe_defs::regs::pmsdsfr::SOURCE_INDEX_MASK).into()))
-                .collect(),
-            k_one64: (0..fds).map(|_| K::new(1u64.into())).collect(),
-            k_zero64: n_of(fds),
+            fds: n_of(fds),
             feed_ds: n_of(feed_fds),
             feed_fp: n_of(feed_eft),
             feed_simd: n_of(feed_eft),
@@ -219,27 +208,27 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
             & self.ev_ok.val()
             & self.nev_ok.val()
             & self.lat_ok.val();
-        // FEAT_SPE_FDS (J1 SPEFilterByDataSource): with FDS a load with a data source must
-        // have its source's bits 5:0 selected by PMSDSFR (the filtrate's terms again, with
-        // this one: a vector's element cannot join the expression above).
-        for i in 0..self.d_sel.len() {
-            self.d_sel[i].next = ((self.dsfr[i].val()
-                >> (self.ds_src[i].val() & self.k_ds_index[i].val()))
-                & self.k_one64[i].val())
-                != self.k_zero64[i].val();
+        // FEAT_SPE_FDS (`options::fds`, J1 SPEFilterByDataSource): with FDS a load with a
+        // data source must have its source selected by PMSDSFR (the filtrate's terms again,
+        // with this one: a vector's element cannot join the expression above).
+        for i in 0..self.fds.len() {
+            self.fds[i].dsfr.next = self.dsfr[i].val();
+            self.fds[i].fds.next = self.fcr_fds[i].val();
+            self.fds[i].ds_en.next = self.ds_en[i].val();
+            self.fds[i].ds_src.next = self.ds_src[i].val();
             self.filtrate.next = self.filtering.val()
                 & !self.reset.val()
                 & self.type_ok.val()
                 & self.ev_ok.val()
                 & self.nev_ok.val()
                 & self.lat_ok.val()
-                & !(self.fds[i].val() & self.ds_en[i].val() & !self.d_sel[i].val());
+                & !self.fds[i].drop.val();
         }
         for i in 0..self.feed_ds.len() {
-            self.feed_ds[i].next = self.filtering.val()
-                & !self.reset.val()
-                & self.ds_en[i].val()
-                & self.d_sel[i].val();
+            for j in 0..self.fds.len() {
+                self.feed_ds[i].next =
+                    self.filtering.val() & !self.reset.val() & self.fds[j].hit.val();
+            }
         }
         // SPEv1p2's SAMPLE_FEED_* (J1 SPEFilterByType, SPEFilterByEvents,
         // SPEFilterByLatency): with SAMPLE_FEED, from the sample and the filter registers

@@ -456,9 +456,9 @@ macro_rules! spe_smt_top {
                         self.filter[t].fp_scalar[0].next = self.tracker[t].fp_scalar[0].val();
                     }
                     // FEAT_SPE_FDS (`Options::fds`).
-                    for _i in 0..self.filter[0].fds.len() {
+                    for _i in 0..self.filter[0].fcr_fds.len() {
                         self.filter[t].dsfr[0].next = self.regs[t].dsfr[0].val();
-                        self.filter[t].fds[0].next = self.regs[t].fds[0].val();
+                        self.filter[t].fcr_fds[0].next = self.regs[t].fds[0].val();
                         self.filter[t].ds_en[0].next = self.tracker[t].fds_ds_en[0].val();
                         self.filter[t].ds_src[0].next = self.tracker[t].fds_source[0].val();
                     }

@@ -263,9 +263,9 @@ macro_rules! spe_top {
                 }
                 // FEAT_SPE_FDS (`Options::fds`): PMSDSFR, PMSFCR.FDS and the sample's data
                 // source into the filter.
-                for i in 0..self.filter.fds.len() {
+                for i in 0..self.filter.fcr_fds.len() {
                     self.filter.dsfr[i].next = self.regs.dsfr[i].val();
-                    self.filter.fds[i].next = self.regs.fds[i].val();
+                    self.filter.fcr_fds[i].next = self.regs.fds[i].val();
                     self.filter.ds_en[i].next = self.tracker.fds_ds_en[i].val();
                     self.filter.ds_src[i].next = self.tracker.fds_source[i].val();
                 }

@@ -1863,7 +1863,7 @@ fn filter_with_feat_spe_fds_drops_the_loads_whose_data_source_pmsdsfr_does_not_s
             &mut f,
             |f| {
                 f.dsfr[0].next = b(dsfr);
-                f.fds[0].next = fds;
+                f.fcr_fds[0].next = fds;
                 f.ds_en[0].next = ds_en;
                 f.ds_src[0].next = b(src);
             },

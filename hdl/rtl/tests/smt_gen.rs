@@ -48,6 +48,7 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("regs_exc_banks", cfg.options.exc),
                 ("regs_nvm", cfg.options.nvm),
                 ("writer_nvm", cfg.options.nvm),
+                ("filter_fds", cfg.options.fds),
             ]
             .iter()
             .filter(|(_, built)| *built)

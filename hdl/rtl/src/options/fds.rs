@@ -1,0 +1,66 @@
+//! FEAT_SPE_FDS (`Options::fds`, PMSIDR_EL1.FDS): PMSFCR_EL1.FDS and the register
+//! PMSDSFR_EL1, which keep the loads whose data source's bits 5:0 select a set bit (J1
+//! `SPEFilterByDataSource`); with `Options::feed_events`, SAMPLE_FEED_DS.
+//!
+//! ```text
+//!  PMSDSFR, PMSFCR.FDS (regs) --\
+//!  data source, its enable ------> [ FilterFds: PMSDSFR's bit of the source ] --> drop (filtrate)
+//!  (tracker)                                                                   --> hit (SAMPLE_FEED_DS)
+//! ```
+//!
+//! PMSDSFR is a row of the register table (an optional register: its flop is the register
+//! block's, generated), FDS an optional field of PMSFCR's row; the tracker gives the
+//! sample's data source and whether the record carries one.
+
+use crate::K;
+use rust_hdl::prelude::*;
+
+/// The filter's part (`spe_filter_fds_<preset>`): `hit`, the sample is a load with a data
+/// source whose bits 5:0 (J1's `data_source<5:0>`) select a set bit of PMSDSFR; `drop`,
+/// FDS is set and the sample has a data source PMSDSFR does not select (a sample without
+/// one is kept).
+#[derive(LogicBlock)]
+pub struct FilterFds {
+    /// PMSDSFR_EL1 and PMSFCR_EL1.FDS as stored.
+    pub dsfr: Signal<In, Bits<64>>,
+    pub fds: Signal<In, Bit>,
+    /// The record's Data Source packet is due (a load with a data source), and the source.
+    pub ds_en: Signal<In, Bit>,
+    pub ds_src: Signal<In, Bits<8>>,
+    pub hit: Signal<Out, Bit>,
+    pub drop: Signal<Out, Bit>,
+    sel: Signal<Local, Bit>,
+    /// The index's mask (the source's bits 5:0), and one and zero of PMSDSFR's width (the
+    /// selected bit is tested by a shift: a part-select of an expression is not Verilog).
+    k_ds_index: K<Bits<8>>,
+    k_one64: K<Bits<64>>,
+    k_zero64: K<Bits<64>>,
+}
+
+impl Default for FilterFds {
+    fn default() -> Self {
+        Self {
+            dsfr: Default::default(),
+            fds: Default::default(),
+            ds_en: Default::default(),
+            ds_src: Default::default(),
+            hit: Default::default(),
+            drop: Default::default(),
+            sel: Default::default(),
+            k_ds_index: K::new(u64::from(spe_defs::regs::pmsdsfr::SOURCE_INDEX_MASK).into()),
+            k_one64: K::new(1u64.into()),
+            k_zero64: Default::default(),
+        }
+    }
+}
+
+impl Logic for FilterFds {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sel.next = ((self.dsfr.val() >> (self.ds_src.val() & self.k_ds_index.val()))
+            & self.k_one64.val())
+            != self.k_zero64.val();
+        self.hit.next = self.ds_en.val() & self.sel.val();
+        self.drop.next = self.fds.val() & self.ds_en.val() & !self.sel.val();
+    }
+}
