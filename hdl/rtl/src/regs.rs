@@ -178,9 +178,9 @@ macro_rules! spe_regs {
             /// otherwise; choice exc). In: MDCR_EL3.PMSEE, EL2 enabled, EL2 owns the
             /// buffer, SCR_EL3.EA, HCR_EL2.TEA. Out: profiling stopped (J1
             /// SPEProfilingStopped, for the writer) and the exceptions {KE2, KE1, EL3, EL2,
-            /// EL1} (bits 4..0). The banks PMBSR_EL2 and PMBSR_EL3 are the table's optional
-            /// registers `pmbsr_el2`, `pmbsr_el3`; J1 ReportSPEEvent's bank for COLL and
-            /// buffer full (`x_d3`, `x_d2`) and for the event of this cycle (`x_t3`, `x_t2`).
+            /// EL1} (bits 4..0), from its blocks (`exc_state`, `exc_banks` below). The
+            /// banks PMBSR_EL2 and PMBSR_EL3 are the table's optional registers
+            /// `pmbsr_el2`, `pmbsr_el3`.
             pub x_pmsee: Vec<Signal<In, Bits<2>>>,
             pub x_el2: Vec<Signal<In, Bit>>,
             pub x_own2: Vec<Signal<In, Bit>>,
