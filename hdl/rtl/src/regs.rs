@@ -45,7 +45,7 @@ fn pos(f: Field) -> K<Bits<32>> {
 }
 
 /// A constant of `bits` bits, checking the value fits.
-fn k<const N: usize>(v: u64) -> K<Bits<N>> {
+pub(crate) fn k<const N: usize>(v: u64) -> K<Bits<N>> {
     assert!(N >= 64 || v >> N == 0, "value {v:#x} does not fit {N} bits");
     K::new(v.into())
 }
@@ -59,6 +59,16 @@ fn addr(id: RegId) -> K<Bits<5>> {
 fn mask<const N: usize>(id: RegId, cfg: &Config) -> K<Bits<N>> {
     let reg = r::reg(id);
     k(reg.writable_mask(cfg) & spe_defs::low_mask(reg.storage_bits()))
+}
+
+/// A management event's PMBSR value: S set, with `ec`, `mss`, `ea` and `dl` (this block's
+/// and FEAT_SPE_EXC's banks', `crate::options::exc`).
+pub(crate) fn pmbsr_event(ec: u64, mss: u64, ea: u64, dl: u64) -> u64 {
+    pmbsr::S.place(1)
+        | pmbsr::EC.place(ec)
+        | pmbsr::MSS.place(mss)
+        | pmbsr::EA.place(ea)
+        | pmbsr::DL.place(dl)
 }
 
 /// Zero or one element: one in a unit of `cfg` that builds register `id`.
@@ -298,13 +308,6 @@ macro_rules! spe_regs {
                 // PMSDSFR's outputs are indexed by its flop's element (the kernel below).
                 assert_eq!(fds, built(RegId::Pmsdsfr, cfg).len(), "PMSDSFR is built with FEAT_SPE_FDS");
                 let hi = usize::from(spe_defs::events::has_high_events(cfg));
-                let bsr = |ec: u64, mss: u64, ea: u64, dl: u64| {
-                    pmbsr::S.place(1)
-                        | pmbsr::EC.place(ec)
-                        | pmbsr::MSS.place(mss)
-                        | pmbsr::EA.place(ea)
-                        | pmbsr::DL.place(dl)
-                };
                 Self {
                     $(
                         $r: flop(RegId::$id, cfg),
@@ -323,11 +326,11 @@ macro_rules! spe_regs {
                     m_limit: k(pmblimitr::LIMIT.mask()),
                     k_coll: k(pmbsr::COLL.mask()),
                     k_full_keep: k(pmbsr::COLL.mask() | pmbsr::DL.mask() | pmbsr::EA.mask()),
-                    k_full: k(bsr(pmbsr::EC_BUF, pmbsr::BSC_FULL, 0, 0)),
+                    k_full: k(pmbsr_event(pmbsr::EC_BUF, pmbsr::BSC_FULL, 0, 0)),
                     k_dl: k(pmbsr::DL.mask()),
-                    k_abort_s1: k(bsr(pmbsr::EC_FAULT_S1, 0, 0, 0)),
-                    k_abort_s2: k(bsr(pmbsr::EC_FAULT_S2, 0, 0, 0)),
-                    k_abort_ext: k(bsr(pmbsr::EC_FAULT_S1, pmbsr::FSC_EXTERNAL_ABORT, 1, 0)),
+                    k_abort_s1: k(pmbsr_event(pmbsr::EC_FAULT_S1, 0, 0, 0)),
+                    k_abort_s2: k(pmbsr_event(pmbsr::EC_FAULT_S2, 0, 0, 0)),
+                    k_abort_ext: k(pmbsr_event(pmbsr::EC_FAULT_S1, pmbsr::FSC_EXTERNAL_ABORT, 1, 0)),
                     k_abort_keep: k(pmbsr::COLL.mask() | pmbsr::EA.mask()),
                     k_abort_keep_first: k(pmbsr::COLL.mask() | pmbsr::EA.mask() | pmbsr::DL.mask()),
                     k_kind_s1: k(u64::from(pmbsr::ERR_STAGE1)),
@@ -760,10 +763,6 @@ const _: () = assert!(
         && pmbmar::SH.lsb + pmbmar::SH.width == 10
         && pmbmar::ATTR.lsb == 0
 );
-
-/// `nvm_ctl`'s address spaces (bits 11:10; 00 virtual): the write port's `wr_addr_space`.
-pub const NVM_SPACE_IPA: u8 = spe_defs::regs::pmbmar::SPACE_IPA;
-pub const NVM_SPACE_PA: u8 = spe_defs::regs::pmbmar::SPACE_PA;
 
 /// PMSFCR.FDS as the kernel reads it.
 const _: () = assert!(pmsfcr::FDS.lsb == 4);

@@ -267,8 +267,6 @@ pub fn clean_modules(
         };
         renames.push((name.to_string(), new));
     }
-    // Longest names first, so that no name is renamed as part of a longer one.
-    renames.sort_by_key(|(old, _)| std::cmp::Reverse(old.len()));
     let mut out: Vec<(String, String)> = Vec::new();
     for (name, text) in &modules {
         if let Some((_, new)) = renames.iter().find(|(old, _)| old == name) {
@@ -278,13 +276,10 @@ pub fn clean_modules(
         }
         let mut text = text.clone();
         let mut new_name = name.clone();
+        // Its header, its end marker and its instances of other blocks: whole identifiers
+        // (one name is never renamed as part of a longer one).
         for (old, new) in &renames {
-            text = text.replace(&format!("module {old}("), &format!("module {new}("));
-            text = text.replace(
-                &format!("endmodule // {old}"),
-                &format!("endmodule // {new}"),
-            );
-            text = text.replace(&format!("{old} "), &format!("{new} "));
+            text = rename_identifier(&text, old, new);
             if old == name {
                 new_name = new.clone();
             }

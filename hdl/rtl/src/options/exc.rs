@@ -13,24 +13,14 @@
 //!  events, COLL, the banks as stored                                      next values
 //! ```
 
+use crate::regs::{k, pmbsr_event};
 use crate::K;
 use rust_hdl::prelude::*;
 use spe_defs::regs::{pmbsr, pmscr};
 
-/// One PMBSR value of `bits` bits: S, EC, MSS, EA and DL.
+/// One PMBSR value of `N` bits: S, EC, MSS, EA and DL.
 fn bsr<const N: usize>(ec: u64, mss: u64, ea: u64, dl: u64) -> K<Bits<N>> {
-    K::new(
-        (pmbsr::S.place(1)
-            | pmbsr::EC.place(ec)
-            | pmbsr::MSS.place(mss)
-            | pmbsr::EA.place(ea)
-            | pmbsr::DL.place(dl))
-        .into(),
-    )
-}
-
-fn k<const N: usize>(v: u64) -> K<Bits<N>> {
-    K::new(v.into())
+    k(pmbsr_event(ec, mss, ea, dl))
 }
 
 /// J1 `EffectivePMSCR_EL2_EE`, `EffectivePMSCR_EL1_EE`, `SPEProfilingStopped` and the

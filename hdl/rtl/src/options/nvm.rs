@@ -36,6 +36,8 @@ pub struct RegsNvm {
     pub eff_envm: Signal<Out, Bit>,
     eff_nvm: Signal<Local, Bit>,
     k_zero12: K<Bits<12>>,
+    /// `ctl`'s address spaces (bits 11:10; 00 virtual), as the write port's
+    /// `wr_addr_space` gives them (`pmbmar::SPACE_*`).
     k_space_pa: K<Bits<12>>,
     k_space_ipa: K<Bits<12>>,
 }
