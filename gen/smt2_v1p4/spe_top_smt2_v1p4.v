@@ -884,10 +884,10 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         pmu_sample_feed_op = k_zero_t;
         pmu_sample_feed_event = k_zero_t;
         pmu_sample_feed_lat = k_zero_t;
-        pmu_sample_buffer_full = k_zero_t;
-        pmu_sample_feed_ds = k_zero_t;
         pmu_sample_feed_fp = k_zero_t;
         pmu_sample_feed_simd = k_zero_t;
+        pmu_sample_feed_ds = k_zero_t;
+        pmu_sample_buffer_full = k_zero_t;
         regs__0__clock = clk;
         sampler__0__clock = clk;
         capture__0__clock = clk;
@@ -1042,6 +1042,18 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         if (tracker__0__psb_done) begin
             psb_done = psb_done | k_lane__0;
         end
+        tracker__0__prev_valid__0 = pbt_valid[0];
+        tracker__0__fp_scalar_in__0 = mem_fp_scalar[0];
+        tracker__0__pred_not_full__0 = cpl_pred_not_full[0];
+        tracker__0__pred_empty__0 = cpl_pred_empty[0];
+        tracker__0__prev_target__0 = pbt_target[(0 * 32'h40)+:(64)];
+        tracker__0__v4_in__0 = mem_l2d_access[0];
+        tracker__0__v4_in__1 = mem_l2d_miss[0];
+        tracker__0__v4_in__2 = mem_hitm[0];
+        tracker__0__v4_in__3 = mem_lfb[0];
+        tracker__0__v4_in__4 = mem_snooped[0];
+        tracker__0__sme_in__0 = cpl_streaming[0];
+        tracker__0__sme_in__1 = cpl_smcu[0];
         if (regs__0__freeze__0) begin
             pmu_freeze = pmu_freeze | k_lane__0;
         end
@@ -1063,10 +1075,15 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         if (filter__0__feed_lat__0) begin
             pmu_sample_feed_lat = pmu_sample_feed_lat | k_lane__0;
         end
-        if (upd[(65)+:(1)] & ~reset) begin
-            pmu_sample_buffer_full = pmu_sample_buffer_full | k_lane__0;
+        if (filter__0__feed_fp__0) begin
+            pmu_sample_feed_fp = pmu_sample_feed_fp | k_lane__0;
         end
-        tracker__0__fp_scalar_in__0 = mem_fp_scalar[0];
+        if (filter__0__feed_simd__0) begin
+            pmu_sample_feed_simd = pmu_sample_feed_simd | k_lane__0;
+        end
+        if (filter__0__feed_ds__0) begin
+            pmu_sample_feed_ds = pmu_sample_feed_ds | k_lane__0;
+        end
         filter__0__eft_type__0 = regs__0__eft_type__0;
         filter__0__eft_mask__0 = regs__0__eft_mask__0;
         filter__0__attr_fp__0 = capture__0__attr_fp__0;
@@ -1077,30 +1094,13 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         filter__0__fcr_fds__0 = regs__0__fds__0;
         filter__0__ds_en__0 = tracker__0__fds_ds_en__0;
         filter__0__ds_src__0 = tracker__0__fds_source__0;
-        if (filter__0__feed_ds__0) begin
-            pmu_sample_feed_ds = pmu_sample_feed_ds | k_lane__0;
-        end
-        if (filter__0__feed_fp__0) begin
-            pmu_sample_feed_fp = pmu_sample_feed_fp | k_lane__0;
-        end
-        if (filter__0__feed_simd__0) begin
-            pmu_sample_feed_simd = pmu_sample_feed_simd | k_lane__0;
-        end
-        tracker__0__pred_not_full__0 = cpl_pred_not_full[0];
-        tracker__0__pred_empty__0 = cpl_pred_empty[0];
-        tracker__0__v4_in__0 = mem_l2d_access[0];
-        tracker__0__v4_in__1 = mem_l2d_miss[0];
-        tracker__0__v4_in__2 = mem_hitm[0];
-        tracker__0__v4_in__3 = mem_lfb[0];
-        tracker__0__v4_in__4 = mem_snooped[0];
-        tracker__0__sme_in__0 = cpl_streaming[0];
-        tracker__0__sme_in__1 = cpl_smcu[0];
         filter__0__ev_hi__0 = tracker__0__events_hi__0;
         filter__0__evfr_hi__0 = regs__0__evfr_hi__0;
         filter__0__nevfr_hi__0 = regs__0__nevfr_hi__0;
-        tracker__0__prev_target__0 = pbt_target[(0 * 32'h40)+:(64)];
-        tracker__0__prev_valid__0 = pbt_valid[0];
         sampler__0__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
+        if (upd[(65)+:(1)] & ~reset) begin
+            pmu_sample_buffer_full = pmu_sample_buffer_full | k_lane__0;
+        end
         regs__1__clock = clk;
         sampler__1__clock = clk;
         capture__1__clock = clk;
@@ -1255,6 +1255,18 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         if (tracker__1__psb_done) begin
             psb_done = psb_done | k_lane__1;
         end
+        tracker__1__prev_valid__0 = pbt_valid[1];
+        tracker__1__fp_scalar_in__0 = mem_fp_scalar[1];
+        tracker__1__pred_not_full__0 = cpl_pred_not_full[1];
+        tracker__1__pred_empty__0 = cpl_pred_empty[1];
+        tracker__1__prev_target__0 = pbt_target[(1 * 32'h40)+:(64)];
+        tracker__1__v4_in__0 = mem_l2d_access[1];
+        tracker__1__v4_in__1 = mem_l2d_miss[1];
+        tracker__1__v4_in__2 = mem_hitm[1];
+        tracker__1__v4_in__3 = mem_lfb[1];
+        tracker__1__v4_in__4 = mem_snooped[1];
+        tracker__1__sme_in__0 = cpl_streaming[1];
+        tracker__1__sme_in__1 = cpl_smcu[1];
         if (regs__1__freeze__0) begin
             pmu_freeze = pmu_freeze | k_lane__1;
         end
@@ -1276,10 +1288,15 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         if (filter__1__feed_lat__0) begin
             pmu_sample_feed_lat = pmu_sample_feed_lat | k_lane__1;
         end
-        if (upd[(65)+:(1)] & ~reset) begin
-            pmu_sample_buffer_full = pmu_sample_buffer_full | k_lane__1;
+        if (filter__1__feed_fp__0) begin
+            pmu_sample_feed_fp = pmu_sample_feed_fp | k_lane__1;
         end
-        tracker__1__fp_scalar_in__0 = mem_fp_scalar[1];
+        if (filter__1__feed_simd__0) begin
+            pmu_sample_feed_simd = pmu_sample_feed_simd | k_lane__1;
+        end
+        if (filter__1__feed_ds__0) begin
+            pmu_sample_feed_ds = pmu_sample_feed_ds | k_lane__1;
+        end
         filter__1__eft_type__0 = regs__1__eft_type__0;
         filter__1__eft_mask__0 = regs__1__eft_mask__0;
         filter__1__attr_fp__0 = capture__1__attr_fp__0;
@@ -1290,30 +1307,13 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         filter__1__fcr_fds__0 = regs__1__fds__0;
         filter__1__ds_en__0 = tracker__1__fds_ds_en__0;
         filter__1__ds_src__0 = tracker__1__fds_source__0;
-        if (filter__1__feed_ds__0) begin
-            pmu_sample_feed_ds = pmu_sample_feed_ds | k_lane__1;
-        end
-        if (filter__1__feed_fp__0) begin
-            pmu_sample_feed_fp = pmu_sample_feed_fp | k_lane__1;
-        end
-        if (filter__1__feed_simd__0) begin
-            pmu_sample_feed_simd = pmu_sample_feed_simd | k_lane__1;
-        end
-        tracker__1__pred_not_full__0 = cpl_pred_not_full[1];
-        tracker__1__pred_empty__0 = cpl_pred_empty[1];
-        tracker__1__v4_in__0 = mem_l2d_access[1];
-        tracker__1__v4_in__1 = mem_l2d_miss[1];
-        tracker__1__v4_in__2 = mem_hitm[1];
-        tracker__1__v4_in__3 = mem_lfb[1];
-        tracker__1__v4_in__4 = mem_snooped[1];
-        tracker__1__sme_in__0 = cpl_streaming[1];
-        tracker__1__sme_in__1 = cpl_smcu[1];
         filter__1__ev_hi__0 = tracker__1__events_hi__0;
         filter__1__evfr_hi__0 = regs__1__evfr_hi__0;
         filter__1__nevfr_hi__0 = regs__1__nevfr_hi__0;
-        tracker__1__prev_target__0 = pbt_target[(1 * 32'h40)+:(64)];
-        tracker__1__prev_valid__0 = pbt_valid[1];
         sampler__1__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
+        if (upd[(65)+:(1)] & ~reset) begin
+            pmu_sample_buffer_full = pmu_sample_buffer_full | k_lane__1;
+        end
         arbiter__ask = ask;
         tag = sampler__0__tag;
         reg_rdata = regs__0__reg_rdata;

@@ -493,7 +493,6 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
         hook_stray = tracker__hook_stray;
         sample_timeout = tracker__sample_timeout;
         reg_rdata = regs__reg_rdata;
-        sampler__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
         reg_rdata = regs__reg_rdata | sampler__ecount_rd__0;
         irq = regs__irq;
         wr_valid = writer__wr[(0)+:(1)];
@@ -505,6 +504,10 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
         pmu_sample_filtrate = filter__filtrate;
         pmu_sample_collision = sampler__collision;
         psb_done = tracker__psb_done;
+        tracker__prev_valid__0 = pbt_valid;
+        tracker__pred_not_full__0 = cpl_pred_not_full;
+        tracker__pred_empty__0 = cpl_pred_empty;
+        tracker__prev_target__0 = pbt_target;
         pmu_freeze = regs__freeze__0;
         pmu_sample_feed_br = filter__feed_br__0;
         pmu_sample_feed_ld = filter__feed_ld__0;
@@ -512,17 +515,14 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
         pmu_sample_feed_op = filter__feed_op__0;
         pmu_sample_feed_event = filter__feed_event__0;
         pmu_sample_feed_lat = filter__feed_lat__0;
-        pmu_sample_buffer_full = writer__upd[(65)+:(1)] & ~reset;
-        tracker__pred_not_full__0 = cpl_pred_not_full;
-        tracker__pred_empty__0 = cpl_pred_empty;
         filter__ev_hi__0 = tracker__events_hi__0;
         filter__evfr_hi__0 = regs__evfr_hi__0;
         filter__nevfr_hi__0 = regs__nevfr_hi__0;
+        sampler__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
         serializer__events_hi__0 = tracker__events_hi__0;
-        tracker__prev_target__0 = pbt_target;
-        tracker__prev_valid__0 = pbt_valid;
         serializer__pbt__0 = tracker__pbt__0;
         serializer__pbt_en__0 = tracker__pbt_en__0;
+        pmu_sample_buffer_full = writer__upd[(65)+:(1)] & ~reset;
     end
 
 endmodule // spe_top_v1p2x

@@ -574,7 +574,6 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         hook_stray = tracker__hook_stray;
         sample_timeout = tracker__sample_timeout;
         reg_rdata = regs__reg_rdata;
-        sampler__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
         reg_rdata = regs__reg_rdata | sampler__ecount_rd__0;
         irq = regs__irq;
         wr_valid = writer__wr[(0)+:(1)];
@@ -586,6 +585,18 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         pmu_sample_filtrate = filter__filtrate;
         pmu_sample_collision = sampler__collision;
         psb_done = tracker__psb_done;
+        tracker__prev_valid__0 = pbt_valid;
+        tracker__fp_scalar_in__0 = mem_fp_scalar;
+        tracker__pred_not_full__0 = cpl_pred_not_full;
+        tracker__pred_empty__0 = cpl_pred_empty;
+        tracker__prev_target__0 = pbt_target;
+        tracker__v4_in__0 = mem_l2d_access;
+        tracker__v4_in__1 = mem_l2d_miss;
+        tracker__v4_in__2 = mem_hitm;
+        tracker__v4_in__3 = mem_lfb;
+        tracker__v4_in__4 = mem_snooped;
+        tracker__sme_in__0 = cpl_streaming;
+        tracker__sme_in__1 = cpl_smcu;
         pmu_freeze = regs__freeze__0;
         pmu_sample_feed_br = filter__feed_br__0;
         pmu_sample_feed_ld = filter__feed_ld__0;
@@ -593,8 +604,9 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         pmu_sample_feed_op = filter__feed_op__0;
         pmu_sample_feed_event = filter__feed_event__0;
         pmu_sample_feed_lat = filter__feed_lat__0;
-        pmu_sample_buffer_full = writer__upd[(65)+:(1)] & ~reset;
-        tracker__fp_scalar_in__0 = mem_fp_scalar;
+        pmu_sample_feed_fp = filter__feed_fp__0;
+        pmu_sample_feed_simd = filter__feed_simd__0;
+        pmu_sample_feed_ds = filter__feed_ds__0;
         filter__eft_type__0 = regs__eft_type__0;
         filter__eft_mask__0 = regs__eft_mask__0;
         filter__attr_fp__0 = capture__attr_fp__0;
@@ -605,26 +617,14 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         filter__fcr_fds__0 = regs__fds__0;
         filter__ds_en__0 = tracker__fds_ds_en__0;
         filter__ds_src__0 = tracker__fds_source__0;
-        pmu_sample_feed_ds = filter__feed_ds__0;
-        pmu_sample_feed_fp = filter__feed_fp__0;
-        pmu_sample_feed_simd = filter__feed_simd__0;
-        tracker__pred_not_full__0 = cpl_pred_not_full;
-        tracker__pred_empty__0 = cpl_pred_empty;
-        tracker__v4_in__0 = mem_l2d_access;
-        tracker__v4_in__1 = mem_l2d_miss;
-        tracker__v4_in__2 = mem_hitm;
-        tracker__v4_in__3 = mem_lfb;
-        tracker__v4_in__4 = mem_snooped;
-        tracker__sme_in__0 = cpl_streaming;
-        tracker__sme_in__1 = cpl_smcu;
         filter__ev_hi__0 = tracker__events_hi__0;
         filter__evfr_hi__0 = regs__evfr_hi__0;
         filter__nevfr_hi__0 = regs__nevfr_hi__0;
+        sampler__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
         serializer__events_hi__0 = tracker__events_hi__0;
-        tracker__prev_target__0 = pbt_target;
-        tracker__prev_valid__0 = pbt_valid;
         serializer__pbt__0 = tracker__pbt__0;
         serializer__pbt_en__0 = tracker__pbt_en__0;
+        pmu_sample_buffer_full = writer__upd[(65)+:(1)] & ~reset;
     end
 
 endmodule // spe_top_v1p4

@@ -20,6 +20,7 @@ pub mod packet;
 pub mod ports;
 pub mod regs;
 pub mod soc;
+pub mod wiring;
 
 pub use config::{Config, CounterWidth, Options, PRESETS};
 

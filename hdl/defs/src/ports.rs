@@ -163,6 +163,8 @@ pub struct OptionPort {
     pub option: &'static str,
     /// True when a unit of `cfg` has the port.
     pub built: fn(&crate::Config) -> bool,
+    /// Which block signal the tops wire it to (`crate::wiring`).
+    pub wire: Wire,
 }
 
 /// True when `cfg`'s top has the option port `name` (false for a port of no option).
@@ -173,7 +175,7 @@ pub fn option_port_built(name: &str, cfg: &crate::Config) -> bool {
 }
 
 /// A SAMPLE_FEED_* event output (`Options::feed_events`): a pulse with SAMPLE_FEED.
-const fn feed_event(name: &'static str, meaning: &'static str) -> OptionPort {
+const fn feed_event(name: &'static str, field: &'static str, meaning: &'static str) -> OptionPort {
     OptionPort {
         port: p(
             name,
@@ -185,6 +187,7 @@ const fn feed_event(name: &'static str, meaning: &'static str) -> OptionPort {
         ),
         option: "feed_events",
         built: crate::config::option::feed_events,
+        wire: Wire::From(at("filter", field)),
     }
 }
 
@@ -201,29 +204,36 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "pmfz",
         built: crate::config::option::pmfz,
+        wire: Wire::From(at("regs", "freeze")),
     },
     feed_event(
         "pmu_sample_feed_br",
+        "feed_br",
         "SAMPLE_FEED_BR (0x812A): the sample reaching the filters is a branch (J1 `SPEFilterByType`, whatever PMSFCR says)",
     ),
     feed_event(
         "pmu_sample_feed_ld",
+        "feed_ld",
         "SAMPLE_FEED_LD (0x812B): the sample reaching the filters is a load or a load atomic",
     ),
     feed_event(
         "pmu_sample_feed_st",
+        "feed_st",
         "SAMPLE_FEED_ST (0x812C): the sample reaching the filters is a store or a store or load atomic",
     ),
     feed_event(
         "pmu_sample_feed_op",
+        "feed_op",
         "SAMPLE_FEED_OP (0x812D): PMSFCR_EL1.{B, LD, ST} select a type and the sample is of one of them (whether or not FT enables the filter)",
     ),
     feed_event(
         "pmu_sample_feed_event",
+        "feed_event",
         "SAMPLE_FEED_EVENT (0x812E): the sample's events have every bit of PMSEVFR_EL1 and none of PMSNEVFR_EL1 (whether or not FE / FnE enable the filters; J1 `SPEFilterByEvents`)",
     ),
     feed_event(
         "pmu_sample_feed_lat",
+        "feed_lat",
         "SAMPLE_FEED_LAT (0x812F): the sample's total latency is at least PMSLATFR_EL1.MINLAT (whether or not FL enables the filter; J1 `SPEFilterByLatency`)",
     ),
     OptionPort {
@@ -237,6 +247,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "feed_events",
         built: crate::config::option::feed_events,
+        wire: Wire::ByHand,
     },
     OptionPort {
         port: p(
@@ -249,6 +260,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "pbt",
         built: crate::config::option::pbt,
+        wire: Wire::Into(&[at("tracker", "prev_target")]),
     },
     OptionPort {
         port: p(
@@ -261,6 +273,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "pbt",
         built: crate::config::option::pbt,
+        wire: Wire::Into(&[at("tracker", "prev_valid")]),
     },
     OptionPort {
         port: p(
@@ -273,6 +286,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "eft",
         built: crate::config::option::eft,
+        wire: Wire::Into(&[at("tracker", "fp_scalar_in")]),
     },
     OptionPort {
         port: p(
@@ -285,6 +299,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "feed_events` and `Options::eft",
         built: crate::config::option::feed_eft,
+        wire: Wire::From(at("filter", "feed_fp")),
     },
     OptionPort {
         port: p(
@@ -297,6 +312,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "feed_events` and `Options::eft",
         built: crate::config::option::feed_eft,
+        wire: Wire::From(at("filter", "feed_simd")),
     },
     OptionPort {
         port: p(
@@ -309,6 +325,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "feed_events` and `Options::fds",
         built: crate::config::option::feed_fds,
+        wire: Wire::From(at("filter", "feed_ds")),
     },
     OptionPort {
         port: p(
@@ -321,6 +338,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "sve_events",
         built: crate::config::option::sve_events,
+        wire: Wire::Into(&[at("tracker", "pred_not_full")]),
     },
     OptionPort {
         port: p(
@@ -333,6 +351,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "sve_events",
         built: crate::config::option::sve_events,
+        wire: Wire::Into(&[at("tracker", "pred_empty")]),
     },
     OptionPort {
         port: p(
@@ -345,6 +364,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "v1p4_events",
         built: crate::config::option::v1p4_events,
+        wire: Wire::Into(&[at("tracker", "v4_in").element(0)]),
     },
     OptionPort {
         port: p(
@@ -357,6 +377,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "v1p4_events",
         built: crate::config::option::v1p4_events,
+        wire: Wire::Into(&[at("tracker", "v4_in").element(1)]),
     },
     OptionPort {
         port: p(
@@ -369,6 +390,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "v1p4_events",
         built: crate::config::option::v1p4_events,
+        wire: Wire::Into(&[at("tracker", "v4_in").element(2)]),
     },
     OptionPort {
         port: p(
@@ -381,6 +403,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "v1p4_events",
         built: crate::config::option::v1p4_events,
+        wire: Wire::Into(&[at("tracker", "v4_in").element(3)]),
     },
     OptionPort {
         port: p(
@@ -393,6 +416,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "v1p4_events",
         built: crate::config::option::v1p4_events,
+        wire: Wire::Into(&[at("tracker", "v4_in").element(4)]),
     },
     OptionPort {
         port: p(
@@ -405,6 +429,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "sme",
         built: crate::config::option::sme,
+        wire: Wire::Into(&[at("tracker", "sme_in").element(0)]),
     },
     OptionPort {
         port: p(
@@ -417,6 +442,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "sme",
         built: crate::config::option::sme,
+        wire: Wire::Into(&[at("tracker", "sme_in").element(1)]),
     },
     OptionPort {
         port: p(
@@ -429,6 +455,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "exc",
         built: crate::config::option::exc,
+        wire: Wire::Into(&[at("regs", "x_pmsee")]),
     },
     OptionPort {
         port: p(
@@ -441,6 +468,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "exc",
         built: crate::config::option::exc,
+        wire: Wire::Into(&[at("regs", "x_ea")]),
     },
     OptionPort {
         port: p(
@@ -453,6 +481,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "exc",
         built: crate::config::option::exc,
+        wire: Wire::Into(&[at("regs", "x_tea")]),
     },
     OptionPort {
         port: p(
@@ -465,6 +494,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "exc",
         built: crate::config::option::exc,
+        wire: Wire::From(at("regs", "exc_out").bit(0)),
     },
     OptionPort {
         port: p(
@@ -477,6 +507,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "exc",
         built: crate::config::option::exc,
+        wire: Wire::From(at("regs", "exc_out").bit(1)),
     },
     OptionPort {
         port: p(
@@ -489,6 +520,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "exc",
         built: crate::config::option::exc,
+        wire: Wire::From(at("regs", "exc_out").bit(2)),
     },
     OptionPort {
         port: p(
@@ -501,6 +533,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "exc",
         built: crate::config::option::exc,
+        wire: Wire::From(at("regs", "exc_out").bit(3)),
     },
     OptionPort {
         port: p(
@@ -513,6 +546,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "exc",
         built: crate::config::option::exc,
+        wire: Wire::From(at("regs", "exc_out").bit(4)),
     },
     OptionPort {
         port: p(
@@ -525,6 +559,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "nvm",
         built: crate::config::option::nvm,
+        wire: Wire::From(at("writer", "nvm_out").bits(11, 10)),
     },
     OptionPort {
         port: p(
@@ -537,6 +572,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "nvm",
         built: crate::config::option::nvm,
+        wire: Wire::From(at("writer", "nvm_out").bits(9, 0)),
     },
 ];
 
@@ -558,6 +594,7 @@ const fn p(
     }
 }
 
+use crate::wiring::{at, Wire};
 use Dir::{In, Out};
 use Width::{Bits, PerSlot, PerThread};
 

@@ -52,7 +52,20 @@ macro_rules! spe_smt_top {
         ports { $($p:ident: $dir:ident $t:ty;)* }
         hooks1 { $($hb:ident $hf:ident $hp:ident;)* }
         hooksn { $($nb:ident $nf:ident $np:ident $nw:tt;)* }
-        opts { $($op:ident: $odir:ident $ot:ty;)* }
+        opts { $($opt:ident: $odir:ident $ot:ty;)* }
+        wires {
+            ins1 { $($i1b:ident $i1f:ident $i1p:ident;)* }
+            insn { $($inb:ident $inf:ident $inp:ident $inw:tt;)* }
+            ins_at { $($iab:ident $iaf:ident $ian:tt $iap:ident;)* }
+            outs { $($op:ident $ob:ident $of:ident ($($os:tt)*);)* }
+            outs_shared { $($sp:ident $sb:ident $sf:ident ($($ss:tt)*);)* }
+            links { $($lb:ident $lf:ident $lsb:ident $lsf:ident;)* }
+            links_port1 { $($p1b:ident $p1f:ident $p1p:ident;)* }
+            links_port { $($pnb:ident $pnf:ident $pnp:ident ($($pns:tt)*);)* }
+            owner { $($wb:ident $wf:ident $wsb:ident $wsf:ident;)* }
+            owner_plain { $($xb:ident $xf:ident $xsb:ident $xsf:ident;)* }
+            granted { $($gb:ident $gf:ident $gsb:ident $gsf:ident;)* }
+        }
     ) => {
         /// The unit for dispatch width `W`, counter width `CW` and `T` = 2^`TIDW` threads.
         /// `PCB`, `CB`, `SB` are the per-slot widths 56·W, 2·W, 8·W; `WTID` = W·TIDW; `TB<n>`
@@ -77,7 +90,7 @@ macro_rules! spe_smt_top {
             $(pub $p: Signal<$dir, $t>,)*
             /// The option ports (`spe_defs::ports::OPTION_PORTS`, each T copies of its bits):
             /// one signal where the configuration builds the option, none otherwise.
-            $(pub $op: Vec<Signal<$odir, $ot>>,)*
+            $(pub $opt: Vec<Signal<$odir, $ot>>,)*
             pub regs: Vec<SpeRegs<CW>>,
             pub sampler: Vec<SpeSampler<W>>,
             pub capture: Vec<SpeCapture<W, PCB, CB, SB>>,
@@ -143,7 +156,7 @@ macro_rules! spe_smt_top {
                 assert_eq!((TB32, TB56, TB64), (32 * T, 56 * T, 64 * T));
                 Self {
                     $($p: Default::default(),)*
-                    $($op: (0..usize::from(spe_defs::ports::option_port_built(stringify!($op), cfg)))
+                    $($opt: (0..usize::from(spe_defs::ports::option_port_built(stringify!($opt), cfg)))
                         .map(|_| Default::default())
                         .collect(),)*
                     regs: (0..T).map(|_| SpeRegs::new(cfg)).collect(),
@@ -220,31 +233,9 @@ macro_rules! spe_smt_top {
                 self.pmu_sample_collision.next = self.k_zero_t.val();
                 self.psb_done.next = self.k_zero_t.val();
                 // The option outputs (each a bit a thread), ORed from every thread's below.
-                for i in 0..self.pmu_freeze.len() {
-                    self.pmu_freeze[i].next = self.k_zero_t.val();
-                }
-                for i in 0..self.exc_el1.len() {
-                    self.exc_el1[i].next = self.k_zero_t.val();
-                    self.exc_el2[i].next = self.k_zero_t.val();
-                    self.exc_el3[i].next = self.k_zero_t.val();
-                    self.exc_ke1[i].next = self.k_zero_t.val();
-                    self.exc_ke2[i].next = self.k_zero_t.val();
-                }
-                for i in 0..self.pmu_sample_feed_br.len() {
-                    self.pmu_sample_feed_br[i].next = self.k_zero_t.val();
-                    self.pmu_sample_feed_ld[i].next = self.k_zero_t.val();
-                    self.pmu_sample_feed_st[i].next = self.k_zero_t.val();
-                    self.pmu_sample_feed_op[i].next = self.k_zero_t.val();
-                    self.pmu_sample_feed_event[i].next = self.k_zero_t.val();
-                    self.pmu_sample_feed_lat[i].next = self.k_zero_t.val();
+                $(for i in 0..self.$op.len() { self.$op[i].next = self.k_zero_t.val(); })*
+                for i in 0..self.pmu_sample_buffer_full.len() {
                     self.pmu_sample_buffer_full[i].next = self.k_zero_t.val();
-                }
-                for i in 0..self.pmu_sample_feed_ds.len() {
-                    self.pmu_sample_feed_ds[i].next = self.k_zero_t.val();
-                }
-                for i in 0..self.pmu_sample_feed_fp.len() {
-                    self.pmu_sample_feed_fp[i].next = self.k_zero_t.val();
-                    self.pmu_sample_feed_simd[i].next = self.k_zero_t.val();
                 }
                 for t in 0..T {
                     self.regs[t].clock.next = self.clk.val();
@@ -300,32 +291,13 @@ macro_rules! spe_smt_top {
                     self.tracker[t].cnt_phys.next = self.cnt_phys.val();
                     self.tracker[t].psb_req.next = self.psb_req.val().get_bit(t);
                     self.latency[t].active.next = self.thr_active.val().get_bit(t);
-                    // FEAT_SPE_EXC: thread t's routing controls in, its exceptions out.
-                    for i in 0..self.exc_el1.len() {
-                        self.regs[t].x_pmsee[0].next = self.mdcr_pmsee[i].val().get_bits::<2>(t * 2);
-                        self.regs[t].x_el2[0].next = self.el2_en.val().get_bit(t);
+                    // FEAT_SPE_EXC: thread t's EL2 enabled and owning the buffer.
+                    for _i in 0..self.regs[0].x_own2.len() {
                         self.regs[t].x_own2[0].next = self.el2_en.val().get_bit(t)
                             & !self.mdcr_e2pb.val().get_bits::<2>(t * 2).any();
-                        self.regs[t].x_ea[0].next = self.scr_ea[i].val().get_bit(t);
-                        self.regs[t].x_tea[0].next = self.hcr_tea[i].val().get_bit(t);
-                        if self.regs[t].exc_out[0].val().get_bit(0) {
-                            self.exc_el1[i].next = self.exc_el1[i].val() | self.k_lane[t].val();
-                        }
-                        if self.regs[t].exc_out[0].val().get_bit(1) {
-                            self.exc_el2[i].next = self.exc_el2[i].val() | self.k_lane[t].val();
-                        }
-                        if self.regs[t].exc_out[0].val().get_bit(2) {
-                            self.exc_el3[i].next = self.exc_el3[i].val() | self.k_lane[t].val();
-                        }
-                        if self.regs[t].exc_out[0].val().get_bit(3) {
-                            self.exc_ke1[i].next = self.exc_ke1[i].val() | self.k_lane[t].val();
-                        }
-                        if self.regs[t].exc_out[0].val().get_bit(4) {
-                            self.exc_ke2[i].next = self.exc_ke2[i].val() | self.k_lane[t].val();
-                        }
                     }
                     // FEAT_SPE_nVM: thread t's owner regime (E2PB other than 00: EL1 owns).
-                    for _i in 0..self.wr_addr_space.len() {
+                    for _i in 0..self.regs[0].own_el1.len() {
                         self.regs[t].own_el1[0].next = self.el2_en.val().get_bit(t)
                             & self.mdcr_e2pb.val().get_bits::<2>(t * 2).any();
                     }
@@ -409,106 +381,30 @@ macro_rules! spe_smt_top {
                         self.psb_done.next = self.psb_done.val() | self.k_lane[t].val();
                     }
 
-                    // Thread t's options: as in the one-thread top (top.rs), with its copy
-                    // of each option port. A block's option signal is its only element,
-                    // `[0]` (rust-hdl leaves an index below an indexed block as a select;
-                    // spe_gen::emit::verilog::nested_element_selects names the element).
-                    // PMBLIMITR.PMFZ (`Options::pmfz`).
-                    for i in 0..self.pmu_freeze.len() {
-                        if self.regs[t].freeze[0].val() {
-                            self.pmu_freeze[i].next = self.pmu_freeze[i].val() | self.k_lane[t].val();
+                    // Thread t's options (`spe_defs::wiring`, generated): as in the one-thread
+                    // top, with its copy of each option port. A block's option signal is its
+                    // only element, `[0]` (rust-hdl leaves an index below an indexed block as a
+                    // select; spe_gen::emit::verilog::nested_element_selects names the element).
+                    $(for i in 0..self.$i1p.len() { self.$i1b[t].$i1f[0].next = self.$i1p[i].val().get_bit(t); })*
+                    $(for i in 0..self.$inp.len() {
+                        self.$inb[t].$inf[0].next = self.$inp[i].val().get_bits::<$inw>(t * $inw);
+                    })*
+                    $(for i in 0..self.$iap.len() { self.$iab[t].$iaf[$ian].next = self.$iap[i].val().get_bit(t); })*
+                    $(for i in 0..self.$op.len() {
+                        if self.$ob[t].$of[0].val()$($os)* {
+                            self.$op[i].next = self.$op[i].val() | self.k_lane[t].val();
                         }
-                    }
-                    // SPEv1p2's PMU events (`Options::feed_events`); SAMPLE_BUFFER_FULL with
-                    // the writer's buffer-full event on the record's owner.
-                    for i in 0..self.pmu_sample_feed_br.len() {
-                        if self.filter[t].feed_br[0].val() {
-                            self.pmu_sample_feed_br[i].next = self.pmu_sample_feed_br[i].val() | self.k_lane[t].val();
-                        }
-                        if self.filter[t].feed_ld[0].val() {
-                            self.pmu_sample_feed_ld[i].next = self.pmu_sample_feed_ld[i].val() | self.k_lane[t].val();
-                        }
-                        if self.filter[t].feed_st[0].val() {
-                            self.pmu_sample_feed_st[i].next = self.pmu_sample_feed_st[i].val() | self.k_lane[t].val();
-                        }
-                        if self.filter[t].feed_op[0].val() {
-                            self.pmu_sample_feed_op[i].next = self.pmu_sample_feed_op[i].val() | self.k_lane[t].val();
-                        }
-                        if self.filter[t].feed_event[0].val() {
-                            self.pmu_sample_feed_event[i].next = self.pmu_sample_feed_event[i].val() | self.k_lane[t].val();
-                        }
-                        if self.filter[t].feed_lat[0].val() {
-                            self.pmu_sample_feed_lat[i].next = self.pmu_sample_feed_lat[i].val() | self.k_lane[t].val();
-                        }
+                    })*
+                    $(for _i in 0..self.$lb[0].$lf.len() { self.$lb[t].$lf[0].next = self.$lsb[t].$lsf[0].val(); })*
+                    $(for _i in 0..self.$p1b[0].$p1f.len() { self.$p1b[t].$p1f[0].next = self.$p1p.val().get_bit(t); })*
+                    $(for _i in 0..self.$pnb[0].$pnf.len() { self.$pnb[t].$pnf[0].next = self.$pnp.val()$($pns)*; })*
+                    // SAMPLE_BUFFER_FULL (`Options::feed_events`): the writer's buffer-full
+                    // event on the record's owner.
+                    for i in 0..self.pmu_sample_buffer_full.len() {
                         if self.upd.val().full & !self.reset.val() {
                             self.pmu_sample_buffer_full[i].next =
                                 self.pmu_sample_buffer_full[i].val() | self.k_lane[t].val();
                         }
-                    }
-                    // FEAT_SPE_EFT (`Options::eft`).
-                    for i in 0..self.mem_fp_scalar.len() {
-                        self.tracker[t].fp_scalar_in[0].next = self.mem_fp_scalar[i].val().get_bit(t);
-                        self.filter[t].eft_type[0].next = self.regs[t].eft_type[0].val();
-                        self.filter[t].eft_mask[0].next = self.regs[t].eft_mask[0].val();
-                        self.filter[t].attr_fp[0].next = self.capture[t].attr_fp[0].val();
-                        self.filter[t].attr_simd[0].next = self.capture[t].attr_simd[0].val();
-                        self.filter[t].attr_simd_fp_ldst[0].next = self.capture[t].attr_simd_fp_ldst[0].val();
-                        self.filter[t].fp_scalar[0].next = self.tracker[t].fp_scalar[0].val();
-                    }
-                    // FEAT_SPE_FDS (`Options::fds`).
-                    for _i in 0..self.filter[0].fcr_fds.len() {
-                        self.filter[t].dsfr[0].next = self.regs[t].dsfr[0].val();
-                        self.filter[t].fcr_fds[0].next = self.regs[t].fds[0].val();
-                        self.filter[t].ds_en[0].next = self.tracker[t].fds_ds_en[0].val();
-                        self.filter[t].ds_src[0].next = self.tracker[t].fds_source[0].val();
-                    }
-                    for i in 0..self.pmu_sample_feed_ds.len() {
-                        if self.filter[t].feed_ds[0].val() {
-                            self.pmu_sample_feed_ds[i].next = self.pmu_sample_feed_ds[i].val() | self.k_lane[t].val();
-                        }
-                    }
-                    for i in 0..self.pmu_sample_feed_fp.len() {
-                        if self.filter[t].feed_fp[0].val() {
-                            self.pmu_sample_feed_fp[i].next = self.pmu_sample_feed_fp[i].val() | self.k_lane[t].val();
-                        }
-                        if self.filter[t].feed_simd[0].val() {
-                            self.pmu_sample_feed_simd[i].next = self.pmu_sample_feed_simd[i].val() | self.k_lane[t].val();
-                        }
-                    }
-                    // FEAT_SPEv1p1's SVE events (`Options::sve_events`).
-                    for i in 0..self.cpl_pred_empty.len() {
-                        self.tracker[t].pred_not_full[0].next = self.cpl_pred_not_full[i].val().get_bit(t);
-                        self.tracker[t].pred_empty[0].next = self.cpl_pred_empty[i].val().get_bit(t);
-                    }
-                    // FEAT_SPEv1p4's events (`Options::v1p4_events`), in the order of
-                    // `spe_defs::events::V1P4_PORT_ORDER`.
-                    for i in 0..self.mem_l2d_access.len() {
-                        self.tracker[t].v4_in[0].next = self.mem_l2d_access[i].val().get_bit(t);
-                        self.tracker[t].v4_in[1].next = self.mem_l2d_miss[i].val().get_bit(t);
-                        self.tracker[t].v4_in[2].next = self.mem_hitm[i].val().get_bit(t);
-                        self.tracker[t].v4_in[3].next = self.mem_lfb[i].val().get_bit(t);
-                        self.tracker[t].v4_in[4].next = self.mem_snooped[i].val().get_bit(t);
-                    }
-                    // FEAT_SPE_SME's events (`Options::sme`), in the order of
-                    // `spe_defs::events::SME_PORT_ORDER`.
-                    for i in 0..self.cpl_streaming.len() {
-                        self.tracker[t].sme_in[0].next = self.cpl_streaming[i].val().get_bit(t);
-                        self.tracker[t].sme_in[1].next = self.cpl_smcu[i].val().get_bit(t);
-                    }
-                    for _i in 0..self.filter[0].ev_hi.len() {
-                        self.filter[t].ev_hi[0].next = self.tracker[t].events_hi[0].val();
-                        self.filter[t].evfr_hi[0].next = self.regs[t].evfr_hi[0].val();
-                        self.filter[t].nevfr_hi[0].next = self.regs[t].nevfr_hi[0].val();
-                    }
-                    // FEAT_SPE_PBT (`Options::pbt`).
-                    for i in 0..self.pbt_valid.len() {
-                        self.tracker[t].prev_target[0].next = self.pbt_target[i].val().get_bits::<64>(t * 64);
-                        self.tracker[t].prev_valid[0].next = self.pbt_valid[i].val().get_bit(t);
-                    }
-                    // FEAT_SPE_ERnd (`Options::ernd`): PMSICR.ECOUNT's write data (bits 63:56;
-                    // top.rs asserts the field's place); its read-back below.
-                    for _e in 0..self.sampler[0].ecount_wdata.len() {
-                        self.sampler[t].ecount_wdata[0].next = self.reg_wdata.val().get_bits::<8>(56);
                     }
                 }
                 self.arbiter.ask.next = self.ask.val();
@@ -527,20 +423,12 @@ macro_rules! spe_smt_top {
                 self.serializer.lat_xlat.next = self.latency[0].xlat.val();
                 self.writer.room_gone_in.next = self.room[0].gone.val();
                 self.writer.stopped.next = self.regs[0].irq.val();
-                for _i in 0..self.exc_el1.len() {
-                    self.writer.stopped.next = self.regs[0].x_stopped[0].val();
-                }
                 self.writer.ctl.next = self.regs[0].buffer_ctl.val();
-                for i in 0..self.writer.nvm_in.len() {
-                    self.writer.nvm_in[i].next = self.regs[0].nvm_ctl[0].val();
-                }
-                for i in 0..self.serializer.events_hi.len() {
-                    self.serializer.events_hi[i].next = self.tracker[0].events_hi[0].val();
-                }
-                for i in 0..self.serializer.pbt.len() {
-                    self.serializer.pbt[i].next = self.tracker[0].pbt[0].val();
-                    self.serializer.pbt_en[i].next = self.tracker[0].pbt_en[0].val();
-                }
+                // The options' links into the shared blocks (generated): the owner's, the
+                // granted thread's.
+                $(for i in 0..self.$wb.$wf.len() { self.$wb.$wf[i].next = self.$wsb[0].$wsf[0].val(); })*
+                $(for _i in 0..self.$xsb[0].$xsf.len() { self.$xb.$xf.next = self.$xsb[0].$xsf[0].val(); })*
+                $(for i in 0..self.$gb.$gf.len() { self.$gb.$gf[i].next = self.$gsb[0].$gsf[0].val(); })*
                 for t in 1..T {
                     self.tag.next = self.tag.val() | self.sampler[t].tag.val();
                     if self.reg_tid.val() == self.k_tid[t].val() {
@@ -556,22 +444,12 @@ macro_rules! spe_smt_top {
                         self.serializer.lat_xlat.next = self.latency[t].xlat.val();
                         self.writer.room_gone_in.next = self.room[t].gone.val();
                         self.writer.stopped.next = self.regs[t].irq.val();
-                        for _i in 0..self.exc_el1.len() {
-                            self.writer.stopped.next = self.regs[t].x_stopped[0].val();
-                        }
-                        for i in 0..self.serializer.events_hi.len() {
-                            self.serializer.events_hi[i].next = self.tracker[t].events_hi[0].val();
-                        }
-                        for i in 0..self.serializer.pbt.len() {
-                            self.serializer.pbt[i].next = self.tracker[t].pbt[0].val();
-                            self.serializer.pbt_en[i].next = self.tracker[t].pbt_en[0].val();
-                        }
+                        $(for i in 0..self.$wb.$wf.len() { self.$wb.$wf[i].next = self.$wsb[t].$wsf[0].val(); })*
+                        $(for _i in 0..self.$xsb[0].$xsf.len() { self.$xb.$xf.next = self.$xsb[t].$xsf[0].val(); })*
                     }
                     if self.arbiter.grant.val().get_bit(t) {
                         self.writer.ctl.next = self.regs[t].buffer_ctl.val();
-                        for i in 0..self.writer.nvm_in.len() {
-                            self.writer.nvm_in[i].next = self.regs[t].nvm_ctl[0].val();
-                        }
+                        $(for i in 0..self.$gb.$gf.len() { self.$gb.$gf[i].next = self.$gsb[t].$gsf[0].val(); })*
                     }
                 }
                 // The held record's phase from the arbiter's flops (the owner's tracker is
@@ -612,12 +490,9 @@ macro_rules! spe_smt_top {
                 if self.writer.wr.val().valid {
                     self.wr_tid.next = self.arbiter.tid.val();
                 }
-                // FEAT_SPE_nVM: the beat's address space and attributes (the granted
-                // thread's, taken with its slot).
-                for i in 0..self.wr_addr_space.len() {
-                    self.wr_addr_space[i].next = self.writer.nvm_out[i].val().get_bits::<2>(10);
-                    self.wr_mem_attr[i].next = self.writer.nvm_out[i].val().get_bits::<10>(0);
-                }
+                // The options' outputs from the shared blocks (generated; FEAT_SPE_nVM's
+                // address space and attributes of the beat, the granted thread's).
+                $(for i in 0..self.$sp.len() { self.$sp[i].next = self.$sb.$sf[i].val()$($ss)*; })*
             }
         }
     };
@@ -625,8 +500,8 @@ macro_rules! spe_smt_top {
 
 /// Passes the option ports on to the port list and [`spe_smt_top!`].
 macro_rules! spe_smt_top_with_options {
-    (opts { $($o:tt)* }) => {
-        with_smt_top_ports! { spe_smt_top { opts { $($o)* } } }
+    (opts { $($o:tt)* } wires { $($w:tt)* }) => {
+        with_smt_top_ports! { spe_smt_top { opts { $($o)* } wires { $($w)* } } }
     };
 }
 

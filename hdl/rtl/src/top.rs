@@ -42,7 +42,20 @@ macro_rules! spe_top {
     (
         ports { $($p:ident: $dir:ident $t:ty;)* }
         hooks { $($hb:ident $hf:ident $hp:ident;)* }
-        opts { $($op:ident: $odir:ident $ot:ty;)* }
+        opts { $($opt:ident: $odir:ident $ot:ty;)* }
+        wires {
+            ins1 { $($i1b:ident $i1f:ident $i1p:ident;)* }
+            insn { $($inb:ident $inf:ident $inp:ident $inw:tt;)* }
+            ins_at { $($iab:ident $iaf:ident $ian:tt $iap:ident;)* }
+            outs { $($op:ident $ob:ident $of:ident ($($os:tt)*);)* }
+            outs_shared { $($sp:ident $sb:ident $sf:ident ($($ss:tt)*);)* }
+            links { $($lb:ident $lf:ident $lsb:ident $lsf:ident;)* }
+            links_port1 { $($p1b:ident $p1f:ident $p1p:ident;)* }
+            links_port { $($pnb:ident $pnf:ident $pnp:ident ($($pns:tt)*);)* }
+            owner { $($wb:ident $wf:ident $wsb:ident $wsf:ident;)* }
+            owner_plain { $($xb:ident $xf:ident $xsb:ident $xsf:ident;)* }
+            granted { $($gb:ident $gf:ident $gsb:ident $gsf:ident;)* }
+        }
         blocks { $($b:ident: $bt:ty;)* }
     ) => {
         /// The unit for dispatch width `W` and counter width `CW`; `PCB`, `CB`, `SB` are the
@@ -58,7 +71,7 @@ macro_rules! spe_top {
             $(pub $p: Signal<$dir, $t>,)*
             /// The option ports (`spe_defs::ports::OPTION_PORTS`): one signal where the
             /// configuration builds the option, none otherwise (gen.rs names it as its port).
-            $(pub $op: Vec<Signal<$odir, $ot>>,)*
+            $(pub $opt: Vec<Signal<$odir, $ot>>,)*
             $(pub $b: $bt,)*
         }
 
@@ -76,7 +89,7 @@ macro_rules! spe_top {
                 );
                 Self {
                     $($p: Default::default(),)*
-                    $($op: (0..usize::from(spe_defs::ports::option_port_built(stringify!($op), cfg)))
+                    $($opt: (0..usize::from(spe_defs::ports::option_port_built(stringify!($opt), cfg)))
                         .map(|_| Default::default())
                         .collect(),)*
                     $($b: <$bt>::new(cfg),)*
@@ -194,9 +207,9 @@ macro_rules! spe_top {
                 self.sample_timeout.next = self.tracker.sample_timeout.val();
                 self.reg_rdata.next = self.regs.reg_rdata.val();
                 // FEAT_SPE_ERnd: PMSICR.ECOUNT lives in the sampler (no loop otherwise); its
-                // write data is bits 63:56 (a compile-time assert below checks the field's place).
+                // read-back (its write data is an option link, bits 63:56: a compile-time
+                // assert below checks the field's place).
                 for e in 0..self.sampler.ecount_rd.len() {
-                    self.sampler.ecount_wdata[e].next = self.reg_wdata.val().get_bits::<8>(56);
                     self.reg_rdata.next = self.regs.reg_rdata.val() | self.sampler.ecount_rd[e].val();
                 }
                 self.irq.next = self.regs.irq.val();
@@ -209,108 +222,31 @@ macro_rules! spe_top {
                 self.pmu_sample_filtrate.next = self.filter.filtrate.val();
                 self.pmu_sample_collision.next = self.sampler.collision.val();
                 self.psb_done.next = self.tracker.psb_done.val();
-                // PMBLIMITR.PMFZ (`Options::pmfz`).
-                for i in 0..self.pmu_freeze.len() {
-                    self.pmu_freeze[i].next = self.regs.freeze[i].val();
-                }
-                // FEAT_SPE_nVM (`Options::nvm`): the owner's regime into the registers, their
-                // address space and PMBMAR into the writer, the beat's out.
-                for i in 0..self.wr_addr_space.len() {
-                    // MDCR_EL2.E2PB other than 00 (EL2_OWNS, checked below): EL1 owns it.
+                // The options' wiring (`spe_defs::wiring`: each option port's row and
+                // `OPTION_LINKS`), generated; then what is an expression of several signals.
+                $(for i in 0..self.$i1p.len() { self.$i1b.$i1f[i].next = self.$i1p[i].val(); })*
+                $(for i in 0..self.$inp.len() { self.$inb.$inf[i].next = self.$inp[i].val(); })*
+                $(for i in 0..self.$iap.len() { self.$iab.$iaf[$ian].next = self.$iap[i].val(); })*
+                $(for i in 0..self.$op.len() { self.$op[i].next = self.$ob.$of[i].val()$($os)*; })*
+                $(for i in 0..self.$sp.len() { self.$sp[i].next = self.$sb.$sf[i].val()$($ss)*; })*
+                $(for i in 0..self.$lb.$lf.len() { self.$lb.$lf[i].next = self.$lsb.$lsf[i].val(); })*
+                $(for i in 0..self.$p1b.$p1f.len() { self.$p1b.$p1f[i].next = self.$p1p.val(); })*
+                $(for i in 0..self.$pnb.$pnf.len() { self.$pnb.$pnf[i].next = self.$pnp.val()$($pns)*; })*
+                $(for i in 0..self.$wb.$wf.len() { self.$wb.$wf[i].next = self.$wsb.$wsf[i].val(); })*
+                $(for i in 0..self.$xsb.$xsf.len() { self.$xb.$xf.next = self.$xsb.$xsf[i].val(); })*
+                $(for i in 0..self.$gb.$gf.len() { self.$gb.$gf[i].next = self.$gsb.$gsf[i].val(); })*
+                // FEAT_SPE_nVM (`Options::nvm`): MDCR_EL2.E2PB other than 00 (EL2_OWNS,
+                // checked below): EL1 owns the buffer.
+                for i in 0..self.regs.own_el1.len() {
                     self.regs.own_el1[i].next = self.el2_en.val() & self.mdcr_e2pb.val().any();
-                    self.writer.nvm_in[i].next = self.regs.nvm_ctl[i].val();
-                    self.wr_addr_space[i].next = self.writer.nvm_out[i].val().get_bits::<2>(10);
-                    self.wr_mem_attr[i].next = self.writer.nvm_out[i].val().get_bits::<10>(0);
                 }
-                // FEAT_SPE_EXC (`Options::exc`): the core's routing controls into the
-                // registers; profiling stopped by any enabled bank to the writer; the
-                // pending exceptions and KE masks out.
-                for i in 0..self.exc_el1.len() {
-                    self.regs.x_pmsee[i].next = self.mdcr_pmsee[i].val();
-                    self.regs.x_el2[i].next = self.el2_en.val();
+                // FEAT_SPE_EXC (`Options::exc`): EL2 enabled and owning the buffer.
+                for i in 0..self.regs.x_own2.len() {
                     self.regs.x_own2[i].next = self.el2_en.val() & !self.mdcr_e2pb.val().any();
-                    self.regs.x_ea[i].next = self.scr_ea[i].val();
-                    self.regs.x_tea[i].next = self.hcr_tea[i].val();
-                    self.writer.stopped.next = self.regs.x_stopped[i].val();
-                    self.exc_el1[i].next = self.regs.exc_out[i].val().get_bit(0);
-                    self.exc_el2[i].next = self.regs.exc_out[i].val().get_bit(1);
-                    self.exc_el3[i].next = self.regs.exc_out[i].val().get_bit(2);
-                    self.exc_ke1[i].next = self.regs.exc_out[i].val().get_bit(3);
-                    self.exc_ke2[i].next = self.regs.exc_out[i].val().get_bit(4);
                 }
-                // SPEv1p2's PMU events (`Options::feed_events`): SAMPLE_FEED_* from the
-                // filter, SAMPLE_BUFFER_FULL with the writer's buffer-full event.
-                for i in 0..self.pmu_sample_feed_br.len() {
-                    self.pmu_sample_feed_br[i].next = self.filter.feed_br[i].val();
-                    self.pmu_sample_feed_ld[i].next = self.filter.feed_ld[i].val();
-                    self.pmu_sample_feed_st[i].next = self.filter.feed_st[i].val();
-                    self.pmu_sample_feed_op[i].next = self.filter.feed_op[i].val();
-                    self.pmu_sample_feed_event[i].next = self.filter.feed_event[i].val();
-                    self.pmu_sample_feed_lat[i].next = self.filter.feed_lat[i].val();
-                    self.pmu_sample_buffer_full[i].next =
-                        self.writer.upd.val().full & !self.reset.val();
-                }
-                // FEAT_SPE_EFT (`options::eft`): PMSFCR's FP, SIMD and TYPEm, the op's
-                // attributes and whether its access was scalar into the type filter.
-                for i in 0..self.mem_fp_scalar.len() {
-                    self.tracker.fp_scalar_in[i].next = self.mem_fp_scalar[i].val();
-                    self.filter.eft_type[i].next = self.regs.eft_type[i].val();
-                    self.filter.eft_mask[i].next = self.regs.eft_mask[i].val();
-                    self.filter.attr_fp[i].next = self.capture.attr_fp[i].val();
-                    self.filter.attr_simd[i].next = self.capture.attr_simd[i].val();
-                    self.filter.attr_simd_fp_ldst[i].next = self.capture.attr_simd_fp_ldst[i].val();
-                    self.filter.fp_scalar[i].next = self.tracker.fp_scalar[i].val();
-                }
-                // FEAT_SPE_FDS (`Options::fds`): PMSDSFR, PMSFCR.FDS and the sample's data
-                // source into the filter.
-                for i in 0..self.filter.fcr_fds.len() {
-                    self.filter.dsfr[i].next = self.regs.dsfr[i].val();
-                    self.filter.fcr_fds[i].next = self.regs.fds[i].val();
-                    self.filter.ds_en[i].next = self.tracker.fds_ds_en[i].val();
-                    self.filter.ds_src[i].next = self.tracker.fds_source[i].val();
-                }
-                for i in 0..self.pmu_sample_feed_ds.len() {
-                    self.pmu_sample_feed_ds[i].next = self.filter.feed_ds[i].val();
-                }
-                for i in 0..self.pmu_sample_feed_fp.len() {
-                    self.pmu_sample_feed_fp[i].next = self.filter.feed_fp[i].val();
-                    self.pmu_sample_feed_simd[i].next = self.filter.feed_simd[i].val();
-                }
-                // FEAT_SPEv1p1's SVE events (`Options::sve_events`): the completion report's
-                // predicate flags; the Events payload's bits 31:16 and PMSEVFR's and
-                // PMSNEVFR's into the filter, the payload into the serializer.
-                for i in 0..self.cpl_pred_empty.len() {
-                    self.tracker.pred_not_full[i].next = self.cpl_pred_not_full[i].val();
-                    self.tracker.pred_empty[i].next = self.cpl_pred_empty[i].val();
-                }
-                // FEAT_SPEv1p4's events (`Options::v1p4_events`), in the order of
-                // `spe_defs::events::V1P4_PORT_ORDER`.
-                for i in 0..self.mem_l2d_access.len() {
-                    self.tracker.v4_in[0].next = self.mem_l2d_access[i].val();
-                    self.tracker.v4_in[1].next = self.mem_l2d_miss[i].val();
-                    self.tracker.v4_in[2].next = self.mem_hitm[i].val();
-                    self.tracker.v4_in[3].next = self.mem_lfb[i].val();
-                    self.tracker.v4_in[4].next = self.mem_snooped[i].val();
-                }
-                // FEAT_SPE_SME's events (`Options::sme`), in the order of
-                // `spe_defs::events::SME_PORT_ORDER`.
-                for i in 0..self.cpl_streaming.len() {
-                    self.tracker.sme_in[0].next = self.cpl_streaming[i].val();
-                    self.tracker.sme_in[1].next = self.cpl_smcu[i].val();
-                }
-                for i in 0..self.filter.ev_hi.len() {
-                    self.filter.ev_hi[i].next = self.tracker.events_hi[i].val();
-                    self.filter.evfr_hi[i].next = self.regs.evfr_hi[i].val();
-                    self.filter.nevfr_hi[i].next = self.regs.nevfr_hi[i].val();
-                    self.serializer.events_hi[i].next = self.tracker.events_hi[i].val();
-                }
-                // FEAT_SPE_PBT (`Options::pbt`): the previous-branch target with the
-                // branch report, into the record's PA slot.
-                for i in 0..self.pbt_valid.len() {
-                    self.tracker.prev_target[i].next = self.pbt_target[i].val();
-                    self.tracker.prev_valid[i].next = self.pbt_valid[i].val();
-                    self.serializer.pbt[i].next = self.tracker.pbt[i].val();
-                    self.serializer.pbt_en[i].next = self.tracker.pbt_en[i].val();
+                // SAMPLE_BUFFER_FULL (`Options::feed_events`): the writer's buffer-full event.
+                for i in 0..self.pmu_sample_buffer_full.len() {
+                    self.pmu_sample_buffer_full[i].next = self.writer.upd.val().full & !self.reset.val();
                 }
             }
         }
@@ -319,8 +255,8 @@ macro_rules! spe_top {
 
 /// Passes the option ports and the blocks on to the port list and [`spe_top!`].
 macro_rules! spe_top_with_options {
-    (opts { $($o:tt)* } blocks { $($b:tt)* }) => {
-        with_top_ports! { spe_top { opts { $($o)* } blocks { $($b)* } } }
+    (opts { $($o:tt)* } wires { $($w:tt)* } blocks { $($b:tt)* }) => {
+        with_top_ports! { spe_top { opts { $($o)* } wires { $($w)* } blocks { $($b)* } } }
     };
 }
 
@@ -346,11 +282,6 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
         &mut self.clk
     }
 }
-
-/// PMSICR.ECOUNT's place as the top slices it from `reg_wdata` (a literal there: rust-hdl
-/// emits a Rust constant in a kernel as an undeclared identifier).
-const _: () =
-    assert!(spe_defs::regs::pmsicr::ECOUNT.lsb == 56 && spe_defs::regs::pmsicr::ECOUNT.width == 8);
 
 /// `own_el1` reads "E2PB is not 00" as any bit of it set.
 const _: () = assert!(spe_defs::regs::mdcr_e2pb::EL2_OWNS == 0);

@@ -22,9 +22,17 @@
 //! only some units build (`RegDef::option`, read/write, no hardware update) as
 //! `flop addr mask RegId;` (64 bits of storage whatever the fields), each name a vector of zero or one element.
 //! The register block expands its flops, write decode and read multiplexer from these lists.
+//!
+//! `with_top_option_ports! { m { rest } }` and `with_smt_top_option_ports!` call `m! { opts {
+//! name: In|Out Type; ... } wires { ... } rest }`: the option ports (`OPTION_PORTS`, each a
+//! vector of zero or one signal) in each top's types, and the options' wiring from their
+//! rows ([`option_wires`]), which both tops expand into their kernels.
 
-use spe_defs::ports::{hook_report, Dir, Width, OPTION_PORTS, PORTS, SMT_PORTS};
+use spe_defs::ports::{hook_report, Dir, OptionPort, Width, OPTION_PORTS, PORTS, SMT_PORTS};
 use spe_defs::regs::{Bank, HwUpdate, REGS};
+use spe_defs::wiring::{
+    LinkFrom, OptionLink, Tap, Wire, OPTION_LINKS, SHARED_BLOCKS, THREAD_BLOCKS,
+};
 use std::fmt::Write as _;
 
 /// The rust-hdl type of a port of the one-thread top: per-slot buses use the top's width
@@ -58,6 +66,165 @@ fn smt_port_type(name: &str, width: Width) -> String {
         Width::PerSlotThreadId => "Bits<WTID>".into(),
         w => port_type(name, w),
     }
+}
+
+/// `.get_bit(n)` or `.get_bits::<w>(lsb)` for a tap's bits, nothing for the whole signal.
+fn select(bits: Option<(u32, u32)>) -> String {
+    match bits {
+        None => String::new(),
+        Some((lsb, 1)) => format!(".get_bit({lsb})"),
+        Some((lsb, w)) => format!(".get_bits::<{w}>({lsb})"),
+    }
+}
+
+/// True for a block the multithreaded unit has once a thread; panics on a block no top has.
+fn per_thread(what: &str, t: &Tap) -> bool {
+    let thread = THREAD_BLOCKS.contains(&t.block);
+    assert!(
+        thread || SHARED_BLOCKS.contains(&t.block),
+        "{what}: no block `{}` in the tops (spe_defs::wiring::THREAD_BLOCKS, SHARED_BLOCKS)",
+        t.block
+    );
+    thread
+}
+
+/// The option wiring the tops expand (`wires { .. }` of `with_top_option_ports!` and
+/// `with_smt_top_option_ports!`), from each option port's `wire` and from
+/// `spe_defs::wiring::OPTION_LINKS`, in groups by shape (names are a block's field `b`, its
+/// signal `f`, a port `p`; `(sel)` is a bit selection such as `.get_bit(3)` or nothing):
+/// `ins1 { b f p; }` and `insn { b f p bits; }` an input port of one or more bits a thread
+/// into a per-thread block's option signal, `ins_at { b f n p; }` into its element `n`;
+/// `outs { p b f (sel); }` an output of one bit a thread from a per-thread block,
+/// `outs_shared { p b f (sel); }` one from a shared block; `links { b f sb sf; }` between
+/// one thread's blocks; `links_port1 { b f p; }` from a port of `PORTS` of one bit a thread,
+/// `links_port { b f p (sel); }` from a shared one; `owner { b f sb sf; }` and
+/// `owner_plain { .. }` (into a signal every unit has) into a shared block from the record
+/// owner's block, `granted { b f sb sf; }` from the granted thread's.
+pub fn option_wires() -> String {
+    wires_of(OPTION_PORTS, OPTION_LINKS)
+}
+
+/// [`option_wires`] of these tables.
+fn wires_of(ports: &[OptionPort], links: &[OptionLink]) -> String {
+    let mut g: [(&str, String); 11] = [
+        ("ins1", String::new()),
+        ("insn", String::new()),
+        ("ins_at", String::new()),
+        ("outs", String::new()),
+        ("outs_shared", String::new()),
+        ("links", String::new()),
+        ("links_port1", String::new()),
+        ("links_port", String::new()),
+        ("owner", String::new()),
+        ("owner_plain", String::new()),
+        ("granted", String::new()),
+    ];
+    let mut add = |group: &str, text: String| {
+        let slot = g.iter_mut().find(|(n, _)| *n == group).unwrap();
+        write!(slot.1, "{text}; ").unwrap();
+    };
+    for o in ports {
+        let p = &o.port;
+        let what = format!("option port {}", p.name);
+        match (o.wire, p.dir) {
+            (Wire::Into(taps), Dir::In) => {
+                assert!(!taps.is_empty(), "{what}: into no block");
+                let Width::PerThread(bits) = p.width else {
+                    panic!("{what}: an input is per thread")
+                };
+                for t in taps {
+                    assert!(
+                        per_thread(&what, t) && t.bits.is_none() && !t.plain,
+                        "{what}: into a per-thread block's whole option signal"
+                    );
+                    match (t.element, bits) {
+                        (Some(n), 1) => {
+                            add("ins_at", format!("{} {} {n} {}", t.block, t.field, p.name))
+                        }
+                        (Some(_), _) => panic!("{what}: an element of one bit only"),
+                        (None, 1) => add("ins1", format!("{} {} {}", t.block, t.field, p.name)),
+                        (None, n) => add("insn", format!("{} {} {} {n}", t.block, t.field, p.name)),
+                    }
+                }
+            }
+            (Wire::From(t), Dir::Out) => {
+                assert!(
+                    t.element.is_none() && !t.plain,
+                    "{what}: from a block's option signal, whole or some of its bits"
+                );
+                let sel = select(t.bits);
+                if per_thread(&what, &t) {
+                    assert!(
+                        p.width == Width::PerThread(1) && !matches!(t.bits, Some((_, w)) if w != 1),
+                        "{what}: from a per-thread block, one bit a thread"
+                    );
+                    add(
+                        "outs",
+                        format!("{} {} {} ({sel})", p.name, t.block, t.field),
+                    );
+                } else {
+                    add(
+                        "outs_shared",
+                        format!("{} {} {} ({sel})", p.name, t.block, t.field),
+                    );
+                }
+            }
+            (Wire::ByHand, _) => {}
+            (w, d) => panic!("{what}: a {d:?} port wired as {w:?}"),
+        }
+    }
+    for l in links {
+        let to = &l.to;
+        let what = format!("option link into {}.{} ({})", to.block, to.field, l.option);
+        assert!(
+            to.element.is_none() && to.bits.is_none(),
+            "{what}: into a whole signal"
+        );
+        let thread = per_thread(&what, to);
+        match l.from {
+            LinkFrom::Thread(s) | LinkFrom::Owner(s) | LinkFrom::Granted(s) => {
+                assert!(
+                    per_thread(&what, &s) && s.element.is_none() && s.bits.is_none() && !s.plain,
+                    "{what}: from a per-thread block's whole option signal"
+                );
+                let (group, shared) = match l.from {
+                    LinkFrom::Thread(_) => ("links", false),
+                    LinkFrom::Owner(_) if to.plain => ("owner_plain", true),
+                    LinkFrom::Owner(_) => ("owner", true),
+                    _ => ("granted", true),
+                };
+                assert!(
+                    thread != shared && (!to.plain || group == "owner_plain"),
+                    "{what}: a thread's link is between per-thread blocks' option signals, an owner's or a grant's into a shared block"
+                );
+                add(
+                    group,
+                    format!("{} {} {} {}", to.block, to.field, s.block, s.field),
+                );
+            }
+            LinkFrom::Port(name, bits) => {
+                let port = PORTS
+                    .iter()
+                    .find(|p| p.name == name)
+                    .unwrap_or_else(|| panic!("{what}: no port {name} in PORTS"));
+                assert!(
+                    thread && !to.plain && port.dir == Dir::In,
+                    "{what}: from an input into a per-thread block's option signal"
+                );
+                match port.width {
+                    Width::PerThread(1) if bits.is_none() => {
+                        add("links_port1", format!("{} {} {name}", to.block, to.field))
+                    }
+                    Width::Bits(_) => add(
+                        "links_port",
+                        format!("{} {} {name} ({})", to.block, to.field, select(bits)),
+                    ),
+                    w => panic!("{what}: from a port of {w:?} (one bit a thread, or shared)"),
+                }
+            }
+        }
+    }
+    g.iter().map(|(n, t)| format!("{n} {{ {t}}} ")).collect()
 }
 
 /// The per-thread widths above one bit that the SMT top has a `TB<n>` parameter for.
@@ -214,12 +381,13 @@ pub fn top_ports() -> String {
         )
         .unwrap();
     }
+    let wires = option_wires();
     let text = format!(
         "// Generated by hdl/rtl/build.rs from spe_defs::ports::PORTS. Do not edit.\n\
          macro_rules! with_top_option_ports {{\n    ($m:ident {{ $($rest:tt)* }}) => {{\n        \
-         $m! {{ opts {{ {opts}}} $($rest)* }}\n    }};\n}}\n\
+         $m! {{ opts {{ {opts}}} wires {{ {wires}}} $($rest)* }}\n    }};\n}}\n\
          macro_rules! with_smt_top_option_ports {{\n    ($m:ident {{ $($rest:tt)* }}) => {{\n        \
-         $m! {{ opts {{ {smt_opts}}} $($rest)* }}\n    }};\n}}\n\
+         $m! {{ opts {{ {smt_opts}}} wires {{ {wires}}} $($rest)* }}\n    }};\n}}\n\
          #[macro_export]\n\
          macro_rules! with_top_ports {{\n    ($m:ident {{ $($rest:tt)* }}) => {{\n        \
          $m! {{ ports {{ {ports}}} hooks {{ {wiring}}} $($rest)* }}\n    }};\n}}\n\
@@ -228,4 +396,109 @@ pub fn top_ports() -> String {
          $m! {{ ports {{ {smt_ports}}} hooks1 {{ {hooks1}}} hooksn {{ {hooksn}}} $($rest)* }}\n    }};\n}}\n"
     );
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spe_defs::wiring::at;
+
+    /// The group `name`'s entries in `wires`.
+    fn group<'a>(wires: &'a str, name: &str) -> Vec<&'a str> {
+        let start = wires.find(&format!("{name} {{ ")).unwrap() + name.len() + 3;
+        let end = start + wires[start..].find('}').unwrap();
+        wires[start..end]
+            .split("; ")
+            .filter(|e| !e.trim().is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn every_option_port_but_those_by_hand_and_every_link_is_wired_once() {
+        let wires = option_wires();
+        let groups = [
+            "ins1",
+            "insn",
+            "ins_at",
+            "outs",
+            "outs_shared",
+            "links",
+            "links_port1",
+            "links_port",
+            "owner",
+            "owner_plain",
+            "granted",
+        ];
+        let entries: Vec<&str> = groups.iter().flat_map(|g| group(&wires, g)).collect();
+        let taps = |o: &OptionPort| match o.wire {
+            Wire::Into(t) => t.len(),
+            Wire::From(_) => 1,
+            Wire::ByHand => 0,
+        };
+        assert_eq!(
+            entries.len(),
+            OPTION_PORTS.iter().map(taps).sum::<usize>() + OPTION_LINKS.len()
+        );
+        for o in OPTION_PORTS.iter().filter(|o| taps(o) > 0) {
+            let named = entries
+                .iter()
+                .filter(|e| e.split(' ').any(|w| w == o.port.name))
+                .count();
+            assert_eq!(named, taps(o), "{}", o.port.name);
+        }
+        // Shapes as the tops expand them.
+        assert!(group(&wires, "ins_at").contains(&"tracker v4_in 2 mem_hitm"));
+        assert!(group(&wires, "insn").contains(&"tracker prev_target pbt_target 64"));
+        assert!(group(&wires, "outs").contains(&"exc_el3 regs exc_out (.get_bit(2))"));
+        assert!(group(&wires, "outs_shared")
+            .contains(&"wr_addr_space writer nvm_out (.get_bits::<2>(10))"));
+        assert!(group(&wires, "owner_plain").contains(&"writer stopped regs x_stopped"));
+        assert!(group(&wires, "granted").contains(&"writer nvm_in regs nvm_ctl"));
+        assert!(group(&wires, "links_port")
+            .contains(&"sampler ecount_wdata reg_wdata (.get_bits::<8>(56))"));
+    }
+
+    fn port_row(name: &'static str, dir: Dir, wire: Wire) -> OptionPort {
+        let mut o = OPTION_PORTS[0];
+        o.port.name = name;
+        o.port.dir = dir;
+        o.wire = wire;
+        o
+    }
+
+    #[test]
+    #[should_panic(expected = "option port demo: a In port wired as From")]
+    fn an_input_wired_from_a_block_is_refused() {
+        wires_of(
+            &[port_row("demo", Dir::In, Wire::From(at("regs", "x")))],
+            &[],
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "no block `regz`")]
+    fn a_block_no_top_has_is_refused() {
+        wires_of(
+            &[port_row("demo", Dir::Out, Wire::From(at("regz", "x")))],
+            &[],
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "an owner's or a grant's into a shared block")]
+    fn an_owner_link_into_a_per_thread_block_is_refused() {
+        let l = OptionLink {
+            option: "demo",
+            to: at("filter", "x"),
+            from: LinkFrom::Owner(at("tracker", "y")),
+        };
+        wires_of(&[], &[l]);
+    }
+
+    #[test]
+    #[should_panic(expected = "from a per-thread block, one bit a thread")]
+    fn several_bits_out_of_a_per_thread_block_are_refused() {
+        let t = at("regs", "x").bits(3, 2);
+        wires_of(&[port_row("demo", Dir::Out, Wire::From(t))], &[]);
+    }
 }
