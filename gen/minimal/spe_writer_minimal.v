@@ -88,6 +88,8 @@ module spe_writer_minimal(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,c
     reg  e_lo_ge__clock;
 
     // Local signals
+    reg  err;
+    reg  [1:0] err_kind;
     reg  writing;
     reg  checking;
     reg  [63:0] base;
@@ -198,6 +200,8 @@ module spe_writer_minimal(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,c
         e_hi_gt__d = e_hi_gt__q;
         e_hi_eq__d = e_hi_eq__q;
         e_lo_ge__d = e_lo_ge__q;
+        err = resp[(1)+:(1)];
+        err_kind = resp[(2)+:(2)];
         s_beat__reset = reset;
         s_held__reset = reset;
         s_base__reset = reset;
@@ -215,7 +219,7 @@ module spe_writer_minimal(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,c
         upd[(65)+:(1)] = 1'b0;
         upd[(66)+:(1)] = 1'b0;
         upd[(67)+:(1)] = 1'b0;
-        upd[(68)+:(2)] = resp[(2)+:(2)];
+        upd[(68)+:(2)] = err_kind;
         upd[(70)+:(6)] = resp[(4)+:(6)];
         upd[(76)+:(1)] = s_beat__q == k_zero3;
         wr_done = 1'b0;
@@ -264,7 +268,7 @@ module spe_writer_minimal(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,c
             end
         end
         else if (writing & resp[(0)+:(1)]) begin
-            if (resp[(1)+:(1)]) begin
+            if (err) begin
                 wr_done = 1'b1;
                 upd[(0)+:(1)] = 1'b1;
                 upd[(1)+:(64)] = beat_addr;

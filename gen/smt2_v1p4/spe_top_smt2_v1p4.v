@@ -147,6 +147,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     reg  [31:0] regs__0__count_now;
     reg  regs__0__coll_set;
     reg  [76:0] regs__0__upd;
+    wire  regs__0__buffer_full__0;
     wire  [61:0] regs__0__sample_ctl;
     wire  [10:0] regs__0__collect_ctl;
     wire  [30:0] regs__0__filter_ctl;
@@ -171,6 +172,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     reg  [31:0] regs__1__count_now;
     reg  regs__1__coll_set;
     reg  [76:0] regs__1__upd;
+    wire  regs__1__buffer_full__0;
     wire  [61:0] regs__1__sample_ctl;
     wire  [10:0] regs__1__collect_ctl;
     wire  [30:0] regs__1__filter_ctl;
@@ -457,7 +459,6 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     wire  writer__wr_done;
     wire  [76:0] writer__upd;
     reg  writer__room_gone_in;
-    wire  writer__ea_ignored__0;
     wire  writer__beat_hi__0;
     reg  arbiter__clock;
     reg  arbiter__reset;
@@ -498,6 +499,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .count_now(regs__0__count_now),
         .coll_set(regs__0__coll_set),
         .upd(regs__0__upd),
+        .buffer_full__0(regs__0__buffer_full__0),
         .sample_ctl(regs__0__sample_ctl),
         .collect_ctl(regs__0__collect_ctl),
         .filter_ctl(regs__0__filter_ctl),
@@ -524,6 +526,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .count_now(regs__1__count_now),
         .coll_set(regs__1__coll_set),
         .upd(regs__1__upd),
+        .buffer_full__0(regs__1__buffer_full__0),
         .sample_ctl(regs__1__sample_ctl),
         .collect_ctl(regs__1__collect_ctl),
         .filter_ctl(regs__1__filter_ctl),
@@ -838,7 +841,6 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .wr_done(writer__wr_done),
         .upd(writer__upd),
         .room_gone_in(writer__room_gone_in),
-        .ea_ignored__0(writer__ea_ignored__0),
         .beat_hi__0(writer__beat_hi__0)
     );
     spe_arbiter_smt2_v1p4 arbiter(
@@ -884,10 +886,10 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         pmu_sample_feed_op = k_zero_t;
         pmu_sample_feed_event = k_zero_t;
         pmu_sample_feed_lat = k_zero_t;
+        pmu_sample_buffer_full = k_zero_t;
         pmu_sample_feed_fp = k_zero_t;
         pmu_sample_feed_simd = k_zero_t;
         pmu_sample_feed_ds = k_zero_t;
-        pmu_sample_buffer_full = k_zero_t;
         regs__0__clock = clk;
         sampler__0__clock = clk;
         capture__0__clock = clk;
@@ -1075,6 +1077,9 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         if (filter__0__feed_lat__0) begin
             pmu_sample_feed_lat = pmu_sample_feed_lat | k_lane__0;
         end
+        if (regs__0__buffer_full__0) begin
+            pmu_sample_buffer_full = pmu_sample_buffer_full | k_lane__0;
+        end
         if (filter__0__feed_fp__0) begin
             pmu_sample_feed_fp = pmu_sample_feed_fp | k_lane__0;
         end
@@ -1098,9 +1103,6 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         filter__0__evfr_hi__0 = regs__0__evfr_hi__0;
         filter__0__nevfr_hi__0 = regs__0__nevfr_hi__0;
         sampler__0__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
-        if (upd[(65)+:(1)] & ~reset) begin
-            pmu_sample_buffer_full = pmu_sample_buffer_full | k_lane__0;
-        end
         regs__1__clock = clk;
         sampler__1__clock = clk;
         capture__1__clock = clk;
@@ -1288,6 +1290,9 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         if (filter__1__feed_lat__0) begin
             pmu_sample_feed_lat = pmu_sample_feed_lat | k_lane__1;
         end
+        if (regs__1__buffer_full__0) begin
+            pmu_sample_buffer_full = pmu_sample_buffer_full | k_lane__1;
+        end
         if (filter__1__feed_fp__0) begin
             pmu_sample_feed_fp = pmu_sample_feed_fp | k_lane__1;
         end
@@ -1311,9 +1316,6 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         filter__1__evfr_hi__0 = regs__1__evfr_hi__0;
         filter__1__nevfr_hi__0 = regs__1__nevfr_hi__0;
         sampler__1__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
-        if (upd[(65)+:(1)] & ~reset) begin
-            pmu_sample_buffer_full = pmu_sample_buffer_full | k_lane__1;
-        end
         arbiter__ask = ask;
         tag = sampler__0__tag;
         reg_rdata = regs__0__reg_rdata;
@@ -1361,7 +1363,6 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         writer__beat_data = serializer__beat_data;
         writer__resp[(0)+:(1)] = wr_ready;
         writer__resp[(1)+:(1)] = wr_err;
-        writer__resp[(1)+:(1)] = wr_err & ~(writer__ea_ignored__0 & (wr_err_kind[32'h0] == wr_err_kind[32'h1]));
         writer__resp[(2)+:(2)] = wr_err_kind;
         writer__resp[(4)+:(6)] = wr_err_fsc;
         wr_valid = writer__wr[(0)+:(1)];

@@ -101,6 +101,7 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
     reg  [31:0] regs__count_now;
     reg  regs__coll_set;
     reg  [76:0] regs__upd;
+    wire  regs__buffer_full__0;
     wire  [61:0] regs__sample_ctl;
     wire  [10:0] regs__collect_ctl;
     wire  [30:0] regs__filter_ctl;
@@ -240,6 +241,7 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
         .count_now(regs__count_now),
         .coll_set(regs__coll_set),
         .upd(regs__upd),
+        .buffer_full__0(regs__buffer_full__0),
         .sample_ctl(regs__sample_ctl),
         .collect_ctl(regs__collect_ctl),
         .filter_ctl(regs__filter_ctl),
@@ -515,6 +517,7 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
         pmu_sample_feed_op = filter__feed_op__0;
         pmu_sample_feed_event = filter__feed_event__0;
         pmu_sample_feed_lat = filter__feed_lat__0;
+        pmu_sample_buffer_full = regs__buffer_full__0;
         filter__ev_hi__0 = tracker__events_hi__0;
         filter__evfr_hi__0 = regs__evfr_hi__0;
         filter__nevfr_hi__0 = regs__nevfr_hi__0;
@@ -522,7 +525,6 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
         serializer__events_hi__0 = tracker__events_hi__0;
         serializer__pbt__0 = tracker__pbt__0;
         serializer__pbt_en__0 = tracker__pbt_en__0;
-        pmu_sample_buffer_full = writer__upd[(65)+:(1)] & ~reset;
     end
 
 endmodule // spe_top_v1p2x

@@ -112,6 +112,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  [31:0] regs__count_now;
     reg  regs__coll_set;
     reg  [76:0] regs__upd;
+    wire  regs__buffer_full__0;
     wire  [61:0] regs__sample_ctl;
     wire  [10:0] regs__collect_ctl;
     wire  [30:0] regs__filter_ctl;
@@ -269,7 +270,6 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  writer__wr_done;
     wire  [76:0] writer__upd;
     reg  writer__room_gone_in;
-    wire  writer__ea_ignored__0;
     wire  writer__beat_hi__0;
 
     // Sub module instances
@@ -285,6 +285,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .count_now(regs__count_now),
         .coll_set(regs__coll_set),
         .upd(regs__upd),
+        .buffer_full__0(regs__buffer_full__0),
         .sample_ctl(regs__sample_ctl),
         .collect_ctl(regs__collect_ctl),
         .filter_ctl(regs__filter_ctl),
@@ -456,7 +457,6 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .wr_done(writer__wr_done),
         .upd(writer__upd),
         .room_gone_in(writer__room_gone_in),
-        .ea_ignored__0(writer__ea_ignored__0),
         .beat_hi__0(writer__beat_hi__0)
     );
 
@@ -530,7 +530,6 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         writer__room_gone_in = 1'b0;
         writer__resp[(0)+:(1)] = wr_ready;
         writer__resp[(1)+:(1)] = wr_err;
-        writer__resp[(1)+:(1)] = wr_err & ~(writer__ea_ignored__0 & (wr_err_kind[32'h0] == wr_err_kind[32'h1]));
         writer__resp[(2)+:(2)] = wr_err_kind;
         writer__resp[(4)+:(6)] = wr_err_fsc;
         tracker__psb_req = psb_req;
@@ -604,6 +603,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         pmu_sample_feed_op = filter__feed_op__0;
         pmu_sample_feed_event = filter__feed_event__0;
         pmu_sample_feed_lat = filter__feed_lat__0;
+        pmu_sample_buffer_full = regs__buffer_full__0;
         pmu_sample_feed_fp = filter__feed_fp__0;
         pmu_sample_feed_simd = filter__feed_simd__0;
         pmu_sample_feed_ds = filter__feed_ds__0;
@@ -624,7 +624,6 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         serializer__events_hi__0 = tracker__events_hi__0;
         serializer__pbt__0 = tracker__pbt__0;
         serializer__pbt_en__0 = tracker__pbt_en__0;
-        pmu_sample_buffer_full = writer__upd[(65)+:(1)] & ~reset;
     end
 
 endmodule // spe_top_v1p4

@@ -122,6 +122,7 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     reg  [31:0] regs__count_now;
     reg  regs__coll_set;
     reg  [76:0] regs__upd;
+    wire  regs__buffer_full__0;
     wire  [61:0] regs__sample_ctl;
     wire  [10:0] regs__collect_ctl;
     wire  [30:0] regs__filter_ctl;
@@ -135,11 +136,12 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  regs__fds__0;
     wire  [15:0] regs__evfr_hi__0;
     wire  [15:0] regs__nevfr_hi__0;
-    reg  regs__own_el1__0;
+    reg  regs__nvm_el2__0;
+    reg  [1:0] regs__nvm_e2pb__0;
     wire  [11:0] regs__nvm_ctl__0;
     reg  [1:0] regs__x_pmsee__0;
     reg  regs__x_el2__0;
-    reg  regs__x_own2__0;
+    reg  [1:0] regs__x_e2pb__0;
     reg  regs__x_ea__0;
     reg  regs__x_tea__0;
     wire  regs__x_stopped__0;
@@ -288,7 +290,6 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  writer__wr_done;
     wire  [76:0] writer__upd;
     reg  writer__room_gone_in;
-    wire  writer__ea_ignored__0;
     reg  [11:0] writer__nvm_in__0;
     wire  [11:0] writer__nvm_out__0;
     wire  writer__beat_hi__0;
@@ -306,6 +307,7 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .count_now(regs__count_now),
         .coll_set(regs__coll_set),
         .upd(regs__upd),
+        .buffer_full__0(regs__buffer_full__0),
         .sample_ctl(regs__sample_ctl),
         .collect_ctl(regs__collect_ctl),
         .filter_ctl(regs__filter_ctl),
@@ -319,11 +321,12 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .fds__0(regs__fds__0),
         .evfr_hi__0(regs__evfr_hi__0),
         .nevfr_hi__0(regs__nevfr_hi__0),
-        .own_el1__0(regs__own_el1__0),
+        .nvm_el2__0(regs__nvm_el2__0),
+        .nvm_e2pb__0(regs__nvm_e2pb__0),
         .nvm_ctl__0(regs__nvm_ctl__0),
         .x_pmsee__0(regs__x_pmsee__0),
         .x_el2__0(regs__x_el2__0),
-        .x_own2__0(regs__x_own2__0),
+        .x_e2pb__0(regs__x_e2pb__0),
         .x_ea__0(regs__x_ea__0),
         .x_tea__0(regs__x_tea__0),
         .x_stopped__0(regs__x_stopped__0),
@@ -486,7 +489,6 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .wr_done(writer__wr_done),
         .upd(writer__upd),
         .room_gone_in(writer__room_gone_in),
-        .ea_ignored__0(writer__ea_ignored__0),
         .nvm_in__0(writer__nvm_in__0),
         .nvm_out__0(writer__nvm_out__0),
         .beat_hi__0(writer__beat_hi__0)
@@ -562,7 +564,6 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         writer__room_gone_in = 1'b0;
         writer__resp[(0)+:(1)] = wr_ready;
         writer__resp[(1)+:(1)] = wr_err;
-        writer__resp[(1)+:(1)] = wr_err & ~(writer__ea_ignored__0 & (wr_err_kind[32'h0] == wr_err_kind[32'h1]));
         writer__resp[(2)+:(2)] = wr_err_kind;
         writer__resp[(4)+:(6)] = wr_err_fsc;
         tracker__psb_req = psb_req;
@@ -639,6 +640,7 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         pmu_sample_feed_op = filter__feed_op__0;
         pmu_sample_feed_event = filter__feed_event__0;
         pmu_sample_feed_lat = filter__feed_lat__0;
+        pmu_sample_buffer_full = regs__buffer_full__0;
         pmu_sample_feed_fp = filter__feed_fp__0;
         pmu_sample_feed_simd = filter__feed_simd__0;
         pmu_sample_feed_ds = filter__feed_ds__0;
@@ -662,16 +664,16 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         filter__ev_hi__0 = tracker__events_hi__0;
         filter__evfr_hi__0 = regs__evfr_hi__0;
         filter__nevfr_hi__0 = regs__nevfr_hi__0;
+        regs__nvm_el2__0 = el2_en;
         regs__x_el2__0 = el2_en;
+        regs__nvm_e2pb__0 = mdcr_e2pb;
+        regs__x_e2pb__0 = mdcr_e2pb;
         sampler__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
         serializer__events_hi__0 = tracker__events_hi__0;
         serializer__pbt__0 = tracker__pbt__0;
         serializer__pbt_en__0 = tracker__pbt_en__0;
         writer__stopped = regs__x_stopped__0;
         writer__nvm_in__0 = regs__nvm_ctl__0;
-        regs__own_el1__0 = el2_en & |mdcr_e2pb;
-        regs__x_own2__0 = el2_en & ~|mdcr_e2pb;
-        pmu_sample_buffer_full = writer__upd[(65)+:(1)] & ~reset;
     end
 
 endmodule // spe_top_v1p5

@@ -247,7 +247,7 @@ pub const OPTION_PORTS: &[OptionPort] = &[
         ),
         option: "feed_events",
         built: crate::config::option::feed_events,
-        wire: Wire::ByHand,
+        wire: Wire::From(at("regs", "buffer_full")),
     },
     OptionPort {
         port: p(

@@ -128,9 +128,13 @@ pub const OPTION_LINKS: &[OptionLink] = &[
         at("writer", "nvm_in"),
         Granted(at("regs", "nvm_ctl")),
     ),
-    // FEAT_SPE_EXC: the core's EL2-enabled state into the registers; profiling stopped by
-    // any enabled bank to the writer (in place of PMBSR_EL1.S).
+    // nVM: who owns the buffer (EL1 with EL2 enabled and MDCR_EL2.E2PB other than 00).
+    link("nvm", at("regs", "nvm_el2"), Port("el2_en", None)),
+    link("nvm", at("regs", "nvm_e2pb"), Port("mdcr_e2pb", None)),
+    // FEAT_SPE_EXC: the core's EL2 state (enabled, MDCR_EL2.E2PB) into the registers;
+    // profiling stopped by any enabled bank to the writer (in place of PMBSR_EL1.S).
     link("exc", at("regs", "x_el2"), Port("el2_en", None)),
+    link("exc", at("regs", "x_e2pb"), Port("mdcr_e2pb", None)),
     link(
         "exc",
         at("writer", "stopped").plain(),

@@ -125,6 +125,10 @@ macro_rules! spe_regs {
             pub count_now: Signal<In, Bits<32>>,
             pub coll_set: Signal<In, Bit>,
             pub upd: Signal<In, BufferUpdate>,
+            /// SPEv1p2's SAMPLE_BUFFER_FULL (`Options::feed_events`; one element in a unit
+            /// that builds it, none otherwise): the writer's buffer-full event this cycle
+            /// (`upd.full`; in a multithreaded unit only the record owner's block has it).
+            pub buffer_full: Vec<Signal<Out, Bit>>,
             // Decoded controls for the other blocks.
             pub sample_ctl: Signal<Out, SampleCtl>,
             pub collect_ctl: Signal<Out, CollectCtl>,
@@ -167,14 +171,15 @@ macro_rules! spe_regs {
             /// spliced into `reg_rdata` at bit 16.)
             opt_rd: Vec<Signal<Local, Bits<64>>>,
             /// FEAT_SPE_nVM (`Options::nvm`; one element in a unit that builds it, none
-            /// otherwise). `own_el1`: EL2 is enabled and EL1 owns the buffer (the regime
-            /// in which PMSCR_EL2.EnVM counts). `nvm_ctl`: the address space of the
+            /// otherwise). `nvm_el2`, `nvm_e2pb`: EL2 enabled and MDCR_EL2.E2PB (whether EL1
+            /// owns the buffer: the regime in which PMSCR_EL2.EnVM counts). `nvm_ctl`: the address space of the
             /// buffer pointers (bits 11:10: 00 virtual, 01 IPA, 10 physical) and, when not
             /// virtual, PMBMAR's SH and Attr (bits 9:0), for the writer. PMSCR_EL2.EnVM is
             /// stored beyond PMSCR_EL2's storage in a 64-bit flop of its bit in place
             /// (`h_scr2`), written and read back with PMSCR_EL2; PMBIDR.AddrMode reads
             /// 01 only while EnVM is effectively 1 (the block's `eff_envm`).
-            pub own_el1: Vec<Signal<In, Bit>>,
+            pub nvm_el2: Vec<Signal<In, Bit>>,
+            pub nvm_e2pb: Vec<Signal<In, Bits<2>>>,
             pub nvm_ctl: Vec<Signal<Out, Bits<12>>>,
             /// PMSCR_EL1's and PMSCR_EL2's bits above their 8-bit flops (EnVM with
             /// FEAT_SPE_nVM, EE and KE with FEAT_SPE_EXC), in place in a 64-bit flop each
@@ -185,15 +190,15 @@ macro_rules! spe_regs {
             m_scr1: Vec<K<Bits<64>>>,
             m_scr2: Vec<K<Bits<64>>>,
             /// FEAT_SPE_EXC (`Options::exc`; one element in a unit that builds it, none
-            /// otherwise; choice exc). In: MDCR_EL3.PMSEE, EL2 enabled, EL2 owns the
-            /// buffer, SCR_EL3.EA, HCR_EL2.TEA. Out: profiling stopped (J1
+            /// otherwise; choice exc). In: MDCR_EL3.PMSEE, EL2 enabled, MDCR_EL2.E2PB,
+            /// SCR_EL3.EA, HCR_EL2.TEA. Out: profiling stopped (J1
             /// SPEProfilingStopped, for the writer) and the exceptions {KE2, KE1, EL3, EL2,
             /// EL1} (bits 4..0), from its blocks (`exc_state`, `exc_banks` below). The
             /// banks PMBSR_EL2 and PMBSR_EL3 are the table's optional registers
             /// `pmbsr_el2`, `pmbsr_el3`.
             pub x_pmsee: Vec<Signal<In, Bits<2>>>,
             pub x_el2: Vec<Signal<In, Bit>>,
-            pub x_own2: Vec<Signal<In, Bit>>,
+            pub x_e2pb: Vec<Signal<In, Bits<2>>>,
             pub x_ea: Vec<Signal<In, Bit>>,
             pub x_tea: Vec<Signal<In, Bit>>,
             pub x_stopped: Vec<Signal<Out, Bit>>,
@@ -308,6 +313,7 @@ macro_rules! spe_regs {
                 // PMSDSFR's outputs are indexed by its flop's element (the kernel below).
                 assert_eq!(fds, built(RegId::Pmsdsfr, cfg).len(), "PMSDSFR is built with FEAT_SPE_FDS");
                 let hi = usize::from(spe_defs::events::has_high_events(cfg));
+                let feed = usize::from(spe_defs::config::option::feed_events(cfg));
                 Self {
                     $(
                         $r: flop(RegId::$id, cfg),
@@ -375,7 +381,9 @@ macro_rules! spe_regs {
                     opt_rd: (0..usize::from(eft > 0 || r::REGS.iter().any(|x| x.option.is_some() && x.built(cfg))))
                         .map(|_| Default::default())
                         .collect(),
-                    own_el1: (0..nvm).map(|_| Default::default()).collect(),
+                    buffer_full: (0..feed).map(|_| Default::default()).collect(),
+                    nvm_el2: (0..nvm).map(|_| Default::default()).collect(),
+                    nvm_e2pb: (0..nvm).map(|_| Default::default()).collect(),
                     nvm_ctl: (0..nvm).map(|_| Default::default()).collect(),
                     h_scr1: (0..scr1_hi).map(|_| Default::default()).collect(),
                     h_scr2: (0..scr2_hi).map(|_| Default::default()).collect(),
@@ -383,7 +391,7 @@ macro_rules! spe_regs {
                     m_scr2: (0..scr2_hi).map(|_| k(above8(RegId::PmscrEl2))).collect(),
                     x_pmsee: (0..exc).map(|_| Default::default()).collect(),
                     x_el2: (0..exc).map(|_| Default::default()).collect(),
-                    x_own2: (0..exc).map(|_| Default::default()).collect(),
+                    x_e2pb: (0..exc).map(|_| Default::default()).collect(),
                     x_ea: (0..exc).map(|_| Default::default()).collect(),
                     x_tea: (0..exc).map(|_| Default::default()).collect(),
                     x_stopped: (0..exc).map(|_| Default::default()).collect(),
@@ -505,7 +513,7 @@ macro_rules! spe_regs {
                 for i in 0..self.exc_banks.len() {
                     self.exc_banks[i].pmsee.next = self.x_pmsee[i].val();
                     self.exc_banks[i].el2.next = self.x_el2[i].val();
-                    self.exc_banks[i].own2.next = self.x_own2[i].val();
+                    self.exc_banks[i].e2pb.next = self.x_e2pb[i].val();
                     self.exc_banks[i].ea.next = self.x_ea[i].val();
                     self.exc_banks[i].tea.next = self.x_tea[i].val();
                     self.exc_banks[i].ee2.next = self.h_scr2[i].q.val().get_bits::<2>(8);
@@ -688,11 +696,16 @@ macro_rules! spe_regs {
                     self.evfr_hi[i].next = self.v_evfr[i].q.val();
                     self.nevfr_hi[i].next = self.v_nevfr[i].q.val();
                 }
+                // SAMPLE_BUFFER_FULL (`Options::feed_events`): the writer's buffer-full event.
+                for i in 0..self.buffer_full.len() {
+                    self.buffer_full[i].next = self.upd.val().full & !self.reset.val();
+                }
                 // choice: nvm
                 // FEAT_SPE_nVM (`options::nvm`): nVM, EnVM (with PMSCR_EL2) and PMBMAR.
                 // Places are literals (checked below).
                 for i in 0..self.nvm.len() {
-                    self.nvm[i].own_el1.next = self.own_el1[i].val();
+                    self.nvm[i].el2.next = self.nvm_el2[i].val();
+                    self.nvm[i].e2pb.next = self.nvm_e2pb[i].val();
                     self.nvm[i].envm.next = self.h_scr2[i].q.val().get_bit(11);
                     self.nvm[i].nvm.next = self.pmblimitr.q.val().get_bit(7);
                     self.nvm[i].mar.next = self.pmbmar[i].q.val().get_bits::<12>(0);

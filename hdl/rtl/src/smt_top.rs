@@ -61,6 +61,7 @@ macro_rules! spe_smt_top {
             outs_shared { $($sp:ident $sb:ident $sf:ident ($($ss:tt)*);)* }
             links { $($lb:ident $lf:ident $lsb:ident $lsf:ident;)* }
             links_port1 { $($p1b:ident $p1f:ident $p1p:ident;)* }
+            links_portn { $($pwb:ident $pwf:ident $pwp:ident $pww:tt;)* }
             links_port { $($pnb:ident $pnf:ident $pnp:ident ($($pns:tt)*);)* }
             owner { $($wb:ident $wf:ident $wsb:ident $wsf:ident;)* }
             owner_plain { $($xb:ident $xf:ident $xsb:ident $xsf:ident;)* }
@@ -234,9 +235,6 @@ macro_rules! spe_smt_top {
                 self.psb_done.next = self.k_zero_t.val();
                 // The option outputs (each a bit a thread), ORed from every thread's below.
                 $(for i in 0..self.$op.len() { self.$op[i].next = self.k_zero_t.val(); })*
-                for i in 0..self.pmu_sample_buffer_full.len() {
-                    self.pmu_sample_buffer_full[i].next = self.k_zero_t.val();
-                }
                 for t in 0..T {
                     self.regs[t].clock.next = self.clk.val();
                     self.sampler[t].clock.next = self.clk.val();
@@ -291,17 +289,6 @@ macro_rules! spe_smt_top {
                     self.tracker[t].cnt_phys.next = self.cnt_phys.val();
                     self.tracker[t].psb_req.next = self.psb_req.val().get_bit(t);
                     self.latency[t].active.next = self.thr_active.val().get_bit(t);
-                    // FEAT_SPE_EXC: thread t's EL2 enabled and owning the buffer.
-                    for _i in 0..self.regs[0].x_own2.len() {
-                        self.regs[t].x_own2[0].next = self.el2_en.val().get_bit(t)
-                            & !self.mdcr_e2pb.val().get_bits::<2>(t * 2).any();
-                    }
-                    // FEAT_SPE_nVM: thread t's owner regime (E2PB other than 00: EL1 owns).
-                    for _i in 0..self.regs[0].own_el1.len() {
-                        self.regs[t].own_el1[0].next = self.el2_en.val().get_bit(t)
-                            & self.mdcr_e2pb.val().get_bits::<2>(t * 2).any();
-                    }
-
                     // The register port: thread t's bank when reg_tid names it.
                     self.regs[t].reg_en.next = self.reg_en.val() & (self.reg_tid.val() == self.k_tid[t].val());
                     self.regs[t].reg_we.next = self.reg_we.val();
@@ -397,15 +384,10 @@ macro_rules! spe_smt_top {
                     })*
                     $(for _i in 0..self.$lb[0].$lf.len() { self.$lb[t].$lf[0].next = self.$lsb[t].$lsf[0].val(); })*
                     $(for _i in 0..self.$p1b[0].$p1f.len() { self.$p1b[t].$p1f[0].next = self.$p1p.val().get_bit(t); })*
+                    $(for _i in 0..self.$pwb[0].$pwf.len() {
+                        self.$pwb[t].$pwf[0].next = self.$pwp.val().get_bits::<$pww>(t * $pww);
+                    })*
                     $(for _i in 0..self.$pnb[0].$pnf.len() { self.$pnb[t].$pnf[0].next = self.$pnp.val()$($pns)*; })*
-                    // SAMPLE_BUFFER_FULL (`Options::feed_events`): the writer's buffer-full
-                    // event on the record's owner.
-                    for i in 0..self.pmu_sample_buffer_full.len() {
-                        if self.upd.val().full & !self.reset.val() {
-                            self.pmu_sample_buffer_full[i].next =
-                                self.pmu_sample_buffer_full[i].val() | self.k_lane[t].val();
-                        }
-                    }
                 }
                 self.arbiter.ask.next = self.ask.val();
 
@@ -471,13 +453,6 @@ macro_rules! spe_smt_top {
                 self.writer.beat_data.next = self.serializer.beat_data.val();
                 self.writer.resp.next.ready = self.wr_ready.val();
                 self.writer.resp.next.err = self.wr_err.val();
-                // choice: external-abort (FEAT_SPEv1p3, as in the one-thread top).
-                for i in 0..self.writer.ea_ignored.len() {
-                    self.writer.resp.next.err = self.wr_err.val()
-                        & !(self.writer.ea_ignored[i].val()
-                            & (self.wr_err_kind.val().get_bit(0)
-                                == self.wr_err_kind.val().get_bit(1)));
-                }
                 self.writer.resp.next.err_kind = self.wr_err_kind.val();
                 self.writer.resp.next.err_fsc = self.wr_err_fsc.val();
 

@@ -51,6 +51,7 @@ macro_rules! spe_top {
             outs_shared { $($sp:ident $sb:ident $sf:ident ($($ss:tt)*);)* }
             links { $($lb:ident $lf:ident $lsb:ident $lsf:ident;)* }
             links_port1 { $($p1b:ident $p1f:ident $p1p:ident;)* }
+            links_portn { $($pwb:ident $pwf:ident $pwp:ident $pww:tt;)* }
             links_port { $($pnb:ident $pnf:ident $pnp:ident ($($pns:tt)*);)* }
             owner { $($wb:ident $wf:ident $wsb:ident $wsf:ident;)* }
             owner_plain { $($xb:ident $xf:ident $xsb:ident $xsf:ident;)* }
@@ -144,16 +145,6 @@ macro_rules! spe_top {
                 self.writer.room_gone_in.next = false;
                 self.writer.resp.next.ready = self.wr_ready.val();
                 self.writer.resp.next.err = self.wr_err.val();
-                // choice: external-abort
-                // FEAT_SPEv1p3 (`Options::v1p3`, PMBIDR.EA = 1): an external abort on a
-                // buffer write (kind 00, or the reserved 11 counted as one) is ignored: the
-                // writer sees the beat written. Stage 1 and 2 faults (01, 10) go through.
-                for i in 0..self.writer.ea_ignored.len() {
-                    self.writer.resp.next.err = self.wr_err.val()
-                        & !(self.writer.ea_ignored[i].val()
-                            & (self.wr_err_kind.val().get_bit(0)
-                                == self.wr_err_kind.val().get_bit(1)));
-                }
                 self.writer.resp.next.err_kind = self.wr_err_kind.val();
                 self.writer.resp.next.err_fsc = self.wr_err_fsc.val();
                 self.tracker.psb_req.next = self.psb_req.val();
@@ -231,23 +222,11 @@ macro_rules! spe_top {
                 $(for i in 0..self.$sp.len() { self.$sp[i].next = self.$sb.$sf[i].val()$($ss)*; })*
                 $(for i in 0..self.$lb.$lf.len() { self.$lb.$lf[i].next = self.$lsb.$lsf[i].val(); })*
                 $(for i in 0..self.$p1b.$p1f.len() { self.$p1b.$p1f[i].next = self.$p1p.val(); })*
+                $(for i in 0..self.$pwb.$pwf.len() { self.$pwb.$pwf[i].next = self.$pwp.val(); })*
                 $(for i in 0..self.$pnb.$pnf.len() { self.$pnb.$pnf[i].next = self.$pnp.val()$($pns)*; })*
                 $(for i in 0..self.$wb.$wf.len() { self.$wb.$wf[i].next = self.$wsb.$wsf[i].val(); })*
                 $(for i in 0..self.$xsb.$xsf.len() { self.$xb.$xf.next = self.$xsb.$xsf[i].val(); })*
                 $(for i in 0..self.$gb.$gf.len() { self.$gb.$gf[i].next = self.$gsb.$gsf[i].val(); })*
-                // FEAT_SPE_nVM (`Options::nvm`): MDCR_EL2.E2PB other than 00 (EL2_OWNS,
-                // checked below): EL1 owns the buffer.
-                for i in 0..self.regs.own_el1.len() {
-                    self.regs.own_el1[i].next = self.el2_en.val() & self.mdcr_e2pb.val().any();
-                }
-                // FEAT_SPE_EXC (`Options::exc`): EL2 enabled and owning the buffer.
-                for i in 0..self.regs.x_own2.len() {
-                    self.regs.x_own2[i].next = self.el2_en.val() & !self.mdcr_e2pb.val().any();
-                }
-                // SAMPLE_BUFFER_FULL (`Options::feed_events`): the writer's buffer-full event.
-                for i in 0..self.pmu_sample_buffer_full.len() {
-                    self.pmu_sample_buffer_full[i].next = self.writer.upd.val().full & !self.reset.val();
-                }
             }
         }
     };
@@ -282,6 +261,3 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const C
         &mut self.clk
     }
 }
-
-/// `own_el1` reads "E2PB is not 00" as any bit of it set.
-const _: () = assert!(spe_defs::regs::mdcr_e2pb::EL2_OWNS == 0);

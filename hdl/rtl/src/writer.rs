@@ -81,9 +81,15 @@ pub struct SpeWriter {
     /// this block's own): used instead of the own check when `k_ext_room` is set.
     pub room_gone_in: Signal<In, Bit>,
     /// FEAT_SPEv1p3's PMBIDR.EA = 1 (`Options::v1p3`; one element in a unit that builds it,
-    /// none otherwise): high, the PE ignores an external abort on a buffer write; the top
-    /// then hands this block no `err` for one (choice: external-abort).
-    pub ea_ignored: Vec<Signal<Out, Bit>>,
+    /// none otherwise): high, the PE ignores an external abort on a buffer write (`err`
+    /// of kind 00, or the reserved 11 counted as one): the beat counts as written. Stage 1
+    /// and 2 faults (01, 10) still stop the record (choice: external-abort).
+    ea_ignored: Vec<Signal<Local, Bit>>,
+    /// The response's `err`, less an ignored external abort; its kind (a plain signal:
+    /// rust-hdl 0.46 writes a bit of a bundle's field as a select of a select, which Yosys
+    /// refuses).
+    err: Signal<Local, Bit>,
+    err_kind: Signal<Local, Bits<2>>,
     /// FEAT_SPE_nVM (`Options::nvm`; one element in a unit that builds it, none
     /// otherwise): the granted thread's address space and PMBMAR attributes
     /// ([`crate::regs`]'s `nvm_ctl`: bits 11:10 the space, 9:0 PMBMAR's SH and Attr),
@@ -194,8 +200,14 @@ impl Logic for SpeWriter {
             self, clock, s_beat, s_held, s_base, s_limit, s_nlo, s_next, c_hi_gt, c_hi_eq, c_lo_ge,
             e_hi_gt, e_hi_eq, e_lo_ge
         );
+        // choice: external-abort
+        self.err.next = self.resp.val().err;
+        self.err_kind.next = self.resp.val().err_kind;
         for i in 0..self.ea_ignored.len() {
             self.ea_ignored[i].next = true;
+            self.err.next = self.resp.val().err
+                & !(self.ea_ignored[i].val()
+                    & (self.err_kind.val().get_bit(0) == self.err_kind.val().get_bit(1)));
         }
         self.s_beat.reset.next = self.reset.val();
         self.s_held.reset.next = self.reset.val();
@@ -214,7 +226,7 @@ impl Logic for SpeWriter {
         self.upd.next.full = false;
         self.upd.next.full_dl = false;
         self.upd.next.abort = false;
-        self.upd.next.abort_kind = self.resp.val().err_kind;
+        self.upd.next.abort_kind = self.err_kind.val();
         self.upd.next.abort_fsc = self.resp.val().err_fsc;
         self.upd.next.abort_first = self.s_beat.q.val() == self.k_zero3.val();
         self.wr_done.next = false;
@@ -297,7 +309,7 @@ impl Logic for SpeWriter {
                 self.upd.next.ptr = self.beat_addr.val().to_bits();
             }
         } else if self.writing.val() & self.resp.val().ready {
-            if self.resp.val().err {
+            if self.err.val() {
                 // A fault (its kind, FSC and first-beat flag go with `abort`): stop;
                 // PMBPTR points at the faulting beat.
                 self.wr_done.next = true;
@@ -336,7 +348,7 @@ impl Logic for SpeWriter {
             if self.writing.val()
                 & !self.stop.val()
                 & self.resp.val().ready
-                & !self.resp.val().err
+                & !self.err.val()
                 & (self.s_beat.q.val() == self.k_last_beat.val())
                 & !self.hi[i].val()
             {

@@ -96,8 +96,9 @@ fn per_thread(what: &str, t: &Tap) -> bool {
 /// into a per-thread block's option signal, `ins_at { b f n p; }` into its element `n`;
 /// `outs { p b f (sel); }` an output of one bit a thread from a per-thread block,
 /// `outs_shared { p b f (sel); }` one from a shared block; `links { b f sb sf; }` between
-/// one thread's blocks; `links_port1 { b f p; }` from a port of `PORTS` of one bit a thread,
-/// `links_port { b f p (sel); }` from a shared one; `owner { b f sb sf; }` and
+/// one thread's blocks; `links_port1 { b f p; }` and `links_portn { b f p bits; }` from a
+/// port of `PORTS` of one or more bits a thread, `links_port { b f p (sel); }` from a shared
+/// one; `owner { b f sb sf; }` and
 /// `owner_plain { .. }` (into a signal every unit has) into a shared block from the record
 /// owner's block, `granted { b f sb sf; }` from the granted thread's.
 pub fn option_wires() -> String {
@@ -106,7 +107,7 @@ pub fn option_wires() -> String {
 
 /// [`option_wires`] of these tables.
 fn wires_of(ports: &[OptionPort], links: &[OptionLink]) -> String {
-    let mut g: [(&str, String); 11] = [
+    let mut g: [(&str, String); 12] = [
         ("ins1", String::new()),
         ("insn", String::new()),
         ("ins_at", String::new()),
@@ -114,6 +115,7 @@ fn wires_of(ports: &[OptionPort], links: &[OptionLink]) -> String {
         ("outs_shared", String::new()),
         ("links", String::new()),
         ("links_port1", String::new()),
+        ("links_portn", String::new()),
         ("links_port", String::new()),
         ("owner", String::new()),
         ("owner_plain", String::new()),
@@ -215,6 +217,10 @@ fn wires_of(ports: &[OptionPort], links: &[OptionLink]) -> String {
                     Width::PerThread(1) if bits.is_none() => {
                         add("links_port1", format!("{} {} {name}", to.block, to.field))
                     }
+                    Width::PerThread(n) if bits.is_none() => add(
+                        "links_portn",
+                        format!("{} {} {name} {n}", to.block, to.field),
+                    ),
                     Width::Bits(_) => add(
                         "links_port",
                         format!("{} {} {name} ({})", to.block, to.field, select(bits)),
@@ -416,19 +422,14 @@ mod tests {
     #[test]
     fn every_option_port_but_those_by_hand_and_every_link_is_wired_once() {
         let wires = option_wires();
-        let groups = [
-            "ins1",
-            "insn",
-            "ins_at",
-            "outs",
-            "outs_shared",
-            "links",
-            "links_port1",
-            "links_port",
-            "owner",
-            "owner_plain",
-            "granted",
-        ];
+        // Every group's entries (`name { a; b; } `).
+        let groups: Vec<&str> = wires
+            .split("} ")
+            .filter_map(|g| g.split(" {").next())
+            .map(str::trim)
+            .filter(|g| !g.is_empty())
+            .collect();
+        assert_eq!(groups.len(), 12, "{groups:?}");
         let entries: Vec<&str> = groups.iter().flat_map(|g| group(&wires, g)).collect();
         let taps = |o: &OptionPort| match o.wire {
             Wire::Into(t) => t.len(),

@@ -126,10 +126,10 @@ impl Logic for RegsExcState {
 /// replaces).
 #[derive(LogicBlock)]
 pub struct RegsExcBanks {
-    /// MDCR_EL3.PMSEE, EL2 enabled, EL2 owns the buffer, SCR_EL3.EA, HCR_EL2.TEA (ports).
+    /// MDCR_EL3.PMSEE, EL2 enabled, MDCR_EL2.E2PB, SCR_EL3.EA, HCR_EL2.TEA (ports).
     pub pmsee: Signal<In, Bits<2>>,
     pub el2: Signal<In, Bit>,
-    pub own2: Signal<In, Bit>,
+    pub e2pb: Signal<In, Bits<2>>,
     pub ea: Signal<In, Bit>,
     pub tea: Signal<In, Bit>,
     /// PMSCR_EL2.EE.
@@ -153,6 +153,8 @@ pub struct RegsExcBanks {
     s1f: Signal<Local, Bit>,
     s2f: Signal<Local, Bit>,
     sea: Signal<Local, Bit>,
+    /// EL2 is enabled and owns the buffer (MDCR_EL2.E2PB 00: `mdcr_e2pb::EL2_OWNS`).
+    own2: Signal<Local, Bit>,
     d3: Signal<Local, Bit>,
     d2: Signal<Local, Bit>,
     t3: Signal<Local, Bit>,
@@ -205,6 +207,7 @@ impl Default for RegsExcBanks {
         Self {
             pmsee: Default::default(),
             el2: Default::default(),
+            e2pb: Default::default(),
             own2: Default::default(),
             ea: Default::default(),
             tea: Default::default(),
@@ -271,6 +274,7 @@ impl Logic for RegsExcBanks {
         // The fault's stage and whether it is a synchronous external abort: the external
         // kinds (00, 11) are stage 1 with FSC 010000; an MMU fault's FSC 010000, 01001x,
         // 0101xx or 011011.
+        self.own2.next = self.el2.val() & !self.e2pb.val().any();
         self.s2f.next = self.abort_kind.val() == self.k_kind_s2.val();
         self.s1f.next = !self.s2f.val();
         self.sea.next = (self.abort_kind.val() == self.k_kind_ext.val())

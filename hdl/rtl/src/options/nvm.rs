@@ -7,7 +7,7 @@
 //! `wr_mem_attr`).
 //!
 //! ```text
-//!  nVM, EnVM, own_el1, PMBMAR --> [ RegsNvm ] --> ctl (space 11:10, SH and Attr 9:0) --> (top)
+//!  nVM, EnVM, el2, e2pb, PMBMAR --> [ RegsNvm ] --> ctl (space 11:10, SH and Attr 9:0) --> (top)
 //!                                             --> eff_envm (PMBIDR.AddrMode's read-back)
 //!  --> [ WriterNvm: taken with the slot ] --> out, with each beat --> wr_addr_space, wr_mem_attr
 //! ```
@@ -18,12 +18,15 @@ use rust_hdl::prelude::*;
 use spe_defs::regs::pmbmar;
 
 /// The register block's part (`spe_regs_nvm_<preset>`): EnVM is effectively 1 unless EL2 is
-/// enabled and EL1 owns the buffer (`own_el1`: the regime in which PMSCR_EL2.EnVM counts);
+/// enabled (`el2`) and EL1 owns the buffer (MDCR_EL2.E2PB, `e2pb`, other than 00:
+/// `own_el1`, the regime in which PMSCR_EL2.EnVM counts);
 /// the Effective nVM makes the pointers IPAs under that EL1 owner, physical addresses
 /// otherwise, with PMBMAR's SH and Attr; `ctl` is zero (virtual) while it is 0.
 #[derive(LogicBlock)]
 pub struct RegsNvm {
-    pub own_el1: Signal<In, Bit>,
+    pub el2: Signal<In, Bit>,
+    pub e2pb: Signal<In, Bits<2>>,
+    own_el1: Signal<Local, Bit>,
     /// PMSCR_EL2.EnVM and PMBLIMITR_EL1.nVM as stored.
     pub envm: Signal<In, Bit>,
     pub nvm: Signal<In, Bit>,
@@ -45,6 +48,8 @@ pub struct RegsNvm {
 impl Default for RegsNvm {
     fn default() -> Self {
         Self {
+            el2: Default::default(),
+            e2pb: Default::default(),
             own_el1: Default::default(),
             envm: Default::default(),
             nvm: Default::default(),
@@ -62,6 +67,7 @@ impl Default for RegsNvm {
 impl Logic for RegsNvm {
     #[hdl_gen]
     fn update(&mut self) {
+        self.own_el1.next = self.el2.val() & self.e2pb.val().any();
         self.eff_envm.next = !self.own_el1.val() | self.envm.val();
         self.eff_nvm.next = self.nvm.val() & self.eff_envm.val();
         self.ctl.next = self.k_zero12.val();
@@ -105,3 +111,7 @@ impl Logic for WriterNvm {
         }
     }
 }
+
+/// `own_el1` reads "E2PB is not 00" as any bit of it set (and RegsExcBanks's `own2` "E2PB
+/// is 00" as none).
+const _: () = assert!(spe_defs::regs::mdcr_e2pb::EL2_OWNS == 0);
