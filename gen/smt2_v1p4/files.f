@@ -6,6 +6,7 @@ spe_capture_eft_smt2_v1p4.v
 spe_capture_smt2_v1p4.v
 spe_filter_eft_smt2_v1p4.v
 spe_filter_fds_smt2_v1p4.v
+spe_filter_feed_events_smt2_v1p4.v
 spe_filter_smt2_v1p4.v
 spe_latency_smt2_v1p4.v
 spe_regs_eft_smt2_v1p4.v

@@ -30,6 +30,27 @@ module spe_filter_v1p2x(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed
     // Enums
     localparam SamplePhase__Filter = 2;
 
+    // Stub signals
+    reg  feed_events__0__pulse;
+    reg  feed_events__0__fcr_b;
+    reg  feed_events__0__fcr_ld;
+    reg  feed_events__0__fcr_st;
+    reg  feed_events__0__is_branch;
+    reg  feed_events__0__is_load;
+    reg  feed_events__0__is_store;
+    reg  [11:0] feed_events__0__events;
+    reg  [11:0] feed_events__0__evfr;
+    reg  [11:0] feed_events__0__nevfr;
+    reg  feed_events__0__hi_ok__0;
+    reg  [11:0] feed_events__0__lat_total;
+    reg  [11:0] feed_events__0__minlat;
+    wire  feed_events__0__br;
+    wire  feed_events__0__ld;
+    wire  feed_events__0__st;
+    wire  feed_events__0__op;
+    wire  feed_events__0__ev;
+    wire  feed_events__0__lat;
+
     // Local signals
     reg  h_ev_ok__0;
     reg  h_nev_ok__0;
@@ -38,6 +59,29 @@ module spe_filter_v1p2x(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed
     reg  ev_ok;
     reg  nev_ok;
     reg  lat_ok;
+
+    // Sub module instances
+    spe_filter_feed_events_v1p2x feed_events__0(
+        .pulse(feed_events__0__pulse),
+        .fcr_b(feed_events__0__fcr_b),
+        .fcr_ld(feed_events__0__fcr_ld),
+        .fcr_st(feed_events__0__fcr_st),
+        .is_branch(feed_events__0__is_branch),
+        .is_load(feed_events__0__is_load),
+        .is_store(feed_events__0__is_store),
+        .events(feed_events__0__events),
+        .evfr(feed_events__0__evfr),
+        .nevfr(feed_events__0__nevfr),
+        .hi_ok__0(feed_events__0__hi_ok__0),
+        .lat_total(feed_events__0__lat_total),
+        .minlat(feed_events__0__minlat),
+        .br(feed_events__0__br),
+        .ld(feed_events__0__ld),
+        .st(feed_events__0__st),
+        .op(feed_events__0__op),
+        .ev(feed_events__0__ev),
+        .lat(feed_events__0__lat)
+    );
 
     // Update code
     always @(*) begin
@@ -68,13 +112,25 @@ module spe_filter_v1p2x(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed
         end
         feed = filtering & ~reset;
         filtrate = filtering & ~reset & type_ok & ev_ok & nev_ok & lat_ok;
-        feed_br__0 = filtering & ~reset & view[(0)+:(1)];
-        feed_ld__0 = filtering & ~reset & view[(1)+:(1)];
-        feed_st__0 = filtering & ~reset & view[(2)+:(1)];
-        feed_op__0 = filtering & ~reset & ((ctl[(4)+:(1)] & view[(0)+:(1)]) | (ctl[(5)+:(1)] & view[(1)+:(1)]) | (ctl[(6)+:(1)] & view[(2)+:(1)]));
-        feed_event__0 = filtering & ~reset & ((view[(3)+:(12)] & ctl[(7)+:(12)]) == ctl[(7)+:(12)]) & ((view[(3)+:(12)] & ctl[(19)+:(12)]) == k_zero12);
-        feed_event__0 = filtering & ~reset & ((view[(3)+:(12)] & ctl[(7)+:(12)]) == ctl[(7)+:(12)]) & ((view[(3)+:(12)] & ctl[(19)+:(12)]) == k_zero12) & h_ev_ok__0 & h_nev_ok__0;
-        feed_lat__0 = filtering & ~reset & (lat_total >= minlat);
+        feed_events__0__pulse = filtering & ~reset;
+        feed_events__0__fcr_b = ctl[(4)+:(1)];
+        feed_events__0__fcr_ld = ctl[(5)+:(1)];
+        feed_events__0__fcr_st = ctl[(6)+:(1)];
+        feed_events__0__is_branch = view[(0)+:(1)];
+        feed_events__0__is_load = view[(1)+:(1)];
+        feed_events__0__is_store = view[(2)+:(1)];
+        feed_events__0__events = view[(3)+:(12)];
+        feed_events__0__evfr = ctl[(7)+:(12)];
+        feed_events__0__nevfr = ctl[(19)+:(12)];
+        feed_events__0__lat_total = lat_total;
+        feed_events__0__minlat = minlat;
+        feed_events__0__hi_ok__0 = h_ev_ok__0 & h_nev_ok__0;
+        feed_br__0 = feed_events__0__br;
+        feed_ld__0 = feed_events__0__ld;
+        feed_st__0 = feed_events__0__st;
+        feed_op__0 = feed_events__0__op;
+        feed_event__0 = feed_events__0__ev;
+        feed_lat__0 = feed_events__0__lat;
     end
 
 endmodule // spe_filter_v1p2x

@@ -7,6 +7,7 @@ ${SPE_GEN}/v1p5/spe_capture_eft_v1p5.v
 ${SPE_GEN}/v1p5/spe_capture_v1p5.v
 ${SPE_GEN}/v1p5/spe_filter_eft_v1p5.v
 ${SPE_GEN}/v1p5/spe_filter_fds_v1p5.v
+${SPE_GEN}/v1p5/spe_filter_feed_events_v1p5.v
 ${SPE_GEN}/v1p5/spe_filter_v1p5.v
 ${SPE_GEN}/v1p5/spe_latency_v1p5.v
 ${SPE_GEN}/v1p5/spe_regs_eft_v1p5.v

@@ -5,6 +5,7 @@ spe_capture_eft_v1p5.v
 spe_capture_v1p5.v
 spe_filter_eft_v1p5.v
 spe_filter_fds_v1p5.v
+spe_filter_feed_events_v1p5.v
 spe_filter_v1p5.v
 spe_latency_v1p5.v
 spe_regs_eft_v1p5.v

@@ -32,13 +32,15 @@ pub struct SpeFilter<const CW: usize> {
     pub feed: Signal<Out, Bit>,
     pub filtrate: Signal<Out, Bit>,
     /// SPEv1p2's SAMPLE_FEED_BR, _LD, _ST, _OP, _EVENT, _LAT: one element each in a unit
-    /// built with `Options::feed_events`, none otherwise (so no Verilog at all).
+    /// built with `Options::feed_events`, none otherwise (so no Verilog at all), from its
+    /// block ([`crate::options::feed_events::FilterFeed`]).
     pub feed_br: Vec<Signal<Out, Bit>>,
     pub feed_ld: Vec<Signal<Out, Bit>>,
     pub feed_st: Vec<Signal<Out, Bit>>,
     pub feed_op: Vec<Signal<Out, Bit>>,
     pub feed_event: Vec<Signal<Out, Bit>>,
     pub feed_lat: Vec<Signal<Out, Bit>>,
+    feed_events: Vec<crate::options::feed_events::FilterFeed<CW>>,
     /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none
     /// otherwise): PMSFCR.TYPE bits 4:3 (FP, SIMD) and TYPEm, the op's attributes and
     /// whether its access was scalar, for its block ([`crate::options::eft::FilterEft`]:
@@ -116,6 +118,9 @@ impl<const CW: usize> SpeFilter<CW> {
             feed_op: option(),
             feed_event: option(),
             feed_lat: option(),
+            feed_events: (0..usize::from(cfg.options.feed_events))
+                .map(|_| crate::options::feed_events::FilterFeed::new(cfg))
+                .collect(),
             eft_type: n_of(eft),
             eft_mask: n_of(eft),
             attr_fp: n_of(eft),
@@ -224,69 +229,47 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
                 & self.lat_ok.val()
                 & !self.fds[i].drop.val();
         }
-        for i in 0..self.feed_ds.len() {
-            for j in 0..self.fds.len() {
-                self.feed_ds[i].next =
-                    self.filtering.val() & !self.reset.val() & self.fds[j].hit.val();
-            }
-        }
-        // SPEv1p2's SAMPLE_FEED_* (J1 SPEFilterByType, SPEFilterByEvents,
-        // SPEFilterByLatency): with SAMPLE_FEED, from the sample and the filter registers
-        // whether or not FT, FE, FnE or FL enable the filters.
-        for i in 0..self.feed_br.len() {
-            self.feed_br[i].next =
-                self.filtering.val() & !self.reset.val() & self.view.val().is_branch;
-        }
-        for i in 0..self.feed_ld.len() {
-            self.feed_ld[i].next =
-                self.filtering.val() & !self.reset.val() & self.view.val().is_load;
-        }
-        for i in 0..self.feed_st.len() {
-            self.feed_st[i].next =
-                self.filtering.val() & !self.reset.val() & self.view.val().is_store;
-        }
-        for i in 0..self.feed_op.len() {
-            self.feed_op[i].next = self.filtering.val()
-                & !self.reset.val()
-                & ((self.ctl.val().b & self.view.val().is_branch)
-                    | (self.ctl.val().ld & self.view.val().is_load)
-                    | (self.ctl.val().st & self.view.val().is_store));
-        }
-        // With FEAT_SPE_EFT: J1's is_op with TYPE or TYPEm selecting something.
-        for i in 0..self.eft.len() {
-            for j in 0..self.feed_op.len() {
-                self.feed_op[j].next = self.filtering.val()
-                    & !self.reset.val()
-                    & self.eft[i].sel.val()
-                    & self.eft[i].is_op.val();
-            }
-        }
-        for i in 0..self.feed_fp.len() {
-            for j in 0..self.eft.len() {
-                self.feed_fp[i].next =
-                    self.filtering.val() & !self.reset.val() & self.eft[j].op_fp.val();
-                self.feed_simd[i].next =
-                    self.filtering.val() & !self.reset.val() & self.eft[j].op_simd.val();
-            }
-        }
-        for i in 0..self.feed_event.len() {
-            self.feed_event[i].next = self.filtering.val()
-                & !self.reset.val()
-                & ((self.view.val().events & self.ctl.val().evfr) == self.ctl.val().evfr)
-                & ((self.view.val().events & self.ctl.val().nevfr) == self.k_zero12.val());
+        // SPEv1p2's SAMPLE_FEED_* (`options::feed_events`), with EFT's and FDS's. (The
+        // block's own option signals are its only element, `[0]`: rust-hdl 0.46 leaves a
+        // loop index below an indexed block unresolved.)
+        for i in 0..self.feed_events.len() {
+            self.feed_events[i].pulse.next = self.filtering.val() & !self.reset.val();
+            self.feed_events[i].fcr_b.next = self.ctl.val().b;
+            self.feed_events[i].fcr_ld.next = self.ctl.val().ld;
+            self.feed_events[i].fcr_st.next = self.ctl.val().st;
+            self.feed_events[i].is_branch.next = self.view.val().is_branch;
+            self.feed_events[i].is_load.next = self.view.val().is_load;
+            self.feed_events[i].is_store.next = self.view.val().is_store;
+            self.feed_events[i].events.next = self.view.val().events;
+            self.feed_events[i].evfr.next = self.ctl.val().evfr;
+            self.feed_events[i].nevfr.next = self.ctl.val().nevfr;
+            self.feed_events[i].lat_total.next = self.lat_total.val();
+            self.feed_events[i].minlat.next = self.minlat.val();
             for j in 0..self.ev_hi.len() {
-                self.feed_event[i].next = self.filtering.val()
-                    & !self.reset.val()
-                    & ((self.view.val().events & self.ctl.val().evfr) == self.ctl.val().evfr)
-                    & ((self.view.val().events & self.ctl.val().nevfr) == self.k_zero12.val())
-                    & self.h_ev_ok[j].val()
-                    & self.h_nev_ok[j].val();
+                self.feed_events[i].hi_ok[0].next = self.h_ev_ok[j].val() & self.h_nev_ok[j].val();
             }
-        }
-        for i in 0..self.feed_lat.len() {
-            self.feed_lat[i].next = self.filtering.val()
-                & !self.reset.val()
-                & (self.lat_total.val() >= self.minlat.val());
+            for j in 0..self.eft.len() {
+                self.feed_events[i].eft_op[0].next =
+                    self.eft[j].sel.val() & self.eft[j].is_op.val();
+                self.feed_events[i].eft_fp[0].next = self.eft[j].op_fp.val();
+                self.feed_events[i].eft_simd[0].next = self.eft[j].op_simd.val();
+            }
+            for j in 0..self.fds.len() {
+                self.feed_events[i].fds_hit[0].next = self.fds[j].hit.val();
+            }
+            self.feed_br[i].next = self.feed_events[i].br.val();
+            self.feed_ld[i].next = self.feed_events[i].ld.val();
+            self.feed_st[i].next = self.feed_events[i].st.val();
+            self.feed_op[i].next = self.feed_events[i].op.val();
+            self.feed_event[i].next = self.feed_events[i].ev.val();
+            self.feed_lat[i].next = self.feed_events[i].lat.val();
+            for j in 0..self.feed_fp.len() {
+                self.feed_fp[j].next = self.feed_events[i].fp[0].val();
+                self.feed_simd[j].next = self.feed_events[i].simd[0].val();
+            }
+            for j in 0..self.feed_ds.len() {
+                self.feed_ds[j].next = self.feed_events[i].ds[0].val();
+            }
         }
     }
 }

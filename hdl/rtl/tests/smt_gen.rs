@@ -49,6 +49,7 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("regs_nvm", cfg.options.nvm),
                 ("writer_nvm", cfg.options.nvm),
                 ("filter_fds", cfg.options.fds),
+                ("filter_feed_events", cfg.options.feed_events),
             ]
             .iter()
             .filter(|(_, built)| *built)

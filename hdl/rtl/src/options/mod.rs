@@ -10,6 +10,7 @@
 //! | [`eft`] | `Options::eft` (FEAT_SPE_EFT: PMSFCR.FP, SIMD, TYPEm; the op's FP and SIMD kind) | `regs`, `capture`, `tracker`, `filter` | `spe_<host>_eft_<preset>` |
 //! | [`exc`] | `Options::exc` (FEAT_SPE_EXC: the banks PMBSR_EL2/EL3, SPE Profiling exceptions) | `regs` (two blocks) | `spe_regs_exc_state_<preset>`, `spe_regs_exc_banks_<preset>` |
 //! | [`fds`] | `Options::fds` (FEAT_SPE_FDS: the data-source filter) | `filter` | `spe_filter_fds_<preset>` |
+//! | [`feed_events`] | `Options::feed_events` (SPEv1p2's SAMPLE_FEED_* events, with EFT's and FDS's) | `filter` | `spe_filter_feed_events_<preset>` |
 //! | [`nvm`] | `Options::nvm` (FEAT_SPE_nVM: the buffer by IPA or PA) | `regs`, `writer` | `spe_<host>_nvm_<preset>` |
 //!
 //! The other options are still written into their hosts (`regs`, `filter`, `capture`,
@@ -19,5 +20,6 @@
 pub mod eft;
 pub mod exc;
 pub mod fds;
+pub mod feed_events;
 pub mod nvm;
 pub mod pmfz;
