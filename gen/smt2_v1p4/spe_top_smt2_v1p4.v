@@ -287,7 +287,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     wire  [408:0] tracker__0__sample;
     reg  [63:0] tracker__0__prev_target__0;
     reg  tracker__0__prev_valid__0;
-    wire  [63:0] tracker__0__pbt__0;
+    wire  [63:0] tracker__0__pbt_addr__0;
     wire  tracker__0__pbt_en__0;
     reg  tracker__0__fp_scalar_in__0;
     wire  tracker__0__fp_scalar__0;
@@ -336,7 +336,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     wire  [408:0] tracker__1__sample;
     reg  [63:0] tracker__1__prev_target__0;
     reg  tracker__1__prev_valid__0;
-    wire  [63:0] tracker__1__pbt__0;
+    wire  [63:0] tracker__1__pbt_addr__0;
     wire  tracker__1__pbt_en__0;
     reg  tracker__1__fp_scalar_in__0;
     wire  tracker__1__fp_scalar__0;
@@ -651,7 +651,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .sample(tracker__0__sample),
         .prev_target__0(tracker__0__prev_target__0),
         .prev_valid__0(tracker__0__prev_valid__0),
-        .pbt__0(tracker__0__pbt__0),
+        .pbt_addr__0(tracker__0__pbt_addr__0),
         .pbt_en__0(tracker__0__pbt_en__0),
         .fp_scalar_in__0(tracker__0__fp_scalar_in__0),
         .fp_scalar__0(tracker__0__fp_scalar__0),
@@ -702,7 +702,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .sample(tracker__1__sample),
         .prev_target__0(tracker__1__prev_target__0),
         .prev_valid__0(tracker__1__prev_valid__0),
-        .pbt__0(tracker__1__pbt__0),
+        .pbt_addr__0(tracker__1__pbt_addr__0),
         .pbt_en__0(tracker__1__pbt_en__0),
         .fp_scalar_in__0(tracker__1__fp_scalar_in__0),
         .fp_scalar__0(tracker__1__fp_scalar__0),
@@ -1328,7 +1328,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         writer__stopped = regs__0__irq;
         writer__ctl = regs__0__buffer_ctl;
         serializer__events_hi__0 = tracker__0__events_hi__0;
-        serializer__pbt__0 = tracker__0__pbt__0;
+        serializer__pbt__0 = tracker__0__pbt_addr__0;
         serializer__pbt_en__0 = tracker__0__pbt_en__0;
         tag = tag | sampler__1__tag;
         if (reg_tid == k_tid__1) begin
@@ -1343,7 +1343,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
             writer__room_gone_in = room__1__gone;
             writer__stopped = regs__1__irq;
             serializer__events_hi__0 = tracker__1__events_hi__0;
-            serializer__pbt__0 = tracker__1__pbt__0;
+            serializer__pbt__0 = tracker__1__pbt_addr__0;
             serializer__pbt_en__0 = tracker__1__pbt_en__0;
         end
         if (arbiter__grant[1]) begin

@@ -9,6 +9,7 @@ spe_regs_pmfz_v1p2x.v
 spe_regs_v1p2x.v
 spe_sampler_v1p2x.v
 spe_serializer_v1p2x.v
+spe_tracker_pbt_v1p2x.v
 spe_tracker_v1p2x.v
 spe_writer_v1p2x.v
 spe_top_v1p2x.v

@@ -16,6 +16,7 @@ ${SPE_GEN}/v1p4/spe_regs_v1p4.v
 ${SPE_GEN}/v1p4/spe_sampler_v1p4.v
 ${SPE_GEN}/v1p4/spe_serializer_v1p4.v
 ${SPE_GEN}/v1p4/spe_tracker_eft_v1p4.v
+${SPE_GEN}/v1p4/spe_tracker_pbt_v1p4.v
 ${SPE_GEN}/v1p4/spe_tracker_v1p4.v
 ${SPE_GEN}/v1p4/spe_writer_v1p4.v
 ${SPE_GEN}/v1p4/spe_top_v1p4.v

@@ -14,6 +14,7 @@ spe_regs_v1p4.v
 spe_sampler_v1p4.v
 spe_serializer_v1p4.v
 spe_tracker_eft_v1p4.v
+spe_tracker_pbt_v1p4.v
 spe_tracker_v1p4.v
 spe_writer_v1p4.v
 spe_top_v1p4.v

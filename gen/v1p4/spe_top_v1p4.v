@@ -193,7 +193,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  [408:0] tracker__sample;
     reg  [63:0] tracker__prev_target__0;
     reg  tracker__prev_valid__0;
-    wire  [63:0] tracker__pbt__0;
+    wire  [63:0] tracker__pbt_addr__0;
     wire  tracker__pbt_en__0;
     reg  tracker__fp_scalar_in__0;
     wire  tracker__fp_scalar__0;
@@ -372,7 +372,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .sample(tracker__sample),
         .prev_target__0(tracker__prev_target__0),
         .prev_valid__0(tracker__prev_valid__0),
-        .pbt__0(tracker__pbt__0),
+        .pbt_addr__0(tracker__pbt_addr__0),
         .pbt_en__0(tracker__pbt_en__0),
         .fp_scalar_in__0(tracker__fp_scalar_in__0),
         .fp_scalar__0(tracker__fp_scalar__0),
@@ -622,7 +622,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         filter__nevfr_hi__0 = regs__nevfr_hi__0;
         sampler__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
         serializer__events_hi__0 = tracker__events_hi__0;
-        serializer__pbt__0 = tracker__pbt__0;
+        serializer__pbt__0 = tracker__pbt_addr__0;
         serializer__pbt_en__0 = tracker__pbt_en__0;
     end
 

@@ -19,6 +19,7 @@ ${SPE_GEN}/v1p5/spe_regs_v1p5.v
 ${SPE_GEN}/v1p5/spe_sampler_v1p5.v
 ${SPE_GEN}/v1p5/spe_serializer_v1p5.v
 ${SPE_GEN}/v1p5/spe_tracker_eft_v1p5.v
+${SPE_GEN}/v1p5/spe_tracker_pbt_v1p5.v
 ${SPE_GEN}/v1p5/spe_tracker_v1p5.v
 ${SPE_GEN}/v1p5/spe_writer_nvm_v1p5.v
 ${SPE_GEN}/v1p5/spe_writer_v1p5.v

@@ -17,6 +17,7 @@ spe_regs_v1p5.v
 spe_sampler_v1p5.v
 spe_serializer_v1p5.v
 spe_tracker_eft_v1p5.v
+spe_tracker_pbt_v1p5.v
 spe_tracker_v1p5.v
 spe_writer_nvm_v1p5.v
 spe_writer_v1p5.v

@@ -213,7 +213,7 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  [408:0] tracker__sample;
     reg  [63:0] tracker__prev_target__0;
     reg  tracker__prev_valid__0;
-    wire  [63:0] tracker__pbt__0;
+    wire  [63:0] tracker__pbt_addr__0;
     wire  tracker__pbt_en__0;
     reg  tracker__fp_scalar_in__0;
     wire  tracker__fp_scalar__0;
@@ -404,7 +404,7 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .sample(tracker__sample),
         .prev_target__0(tracker__prev_target__0),
         .prev_valid__0(tracker__prev_valid__0),
-        .pbt__0(tracker__pbt__0),
+        .pbt_addr__0(tracker__pbt_addr__0),
         .pbt_en__0(tracker__pbt_en__0),
         .fp_scalar_in__0(tracker__fp_scalar_in__0),
         .fp_scalar__0(tracker__fp_scalar__0),
@@ -670,7 +670,7 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         regs__x_e2pb__0 = mdcr_e2pb;
         sampler__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
         serializer__events_hi__0 = tracker__events_hi__0;
-        serializer__pbt__0 = tracker__pbt__0;
+        serializer__pbt__0 = tracker__pbt_addr__0;
         serializer__pbt_en__0 = tracker__pbt_en__0;
         writer__stopped = regs__x_stopped__0;
         writer__nvm_in__0 = regs__nvm_ctl__0;

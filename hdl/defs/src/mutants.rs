@@ -240,9 +240,9 @@ pub const MUTANTS: &[Mutant] = &[
         name: "pbt-not-taken",
         preset: "v1p2x",
         prop: None,
-        file: "spe_tracker_{p}.v",
-        from: "pbt_en__0 = s_rep__q[(141)+:(1)] & s_rep__q[(201)+:(1)] & s_rep__q[(204)+:(1)] & p_valid__0__q;",
-        to: "pbt_en__0 = s_rep__q[(141)+:(1)] & s_rep__q[(204)+:(1)] & p_valid__0__q;",
+        file: "spe_tracker_pbt_{p}.v",
+        from: "en = br_done & taken & retired & p_valid__q;",
+        to: "en = br_done & retired & p_valid__q;",
         regress_cycles: Some(20_000_000),
     },
 ];

@@ -208,7 +208,11 @@ pub const OPTION_LINKS: &[OptionLink] = &[
         Owner(at("tracker", "events_hi")),
     ),
     // FEAT_SPE_PBT: the owner's previous-branch target into the record's PA slot.
-    link("pbt", at("serializer", "pbt"), Owner(at("tracker", "pbt"))),
+    link(
+        "pbt",
+        at("serializer", "pbt"),
+        Owner(at("tracker", "pbt_addr")),
+    ),
     link(
         "pbt",
         at("serializer", "pbt_en"),

@@ -42,7 +42,7 @@ use crate::bundles::{
 use crate::flop::Rff;
 use crate::{hi_events, ADDR_BITS, HI_EVENT_BITS, K};
 use rust_hdl::prelude::*;
-use spe_defs::packet::{addr_payload, subclass};
+use spe_defs::packet::subclass;
 use spe_defs::regs::pmscr;
 use spe_defs::Config;
 
@@ -184,11 +184,12 @@ pub struct SpeTracker {
     /// FEAT_SPE_PBT (`Options::pbt`; one element in a unit that builds it, none
     /// otherwise, so no Verilog at all): the core's previous-branch-target register with
     /// the branch report, and for the serializer the index-4 Address packet's payload and
-    /// whether the record has it (a taken branch reported with `pbt_valid`).
+    /// whether the record has it, from its block ([`crate::options::pbt::TrackerPbt`]).
     pub prev_target: Vec<Signal<In, Bits<64>>>,
     pub prev_valid: Vec<Signal<In, Bit>>,
-    pub pbt: Vec<Signal<Out, Bits<64>>>,
+    pub pbt_addr: Vec<Signal<Out, Bits<64>>>,
     pub pbt_en: Vec<Signal<Out, Bit>>,
+    pbt: Vec<crate::options::pbt::TrackerPbt>,
     /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none
     /// otherwise): the memory report's `mem_fp_scalar`, and it once the report counted.
     pub fp_scalar_in: Vec<Signal<In, Bit>>,
@@ -233,10 +234,6 @@ pub struct SpeTracker {
     sme_bit: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
     k_sme: Vec<K<Bits<HI_EVENT_BITS>>>,
     sme_sum: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
-    /// The accepted branch report's previous-branch target (bits 60:56 cleared) and valid.
-    p_target: Vec<Rff<Bits<64>>>,
-    p_valid: Vec<Rff<Bit>>,
-    k_pbt_mask: Vec<K<Bits<64>>>,
     // State (synchronous reset to Idle / zero). The phase is `s_phase` except Tracking,
     // which is `s_phase` at Idle with `s_trk` set: the tag decides `s_trk` alone (one LUT
     // after `tag_valid`), off the enable of the phase register's other bits.
@@ -358,15 +355,9 @@ impl SpeTracker {
                 .collect(),
             prev_target: (0..pbt).map(|_| Default::default()).collect(),
             prev_valid: (0..pbt).map(|_| Default::default()).collect(),
-            pbt: (0..pbt).map(|_| Default::default()).collect(),
+            pbt_addr: (0..pbt).map(|_| Default::default()).collect(),
             pbt_en: (0..pbt).map(|_| Default::default()).collect(),
-            p_target: (0..pbt).map(|_| Default::default()).collect(),
-            p_valid: (0..pbt).map(|_| Default::default()).collect(),
-            // The payload's NS, EL and VA fields (`spe_defs::packet::addr_payload`): NSE
-            // (bit 60) and bits 59:56 are recorded as 0 (no Realm state).
-            k_pbt_mask: (0..pbt)
-                .map(|_| K::new(addr_payload::instruction(!0, 3, true).into()))
-                .collect(),
+            pbt: (0..pbt).map(|_| Default::default()).collect(),
             ..Default::default()
         }
     }
@@ -439,24 +430,17 @@ impl Logic for SpeTracker {
         }
         // FEAT_SPE_PBT: the previous-branch target comes with the branch report (taken
         // like the report's other data; the record uses it only once the report counted).
-        for i in 0..self.p_valid.len() {
-            self.p_target[i].clock.next = self.clock.val();
-            self.p_target[i].reset.next = self.reset.val();
-            self.p_valid[i].clock.next = self.clock.val();
-            self.p_valid[i].reset.next = self.reset.val();
-            self.p_target[i].d.next = self.p_target[i].q.val();
-            self.p_valid[i].d.next = self.p_valid[i].q.val();
-            if self.br.val().done & !self.s_rep.q.val().br_done {
-                self.p_target[i].d.next = self.prev_target[i].val() & self.k_pbt_mask[i].val();
-                self.p_valid[i].d.next = self.prev_valid[i].val();
-            }
-            // choice: prev-branch
-            self.pbt[i].next = self.p_target[i].q.val();
-            // D17.6.3.1: not for a sampled branch that is still speculative (flushed).
-            self.pbt_en[i].next = self.s_rep.q.val().br_done
-                & self.s_rep.q.val().taken
-                & self.s_rep.q.val().retired
-                & self.p_valid[i].q.val();
+        for i in 0..self.pbt.len() {
+            self.pbt[i].clock.next = self.clock.val();
+            self.pbt[i].reset.next = self.reset.val();
+            self.pbt[i].take.next = self.br.val().done & !self.s_rep.q.val().br_done;
+            self.pbt[i].target.next = self.prev_target[i].val();
+            self.pbt[i].valid.next = self.prev_valid[i].val();
+            self.pbt[i].br_done.next = self.s_rep.q.val().br_done;
+            self.pbt[i].taken.next = self.s_rep.q.val().taken;
+            self.pbt[i].retired.next = self.s_rep.q.val().retired;
+            self.pbt_addr[i].next = self.pbt[i].addr.val();
+            self.pbt_en[i].next = self.pbt[i].en.val();
         }
         // FEAT_SPE_EFT: whether a SIMD&FP access was scalar comes with the memory report.
         for i in 0..self.eft.len() {

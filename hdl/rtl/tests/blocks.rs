@@ -756,7 +756,7 @@ fn tracker_keeps_the_previous_branch_target_of_a_taken_branch_report_with_feat_s
             "taken {taken} valid {valid} retired {retired}"
         );
         if want {
-            assert_eq!(v(t.pbt[0].val()), reg);
+            assert_eq!(v(t.pbt_addr[0].val()), reg);
         }
     }
 }

@@ -50,6 +50,7 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("writer_nvm", cfg.options.nvm),
                 ("filter_fds", cfg.options.fds),
                 ("filter_feed_events", cfg.options.feed_events),
+                ("tracker_pbt", cfg.options.pbt),
             ]
             .iter()
             .filter(|(_, built)| *built)

@@ -12,6 +12,7 @@
 //! | [`fds`] | `Options::fds` (FEAT_SPE_FDS: the data-source filter) | `filter` | `spe_filter_fds_<preset>` |
 //! | [`feed_events`] | `Options::feed_events` (SPEv1p2's SAMPLE_FEED_* events, with EFT's and FDS's) | `filter` | `spe_filter_feed_events_<preset>` |
 //! | [`nvm`] | `Options::nvm` (FEAT_SPE_nVM: the buffer by IPA or PA) | `regs`, `writer` | `spe_<host>_nvm_<preset>` |
+//! | [`pbt`] | `Options::pbt` (FEAT_SPE_PBT: the previous-branch target, taken with the branch report) | `tracker` | `spe_tracker_pbt_<preset>` |
 //!
 //! The other options are still written into their hosts (`regs`, `filter`, `capture`,
 //! `tracker`, `serializer`, `writer`), each inside a loop over a vector of zero or one
@@ -22,4 +23,5 @@ pub mod exc;
 pub mod fds;
 pub mod feed_events;
 pub mod nvm;
+pub mod pbt;
 pub mod pmfz;
