@@ -83,8 +83,6 @@ pub enum Wire {
     /// An output: from this block's signal. From a per-thread block each thread's one bit
     /// (bit t of a multithreaded unit's port is thread t's); from a shared block as it is.
     From(Tap),
-    /// An expression of several signals, wired by hand in both tops.
-    ByHand,
 }
 
 /// Where an [`OptionLink`] takes its value.

@@ -198,8 +198,8 @@ macro_rules! spe_top {
                 self.sample_timeout.next = self.tracker.sample_timeout.val();
                 self.reg_rdata.next = self.regs.reg_rdata.val();
                 // FEAT_SPE_ERnd: PMSICR.ECOUNT lives in the sampler (no loop otherwise); its
-                // read-back (its write data is an option link, bits 63:56: a compile-time
-                // assert below checks the field's place).
+                // read-back here (its write data is an option link from the register table's
+                // field; docs/verilog.md says why the read-back is not the register block's).
                 for e in 0..self.sampler.ecount_rd.len() {
                     self.reg_rdata.next = self.regs.reg_rdata.val() | self.sampler.ecount_rd[e].val();
                 }
@@ -214,7 +214,7 @@ macro_rules! spe_top {
                 self.pmu_sample_collision.next = self.sampler.collision.val();
                 self.psb_done.next = self.tracker.psb_done.val();
                 // The options' wiring (`spe_defs::wiring`: each option port's row and
-                // `OPTION_LINKS`), generated; then what is an expression of several signals.
+                // `OPTION_LINKS`), generated; an expression of several signals is a block's.
                 $(for i in 0..self.$i1p.len() { self.$i1b.$i1f[i].next = self.$i1p[i].val(); })*
                 $(for i in 0..self.$inp.len() { self.$inb.$inf[i].next = self.$inp[i].val(); })*
                 $(for i in 0..self.$iap.len() { self.$iab.$iaf[$ian].next = self.$iap[i].val(); })*

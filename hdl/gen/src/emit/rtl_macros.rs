@@ -171,7 +171,6 @@ fn wires_of(ports: &[OptionPort], links: &[OptionLink]) -> String {
                     );
                 }
             }
-            (Wire::ByHand, _) => {}
             (w, d) => panic!("{what}: a {d:?} port wired as {w:?}"),
         }
     }
@@ -420,7 +419,7 @@ mod tests {
     }
 
     #[test]
-    fn every_option_port_but_those_by_hand_and_every_link_is_wired_once() {
+    fn every_option_port_and_every_link_is_wired_once() {
         let wires = option_wires();
         // Every group's entries (`name { a; b; } `).
         let groups: Vec<&str> = wires
@@ -434,13 +433,12 @@ mod tests {
         let taps = |o: &OptionPort| match o.wire {
             Wire::Into(t) => t.len(),
             Wire::From(_) => 1,
-            Wire::ByHand => 0,
         };
         assert_eq!(
             entries.len(),
             OPTION_PORTS.iter().map(taps).sum::<usize>() + OPTION_LINKS.len()
         );
-        for o in OPTION_PORTS.iter().filter(|o| taps(o) > 0) {
+        for o in OPTION_PORTS {
             let named = entries
                 .iter()
                 .filter(|e| e.split(' ').any(|w| w == o.port.name))
