@@ -104,7 +104,8 @@ pub enum LinkFrom {
 /// A connection the tops make for an option into a block's signal.
 #[derive(Clone, Copy, Debug)]
 pub struct OptionLink {
-    /// The option, as `Config::options` names it (for the reader and the checks).
+    /// The option or options the link serves (for the reader and the generator's
+    /// messages; the link exists where its signals' vectors have an element).
     pub option: &'static str,
     pub to: Tap,
     pub from: LinkFrom,

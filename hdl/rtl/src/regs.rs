@@ -172,9 +172,10 @@ macro_rules! spe_regs {
             opt_rd: Vec<Signal<Local, Bits<64>>>,
             /// FEAT_SPE_nVM (`Options::nvm`; one element in a unit that builds it, none
             /// otherwise). `nvm_el2`, `nvm_e2pb`: EL2 enabled and MDCR_EL2.E2PB (whether EL1
-            /// owns the buffer: the regime in which PMSCR_EL2.EnVM counts). `nvm_ctl`: the address space of the
-            /// buffer pointers (bits 11:10: 00 virtual, 01 IPA, 10 physical) and, when not
-            /// virtual, PMBMAR's SH and Attr (bits 9:0), for the writer. PMSCR_EL2.EnVM is
+            /// owns the buffer: the regime in which PMSCR_EL2.EnVM counts). `nvm_ctl`: the
+            /// address space of the buffer pointers (bits 11:10: 00 virtual, 01 IPA, 10
+            /// physical) and, when not virtual, PMBMAR's SH and Attr (bits 9:0), for the
+            /// writer. PMSCR_EL2.EnVM is
             /// stored beyond PMSCR_EL2's storage in a 64-bit flop of its bit in place
             /// (`h_scr2`), written and read back with PMSCR_EL2; PMBIDR.AddrMode reads
             /// 01 only while EnVM is effectively 1 (the block's `eff_envm`).

@@ -98,9 +98,9 @@ fn per_thread(what: &str, t: &Tap) -> bool {
 /// `outs_shared { p b f (sel); }` one from a shared block; `links { b f sb sf; }` between
 /// one thread's blocks; `links_port1 { b f p; }` and `links_portn { b f p bits; }` from a
 /// port of `PORTS` of one or more bits a thread, `links_port { b f p (sel); }` from a shared
-/// one; `owner { b f sb sf; }` and
-/// `owner_plain { .. }` (into a signal every unit has) into a shared block from the record
-/// owner's block, `granted { b f sb sf; }` from the granted thread's.
+/// one; `owner { b f sb sf; }` and `owner_plain { .. }` (into a signal every unit has) into
+/// a shared block from the record owner's block, `granted { b f sb sf; }` from the granted
+/// thread's.
 pub fn option_wires() -> String {
     wires_of(OPTION_PORTS, OPTION_LINKS)
 }

@@ -15,9 +15,9 @@ use crate::K;
 use rust_hdl::prelude::*;
 use spe_defs::Config;
 
-/// The filter's part (`spe_filter_feed_events_<preset>`): each output is `pulse` (the filter cycle
-/// outside reset, SAMPLE_FEED) and its condition. Its inputs of another option are a vector
-/// of one element in a unit that builds that option, none otherwise.
+/// The filter's part (`spe_filter_feed_events_<preset>`): each output is `pulse` (the
+/// filter cycle outside reset, SAMPLE_FEED) and its condition. Its inputs of another option
+/// are a vector of one element in a unit that builds that option, none otherwise.
 #[derive(LogicBlock, Default)]
 pub struct FilterFeed<const CW: usize> {
     pub pulse: Signal<In, Bit>,
