@@ -77,6 +77,7 @@ module spe_sampler_minimal(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_a
     reg  [4:0] c_lo5b;
     reg  [4:0] n_prev5;
     reg  kth;
+    reg  target;
     reg  [3:0] c_lo;
     reg  [27:0] c_hi;
     reg  [27:0] c_hi_dec;
@@ -213,7 +214,9 @@ module spe_sampler_minimal(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_a
             el_ok = ctl[(4)+:(1)] & owner_el2;
         end
         pop_en = el_ok & ~(tge_set & ~owner_el2) & ctl[(0)+:(1)] & prof_allowed & ~disp_aarch32 & ~reset;
-        rank__0 = kth;
+        icr_we = reg_en & reg_we & (reg_addr == a_pmsicr);
+        target = kth;
+        rank__0 = target;
         sel = k_zero_w;
         if (disp_valid[0] & ((rank__0 & k_onehot__0) != k_zero_w)) begin
             sel = k_onehot__0;
@@ -231,7 +234,6 @@ module spe_sampler_minimal(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_a
             pre__0 = k_one4;
         end
         pop = pre__0;
-        icr_we = reg_en & reg_we & (reg_addr == a_pmsicr);
         n_prev__d = pop;
         if (icr_we) begin
             n_prev__d = k_zero4;

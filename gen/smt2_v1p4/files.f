@@ -13,6 +13,7 @@ spe_regs_eft_smt2_v1p4.v
 spe_regs_pmfz_smt2_v1p4.v
 spe_regs_smt2_v1p4.v
 spe_room_smt2_v1p4.v
+spe_sampler_ernd_smt2_v1p4.v
 spe_sampler_t0_smt2_v1p4.v
 spe_sampler_t1_smt2_v1p4.v
 spe_serializer_smt2_v1p4.v

@@ -11,6 +11,7 @@ gen/smt2_v1p4/spe_regs_eft_smt2_v1p4.v
 gen/smt2_v1p4/spe_regs_pmfz_smt2_v1p4.v
 gen/smt2_v1p4/spe_regs_smt2_v1p4.v
 gen/smt2_v1p4/spe_room_smt2_v1p4.v
+gen/smt2_v1p4/spe_sampler_ernd_smt2_v1p4.v
 gen/smt2_v1p4/spe_sampler_t0_smt2_v1p4.v
 gen/smt2_v1p4/spe_sampler_t1_smt2_v1p4.v
 gen/smt2_v1p4/spe_serializer_smt2_v1p4.v

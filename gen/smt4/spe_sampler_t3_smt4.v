@@ -91,6 +91,7 @@ module spe_sampler_t3_smt4(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_a
     reg  [4:0] c_lo5b;
     reg  [4:0] n_prev5;
     reg  [7:0] kth;
+    reg  [7:0] target;
     reg  [3:0] c_lo;
     reg  [27:0] c_hi;
     reg  [27:0] c_hi_dec;
@@ -262,7 +263,9 @@ module spe_sampler_t3_smt4(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_a
             el_ok = ctl[(4)+:(1)] & owner_el2;
         end
         pop_en = el_ok & ~(tge_set & ~owner_el2) & ctl[(0)+:(1)] & prof_allowed & ~disp_aarch32 & ~reset;
-        rank__0 = kth;
+        icr_we = reg_en & reg_we & (reg_addr == a_pmsicr);
+        target = kth;
+        rank__0 = target;
         rank__1 = rank__0;
         if (disp_valid[1 - 32'h1]) begin
             rank__1 = rank__0 >> 32'h1;
@@ -364,7 +367,6 @@ module spe_sampler_t3_smt4(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_a
         pop = pre__5;
         pop = pre__6;
         pop = pre__7;
-        icr_we = reg_en & reg_we & (reg_addr == a_pmsicr);
         n_prev__d = pop;
         if (icr_we) begin
             n_prev__d = k_zero4;

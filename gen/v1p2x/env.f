@@ -9,6 +9,7 @@ ${SPE_GEN}/v1p2x/spe_filter_v1p2x.v
 ${SPE_GEN}/v1p2x/spe_latency_v1p2x.v
 ${SPE_GEN}/v1p2x/spe_regs_pmfz_v1p2x.v
 ${SPE_GEN}/v1p2x/spe_regs_v1p2x.v
+${SPE_GEN}/v1p2x/spe_sampler_ernd_v1p2x.v
 ${SPE_GEN}/v1p2x/spe_sampler_v1p2x.v
 ${SPE_GEN}/v1p2x/spe_serializer_v1p2x.v
 ${SPE_GEN}/v1p2x/spe_tracker_pbt_v1p2x.v

@@ -7,6 +7,7 @@ spe_filter_v1p2x.v
 spe_latency_v1p2x.v
 spe_regs_pmfz_v1p2x.v
 spe_regs_v1p2x.v
+spe_sampler_ernd_v1p2x.v
 spe_sampler_v1p2x.v
 spe_serializer_v1p2x.v
 spe_tracker_pbt_v1p2x.v

@@ -11,6 +11,7 @@ spe_latency_v1p4.v
 spe_regs_eft_v1p4.v
 spe_regs_pmfz_v1p4.v
 spe_regs_v1p4.v
+spe_sampler_ernd_v1p4.v
 spe_sampler_v1p4.v
 spe_serializer_v1p4.v
 spe_tracker_eft_v1p4.v

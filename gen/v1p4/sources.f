@@ -9,6 +9,7 @@ gen/v1p4/spe_latency_v1p4.v
 gen/v1p4/spe_regs_eft_v1p4.v
 gen/v1p4/spe_regs_pmfz_v1p4.v
 gen/v1p4/spe_regs_v1p4.v
+gen/v1p4/spe_sampler_ernd_v1p4.v
 gen/v1p4/spe_sampler_v1p4.v
 gen/v1p4/spe_serializer_v1p4.v
 gen/v1p4/spe_tracker_eft_v1p4.v

@@ -16,6 +16,7 @@ ${SPE_GEN}/v1p5/spe_regs_exc_state_v1p5.v
 ${SPE_GEN}/v1p5/spe_regs_nvm_v1p5.v
 ${SPE_GEN}/v1p5/spe_regs_pmfz_v1p5.v
 ${SPE_GEN}/v1p5/spe_regs_v1p5.v
+${SPE_GEN}/v1p5/spe_sampler_ernd_v1p5.v
 ${SPE_GEN}/v1p5/spe_sampler_v1p5.v
 ${SPE_GEN}/v1p5/spe_serializer_v1p5.v
 ${SPE_GEN}/v1p5/spe_tracker_eft_v1p5.v

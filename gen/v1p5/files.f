@@ -14,6 +14,7 @@ spe_regs_exc_state_v1p5.v
 spe_regs_nvm_v1p5.v
 spe_regs_pmfz_v1p5.v
 spe_regs_v1p5.v
+spe_sampler_ernd_v1p5.v
 spe_sampler_v1p5.v
 spe_serializer_v1p5.v
 spe_tracker_eft_v1p5.v

@@ -56,23 +56,6 @@ module spe_sampler_v1p5(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
     localparam  a_pmsicr = 5'b1010;
     localparam  k_zero24 = 24'h0;
     localparam  k_taps = 16'hb400;
-    localparam  e_one8__0 = 8'h1;
-    localparam  e_one_w__0 = 4'h1;
-    localparam  e_zero8__0 = 8'h0;
-    localparam  e_zero5__0 = 5'b0;
-    localparam  e_zero64__0 = 64'h0;
-    localparam  e_kth8__0 = 8'h1;
-    localparam  e_kth8__1 = 8'h2;
-    localparam  e_kth8__2 = 8'h3;
-    localparam  e_kth8__3 = 8'h4;
-    localparam  e_b64__0 = 64'h100000000000000;
-    localparam  e_b64__1 = 64'h200000000000000;
-    localparam  e_b64__2 = 64'h400000000000000;
-    localparam  e_b64__3 = 64'h800000000000000;
-    localparam  e_b64__4 = 64'h1000000000000000;
-    localparam  e_b64__5 = 64'h2000000000000000;
-    localparam  e_b64__6 = 64'h4000000000000000;
-    localparam  e_b64__7 = 64'h8000000000000000;
 
     // Enums
     localparam SamplePhase__Idle = 0;
@@ -94,31 +77,27 @@ module spe_sampler_v1p5(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
     wire  [23:0] reload_prev_dec__q;
     reg  reload_prev_dec__reset;
     reg  reload_prev_dec__clock;
-    reg  [7:0] e_q__0__d;
-    wire  [7:0] e_q__0__q;
-    reg  e_q__0__reset;
-    reg  e_q__0__clock;
+    reg  ernd__0__clock;
+    reg  ernd__0__reset;
+    reg  [3:0] ernd__0__kc;
+    reg  [7:0] ernd__0__rnd_byte;
+    reg  ernd__0__rnd;
+    reg  [3:0] ernd__0__disp_valid;
+    reg  ernd__0__pop_en;
+    reg  ernd__0__icr_we;
+    reg  [7:0] ernd__0__wdata;
+    reg  [4:0] ernd__0__reg_addr;
+    wire  [3:0] ernd__0__kth;
+    wire  [63:0] ernd__0__ecount_rd;
 
     // Local signals
-    reg  [3:0] e_kc__0;
-    reg  [3:0] e_eth__0;
-    reg  [3:0] e_below__0;
-    reg  [3:0] e_shift__0;
-    reg  [2:0] e_r3__0;
-    reg  [7:0] e_cnt8__0;
-    reg  e_exp__0;
-    reg  [7:0] e_after__0;
-    reg  [7:0] e_m1__0;
-    reg  [7:0] e_a__0;
-    reg  [7:0] e_b__0;
-    reg  [7:0] e_c__0;
-    reg  [7:0] e_next__0;
     reg  [31:0] count;
     reg  c_hi_zero;
     reg  c_hi5_zero;
     reg  [4:0] c_lo5b;
     reg  [4:0] n_prev5;
     reg  [3:0] kth;
+    reg  [3:0] target;
     reg  [3:0] c_lo;
     reg  [27:0] c_hi;
     reg  [27:0] c_hi_dec;
@@ -175,11 +154,19 @@ module spe_sampler_v1p5(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
         .reset(reload_prev_dec__reset),
         .clock(reload_prev_dec__clock)
     );
-    spe_rff #(.W(8), .INIT(8'h0)) e_q__0(
-        .d(e_q__0__d),
-        .q(e_q__0__q),
-        .reset(e_q__0__reset),
-        .clock(e_q__0__clock)
+    spe_sampler_ernd_v1p5 ernd__0(
+        .clock(ernd__0__clock),
+        .reset(ernd__0__reset),
+        .kc(ernd__0__kc),
+        .rnd_byte(ernd__0__rnd_byte),
+        .rnd(ernd__0__rnd),
+        .disp_valid(ernd__0__disp_valid),
+        .pop_en(ernd__0__pop_en),
+        .icr_we(ernd__0__icr_we),
+        .wdata(ernd__0__wdata),
+        .reg_addr(ernd__0__reg_addr),
+        .kth(ernd__0__kth),
+        .ecount_rd(ernd__0__ecount_rd)
     );
 
     // Update code
@@ -247,62 +234,6 @@ module spe_sampler_v1p5(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
         if (c_hi5_zero & (c_lo5b == (n_prev5 + k_kth__3))) begin
             kth = k_onehot__3;
         end
-        e_q__0__clock = clock;
-        e_q__0__reset = reset;
-        e_kc__0 = kth;
-        e_eth__0 = k_zero_w;
-        if (e_q__0__q == e_kth8__0) begin
-            e_eth__0 = k_onehot__0;
-        end
-        if (e_q__0__q == e_kth8__1) begin
-            e_eth__0 = k_onehot__1;
-        end
-        if (e_q__0__q == e_kth8__2) begin
-            e_eth__0 = k_onehot__2;
-        end
-        if (e_q__0__q == e_kth8__3) begin
-            e_eth__0 = k_onehot__3;
-        end
-        e_below__0 = e_kc__0 - e_one_w__0;
-        e_r3__0 = lfsr__q[(32'h0)+:(3)];
-        e_shift__0 = e_kc__0;
-        if (ctl[(61)+:(1)]) begin
-            e_shift__0 = k_zero_w;
-            if (lfsr__q[(32'h3)+:(5)] == e_zero5__0) begin
-                e_shift__0 = e_kc__0 << e_r3__0;
-            end
-        end
-        kth = e_shift__0;
-        if ((e_eth__0 & e_below__0) != k_zero_w) begin
-            kth = e_eth__0;
-        end
-        ecount_rd__0 = e_zero64__0;
-        if (reg_addr == a_pmsicr) begin
-            if (e_q__0__q[0]) begin
-                ecount_rd__0 = ecount_rd__0 | e_b64__0;
-            end
-            if (e_q__0__q[1]) begin
-                ecount_rd__0 = ecount_rd__0 | e_b64__1;
-            end
-            if (e_q__0__q[2]) begin
-                ecount_rd__0 = ecount_rd__0 | e_b64__2;
-            end
-            if (e_q__0__q[3]) begin
-                ecount_rd__0 = ecount_rd__0 | e_b64__3;
-            end
-            if (e_q__0__q[4]) begin
-                ecount_rd__0 = ecount_rd__0 | e_b64__4;
-            end
-            if (e_q__0__q[5]) begin
-                ecount_rd__0 = ecount_rd__0 | e_b64__5;
-            end
-            if (e_q__0__q[6]) begin
-                ecount_rd__0 = ecount_rd__0 | e_b64__6;
-            end
-            if (e_q__0__q[7]) begin
-                ecount_rd__0 = ecount_rd__0 | e_b64__7;
-            end
-        end
         interval = ctl[(37)+:(24)];
         interval_dec = ctl[(37)+:(24)] - k_one24;
         if (ctl[(37)+:(24)] == k_zero24) begin
@@ -313,7 +244,7 @@ module spe_sampler_v1p5(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
         if (ctl[(61)+:(1)]) begin
             jitter = lfsr__q[(32'h0)+:(8)];
         end
-        jitter = e_zero8__0;
+        jitter = k_zero8;
         reload_prev__d[(8)+:(24)] = interval;
         reload_prev__d[(0)+:(8)] = jitter;
         reload_prev_dec__d = interval_dec;
@@ -333,7 +264,21 @@ module spe_sampler_v1p5(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
             el_ok = ctl[(4)+:(1)] & owner_el2;
         end
         pop_en = el_ok & ~(tge_set & ~owner_el2) & ctl[(0)+:(1)] & prof_allowed & ~disp_aarch32 & ~reset;
-        rank__0 = kth;
+        icr_we = reg_en & reg_we & (reg_addr == a_pmsicr);
+        target = kth;
+        ernd__0__clock = clock;
+        ernd__0__reset = reset;
+        ernd__0__kc = kth;
+        ernd__0__rnd_byte = lfsr__q[(32'h0)+:(8)];
+        ernd__0__rnd = ctl[(61)+:(1)];
+        ernd__0__disp_valid = disp_valid;
+        ernd__0__pop_en = pop_en;
+        ernd__0__icr_we = icr_we;
+        ernd__0__wdata = ecount_wdata__0;
+        ernd__0__reg_addr = reg_addr;
+        target = ernd__0__kth;
+        ecount_rd__0 = ernd__0__ecount_rd;
+        rank__0 = target;
         rank__1 = rank__0;
         if (disp_valid[1 - 32'h1]) begin
             rank__1 = rank__0 >> 32'h1;
@@ -387,68 +332,9 @@ module spe_sampler_v1p5(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
         pop = pre__1;
         pop = pre__2;
         pop = pre__3;
-        icr_we = reg_en & reg_we & (reg_addr == a_pmsicr);
         n_prev__d = pop;
         if (icr_we) begin
             n_prev__d = k_zero4;
-        end
-        e_cnt8__0 = e_zero8__0;
-        if (disp_valid[0]) begin
-            e_cnt8__0 = e_cnt8__0 + e_one8__0;
-        end
-        if (disp_valid[1]) begin
-            e_cnt8__0 = e_cnt8__0 + e_one8__0;
-        end
-        if (disp_valid[2]) begin
-            e_cnt8__0 = e_cnt8__0 + e_one8__0;
-        end
-        if (disp_valid[3]) begin
-            e_cnt8__0 = e_cnt8__0 + e_one8__0;
-        end
-        e_exp__0 = 1'b0;
-        e_after__0 = e_zero8__0;
-        if (e_kc__0[0]) begin
-            e_exp__0 = e_cnt8__0 >= e_kth8__0;
-            e_after__0 = e_cnt8__0 - e_kth8__0;
-        end
-        if (e_kc__0[1]) begin
-            e_exp__0 = e_cnt8__0 >= e_kth8__1;
-            e_after__0 = e_cnt8__0 - e_kth8__1;
-        end
-        if (e_kc__0[2]) begin
-            e_exp__0 = e_cnt8__0 >= e_kth8__2;
-            e_after__0 = e_cnt8__0 - e_kth8__2;
-        end
-        if (e_kc__0[3]) begin
-            e_exp__0 = e_cnt8__0 >= e_kth8__3;
-            e_after__0 = e_cnt8__0 - e_kth8__3;
-        end
-        e_m1__0 = e_cnt8__0 - e_one8__0;
-        e_a__0 = e_zero8__0;
-        if (e_q__0__q > e_cnt8__0) begin
-            e_a__0 = e_q__0__q - e_cnt8__0;
-        end
-        e_b__0 = e_zero8__0;
-        if (e_q__0__q > e_m1__0) begin
-            e_b__0 = e_q__0__q - e_m1__0;
-        end
-        e_c__0 = e_zero8__0;
-        if (lfsr__q[(32'h0)+:(8)] > e_after__0) begin
-            e_c__0 = lfsr__q[(32'h0)+:(8)] - e_after__0;
-        end
-        e_next__0 = e_q__0__q;
-        if (pop_en) begin
-            e_next__0 = e_a__0;
-            if (e_exp__0) begin
-                e_next__0 = e_b__0;
-                if (ctl[(61)+:(1)]) begin
-                    e_next__0 = e_c__0;
-                end
-            end
-        end
-        e_q__0__d = e_next__0;
-        if (icr_we) begin
-            e_q__0__d = ecount_wdata__0;
         end
     end
 

@@ -218,9 +218,9 @@ pub const MUTANTS: &[Mutant] = &[
         name: "ernd-no-delay",
         preset: "v1p2x",
         prop: None,
-        file: "spe_sampler_{p}.v",
-        from: "e_shift__0 = e_kc__0 << e_r3__0;",
-        to: "e_shift__0 = e_kc__0;",
+        file: "spe_sampler_ernd_{p}.v",
+        from: "shifted = kc << r3;",
+        to: "shifted = kc;",
         regress_cycles: Some(20_000_000),
     },
     // A 128-byte record's second half written over its first: the base does not move on

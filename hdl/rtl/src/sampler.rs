@@ -39,20 +39,17 @@
 //! the architecture, is used as 1), with the low byte taken from the LFSR when PMSIRR.RND is
 //! set; the LFSR steps every cycle outside reset.
 //!
-//! FEAT_SPE_ERnd (`Options::ernd`, preset v1p2x) adds PMSICR.ECOUNT: its flop holds
-//! ECOUNT now (what the port reads), its next value computed from the group's count; the
-//! op selected this group is, in one-hot form from registered values only, the ECOUNT-th
-//! population op, or the expiring one, or the (k + r)-th after an expiry at the k-th with
-//! RND (see the kernel).
-//! Without the option its ports, flops and logic are empty vectors: the Verilog of the other
-//! presets is unchanged, byte for byte.
+//! FEAT_SPE_ERnd (`Options::ernd`, preset v1p2x) adds PMSICR.ECOUNT in its child block
+//! ([`crate::options::ernd::SamplerErnd`]): the op selected this group is, in one-hot form
+//! from registered values only, the ECOUNT-th population op, or the expiring one, or the
+//! (k + r)-th after an expiry at the k-th with RND. Without the option its ports and block
+//! are empty vectors.
 
 use crate::bundles::{SampleCtl, SamplePhase};
 use crate::flop::Rff;
 use crate::Zext;
 use crate::K;
 use rust_hdl::prelude::*;
-use spe_defs::regs::pmsicr;
 use spe_defs::{impdef, Config};
 
 /// The reload value: INTERVAL in bits 31:8 and the jitter byte in 7:0 (also the layout of
@@ -123,25 +120,9 @@ pub struct SpeSampler<const W: usize> {
     n_prev: Rff<Bits<4>>,
     reload_prev: Rff<Reload>,
     reload_prev_dec: Rff<Bits<24>>,
-    /// FEAT_SPE_ERnd (one element, or none): PMSICR.ECOUNT now (the previous groups
-    /// applied), as the port reads it.
-    e_q: Vec<Rff<Bits<8>>>,
-    // FEAT_SPE_ERnd's local signals: this group's selection in one-hot form (the COUNT
-    // expiry's slot position, ECOUNT's, the positions below the expiry's, the expiry's
-    // shifted up by the random byte) and ECOUNT after the group.
-    e_kc: Vec<Signal<Local, Bits<W>>>,
-    e_eth: Vec<Signal<Local, Bits<W>>>,
-    e_below: Vec<Signal<Local, Bits<W>>>,
-    e_shift: Vec<Signal<Local, Bits<W>>>,
-    e_r3: Vec<Signal<Local, Bits<3>>>,
-    e_cnt8: Vec<Signal<Local, Bits<8>>>,
-    e_exp: Vec<Signal<Local, Bit>>,
-    e_after: Vec<Signal<Local, Bits<8>>>,
-    e_m1: Vec<Signal<Local, Bits<8>>>,
-    e_a: Vec<Signal<Local, Bits<8>>>,
-    e_b: Vec<Signal<Local, Bits<8>>>,
-    e_c: Vec<Signal<Local, Bits<8>>>,
-    e_next: Vec<Signal<Local, Bits<8>>>,
+    /// FEAT_SPE_ERnd (one element, or none): ECOUNT's flop and the selection it makes
+    /// ([`crate::options::ernd::SamplerErnd`]).
+    ernd: Vec<crate::options::ernd::SamplerErnd<W>>,
     // Local signals: from registered values only.
     count: Signal<Local, Bits<32>>,
     c_hi_zero: Signal<Local, Bit>,
@@ -149,6 +130,8 @@ pub struct SpeSampler<const W: usize> {
     c_lo5b: Signal<Local, Bits<5>>,
     n_prev5: Signal<Local, Zext<4, 5>>,
     kth: Signal<Local, Bits<W>>,
+    /// The op this group samples: `kth`, or FEAT_SPE_ERnd's selection.
+    target: Signal<Local, Bits<W>>,
     c_lo: Signal<Local, Bits<4>>,
     c_hi: Signal<Local, Bits<28>>,
     c_hi_dec: Signal<Local, Bits<28>>,
@@ -200,16 +183,6 @@ pub struct SpeSampler<const W: usize> {
     a_pmsicr: K<Bits<5>>,
     k_zero24: K<Bits<24>>,
     k_taps: K<Bits<16>>,
-    /// FEAT_SPE_ERnd's constants (one element each, or none): one and zero; `i + 1` of
-    /// 8 bits for each slot i; bit 56 + b of 64 (b < 8), to place ECOUNT a bit at a time
-    /// (rust-hdl cannot call a method on an indexed signal's `next`).
-    e_one8: Vec<K<Bits<8>>>,
-    e_one_w: Vec<K<Bits<W>>>,
-    e_zero8: Vec<K<Bits<8>>>,
-    e_zero5: Vec<K<Bits<5>>>,
-    e_zero64: Vec<K<Bits<64>>>,
-    e_kth8: Vec<K<Bits<8>>>,
-    e_b64: Vec<K<Bits<64>>>,
 }
 
 impl<const W: usize> SpeSampler<W> {
@@ -252,29 +225,6 @@ impl<const W: usize> SpeSampler<W> {
             count_now: Default::default(),
             ecount_wdata: (0..e).map(|_| Default::default()).collect(),
             ecount_rd: (0..e).map(|_| Default::default()).collect(),
-            e_q: (0..e).map(|_| Default::default()).collect(),
-            e_kc: (0..e).map(|_| Default::default()).collect(),
-            e_eth: (0..e).map(|_| Default::default()).collect(),
-            e_below: (0..e).map(|_| Default::default()).collect(),
-            e_shift: (0..e).map(|_| Default::default()).collect(),
-            e_r3: (0..e).map(|_| Default::default()).collect(),
-            e_cnt8: (0..e).map(|_| Default::default()).collect(),
-            e_exp: (0..e).map(|_| Default::default()).collect(),
-            e_after: (0..e).map(|_| Default::default()).collect(),
-            e_m1: (0..e).map(|_| Default::default()).collect(),
-            e_a: (0..e).map(|_| Default::default()).collect(),
-            e_b: (0..e).map(|_| Default::default()).collect(),
-            e_c: (0..e).map(|_| Default::default()).collect(),
-            e_next: (0..e).map(|_| Default::default()).collect(),
-            e_one8: (0..e).map(|_| K::new(1u64.into())).collect(),
-            e_one_w: (0..e).map(|_| K::new(1u64.into())).collect(),
-            e_zero8: (0..e).map(|_| K::new(0u64.into())).collect(),
-            e_zero5: (0..e).map(|_| K::new(0u64.into())).collect(),
-            e_zero64: (0..e).map(|_| K::new(0u64.into())).collect(),
-            e_kth8: (0..W * e).map(|i| K::new((i as u64 + 1).into())).collect(),
-            e_b64: (0..8 * e)
-                .map(|b| K::new(pmsicr::ECOUNT.place(1 << b).into()))
-                .collect(),
             lfsr: Rff::with_reset(u64::from(impdef::LFSR_SEEDS[t]).into()),
             n_prev: Default::default(),
             reload_prev: Default::default(),
@@ -285,6 +235,8 @@ impl<const W: usize> SpeSampler<W> {
             c_lo5b: Default::default(),
             n_prev5: Default::default(),
             kth: Default::default(),
+            target: Default::default(),
+            ernd: (0..e).map(|_| Default::default()).collect(),
             c_lo: Default::default(),
             c_hi: Default::default(),
             c_hi_dec: Default::default(),
@@ -404,46 +356,6 @@ impl<const W: usize> Logic for SpeSampler<W> {
             }
         }
 
-        // FEAT_SPE_ERnd (J1 `SPEToCollectSample`; choice: jitter): this group's selection,
-        // in one-hot slot-rank form from registered values only (no adder on the way to the
-        // tag): `kth` above is COUNT's expiry position (the k-th population op), `eth` the
-        // e-th for ECOUNT e now. ECOUNT's op is selected when it comes before the expiry
-        // (`eth` below `kth`, or no expiry in reach); otherwise the expiring op, or with RND
-        // the (k + r)-th: `kth` shifted up by the random byte r (nothing when r >= 8 > W -
-        // k). The first in slot order, as the model (a second selection is dropped).
-        for e in 0..self.e_q.len() {
-            self.e_q[e].clock.next = self.clock.val();
-            self.e_q[e].reset.next = self.reset.val();
-            self.e_kc[e].next = self.kth.val();
-            self.e_eth[e].next = self.k_zero_w.val();
-            for i in 0..W {
-                if self.e_q[e].q.val() == self.e_kth8[i].val() {
-                    self.e_eth[e].next = self.k_onehot[i].val();
-                }
-            }
-            self.e_below[e].next = self.e_kc[e].val() - self.e_one_w[e].val();
-            self.e_r3[e].next = self.lfsr.q.val().get_bits::<3>(0);
-            self.e_shift[e].next = self.e_kc[e].val();
-            if self.ctl.val().rnd {
-                self.e_shift[e].next = self.k_zero_w.val();
-                if self.lfsr.q.val().get_bits::<5>(3) == self.e_zero5[e].val() {
-                    self.e_shift[e].next = self.e_kc[e].val() << self.e_r3[e].val();
-                }
-            }
-            self.kth.next = self.e_shift[e].val();
-            if (self.e_eth[e].val() & self.e_below[e].val()) != self.k_zero_w.val() {
-                self.kth.next = self.e_eth[e].val();
-            }
-            self.ecount_rd[e].next = self.e_zero64[e].val();
-            if self.reg_addr.val() == self.a_pmsicr.val() {
-                for b in 0..8 {
-                    if self.e_q[e].q.val().get_bit(b) {
-                        self.ecount_rd[e].next = self.ecount_rd[e].val() | self.e_b64[b].val();
-                    }
-                }
-            }
-        }
-
         // This cycle's reload value, for the next cycle: INTERVAL as written, 0 used as 1
         // (so the reload is at least 256). choice: interval-zero
         self.interval.next = self.ctl.val().interval;
@@ -458,8 +370,8 @@ impl<const W: usize> Logic for SpeSampler<W> {
             self.jitter.next = self.lfsr.q.val().get_bits::<8>(0);
         }
         // With FEAT_SPE_ERnd the reload's low byte is 0: the random value goes to ECOUNT.
-        for e in 0..self.e_q.len() {
-            self.jitter.next = self.e_zero8[e].val();
+        for _e in 0..self.ernd.len() {
+            self.jitter.next = self.k_zero8.val();
         }
         self.reload_prev.d.next.interval = self.interval.val();
         self.reload_prev.d.next.jitter = self.jitter.val();
@@ -492,11 +404,33 @@ impl<const W: usize> Logic for SpeSampler<W> {
             & !self.disp_aarch32.val()
             & !self.reset.val();
 
-        // Selection: a rank chain over the valid slots, in slot order. rank[i] is kth
+        // A port write of PMSICR (the write wins over this group's count).
+        self.icr_we.next =
+            self.reg_en.val() & self.reg_we.val() & (self.reg_addr.val() == self.a_pmsicr.val());
+
+        // The op this group samples: COUNT's expiry, or FEAT_SPE_ERnd's selection from its
+        // block (`options::ernd`), which also keeps PMSICR.ECOUNT.
+        self.target.next = self.kth.val();
+        for e in 0..self.ernd.len() {
+            self.ernd[e].clock.next = self.clock.val();
+            self.ernd[e].reset.next = self.reset.val();
+            self.ernd[e].kc.next = self.kth.val();
+            self.ernd[e].rnd_byte.next = self.lfsr.q.val().get_bits::<8>(0);
+            self.ernd[e].rnd.next = self.ctl.val().rnd;
+            self.ernd[e].disp_valid.next = self.disp_valid.val();
+            self.ernd[e].pop_en.next = self.pop_en.val();
+            self.ernd[e].icr_we.next = self.icr_we.val();
+            self.ernd[e].wdata.next = self.ecount_wdata[e].val();
+            self.ernd[e].reg_addr.next = self.reg_addr.val();
+            self.target.next = self.ernd[e].kth.val();
+            self.ecount_rd[e].next = self.ernd[e].ecount_rd.val();
+        }
+
+        // Selection: a rank chain over the valid slots, in slot order. rank[i] is `target`
         // shifted down once per valid slot before i: slot i is the picked one when it is
-        // valid and rank[i] has reached bit 0. kth is one-hot or zero, so at most one slot
-        // is picked.
-        self.rank[0].next = self.kth.val();
+        // valid and rank[i] has reached bit 0. `target` is one-hot or zero, so at most one
+        // slot is picked.
+        self.rank[0].next = self.target.val();
         for i in 1..W {
             self.rank[i].next = self.rank[i - 1].val();
             if self.disp_valid.val().get_bit(i - 1) {
@@ -539,63 +473,9 @@ impl<const W: usize> Logic for SpeSampler<W> {
         }
 
         // This group's count, applied next cycle (a port write of PMSICR wins).
-        self.icr_we.next =
-            self.reg_en.val() & self.reg_we.val() & (self.reg_addr.val() == self.a_pmsicr.val());
         self.n_prev.d.next = self.pop.val();
         if self.icr_we.val() {
             self.n_prev.d.next = self.k_zero4.val();
-        }
-        // FEAT_SPE_ERnd: ECOUNT after this group, from its population count n. After a COUNT
-        // expiry at the k-th op (count_now = k, n >= k) with RND: the random byte less the
-        // n - k ops after it; after one without RND: ECOUNT less the n - 1 ops other than
-        // the expiring one; otherwise ECOUNT less n; never below zero. A port write of
-        // PMSICR sets it. For timing, each outcome is computed from the group's valid slots
-        // before the population enable, which comes from the core's inputs through the
-        // register file and picks among them last (n = 0 without it: ECOUNT holds); the
-        // expiry is `kth`'s one-hot position (count_now = k exactly when kth has bit
-        // k - 1), not count_now's adders.
-        for e in 0..self.e_q.len() {
-            self.e_cnt8[e].next = self.e_zero8[e].val();
-            for i in 0..W {
-                if self.disp_valid.val().get_bit(i) {
-                    self.e_cnt8[e].next = self.e_cnt8[e].val() + self.e_one8[e].val();
-                }
-            }
-            self.e_exp[e].next = false;
-            self.e_after[e].next = self.e_zero8[e].val();
-            for i in 0..W {
-                if self.e_kc[e].val().get_bit(i) {
-                    self.e_exp[e].next = self.e_cnt8[e].val() >= self.e_kth8[i].val();
-                    self.e_after[e].next = self.e_cnt8[e].val() - self.e_kth8[i].val();
-                }
-            }
-            self.e_m1[e].next = self.e_cnt8[e].val() - self.e_one8[e].val();
-            self.e_a[e].next = self.e_zero8[e].val();
-            if self.e_q[e].q.val() > self.e_cnt8[e].val() {
-                self.e_a[e].next = self.e_q[e].q.val() - self.e_cnt8[e].val();
-            }
-            self.e_b[e].next = self.e_zero8[e].val();
-            if self.e_q[e].q.val() > self.e_m1[e].val() {
-                self.e_b[e].next = self.e_q[e].q.val() - self.e_m1[e].val();
-            }
-            self.e_c[e].next = self.e_zero8[e].val();
-            if self.lfsr.q.val().get_bits::<8>(0) > self.e_after[e].val() {
-                self.e_c[e].next = self.lfsr.q.val().get_bits::<8>(0) - self.e_after[e].val();
-            }
-            self.e_next[e].next = self.e_q[e].q.val();
-            if self.pop_en.val() {
-                self.e_next[e].next = self.e_a[e].val();
-                if self.e_exp[e].val() {
-                    self.e_next[e].next = self.e_b[e].val();
-                    if self.ctl.val().rnd {
-                        self.e_next[e].next = self.e_c[e].val();
-                    }
-                }
-            }
-            self.e_q[e].d.next = self.e_next[e].val();
-            if self.icr_we.val() {
-                self.e_q[e].d.next = self.ecount_wdata[e].val();
-            }
         }
     }
 }

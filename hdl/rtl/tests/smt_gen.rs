@@ -51,6 +51,7 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("filter_fds", cfg.options.fds),
                 ("filter_feed_events", cfg.options.feed_events),
                 ("tracker_pbt", cfg.options.pbt),
+                ("sampler_ernd", cfg.options.ernd),
             ]
             .iter()
             .filter(|(_, built)| *built)

@@ -165,10 +165,11 @@ pub fn sources(gen_dir: &Path, cfg: &Config) -> Result<(Vec<PathBuf>, Vec<Block>
     // A module the top does not instantiate is a block's own child (an option's block,
     // `spe_regs_pmfz_<preset>` inside `spe_regs_<preset>`: hdl/rtl/src/options): its
     // cells count with its host's, whose hierarchy the per-block run flattens.
+    // (A thread's own copy of a block, `sampler_t1`, hosts `sampler_<option>`.)
     let hosts: Vec<String> = blocks
         .iter()
         .filter(|b| b.instances > 0)
-        .map(|b| b.label.clone())
+        .map(|b| thread_base(&b.label).to_string())
         .collect();
     if let Some(b) = blocks
         .iter()
@@ -183,13 +184,9 @@ pub fn sources(gen_dir: &Path, cfg: &Config) -> Result<(Vec<PathBuf>, Vec<Block>
     blocks.retain(|b| b.instances > 0);
     // A thread's own copy (`sampler_t1`) sorts with its block.
     let rank = |b: &Block| {
-        let base = match b.label.rsplit_once("_t") {
-            Some((base, n)) if n.bytes().all(|c| c.is_ascii_digit()) => base,
-            _ => b.label.as_str(),
-        };
         BLOCK_ORDER
             .iter()
-            .position(|&l| l == base)
+            .position(|&l| l == thread_base(&b.label))
             .unwrap_or(BLOCK_ORDER.len())
     };
     blocks.sort_by(|a, b| rank(a).cmp(&rank(b)).then(a.label.cmp(&b.label)));
@@ -642,6 +639,14 @@ pub fn synth(o: &SynthOptions, progress: &mut dyn FnMut(&str)) -> Result<SynthRe
     })
 }
 
+/// A block's label without a thread's suffix: `sampler` for `sampler_t1`.
+fn thread_base(label: &str) -> &str {
+    match label.rsplit_once("_t") {
+        Some((base, n)) if !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()) => base,
+        _ => label,
+    }
+}
+
 /// The repository holding `gen_dir` (its parent folder), where `.deps/` is.
 fn repo_of(gen_dir: &Path) -> Result<PathBuf, String> {
     let gen = gen_dir
@@ -688,13 +693,19 @@ mod tests {
             };
             assert_eq!(labels, want, "preset {}", cfg.name);
             // An option's block is a source, counted with its host (not a block).
-            let pmfz = format!("spe_regs_pmfz_{}.v", cfg.name);
-            assert_eq!(
-                files.iter().any(|f| f.ends_with(&pmfz)),
-                cfg.options.pmfz,
-                "preset {}",
-                cfg.name
-            );
+            // (ERnd's is a child of each thread's own sampler in an SMT preset.)
+            for (child, built) in [
+                ("regs_pmfz", cfg.options.pmfz),
+                ("sampler_ernd", cfg.options.ernd),
+            ] {
+                let file = format!("spe_{child}_{}.v", cfg.name);
+                assert_eq!(
+                    files.iter().any(|f| f.ends_with(&file)),
+                    built,
+                    "preset {}: {child}",
+                    cfg.name
+                );
+            }
             assert!(blocks
                 .iter()
                 .all(|b| b.module == format!("spe_{}_{}", b.label, cfg.name)));

@@ -8,6 +8,7 @@
 //! |---|---|---|---|
 //! | [`pmfz`] | `Options::pmfz` (FEAT_SPEv1p2's PMU freeze) | `regs` | `spe_regs_pmfz_<preset>` |
 //! | [`eft`] | `Options::eft` (FEAT_SPE_EFT: PMSFCR.FP, SIMD, TYPEm; the op's FP and SIMD kind) | `regs`, `capture`, `tracker`, `filter` | `spe_<host>_eft_<preset>` |
+//! | [`ernd`] | `Options::ernd` (FEAT_SPE_ERnd: PMSICR.ECOUNT, the random delay after a COUNT expiry) | `sampler` | `spe_sampler_ernd_<preset>` |
 //! | [`exc`] | `Options::exc` (FEAT_SPE_EXC: the banks PMBSR_EL2/EL3, SPE Profiling exceptions) | `regs` (two blocks) | `spe_regs_exc_state_<preset>`, `spe_regs_exc_banks_<preset>` |
 //! | [`fds`] | `Options::fds` (FEAT_SPE_FDS: the data-source filter) | `filter` | `spe_filter_fds_<preset>` |
 //! | [`feed_events`] | `Options::feed_events` (SPEv1p2's SAMPLE_FEED_* events, with EFT's and FDS's) | `filter` | `spe_filter_feed_events_<preset>` |
@@ -19,6 +20,7 @@
 //! element; they move here one at a time.
 
 pub mod eft;
+pub mod ernd;
 pub mod exc;
 pub mod fds;
 pub mod feed_events;
