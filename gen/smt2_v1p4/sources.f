@@ -1,5 +1,6 @@
 gen/spe_rff.v
 gen/smt2_v1p4/spe_arbiter_smt2_v1p4.v
+gen/smt2_v1p4/spe_capture_crr_smt2_v1p4.v
 gen/smt2_v1p4/spe_capture_eft_smt2_v1p4.v
 gen/smt2_v1p4/spe_capture_smt2_v1p4.v
 gen/smt2_v1p4/spe_filter_eft_smt2_v1p4.v

@@ -1,4 +1,5 @@
 gen/spe_rff.v
+gen/v1p4/spe_capture_crr_v1p4.v
 gen/v1p4/spe_capture_eft_v1p4.v
 gen/v1p4/spe_capture_v1p4.v
 gen/v1p4/spe_filter_eft_v1p4.v

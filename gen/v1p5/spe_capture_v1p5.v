@@ -32,10 +32,6 @@ module spe_capture_v1p5(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
     localparam  k_ldst_sve = 8'h8;
     localparam  k_evl_field = 8'h70;
     localparam  k_evl_lsb = 8'h10;
-    localparam  k_cr_field__0 = 8'h18;
-    localparam  k_cr_gcs__0 = 8'h1c;
-    localparam  k_gcs_ld__0 = 8'h14;
-    localparam  k_gcs_st__0 = 8'hc;
     localparam  k_addr_bits = 32'h38;
     localparam  k_zero2 = 2'b0;
     localparam  k_even = 8'h55;
@@ -74,6 +70,12 @@ module spe_capture_v1p5(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
     wire  [7:0] g_kind__q;
     reg  g_kind__reset;
     reg  g_kind__clock;
+    reg  [7:0] crr__0__g_class;
+    reg  [31:0] crr__0__g_sub;
+    reg  [3:0] crr__0__g_pick;
+    wire  [7:0] crr__0__payload;
+    wire  crr__0__gcs_ld;
+    wire  crr__0__gcs_st;
     reg  eft__0__other;
     reg  eft__0__is_ldst;
     reg  eft__0__sme_array;
@@ -91,7 +93,6 @@ module spe_capture_v1p5(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
     reg  is_ldst;
     reg  sme_array;
     reg  evl_max;
-    reg  [7:0] cr_pl__0;
 
     // Sub module instances
     spe_rff #(.W(224), .INIT(224'h0)) g_pc(
@@ -129,6 +130,14 @@ module spe_capture_v1p5(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
         .q(g_kind__q),
         .reset(g_kind__reset),
         .clock(g_kind__clock)
+    );
+    spe_capture_crr_v1p5 crr__0(
+        .g_class(crr__0__g_class),
+        .g_sub(crr__0__g_sub),
+        .g_pick(crr__0__g_pick),
+        .payload(crr__0__payload),
+        .gcs_ld(crr__0__gcs_ld),
+        .gcs_st(crr__0__gcs_st)
     );
     spe_capture_eft_v1p5 eft__0(
         .other(eft__0__other),
@@ -217,12 +226,11 @@ module spe_capture_v1p5(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
         if (sel_class == k_class_branch) begin
             slot[(58)+:(8)] = op_sub & k_br_keep;
         end
-        cr_pl__0 = op_sub & k_cr_gcs__0;
-        if (((op_sub & k_cr_field__0) == k_zero8) | ((op_sub & k_cr_field__0) == k_cr_field__0)) begin
-            cr_pl__0 = k_cr_field__0;
-        end
+        crr__0__g_class = g_class__q;
+        crr__0__g_sub = g_sub__q;
+        crr__0__g_pick = g_pick__q;
         if (sel_class == k_class_branch) begin
-            slot[(58)+:(8)] = (op_sub & k_br_keep) | cr_pl__0;
+            slot[(58)+:(8)] = crr__0__payload;
         end
         sme_array = (sel_class == k_class_other) & ((op_sub & k_sve_sme_mask) == k_sme);
         evl_max = (((sel_class == k_class_other) & ((op_sub & k_sve_sme_mask) == k_sve)) | (is_ldst & ((op_sub & k_ldst_sve_mask) == k_ldst_sve))) & ((op_sub & k_evl_field) == k_evl_field);
@@ -249,15 +257,13 @@ module spe_capture_v1p5(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
         attr_simd_fp_ldst__0 = eft__0__simd_fp_ldst;
         slot[(69)+:(1)] = is_ldst & ((op_sub & k_st) == k_zero8);
         slot[(70)+:(1)] = is_ldst & (((op_sub & k_st) != k_zero8) | (((op_sub & k_ext_mask) == k_ext) & ((op_sub & k_at) != k_zero8)));
-        if (sel_class == k_class_branch) begin
-            if (cr_pl__0 == k_gcs_ld__0) begin
-                slot[(69)+:(1)] = 1'b1;
-                slot[(67)+:(1)] = 1'b1;
-            end
-            if (cr_pl__0 == k_gcs_st__0) begin
-                slot[(70)+:(1)] = 1'b1;
-                slot[(67)+:(1)] = 1'b1;
-            end
+        if (crr__0__gcs_ld) begin
+            slot[(69)+:(1)] = 1'b1;
+            slot[(67)+:(1)] = 1'b1;
+        end
+        if (crr__0__gcs_st) begin
+            slot[(70)+:(1)] = 1'b1;
+            slot[(67)+:(1)] = 1'b1;
         end
     end
 

@@ -93,15 +93,9 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     /// FEAT_SPE_EFT (J1 `SPESampleOpSMEArrayOther`).
     k_sme_fp: Vec<K<Bits<8>>>,
     /// FEAT_SPE_CRR (`Options::crr`; one element in a unit that builds it, none
-    /// otherwise): the branch's CR and GCS as recorded (CR 00 as 11; GCS only for CR 01 or
-    /// 10), and the masks of CR, of CR and GCS, and of CR 11.
-    cr_pl: Vec<Signal<Local, Bits<8>>>,
-    k_cr_field: Vec<K<Bits<8>>>,
-    k_cr_gcs: Vec<K<Bits<8>>>,
-    /// With FEAT_SPE_CRR, the CR and GCS bits as recorded of a return and of a call that
-    /// pop and push the Guarded Control Stack (`subclass::BR_GCS_LOAD`, `_STORE`).
-    k_gcs_ld: Vec<K<Bits<8>>>,
-    k_gcs_st: Vec<K<Bits<8>>>,
+    /// otherwise): a branch's payload as recorded, and whether it is a return or a call
+    /// with GCS, from its block ([`crate::options::crr::CaptureCrr`]).
+    crr: Vec<crate::options::crr::CaptureCrr<W, CB, SB>>,
     /// FEAT_SPE_EFT (`Options::eft`; one element in a unit that builds it, none otherwise):
     /// J1 `SPEOpAttr`'s `is_floating_point` and `is_simd` of the tagged op, and whether it
     /// is a SIMD&FP load or store, from its block ([`crate::options::eft::CaptureEft`]).
@@ -156,15 +150,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             k_sme_fp: (0..usize::from(cfg.options.sme))
                 .map(|_| k8(subclass::SVE_FP))
                 .collect(),
-            cr_pl: (0..crr).map(|_| Default::default()).collect(),
-            k_cr_field: (0..crr)
-                .map(|_| k8(subclass::BR_CR_FIELD << subclass::BR_CR_SHIFT))
-                .collect(),
-            k_cr_gcs: (0..crr)
-                .map(|_| k8(subclass::BR_CLEAR_WITHOUT_CRR_GCS))
-                .collect(),
-            k_gcs_ld: (0..crr).map(|_| k8(subclass::BR_GCS_LOAD)).collect(),
-            k_gcs_st: (0..crr).map(|_| k8(subclass::BR_GCS_STORE)).collect(),
+            crr: (0..crr).map(|_| Default::default()).collect(),
             attr_fp: (0..eft).map(|_| Default::default()).collect(),
             attr_simd: (0..eft).map(|_| Default::default()).collect(),
             attr_simd_fp_ldst: (0..eft).map(|_| Default::default()).collect(),
@@ -241,18 +227,14 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
         if self.sel_class.val() == self.k_class_branch.val() {
             self.slot.next.op_payload = self.op_sub.val() & self.k_br_keep.val();
         }
-        // FEAT_SPE_CRR: CR as the core reports it, 00 as 11 (other branch), and GCS only
-        // with CR 01 (call) or 10 (return). choice: crr
-        for i in 0..self.cr_pl.len() {
-            self.cr_pl[i].next = self.op_sub.val() & self.k_cr_gcs[i].val();
-            if ((self.op_sub.val() & self.k_cr_field[i].val()) == self.k_zero8.val())
-                | ((self.op_sub.val() & self.k_cr_field[i].val()) == self.k_cr_field[i].val())
-            {
-                self.cr_pl[i].next = self.k_cr_field[i].val();
-            }
+        // FEAT_SPE_CRR (`options::crr`): a branch's CR and GCS as recorded, from the held
+        // group (the block picks the slot itself: docs/toolchain.md, UNOPTFLAT).
+        for i in 0..self.crr.len() {
+            self.crr[i].g_class.next = self.g_class.q.val();
+            self.crr[i].g_sub.next = self.g_sub.q.val();
+            self.crr[i].g_pick.next = self.g_pick.q.val();
             if self.sel_class.val() == self.k_class_branch.val() {
-                self.slot.next.op_payload =
-                    (self.op_sub.val() & self.k_br_keep.val()) | self.cr_pl[i].val();
+                self.slot.next.op_payload = self.crr[i].payload.val();
             }
         }
         // choice: sme-reserved (D18.2.7: encodings defined only with FEAT_SPE_SME, reserved
@@ -304,21 +286,16 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
                 | (((self.op_sub.val() & self.k_ext_mask.val()) == self.k_ext.val())
                     & ((self.op_sub.val() & self.k_at.val()) != self.k_zero8.val())));
         // FEAT_SPE_CRR: a return that pops the Guarded Control Stack is a load too, a call
-        // that pushes it a store, for the type filter and SAMPLE_FEED_LD/ST ("treated as
-        // both a branch and a load or store for the purposes of filtering", D17.6.3; J1
-        // SPEFilterByType's is_gcs_ldst), and its GCS access is reported as a load or
-        // store's (`is_ldst`: the tracker takes its translation and memory reports, "The
-        // information for both the branch and the load or store is collected").
-        for i in 0..self.cr_pl.len() {
-            if self.sel_class.val() == self.k_class_branch.val() {
-                if self.cr_pl[i].val() == self.k_gcs_ld[i].val() {
-                    self.slot.next.is_load = true;
-                    self.slot.next.is_ldst = true;
-                }
-                if self.cr_pl[i].val() == self.k_gcs_st[i].val() {
-                    self.slot.next.is_store = true;
-                    self.slot.next.is_ldst = true;
-                }
+        // that pushes it a store (`options::crr`); `is_ldst`: the tracker takes its
+        // translation and memory reports.
+        for i in 0..self.crr.len() {
+            if self.crr[i].gcs_ld.val() {
+                self.slot.next.is_load = true;
+                self.slot.next.is_ldst = true;
+            }
+            if self.crr[i].gcs_st.val() {
+                self.slot.next.is_store = true;
+                self.slot.next.is_ldst = true;
             }
         }
     }

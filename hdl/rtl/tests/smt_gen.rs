@@ -52,6 +52,7 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("filter_feed_events", cfg.options.feed_events),
                 ("tracker_pbt", cfg.options.pbt),
                 ("sampler_ernd", cfg.options.ernd),
+                ("capture_crr", cfg.options.crr),
             ]
             .iter()
             .filter(|(_, built)| *built)

@@ -7,6 +7,7 @@
 //! | file | option | host | module |
 //! |---|---|---|---|
 //! | [`pmfz`] | `Options::pmfz` (FEAT_SPEv1p2's PMU freeze) | `regs` | `spe_regs_pmfz_<preset>` |
+//! | [`crr`] | `Options::crr` (FEAT_SPE_CRR: a branch's CR and GCS, a GCS return or call as a load or store) | `capture` | `spe_capture_crr_<preset>` |
 //! | [`eft`] | `Options::eft` (FEAT_SPE_EFT: PMSFCR.FP, SIMD, TYPEm; the op's FP and SIMD kind) | `regs`, `capture`, `tracker`, `filter` | `spe_<host>_eft_<preset>` |
 //! | [`ernd`] | `Options::ernd` (FEAT_SPE_ERnd: PMSICR.ECOUNT, the random delay after a COUNT expiry) | `sampler` | `spe_sampler_ernd_<preset>` |
 //! | [`exc`] | `Options::exc` (FEAT_SPE_EXC: the banks PMBSR_EL2/EL3, SPE Profiling exceptions) | `regs` (two blocks) | `spe_regs_exc_state_<preset>`, `spe_regs_exc_banks_<preset>` |
@@ -19,6 +20,7 @@
 //! `tracker`, `serializer`, `writer`), each inside a loop over a vector of zero or one
 //! element; they move here one at a time.
 
+pub mod crr;
 pub mod eft;
 pub mod ernd;
 pub mod exc;
