@@ -20,6 +20,9 @@ spe_sampler_t1_smt2_v1p4.v
 spe_serializer_smt2_v1p4.v
 spe_tracker_eft_smt2_v1p4.v
 spe_tracker_pbt_smt2_v1p4.v
+spe_tracker_sme_events_smt2_v1p4.v
 spe_tracker_smt2_v1p4.v
+spe_tracker_sve_events_smt2_v1p4.v
+spe_tracker_v1p4_events_smt2_v1p4.v
 spe_writer_smt2_v1p4.v
 spe_top_smt2_v1p4.v

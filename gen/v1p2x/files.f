@@ -11,6 +11,7 @@ spe_sampler_ernd_v1p2x.v
 spe_sampler_v1p2x.v
 spe_serializer_v1p2x.v
 spe_tracker_pbt_v1p2x.v
+spe_tracker_sve_events_v1p2x.v
 spe_tracker_v1p2x.v
 spe_writer_v1p2x.v
 spe_top_v1p2x.v

@@ -9,6 +9,7 @@ gen/v1p2x/spe_sampler_ernd_v1p2x.v
 gen/v1p2x/spe_sampler_v1p2x.v
 gen/v1p2x/spe_serializer_v1p2x.v
 gen/v1p2x/spe_tracker_pbt_v1p2x.v
+gen/v1p2x/spe_tracker_sve_events_v1p2x.v
 gen/v1p2x/spe_tracker_v1p2x.v
 gen/v1p2x/spe_writer_v1p2x.v
 gen/v1p2x/spe_top_v1p2x.v

@@ -46,8 +46,6 @@ module spe_tracker_v1p2x(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el
 
     // Constant declarations
     localparam  k_none__0 = 16'h0;
-    localparam  k_partial__0 = 16'h2;
-    localparam  k_empty__0 = 16'h6;
     localparam  k_nv2 = 8'h30;
     localparam  k_nv2_mask = 8'hfe;
     localparam  k_el0 = 2'b0;
@@ -81,14 +79,12 @@ module spe_tracker_v1p2x(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el
     reg  pbt__0__retired;
     wire  [63:0] pbt__0__addr;
     wire  pbt__0__en;
-    reg  c_not_full__0__d;
-    wire  c_not_full__0__q;
-    reg  c_not_full__0__reset;
-    reg  c_not_full__0__clock;
-    reg  c_empty__0__d;
-    wire  c_empty__0__q;
-    reg  c_empty__0__reset;
-    reg  c_empty__0__clock;
+    reg  sve_events__0__clock;
+    reg  sve_events__0__reset;
+    reg  sve_events__0__take;
+    reg  sve_events__0__not_full;
+    reg  sve_events__0__empty;
+    wire  [15:0] sve_events__0__word;
     reg  [2:0] s_phase__d;
     wire  [2:0] s_phase__q;
     reg  s_phase__reset;
@@ -115,7 +111,6 @@ module spe_tracker_v1p2x(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el
     reg  s_va__clock;
 
     // Local signals
-    reg  [15:0] p_hi__0;
     reg  in_idle;
     reg  in_trk;
     reg  owner_el2;
@@ -145,17 +140,13 @@ module spe_tracker_v1p2x(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el
         .addr(pbt__0__addr),
         .en(pbt__0__en)
     );
-    spe_rff #(.W(1), .INIT(1'b0)) c_not_full__0(
-        .d(c_not_full__0__d),
-        .q(c_not_full__0__q),
-        .reset(c_not_full__0__reset),
-        .clock(c_not_full__0__clock)
-    );
-    spe_rff #(.W(1), .INIT(1'b0)) c_empty__0(
-        .d(c_empty__0__d),
-        .q(c_empty__0__q),
-        .reset(c_empty__0__reset),
-        .clock(c_empty__0__clock)
+    spe_tracker_sve_events_v1p2x sve_events__0(
+        .clock(sve_events__0__clock),
+        .reset(sve_events__0__reset),
+        .take(sve_events__0__take),
+        .not_full(sve_events__0__not_full),
+        .empty(sve_events__0__empty),
+        .word(sve_events__0__word)
     );
     spe_rff #(.W(3), .INIT(3'd0)) s_phase(
         .d(s_phase__d),
@@ -262,24 +253,13 @@ module spe_tracker_v1p2x(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el
         pbt__0__retired = s_rep__q[(204)+:(1)];
         pbt_addr__0 = pbt__0__addr;
         pbt_en__0 = pbt__0__en;
-        c_not_full__0__clock = clock;
-        c_not_full__0__reset = reset;
-        c_empty__0__clock = clock;
-        c_empty__0__reset = reset;
-        c_not_full__0__d = c_not_full__0__q;
-        c_empty__0__d = c_empty__0__q;
-        if (in_trk & cpl[(0)+:(1)]) begin
-            c_not_full__0__d = pred_not_full__0 | pred_empty__0;
-            c_empty__0__d = pred_empty__0;
-        end
-        p_hi__0 = k_none__0;
-        if (c_not_full__0__q) begin
-            p_hi__0 = k_partial__0;
-        end
-        if (c_empty__0__q) begin
-            p_hi__0 = k_empty__0;
-        end
-        events_hi__0 = p_hi__0;
+        events_hi__0 = k_none__0;
+        sve_events__0__clock = clock;
+        sve_events__0__reset = reset;
+        sve_events__0__take = in_trk & cpl[(0)+:(1)];
+        sve_events__0__not_full = pred_not_full__0;
+        sve_events__0__empty = pred_empty__0;
+        events_hi__0 = events_hi__0 | sve_events__0__word;
         stray = iss_valid | xl[(0)+:(1)] | xl[(65)+:(1)] | mem[(0)+:(1)] | br[(0)+:(1)] | cpl[(0)+:(1)];
         progress[(3)+:(1)] = 1'b0;
         timed_out = s_age__q == k_age_last;

@@ -19,6 +19,9 @@ ${SPE_GEN}/v1p4/spe_sampler_v1p4.v
 ${SPE_GEN}/v1p4/spe_serializer_v1p4.v
 ${SPE_GEN}/v1p4/spe_tracker_eft_v1p4.v
 ${SPE_GEN}/v1p4/spe_tracker_pbt_v1p4.v
+${SPE_GEN}/v1p4/spe_tracker_sme_events_v1p4.v
+${SPE_GEN}/v1p4/spe_tracker_sve_events_v1p4.v
 ${SPE_GEN}/v1p4/spe_tracker_v1p4.v
+${SPE_GEN}/v1p4/spe_tracker_v1p4_events_v1p4.v
 ${SPE_GEN}/v1p4/spe_writer_v1p4.v
 ${SPE_GEN}/v1p4/spe_top_v1p4.v

@@ -17,6 +17,9 @@ spe_sampler_v1p4.v
 spe_serializer_v1p4.v
 spe_tracker_eft_v1p4.v
 spe_tracker_pbt_v1p4.v
+spe_tracker_sme_events_v1p4.v
+spe_tracker_sve_events_v1p4.v
 spe_tracker_v1p4.v
+spe_tracker_v1p4_events_v1p4.v
 spe_writer_v1p4.v
 spe_top_v1p4.v

@@ -20,6 +20,9 @@ spe_sampler_v1p5.v
 spe_serializer_v1p5.v
 spe_tracker_eft_v1p5.v
 spe_tracker_pbt_v1p5.v
+spe_tracker_sme_events_v1p5.v
+spe_tracker_sve_events_v1p5.v
+spe_tracker_v1p4_events_v1p5.v
 spe_tracker_v1p5.v
 spe_writer_nvm_v1p5.v
 spe_writer_v1p5.v

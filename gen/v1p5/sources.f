@@ -18,6 +18,9 @@ gen/v1p5/spe_sampler_v1p5.v
 gen/v1p5/spe_serializer_v1p5.v
 gen/v1p5/spe_tracker_eft_v1p5.v
 gen/v1p5/spe_tracker_pbt_v1p5.v
+gen/v1p5/spe_tracker_sme_events_v1p5.v
+gen/v1p5/spe_tracker_sve_events_v1p5.v
+gen/v1p5/spe_tracker_v1p4_events_v1p5.v
 gen/v1p5/spe_tracker_v1p5.v
 gen/v1p5/spe_writer_nvm_v1p5.v
 gen/v1p5/spe_writer_v1p5.v

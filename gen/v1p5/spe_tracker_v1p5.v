@@ -57,15 +57,6 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
 
     // Constant declarations
     localparam  k_none__0 = 16'h0;
-    localparam  k_partial__0 = 16'h2;
-    localparam  k_empty__0 = 16'h6;
-    localparam  k_v4__0 = 16'h8;
-    localparam  k_v4__1 = 16'h10;
-    localparam  k_v4__2 = 16'h20;
-    localparam  k_v4__3 = 16'h40;
-    localparam  k_v4__4 = 16'h80;
-    localparam  k_sme__0 = 16'h100;
-    localparam  k_sme__1 = 16'h200;
     localparam  k_nv2 = 8'h30;
     localparam  k_nv2_mask = 8'hfe;
     localparam  k_el0 = 2'b0;
@@ -105,42 +96,28 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
     reg  eft__0__fp_scalar_in;
     reg  eft__0__mem_done;
     wire  eft__0__fp_scalar;
-    reg  c_not_full__0__d;
-    wire  c_not_full__0__q;
-    reg  c_not_full__0__reset;
-    reg  c_not_full__0__clock;
-    reg  c_empty__0__d;
-    wire  c_empty__0__q;
-    reg  c_empty__0__reset;
-    reg  c_empty__0__clock;
-    reg  m_v4__0__d;
-    wire  m_v4__0__q;
-    reg  m_v4__0__reset;
-    reg  m_v4__0__clock;
-    reg  m_v4__1__d;
-    wire  m_v4__1__q;
-    reg  m_v4__1__reset;
-    reg  m_v4__1__clock;
-    reg  m_v4__2__d;
-    wire  m_v4__2__q;
-    reg  m_v4__2__reset;
-    reg  m_v4__2__clock;
-    reg  m_v4__3__d;
-    wire  m_v4__3__q;
-    reg  m_v4__3__reset;
-    reg  m_v4__3__clock;
-    reg  m_v4__4__d;
-    wire  m_v4__4__q;
-    reg  m_v4__4__reset;
-    reg  m_v4__4__clock;
-    reg  c_sme__0__d;
-    wire  c_sme__0__q;
-    reg  c_sme__0__reset;
-    reg  c_sme__0__clock;
-    reg  c_sme__1__d;
-    wire  c_sme__1__q;
-    reg  c_sme__1__reset;
-    reg  c_sme__1__clock;
+    reg  sve_events__0__clock;
+    reg  sve_events__0__reset;
+    reg  sve_events__0__take;
+    reg  sve_events__0__not_full;
+    reg  sve_events__0__empty;
+    wire  [15:0] sve_events__0__word;
+    reg  v1p4_events__0__clock;
+    reg  v1p4_events__0__reset;
+    reg  v1p4_events__0__take;
+    reg  v1p4_events__0__flags__0;
+    reg  v1p4_events__0__flags__1;
+    reg  v1p4_events__0__flags__2;
+    reg  v1p4_events__0__flags__3;
+    reg  v1p4_events__0__flags__4;
+    reg  v1p4_events__0__load_done;
+    wire  [15:0] v1p4_events__0__word;
+    reg  sme_events__0__clock;
+    reg  sme_events__0__reset;
+    reg  sme_events__0__take;
+    reg  sme_events__0__flags__0;
+    reg  sme_events__0__flags__1;
+    wire  [15:0] sme_events__0__word;
     reg  [2:0] s_phase__d;
     wire  [2:0] s_phase__q;
     reg  s_phase__reset;
@@ -167,16 +144,6 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
     reg  s_va__clock;
 
     // Local signals
-    reg  [15:0] p_hi__0;
-    reg  [15:0] v4_bit__0;
-    reg  [15:0] v4_bit__1;
-    reg  [15:0] v4_bit__2;
-    reg  [15:0] v4_bit__3;
-    reg  [15:0] v4_bit__4;
-    reg  [15:0] v4_sum__0;
-    reg  [15:0] sme_bit__0;
-    reg  [15:0] sme_bit__1;
-    reg  [15:0] sme_sum__0;
     reg  in_idle;
     reg  in_trk;
     reg  owner_el2;
@@ -214,59 +181,33 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
         .mem_done(eft__0__mem_done),
         .fp_scalar(eft__0__fp_scalar)
     );
-    spe_rff #(.W(1), .INIT(1'b0)) c_not_full__0(
-        .d(c_not_full__0__d),
-        .q(c_not_full__0__q),
-        .reset(c_not_full__0__reset),
-        .clock(c_not_full__0__clock)
+    spe_tracker_sve_events_v1p5 sve_events__0(
+        .clock(sve_events__0__clock),
+        .reset(sve_events__0__reset),
+        .take(sve_events__0__take),
+        .not_full(sve_events__0__not_full),
+        .empty(sve_events__0__empty),
+        .word(sve_events__0__word)
     );
-    spe_rff #(.W(1), .INIT(1'b0)) c_empty__0(
-        .d(c_empty__0__d),
-        .q(c_empty__0__q),
-        .reset(c_empty__0__reset),
-        .clock(c_empty__0__clock)
+    spe_tracker_v1p4_events_v1p5 v1p4_events__0(
+        .clock(v1p4_events__0__clock),
+        .reset(v1p4_events__0__reset),
+        .take(v1p4_events__0__take),
+        .flags__0(v1p4_events__0__flags__0),
+        .flags__1(v1p4_events__0__flags__1),
+        .flags__2(v1p4_events__0__flags__2),
+        .flags__3(v1p4_events__0__flags__3),
+        .flags__4(v1p4_events__0__flags__4),
+        .load_done(v1p4_events__0__load_done),
+        .word(v1p4_events__0__word)
     );
-    spe_rff #(.W(1), .INIT(1'b0)) m_v4__0(
-        .d(m_v4__0__d),
-        .q(m_v4__0__q),
-        .reset(m_v4__0__reset),
-        .clock(m_v4__0__clock)
-    );
-    spe_rff #(.W(1), .INIT(1'b0)) m_v4__1(
-        .d(m_v4__1__d),
-        .q(m_v4__1__q),
-        .reset(m_v4__1__reset),
-        .clock(m_v4__1__clock)
-    );
-    spe_rff #(.W(1), .INIT(1'b0)) m_v4__2(
-        .d(m_v4__2__d),
-        .q(m_v4__2__q),
-        .reset(m_v4__2__reset),
-        .clock(m_v4__2__clock)
-    );
-    spe_rff #(.W(1), .INIT(1'b0)) m_v4__3(
-        .d(m_v4__3__d),
-        .q(m_v4__3__q),
-        .reset(m_v4__3__reset),
-        .clock(m_v4__3__clock)
-    );
-    spe_rff #(.W(1), .INIT(1'b0)) m_v4__4(
-        .d(m_v4__4__d),
-        .q(m_v4__4__q),
-        .reset(m_v4__4__reset),
-        .clock(m_v4__4__clock)
-    );
-    spe_rff #(.W(1), .INIT(1'b0)) c_sme__0(
-        .d(c_sme__0__d),
-        .q(c_sme__0__q),
-        .reset(c_sme__0__reset),
-        .clock(c_sme__0__clock)
-    );
-    spe_rff #(.W(1), .INIT(1'b0)) c_sme__1(
-        .d(c_sme__1__d),
-        .q(c_sme__1__q),
-        .reset(c_sme__1__reset),
-        .clock(c_sme__1__clock)
+    spe_tracker_sme_events_v1p5 sme_events__0(
+        .clock(sme_events__0__clock),
+        .reset(sme_events__0__reset),
+        .take(sme_events__0__take),
+        .flags__0(sme_events__0__flags__0),
+        .flags__1(sme_events__0__flags__1),
+        .word(sme_events__0__word)
     );
     spe_rff #(.W(3), .INIT(3'd0)) s_phase(
         .d(s_phase__d),
@@ -379,101 +320,29 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
         eft__0__fp_scalar_in = fp_scalar_in__0;
         eft__0__mem_done = s_rep__q[(126)+:(1)];
         fp_scalar__0 = eft__0__fp_scalar;
-        c_not_full__0__clock = clock;
-        c_not_full__0__reset = reset;
-        c_empty__0__clock = clock;
-        c_empty__0__reset = reset;
-        c_not_full__0__d = c_not_full__0__q;
-        c_empty__0__d = c_empty__0__q;
-        if (in_trk & cpl[(0)+:(1)]) begin
-            c_not_full__0__d = pred_not_full__0 | pred_empty__0;
-            c_empty__0__d = pred_empty__0;
-        end
-        c_sme__0__clock = clock;
-        c_sme__0__reset = reset;
-        c_sme__0__d = c_sme__0__q;
-        if (in_trk & cpl[(0)+:(1)]) begin
-            c_sme__0__d = sme_in__0;
-        end
-        sme_bit__0 = k_none__0;
-        if (c_sme__0__q) begin
-            sme_bit__0 = k_sme__0;
-        end
-        c_sme__1__clock = clock;
-        c_sme__1__reset = reset;
-        c_sme__1__d = c_sme__1__q;
-        if (in_trk & cpl[(0)+:(1)]) begin
-            c_sme__1__d = sme_in__1;
-        end
-        sme_bit__1 = k_none__0;
-        if (c_sme__1__q) begin
-            sme_bit__1 = k_sme__1;
-        end
-        sme_sum__0 = sme_bit__0 | sme_bit__1;
-        m_v4__0__clock = clock;
-        m_v4__0__reset = reset;
-        m_v4__0__d = m_v4__0__q;
-        if (mem[(0)+:(1)] & ~s_rep__q[(126)+:(1)]) begin
-            m_v4__0__d = v4_in__0;
-        end
-        v4_bit__0 = k_none__0;
-        if (m_v4__0__q) begin
-            v4_bit__0 = k_v4__0;
-        end
-        m_v4__1__clock = clock;
-        m_v4__1__reset = reset;
-        m_v4__1__d = m_v4__1__q;
-        if (mem[(0)+:(1)] & ~s_rep__q[(126)+:(1)]) begin
-            m_v4__1__d = v4_in__1;
-        end
-        v4_bit__1 = k_none__0;
-        if (m_v4__1__q) begin
-            v4_bit__1 = k_v4__1;
-        end
-        m_v4__2__clock = clock;
-        m_v4__2__reset = reset;
-        m_v4__2__d = m_v4__2__q;
-        if (mem[(0)+:(1)] & ~s_rep__q[(126)+:(1)]) begin
-            m_v4__2__d = v4_in__2;
-        end
-        v4_bit__2 = k_none__0;
-        if (m_v4__2__q) begin
-            v4_bit__2 = k_v4__2;
-        end
-        m_v4__3__clock = clock;
-        m_v4__3__reset = reset;
-        m_v4__3__d = m_v4__3__q;
-        if (mem[(0)+:(1)] & ~s_rep__q[(126)+:(1)]) begin
-            m_v4__3__d = v4_in__3;
-        end
-        v4_bit__3 = k_none__0;
-        if (m_v4__3__q) begin
-            v4_bit__3 = k_v4__3;
-        end
-        m_v4__4__clock = clock;
-        m_v4__4__reset = reset;
-        m_v4__4__d = m_v4__4__q;
-        if (mem[(0)+:(1)] & ~s_rep__q[(126)+:(1)]) begin
-            m_v4__4__d = v4_in__4;
-        end
-        v4_bit__4 = k_none__0;
-        if (m_v4__4__q) begin
-            v4_bit__4 = k_v4__4;
-        end
-        v4_sum__0 = k_none__0;
-        if (slot[(69)+:(1)] & s_rep__q[(126)+:(1)]) begin
-            v4_sum__0 = v4_bit__0 | v4_bit__1 | v4_bit__2 | v4_bit__3 | v4_bit__4;
-        end
-        p_hi__0 = k_none__0;
-        if (c_not_full__0__q) begin
-            p_hi__0 = k_partial__0;
-        end
-        if (c_empty__0__q) begin
-            p_hi__0 = k_empty__0;
-        end
-        events_hi__0 = p_hi__0;
-        events_hi__0 = p_hi__0 | v4_sum__0;
-        events_hi__0 = events_hi__0 | sme_sum__0;
+        events_hi__0 = k_none__0;
+        sve_events__0__clock = clock;
+        sve_events__0__reset = reset;
+        sve_events__0__take = in_trk & cpl[(0)+:(1)];
+        sve_events__0__not_full = pred_not_full__0;
+        sve_events__0__empty = pred_empty__0;
+        events_hi__0 = events_hi__0 | sve_events__0__word;
+        v1p4_events__0__clock = clock;
+        v1p4_events__0__reset = reset;
+        v1p4_events__0__take = mem[(0)+:(1)] & ~s_rep__q[(126)+:(1)];
+        v1p4_events__0__flags__0 = v4_in__0;
+        v1p4_events__0__flags__1 = v4_in__1;
+        v1p4_events__0__flags__2 = v4_in__2;
+        v1p4_events__0__flags__3 = v4_in__3;
+        v1p4_events__0__flags__4 = v4_in__4;
+        v1p4_events__0__load_done = slot[(69)+:(1)] & s_rep__q[(126)+:(1)];
+        events_hi__0 = events_hi__0 | v1p4_events__0__word;
+        sme_events__0__clock = clock;
+        sme_events__0__reset = reset;
+        sme_events__0__take = in_trk & cpl[(0)+:(1)];
+        sme_events__0__flags__0 = sme_in__0;
+        sme_events__0__flags__1 = sme_in__1;
+        events_hi__0 = events_hi__0 | sme_events__0__word;
         stray = iss_valid | xl[(0)+:(1)] | xl[(65)+:(1)] | mem[(0)+:(1)] | br[(0)+:(1)] | cpl[(0)+:(1)];
         progress[(3)+:(1)] = 1'b0;
         timed_out = s_age__q == k_age_last;

@@ -202,38 +202,28 @@ pub struct SpeTracker {
     pub fds_source: Vec<Signal<Out, Bits<8>>>,
     /// Events above bit 15 (one element in a unit with `Options::sve_events`,
     /// `Options::v1p4_events` or `Options::sme`, none otherwise): the Events payload's bits 31:16
-    /// ([`HI_EVENT_BITS`], event 16 at bit 0; `events` has bits 15:0), its SVE part, and
-    /// zero.
+    /// ([`HI_EVENT_BITS`], event 16 at bit 0; `events` has bits 15:0), the OR of the
+    /// options' blocks' words, and zero.
     pub events_hi: Vec<Signal<Out, Bits<HI_EVENT_BITS>>>,
-    p_hi: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
     k_none: Vec<K<Bits<HI_EVENT_BITS>>>,
     /// FEAT_SPEv1p1's SVE events (`Options::sve_events`; one element in a unit that
-    /// builds them, none otherwise): the completion report's predicate flags, held from
-    /// the completion; E[17] alone and E[17] with E[18], in place.
+    /// builds them, none otherwise): the completion report's predicate flags, and their
+    /// block ([`crate::options::sve_events::TrackerSveEvents`]).
     pub pred_not_full: Vec<Signal<In, Bit>>,
     pub pred_empty: Vec<Signal<In, Bit>>,
-    c_not_full: Vec<Rff<Bit>>,
-    c_empty: Vec<Rff<Bit>>,
-    k_partial: Vec<K<Bits<HI_EVENT_BITS>>>,
-    k_empty: Vec<K<Bits<HI_EVENT_BITS>>>,
-    /// FEAT_SPEv1p4's events (`Options::v1p4_events`; five elements in a unit that builds
-    /// them, none otherwise): the memory report's L2D access, L2D miss, HITM, LFB and
-    /// snooped flags, held from the report, and each as its event bit in place (`k_v4`).
+    sve_events: Vec<crate::options::sve_events::TrackerSveEvents>,
+    /// FEAT_SPEv1p4's events (`Options::v1p4_events`; five inputs and one block in a unit
+    /// that builds them, none otherwise): the memory report's L2D access, L2D miss, HITM,
+    /// LFB and snooped flags (`spe_defs::events::V1P4_PORT_ORDER`), and their block
+    /// ([`crate::options::v1p4_events::TrackerV1p4Events`]).
     pub v4_in: Vec<Signal<In, Bit>>,
-    m_v4: Vec<Rff<Bit>>,
-    v4_bit: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
-    k_v4: Vec<K<Bits<HI_EVENT_BITS>>>,
-    /// (One element.) A load's SPEv1p4 events once its memory report counted.
-    v4_sum: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
-    /// FEAT_SPE_SME's events (`Options::sme`; two elements in a unit that builds them,
-    /// none otherwise): the completion report's Streaming SVE mode and SME compute unit
-    /// flags (`spe_defs::events::SME_PORT_ORDER`), held from the completion, and each as its
-    /// event bit in place (`k_sme`); `sme_sum` (one element) is both.
+    v1p4_events: Vec<crate::options::v1p4_events::TrackerV1p4Events>,
+    /// FEAT_SPE_SME's events (`Options::sme`; two inputs and one block in a unit that
+    /// builds them, none otherwise): the completion report's Streaming SVE mode and SME
+    /// compute unit flags (`spe_defs::events::SME_PORT_ORDER`), and their block
+    /// ([`crate::options::sme_events::TrackerSmeEvents`]).
     pub sme_in: Vec<Signal<In, Bit>>,
-    c_sme: Vec<Rff<Bit>>,
-    sme_bit: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
-    k_sme: Vec<K<Bits<HI_EVENT_BITS>>>,
-    sme_sum: Vec<Signal<Local, Bits<HI_EVENT_BITS>>>,
+    sme_events: Vec<crate::options::sme_events::TrackerSmeEvents>,
     // State (synchronous reset to Idle / zero). The phase is `s_phase` except Tracking,
     // which is `s_phase` at Idle with `s_trk` set: the tag decides `s_trk` alone (one LUT
     // after `tag_valid`), off the enable of the phase register's other bits.
@@ -306,32 +296,12 @@ impl SpeTracker {
             pred_not_full: n_of(sve),
             pred_empty: n_of(sve),
             events_hi: n_of(hi),
-            p_hi: n_of(hi),
             k_none: n_of(hi),
+            sve_events: n_of(sve),
             v4_in: n_of(5 * v4),
-            v4_bit: n_of(5 * v4),
-            k_v4: ev::V1P4_PORT_ORDER
-                .iter()
-                .take(5 * v4)
-                .map(|&b| K::new(hi_events(ev::bit(b))))
-                .collect(),
-            m_v4: n_of(5 * v4),
-            v4_sum: n_of(v4),
+            v1p4_events: n_of(v4),
             sme_in: n_of(2 * sme),
-            c_sme: n_of(2 * sme),
-            sme_bit: n_of(2 * sme),
-            k_sme: ev::SME_PORT_ORDER
-                .iter()
-                .take(2 * sme)
-                .map(|&b| K::new(hi_events(ev::bit(b))))
-                .collect(),
-            sme_sum: n_of(sme),
-            c_not_full: n_of(sve),
-            c_empty: n_of(sve),
-            k_partial: (0..sve)
-                .map(|_| K::new(hi_events(ev::bit(ev::PARTIAL_PREDICATE))))
-                .collect(),
-            k_empty: (0..sve).map(|_| K::new(hi_events(ev::SVE_MASK))).collect(),
+            sme_events: n_of(sme),
 
             k_el0: k2(0),
             k_el2: k2(2),
@@ -451,79 +421,40 @@ impl Logic for SpeTracker {
             self.eft[i].mem_done.next = self.s_rep.q.val().mem_done;
             self.fp_scalar[i].next = self.eft[i].fp_scalar.val();
         }
-        // FEAT_SPEv1p1's SVE events come with the completion report (an empty predicate is
-        // also not full: E[18] implies E[17]).
-        for i in 0..self.c_empty.len() {
-            self.c_not_full[i].clock.next = self.clock.val();
-            self.c_not_full[i].reset.next = self.reset.val();
-            self.c_empty[i].clock.next = self.clock.val();
-            self.c_empty[i].reset.next = self.reset.val();
-            self.c_not_full[i].d.next = self.c_not_full[i].q.val();
-            self.c_empty[i].d.next = self.c_empty[i].q.val();
-            if self.in_trk.val() & self.cpl.val().done {
-                self.c_not_full[i].d.next = self.pred_not_full[i].val() | self.pred_empty[i].val();
-                self.c_empty[i].d.next = self.pred_empty[i].val();
-            }
-        }
-        // FEAT_SPE_SME's events come with the completion report, as the SVE events do.
-        for j in 0..self.c_sme.len() {
-            self.c_sme[j].clock.next = self.clock.val();
-            self.c_sme[j].reset.next = self.reset.val();
-            self.c_sme[j].d.next = self.c_sme[j].q.val();
-            if self.in_trk.val() & self.cpl.val().done {
-                self.c_sme[j].d.next = self.sme_in[j].val();
-            }
-            self.sme_bit[j].next = self.k_none[0].val();
-            if self.c_sme[j].q.val() {
-                self.sme_bit[j].next = self.k_sme[j].val();
-            }
-        }
-        for i in 0..self.sme_sum.len() {
-            self.sme_sum[i].next = self.sme_bit[0].val() | self.sme_bit[1].val();
-        }
-        // FEAT_SPEv1p4's events come with the memory report (taken like its other data).
-        for j in 0..self.m_v4.len() {
-            self.m_v4[j].clock.next = self.clock.val();
-            self.m_v4[j].reset.next = self.reset.val();
-            self.m_v4[j].d.next = self.m_v4[j].q.val();
-            if self.mem.val().done & !self.s_rep.q.val().mem_done {
-                self.m_v4[j].d.next = self.v4_in[j].val();
-            }
-            self.v4_bit[j].next = self.k_none[0].val();
-            if self.m_v4[j].q.val() {
-                self.v4_bit[j].next = self.k_v4[j].val();
-            }
-        }
-        // A load's SPEv1p4 events once its memory report counted.
-        for i in 0..self.v4_sum.len() {
-            self.v4_sum[i].next = self.k_none[i].val();
-            if self.slot.val().is_load & self.s_rep.q.val().mem_done {
-                self.v4_sum[i].next = self.v4_bit[0].val()
-                    | self.v4_bit[1].val()
-                    | self.v4_bit[2].val()
-                    | self.v4_bit[3].val()
-                    | self.v4_bit[4].val();
-            }
-        }
-        // The Events payload's bits 31:16: the SVE events of the completion; the SPEv1p4
-        // events of a load whose memory report counted; the SME events of the completion.
+        // The Events payload's bits 31:16, each option's from its block: FEAT_SPEv1p1's SVE
+        // events and FEAT_SPE_SME's come with the completion report; FEAT_SPEv1p4's with the
+        // memory report (taken like its other data), a load's once that report counted.
         for i in 0..self.events_hi.len() {
-            self.p_hi[i].next = self.k_none[i].val();
-            for j in 0..self.c_empty.len() {
-                if self.c_not_full[j].q.val() {
-                    self.p_hi[i].next = self.k_partial[j].val();
-                }
-                if self.c_empty[j].q.val() {
-                    self.p_hi[i].next = self.k_empty[j].val();
-                }
-            }
-            self.events_hi[i].next = self.p_hi[i].val();
-            for j in 0..self.v4_sum.len() {
-                self.events_hi[i].next = self.p_hi[i].val() | self.v4_sum[j].val();
-            }
-            for j in 0..self.sme_sum.len() {
-                self.events_hi[i].next = self.events_hi[i].val() | self.sme_sum[j].val();
-            }
+            self.events_hi[i].next = self.k_none[i].val();
+        }
+        for i in 0..self.sve_events.len() {
+            self.sve_events[i].clock.next = self.clock.val();
+            self.sve_events[i].reset.next = self.reset.val();
+            self.sve_events[i].take.next = self.in_trk.val() & self.cpl.val().done;
+            self.sve_events[i].not_full.next = self.pred_not_full[i].val();
+            self.sve_events[i].empty.next = self.pred_empty[i].val();
+            self.events_hi[0].next = self.events_hi[0].val() | self.sve_events[i].word.val();
+        }
+        for i in 0..self.v1p4_events.len() {
+            self.v1p4_events[i].clock.next = self.clock.val();
+            self.v1p4_events[i].reset.next = self.reset.val();
+            self.v1p4_events[i].take.next = self.mem.val().done & !self.s_rep.q.val().mem_done;
+            self.v1p4_events[i].flags[0].next = self.v4_in[0].val();
+            self.v1p4_events[i].flags[1].next = self.v4_in[1].val();
+            self.v1p4_events[i].flags[2].next = self.v4_in[2].val();
+            self.v1p4_events[i].flags[3].next = self.v4_in[3].val();
+            self.v1p4_events[i].flags[4].next = self.v4_in[4].val();
+            self.v1p4_events[i].load_done.next =
+                self.slot.val().is_load & self.s_rep.q.val().mem_done;
+            self.events_hi[0].next = self.events_hi[0].val() | self.v1p4_events[i].word.val();
+        }
+        for i in 0..self.sme_events.len() {
+            self.sme_events[i].clock.next = self.clock.val();
+            self.sme_events[i].reset.next = self.reset.val();
+            self.sme_events[i].take.next = self.in_trk.val() & self.cpl.val().done;
+            self.sme_events[i].flags[0].next = self.sme_in[0].val();
+            self.sme_events[i].flags[1].next = self.sme_in[1].val();
+            self.events_hi[0].next = self.events_hi[0].val() | self.sme_events[i].word.val();
         }
         // Any report outside tracking is stray.
         self.stray.next = self.iss_valid.val()

@@ -53,6 +53,9 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("tracker_pbt", cfg.options.pbt),
                 ("sampler_ernd", cfg.options.ernd),
                 ("capture_crr", cfg.options.crr),
+                ("tracker_sve_events", cfg.options.sve_events),
+                ("tracker_v1p4_events", cfg.options.v1p4_events),
+                ("tracker_sme_events", cfg.options.sme),
             ]
             .iter()
             .filter(|(_, built)| *built)

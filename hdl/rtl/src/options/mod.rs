@@ -7,14 +7,17 @@
 //! | file | option | host | module |
 //! |---|---|---|---|
 //! | [`pmfz`] | `Options::pmfz` (FEAT_SPEv1p2's PMU freeze) | `regs` | `spe_regs_pmfz_<preset>` |
-//! | [`crr`] | `Options::crr` (FEAT_SPE_CRR: a branch's CR and GCS, a GCS return or call as a load or store) | `capture` | `spe_capture_crr_<preset>` |
 //! | [`eft`] | `Options::eft` (FEAT_SPE_EFT: PMSFCR.FP, SIMD, TYPEm; the op's FP and SIMD kind) | `regs`, `capture`, `tracker`, `filter` | `spe_<host>_eft_<preset>` |
-//! | [`ernd`] | `Options::ernd` (FEAT_SPE_ERnd: PMSICR.ECOUNT, the random delay after a COUNT expiry) | `sampler` | `spe_sampler_ernd_<preset>` |
 //! | [`exc`] | `Options::exc` (FEAT_SPE_EXC: the banks PMBSR_EL2/EL3, SPE Profiling exceptions) | `regs` (two blocks) | `spe_regs_exc_state_<preset>`, `spe_regs_exc_banks_<preset>` |
 //! | [`fds`] | `Options::fds` (FEAT_SPE_FDS: the data-source filter) | `filter` | `spe_filter_fds_<preset>` |
 //! | [`feed_events`] | `Options::feed_events` (SPEv1p2's SAMPLE_FEED_* events, with EFT's and FDS's) | `filter` | `spe_filter_feed_events_<preset>` |
 //! | [`nvm`] | `Options::nvm` (FEAT_SPE_nVM: the buffer by IPA or PA) | `regs`, `writer` | `spe_<host>_nvm_<preset>` |
 //! | [`pbt`] | `Options::pbt` (FEAT_SPE_PBT: the previous-branch target, taken with the branch report) | `tracker` | `spe_tracker_pbt_<preset>` |
+//! | [`ernd`] | `Options::ernd` (FEAT_SPE_ERnd: PMSICR.ECOUNT, the random delay after a COUNT expiry) | `sampler` | `spe_sampler_ernd_<preset>` |
+//! | [`crr`] | `Options::crr` (FEAT_SPE_CRR: a branch's CR and GCS, a GCS return or call as a load or store) | `capture` | `spe_capture_crr_<preset>` |
+//! | [`sve_events`] | `Options::sve_events` (FEAT_SPEv1p1's SVE predicate events) | `tracker` | `spe_tracker_sve_events_<preset>` |
+//! | [`v1p4_events`] | `Options::v1p4_events` (FEAT_SPEv1p4's L2D, HITM, LFB and snoop events of a load) | `tracker` | `spe_tracker_v1p4_events_<preset>` |
+//! | [`sme_events`] | `Options::sme` (FEAT_SPE_SME's Streaming SVE mode and SME compute unit events) | `tracker` | `spe_tracker_sme_events_<preset>` |
 //!
 //! The other options are still written into their hosts (`regs`, `filter`, `capture`,
 //! `tracker`, `serializer`, `writer`), each inside a loop over a vector of zero or one
@@ -29,3 +32,6 @@ pub mod feed_events;
 pub mod nvm;
 pub mod pbt;
 pub mod pmfz;
+pub mod sme_events;
+pub mod sve_events;
+pub mod v1p4_events;
