@@ -8,11 +8,13 @@ ${SPE_GEN}/smt2_v1p4/spe_capture_crr_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_capture_eft_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_capture_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_filter_eft_smt2_v1p4.v
+${SPE_GEN}/smt2_v1p4/spe_filter_events_hi_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_filter_fds_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_filter_feed_events_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_filter_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_latency_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_regs_eft_smt2_v1p4.v
+${SPE_GEN}/smt2_v1p4/spe_regs_events_hi_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_regs_pmfz_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_regs_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_room_smt2_v1p4.v

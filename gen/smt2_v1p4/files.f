@@ -6,11 +6,13 @@ spe_capture_crr_smt2_v1p4.v
 spe_capture_eft_smt2_v1p4.v
 spe_capture_smt2_v1p4.v
 spe_filter_eft_smt2_v1p4.v
+spe_filter_events_hi_smt2_v1p4.v
 spe_filter_fds_smt2_v1p4.v
 spe_filter_feed_events_smt2_v1p4.v
 spe_filter_smt2_v1p4.v
 spe_latency_smt2_v1p4.v
 spe_regs_eft_smt2_v1p4.v
+spe_regs_events_hi_smt2_v1p4.v
 spe_regs_pmfz_smt2_v1p4.v
 spe_regs_smt2_v1p4.v
 spe_room_smt2_v1p4.v

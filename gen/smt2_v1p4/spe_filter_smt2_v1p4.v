@@ -37,7 +37,6 @@ module spe_filter_smt2_v1p4(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,
     input wire  [15:0] nevfr_hi__0;
 
     // Constant declarations
-    localparam  k_zero_hi__0 = 16'h0;
     localparam  k_zero12 = 12'h0;
 
     // Enums
@@ -92,10 +91,13 @@ module spe_filter_smt2_v1p4(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,
     reg  [7:0] fds__0__ds_src;
     wire  fds__0__hit;
     wire  fds__0__drop;
+    reg  [15:0] events_hi__0__ev;
+    reg  [15:0] events_hi__0__evfr;
+    reg  [15:0] events_hi__0__nevfr;
+    wire  events_hi__0__ev_ok;
+    wire  events_hi__0__nev_ok;
 
     // Local signals
-    reg  h_ev_ok__0;
-    reg  h_nev_ok__0;
     reg  filtering;
     reg  type_ok;
     reg  ev_ok;
@@ -157,6 +159,13 @@ module spe_filter_smt2_v1p4(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,
         .hit(fds__0__hit),
         .drop(fds__0__drop)
     );
+    spe_filter_events_hi_smt2_v1p4 events_hi__0(
+        .ev(events_hi__0__ev),
+        .evfr(events_hi__0__evfr),
+        .nevfr(events_hi__0__nevfr),
+        .ev_ok(events_hi__0__ev_ok),
+        .nev_ok(events_hi__0__nev_ok)
+    );
 
     // Update code
     always @(*) begin
@@ -186,13 +195,14 @@ module spe_filter_smt2_v1p4(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,
         if (ctl[(3)+:(1)]) begin
             nev_ok = (view[(3)+:(12)] & ctl[(19)+:(12)]) == k_zero12;
         end
-        h_ev_ok__0 = (ev_hi__0 & evfr_hi__0) == evfr_hi__0;
-        h_nev_ok__0 = (ev_hi__0 & nevfr_hi__0) == k_zero_hi__0;
+        events_hi__0__ev = ev_hi__0;
+        events_hi__0__evfr = evfr_hi__0;
+        events_hi__0__nevfr = nevfr_hi__0;
         if (ctl[(0)+:(1)]) begin
-            ev_ok = ((view[(3)+:(12)] & ctl[(7)+:(12)]) == ctl[(7)+:(12)]) & h_ev_ok__0;
+            ev_ok = ((view[(3)+:(12)] & ctl[(7)+:(12)]) == ctl[(7)+:(12)]) & events_hi__0__ev_ok;
         end
         if (ctl[(3)+:(1)]) begin
-            nev_ok = ((view[(3)+:(12)] & ctl[(19)+:(12)]) == k_zero12) & h_nev_ok__0;
+            nev_ok = ((view[(3)+:(12)] & ctl[(19)+:(12)]) == k_zero12) & events_hi__0__nev_ok;
         end
         lat_ok = 1'b1;
         if (ctl[(2)+:(1)]) begin
@@ -217,7 +227,7 @@ module spe_filter_smt2_v1p4(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,
         feed_events__0__nevfr = ctl[(19)+:(12)];
         feed_events__0__lat_total = lat_total;
         feed_events__0__minlat = minlat;
-        feed_events__0__hi_ok__0 = h_ev_ok__0 & h_nev_ok__0;
+        feed_events__0__hi_ok__0 = events_hi__0__ev_ok & events_hi__0__nev_ok;
         feed_events__0__eft_op__0 = eft__0__sel & eft__0__is_op;
         feed_events__0__eft_fp__0 = eft__0__op_fp;
         feed_events__0__eft_simd__0 = eft__0__op_simd;

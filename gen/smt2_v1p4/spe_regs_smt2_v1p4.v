@@ -32,7 +32,6 @@ module spe_regs_smt2_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata
     output reg  [15:0] nevfr_hi__0;
 
     // Constant declarations
-    localparam  m_ev_hi__0 = 16'h3fe;
     localparam  a_pmblimitr = 5'b0;
     localparam  m_pmblimitr = 64'hfffffffffffff027;
     localparam  z_pmblimitr = 64'h0;
@@ -118,14 +117,13 @@ module spe_regs_smt2_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata
     wire  [1:0] eft__0__ty;
     wire  [4:0] eft__0__mask;
     wire  [63:0] eft__0__rd;
-    reg  [15:0] v_evfr__0__d;
-    wire  [15:0] v_evfr__0__q;
-    reg  v_evfr__0__reset;
-    reg  v_evfr__0__clock;
-    reg  [15:0] v_nevfr__0__d;
-    wire  [15:0] v_nevfr__0__q;
-    reg  v_nevfr__0__reset;
-    reg  v_nevfr__0__clock;
+    reg  events_hi__0__clock;
+    reg  events_hi__0__reset;
+    reg  events_hi__0__wr;
+    reg  [4:0] events_hi__0__reg_addr;
+    reg  [15:0] events_hi__0__wdata;
+    wire  [15:0] events_hi__0__evfr;
+    wire  [15:0] events_hi__0__nevfr;
     reg  [63:0] pmblimitr__d;
     wire  [63:0] pmblimitr__q;
     reg  pmblimitr__reset;
@@ -224,17 +222,14 @@ module spe_regs_smt2_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata
         .mask(eft__0__mask),
         .rd(eft__0__rd)
     );
-    spe_rff #(.W(16), .INIT(16'h0)) v_evfr__0(
-        .d(v_evfr__0__d),
-        .q(v_evfr__0__q),
-        .reset(v_evfr__0__reset),
-        .clock(v_evfr__0__clock)
-    );
-    spe_rff #(.W(16), .INIT(16'h0)) v_nevfr__0(
-        .d(v_nevfr__0__d),
-        .q(v_nevfr__0__q),
-        .reset(v_nevfr__0__reset),
-        .clock(v_nevfr__0__clock)
+    spe_regs_events_hi_smt2_v1p4 events_hi__0(
+        .clock(events_hi__0__clock),
+        .reset(events_hi__0__reset),
+        .wr(events_hi__0__wr),
+        .reg_addr(events_hi__0__reg_addr),
+        .wdata(events_hi__0__wdata),
+        .evfr(events_hi__0__evfr),
+        .nevfr(events_hi__0__nevfr)
     );
     spe_rff #(.W(64), .INIT(64'h0)) pmblimitr(
         .d(pmblimitr__d),
@@ -537,20 +532,13 @@ module spe_regs_smt2_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata
         end
         dsfr__0 = pmsdsfr__0__q;
         fds__0 = pmsfcr__q[32'h4];
-        v_evfr__0__clock = clock;
-        v_evfr__0__reset = reset;
-        v_nevfr__0__clock = clock;
-        v_nevfr__0__reset = reset;
-        v_evfr__0__d = v_evfr__0__q;
-        v_nevfr__0__d = v_nevfr__0__q;
-        if (wr & (reg_addr == a_pmsevfr)) begin
-            v_evfr__0__d = reg_wdata[(32'h10)+:(16)] & m_ev_hi__0;
-        end
-        if (wr & (reg_addr == a_pmsnevfr)) begin
-            v_nevfr__0__d = reg_wdata[(32'h10)+:(16)] & m_ev_hi__0;
-        end
-        evfr_hi__0 = v_evfr__0__q;
-        nevfr_hi__0 = v_nevfr__0__q;
+        events_hi__0__clock = clock;
+        events_hi__0__reset = reset;
+        events_hi__0__wr = wr;
+        events_hi__0__reg_addr = reg_addr;
+        events_hi__0__wdata = reg_wdata[(32'h10)+:(16)];
+        evfr_hi__0 = events_hi__0__evfr;
+        nevfr_hi__0 = events_hi__0__nevfr;
         buffer_full__0 = upd[(65)+:(1)] & ~reset;
         opt_rd__0 = k_zero64;
         if (reg_addr == a_pmsfcr) begin
@@ -561,10 +549,10 @@ module spe_regs_smt2_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata
         end
         reg_rdata = k_zero64 | o_pmblimitr | o_pmbptr | o_pmbsr | o_pmscr_el1 | o_pmsnevfr | o_pmsicr | o_pmsirr | o_pmsfcr | o_pmsevfr | o_pmslatfr | o_pmscr_el2 | o_pmbidr | o_pmsidr | opt_rd__0;
         if (reg_addr == a_pmsevfr) begin
-            reg_rdata[(16)+:(16)] = v_evfr__0__q;
+            reg_rdata[(16)+:(16)] = events_hi__0__evfr;
         end
         if (reg_addr == a_pmsnevfr) begin
-            reg_rdata[(16)+:(16)] = v_nevfr__0__q;
+            reg_rdata[(16)+:(16)] = events_hi__0__nevfr;
         end
     end
 

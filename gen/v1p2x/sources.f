@@ -1,8 +1,10 @@
 gen/spe_rff.v
 gen/v1p2x/spe_capture_v1p2x.v
+gen/v1p2x/spe_filter_events_hi_v1p2x.v
 gen/v1p2x/spe_filter_feed_events_v1p2x.v
 gen/v1p2x/spe_filter_v1p2x.v
 gen/v1p2x/spe_latency_v1p2x.v
+gen/v1p2x/spe_regs_events_hi_v1p2x.v
 gen/v1p2x/spe_regs_pmfz_v1p2x.v
 gen/v1p2x/spe_regs_v1p2x.v
 gen/v1p2x/spe_sampler_ernd_v1p2x.v

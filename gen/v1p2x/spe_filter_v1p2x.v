@@ -24,7 +24,6 @@ module spe_filter_v1p2x(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed
     input wire  [15:0] nevfr_hi__0;
 
     // Constant declarations
-    localparam  k_zero_hi__0 = 16'h0;
     localparam  k_zero12 = 12'h0;
 
     // Enums
@@ -50,10 +49,13 @@ module spe_filter_v1p2x(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed
     wire  feed_events__0__op;
     wire  feed_events__0__ev;
     wire  feed_events__0__lat;
+    reg  [15:0] events_hi__0__ev;
+    reg  [15:0] events_hi__0__evfr;
+    reg  [15:0] events_hi__0__nevfr;
+    wire  events_hi__0__ev_ok;
+    wire  events_hi__0__nev_ok;
 
     // Local signals
-    reg  h_ev_ok__0;
-    reg  h_nev_ok__0;
     reg  filtering;
     reg  type_ok;
     reg  ev_ok;
@@ -82,6 +84,13 @@ module spe_filter_v1p2x(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed
         .ev(feed_events__0__ev),
         .lat(feed_events__0__lat)
     );
+    spe_filter_events_hi_v1p2x events_hi__0(
+        .ev(events_hi__0__ev),
+        .evfr(events_hi__0__evfr),
+        .nevfr(events_hi__0__nevfr),
+        .ev_ok(events_hi__0__ev_ok),
+        .nev_ok(events_hi__0__nev_ok)
+    );
 
     // Update code
     always @(*) begin
@@ -98,13 +107,14 @@ module spe_filter_v1p2x(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed
         if (ctl[(3)+:(1)]) begin
             nev_ok = (view[(3)+:(12)] & ctl[(19)+:(12)]) == k_zero12;
         end
-        h_ev_ok__0 = (ev_hi__0 & evfr_hi__0) == evfr_hi__0;
-        h_nev_ok__0 = (ev_hi__0 & nevfr_hi__0) == k_zero_hi__0;
+        events_hi__0__ev = ev_hi__0;
+        events_hi__0__evfr = evfr_hi__0;
+        events_hi__0__nevfr = nevfr_hi__0;
         if (ctl[(0)+:(1)]) begin
-            ev_ok = ((view[(3)+:(12)] & ctl[(7)+:(12)]) == ctl[(7)+:(12)]) & h_ev_ok__0;
+            ev_ok = ((view[(3)+:(12)] & ctl[(7)+:(12)]) == ctl[(7)+:(12)]) & events_hi__0__ev_ok;
         end
         if (ctl[(3)+:(1)]) begin
-            nev_ok = ((view[(3)+:(12)] & ctl[(19)+:(12)]) == k_zero12) & h_nev_ok__0;
+            nev_ok = ((view[(3)+:(12)] & ctl[(19)+:(12)]) == k_zero12) & events_hi__0__nev_ok;
         end
         lat_ok = 1'b1;
         if (ctl[(2)+:(1)]) begin
@@ -124,7 +134,7 @@ module spe_filter_v1p2x(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed
         feed_events__0__nevfr = ctl[(19)+:(12)];
         feed_events__0__lat_total = lat_total;
         feed_events__0__minlat = minlat;
-        feed_events__0__hi_ok__0 = h_ev_ok__0 & h_nev_ok__0;
+        feed_events__0__hi_ok__0 = events_hi__0__ev_ok & events_hi__0__nev_ok;
         feed_br__0 = feed_events__0__br;
         feed_ld__0 = feed_events__0__ld;
         feed_st__0 = feed_events__0__st;

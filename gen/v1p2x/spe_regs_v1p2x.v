@@ -28,7 +28,6 @@ module spe_regs_v1p2x(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq
     output reg  [15:0] nevfr_hi__0;
 
     // Constant declarations
-    localparam  m_ev_hi__0 = 16'h6;
     localparam  a_pmblimitr = 5'b0;
     localparam  m_pmblimitr = 64'hfffffffffffff027;
     localparam  z_pmblimitr = 64'h0;
@@ -105,14 +104,13 @@ module spe_regs_v1p2x(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq
     reg  pmfz__0__e;
     reg  pmfz__0__stopped;
     wire  pmfz__0__freeze;
-    reg  [15:0] v_evfr__0__d;
-    wire  [15:0] v_evfr__0__q;
-    reg  v_evfr__0__reset;
-    reg  v_evfr__0__clock;
-    reg  [15:0] v_nevfr__0__d;
-    wire  [15:0] v_nevfr__0__q;
-    reg  v_nevfr__0__reset;
-    reg  v_nevfr__0__clock;
+    reg  events_hi__0__clock;
+    reg  events_hi__0__reset;
+    reg  events_hi__0__wr;
+    reg  [4:0] events_hi__0__reg_addr;
+    reg  [15:0] events_hi__0__wdata;
+    wire  [15:0] events_hi__0__evfr;
+    wire  [15:0] events_hi__0__nevfr;
     reg  [63:0] pmblimitr__d;
     wire  [63:0] pmblimitr__q;
     reg  pmblimitr__reset;
@@ -197,17 +195,14 @@ module spe_regs_v1p2x(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq
         .stopped(pmfz__0__stopped),
         .freeze(pmfz__0__freeze)
     );
-    spe_rff #(.W(16), .INIT(16'h0)) v_evfr__0(
-        .d(v_evfr__0__d),
-        .q(v_evfr__0__q),
-        .reset(v_evfr__0__reset),
-        .clock(v_evfr__0__clock)
-    );
-    spe_rff #(.W(16), .INIT(16'h0)) v_nevfr__0(
-        .d(v_nevfr__0__d),
-        .q(v_nevfr__0__q),
-        .reset(v_nevfr__0__reset),
-        .clock(v_nevfr__0__clock)
+    spe_regs_events_hi_v1p2x events_hi__0(
+        .clock(events_hi__0__clock),
+        .reset(events_hi__0__reset),
+        .wr(events_hi__0__wr),
+        .reg_addr(events_hi__0__reg_addr),
+        .wdata(events_hi__0__wdata),
+        .evfr(events_hi__0__evfr),
+        .nevfr(events_hi__0__nevfr)
     );
     spe_rff #(.W(64), .INIT(64'h0)) pmblimitr(
         .d(pmblimitr__d),
@@ -490,26 +485,19 @@ module spe_regs_v1p2x(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq
         pmfz__0__e = pmblimitr__q[p_en];
         pmfz__0__stopped = pmbsr__q[p_s];
         freeze__0 = pmfz__0__freeze;
-        v_evfr__0__clock = clock;
-        v_evfr__0__reset = reset;
-        v_nevfr__0__clock = clock;
-        v_nevfr__0__reset = reset;
-        v_evfr__0__d = v_evfr__0__q;
-        v_nevfr__0__d = v_nevfr__0__q;
-        if (wr & (reg_addr == a_pmsevfr)) begin
-            v_evfr__0__d = reg_wdata[(32'h10)+:(16)] & m_ev_hi__0;
-        end
-        if (wr & (reg_addr == a_pmsnevfr)) begin
-            v_nevfr__0__d = reg_wdata[(32'h10)+:(16)] & m_ev_hi__0;
-        end
-        evfr_hi__0 = v_evfr__0__q;
-        nevfr_hi__0 = v_nevfr__0__q;
+        events_hi__0__clock = clock;
+        events_hi__0__reset = reset;
+        events_hi__0__wr = wr;
+        events_hi__0__reg_addr = reg_addr;
+        events_hi__0__wdata = reg_wdata[(32'h10)+:(16)];
+        evfr_hi__0 = events_hi__0__evfr;
+        nevfr_hi__0 = events_hi__0__nevfr;
         buffer_full__0 = upd[(65)+:(1)] & ~reset;
         if (reg_addr == a_pmsevfr) begin
-            reg_rdata[(16)+:(16)] = v_evfr__0__q;
+            reg_rdata[(16)+:(16)] = events_hi__0__evfr;
         end
         if (reg_addr == a_pmsnevfr) begin
-            reg_rdata[(16)+:(16)] = v_nevfr__0__q;
+            reg_rdata[(16)+:(16)] = events_hi__0__nevfr;
         end
     end
 

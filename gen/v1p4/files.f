@@ -5,11 +5,13 @@ spe_capture_crr_v1p4.v
 spe_capture_eft_v1p4.v
 spe_capture_v1p4.v
 spe_filter_eft_v1p4.v
+spe_filter_events_hi_v1p4.v
 spe_filter_fds_v1p4.v
 spe_filter_feed_events_v1p4.v
 spe_filter_v1p4.v
 spe_latency_v1p4.v
 spe_regs_eft_v1p4.v
+spe_regs_events_hi_v1p4.v
 spe_regs_pmfz_v1p4.v
 spe_regs_v1p4.v
 spe_sampler_ernd_v1p4.v

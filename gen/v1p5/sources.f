@@ -3,11 +3,13 @@ gen/v1p5/spe_capture_crr_v1p5.v
 gen/v1p5/spe_capture_eft_v1p5.v
 gen/v1p5/spe_capture_v1p5.v
 gen/v1p5/spe_filter_eft_v1p5.v
+gen/v1p5/spe_filter_events_hi_v1p5.v
 gen/v1p5/spe_filter_fds_v1p5.v
 gen/v1p5/spe_filter_feed_events_v1p5.v
 gen/v1p5/spe_filter_v1p5.v
 gen/v1p5/spe_latency_v1p5.v
 gen/v1p5/spe_regs_eft_v1p5.v
+gen/v1p5/spe_regs_events_hi_v1p5.v
 gen/v1p5/spe_regs_exc_banks_v1p5.v
 gen/v1p5/spe_regs_exc_state_v1p5.v
 gen/v1p5/spe_regs_nvm_v1p5.v

@@ -42,7 +42,6 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     output reg  [4:0] exc_out__0;
 
     // Constant declarations
-    localparam  m_ev_hi__0 = 16'h3fe;
     localparam  m_scr1__0 = 64'h700;
     localparam  m_scr2__0 = 64'hf00;
     localparam  k_no_addrmode__0 = 64'hffffffffffffff3f;
@@ -137,14 +136,13 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
     wire  [1:0] eft__0__ty;
     wire  [4:0] eft__0__mask;
     wire  [63:0] eft__0__rd;
-    reg  [15:0] v_evfr__0__d;
-    wire  [15:0] v_evfr__0__q;
-    reg  v_evfr__0__reset;
-    reg  v_evfr__0__clock;
-    reg  [15:0] v_nevfr__0__d;
-    wire  [15:0] v_nevfr__0__q;
-    reg  v_nevfr__0__reset;
-    reg  v_nevfr__0__clock;
+    reg  events_hi__0__clock;
+    reg  events_hi__0__reset;
+    reg  events_hi__0__wr;
+    reg  [4:0] events_hi__0__reg_addr;
+    reg  [15:0] events_hi__0__wdata;
+    wire  [15:0] events_hi__0__evfr;
+    wire  [15:0] events_hi__0__nevfr;
     reg  [63:0] h_scr1__0__d;
     wire  [63:0] h_scr1__0__q;
     reg  h_scr1__0__reset;
@@ -302,17 +300,14 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         .mask(eft__0__mask),
         .rd(eft__0__rd)
     );
-    spe_rff #(.W(16), .INIT(16'h0)) v_evfr__0(
-        .d(v_evfr__0__d),
-        .q(v_evfr__0__q),
-        .reset(v_evfr__0__reset),
-        .clock(v_evfr__0__clock)
-    );
-    spe_rff #(.W(16), .INIT(16'h0)) v_nevfr__0(
-        .d(v_nevfr__0__d),
-        .q(v_nevfr__0__q),
-        .reset(v_nevfr__0__reset),
-        .clock(v_nevfr__0__clock)
+    spe_regs_events_hi_v1p5 events_hi__0(
+        .clock(events_hi__0__clock),
+        .reset(events_hi__0__reset),
+        .wr(events_hi__0__wr),
+        .reg_addr(events_hi__0__reg_addr),
+        .wdata(events_hi__0__wdata),
+        .evfr(events_hi__0__evfr),
+        .nevfr(events_hi__0__nevfr)
     );
     spe_rff #(.W(64), .INIT(64'h0)) h_scr1__0(
         .d(h_scr1__0__d),
@@ -754,20 +749,13 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         end
         dsfr__0 = pmsdsfr__0__q;
         fds__0 = pmsfcr__q[32'h4];
-        v_evfr__0__clock = clock;
-        v_evfr__0__reset = reset;
-        v_nevfr__0__clock = clock;
-        v_nevfr__0__reset = reset;
-        v_evfr__0__d = v_evfr__0__q;
-        v_nevfr__0__d = v_nevfr__0__q;
-        if (wr & (reg_addr == a_pmsevfr)) begin
-            v_evfr__0__d = reg_wdata[(32'h10)+:(16)] & m_ev_hi__0;
-        end
-        if (wr & (reg_addr == a_pmsnevfr)) begin
-            v_nevfr__0__d = reg_wdata[(32'h10)+:(16)] & m_ev_hi__0;
-        end
-        evfr_hi__0 = v_evfr__0__q;
-        nevfr_hi__0 = v_nevfr__0__q;
+        events_hi__0__clock = clock;
+        events_hi__0__reset = reset;
+        events_hi__0__wr = wr;
+        events_hi__0__reg_addr = reg_addr;
+        events_hi__0__wdata = reg_wdata[(32'h10)+:(16)];
+        evfr_hi__0 = events_hi__0__evfr;
+        nevfr_hi__0 = events_hi__0__nevfr;
         buffer_full__0 = upd[(65)+:(1)] & ~reset;
         nvm__0__el2 = nvm_el2__0;
         nvm__0__e2pb = nvm_e2pb__0;
@@ -802,10 +790,10 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
             reg_rdata = reg_rdata & k_no_addrmode__0;
         end
         if (reg_addr == a_pmsevfr) begin
-            reg_rdata[(16)+:(16)] = v_evfr__0__q;
+            reg_rdata[(16)+:(16)] = events_hi__0__evfr;
         end
         if (reg_addr == a_pmsnevfr) begin
-            reg_rdata[(16)+:(16)] = v_nevfr__0__q;
+            reg_rdata[(16)+:(16)] = events_hi__0__nevfr;
         end
     end
 

@@ -74,9 +74,7 @@ pub struct SpeFilter<const CW: usize> {
     pub ev_hi: Vec<Signal<In, Bits<HI_EVENT_BITS>>>,
     pub evfr_hi: Vec<Signal<In, Bits<HI_EVENT_BITS>>>,
     pub nevfr_hi: Vec<Signal<In, Bits<HI_EVENT_BITS>>>,
-    k_zero_hi: Vec<K<Bits<HI_EVENT_BITS>>>,
-    h_ev_ok: Vec<Signal<Local, Bit>>,
-    h_nev_ok: Vec<Signal<Local, Bit>>,
+    events_hi: Vec<crate::options::events_hi::FilterEventsHi>,
     filtering: Signal<Local, Bit>,
     type_ok: Signal<Local, Bit>,
     ev_ok: Signal<Local, Bit>,
@@ -109,9 +107,7 @@ impl<const CW: usize> SpeFilter<CW> {
             ev_hi: n_of(hi),
             evfr_hi: n_of(hi),
             nevfr_hi: n_of(hi),
-            k_zero_hi: n_of(hi),
-            h_ev_ok: n_of(hi),
-            h_nev_ok: n_of(hi),
+            events_hi: n_of(hi),
             feed_br: option(),
             feed_ld: option(),
             feed_st: option(),
@@ -184,21 +180,20 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
             self.nev_ok.next =
                 (self.view.val().events & self.ctl.val().nevfr) == self.k_zero12.val();
         }
-        // The events above bit 15 in both filters.
-        for i in 0..self.ev_hi.len() {
-            self.h_ev_ok[i].next =
-                (self.ev_hi[i].val() & self.evfr_hi[i].val()) == self.evfr_hi[i].val();
-            self.h_nev_ok[i].next =
-                (self.ev_hi[i].val() & self.nevfr_hi[i].val()) == self.k_zero_hi[i].val();
+        // The events above bit 15 in both filters (`options::events_hi`).
+        for i in 0..self.events_hi.len() {
+            self.events_hi[i].ev.next = self.ev_hi[i].val();
+            self.events_hi[i].evfr.next = self.evfr_hi[i].val();
+            self.events_hi[i].nevfr.next = self.nevfr_hi[i].val();
             if self.ctl.val().fe {
                 self.ev_ok.next = ((self.view.val().events & self.ctl.val().evfr)
                     == self.ctl.val().evfr)
-                    & self.h_ev_ok[i].val();
+                    & self.events_hi[i].ev_ok.val();
             }
             if self.ctl.val().fne {
                 self.nev_ok.next = ((self.view.val().events & self.ctl.val().nevfr)
                     == self.k_zero12.val())
-                    & self.h_nev_ok[i].val();
+                    & self.events_hi[i].nev_ok.val();
             }
         }
         // Minimum latency on the total latency (MINLAT = 0 keeps all). choice: fl-minlat-zero
@@ -245,8 +240,9 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
             self.feed_events[i].nevfr.next = self.ctl.val().nevfr;
             self.feed_events[i].lat_total.next = self.lat_total.val();
             self.feed_events[i].minlat.next = self.minlat.val();
-            for j in 0..self.ev_hi.len() {
-                self.feed_events[i].hi_ok[0].next = self.h_ev_ok[j].val() & self.h_nev_ok[j].val();
+            for j in 0..self.events_hi.len() {
+                self.feed_events[i].hi_ok[0].next =
+                    self.events_hi[j].ev_ok.val() & self.events_hi[j].nev_ok.val();
             }
             for j in 0..self.eft.len() {
                 self.feed_events[i].eft_op[0].next =

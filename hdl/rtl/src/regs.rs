@@ -29,7 +29,7 @@
 use crate::bundles::{BufferCtl, BufferUpdate, CollectCtl, FilterCtl, SampleCtl};
 use crate::flop::Rff;
 use crate::K;
-use crate::{hi_events, EventSplice, Spliced, Zext, HI_EVENT_BITS};
+use crate::{EventSplice, Spliced, Zext, HI_EVENT_BITS};
 use rust_hdl::prelude::*;
 use spe_defs::regs::{self as r, pmbidr, pmblimitr, pmbmar, pmbsr, pmscr, pmsfcr, pmsirr, RegId};
 use spe_defs::{Config, Field};
@@ -158,13 +158,12 @@ macro_rules! spe_regs {
             /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`, `Options::sme`; one
             /// element in a unit that builds one, none otherwise): PMSEVFR's and
             /// PMSNEVFR's bits 31:16 ([`HI_EVENT_BITS`], event 16 at bit 0), stored beyond
-            /// the generated 12-bit flops (the unbuilt bits constant zero), written and
-            /// read back with their register and given to the filter.
+            /// the generated 12-bit flops (the unbuilt bits constant zero) in their block
+            /// ([`crate::options::events_hi::RegsEventsHi`]), written and read back with
+            /// their register and given to the filter.
             pub evfr_hi: Vec<Signal<Out, Bits<HI_EVENT_BITS>>>,
             pub nevfr_hi: Vec<Signal<Out, Bits<HI_EVENT_BITS>>>,
-            v_evfr: Vec<Rff<Bits<HI_EVENT_BITS>>>,
-            v_nevfr: Vec<Rff<Bits<HI_EVENT_BITS>>>,
-            m_ev_hi: Vec<K<Bits<HI_EVENT_BITS>>>,
+            events_hi: Vec<crate::options::events_hi::RegsEventsHi>,
             /// The read-back of the options' registers and fields (one element in a unit
             /// with FEAT_SPE_EFT or an optional register): PMSFCR's EFT bits at PMSFCR's
             /// address, an optional register at its own, zero elsewhere. (PMSEVFR's and PMSNEVFR's high bits are
@@ -374,10 +373,8 @@ macro_rules! spe_regs {
                     fds: (0..fds).map(|_| Default::default()).collect(),
                     evfr_hi: (0..hi).map(|_| Default::default()).collect(),
                     nevfr_hi: (0..hi).map(|_| Default::default()).collect(),
-                    v_evfr: (0..hi).map(|_| Default::default()).collect(),
-                    v_nevfr: (0..hi).map(|_| Default::default()).collect(),
-                    m_ev_hi: (0..hi)
-                        .map(|_| K::new(hi_events(spe_defs::events::filterable_mask(cfg))))
+                    events_hi: (0..hi)
+                        .map(|_| crate::options::events_hi::RegsEventsHi::new(cfg))
                         .collect(),
                     opt_rd: (0..usize::from(eft > 0 || r::REGS.iter().any(|x| x.option.is_some() && x.built(cfg))))
                         .map(|_| Default::default())
@@ -678,24 +675,16 @@ macro_rules! spe_regs {
                     self.dsfr[i].next = self.pmsdsfr[i].q.val();
                     self.fds[i].next = self.pmsfcr.q.val().get_bit(4);
                 }
-                // Events above bit 15: PMSEVFR's and PMSNEVFR's high bits with their register.
-                for i in 0..self.v_evfr.len() {
-                    self.v_evfr[i].clock.next = self.clock.val();
-                    self.v_evfr[i].reset.next = self.reset.val();
-                    self.v_nevfr[i].clock.next = self.clock.val();
-                    self.v_nevfr[i].reset.next = self.reset.val();
-                    self.v_evfr[i].d.next = self.v_evfr[i].q.val();
-                    self.v_nevfr[i].d.next = self.v_nevfr[i].q.val();
-                    if self.wr.val() & (self.reg_addr.val() == self.a_pmsevfr.val()) {
-                        self.v_evfr[i].d.next =
-                            self.reg_wdata.val().get_bits::<HI_EVENT_BITS>(16) & self.m_ev_hi[i].val();
-                    }
-                    if self.wr.val() & (self.reg_addr.val() == self.a_pmsnevfr.val()) {
-                        self.v_nevfr[i].d.next =
-                            self.reg_wdata.val().get_bits::<HI_EVENT_BITS>(16) & self.m_ev_hi[i].val();
-                    }
-                    self.evfr_hi[i].next = self.v_evfr[i].q.val();
-                    self.nevfr_hi[i].next = self.v_nevfr[i].q.val();
+                // Events above bit 15 (`options::events_hi`): PMSEVFR's and PMSNEVFR's high
+                // bits with their register.
+                for i in 0..self.events_hi.len() {
+                    self.events_hi[i].clock.next = self.clock.val();
+                    self.events_hi[i].reset.next = self.reset.val();
+                    self.events_hi[i].wr.next = self.wr.val();
+                    self.events_hi[i].reg_addr.next = self.reg_addr.val();
+                    self.events_hi[i].wdata.next = self.reg_wdata.val().get_bits::<HI_EVENT_BITS>(16);
+                    self.evfr_hi[i].next = self.events_hi[i].evfr.val();
+                    self.nevfr_hi[i].next = self.events_hi[i].nevfr.val();
                 }
                 // SAMPLE_BUFFER_FULL (`Options::feed_events`): the writer's buffer-full event.
                 for i in 0..self.buffer_full.len() {
@@ -750,12 +739,12 @@ macro_rules! spe_regs {
                 }
                 // PMSEVFR's and PMSNEVFR's bits 31:16 (zero in the value above) where
                 // addressed.
-                for j in 0..self.v_evfr.len() {
+                for j in 0..self.events_hi.len() {
                     if self.reg_addr.val() == self.a_pmsevfr.val() {
-                        self.reg_rdata.next.set_value_ev_at16(self.v_evfr[j].q.val());
+                        self.reg_rdata.next.set_value_ev_at16(self.events_hi[j].evfr.val());
                     }
                     if self.reg_addr.val() == self.a_pmsnevfr.val() {
-                        self.reg_rdata.next.set_value_ev_at16(self.v_nevfr[j].q.val());
+                        self.reg_rdata.next.set_value_ev_at16(self.events_hi[j].nevfr.val());
                     }
                 }
             }

@@ -56,6 +56,8 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("tracker_sve_events", cfg.options.sve_events),
                 ("tracker_v1p4_events", cfg.options.v1p4_events),
                 ("tracker_sme_events", cfg.options.sme),
+                ("regs_events_hi", spe_defs::events::has_high_events(cfg)),
+                ("filter_events_hi", spe_defs::events::has_high_events(cfg)),
             ]
             .iter()
             .filter(|(_, built)| *built)

@@ -18,6 +18,7 @@
 //! | [`sve_events`] | `Options::sve_events` (FEAT_SPEv1p1's SVE predicate events) | `tracker` | `spe_tracker_sve_events_<preset>` |
 //! | [`v1p4_events`] | `Options::v1p4_events` (FEAT_SPEv1p4's L2D, HITM, LFB and snoop events of a load) | `tracker` | `spe_tracker_v1p4_events_<preset>` |
 //! | [`sme_events`] | `Options::sme` (FEAT_SPE_SME's Streaming SVE mode and SME compute unit events) | `tracker` | `spe_tracker_sme_events_<preset>` |
+//! | [`events_hi`] | the events above bit 15 (`Options::sve_events`, `v1p4_events`, `sme`: the register and filter parts they share) | `regs`, `filter` | `spe_<host>_events_hi_<preset>` |
 //!
 //! The other options are still written into their hosts (`regs`, `filter`, `capture`,
 //! `tracker`, `serializer`, `writer`), each inside a loop over a vector of zero or one
@@ -26,6 +27,7 @@
 pub mod crr;
 pub mod eft;
 pub mod ernd;
+pub mod events_hi;
 pub mod exc;
 pub mod fds;
 pub mod feed_events;

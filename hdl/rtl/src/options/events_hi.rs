@@ -1,0 +1,96 @@
+//! The events above bit 15 (`spe_defs::events::has_high_events`: a unit with
+//! `Options::sve_events`, `Options::v1p4_events` or `Options::sme`): the Events payload is
+//! 4 bytes, and PMSEVFR_EL1 / PMSNEVFR_EL1 filter on its bits 31:16 too (J1
+//! `SPEFilterByEvents`). Each option's events are its own block in the tracker
+//! ([`super::sve_events`], [`super::v1p4_events`], [`super::sme_events`]); what they share
+//! is here: the two registers' high bits and the filter's compare. (The serializer splices
+//! the bits into the record's beat 6: the record's layout, `spe_serializer`.)
+//!
+//! ```text
+//!  register port (write of PMSEVFR / PMSNEVFR) --> [ RegsEventsHi: bits 31:16 ] --> evfr, nevfr (read-back, filter)
+//!  sample's events 31:16 (tracker), evfr, nevfr --> [ FilterEventsHi ] ---------> ev_ok, nev_ok
+//! ```
+
+use crate::flop::Rff;
+use crate::{hi_events, HI_EVENT_BITS, K};
+use rust_hdl::prelude::*;
+use spe_defs::regs::{reg, RegId};
+use spe_defs::Config;
+
+/// The register block's part (`spe_regs_events_hi_<preset>`): PMSEVFR's and PMSNEVFR's
+/// bits 31:16 (event 16 at bit 0), written by the port with the unit's filterable events
+/// above bit 15 (`spe_defs::events::filterable_mask`), zero after reset.
+#[derive(LogicBlock)]
+pub struct RegsEventsHi {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    /// A port write, its address and the write data's bits 31:16.
+    pub wr: Signal<In, Bit>,
+    pub reg_addr: Signal<In, Bits<5>>,
+    pub wdata: Signal<In, Bits<HI_EVENT_BITS>>,
+    pub evfr: Signal<Out, Bits<HI_EVENT_BITS>>,
+    pub nevfr: Signal<Out, Bits<HI_EVENT_BITS>>,
+    v_evfr: Rff<Bits<HI_EVENT_BITS>>,
+    v_nevfr: Rff<Bits<HI_EVENT_BITS>>,
+    a_pmsevfr: K<Bits<5>>,
+    a_pmsnevfr: K<Bits<5>>,
+    m_ev_hi: K<Bits<HI_EVENT_BITS>>,
+}
+
+impl RegsEventsHi {
+    pub fn new(cfg: &Config) -> Self {
+        let a = |r: RegId| K::new(u64::from(reg(r).addr()).into());
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            wr: Default::default(),
+            reg_addr: Default::default(),
+            wdata: Default::default(),
+            evfr: Default::default(),
+            nevfr: Default::default(),
+            v_evfr: Default::default(),
+            v_nevfr: Default::default(),
+            a_pmsevfr: a(RegId::Pmsevfr),
+            a_pmsnevfr: a(RegId::Pmsnevfr),
+            m_ev_hi: K::new(hi_events(spe_defs::events::filterable_mask(cfg))),
+        }
+    }
+}
+
+impl Logic for RegsEventsHi {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, v_evfr, v_nevfr);
+        self.v_evfr.reset.next = self.reset.val();
+        self.v_nevfr.reset.next = self.reset.val();
+        if self.wr.val() & (self.reg_addr.val() == self.a_pmsevfr.val()) {
+            self.v_evfr.d.next = self.wdata.val() & self.m_ev_hi.val();
+        }
+        if self.wr.val() & (self.reg_addr.val() == self.a_pmsnevfr.val()) {
+            self.v_nevfr.d.next = self.wdata.val() & self.m_ev_hi.val();
+        }
+        self.evfr.next = self.v_evfr.q.val();
+        self.nevfr.next = self.v_nevfr.q.val();
+    }
+}
+
+/// The filter's part (`spe_filter_events_hi_<preset>`): the sample's events 31:16 have
+/// every event PMSEVFR selects there (`ev_ok`) and none PMSNEVFR selects (`nev_ok`); the
+/// filter ANDs them with its bits 15:0 under PMSFCR.FE and FnE.
+#[derive(LogicBlock, Default)]
+pub struct FilterEventsHi {
+    pub ev: Signal<In, Bits<HI_EVENT_BITS>>,
+    pub evfr: Signal<In, Bits<HI_EVENT_BITS>>,
+    pub nevfr: Signal<In, Bits<HI_EVENT_BITS>>,
+    pub ev_ok: Signal<Out, Bit>,
+    pub nev_ok: Signal<Out, Bit>,
+    k_zero: K<Bits<HI_EVENT_BITS>>,
+}
+
+impl Logic for FilterEventsHi {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ev_ok.next = (self.ev.val() & self.evfr.val()) == self.evfr.val();
+        self.nev_ok.next = (self.ev.val() & self.nevfr.val()) == self.k_zero.val();
+    }
+}
