@@ -69,8 +69,9 @@ pub struct SpeFilter<const CW: usize> {
     pub feed_simd: Vec<Signal<Out, Bit>>,
     /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`, `Options::sme`; one element in a
     /// unit that builds one, none otherwise): the sample's Events bits 31:16 and PMSEVFR's
-    /// and PMSNEVFR's ([`HI_EVENT_BITS`], event 16 at bit 0), and whether those bits pass
-    /// the event filter and the inverted one.
+    /// and PMSNEVFR's ([`HI_EVENT_BITS`], event 16 at bit 0), for their block
+    /// ([`crate::options::events_hi::FilterEventsHi`]: whether those bits pass the event
+    /// filter and the inverted one).
     pub ev_hi: Vec<Signal<In, Bits<HI_EVENT_BITS>>>,
     pub evfr_hi: Vec<Signal<In, Bits<HI_EVENT_BITS>>>,
     pub nevfr_hi: Vec<Signal<In, Bits<HI_EVENT_BITS>>>,

@@ -3,8 +3,9 @@
 //!
 //! ```text
 //!  PMSICR flop c, n_prev, reload_prev (registered) --> count_now (PMSICR's value) --> regs
-//!                                                  \-> kth[W]: the k-th population op is sampled
-//!  disp_valid[W] ---------------------------------> rank chain --> pick[W] --+--> tag[W] (comb)
+//!                                                  \-> kth[W]: the k-th population op
+//!  kth, or FEAT_SPE_ERnd's block's choice ---------> target[W]: the op sampled
+//!  disp_valid[W], target --------------------------> rank chain --> pick[W] --+--> tag[W] (comb)
 //!  EL / owner, TGE / aarch32 / prof_allowed / enables --> pop_en -----------^    collision
 //!  disp_valid, pop_en --> n --> n_prev (flop)
 //!  interval, rnd, LFSR --> reload_prev (flop)
@@ -29,7 +30,8 @@
 //! interval or the registered interval minus one. Which op of this group is sampled is
 //! known from registered values before the group arrives: `count_now = k` (`1 <= k <= W`)
 //! exactly when `c = n_prev + k` with `c < 32` (a reload leaves at least 249), so `kth` is
-//! one-hot at `k - 1`; a rank chain over the valid bits finds the slot (`pick`). A port
+//! one-hot at `k - 1`; the op sampled, `target`, is `kth` (or FEAT_SPE_ERnd's choice from
+//! it), and a rank chain over the valid bits finds its slot (`pick`). A port
 //! write of PMSICR clears `n_prev` (the write wins over the group). None of this is visible
 //! at the ports: the timing is the golden model's, cycle for cycle.
 //!

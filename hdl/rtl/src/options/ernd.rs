@@ -4,9 +4,9 @@
 //! population op that brings ECOUNT to zero is (J1 `SPEToCollectSample`).
 //!
 //! ```text
-//!  kth (sampler: COUNT's expiry, one-hot) --\
-//!  LFSR byte, PMSIRR.RND, dispatch valid --------> [ SamplerErnd: ECOUNT flop ] --> kth (the selection) --> rank chain
-//!  population enable, PMSICR write ---------/                               --> ecount_rd (read-back)
+//!  sampler's kth (COUNT's expiry, one-hot) --> kc --\
+//!  LFSR byte, PMSIRR.RND, disp_valid, pop_en --------> [ SamplerErnd: ECOUNT flop ] --> kth --> sampler's target --> rank chain
+//!  PMSICR write (icr_we, wdata), reg_addr -----------/                              --> ecount_rd (read-back)
 //! ```
 //!
 //! The sampler keeps the ports (`ecount_wdata`, `ecount_rd`) and zeroes its reload's low

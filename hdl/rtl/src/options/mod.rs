@@ -20,9 +20,12 @@
 //! | [`sme_events`] | `Options::sme` (FEAT_SPE_SME's Streaming SVE mode and SME compute unit events) | `tracker` | `spe_tracker_sme_events_<preset>` |
 //! | [`events_hi`] | the events above bit 15 (`Options::sve_events`, `v1p4_events`, `sme`: the register and filter parts they share) | `regs`, `filter` | `spe_<host>_events_hi_<preset>` |
 //!
-//! The other options are still written into their hosts (`regs`, `filter`, `capture`,
-//! `tracker`, `serializer`, `writer`), each inside a loop over a vector of zero or one
-//! element; they move here one at a time.
+//! Still written into their hosts, each inside a loop over a vector of zero or one element
+//! (docs/development.md): FEAT_SPE_FPF and SME's Operation Types (`capture`: a constant
+//! mask and the reserved encodings recorded as reported), FEAT_SPE_PBT's PA slot and the
+//! splice of the events above bit 15 into beat 6 (`serializer`: the record's layout),
+//! SPEv1p3's ignored external abort (`writer`), SAMPLE_BUFFER_FULL (`regs`), and FDS's
+//! one-line copies (`regs`, `tracker`).
 
 pub mod crr;
 pub mod eft;
