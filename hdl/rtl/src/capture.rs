@@ -89,8 +89,9 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     k_evl_lsb: K<Bits<8>>,
     /// FEAT_SPE_SME (`Options::sme`; one element in a unit that builds it, none otherwise):
     /// nothing above is reserved, so an SME array op and an EVL of 0b111 are recorded as
-    /// reported, and an SME array op is SIMD and FP by its FP flag (this constant) for
-    /// FEAT_SPE_EFT (J1 `SPESampleOpSMEArrayOther`).
+    /// reported. Here only its length is read (whether the unit builds SME); the EFT
+    /// block's copy of the constant, the FP flag that makes an SME array op SIMD and FP
+    /// (J1 `SPESampleOpSMEArrayOther`), is the one whose value is used.
     k_sme_fp: Vec<K<Bits<8>>>,
     /// FEAT_SPE_CRR (`Options::crr`; one element in a unit that builds it, none
     /// otherwise): a branch's payload as recorded, and whether it is a return or a call

@@ -57,7 +57,9 @@ pub struct SamplerErnd<const W: usize> {
     rnd_left: Signal<Local, Bits<8>>,
     e_next: Signal<Local, Bits<8>>,
     /// One and zero; `1 << i` and `i + 1` (8 bits) for each slot i; bit 56 + b of 64
-    /// (b < 8), to place ECOUNT a bit at a time; PMSICR's port address.
+    /// (b < 8), to place ECOUNT a bit at a time (the sampler's form, from when ECOUNT was
+    /// an indexed signal there; in this block a slice assignment would do, as
+    /// `crate::EventSplice` does for the events above bit 15); PMSICR's port address.
     k_one8: K<Bits<8>>,
     k_one_w: K<Bits<W>>,
     k_zero_w: K<Bits<W>>,
