@@ -152,13 +152,13 @@ module spe_sampler_c16(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarch
         reload_prev__d = reload_prev__q;
         reload_prev_dec__d = reload_prev_dec__q;
         lfsr__reset = reset;
+        n_prev__reset = reset;
+        reload_prev__reset = reset;
+        reload_prev_dec__reset = reset;
         lfsr__d = lfsr__q >> 32'h1;
         if (lfsr__q[32'h0]) begin
             lfsr__d = (lfsr__q >> 32'h1) ^ k_taps;
         end
-        n_prev__reset = reset;
-        reload_prev__reset = reset;
-        reload_prev_dec__reset = reset;
         count = ctl[(5)+:(32)];
         c_lo = count[(32'h0)+:(4)];
         c_hi = count[(32'h4)+:(28)];

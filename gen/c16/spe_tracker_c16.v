@@ -158,11 +158,11 @@ module spe_tracker_c16(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1,
         s_age__reset = reset;
         s_phase__reset = reset;
         s_trk__reset = reset;
-        in_idle = (s_phase__q == SamplePhase__Idle) & ~s_trk__q;
-        in_trk = (s_phase__q == SamplePhase__Idle) & s_trk__q;
         s_op__reset = reset;
         s_rep__reset = reset;
         s_va__reset = reset;
+        in_idle = (s_phase__q == SamplePhase__Idle) & ~s_trk__q;
+        in_trk = (s_phase__q == SamplePhase__Idle) & s_trk__q;
         owner_el2 = regime[(0)+:(1)] & (regime[(1)+:(2)] == k_e2pb_el2);
         tge_set = regime[(0)+:(1)] & regime[(3)+:(1)];
         at_el2 = disp_el == k_el2;

@@ -200,8 +200,6 @@ module spe_writer_default(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,c
         e_hi_gt__d = e_hi_gt__q;
         e_hi_eq__d = e_hi_eq__q;
         e_lo_ge__d = e_lo_ge__q;
-        err = resp[(1)+:(1)];
-        err_kind = resp[(2)+:(2)];
         s_beat__reset = reset;
         s_held__reset = reset;
         s_base__reset = reset;
@@ -214,6 +212,8 @@ module spe_writer_default(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,c
         e_hi_gt__reset = reset;
         e_hi_eq__reset = reset;
         e_lo_ge__reset = reset;
+        err = resp[(1)+:(1)];
+        err_kind = resp[(2)+:(2)];
         upd[(0)+:(1)] = 1'b0;
         upd[(1)+:(64)] = k_zero64;
         upd[(65)+:(1)] = 1'b0;

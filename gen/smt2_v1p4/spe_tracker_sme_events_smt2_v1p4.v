@@ -47,8 +47,9 @@ module spe_tracker_sme_events_smt2_v1p4(clock,reset,take,flags__0,flags__1,word)
 
     // Update code
     always @(*) begin
-        held__0__clock = clock;
         held__0__reset = reset;
+        held__1__reset = reset;
+        held__0__clock = clock;
         held__0__d = held__0__q;
         if (take) begin
             held__0__d = flags__0;
@@ -58,7 +59,6 @@ module spe_tracker_sme_events_smt2_v1p4(clock,reset,take,flags__0,flags__1,word)
             bit__0 = k_event__0;
         end
         held__1__clock = clock;
-        held__1__reset = reset;
         held__1__d = held__1__q;
         if (take) begin
             held__1__d = flags__1;

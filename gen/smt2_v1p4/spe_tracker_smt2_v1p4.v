@@ -263,11 +263,16 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
         s_age__reset = reset;
         s_phase__reset = reset;
         s_trk__reset = reset;
-        in_idle = (s_phase__q == SamplePhase__Idle) & ~s_trk__q;
-        in_trk = (s_phase__q == SamplePhase__Idle) & s_trk__q;
         s_op__reset = reset;
         s_rep__reset = reset;
         s_va__reset = reset;
+        pbt__0__reset = reset;
+        eft__0__reset = reset;
+        sve_events__0__reset = reset;
+        v1p4_events__0__reset = reset;
+        sme_events__0__reset = reset;
+        in_idle = (s_phase__q == SamplePhase__Idle) & ~s_trk__q;
+        in_trk = (s_phase__q == SamplePhase__Idle) & s_trk__q;
         owner_el2 = regime[(0)+:(1)] & (regime[(1)+:(2)] == k_e2pb_el2);
         tge_set = regime[(0)+:(1)] & regime[(3)+:(1)];
         at_el2 = disp_el == k_el2;
@@ -305,7 +310,6 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
             s_rep__d[(203)+:(1)] = br[(62)+:(1)];
         end
         pbt__0__clock = clock;
-        pbt__0__reset = reset;
         pbt__0__take = br[(0)+:(1)] & ~s_rep__q[(141)+:(1)];
         pbt__0__target = prev_target__0;
         pbt__0__valid = prev_valid__0;
@@ -315,20 +319,17 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
         pbt_addr__0 = pbt__0__addr;
         pbt_en__0 = pbt__0__en;
         eft__0__clock = clock;
-        eft__0__reset = reset;
         eft__0__take = mem[(0)+:(1)] & ~s_rep__q[(126)+:(1)];
         eft__0__fp_scalar_in = fp_scalar_in__0;
         eft__0__mem_done = s_rep__q[(126)+:(1)];
         fp_scalar__0 = eft__0__fp_scalar;
         events_hi__0 = k_none__0;
         sve_events__0__clock = clock;
-        sve_events__0__reset = reset;
         sve_events__0__take = in_trk & cpl[(0)+:(1)];
         sve_events__0__not_full = pred_not_full__0;
         sve_events__0__empty = pred_empty__0;
         events_hi__0 = events_hi__0 | sve_events__0__word;
         v1p4_events__0__clock = clock;
-        v1p4_events__0__reset = reset;
         v1p4_events__0__take = mem[(0)+:(1)] & ~s_rep__q[(126)+:(1)];
         v1p4_events__0__flags__0 = v4_in__0;
         v1p4_events__0__flags__1 = v4_in__1;
@@ -338,7 +339,6 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
         v1p4_events__0__load_done = slot[(69)+:(1)] & s_rep__q[(126)+:(1)];
         events_hi__0 = events_hi__0 | v1p4_events__0__word;
         sme_events__0__clock = clock;
-        sme_events__0__reset = reset;
         sme_events__0__take = in_trk & cpl[(0)+:(1)];
         sme_events__0__flags__0 = sme_in__0;
         sme_events__0__flags__1 = sme_in__1;

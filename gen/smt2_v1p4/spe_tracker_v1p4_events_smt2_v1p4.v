@@ -87,8 +87,12 @@ module spe_tracker_v1p4_events_smt2_v1p4(clock,reset,take,flags__0,flags__1,flag
 
     // Update code
     always @(*) begin
-        held__0__clock = clock;
         held__0__reset = reset;
+        held__1__reset = reset;
+        held__2__reset = reset;
+        held__3__reset = reset;
+        held__4__reset = reset;
+        held__0__clock = clock;
         held__0__d = held__0__q;
         if (take) begin
             held__0__d = flags__0;
@@ -98,7 +102,6 @@ module spe_tracker_v1p4_events_smt2_v1p4(clock,reset,take,flags__0,flags__1,flag
             bit__0 = k_event__0;
         end
         held__1__clock = clock;
-        held__1__reset = reset;
         held__1__d = held__1__q;
         if (take) begin
             held__1__d = flags__1;
@@ -108,7 +111,6 @@ module spe_tracker_v1p4_events_smt2_v1p4(clock,reset,take,flags__0,flags__1,flag
             bit__1 = k_event__1;
         end
         held__2__clock = clock;
-        held__2__reset = reset;
         held__2__d = held__2__q;
         if (take) begin
             held__2__d = flags__2;
@@ -118,7 +120,6 @@ module spe_tracker_v1p4_events_smt2_v1p4(clock,reset,take,flags__0,flags__1,flag
             bit__2 = k_event__2;
         end
         held__3__clock = clock;
-        held__3__reset = reset;
         held__3__d = held__3__q;
         if (take) begin
             held__3__d = flags__3;
@@ -128,7 +129,6 @@ module spe_tracker_v1p4_events_smt2_v1p4(clock,reset,take,flags__0,flags__1,flag
             bit__3 = k_event__3;
         end
         held__4__clock = clock;
-        held__4__reset = reset;
         held__4__d = held__4__q;
         if (take) begin
             held__4__d = flags__4;

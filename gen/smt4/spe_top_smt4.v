@@ -1057,6 +1057,34 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         arbiter__clock = clk;
         writer__reset = reset;
         arbiter__reset = reset;
+        room__0__reset = reset;
+        room__1__reset = reset;
+        room__2__reset = reset;
+        room__3__reset = reset;
+        regs__0__reset = reset;
+        regs__1__reset = reset;
+        regs__2__reset = reset;
+        regs__3__reset = reset;
+        sampler__0__reset = reset;
+        sampler__1__reset = reset;
+        sampler__2__reset = reset;
+        sampler__3__reset = reset;
+        capture__0__reset = reset;
+        capture__1__reset = reset;
+        capture__2__reset = reset;
+        capture__3__reset = reset;
+        tracker__0__reset = reset;
+        tracker__1__reset = reset;
+        tracker__2__reset = reset;
+        tracker__3__reset = reset;
+        latency__0__reset = reset;
+        latency__1__reset = reset;
+        latency__2__reset = reset;
+        latency__3__reset = reset;
+        filter__0__reset = reset;
+        filter__1__reset = reset;
+        filter__2__reset = reset;
+        filter__3__reset = reset;
         tid_sh = (disp_tid >> k_slot_ofs__0) & k_tid_mask;
         slot_thr__0 = k_one << tid_sh;
         tid_sh = (disp_tid >> k_slot_ofs__1) & k_tid_mask;
@@ -1088,14 +1116,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         tracker__0__clock = clk;
         latency__0__clock = clk;
         room__0__clock = clk;
-        room__0__reset = reset;
         room__0__ctl = regs__0__buffer_ctl;
-        regs__0__reset = reset;
-        sampler__0__reset = reset;
-        capture__0__reset = reset;
-        tracker__0__reset = reset;
-        latency__0__reset = reset;
-        filter__0__reset = reset;
         valid = k_zero_w;
         if (disp_valid[0] & slot_thr__0[0]) begin
             valid = valid | k_slot__0;
@@ -1254,14 +1275,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         tracker__1__clock = clk;
         latency__1__clock = clk;
         room__1__clock = clk;
-        room__1__reset = reset;
         room__1__ctl = regs__1__buffer_ctl;
-        regs__1__reset = reset;
-        sampler__1__reset = reset;
-        capture__1__reset = reset;
-        tracker__1__reset = reset;
-        latency__1__reset = reset;
-        filter__1__reset = reset;
         valid = k_zero_w;
         if (disp_valid[0] & slot_thr__0[1]) begin
             valid = valid | k_slot__0;
@@ -1420,14 +1434,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         tracker__2__clock = clk;
         latency__2__clock = clk;
         room__2__clock = clk;
-        room__2__reset = reset;
         room__2__ctl = regs__2__buffer_ctl;
-        regs__2__reset = reset;
-        sampler__2__reset = reset;
-        capture__2__reset = reset;
-        tracker__2__reset = reset;
-        latency__2__reset = reset;
-        filter__2__reset = reset;
         valid = k_zero_w;
         if (disp_valid[0] & slot_thr__0[2]) begin
             valid = valid | k_slot__0;
@@ -1586,14 +1593,7 @@ module spe_top_smt4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         tracker__3__clock = clk;
         latency__3__clock = clk;
         room__3__clock = clk;
-        room__3__reset = reset;
         room__3__ctl = regs__3__buffer_ctl;
-        regs__3__reset = reset;
-        sampler__3__reset = reset;
-        capture__3__reset = reset;
-        tracker__3__reset = reset;
-        latency__3__reset = reset;
-        filter__3__reset = reset;
         valid = k_zero_w;
         if (disp_valid[0] & slot_thr__0[3]) begin
             valid = valid | k_slot__0;

@@ -202,11 +202,13 @@ module spe_tracker_v1p2x(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el
         s_age__reset = reset;
         s_phase__reset = reset;
         s_trk__reset = reset;
-        in_idle = (s_phase__q == SamplePhase__Idle) & ~s_trk__q;
-        in_trk = (s_phase__q == SamplePhase__Idle) & s_trk__q;
         s_op__reset = reset;
         s_rep__reset = reset;
         s_va__reset = reset;
+        pbt__0__reset = reset;
+        sve_events__0__reset = reset;
+        in_idle = (s_phase__q == SamplePhase__Idle) & ~s_trk__q;
+        in_trk = (s_phase__q == SamplePhase__Idle) & s_trk__q;
         owner_el2 = regime[(0)+:(1)] & (regime[(1)+:(2)] == k_e2pb_el2);
         tge_set = regime[(0)+:(1)] & regime[(3)+:(1)];
         at_el2 = disp_el == k_el2;
@@ -244,7 +246,6 @@ module spe_tracker_v1p2x(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el
             s_rep__d[(203)+:(1)] = br[(62)+:(1)];
         end
         pbt__0__clock = clock;
-        pbt__0__reset = reset;
         pbt__0__take = br[(0)+:(1)] & ~s_rep__q[(141)+:(1)];
         pbt__0__target = prev_target__0;
         pbt__0__valid = prev_valid__0;
@@ -255,7 +256,6 @@ module spe_tracker_v1p2x(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el
         pbt_en__0 = pbt__0__en;
         events_hi__0 = k_none__0;
         sve_events__0__clock = clock;
-        sve_events__0__reset = reset;
         sve_events__0__take = in_trk & cpl[(0)+:(1)];
         sve_events__0__not_full = pred_not_full__0;
         sve_events__0__empty = pred_empty__0;

@@ -306,41 +306,44 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
 
     // Update code
     always @(*) begin
-        pmblimitr__clock = clock;
         pmblimitr__reset = reset;
+        pmbptr__reset = reset;
+        pmbsr__reset = reset;
+        pmscr_el1__reset = reset;
+        pmsnevfr__reset = reset;
+        pmsicr__reset = reset;
+        pmsirr__reset = reset;
+        pmsfcr__reset = reset;
+        pmsevfr__reset = reset;
+        pmslatfr__reset = reset;
+        pmscr_el2__reset = reset;
+        pmsdsfr__0__reset = reset;
+        pmfz__0__reset = reset;
+        eft__0__reset = reset;
+        events_hi__0__reset = reset;
+        pmblimitr__clock = clock;
         pmblimitr__d = pmblimitr__q;
         pmbptr__clock = clock;
-        pmbptr__reset = reset;
         pmbptr__d = pmbptr__q;
         pmbsr__clock = clock;
-        pmbsr__reset = reset;
         pmbsr__d = pmbsr__q;
         pmscr_el1__clock = clock;
-        pmscr_el1__reset = reset;
         pmscr_el1__d = pmscr_el1__q;
         pmsnevfr__clock = clock;
-        pmsnevfr__reset = reset;
         pmsnevfr__d = pmsnevfr__q;
         pmsicr__clock = clock;
-        pmsicr__reset = reset;
         pmsicr__d = pmsicr__q;
         pmsirr__clock = clock;
-        pmsirr__reset = reset;
         pmsirr__d = pmsirr__q;
         pmsfcr__clock = clock;
-        pmsfcr__reset = reset;
         pmsfcr__d = pmsfcr__q;
         pmsevfr__clock = clock;
-        pmsevfr__reset = reset;
         pmsevfr__d = pmsevfr__q;
         pmslatfr__clock = clock;
-        pmslatfr__reset = reset;
         pmslatfr__d = pmslatfr__q;
         pmscr_el2__clock = clock;
-        pmscr_el2__reset = reset;
         pmscr_el2__d = pmscr_el2__q;
         pmsdsfr__0__clock = clock;
-        pmsdsfr__0__reset = reset;
         pmsdsfr__0__d = pmsdsfr__0__q;
         pmsicr__d = count_now;
         if (upd[(0)+:(1)]) begin
@@ -516,13 +519,11 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         buffer_ctl[(0)+:(64)] = pmbptr__q;
         sample_ctl[(0)+:(1)] = prof_en;
         write_en = prof_en & ~discard;
-        pmfz__0__reset = reset;
         pmfz__0__pmfz = pmblimitr__q[32'h5];
         pmfz__0__e = pmblimitr__q[p_en];
         pmfz__0__stopped = pmbsr__q[p_s];
         freeze__0 = pmfz__0__freeze;
         eft__0__clock = clock;
-        eft__0__reset = reset;
         eft__0__we = wr & (reg_addr == a_pmsfcr);
         eft__0__wdata = reg_wdata;
         eft_type__0 = eft__0__ty;
@@ -533,7 +534,6 @@ module spe_regs_v1p4(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         dsfr__0 = pmsdsfr__0__q;
         fds__0 = pmsfcr__q[32'h4];
         events_hi__0__clock = clock;
-        events_hi__0__reset = reset;
         events_hi__0__wr = wr;
         events_hi__0__reg_addr = reg_addr;
         events_hi__0__wdata = reg_wdata[(32'h10)+:(16)];

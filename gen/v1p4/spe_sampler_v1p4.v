@@ -180,13 +180,14 @@ module spe_sampler_v1p4(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
         reload_prev__d = reload_prev__q;
         reload_prev_dec__d = reload_prev_dec__q;
         lfsr__reset = reset;
+        n_prev__reset = reset;
+        reload_prev__reset = reset;
+        reload_prev_dec__reset = reset;
+        ernd__0__reset = reset;
         lfsr__d = lfsr__q >> 32'h1;
         if (lfsr__q[32'h0]) begin
             lfsr__d = (lfsr__q >> 32'h1) ^ k_taps;
         end
-        n_prev__reset = reset;
-        reload_prev__reset = reset;
-        reload_prev_dec__reset = reset;
         count = ctl[(5)+:(32)];
         c_lo = count[(32'h0)+:(4)];
         c_hi = count[(32'h4)+:(28)];
@@ -267,7 +268,6 @@ module spe_sampler_v1p4(clock,reset,disp_valid,disp_el,el2_en,e2pb,tge,disp_aarc
         icr_we = reg_en & reg_we & (reg_addr == a_pmsicr);
         target = kth;
         ernd__0__clock = clock;
-        ernd__0__reset = reset;
         ernd__0__kc = kth;
         ernd__0__rnd_byte = lfsr__q[(32'h0)+:(8)];
         ernd__0__rnd = ctl[(61)+:(1)];

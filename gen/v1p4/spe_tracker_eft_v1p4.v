@@ -28,8 +28,8 @@ module spe_tracker_eft_v1p4(clock,reset,take,fp_scalar_in,mem_done,fp_scalar);
 
     // Update code
     always @(*) begin
-        scalar__clock = clock;
         scalar__reset = reset;
+        scalar__clock = clock;
         scalar__d = scalar__q;
         if (take) begin
             scalar__d = fp_scalar_in;

@@ -45,10 +45,10 @@ module spe_tracker_pbt_v1p4(clock,reset,take,target,valid,br_done,taken,retired,
 
     // Update code
     always @(*) begin
-        p_target__clock = clock;
         p_target__reset = reset;
-        p_valid__clock = clock;
         p_valid__reset = reset;
+        p_target__clock = clock;
+        p_valid__clock = clock;
         p_target__d = p_target__q;
         p_valid__d = p_valid__q;
         if (take) begin

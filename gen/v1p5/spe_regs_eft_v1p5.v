@@ -32,8 +32,8 @@ module spe_regs_eft_v1p5(clock,reset,we,wdata,ty,mask,rd);
 
     // Update code
     always @(*) begin
-        fcr__clock = clock;
         fcr__reset = reset;
+        fcr__clock = clock;
         fcr__d = fcr__q;
         if (we) begin
             fcr__d = wdata & m_eft;

@@ -459,52 +459,57 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
 
     // Update code
     always @(*) begin
-        pmblimitr__clock = clock;
         pmblimitr__reset = reset;
+        pmbptr__reset = reset;
+        pmbsr__reset = reset;
+        pmscr_el1__reset = reset;
+        pmsnevfr__reset = reset;
+        pmsicr__reset = reset;
+        pmsirr__reset = reset;
+        pmsfcr__reset = reset;
+        pmsevfr__reset = reset;
+        pmslatfr__reset = reset;
+        pmscr_el2__reset = reset;
+        pmsdsfr__0__reset = reset;
+        pmbmar__0__reset = reset;
+        pmbsr_el2__0__reset = reset;
+        pmbsr_el3__0__reset = reset;
+        exc_state__0__reset = reset;
+        h_scr1__0__reset = reset;
+        h_scr2__0__reset = reset;
+        pmfz__0__reset = reset;
+        eft__0__reset = reset;
+        events_hi__0__reset = reset;
+        pmblimitr__clock = clock;
         pmblimitr__d = pmblimitr__q;
         pmbptr__clock = clock;
-        pmbptr__reset = reset;
         pmbptr__d = pmbptr__q;
         pmbsr__clock = clock;
-        pmbsr__reset = reset;
         pmbsr__d = pmbsr__q;
         pmscr_el1__clock = clock;
-        pmscr_el1__reset = reset;
         pmscr_el1__d = pmscr_el1__q;
         pmsnevfr__clock = clock;
-        pmsnevfr__reset = reset;
         pmsnevfr__d = pmsnevfr__q;
         pmsicr__clock = clock;
-        pmsicr__reset = reset;
         pmsicr__d = pmsicr__q;
         pmsirr__clock = clock;
-        pmsirr__reset = reset;
         pmsirr__d = pmsirr__q;
         pmsfcr__clock = clock;
-        pmsfcr__reset = reset;
         pmsfcr__d = pmsfcr__q;
         pmsevfr__clock = clock;
-        pmsevfr__reset = reset;
         pmsevfr__d = pmsevfr__q;
         pmslatfr__clock = clock;
-        pmslatfr__reset = reset;
         pmslatfr__d = pmslatfr__q;
         pmscr_el2__clock = clock;
-        pmscr_el2__reset = reset;
         pmscr_el2__d = pmscr_el2__q;
         pmsdsfr__0__clock = clock;
-        pmsdsfr__0__reset = reset;
         pmsdsfr__0__d = pmsdsfr__0__q;
         pmbmar__0__clock = clock;
-        pmbmar__0__reset = reset;
         pmbmar__0__d = pmbmar__0__q;
         pmbsr_el2__0__clock = clock;
-        pmbsr_el2__0__reset = reset;
         pmbsr_el2__0__d = pmbsr_el2__0__q;
         pmbsr_el3__0__clock = clock;
-        pmbsr_el3__0__reset = reset;
         pmbsr_el3__0__d = pmbsr_el3__0__q;
-        exc_state__0__reset = reset;
         exc_state__0__pmsee = x_pmsee__0;
         exc_state__0__el2 = x_el2__0;
         exc_state__0__ee1 = h_scr1__0__q[(32'h8)+:(2)];
@@ -547,13 +552,11 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
             end
         end
         h_scr1__0__clock = clock;
-        h_scr1__0__reset = reset;
         h_scr1__0__d = h_scr1__0__q;
         if (reg_en & reg_we & (reg_addr == a_pmscr_el1)) begin
             h_scr1__0__d = reg_wdata & m_scr1__0;
         end
         h_scr2__0__clock = clock;
-        h_scr2__0__reset = reset;
         h_scr2__0__d = h_scr2__0__q;
         if (reg_en & reg_we & (reg_addr == a_pmscr_el2)) begin
             h_scr2__0__d = reg_wdata & m_scr2__0;
@@ -723,14 +726,12 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         buffer_ctl[(0)+:(64)] = pmbptr__q;
         sample_ctl[(0)+:(1)] = prof_en;
         write_en = prof_en & ~discard;
-        pmfz__0__reset = reset;
         pmfz__0__pmfz = pmblimitr__q[32'h5];
         pmfz__0__e = pmblimitr__q[p_en];
         pmfz__0__stopped = pmbsr__q[p_s];
         pmfz__0__stopped = exc_state__0__stop;
         freeze__0 = pmfz__0__freeze;
         eft__0__clock = clock;
-        eft__0__reset = reset;
         eft__0__we = wr & (reg_addr == a_pmsfcr);
         eft__0__wdata = reg_wdata;
         eft_type__0 = eft__0__ty;
@@ -750,7 +751,6 @@ module spe_regs_v1p5(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
         dsfr__0 = pmsdsfr__0__q;
         fds__0 = pmsfcr__q[32'h4];
         events_hi__0__clock = clock;
-        events_hi__0__reset = reset;
         events_hi__0__wr = wr;
         events_hi__0__reg_addr = reg_addr;
         events_hi__0__wdata = reg_wdata[(32'h10)+:(16)];

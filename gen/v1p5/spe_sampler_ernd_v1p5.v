@@ -73,8 +73,8 @@ module spe_sampler_ernd_v1p5(clock,reset,kc,rnd_byte,rnd,disp_valid,pop_en,icr_w
 
     // Update code
     always @(*) begin
-        ecount__clock = clock;
         ecount__reset = reset;
+        ecount__clock = clock;
         eth = k_zero_w;
         if (ecount__q == k_kth8__0) begin
             eth = k_onehot__0;

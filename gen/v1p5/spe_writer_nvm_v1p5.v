@@ -31,8 +31,8 @@ module spe_writer_nvm_v1p5(clock,reset,take,give,ctl,out);
 
     // Update code
     always @(*) begin
-        held__clock = clock;
         held__reset = reset;
+        held__clock = clock;
         held__d = held__q;
         if (take) begin
             held__d = ctl;

@@ -220,10 +220,6 @@ module spe_writer_v1p5(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
         e_hi_gt__d = e_hi_gt__q;
         e_hi_eq__d = e_hi_eq__q;
         e_lo_ge__d = e_lo_ge__q;
-        err = resp[(1)+:(1)];
-        err_kind = resp[(2)+:(2)];
-        ea_ignored__0 = 1'b1;
-        err = resp[(1)+:(1)] & ~(ea_ignored__0 & (err_kind[32'h0] == err_kind[32'h1]));
         s_beat__reset = reset;
         s_held__reset = reset;
         s_base__reset = reset;
@@ -236,6 +232,11 @@ module spe_writer_v1p5(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
         e_hi_gt__reset = reset;
         e_hi_eq__reset = reset;
         e_lo_ge__reset = reset;
+        nvm__0__reset = reset;
+        err = resp[(1)+:(1)];
+        err_kind = resp[(2)+:(2)];
+        ea_ignored__0 = 1'b1;
+        err = resp[(1)+:(1)] & ~(ea_ignored__0 & (err_kind[32'h0] == err_kind[32'h1]));
         upd[(0)+:(1)] = 1'b0;
         upd[(1)+:(64)] = k_zero64;
         upd[(65)+:(1)] = 1'b0;
@@ -332,7 +333,6 @@ module spe_writer_v1p5(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
             wr[(129)+:(8)] = k_strb;
         end
         nvm__0__clock = clock;
-        nvm__0__reset = reset;
         nvm__0__take = ~checking & ~writing;
         nvm__0__ctl = nvm_in__0;
         nvm__0__give = writing & ~stop & ~reset;

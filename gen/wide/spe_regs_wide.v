@@ -241,38 +241,38 @@ module spe_regs_wide(clock,reset,reg_en,reg_we,reg_addr,reg_wdata,reg_rdata,irq,
 
     // Update code
     always @(*) begin
-        pmblimitr__clock = clock;
         pmblimitr__reset = reset;
+        pmbptr__reset = reset;
+        pmbsr__reset = reset;
+        pmscr_el1__reset = reset;
+        pmsnevfr__reset = reset;
+        pmsicr__reset = reset;
+        pmsirr__reset = reset;
+        pmsfcr__reset = reset;
+        pmsevfr__reset = reset;
+        pmslatfr__reset = reset;
+        pmscr_el2__reset = reset;
+        pmblimitr__clock = clock;
         pmblimitr__d = pmblimitr__q;
         pmbptr__clock = clock;
-        pmbptr__reset = reset;
         pmbptr__d = pmbptr__q;
         pmbsr__clock = clock;
-        pmbsr__reset = reset;
         pmbsr__d = pmbsr__q;
         pmscr_el1__clock = clock;
-        pmscr_el1__reset = reset;
         pmscr_el1__d = pmscr_el1__q;
         pmsnevfr__clock = clock;
-        pmsnevfr__reset = reset;
         pmsnevfr__d = pmsnevfr__q;
         pmsicr__clock = clock;
-        pmsicr__reset = reset;
         pmsicr__d = pmsicr__q;
         pmsirr__clock = clock;
-        pmsirr__reset = reset;
         pmsirr__d = pmsirr__q;
         pmsfcr__clock = clock;
-        pmsfcr__reset = reset;
         pmsfcr__d = pmsfcr__q;
         pmsevfr__clock = clock;
-        pmsevfr__reset = reset;
         pmsevfr__d = pmsevfr__q;
         pmslatfr__clock = clock;
-        pmslatfr__reset = reset;
         pmslatfr__d = pmslatfr__q;
         pmscr_el2__clock = clock;
-        pmscr_el2__reset = reset;
         pmscr_el2__d = pmscr_el2__q;
         pmsicr__d = count_now;
         if (upd[(0)+:(1)]) begin

@@ -83,15 +83,14 @@ impl<const T: usize, const TIDW: usize> SpeArbiter<T, TIDW> {
     }
 }
 
-impl<const T: usize, const TIDW: usize> Logic for SpeArbiter<T, TIDW> {
+crate::rff_setup!(
+    impl[const T: usize, const TIDW: usize] SpeArbiter<T, TIDW>: s_pri, s_cur, s_tid, s_chk, s_wr
+);
+
+impl<const T: usize, const TIDW: usize> crate::flop::Kernel for SpeArbiter<T, TIDW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s_pri, s_cur, s_tid, s_chk, s_wr);
-        self.s_pri.reset.next = self.reset.val();
-        self.s_cur.reset.next = self.reset.val();
-        self.s_tid.reset.next = self.reset.val();
-        self.s_chk.reset.next = self.reset.val();
-        self.s_wr.reset.next = self.reset.val();
 
         // The held record's phase: its check the cycle after its grant, then its beats
         // unless the check ends it, until its last beat or a fault.

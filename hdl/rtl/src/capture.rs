@@ -169,18 +169,17 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
     }
 }
 
-impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> Logic
+crate::rff_setup!(
+    impl[const W: usize, const PCB: usize, const CB: usize, const SB: usize]
+    SpeCapture<W, PCB, CB, SB>: g_pc, g_class, g_sub, g_cond, g_pick, g_kind
+);
+
+impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> crate::flop::Kernel
     for SpeCapture<W, PCB, CB, SB>
 {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, g_pc, g_class, g_sub, g_cond, g_pick, g_kind);
-        self.g_pc.reset.next = self.reset.val();
-        self.g_class.reset.next = self.reset.val();
-        self.g_sub.reset.next = self.reset.val();
-        self.g_cond.reset.next = self.reset.val();
-        self.g_pick.reset.next = self.reset.val();
-        self.g_kind.reset.next = self.reset.val();
 
         // Each slot's kind (class 01 load/store in bit 2i, class 10 branch in bit 2i+1);
         // the group and the pick taken every Idle cycle.

@@ -59,13 +59,12 @@ impl<const CW: usize> SpeLatency<CW> {
     }
 }
 
-impl<const CW: usize> Logic for SpeLatency<CW> {
+crate::rff_setup!(impl[const CW: usize] SpeLatency<CW>: c_total, c_issue, c_xlat);
+
+impl<const CW: usize> crate::flop::Kernel for SpeLatency<CW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, c_total, c_issue, c_xlat);
-        self.c_total.reset.next = self.reset.val();
-        self.c_issue.reset.next = self.reset.val();
-        self.c_xlat.reset.next = self.reset.val();
 
         // choice: latency-counters
         if self.phase.val() == SamplePhase::Idle {

@@ -16,7 +16,7 @@
 //! | [`options`] | `spe_<host>_<option>_<preset>` | an option's logic, one file per option: a child block of each host it adds to |
 //! | [`top`] | `spe_top_<preset>` | wires the blocks; the interface of `spe_defs::ports::PORTS` |
 //! | [`smt_top`] | `spe_top_<preset>` (T > 1) | T copies of the per-thread blocks, the shared serializer and writer behind the arbiter; `PORTS` and `SMT_PORTS` |
-//! | [`flop`] | `spe_rff` | the one flip-flop: D register with synchronous reset |
+//! | [`flop`] | `spe_rff` | the one flip-flop: D register with synchronous reset; `rff_setup!`, a block's reset wiring |
 //!
 //! **Reset convention.** One clock (`clk`), one synchronous, active-high reset (`reset`):
 //! every flip-flop is an `spe_rff` with its reset value as a parameter. While `reset` is

@@ -403,13 +403,15 @@ macro_rules! spe_regs {
             }
         }
 
-        impl<const CW: usize> Logic for SpeRegs<CW> {
+        $crate::rff_setup!(impl[const CW: usize] SpeRegs<CW>: $($r),*;
+            each $($q,)* exc_state, h_scr1, h_scr2, pmfz, eft, events_hi);
+
+        impl<const CW: usize> $crate::flop::Kernel for SpeRegs<CW> {
             #[hdl_gen]
             fn update(&mut self) {
                 // Generated: every register holds its value unless updated below.
                 $(
                     self.$r.clock.next = self.clock.val();
-                    self.$r.reset.next = self.reset.val();
                     self.$r.d.next = self.$r.q.val();
                 )*
                 // Generated: each optional register a unit builds holds its value unless
@@ -417,7 +419,6 @@ macro_rules! spe_regs {
                 $(
                     for i in 0..self.$q.len() {
                         self.$q[i].clock.next = self.clock.val();
-                        self.$q[i].reset.next = self.reset.val();
                         self.$q[i].d.next = self.$q[i].q.val();
                     }
                 )*
@@ -427,7 +428,6 @@ macro_rules! spe_regs {
                 // inputs only (not the writer's, which reads `x_stopped`). EE and KE's
                 // places are literals (checked there).
                 for i in 0..self.exc_state.len() {
-                    self.exc_state[i].reset.next = self.reset.val();
                     self.exc_state[i].pmsee.next = self.x_pmsee[i].val();
                     self.exc_state[i].el2.next = self.x_el2[i].val();
                     self.exc_state[i].ee1.next = self.h_scr1[i].q.val().get_bits::<2>(8);
@@ -492,7 +492,6 @@ macro_rules! spe_regs {
                 // PMSCR's bits above its 8-bit flop (EnVM, EE, KE): written with it.
                 for i in 0..self.h_scr1.len() {
                     self.h_scr1[i].clock.next = self.clock.val();
-                    self.h_scr1[i].reset.next = self.reset.val();
                     self.h_scr1[i].d.next = self.h_scr1[i].q.val();
                     if self.reg_en.val() & self.reg_we.val() & (self.reg_addr.val() == self.a_pmscr_el1.val()) {
                         self.h_scr1[i].d.next = self.reg_wdata.val() & self.m_scr1[i].val();
@@ -500,7 +499,6 @@ macro_rules! spe_regs {
                 }
                 for i in 0..self.h_scr2.len() {
                     self.h_scr2[i].clock.next = self.clock.val();
-                    self.h_scr2[i].reset.next = self.reset.val();
                     self.h_scr2[i].d.next = self.h_scr2[i].q.val();
                     if self.reg_en.val() & self.reg_we.val() & (self.reg_addr.val() == self.a_pmscr_el2.val()) {
                         self.h_scr2[i].d.next = self.reg_wdata.val() & self.m_scr2[i].val();
@@ -642,7 +640,6 @@ macro_rules! spe_regs {
                 // (PMBSR.S; with FEAT_SPE_EXC any enabled bank's S). PMFZ's bit is a literal
                 // (a compile-time assert below checks it).
                 for i in 0..self.pmfz.len() {
-                    self.pmfz[i].reset.next = self.reset.val();
                     self.pmfz[i].pmfz.next = self.pmblimitr.q.val().get_bit(5);
                     self.pmfz[i].e.next = self.pmblimitr.q.val().get_bit(self.p_en.val().index());
                     self.pmfz[i].stopped.next = self.pmbsr.q.val().get_bit(self.p_s.val().index());
@@ -654,7 +651,6 @@ macro_rules! spe_regs {
                 // FEAT_SPE_EFT (`options::eft`): FP, SIMD and TYPEm, written with PMSFCR.
                 for i in 0..self.eft.len() {
                     self.eft[i].clock.next = self.clock.val();
-                    self.eft[i].reset.next = self.reset.val();
                     self.eft[i].we.next = self.wr.val() & (self.reg_addr.val() == self.a_pmsfcr.val());
                     self.eft[i].wdata.next = self.reg_wdata.val();
                     self.eft_type[i].next = self.eft[i].ty.val();
@@ -679,7 +675,6 @@ macro_rules! spe_regs {
                 // bits with their register.
                 for i in 0..self.events_hi.len() {
                     self.events_hi[i].clock.next = self.clock.val();
-                    self.events_hi[i].reset.next = self.reset.val();
                     self.events_hi[i].wr.next = self.wr.val();
                     self.events_hi[i].reg_addr.next = self.reg_addr.val();
                     self.events_hi[i].wdata.next = self.reg_wdata.val().get_bits::<HI_EVENT_BITS>(16);

@@ -45,13 +45,12 @@ impl SpeRoom {
     }
 }
 
-impl Logic for SpeRoom {
+crate::rff_setup!(impl[] SpeRoom: c_hi_gt, c_hi_eq, c_lo_ge);
+
+impl crate::flop::Kernel for SpeRoom {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, c_hi_gt, c_hi_eq, c_lo_ge);
-        self.c_hi_gt.reset.next = self.reset.val();
-        self.c_hi_eq.reset.next = self.reset.val();
-        self.c_lo_ge.reset.next = self.reset.val();
         self.base.next = self.ctl.val().ptr & self.k_align.val();
         self.limit.next = self.ctl.val().limit;
         self.c_hi_gt.d.next =

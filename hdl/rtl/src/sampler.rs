@@ -291,20 +291,19 @@ pub(crate) fn array_init<T: Default, const N: usize>() -> [T; N] {
     std::array::from_fn(|_| T::default())
 }
 
-impl<const W: usize> Logic for SpeSampler<W> {
+crate::rff_setup!(
+    impl[const W: usize] SpeSampler<W>: lfsr, n_prev, reload_prev, reload_prev_dec; each ernd
+);
+
+impl<const W: usize> crate::flop::Kernel for SpeSampler<W> {
     #[hdl_gen]
     fn update(&mut self) {
         // The jitter source steps every cycle (the flop's reset returns it to the seed).
         dff_setup!(self, clock, lfsr, n_prev, reload_prev, reload_prev_dec);
-        self.lfsr.reset.next = self.reset.val();
         self.lfsr.d.next = self.lfsr.q.val() >> 1;
         if self.lfsr.q.val().get_bit(0) {
             self.lfsr.d.next = (self.lfsr.q.val() >> 1) ^ self.k_taps.val();
         }
-
-        self.n_prev.reset.next = self.reset.val();
-        self.reload_prev.reset.next = self.reset.val();
-        self.reload_prev_dec.reset.next = self.reset.val();
 
         // PMSICR now, from registered values only: the flop's value c minus the previous
         // group's n (one borrow at most out of the low nibble), or after a reload part-way
@@ -415,7 +414,6 @@ impl<const W: usize> Logic for SpeSampler<W> {
         self.target.next = self.kth.val();
         for e in 0..self.ernd.len() {
             self.ernd[e].clock.next = self.clock.val();
-            self.ernd[e].reset.next = self.reset.val();
             self.ernd[e].kc.next = self.kth.val();
             self.ernd[e].rnd_byte.next = self.lfsr.q.val().get_bits::<8>(0);
             self.ernd[e].rnd.next = self.ctl.val().rnd;

@@ -195,6 +195,26 @@ macro_rules! spe_smt_top {
             }
         }
 
+        $crate::rff_setup!(
+            impl[
+                const W: usize,
+                const PCB: usize,
+                const CB: usize,
+                const SB: usize,
+                const CW: usize,
+                const T: usize,
+                const TIDW: usize,
+                const WTID: usize,
+                const TB2: usize,
+                const TB4: usize,
+                const TB8: usize,
+                const TB32: usize,
+                const TB56: usize,
+                const TB64: usize,
+            ] SpeSmtTop<W, PCB, CB, SB, CW, T, TIDW, WTID, TB2, TB4, TB8, TB32, TB56, TB64>:
+            writer, arbiter; each room, regs, sampler, capture, tracker, latency, filter
+        );
+
         impl<
                 const W: usize,
                 const PCB: usize,
@@ -210,13 +230,11 @@ macro_rules! spe_smt_top {
                 const TB32: usize,
                 const TB56: usize,
                 const TB64: usize,
-            > Logic for SpeSmtTop<W, PCB, CB, SB, CW, T, TIDW, WTID, TB2, TB4, TB8, TB32, TB56, TB64>
+            > $crate::flop::Kernel for SpeSmtTop<W, PCB, CB, SB, CW, T, TIDW, WTID, TB2, TB4, TB8, TB32, TB56, TB64>
         {
             #[hdl_gen]
             fn update(&mut self) {
                 clock!(self, clk, writer, arbiter);
-                self.writer.reset.next = self.reset.val();
-                self.arbiter.reset.next = self.reset.val();
 
                 // Each slot's thread and the register port's, one-hot.
                 for i in 0..W {
@@ -242,14 +260,7 @@ macro_rules! spe_smt_top {
                     self.tracker[t].clock.next = self.clk.val();
                     self.latency[t].clock.next = self.clk.val();
                     self.room[t].clock.next = self.clk.val();
-                    self.room[t].reset.next = self.reset.val();
                     self.room[t].ctl.next = self.regs[t].buffer_ctl.val();
-                    self.regs[t].reset.next = self.reset.val();
-                    self.sampler[t].reset.next = self.reset.val();
-                    self.capture[t].reset.next = self.reset.val();
-                    self.tracker[t].reset.next = self.reset.val();
-                    self.latency[t].reset.next = self.reset.val();
-                    self.filter[t].reset.next = self.reset.val();
 
                     // Thread t's ops of the dispatch group; its copy of the per-thread ports.
                     self.valid.next = self.k_zero_w.val();

@@ -98,19 +98,17 @@ macro_rules! spe_top {
             }
         }
 
+        $crate::rff_setup!(
+            impl[const W: usize, const PCB: usize, const CB: usize, const SB: usize, const CW: usize]
+            SpeTop<W, PCB, CB, SB, CW>: regs, sampler, capture, tracker, latency, filter, writer
+        );
+
         impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize, const CW: usize>
-            Logic for SpeTop<W, PCB, CB, SB, CW>
+            $crate::flop::Kernel for SpeTop<W, PCB, CB, SB, CW>
         {
             #[hdl_gen]
             fn update(&mut self) {
                 clock!(self, clk, regs, sampler, capture, tracker, latency, writer);
-                self.regs.reset.next = self.reset.val();
-                self.sampler.reset.next = self.reset.val();
-                self.capture.reset.next = self.reset.val();
-                self.tracker.reset.next = self.reset.val();
-                self.latency.reset.next = self.reset.val();
-                self.filter.reset.next = self.reset.val();
-                self.writer.reset.next = self.reset.val();
 
                 // Flat ports in: the dispatch group, the hook reports (the report bundles'
                 // fields from the generated list), context, register port, write response.

@@ -333,18 +333,17 @@ impl SpeTracker {
     }
 }
 
-impl Logic for SpeTracker {
+crate::rff_setup!(
+    impl[] SpeTracker: s_age, s_phase, s_trk, s_op, s_rep, s_va;
+    each pbt, eft, sve_events, v1p4_events, sme_events
+);
+
+impl crate::flop::Kernel for SpeTracker {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s_phase, s_trk, s_op, s_rep, s_age, s_va);
-        self.s_age.reset.next = self.reset.val();
-        self.s_phase.reset.next = self.reset.val();
-        self.s_trk.reset.next = self.reset.val();
         self.in_idle.next = (self.s_phase.q.val() == SamplePhase::Idle) & !self.s_trk.q.val();
         self.in_trk.next = (self.s_phase.q.val() == SamplePhase::Idle) & self.s_trk.q.val();
-        self.s_op.reset.next = self.reset.val();
-        self.s_rep.reset.next = self.reset.val();
-        self.s_va.reset.next = self.reset.val();
 
         // The owner (EL2 with E2PB = 00, else EL1), TGE and the host (J1 IsInHost: E2H at
         // EL2, or at EL0 under TGE), all with EL2 enabled.
@@ -402,7 +401,6 @@ impl Logic for SpeTracker {
         // like the report's other data; the record uses it only once the report counted).
         for i in 0..self.pbt.len() {
             self.pbt[i].clock.next = self.clock.val();
-            self.pbt[i].reset.next = self.reset.val();
             self.pbt[i].take.next = self.br.val().done & !self.s_rep.q.val().br_done;
             self.pbt[i].target.next = self.prev_target[i].val();
             self.pbt[i].valid.next = self.prev_valid[i].val();
@@ -415,7 +413,6 @@ impl Logic for SpeTracker {
         // FEAT_SPE_EFT: whether a SIMD&FP access was scalar comes with the memory report.
         for i in 0..self.eft.len() {
             self.eft[i].clock.next = self.clock.val();
-            self.eft[i].reset.next = self.reset.val();
             self.eft[i].take.next = self.mem.val().done & !self.s_rep.q.val().mem_done;
             self.eft[i].fp_scalar_in.next = self.fp_scalar_in[i].val();
             self.eft[i].mem_done.next = self.s_rep.q.val().mem_done;
@@ -429,7 +426,6 @@ impl Logic for SpeTracker {
         }
         for i in 0..self.sve_events.len() {
             self.sve_events[i].clock.next = self.clock.val();
-            self.sve_events[i].reset.next = self.reset.val();
             self.sve_events[i].take.next = self.in_trk.val() & self.cpl.val().done;
             self.sve_events[i].not_full.next = self.pred_not_full[i].val();
             self.sve_events[i].empty.next = self.pred_empty[i].val();
@@ -437,7 +433,6 @@ impl Logic for SpeTracker {
         }
         for i in 0..self.v1p4_events.len() {
             self.v1p4_events[i].clock.next = self.clock.val();
-            self.v1p4_events[i].reset.next = self.reset.val();
             self.v1p4_events[i].take.next = self.mem.val().done & !self.s_rep.q.val().mem_done;
             self.v1p4_events[i].flags[0].next = self.v4_in[0].val();
             self.v1p4_events[i].flags[1].next = self.v4_in[1].val();
@@ -450,7 +445,6 @@ impl Logic for SpeTracker {
         }
         for i in 0..self.sme_events.len() {
             self.sme_events[i].clock.next = self.clock.val();
-            self.sme_events[i].reset.next = self.reset.val();
             self.sme_events[i].take.next = self.in_trk.val() & self.cpl.val().done;
             self.sme_events[i].flags[0].next = self.sme_in[0].val();
             self.sme_events[i].flags[1].next = self.sme_in[1].val();

@@ -193,7 +193,12 @@ impl SpeWriter {
     }
 }
 
-impl Logic for SpeWriter {
+crate::rff_setup!(
+    impl[] SpeWriter: s_beat, s_held, s_base, s_limit, s_nlo, s_next, c_hi_gt, c_hi_eq, c_lo_ge,
+    e_hi_gt, e_hi_eq, e_lo_ge; each nvm
+);
+
+impl crate::flop::Kernel for SpeWriter {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -209,18 +214,6 @@ impl Logic for SpeWriter {
                 & !(self.ea_ignored[i].val()
                     & (self.err_kind.val().get_bit(0) == self.err_kind.val().get_bit(1)));
         }
-        self.s_beat.reset.next = self.reset.val();
-        self.s_held.reset.next = self.reset.val();
-        self.s_base.reset.next = self.reset.val();
-        self.s_limit.reset.next = self.reset.val();
-        self.s_nlo.reset.next = self.reset.val();
-        self.s_next.reset.next = self.reset.val();
-        self.c_hi_gt.reset.next = self.reset.val();
-        self.c_hi_eq.reset.next = self.reset.val();
-        self.c_lo_ge.reset.next = self.reset.val();
-        self.e_hi_gt.reset.next = self.reset.val();
-        self.e_hi_eq.reset.next = self.reset.val();
-        self.e_lo_ge.reset.next = self.reset.val();
         self.upd.next.ptr_we = false;
         self.upd.next.ptr = self.k_zero64.val();
         self.upd.next.full = false;
@@ -373,7 +366,6 @@ impl Logic for SpeWriter {
         // slot, given with each beat.
         for i in 0..self.nvm.len() {
             self.nvm[i].clock.next = self.clock.val();
-            self.nvm[i].reset.next = self.reset.val();
             self.nvm[i].take.next = !self.checking.val() & !self.writing.val();
             self.nvm[i].ctl.next = self.nvm_in[i].val();
             self.nvm[i].give.next = self.writing.val() & !self.stop.val() & !self.reset.val();

@@ -56,11 +56,12 @@ impl Default for RegsEft {
     }
 }
 
-impl Logic for RegsEft {
+crate::rff_setup!(impl[] RegsEft: fcr);
+
+impl crate::flop::Kernel for RegsEft {
     #[hdl_gen]
     fn update(&mut self) {
         self.fcr.clock.next = self.clock.val();
-        self.fcr.reset.next = self.reset.val();
         self.fcr.d.next = self.fcr.q.val();
         if self.we.val() {
             self.fcr.d.next = self.wdata.val() & self.m_eft.val();
@@ -236,11 +237,12 @@ pub struct TrackerEft {
     scalar: Rff<Bit>,
 }
 
-impl Logic for TrackerEft {
+crate::rff_setup!(impl[] TrackerEft: scalar);
+
+impl crate::flop::Kernel for TrackerEft {
     #[hdl_gen]
     fn update(&mut self) {
         self.scalar.clock.next = self.clock.val();
-        self.scalar.reset.next = self.reset.val();
         self.scalar.d.next = self.scalar.q.val();
         if self.take.val() {
             self.scalar.d.next = self.fp_scalar_in.val();

@@ -116,11 +116,12 @@ impl<const W: usize> Default for SamplerErnd<W> {
     }
 }
 
-impl<const W: usize> Logic for SamplerErnd<W> {
+crate::rff_setup!(impl[const W: usize] SamplerErnd<W>: ecount);
+
+impl<const W: usize> crate::flop::Kernel for SamplerErnd<W> {
     #[hdl_gen]
     fn update(&mut self) {
         self.ecount.clock.next = self.clock.val();
-        self.ecount.reset.next = self.reset.val();
         // This group's selection (J1 `SPEToCollectSample`; choice: jitter), in one-hot
         // slot-rank form from registered values only (no adder on the way to the tag):
         // `kc` is COUNT's expiry position (the k-th population op), `eth` the e-th for

@@ -57,12 +57,12 @@ impl RegsEventsHi {
     }
 }
 
-impl Logic for RegsEventsHi {
+crate::rff_setup!(impl[] RegsEventsHi: v_evfr, v_nevfr);
+
+impl crate::flop::Kernel for RegsEventsHi {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, v_evfr, v_nevfr);
-        self.v_evfr.reset.next = self.reset.val();
-        self.v_nevfr.reset.next = self.reset.val();
         if self.wr.val() & (self.reg_addr.val() == self.a_pmsevfr.val()) {
             self.v_evfr.d.next = self.wdata.val() & self.m_ev_hi.val();
         }

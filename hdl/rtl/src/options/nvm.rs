@@ -96,11 +96,12 @@ pub struct WriterNvm {
     k_zero12: K<Bits<12>>,
 }
 
-impl Logic for WriterNvm {
+crate::rff_setup!(impl[] WriterNvm: held);
+
+impl crate::flop::Kernel for WriterNvm {
     #[hdl_gen]
     fn update(&mut self) {
         self.held.clock.next = self.clock.val();
-        self.held.reset.next = self.reset.val();
         self.held.d.next = self.held.q.val();
         if self.take.val() {
             self.held.d.next = self.ctl.val();

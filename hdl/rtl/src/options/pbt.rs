@@ -63,13 +63,13 @@ impl Default for TrackerPbt {
     }
 }
 
-impl Logic for TrackerPbt {
+crate::rff_setup!(impl[] TrackerPbt: p_target, p_valid);
+
+impl crate::flop::Kernel for TrackerPbt {
     #[hdl_gen]
     fn update(&mut self) {
         self.p_target.clock.next = self.clock.val();
-        self.p_target.reset.next = self.reset.val();
         self.p_valid.clock.next = self.clock.val();
-        self.p_valid.reset.next = self.reset.val();
         self.p_target.d.next = self.p_target.q.val();
         self.p_valid.d.next = self.p_valid.q.val();
         if self.take.val() {

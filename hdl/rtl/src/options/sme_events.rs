@@ -48,12 +48,13 @@ impl Default for TrackerSmeEvents {
     }
 }
 
-impl Logic for TrackerSmeEvents {
+crate::rff_setup!(impl[] TrackerSmeEvents: each held);
+
+impl crate::flop::Kernel for TrackerSmeEvents {
     #[hdl_gen]
     fn update(&mut self) {
         for j in 0..2 {
             self.held[j].clock.next = self.clock.val();
-            self.held[j].reset.next = self.reset.val();
             self.held[j].d.next = self.held[j].q.val();
             if self.take.val() {
                 self.held[j].d.next = self.flags[j].val();

@@ -51,12 +51,12 @@ impl Default for TrackerSveEvents {
     }
 }
 
-impl Logic for TrackerSveEvents {
+crate::rff_setup!(impl[] TrackerSveEvents: c_not_full, c_empty);
+
+impl crate::flop::Kernel for TrackerSveEvents {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, c_not_full, c_empty);
-        self.c_not_full.reset.next = self.reset.val();
-        self.c_empty.reset.next = self.reset.val();
         if self.take.val() {
             self.c_not_full.d.next = self.not_full.val() | self.empty.val();
             self.c_empty.d.next = self.empty.val();

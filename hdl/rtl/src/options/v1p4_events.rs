@@ -51,12 +51,13 @@ impl Default for TrackerV1p4Events {
     }
 }
 
-impl Logic for TrackerV1p4Events {
+crate::rff_setup!(impl[] TrackerV1p4Events: each held);
+
+impl crate::flop::Kernel for TrackerV1p4Events {
     #[hdl_gen]
     fn update(&mut self) {
         for j in 0..5 {
             self.held[j].clock.next = self.clock.val();
-            self.held[j].reset.next = self.reset.val();
             self.held[j].d.next = self.held[j].q.val();
             if self.take.val() {
                 self.held[j].d.next = self.flags[j].val();
