@@ -73,10 +73,18 @@ module spe_tracker_fastsim(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
     wire  [135:0] s_op__q;
     reg  s_op__reset;
     reg  s_op__clock;
-    reg  [206:0] s_rep__d;
-    wire  [206:0] s_rep__q;
+    reg  [128:0] s_rep__d;
+    wire  [128:0] s_rep__q;
     reg  s_rep__reset;
     reg  s_rep__clock;
+    reg  [14:0] s_mem__d;
+    wire  [14:0] s_mem__q;
+    reg  s_mem__reset;
+    reg  s_mem__clock;
+    reg  [62:0] s_br__d;
+    wire  [62:0] s_br__q;
+    reg  s_br__reset;
+    reg  s_br__clock;
     reg  [19:0] s_age__d;
     wire  [19:0] s_age__q;
     reg  s_age__reset;
@@ -122,11 +130,23 @@ module spe_tracker_fastsim(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
         .reset(s_op__reset),
         .clock(s_op__clock)
     );
-    spe_rff #(.W(207), .INIT(207'h0)) s_rep(
+    spe_rff #(.W(129), .INIT(129'h0)) s_rep(
         .d(s_rep__d),
         .q(s_rep__q),
         .reset(s_rep__reset),
         .clock(s_rep__clock)
+    );
+    spe_rff #(.W(15), .INIT(15'b0)) s_mem(
+        .d(s_mem__d),
+        .q(s_mem__q),
+        .reset(s_mem__reset),
+        .clock(s_mem__clock)
+    );
+    spe_rff #(.W(63), .INIT(63'h0)) s_br(
+        .d(s_br__d),
+        .q(s_br__q),
+        .reset(s_br__reset),
+        .clock(s_br__clock)
     );
     spe_rff #(.W(20), .INIT(20'h0)) s_age(
         .d(s_age__d),
@@ -147,12 +167,16 @@ module spe_tracker_fastsim(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
         s_trk__clock = clock;
         s_op__clock = clock;
         s_rep__clock = clock;
+        s_mem__clock = clock;
+        s_br__clock = clock;
         s_age__clock = clock;
         s_va__clock = clock;
         s_phase__d = s_phase__q;
         s_trk__d = s_trk__q;
         s_op__d = s_op__q;
         s_rep__d = s_rep__q;
+        s_mem__d = s_mem__q;
+        s_br__d = s_br__q;
         s_age__d = s_age__q;
         s_va__d = s_va__q;
         s_age__reset = reset;
@@ -160,6 +184,8 @@ module spe_tracker_fastsim(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
         s_trk__reset = reset;
         s_op__reset = reset;
         s_rep__reset = reset;
+        s_mem__reset = reset;
+        s_br__reset = reset;
         s_va__reset = reset;
         in_idle = (s_phase__q == SamplePhase__Idle) & ~s_trk__q;
         in_trk = (s_phase__q == SamplePhase__Idle) & s_trk__q;
@@ -182,22 +208,13 @@ module spe_tracker_fastsim(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
             s_rep__d[(124)+:(1)] = xl[(123)+:(1)];
             s_rep__d[(125)+:(1)] = xl[(124)+:(1)];
         end
-        if (mem[(0)+:(1)] & ~s_rep__q[(126)+:(1)]) begin
-            s_rep__d[(127)+:(8)] = mem[(1)+:(8)];
-            s_rep__d[(135)+:(1)] = mem[(9)+:(1)];
-            s_rep__d[(136)+:(1)] = mem[(10)+:(1)];
-            s_rep__d[(137)+:(1)] = mem[(11)+:(1)];
-            s_rep__d[(138)+:(1)] = mem[(12)+:(1)];
-            s_rep__d[(139)+:(1)] = mem[(13)+:(1)];
-            s_rep__d[(140)+:(1)] = mem[(14)+:(1)];
+        if (mem[(0)+:(1)] & ~s_mem__q[(0)+:(1)]) begin
+            s_mem__d = mem;
+            s_mem__d[(0)+:(1)] = 1'b0;
         end
-        if (br[(0)+:(1)] & ~s_rep__q[(141)+:(1)]) begin
-            s_rep__d[(142)+:(56)] = br[(1)+:(56)];
-            s_rep__d[(198)+:(2)] = br[(57)+:(2)];
-            s_rep__d[(200)+:(1)] = br[(59)+:(1)];
-            s_rep__d[(201)+:(1)] = br[(60)+:(1)];
-            s_rep__d[(202)+:(1)] = br[(61)+:(1)];
-            s_rep__d[(203)+:(1)] = br[(62)+:(1)];
+        if (br[(0)+:(1)] & ~s_br__q[(0)+:(1)]) begin
+            s_br__d = br;
+            s_br__d[(0)+:(1)] = 1'b0;
         end
         stray = iss_valid | xl[(0)+:(1)] | xl[(65)+:(1)] | mem[(0)+:(1)] | br[(0)+:(1)] | cpl[(0)+:(1)];
         progress[(3)+:(1)] = 1'b0;
@@ -227,11 +244,11 @@ module spe_tracker_fastsim(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
             s_rep__d[(0)+:(1)] = 1'b0;
             s_rep__d[(1)+:(1)] = 1'b0;
             s_rep__d[(66)+:(1)] = 1'b0;
+            s_mem__d[(0)+:(1)] = 1'b0;
+            s_br__d[(0)+:(1)] = 1'b0;
             s_rep__d[(126)+:(1)] = 1'b0;
-            s_rep__d[(141)+:(1)] = 1'b0;
-            s_rep__d[(204)+:(1)] = 1'b0;
-            s_rep__d[(205)+:(1)] = 1'b0;
-            s_rep__d[(206)+:(1)] = 1'b0;
+            s_rep__d[(127)+:(1)] = 1'b0;
+            s_rep__d[(128)+:(1)] = 1'b0;
         end
         if (in_trk) begin
             s_age__d = s_age__q + k_age_one;
@@ -263,25 +280,25 @@ module spe_tracker_fastsim(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
                 end
             end
             if (mem[(0)+:(1)]) begin
-                if (slot[(67)+:(1)] & ~s_rep__q[(126)+:(1)]) begin
-                    s_rep__d[(126)+:(1)] = 1'b1;
+                if (slot[(67)+:(1)] & ~s_mem__q[(0)+:(1)]) begin
+                    s_mem__d[(0)+:(1)] = 1'b1;
                 end
                 else begin
                     stray = 1'b1;
                 end
             end
             if (br[(0)+:(1)]) begin
-                if (slot[(68)+:(1)] & ~s_rep__q[(141)+:(1)]) begin
-                    s_rep__d[(141)+:(1)] = 1'b1;
+                if (slot[(68)+:(1)] & ~s_br__q[(0)+:(1)]) begin
+                    s_br__d[(0)+:(1)] = 1'b1;
                 end
                 else begin
                     stray = 1'b1;
                 end
             end
             if (cpl[(0)+:(1)]) begin
-                s_rep__d[(204)+:(1)] = cpl[(1)+:(1)];
-                s_rep__d[(205)+:(1)] = cpl[(2)+:(1)];
-                s_rep__d[(206)+:(1)] = cpl[(3)+:(1)];
+                s_rep__d[(126)+:(1)] = cpl[(1)+:(1)];
+                s_rep__d[(127)+:(1)] = cpl[(2)+:(1)];
+                s_rep__d[(128)+:(1)] = cpl[(3)+:(1)];
             end
         end
         s_trk__d = 1'b0;
@@ -357,18 +374,18 @@ module spe_tracker_fastsim(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
         view[(1)+:(1)] = slot[(69)+:(1)];
         view[(2)+:(1)] = slot[(70)+:(1)];
         view[(0)+:(1)] = slot[(68)+:(1)];
-        ev[(0)+:(1)] = s_rep__q[(205)+:(1)];
-        ev[(1)+:(1)] = s_rep__q[(204)+:(1)];
-        ev[(2)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(135)+:(1)];
-        ev[(3)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(136)+:(1)];
+        ev[(0)+:(1)] = s_rep__q[(127)+:(1)];
+        ev[(1)+:(1)] = s_rep__q[(126)+:(1)];
+        ev[(2)+:(1)] = s_mem__q[(0)+:(1)] & s_mem__q[(9)+:(1)];
+        ev[(3)+:(1)] = s_mem__q[(0)+:(1)] & s_mem__q[(10)+:(1)];
         ev[(4)+:(1)] = s_rep__q[(66)+:(1)] & s_rep__q[(124)+:(1)];
         ev[(5)+:(1)] = s_rep__q[(66)+:(1)] & s_rep__q[(125)+:(1)];
-        ev[(6)+:(1)] = slot[(66)+:(1)] & ((s_rep__q[(141)+:(1)] & ~s_rep__q[(201)+:(1)]) | s_rep__q[(206)+:(1)]);
-        ev[(7)+:(1)] = s_rep__q[(141)+:(1)] & s_rep__q[(202)+:(1)];
-        ev[(8)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(137)+:(1)];
-        ev[(9)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(138)+:(1)];
-        ev[(10)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(139)+:(1)];
-        ev[(11)+:(1)] = s_rep__q[(126)+:(1)] & s_rep__q[(140)+:(1)];
+        ev[(6)+:(1)] = slot[(66)+:(1)] & ((s_br__q[(0)+:(1)] & ~s_br__q[(60)+:(1)]) | s_rep__q[(128)+:(1)]);
+        ev[(7)+:(1)] = s_br__q[(0)+:(1)] & s_br__q[(61)+:(1)];
+        ev[(8)+:(1)] = s_mem__q[(0)+:(1)] & s_mem__q[(11)+:(1)];
+        ev[(9)+:(1)] = s_mem__q[(0)+:(1)] & s_mem__q[(12)+:(1)];
+        ev[(10)+:(1)] = s_mem__q[(0)+:(1)] & s_mem__q[(13)+:(1)];
+        ev[(11)+:(1)] = s_mem__q[(0)+:(1)] & s_mem__q[(14)+:(1)];
         ev[(12)+:(4)] = k_zero4;
         events = ev;
         view[(3)+:(12)] = events[(32'h0)+:(12)];
@@ -377,7 +394,7 @@ module spe_tracker_fastsim(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
         sample[(58)+:(1)] = s_op__q[(2)+:(1)];
         sample[(59)+:(2)] = slot[(56)+:(2)];
         sample[(61)+:(8)] = slot[(58)+:(8)];
-        if (slot[(68)+:(1)] & s_rep__q[(141)+:(1)] & s_rep__q[(203)+:(1)]) begin
+        if (slot[(68)+:(1)] & s_br__q[(0)+:(1)] & s_br__q[(62)+:(1)]) begin
             sample[(61)+:(8)] = slot[(58)+:(8)] | k_br_ind;
         end
         sample[(69)+:(1)] = s_op__q[(3)+:(1)];
@@ -394,12 +411,12 @@ module spe_tracker_fastsim(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_
         sample[(203)+:(64)] = s_rep__q[(2)+:(64)];
         sample[(267)+:(56)] = s_rep__q[(67)+:(56)];
         sample[(323)+:(1)] = s_rep__q[(123)+:(1)];
-        sample[(324)+:(1)] = s_rep__q[(141)+:(1)];
-        sample[(325)+:(56)] = s_rep__q[(142)+:(56)];
-        sample[(381)+:(2)] = s_rep__q[(198)+:(2)];
-        sample[(383)+:(1)] = s_rep__q[(200)+:(1)];
-        sample[(384)+:(1)] = slot[(69)+:(1)] & s_rep__q[(126)+:(1)];
-        sample[(385)+:(8)] = s_rep__q[(127)+:(8)];
+        sample[(324)+:(1)] = s_br__q[(0)+:(1)];
+        sample[(325)+:(56)] = s_br__q[(1)+:(56)];
+        sample[(381)+:(2)] = s_br__q[(57)+:(2)];
+        sample[(383)+:(1)] = s_br__q[(59)+:(1)];
+        sample[(384)+:(1)] = slot[(69)+:(1)] & s_mem__q[(0)+:(1)];
+        sample[(385)+:(8)] = s_mem__q[(1)+:(8)];
         sample[(393)+:(16)] = events;
     end
 

@@ -89,7 +89,9 @@ pub struct TaggedOp {
     pub ts: Bits<64>,
 }
 
-/// The hook reports accepted so far: a flag per report (cleared at the tag) and its data.
+/// The issue, translation and completion reports accepted so far: a flag per report
+/// (cleared at the tag) and its data. The memory and branch reports are held whole, each
+/// in its own flop (`s_mem`, `s_br`), their `done` the flag.
 #[derive(Clone, Copy, Debug, Default, PartialEq, LogicStruct)]
 pub struct Merged {
     /// Issue report seen.
@@ -102,23 +104,6 @@ pub struct Merged {
     pub pa_ns: Bit,
     pub tlb_access: Bit,
     pub tlb_walk: Bit,
-    /// Memory access done, with its data source and cache events.
-    pub mem_done: Bit,
-    pub source: Bits<8>,
-    pub l1d_access: Bit,
-    pub l1d_refill: Bit,
-    pub llc_access: Bit,
-    pub llc_miss: Bit,
-    pub remote: Bit,
-    pub misaligned: Bit,
-    /// Branch resolved, with its target and outcome.
-    pub br_done: Bit,
-    pub target: Bits<ADDR_BITS>,
-    pub target_el: Bits<2>,
-    pub target_ns: Bit,
-    pub taken: Bit,
-    pub mispred: Bit,
-    pub indirect: Bit,
     /// The completion report's flags (set in the completion cycle).
     pub retired: Bit,
     pub exception: Bit,
@@ -235,6 +220,9 @@ pub struct SpeTracker {
     in_trk: Signal<Local, Bit>,
     s_op: Rff<TaggedOp>,
     s_rep: Rff<Merged>,
+    /// The memory and branch reports accepted so far, as reported (`done`: accepted).
+    s_mem: Rff<MemReport>,
+    s_br: Rff<BranchReport>,
     /// Tracking cycles before this one (the completion timeout's count).
     s_age: Rff<Bits<AGE_BITS>>,
     // Local signals: the owner, TGE, EL2, the host and the timestamp source, the translation start as seen
@@ -334,14 +322,14 @@ impl SpeTracker {
 }
 
 crate::rff_setup!(
-    impl[] SpeTracker: s_age, s_phase, s_trk, s_op, s_rep, s_va;
+    impl[] SpeTracker: s_age, s_phase, s_trk, s_op, s_rep, s_mem, s_br, s_va;
     each pbt, eft, sve_events, v1p4_events, sme_events
 );
 
 impl crate::flop::Kernel for SpeTracker {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s_phase, s_trk, s_op, s_rep, s_age, s_va);
+        dff_setup!(self, clock, s_phase, s_trk, s_op, s_rep, s_mem, s_br, s_age, s_va);
         self.in_idle.next = (self.s_phase.q.val() == SamplePhase::Idle) & !self.s_trk.q.val();
         self.in_trk.next = (self.s_phase.q.val() == SamplePhase::Idle) & self.s_trk.q.val();
 
@@ -380,32 +368,25 @@ impl crate::flop::Kernel for SpeTracker {
             self.s_rep.d.next.tlb_access = self.xl.val().tlb_access;
             self.s_rep.d.next.tlb_walk = self.xl.val().tlb_walk;
         }
-        if self.mem.val().done & !self.s_rep.q.val().mem_done {
-            self.s_rep.d.next.source = self.mem.val().source;
-            self.s_rep.d.next.l1d_access = self.mem.val().l1d_access;
-            self.s_rep.d.next.l1d_refill = self.mem.val().l1d_refill;
-            self.s_rep.d.next.llc_access = self.mem.val().llc_access;
-            self.s_rep.d.next.llc_miss = self.mem.val().llc_miss;
-            self.s_rep.d.next.remote = self.mem.val().remote;
-            self.s_rep.d.next.misaligned = self.mem.val().misaligned;
+        // The memory and branch reports are taken whole; their `done` (the flag) is clear
+        // here and set by the rules.
+        if self.mem.val().done & !self.s_mem.q.val().done {
+            self.s_mem.d.next = self.mem.val();
+            self.s_mem.d.next.done = false;
         }
-        if self.br.val().done & !self.s_rep.q.val().br_done {
-            self.s_rep.d.next.target = self.br.val().target;
-            self.s_rep.d.next.target_el = self.br.val().target_el;
-            self.s_rep.d.next.target_ns = self.br.val().target_ns;
-            self.s_rep.d.next.taken = self.br.val().taken;
-            self.s_rep.d.next.mispred = self.br.val().mispred;
-            self.s_rep.d.next.indirect = self.br.val().indirect;
+        if self.br.val().done & !self.s_br.q.val().done {
+            self.s_br.d.next = self.br.val();
+            self.s_br.d.next.done = false;
         }
         // FEAT_SPE_PBT: the previous-branch target comes with the branch report (taken
         // like the report's other data; the record uses it only once the report counted).
         for i in 0..self.pbt.len() {
             self.pbt[i].clock.next = self.clock.val();
-            self.pbt[i].take.next = self.br.val().done & !self.s_rep.q.val().br_done;
+            self.pbt[i].take.next = self.br.val().done & !self.s_br.q.val().done;
             self.pbt[i].target.next = self.prev_target[i].val();
             self.pbt[i].valid.next = self.prev_valid[i].val();
-            self.pbt[i].br_done.next = self.s_rep.q.val().br_done;
-            self.pbt[i].taken.next = self.s_rep.q.val().taken;
+            self.pbt[i].br_done.next = self.s_br.q.val().done;
+            self.pbt[i].taken.next = self.s_br.q.val().taken;
             self.pbt[i].retired.next = self.s_rep.q.val().retired;
             self.pbt_addr[i].next = self.pbt[i].addr.val();
             self.pbt_en[i].next = self.pbt[i].en.val();
@@ -413,9 +394,9 @@ impl crate::flop::Kernel for SpeTracker {
         // FEAT_SPE_EFT: whether a SIMD&FP access was scalar comes with the memory report.
         for i in 0..self.eft.len() {
             self.eft[i].clock.next = self.clock.val();
-            self.eft[i].take.next = self.mem.val().done & !self.s_rep.q.val().mem_done;
+            self.eft[i].take.next = self.mem.val().done & !self.s_mem.q.val().done;
             self.eft[i].fp_scalar_in.next = self.fp_scalar_in[i].val();
-            self.eft[i].mem_done.next = self.s_rep.q.val().mem_done;
+            self.eft[i].mem_done.next = self.s_mem.q.val().done;
             self.fp_scalar[i].next = self.eft[i].fp_scalar.val();
         }
         // The Events payload's bits 31:16, each option's from its block: FEAT_SPEv1p1's SVE
@@ -433,14 +414,13 @@ impl crate::flop::Kernel for SpeTracker {
         }
         for i in 0..self.v1p4_events.len() {
             self.v1p4_events[i].clock.next = self.clock.val();
-            self.v1p4_events[i].take.next = self.mem.val().done & !self.s_rep.q.val().mem_done;
+            self.v1p4_events[i].take.next = self.mem.val().done & !self.s_mem.q.val().done;
             self.v1p4_events[i].flags[0].next = self.v4_in[0].val();
             self.v1p4_events[i].flags[1].next = self.v4_in[1].val();
             self.v1p4_events[i].flags[2].next = self.v4_in[2].val();
             self.v1p4_events[i].flags[3].next = self.v4_in[3].val();
             self.v1p4_events[i].flags[4].next = self.v4_in[4].val();
-            self.v1p4_events[i].load_done.next =
-                self.slot.val().is_load & self.s_rep.q.val().mem_done;
+            self.v1p4_events[i].load_done.next = self.slot.val().is_load & self.s_mem.q.val().done;
             self.events_hi[0].next = self.events_hi[0].val() | self.v1p4_events[i].word.val();
         }
         for i in 0..self.sme_events.len() {
@@ -496,8 +476,8 @@ impl crate::flop::Kernel for SpeTracker {
             self.s_rep.d.next.issued = false;
             self.s_rep.d.next.xl_started = false;
             self.s_rep.d.next.xl_done = false;
-            self.s_rep.d.next.mem_done = false;
-            self.s_rep.d.next.br_done = false;
+            self.s_mem.d.next.done = false;
+            self.s_br.d.next.done = false;
             self.s_rep.d.next.retired = false;
             self.s_rep.d.next.exception = false;
             self.s_rep.d.next.cond_fail = false;
@@ -538,15 +518,15 @@ impl crate::flop::Kernel for SpeTracker {
             // FEAT_SPE_CRR a call or return with GCS too, for its GCS access), branch
             // reports only for a branch; each once.
             if self.mem.val().done {
-                if self.slot.val().is_ldst & !self.s_rep.q.val().mem_done {
-                    self.s_rep.d.next.mem_done = true;
+                if self.slot.val().is_ldst & !self.s_mem.q.val().done {
+                    self.s_mem.d.next.done = true;
                 } else {
                     self.stray.next = true;
                 }
             }
             if self.br.val().done {
-                if self.slot.val().is_branch & !self.s_rep.q.val().br_done {
-                    self.s_rep.d.next.br_done = true;
+                if self.slot.val().is_branch & !self.s_br.q.val().done {
+                    self.s_br.d.next.done = true;
                 } else {
                     self.stray.next = true;
                 }
@@ -657,18 +637,17 @@ impl crate::flop::Kernel for SpeTracker {
         // Events payload.
         self.ev.next.exception_gen = self.s_rep.q.val().exception;
         self.ev.next.retired = self.s_rep.q.val().retired;
-        self.ev.next.l1d_access = self.s_rep.q.val().mem_done & self.s_rep.q.val().l1d_access;
-        self.ev.next.l1d_refill = self.s_rep.q.val().mem_done & self.s_rep.q.val().l1d_refill;
+        self.ev.next.l1d_access = self.s_mem.q.val().done & self.s_mem.q.val().l1d_access;
+        self.ev.next.l1d_refill = self.s_mem.q.val().done & self.s_mem.q.val().l1d_refill;
         self.ev.next.tlb_access = self.s_rep.q.val().xl_done & self.s_rep.q.val().tlb_access;
         self.ev.next.tlb_walk = self.s_rep.q.val().xl_done & self.s_rep.q.val().tlb_walk;
         self.ev.next.not_taken = self.slot.val().cond
-            & ((self.s_rep.q.val().br_done & !self.s_rep.q.val().taken)
-                | self.s_rep.q.val().cond_fail);
-        self.ev.next.mispred = self.s_rep.q.val().br_done & self.s_rep.q.val().mispred;
-        self.ev.next.llc_access = self.s_rep.q.val().mem_done & self.s_rep.q.val().llc_access;
-        self.ev.next.llc_miss = self.s_rep.q.val().mem_done & self.s_rep.q.val().llc_miss;
-        self.ev.next.remote_access = self.s_rep.q.val().mem_done & self.s_rep.q.val().remote;
-        self.ev.next.alignment = self.s_rep.q.val().mem_done & self.s_rep.q.val().misaligned;
+            & ((self.s_br.q.val().done & !self.s_br.q.val().taken) | self.s_rep.q.val().cond_fail);
+        self.ev.next.mispred = self.s_br.q.val().done & self.s_br.q.val().mispred;
+        self.ev.next.llc_access = self.s_mem.q.val().done & self.s_mem.q.val().llc_access;
+        self.ev.next.llc_miss = self.s_mem.q.val().done & self.s_mem.q.val().llc_miss;
+        self.ev.next.remote_access = self.s_mem.q.val().done & self.s_mem.q.val().remote;
+        self.ev.next.alignment = self.s_mem.q.val().done & self.s_mem.q.val().misaligned;
         self.ev.next.rsvd = self.k_zero4.val();
         self.events.next = self.ev.val().into();
         self.view.next.events = self.events.val().get_bits::<12>(0);
@@ -680,7 +659,7 @@ impl crate::flop::Kernel for SpeTracker {
         self.sample.next.ns = self.s_op.q.val().ns;
         self.sample.next.op_class = self.slot.val().op_class;
         self.sample.next.op_payload = self.slot.val().op_payload;
-        if self.slot.val().is_branch & self.s_rep.q.val().br_done & self.s_rep.q.val().indirect {
+        if self.slot.val().is_branch & self.s_br.q.val().done & self.s_br.q.val().indirect {
             self.sample.next.op_payload = self.slot.val().op_payload | self.k_br_ind.val();
         }
         self.sample.next.cx1 = self.s_op.q.val().cx1;
@@ -702,12 +681,12 @@ impl crate::flop::Kernel for SpeTracker {
         self.sample.next.va = self.s_rep.q.val().va;
         self.sample.next.pa = self.s_rep.q.val().pa;
         self.sample.next.pa_ns = self.s_rep.q.val().pa_ns;
-        self.sample.next.br_resolved = self.s_rep.q.val().br_done;
-        self.sample.next.target = self.s_rep.q.val().target;
-        self.sample.next.target_el = self.s_rep.q.val().target_el;
-        self.sample.next.target_ns = self.s_rep.q.val().target_ns;
-        self.sample.next.ds_en = self.slot.val().is_load & self.s_rep.q.val().mem_done;
-        self.sample.next.source = self.s_rep.q.val().source;
+        self.sample.next.br_resolved = self.s_br.q.val().done;
+        self.sample.next.target = self.s_br.q.val().target;
+        self.sample.next.target_el = self.s_br.q.val().target_el;
+        self.sample.next.target_ns = self.s_br.q.val().target_ns;
+        self.sample.next.ds_en = self.slot.val().is_load & self.s_mem.q.val().done;
+        self.sample.next.source = self.s_mem.q.val().source;
         self.sample.next.events = self.events.val();
         for i in 0..self.fds_ds_en.len() {
             // J1 SPEFilterByDataSource filters the op types Load and LoadAtomic only: a
