@@ -53,59 +53,145 @@ pub struct Config {
     pub options: Options,
 }
 
-/// The options of a [`Config`]: each a feature a unit builds or not, advertised in PMSIDR
-/// exactly when built (`impdef::FEATURES`). [`Options::NONE`] builds none of them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Options {
+/// The options, one row each: the field of [`Options`] (with its documentation), the name
+/// `validate` and the tables give it, and its predicate in [`option`] (with its
+/// documentation). The struct, [`Options::NONE`], [`Options::flags_mut`] and the
+/// predicates all come from these rows, so an option is declared once.
+macro_rules! options {
+    ($(
+        $(#[doc = $doc:literal])*
+        $field:ident, $name:literal, $(#[doc = $pdoc:literal])*;
+    )*) => {
+        /// The options of a [`Config`]: each a feature a unit builds or not, advertised in
+        /// PMSIDR exactly when built (`impdef::FEATURES`). [`Options::NONE`] builds none
+        /// of them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Options {
+            $($(#[doc = $doc])* pub $field: bool,)*
+        }
+
+        /// How many options there are.
+        pub const OPTION_COUNT: usize = [$(stringify!($field)),*].len();
+
+        impl Options {
+            /// No option built (the presets before SPEv1p2's).
+            pub const NONE: Options = Options { $($field: false,)* };
+            /// Every option, named as `validate` reports it, by mutable reference (the one
+            /// list of the fields: [`Options::flags`] and the tests go through it).
+            pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); OPTION_COUNT] {
+                [$(($name, &mut self.$field)),*]
+            }
+            /// Every option with its name and whether it is built.
+            pub fn flags(&self) -> Vec<(&'static str, bool)> {
+                let mut o = *self;
+                o.flags_mut().into_iter().map(|(n, b)| (n, *b)).collect()
+            }
+        }
+
+        /// The options as predicates (`fn(&Config) -> bool`): the one place from which the
+        /// feature list (`impdef::FEATURES`) and the option ports (`ports::OPTION_PORTS`)
+        /// say what builds them.
+        pub mod option {
+            use super::Config;
+            $(
+                $(#[doc = $pdoc])*
+                pub fn $field(cfg: &Config) -> bool {
+                    cfg.options.$field
+                }
+            )*
+            // The predicates of two options together.
+            /// SAMPLE_FEED_DS: FEAT_SPE_FDS with the SAMPLE_FEED_* outputs.
+            pub fn feed_fds(cfg: &Config) -> bool {
+                cfg.options.fds && cfg.options.feed_events
+            }
+            /// SAMPLE_FEED_FP and SAMPLE_FEED_SIMD: FEAT_SPE_EFT with the SAMPLE_FEED_* outputs.
+            pub fn feed_eft(cfg: &Config) -> bool {
+                cfg.options.eft && cfg.options.feed_events
+            }
+        }
+    };
+}
+
+options! {
     /// FEAT_SPE_ERnd (PMSIDR_EL1.ERnd): with PMSIRR.RND = 1 the interval is exact and the
     /// random delay goes into PMSICR_EL1.ECOUNT, a second down-counter that selects the
     /// op it brings to zero (J1 `SPEToCollectSample`, docs/spe-reference.md §6.1). Per
     /// thread in a multithreaded unit, as PMSICR is.
-    pub ernd: bool,
+    ernd, "FEAT_SPE_ERnd",
+        /// FEAT_SPE_ERnd ([`Options::ernd`]).
+    ;
+
     /// PMBLIMITR_EL1.PMFZ (FEAT_SPEv1p2; the core needs PMUv3p7): the `pmu_freeze` output
     /// asks the core's PMU to freeze its counters while PMFZ and E are set and profiling
     /// is stopped (PMBSR_EL1.S, J1 `SPEFreezeOnEvent`). Without it PMFZ is RES0 and the port
     /// is absent.
-    pub pmfz: bool,
+    pmfz, "PMBLIMITR.PMFZ",
+        /// PMBLIMITR.PMFZ and `pmu_freeze` ([`Options::pmfz`]).
+    ;
+
     /// FEAT_SPEv1p2's PMU events for the core's PMU: SAMPLE_FEED_BR, _LD, _ST, _OP, _EVENT
     /// and _LAT (J1 `SPEFilterByType`, `SPEFilterByEvents`, `SPEFilterByLatency`), pulsed
     /// with SAMPLE_FEED, and SAMPLE_BUFFER_FULL (J1 `SPECompleteSample`), each an output
     /// only a unit with this option has.
-    pub feed_events: bool,
+    feed_events, "the SAMPLE_FEED_* events",
+        /// The SAMPLE_FEED_* and SAMPLE_BUFFER_FULL outputs ([`Options::feed_events`]).
+    ;
+
     /// FEAT_SPE_PBT (PMSIDR_EL1.PBT): a taken branch's record carries the previous-branch-
     /// target Address packet (index 4), the target of the last taken branch before it in
     /// program order, as the core reports it with the branch (`pbt_target`, `pbt_valid`;
     /// J1 `SPEBranch`).
-    pub pbt: bool,
+    pbt, "FEAT_SPE_PBT",
+        /// FEAT_SPE_PBT and its inputs `pbt_target`, `pbt_valid` ([`Options::pbt`]).
+    ;
+
     /// FEAT_SPE_CRR (PMSIDR_EL1.CRR): a branch's Operation Type keeps the CR field the core
     /// reports in `disp_subclass` (01 call, 10 return, 11 other; 00 is recorded as 11) and its
     /// GCS bit for a call or a return (J1 `SPEConstructClass`). Without it both read as zero.
-    pub crr: bool,
+    crr, "FEAT_SPE_CRR",
+        /// FEAT_SPE_CRR ([`Options::crr`]).
+    ;
+
     /// FEAT_SPE_FPF (PMSIDR_EL1.FPF): the Operation Type of a class-Other op that is not SVE
     /// or SME keeps the FP (bit 1) and SIMD (bit 2) flags the core reports in `disp_subclass`
     /// (Arm ARM D18.2.7: otherwise they read as zero).
-    pub fpf: bool,
+    fpf, "FEAT_SPE_FPF",
+        /// FEAT_SPE_FPF ([`Options::fpf`]).
+    ;
+
     /// FEAT_SPE_EFT (PMSIDR_EL1.EFT): PMSFCR_EL1.FP and .SIMD, and the TYPEm mask bits Bm,
     /// LDm, STm, FPm, SIMDm that turn a type from the filter's OR term into its AND term (J1
     /// `SPEFilterByType`); with `feed_events`, SAMPLE_FEED_FP and SAMPLE_FEED_SIMD. The core
     /// reports whether a SIMD&FP load or store is scalar (`mem_fp_scalar` with `mem_done`).
-    pub eft: bool,
+    eft, "FEAT_SPE_EFT",
+        /// FEAT_SPE_EFT and its input `mem_fp_scalar` ([`Options::eft`]).
+    ;
+
     /// FEAT_SPE_FDS (PMSIDR_EL1.FDS): PMSFCR_EL1.FDS and the register PMSDSFR_EL1, which
     /// keep the loads whose data source's bits 5:0 select a set bit (J1
     /// `SPEFilterByDataSource`); with `feed_events`, SAMPLE_FEED_DS.
-    pub fds: bool,
+    fds, "FEAT_SPE_FDS",
+        /// FEAT_SPE_FDS and its register PMSDSFR_EL1 ([`Options::fds`]).
+    ;
+
     /// FEAT_SPEv1p1's SVE events, for a core with SVE or SME: E[17] (partial or empty
     /// predicate) and E[18] (empty predicate) from the completion report
     /// (`cpl_pred_not_full`, `cpl_pred_empty`), filterable in PMSEVFR/PMSNEVFR[18:17]
     /// (J1 `SPEFilterByEvents`). The Events payload grows to 4 bytes
     /// ([`crate::impdef::events_payload`]).
-    pub sve_events: bool,
+    sve_events, "the SVE events",
+        /// FEAT_SPEv1p1's SVE events E[17], E[18] and their inputs ([`Options::sve_events`]).
+    ;
+
     /// FEAT_SPEv1p4's events: E[19] L2D access, E[20] L2D miss, E[21] cache data modified,
     /// E[22] recently fetched and E[23] data snooped, for loads, from the memory report
     /// (`mem_l2d_access`, `mem_l2d_miss`, `mem_hitm`, `mem_lfb`, `mem_snooped`), filterable
     /// in PMSEVFR/PMSNEVFR[23:19] (J1 `SPEFilterByEvents`). The Events payload grows to 4
     /// bytes ([`crate::impdef::events_payload`]).
-    pub v1p4_events: bool,
+    v1p4_events, "the SPEv1p4 events",
+        /// FEAT_SPEv1p4's events E[19]..E[23] and their inputs ([`Options::v1p4_events`]).
+    ;
+
     /// FEAT_SPEv1p3's buffer rules (Armv8.8 forbids PMBIDR_EL1.EA = 0 and F = 0): EA =
     /// 0b0001, the PE ignores an external abort on a write of the Statistical Profiling Unit
     /// (the unit takes a beat answered with `wr_err` of kind external as written; a stage 1
@@ -113,7 +199,10 @@ pub struct Options {
     /// the Access flag and dirty state as the owning regime's explicit accesses (the core's
     /// MMU does). With the MOPS and MTE Operation Types, which every unit records as the core
     /// reports them, this is SPEv1p3.
-    pub v1p3: bool,
+    v1p3, "FEAT_SPEv1p3's buffer rules",
+        /// FEAT_SPEv1p3's PMBIDR.EA = 1 and F = 1 ([`Options::v1p3`]).
+    ;
+
     /// FEAT_SPE_FnE (PMSIDR_EL1.FnE): the inverted event filter, PMSNEVFR_EL1 and
     /// PMSFCR_EL1.FnE, and filtering on the Not-taken event E[6] in PMSEVFR_EL1 and
     /// PMSNEVFR_EL1 (J1 `SPEFilterByEvents`: `mask<6>` only with FnE). The Arm ARM makes it
@@ -122,7 +211,11 @@ pub struct Options {
     /// preset. Without it PMSNEVFR reads as zero and ignores writes (the core makes its
     /// accesses UNDEFINED), FnE and E[6] are RES0. The Not-taken event is recorded in the
     /// Events packet either way.
-    pub fne: bool,
+    fne, "FEAT_SPE_FnE",
+        /// FEAT_SPE_FnE: PMSNEVFR_EL1, PMSFCR_EL1.FnE and E[6] in the event filters
+        /// ([`Options::fne`]).
+    ;
+
     /// FEAT_SPE_SME (PMSIDR_EL1.SME), for a core with SME and a unit with FEAT_SPEv1p4:
     /// the events E[24] (the op ran in Streaming SVE mode, PSTATE.SM) and E[25] (it ran on
     /// an SME compute unit or another shared resource) from the completion report
@@ -131,14 +224,22 @@ pub struct Options {
     /// SPEv1p4), and the SME array Operation Type (class Other, `1 ETS[3:1] 1 ETS[0] FP 0`)
     /// and EVL 0b111 recorded as reported (D18.2.7: reserved without it). The Events
     /// payload grows to 4 bytes.
-    pub sme: bool,
+    sme, "FEAT_SPE_SME",
+        /// FEAT_SPE_SME: E[24], E[25], their inputs and the SME Operation Types
+        /// ([`Options::sme`]).
+    ;
+
     /// FEAT_SPE_nVM (part of FEAT_SPEv1p5; PMBIDR_EL1.AddrMode): PMBLIMITR_EL1.nVM, the
     /// EL2 enable PMSCR_EL2.EnVM and the register PMBMAR_EL1. With the Effective value of
     /// nVM 1 (J1 `EffectivePMBLIMITR_EL1_nVM`) the buffer pointers are physical addresses
     /// (the owning regime has no stage 2: EL2 owns the buffer or EL2 is disabled) or IPAs
     /// (EL1 owns it with EL2 enabled), written with PMBMAR's attributes (Arm ARM D17.7.2):
     /// the write port says which (`wr_addr_space`, `wr_mem_attr`).
-    pub nvm: bool,
+    nvm, "FEAT_SPE_nVM",
+        /// FEAT_SPE_nVM: PMBLIMITR.nVM, PMSCR_EL2.EnVM, PMBMAR_EL1 and the write port's
+        /// `wr_addr_space`, `wr_mem_attr` ([`Options::nvm`]).
+    ;
+
     /// FEAT_SPE_EXC (part of FEAT_SPEv1p5): buffer management events reported as SPE
     /// Profiling exceptions. The registers PMBSR_EL2 and PMBSR_EL3, PMSCR_EL1/EL2.EE and
     /// .KE, and the core's MDCR_EL3.PMSEE (`mdcr_pmsee`), SCR_EL3.EA (`scr_ea`) and
@@ -147,132 +248,10 @@ pub struct Options {
     /// only while PMSCR_EL1.EE is effectively 00, and each bank's pending exception is an
     /// output (`exc_el1`, `exc_el2`, `exc_el3`) with the KE masks (`exc_ke1`, `exc_ke2`)
     /// for the core to take (J1 `CheckForSPEException`).
-    pub exc: bool,
-}
-
-impl Options {
-    /// No option built (the presets before SPEv1p2's).
-    pub const NONE: Options = Options {
-        ernd: false,
-        pmfz: false,
-        feed_events: false,
-        pbt: false,
-        crr: false,
-        fpf: false,
-        eft: false,
-        fds: false,
-        sve_events: false,
-        v1p4_events: false,
-        v1p3: false,
-        fne: false,
-        sme: false,
-        nvm: false,
-        exc: false,
-    };
-    /// Every option, named as `validate` reports it, by mutable reference (the one list of
-    /// the fields: [`Options::flags`] and the tests go through it).
-    pub fn flags_mut(&mut self) -> [(&'static str, &mut bool); 15] {
-        [
-            ("FEAT_SPE_ERnd", &mut self.ernd),
-            ("PMBLIMITR.PMFZ", &mut self.pmfz),
-            ("the SAMPLE_FEED_* events", &mut self.feed_events),
-            ("FEAT_SPE_PBT", &mut self.pbt),
-            ("FEAT_SPE_CRR", &mut self.crr),
-            ("FEAT_SPE_FPF", &mut self.fpf),
-            ("FEAT_SPE_EFT", &mut self.eft),
-            ("FEAT_SPE_FDS", &mut self.fds),
-            ("the SVE events", &mut self.sve_events),
-            ("the SPEv1p4 events", &mut self.v1p4_events),
-            ("FEAT_SPEv1p3's buffer rules", &mut self.v1p3),
-            ("FEAT_SPE_FnE", &mut self.fne),
-            ("FEAT_SPE_SME", &mut self.sme),
-            ("FEAT_SPE_nVM", &mut self.nvm),
-            ("FEAT_SPE_EXC", &mut self.exc),
-        ]
-    }
-    /// Every option with its name and whether it is built.
-    pub fn flags(&self) -> Vec<(&'static str, bool)> {
-        let mut o = *self;
-        o.flags_mut().into_iter().map(|(n, b)| (n, *b)).collect()
-    }
-}
-
-/// The options as predicates (`fn(&Config) -> bool`): the one place from which the feature
-/// list (`impdef::FEATURES`) and the option ports (`ports::OPTION_PORTS`) say what builds them.
-pub mod option {
-    use super::Config;
-    /// FEAT_SPE_ERnd ([`Options::ernd`]).
-    pub fn ernd(cfg: &Config) -> bool {
-        cfg.options.ernd
-    }
-    /// PMBLIMITR.PMFZ and `pmu_freeze` ([`Options::pmfz`]).
-    pub fn pmfz(cfg: &Config) -> bool {
-        cfg.options.pmfz
-    }
-    /// The SAMPLE_FEED_* and SAMPLE_BUFFER_FULL outputs ([`Options::feed_events`]).
-    pub fn feed_events(cfg: &Config) -> bool {
-        cfg.options.feed_events
-    }
-    /// FEAT_SPE_PBT and its inputs `pbt_target`, `pbt_valid` ([`Options::pbt`]).
-    pub fn pbt(cfg: &Config) -> bool {
-        cfg.options.pbt
-    }
-    /// FEAT_SPE_CRR ([`Options::crr`]).
-    pub fn crr(cfg: &Config) -> bool {
-        cfg.options.crr
-    }
-    /// FEAT_SPE_FPF ([`Options::fpf`]).
-    pub fn fpf(cfg: &Config) -> bool {
-        cfg.options.fpf
-    }
-    /// FEAT_SPE_EFT and its input `mem_fp_scalar` ([`Options::eft`]).
-    pub fn eft(cfg: &Config) -> bool {
-        cfg.options.eft
-    }
-    /// FEAT_SPE_FDS and its register PMSDSFR_EL1 ([`Options::fds`]).
-    pub fn fds(cfg: &Config) -> bool {
-        cfg.options.fds
-    }
-    /// FEAT_SPEv1p1's SVE events E[17], E[18] and their inputs ([`Options::sve_events`]).
-    pub fn sve_events(cfg: &Config) -> bool {
-        cfg.options.sve_events
-    }
-    /// FEAT_SPEv1p4's events E[19]..E[23] and their inputs ([`Options::v1p4_events`]).
-    pub fn v1p4_events(cfg: &Config) -> bool {
-        cfg.options.v1p4_events
-    }
-    /// FEAT_SPE_FnE: PMSNEVFR_EL1, PMSFCR_EL1.FnE and E[6] in the event filters
-    /// ([`Options::fne`]).
-    pub fn fne(cfg: &Config) -> bool {
-        cfg.options.fne
-    }
-    /// FEAT_SPE_SME: E[24], E[25], their inputs and the SME Operation Types
-    /// ([`Options::sme`]).
-    pub fn sme(cfg: &Config) -> bool {
-        cfg.options.sme
-    }
-    /// FEAT_SPE_nVM: PMBLIMITR.nVM, PMSCR_EL2.EnVM, PMBMAR_EL1 and the write port's
-    /// `wr_addr_space`, `wr_mem_attr` ([`Options::nvm`]).
-    pub fn nvm(cfg: &Config) -> bool {
-        cfg.options.nvm
-    }
-    /// FEAT_SPE_EXC: PMBSR_EL2/EL3, PMSCR_ELx.EE/KE, the routing inputs and the exception
-    /// outputs ([`Options::exc`]).
-    pub fn exc(cfg: &Config) -> bool {
-        cfg.options.exc
-    }
-    /// FEAT_SPEv1p3's PMBIDR.EA = 1 and F = 1 ([`Options::v1p3`]).
-    pub fn v1p3(cfg: &Config) -> bool {
-        cfg.options.v1p3
-    }
-    /// SAMPLE_FEED_DS: FEAT_SPE_FDS with the SAMPLE_FEED_* outputs.
-    pub fn feed_fds(cfg: &Config) -> bool {
-        cfg.options.fds && cfg.options.feed_events
-    }
-    /// SAMPLE_FEED_FP and SAMPLE_FEED_SIMD: FEAT_SPE_EFT with the SAMPLE_FEED_* outputs.
-    pub fn feed_eft(cfg: &Config) -> bool {
-        cfg.options.eft && cfg.options.feed_events
-    }
+    exc, "FEAT_SPE_EXC",
+        /// FEAT_SPE_EXC: PMBSR_EL2/EL3, PMSCR_ELx.EE/KE, the routing inputs and the exception
+        /// outputs ([`Options::exc`]).
+    ;
 }
 
 /// Preset `v1p2x`: the default's shape with the options an SPEv1p2 unit may build, and no
