@@ -161,6 +161,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     wire  regs__0__fds__0;
     wire  [15:0] regs__0__evfr_hi__0;
     wire  [15:0] regs__0__nevfr_hi__0;
+    reg  [63:0] regs__0__ecount_rd__0;
     reg  regs__1__clock;
     reg  regs__1__reset;
     reg  regs__1__reg_en;
@@ -186,6 +187,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     wire  regs__1__fds__0;
     wire  [15:0] regs__1__evfr_hi__0;
     wire  [15:0] regs__1__nevfr_hi__0;
+    reg  [63:0] regs__1__ecount_rd__0;
     reg  sampler__0__clock;
     reg  sampler__0__reset;
     reg  [3:0] sampler__0__disp_valid;
@@ -512,7 +514,8 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .dsfr__0(regs__0__dsfr__0),
         .fds__0(regs__0__fds__0),
         .evfr_hi__0(regs__0__evfr_hi__0),
-        .nevfr_hi__0(regs__0__nevfr_hi__0)
+        .nevfr_hi__0(regs__0__nevfr_hi__0),
+        .ecount_rd__0(regs__0__ecount_rd__0)
     );
     spe_regs_smt2_v1p4 regs__1(
         .clock(regs__1__clock),
@@ -539,7 +542,8 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .dsfr__0(regs__1__dsfr__0),
         .fds__0(regs__1__fds__0),
         .evfr_hi__0(regs__1__evfr_hi__0),
-        .nevfr_hi__0(regs__1__nevfr_hi__0)
+        .nevfr_hi__0(regs__1__nevfr_hi__0),
+        .ecount_rd__0(regs__1__ecount_rd__0)
     );
     spe_sampler_t0_smt2_v1p4 sampler__0(
         .clock(sampler__0__clock),
@@ -1109,6 +1113,7 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         filter__0__ev_hi__0 = tracker__0__events_hi__0;
         filter__0__evfr_hi__0 = regs__0__evfr_hi__0;
         filter__0__nevfr_hi__0 = regs__0__nevfr_hi__0;
+        regs__0__ecount_rd__0 = sampler__0__ecount_rd__0;
         sampler__0__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
         regs__1__clock = clk;
         sampler__1__clock = clk;
@@ -1315,11 +1320,11 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         filter__1__ev_hi__0 = tracker__1__events_hi__0;
         filter__1__evfr_hi__0 = regs__1__evfr_hi__0;
         filter__1__nevfr_hi__0 = regs__1__nevfr_hi__0;
+        regs__1__ecount_rd__0 = sampler__1__ecount_rd__0;
         sampler__1__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
         arbiter__ask = ask;
         tag = sampler__0__tag;
         reg_rdata = regs__0__reg_rdata;
-        reg_rdata = regs__0__reg_rdata | sampler__0__ecount_rd__0;
         serializer__sample = tracker__0__sample;
         serializer__lat_total = latency__0__total;
         serializer__lat_issue = latency__0__issue;
@@ -1333,7 +1338,6 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         tag = tag | sampler__1__tag;
         if (reg_tid == k_tid__1) begin
             reg_rdata = regs__1__reg_rdata;
-            reg_rdata = regs__1__reg_rdata | sampler__1__ecount_rd__0;
         end
         if (arbiter__cur[1]) begin
             serializer__sample = tracker__1__sample;

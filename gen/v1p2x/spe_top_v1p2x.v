@@ -111,6 +111,7 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
     wire  regs__freeze__0;
     wire  [15:0] regs__evfr_hi__0;
     wire  [15:0] regs__nevfr_hi__0;
+    reg  [63:0] regs__ecount_rd__0;
     reg  sampler__clock;
     reg  sampler__reset;
     reg  [3:0] sampler__disp_valid;
@@ -250,7 +251,8 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
         .write_en(regs__write_en),
         .freeze__0(regs__freeze__0),
         .evfr_hi__0(regs__evfr_hi__0),
-        .nevfr_hi__0(regs__nevfr_hi__0)
+        .nevfr_hi__0(regs__nevfr_hi__0),
+        .ecount_rd__0(regs__ecount_rd__0)
     );
     spe_sampler_v1p2x sampler(
         .clock(sampler__clock),
@@ -495,7 +497,6 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
         hook_stray = tracker__hook_stray;
         sample_timeout = tracker__sample_timeout;
         reg_rdata = regs__reg_rdata;
-        reg_rdata = regs__reg_rdata | sampler__ecount_rd__0;
         irq = regs__irq;
         wr_valid = writer__wr[(0)+:(1)];
         wr_addr = writer__wr[(1)+:(64)];
@@ -521,6 +522,7 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
         filter__ev_hi__0 = tracker__events_hi__0;
         filter__evfr_hi__0 = regs__evfr_hi__0;
         filter__nevfr_hi__0 = regs__nevfr_hi__0;
+        regs__ecount_rd__0 = sampler__ecount_rd__0;
         sampler__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
         serializer__events_hi__0 = tracker__events_hi__0;
         serializer__pbt__0 = tracker__pbt_addr__0;

@@ -126,6 +126,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  regs__fds__0;
     wire  [15:0] regs__evfr_hi__0;
     wire  [15:0] regs__nevfr_hi__0;
+    reg  [63:0] regs__ecount_rd__0;
     reg  sampler__clock;
     reg  sampler__reset;
     reg  [3:0] sampler__disp_valid;
@@ -298,7 +299,8 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .dsfr__0(regs__dsfr__0),
         .fds__0(regs__fds__0),
         .evfr_hi__0(regs__evfr_hi__0),
-        .nevfr_hi__0(regs__nevfr_hi__0)
+        .nevfr_hi__0(regs__nevfr_hi__0),
+        .ecount_rd__0(regs__ecount_rd__0)
     );
     spe_sampler_v1p4 sampler(
         .clock(sampler__clock),
@@ -573,7 +575,6 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         hook_stray = tracker__hook_stray;
         sample_timeout = tracker__sample_timeout;
         reg_rdata = regs__reg_rdata;
-        reg_rdata = regs__reg_rdata | sampler__ecount_rd__0;
         irq = regs__irq;
         wr_valid = writer__wr[(0)+:(1)];
         wr_addr = writer__wr[(1)+:(64)];
@@ -620,6 +621,7 @@ module spe_top_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         filter__ev_hi__0 = tracker__events_hi__0;
         filter__evfr_hi__0 = regs__evfr_hi__0;
         filter__nevfr_hi__0 = regs__nevfr_hi__0;
+        regs__ecount_rd__0 = sampler__ecount_rd__0;
         sampler__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
         serializer__events_hi__0 = tracker__events_hi__0;
         serializer__pbt__0 = tracker__pbt_addr__0;

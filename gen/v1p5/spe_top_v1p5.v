@@ -137,6 +137,7 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
     wire  [15:0] regs__evfr_hi__0;
     wire  [15:0] regs__nevfr_hi__0;
     reg  regs__nvm_el2__0;
+    reg  [63:0] regs__ecount_rd__0;
     reg  [1:0] regs__nvm_e2pb__0;
     wire  [11:0] regs__nvm_ctl__0;
     reg  [1:0] regs__x_pmsee__0;
@@ -322,6 +323,7 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         .evfr_hi__0(regs__evfr_hi__0),
         .nevfr_hi__0(regs__nevfr_hi__0),
         .nvm_el2__0(regs__nvm_el2__0),
+        .ecount_rd__0(regs__ecount_rd__0),
         .nvm_e2pb__0(regs__nvm_e2pb__0),
         .nvm_ctl__0(regs__nvm_ctl__0),
         .x_pmsee__0(regs__x_pmsee__0),
@@ -607,7 +609,6 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         hook_stray = tracker__hook_stray;
         sample_timeout = tracker__sample_timeout;
         reg_rdata = regs__reg_rdata;
-        reg_rdata = regs__reg_rdata | sampler__ecount_rd__0;
         irq = regs__irq;
         wr_valid = writer__wr[(0)+:(1)];
         wr_addr = writer__wr[(1)+:(64)];
@@ -664,6 +665,7 @@ module spe_top_v1p5(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_c
         filter__ev_hi__0 = tracker__events_hi__0;
         filter__evfr_hi__0 = regs__evfr_hi__0;
         filter__nevfr_hi__0 = regs__nevfr_hi__0;
+        regs__ecount_rd__0 = sampler__ecount_rd__0;
         regs__nvm_el2__0 = el2_en;
         regs__x_el2__0 = el2_en;
         regs__nvm_e2pb__0 = mdcr_e2pb;

@@ -217,8 +217,13 @@ pub const OPTION_LINKS: &[OptionLink] = &[
         at("serializer", "pbt_en"),
         Owner(at("tracker", "pbt_en")),
     ),
-    // FEAT_SPE_ERnd: PMSICR.ECOUNT (kept in the sampler) written from its field of the
-    // register port's write data.
+    // FEAT_SPE_ERnd: PMSICR.ECOUNT (kept in the sampler) read back through the register
+    // block's read data, and written from its field of the register port's write data.
+    link(
+        "ernd",
+        at("regs", "ecount_rd"),
+        Thread(at("sampler", "ecount_rd")),
+    ),
     link(
         "ernd",
         at("sampler", "ecount_wdata"),

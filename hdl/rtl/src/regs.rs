@@ -179,6 +179,10 @@ macro_rules! spe_regs {
             /// (`h_scr2`), written and read back with PMSCR_EL2; PMBIDR.AddrMode reads
             /// 01 only while EnVM is effectively 1 (the block's `eff_envm`).
             pub nvm_el2: Vec<Signal<In, Bit>>,
+            /// FEAT_SPE_ERnd (`Options::ernd`; one element in a unit that builds it, none
+            /// otherwise): PMSICR.ECOUNT's read-back from the sampler, which keeps it
+            /// (`crate::options::ernd`), in place where PMSICR is addressed, zero elsewhere.
+            pub ecount_rd: Vec<Signal<In, Bits<64>>>,
             pub nvm_e2pb: Vec<Signal<In, Bits<2>>>,
             pub nvm_ctl: Vec<Signal<Out, Bits<12>>>,
             /// PMSCR_EL1's and PMSCR_EL2's bits above their 8-bit flops (EnVM with
@@ -381,6 +385,7 @@ macro_rules! spe_regs {
                         .collect(),
                     buffer_full: (0..feed).map(|_| Default::default()).collect(),
                     nvm_el2: (0..nvm).map(|_| Default::default()).collect(),
+                    ecount_rd: (0..usize::from(cfg.options.ernd)).map(|_| Default::default()).collect(),
                     nvm_e2pb: (0..nvm).map(|_| Default::default()).collect(),
                     nvm_ctl: (0..nvm).map(|_| Default::default()).collect(),
                     h_scr1: (0..scr1_hi).map(|_| Default::default()).collect(),
@@ -741,6 +746,10 @@ macro_rules! spe_regs {
                     if self.reg_addr.val() == self.a_pmsnevfr.val() {
                         self.reg_rdata.next.set_value_ev_at16(self.events_hi[j].nevfr.val());
                     }
+                }
+                // FEAT_SPE_ERnd: PMSICR.ECOUNT, from the sampler.
+                for j in 0..self.ecount_rd.len() {
+                    self.reg_rdata.next = self.reg_rdata.val() | self.ecount_rd[j].val();
                 }
             }
         }

@@ -405,9 +405,6 @@ macro_rules! spe_smt_top {
                 // The tag: every thread's (at most one slot each).
                 self.tag.next = self.sampler[0].tag.val();
                 self.reg_rdata.next = self.regs[0].reg_rdata.val();
-                for _e in 0..self.sampler[0].ecount_rd.len() {
-                    self.reg_rdata.next = self.regs[0].reg_rdata.val() | self.sampler[0].ecount_rd[0].val();
-                }
                 // The owner's record into the serializer and the writer; the granted
                 // thread's buffer controls for the writer's take and room check.
                 self.serializer.sample.next = self.tracker[0].sample.val();
@@ -426,9 +423,6 @@ macro_rules! spe_smt_top {
                     self.tag.next = self.tag.val() | self.sampler[t].tag.val();
                     if self.reg_tid.val() == self.k_tid[t].val() {
                         self.reg_rdata.next = self.regs[t].reg_rdata.val();
-                        for _e in 0..self.sampler[0].ecount_rd.len() {
-                            self.reg_rdata.next = self.regs[t].reg_rdata.val() | self.sampler[t].ecount_rd[0].val();
-                        }
                     }
                     if self.arbiter.cur.val().get_bit(t) {
                         self.serializer.sample.next = self.tracker[t].sample.val();

@@ -195,12 +195,6 @@ macro_rules! spe_top {
                 self.hook_stray.next = self.tracker.hook_stray.val();
                 self.sample_timeout.next = self.tracker.sample_timeout.val();
                 self.reg_rdata.next = self.regs.reg_rdata.val();
-                // FEAT_SPE_ERnd: PMSICR.ECOUNT lives in the sampler (no loop otherwise); its
-                // read-back here (its write data is an option link from the register table's
-                // field; docs/verilog.md says why the read-back is not the register block's).
-                for e in 0..self.sampler.ecount_rd.len() {
-                    self.reg_rdata.next = self.regs.reg_rdata.val() | self.sampler.ecount_rd[e].val();
-                }
                 self.irq.next = self.regs.irq.val();
                 self.wr_valid.next = self.writer.wr.val().valid;
                 self.wr_addr.next = self.writer.wr.val().addr;
