@@ -110,13 +110,14 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
     reg  v1p4_events__0__flags__2;
     reg  v1p4_events__0__flags__3;
     reg  v1p4_events__0__flags__4;
-    reg  v1p4_events__0__load_done;
+    reg  v1p4_events__0__gate;
     wire  [15:0] v1p4_events__0__word;
     reg  sme_events__0__clock;
     reg  sme_events__0__reset;
     reg  sme_events__0__take;
     reg  sme_events__0__flags__0;
     reg  sme_events__0__flags__1;
+    reg  sme_events__0__gate;
     wire  [15:0] sme_events__0__word;
     reg  [2:0] s_phase__d;
     wire  [2:0] s_phase__q;
@@ -206,7 +207,7 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
         .flags__2(v1p4_events__0__flags__2),
         .flags__3(v1p4_events__0__flags__3),
         .flags__4(v1p4_events__0__flags__4),
-        .load_done(v1p4_events__0__load_done),
+        .gate(v1p4_events__0__gate),
         .word(v1p4_events__0__word)
     );
     spe_tracker_sme_events_smt2_v1p4 sme_events__0(
@@ -215,6 +216,7 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
         .take(sme_events__0__take),
         .flags__0(sme_events__0__flags__0),
         .flags__1(sme_events__0__flags__1),
+        .gate(sme_events__0__gate),
         .word(sme_events__0__word)
     );
     spe_rff #(.W(3), .INIT(3'd0)) s_phase(
@@ -353,12 +355,13 @@ module spe_tracker_smt2_v1p4(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ct
         v1p4_events__0__flags__2 = v4_in__2;
         v1p4_events__0__flags__3 = v4_in__3;
         v1p4_events__0__flags__4 = v4_in__4;
-        v1p4_events__0__load_done = slot[(69)+:(1)] & s_mem__q[(0)+:(1)];
+        v1p4_events__0__gate = slot[(69)+:(1)] & s_mem__q[(0)+:(1)];
         events_hi__0 = events_hi__0 | v1p4_events__0__word;
         sme_events__0__clock = clock;
         sme_events__0__take = in_trk & cpl[(0)+:(1)];
         sme_events__0__flags__0 = sme_in__0;
         sme_events__0__flags__1 = sme_in__1;
+        sme_events__0__gate = 1'b1;
         events_hi__0 = events_hi__0 | sme_events__0__word;
         stray = iss_valid | xl[(0)+:(1)] | xl[(65)+:(1)] | mem[(0)+:(1)] | br[(0)+:(1)] | cpl[(0)+:(1)];
         progress[(3)+:(1)] = 1'b0;

@@ -287,9 +287,13 @@ impl SpeTracker {
             k_none: n_of(hi),
             sve_events: n_of(sve),
             v4_in: n_of(5 * v4),
-            v1p4_events: n_of(v4),
+            v1p4_events: (0..v4)
+                .map(|_| crate::options::v1p4_events::block())
+                .collect(),
             sme_in: n_of(2 * sme),
-            sme_events: n_of(sme),
+            sme_events: (0..sme)
+                .map(|_| crate::options::sme_events::block())
+                .collect(),
 
             k_el0: k2(0),
             k_el2: k2(2),
@@ -420,7 +424,7 @@ impl crate::flop::Kernel for SpeTracker {
             self.v1p4_events[i].flags[2].next = self.v4_in[2].val();
             self.v1p4_events[i].flags[3].next = self.v4_in[3].val();
             self.v1p4_events[i].flags[4].next = self.v4_in[4].val();
-            self.v1p4_events[i].load_done.next = self.slot.val().is_load & self.s_mem.q.val().done;
+            self.v1p4_events[i].gate.next = self.slot.val().is_load & self.s_mem.q.val().done;
             self.events_hi[0].next = self.events_hi[0].val() | self.v1p4_events[i].word.val();
         }
         for i in 0..self.sme_events.len() {
@@ -428,6 +432,7 @@ impl crate::flop::Kernel for SpeTracker {
             self.sme_events[i].take.next = self.in_trk.val() & self.cpl.val().done;
             self.sme_events[i].flags[0].next = self.sme_in[0].val();
             self.sme_events[i].flags[1].next = self.sme_in[1].val();
+            self.sme_events[i].gate.next = true;
             self.events_hi[0].next = self.events_hi[0].val() | self.sme_events[i].word.val();
         }
         // Any report outside tracking is stray.

@@ -3,8 +3,10 @@
 //! 4 bytes, and PMSEVFR_EL1 / PMSNEVFR_EL1 filter on its bits 31:16 too (J1
 //! `SPEFilterByEvents`). Each option's events are its own block in the tracker
 //! ([`super::sve_events`], [`super::v1p4_events`], [`super::sme_events`]); what they share
-//! is here: the two registers' high bits and the filter's compare. (The serializer splices
-//! the bits into the record's beat 6: the record's layout, `spe_serializer`.)
+//! is here: the two registers' high bits, the filter's compare, and the held-flags block
+//! SPEv1p4's and SME's events each instantiate (`TrackerHeldEvents<N>`, one event a
+//! flag). (The serializer splices the bits into the record's beat 6: the record's layout,
+//! `spe_serializer`.)
 //!
 //! ```text
 //!  register port (write of PMSEVFR / PMSNEVFR) --> [ RegsEventsHi: bits 31:16 ] --> evfr, nevfr (read-back, filter)
@@ -92,5 +94,62 @@ impl Logic for FilterEventsHi {
     fn update(&mut self) {
         self.ev_ok.next = (self.ev.val() & self.evfr.val()) == self.evfr.val();
         self.nev_ok.next = (self.ev.val() & self.nevfr.val()) == self.k_zero.val();
+    }
+}
+
+/// The tracker's part of an option whose events above bit 15 are flags of a hook report,
+/// one event each (`spe_tracker_v1p4_events_<preset>` with 5, `spe_tracker_sme_events_<preset>`
+/// with 2; [`super::v1p4_events`], [`super::sme_events`]): the `N` flags taken with the
+/// report (`take`), in the option's port order; `word`, each set flag's event in place in
+/// bits 31:16 of the Events payload (event 16 at bit 0) while `gate` is set, zero
+/// otherwise.
+#[derive(LogicBlock)]
+pub struct TrackerHeldEvents<const N: usize> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub take: Signal<In, Bit>,
+    /// The report's flags (the ports), in the option's port order.
+    pub flags: [Signal<In, Bit>; N],
+    pub gate: Signal<In, Bit>,
+    pub word: Signal<Out, Bits<HI_EVENT_BITS>>,
+    held: [Rff<Bit>; N],
+    k_none: K<Bits<HI_EVENT_BITS>>,
+    /// Each flag's event bit in place.
+    k_event: [K<Bits<HI_EVENT_BITS>>; N],
+}
+
+impl<const N: usize> TrackerHeldEvents<N> {
+    /// The block for the events `order` (`spe_defs::events` numbers), one a flag.
+    pub fn new(order: [u32; N]) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            take: Default::default(),
+            flags: std::array::from_fn(|_| Default::default()),
+            gate: Default::default(),
+            word: Default::default(),
+            held: std::array::from_fn(|_| Default::default()),
+            k_none: Default::default(),
+            k_event: order.map(|b| K::new(hi_events(spe_defs::events::bit(b)))),
+        }
+    }
+}
+
+crate::rff_setup!(impl[const N: usize] TrackerHeldEvents<N>: each held);
+
+impl<const N: usize> crate::flop::Kernel for TrackerHeldEvents<N> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.word.next = self.k_none.val();
+        for j in 0..N {
+            self.held[j].clock.next = self.clock.val();
+            self.held[j].d.next = self.held[j].q.val();
+            if self.take.val() {
+                self.held[j].d.next = self.flags[j].val();
+            }
+            if self.held[j].q.val() & self.gate.val() {
+                self.word.next = self.word.val() | self.k_event[j].val();
+            }
+        }
     }
 }

@@ -18,7 +18,7 @@
 //! | [`sve_events`] | `Options::sve_events` (FEAT_SPEv1p1's SVE predicate events) | `tracker` | `spe_tracker_sve_events_<preset>` |
 //! | [`v1p4_events`] | `Options::v1p4_events` (FEAT_SPEv1p4's L2D, HITM, LFB and snoop events of a load) | `tracker` | `spe_tracker_v1p4_events_<preset>` |
 //! | [`sme_events`] | `Options::sme` (FEAT_SPE_SME's Streaming SVE mode and SME compute unit events) | `tracker` | `spe_tracker_sme_events_<preset>` |
-//! | [`events_hi`] | the events above bit 15 (`Options::sve_events`, `v1p4_events`, `sme`: the register and filter parts they share) | `regs`, `filter` | `spe_<host>_events_hi_<preset>` |
+//! | [`events_hi`] | the events above bit 15 (`Options::sve_events`, `v1p4_events`, `sme`: the register and filter parts they share; the tracker's held-flags block, `TrackerHeldEvents<N>`, that `v1p4_events` and `sme_events` instantiate) | `regs`, `filter` | `spe_<host>_events_hi_<preset>` |
 //!
 //! Still written into their hosts, each inside a loop over a vector of zero or one element
 //! (docs/development.md): FEAT_SPE_FPF and SME's Operation Types (`capture`: a constant
