@@ -6,6 +6,7 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// An external program and the Debian package that provides it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,26 +65,68 @@ impl Tool {
     /// Runs the tool in `dir` with `args`, stdout and stderr into `log`. On failure the
     /// error names the log and quotes its first `ERROR` line.
     pub fn run(self, exe: &Path, args: &[String], dir: &Path, log: &Path) -> Result<(), String> {
+        self.run_for(exe, args, dir, log, None)
+    }
+    /// [`Tool::run`], killed when it has not finished after `limit`.
+    pub fn run_for(
+        self,
+        exe: &Path,
+        args: &[String],
+        dir: &Path,
+        log: &Path,
+        limit: Option<Duration>,
+    ) -> Result<(), String> {
         let mut cmd = Command::new(exe);
         cmd.args(args);
-        run_logged(cmd, self.program, dir, log)
+        run_logged(cmd, self.program, dir, log, limit)
     }
 }
 
+/// The start of the error of a run killed at its time limit ([`Runner::run_for`]).
+pub const TIMED_OUT: &str = "did not finish within";
+
 /// Runs `cmd` in `dir`, stdout and stderr into `log`; on failure an error naming `program`,
-/// the log and its first `ERROR` line.
-fn run_logged(mut cmd: Command, program: &str, dir: &Path, log: &Path) -> Result<(), String> {
+/// the log and its first `ERROR` line. With a `limit`, a run still going after it is killed
+/// and the error says so ([`TIMED_OUT`]).
+fn run_logged(
+    mut cmd: Command,
+    program: &str,
+    dir: &Path,
+    log: &Path,
+    limit: Option<Duration>,
+) -> Result<(), String> {
     let file = File::create(log).map_err(|e| format!("creating {}: {e}", log.display()))?;
     let err_file = file
         .try_clone()
         .map_err(|e| format!("creating {}: {e}", log.display()))?;
-    let status = cmd
+    let mut child = cmd
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(file)
         .stderr(err_file)
-        .status()
+        .spawn()
         .map_err(|e| format!("running {program}: {e}"))?;
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child
+            .try_wait()
+            .map_err(|e| format!("running {program}: {e}"))?
+        {
+            break s;
+        }
+        if let Some(l) = limit {
+            if start.elapsed() > l {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "{program} {TIMED_OUT} {} s (killed); its log: {}",
+                    l.as_secs(),
+                    log.display()
+                ));
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
     if status.success() {
         return Ok(());
     }
@@ -154,13 +197,24 @@ impl PyTool {
     /// Runs the tool from the packages in `site` (see [`ensure_yowasp_ecp5`]), like
     /// [`Tool::run`].
     pub fn run(self, site: &Path, args: &[String], dir: &Path, log: &Path) -> Result<(), String> {
+        self.run_for(site, args, dir, log, None)
+    }
+    /// [`PyTool::run`], killed when it has not finished after `limit`.
+    pub fn run_for(
+        self,
+        site: &Path,
+        args: &[String],
+        dir: &Path,
+        log: &Path,
+        limit: Option<Duration>,
+    ) -> Result<(), String> {
         let code = format!(
             "import sys; from {} import {} as run; sys.argv[0] = '{}'; sys.exit(run())",
             self.module, self.entry, self.program
         );
         let mut cmd = Command::new("python3");
         cmd.arg("-c").arg(code).args(args).env("PYTHONPATH", site);
-        run_logged(cmd, self.program, dir, log)
+        run_logged(cmd, self.program, dir, log, limit)
     }
 }
 
@@ -183,9 +237,20 @@ impl Runner {
 
     /// Runs it in `dir` with `args`, its output into `log` ([`Tool::run`]).
     pub fn run(&self, args: &[String], dir: &Path, log: &Path) -> Result<(), String> {
+        self.run_for(args, dir, log, None)
+    }
+    /// [`Runner::run`], killed when it has not finished after `limit` (an error starting
+    /// with the program's name and [`TIMED_OUT`]).
+    pub fn run_for(
+        &self,
+        args: &[String],
+        dir: &Path,
+        log: &Path,
+        limit: Option<Duration>,
+    ) -> Result<(), String> {
         match self {
-            Runner::Native(t, exe) => t.run(exe, args, dir, log),
-            Runner::Py(t, site) => t.run(site, args, dir, log),
+            Runner::Native(t, exe) => t.run_for(exe, args, dir, log, limit),
+            Runner::Py(t, site) => t.run_for(site, args, dir, log, limit),
         }
     }
 }
@@ -246,6 +311,37 @@ mod tests {
         };
         let e = t.find().unwrap_err();
         assert!(e.contains("apt-get install -y spe-pkg"), "{e}");
+    }
+
+    #[test]
+    fn a_run_past_its_limit_is_killed_and_says_so() {
+        let dir = std::env::temp_dir().join(format!("spe-fpga-limit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("slow.log");
+        let sh = Tool {
+            program: "sh",
+            package: "dash",
+            version_arg: "--version",
+        };
+        let exe = sh.find().unwrap();
+        let slow = ["-c".to_string(), "sleep 30".to_string()];
+        let t = Instant::now();
+        let e =
+            (sh.run_for(&exe, &slow, &dir, &log, Some(Duration::from_millis(300)))).unwrap_err();
+        assert!(
+            e.starts_with("sh ") && e.contains(TIMED_OUT) && e.contains("slow.log"),
+            "{e}"
+        );
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "not killed: {:?}",
+            t.elapsed()
+        );
+        // A run within its limit is a plain run.
+        let quick = ["-c".to_string(), "exit 0".to_string()];
+        sh.run_for(&exe, &quick, &dir, &log, Some(Duration::from_secs(20)))
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
