@@ -29,4 +29,5 @@ ${SPE_GEN}/smt2_v1p4/spe_tracker_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_tracker_sve_events_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_tracker_v1p4_events_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_writer_smt2_v1p4.v
+${SPE_GEN}/smt2_v1p4/spe_writer_v1p3_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_top_smt2_v1p4.v

@@ -27,4 +27,5 @@ spe_tracker_smt2_v1p4.v
 spe_tracker_sve_events_smt2_v1p4.v
 spe_tracker_v1p4_events_smt2_v1p4.v
 spe_writer_smt2_v1p4.v
+spe_writer_v1p3_smt2_v1p4.v
 spe_top_smt2_v1p4.v

@@ -40,6 +40,9 @@ module spe_writer_smt2_v1p4(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped
     localparam SamplePhase__Writing = 5;
 
     // Stub signals
+    reg  v1p3__0__err_in;
+    reg  [1:0] v1p3__0__kind;
+    wire  v1p3__0__err;
     reg  [2:0] s_beat__d;
     wire  [2:0] s_beat__q;
     reg  s_beat__reset;
@@ -90,7 +93,6 @@ module spe_writer_smt2_v1p4(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped
     reg  e_lo_ge__clock;
 
     // Local signals
-    reg  ea_ignored__0;
     reg  err;
     reg  [1:0] err_kind;
     reg  hi__0;
@@ -105,6 +107,11 @@ module spe_writer_smt2_v1p4(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped
     reg  [63:0] beat_addr;
 
     // Sub module instances
+    spe_writer_v1p3_smt2_v1p4 v1p3__0(
+        .err_in(v1p3__0__err_in),
+        .kind(v1p3__0__kind),
+        .err(v1p3__0__err)
+    );
     spe_rff #(.W(3), .INIT(3'b0)) s_beat(
         .d(s_beat__d),
         .q(s_beat__q),
@@ -218,8 +225,9 @@ module spe_writer_smt2_v1p4(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped
         e_lo_ge__reset = reset;
         err = resp[(1)+:(1)];
         err_kind = resp[(2)+:(2)];
-        ea_ignored__0 = 1'b1;
-        err = resp[(1)+:(1)] & ~(ea_ignored__0 & (err_kind[32'h0] == err_kind[32'h1]));
+        v1p3__0__err_in = resp[(1)+:(1)];
+        v1p3__0__kind = resp[(2)+:(2)];
+        err = v1p3__0__err;
         upd[(0)+:(1)] = 1'b0;
         upd[(1)+:(64)] = k_zero64;
         upd[(65)+:(1)] = 1'b0;

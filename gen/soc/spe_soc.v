@@ -537,6 +537,22 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
     // Update code
     always @(*) begin
         uart__clock = clk;
+        s_fvalid__reset = reset;
+        s_fpc__reset = reset;
+        s_fword__reset = reset;
+        s_wait__reset = reset;
+        s_ready__reset = reset;
+        s_io_rdata__reset = reset;
+        s_cycles__reset = reset;
+        s_exit_valid__reset = reset;
+        s_exit_code__reset = reset;
+        s_psb__reset = reset;
+        s_track__reset = reset;
+        s_issue__reset = reset;
+        s_ldst__reset = reset;
+        s_branch__reset = reset;
+        uart__reset = reset;
+        spe__reset = reset;
         cpu__clk = clk;
         spe__clk = clk;
         s_ready__clock = clk;
@@ -567,21 +583,6 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
         s_issue__d = s_issue__q;
         s_ldst__d = s_ldst__q;
         s_branch__d = s_branch__q;
-        s_fvalid__reset = reset;
-        s_fpc__reset = reset;
-        s_fword__reset = reset;
-        s_wait__reset = reset;
-        s_ready__reset = reset;
-        s_io_rdata__reset = reset;
-        s_cycles__reset = reset;
-        s_exit_valid__reset = reset;
-        s_exit_code__reset = reset;
-        s_psb__reset = reset;
-        s_track__reset = reset;
-        s_issue__reset = reset;
-        s_ldst__reset = reset;
-        s_branch__reset = reset;
-        uart__reset = reset;
         cpu__resetn = ~reset;
         s_cycles__d = s_cycles__q + k_one64;
         s_ready__d = cpu__mem_valid & ~s_ready__q;
@@ -750,7 +751,6 @@ module spe_soc(clk,reset,load_en,load_addr,load_data,uart_tx,exit_valid,exit_cod
             insn = cpu__h_disp_insn;
         end
         opcode = insn[(32'h0)+:(7)];
-        spe__reset = reset;
         spe__disp_valid = k_zero1;
         if (dispatch) begin
             spe__disp_valid = k_one1;

@@ -25,5 +25,6 @@ ${SPE_GEN}/v1p4/spe_tracker_sme_events_v1p4.v
 ${SPE_GEN}/v1p4/spe_tracker_sve_events_v1p4.v
 ${SPE_GEN}/v1p4/spe_tracker_v1p4.v
 ${SPE_GEN}/v1p4/spe_tracker_v1p4_events_v1p4.v
+${SPE_GEN}/v1p4/spe_writer_v1p3_v1p4.v
 ${SPE_GEN}/v1p4/spe_writer_v1p4.v
 ${SPE_GEN}/v1p4/spe_top_v1p4.v

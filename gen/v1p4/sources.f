@@ -21,5 +21,6 @@ gen/v1p4/spe_tracker_sme_events_v1p4.v
 gen/v1p4/spe_tracker_sve_events_v1p4.v
 gen/v1p4/spe_tracker_v1p4.v
 gen/v1p4/spe_tracker_v1p4_events_v1p4.v
+gen/v1p4/spe_writer_v1p3_v1p4.v
 gen/v1p4/spe_writer_v1p4.v
 gen/v1p4/spe_top_v1p4.v

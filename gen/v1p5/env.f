@@ -29,5 +29,6 @@ ${SPE_GEN}/v1p5/spe_tracker_sve_events_v1p5.v
 ${SPE_GEN}/v1p5/spe_tracker_v1p4_events_v1p5.v
 ${SPE_GEN}/v1p5/spe_tracker_v1p5.v
 ${SPE_GEN}/v1p5/spe_writer_nvm_v1p5.v
+${SPE_GEN}/v1p5/spe_writer_v1p3_v1p5.v
 ${SPE_GEN}/v1p5/spe_writer_v1p5.v
 ${SPE_GEN}/v1p5/spe_top_v1p5.v

@@ -27,5 +27,6 @@ spe_tracker_sve_events_v1p5.v
 spe_tracker_v1p4_events_v1p5.v
 spe_tracker_v1p5.v
 spe_writer_nvm_v1p5.v
+spe_writer_v1p3_v1p5.v
 spe_writer_v1p5.v
 spe_top_v1p5.v

@@ -25,5 +25,6 @@ gen/v1p5/spe_tracker_sve_events_v1p5.v
 gen/v1p5/spe_tracker_v1p4_events_v1p5.v
 gen/v1p5/spe_tracker_v1p5.v
 gen/v1p5/spe_writer_nvm_v1p5.v
+gen/v1p5/spe_writer_v1p3_v1p5.v
 gen/v1p5/spe_writer_v1p5.v
 gen/v1p5/spe_top_v1p5.v

@@ -42,6 +42,9 @@ module spe_writer_v1p5(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
     localparam SamplePhase__Writing = 5;
 
     // Stub signals
+    reg  v1p3__0__err_in;
+    reg  [1:0] v1p3__0__kind;
+    wire  v1p3__0__err;
     reg  nvm__0__clock;
     reg  nvm__0__reset;
     reg  nvm__0__take;
@@ -98,7 +101,6 @@ module spe_writer_v1p5(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
     reg  e_lo_ge__clock;
 
     // Local signals
-    reg  ea_ignored__0;
     reg  err;
     reg  [1:0] err_kind;
     reg  hi__0;
@@ -113,6 +115,11 @@ module spe_writer_v1p5(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
     reg  [63:0] beat_addr;
 
     // Sub module instances
+    spe_writer_v1p3_v1p5 v1p3__0(
+        .err_in(v1p3__0__err_in),
+        .kind(v1p3__0__kind),
+        .err(v1p3__0__err)
+    );
     spe_writer_nvm_v1p5 nvm__0(
         .clock(nvm__0__clock),
         .reset(nvm__0__reset),
@@ -235,8 +242,9 @@ module spe_writer_v1p5(clock,reset,phase,ctl,beat_data,beat,wr,resp,stopped,chec
         nvm__0__reset = reset;
         err = resp[(1)+:(1)];
         err_kind = resp[(2)+:(2)];
-        ea_ignored__0 = 1'b1;
-        err = resp[(1)+:(1)] & ~(ea_ignored__0 & (err_kind[32'h0] == err_kind[32'h1]));
+        v1p3__0__err_in = resp[(1)+:(1)];
+        v1p3__0__kind = resp[(2)+:(2)];
+        err = v1p3__0__err;
         upd[(0)+:(1)] = 1'b0;
         upd[(1)+:(64)] = k_zero64;
         upd[(65)+:(1)] = 1'b0;

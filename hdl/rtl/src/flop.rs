@@ -111,7 +111,10 @@ pub trait Kernel {
 /// simulator runs the kernel then the wiring, and the Verilog is the kernel's block with one
 /// assignment `x__reset = reset;` per flop or child, after the kernel's `dff_setup!` or
 /// `clock!` (an assignment nothing else drives, so where it stands does not change what the
-/// block does).
+/// block does). `reset` must be the block's input: a block that derives its reset in its
+/// kernel (the board top's power-on reset, `soc/rtl/src/board.rs`) wires it by hand, as
+/// the wiring would read it before the kernel writes it (rust-hdl's check then reports a
+/// logic loop on `reset`).
 #[macro_export]
 macro_rules! rff_setup {
     (impl[$($g:tt)*] $ty:ty: each $($v:ident),+ $(,)?) => {
@@ -149,8 +152,9 @@ macro_rules! rff_setup {
 pub fn with_resets(kernel: Verilog, to: &[String]) -> Verilog {
     match kernel {
         Verilog::Combinatorial(mut block) => {
-            // After the kernel's `dff_setup!` or `clock!` (its first statement), where a
-            // block wrote its reset lines by hand before this helper: the same Verilog.
+            // After the kernel's `dff_setup!` or `clock!` (its first statement), where most
+            // blocks wrote their reset lines by hand before this helper (so their Verilog
+            // stayed the same; the rest moved within their comb block).
             let at = match block.first() {
                 Some(ast::VerilogStatement::Macro(_)) => 1,
                 _ => 0,

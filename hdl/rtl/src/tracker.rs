@@ -13,10 +13,10 @@
 //!  Writing  -wr_done (writer: last beat or a fault accepted)-> Idle
 //!
 //!  Idle: op's EL/NS, context, timestamp, collection --> s_op; report flags cleared
-//!  xl / mem / br / cpl / iss reports --> acceptance rules --> s_rep, progress
+//!  xl / mem / br / cpl / iss reports --> acceptance rules --> s_rep, s_mem, s_br, progress
 //!                                    `--> hook_stray (comb)
 //!  psb_req, phase --> psb_done (comb)
-//!  s_op, s_rep, slot (capture) --> Events, FilterView, Sample
+//!  s_op, s_rep, s_mem, s_br, slot (capture) --> Events, FilterView, Sample
 //! ```
 //!
 //! Acceptance rules (`spe_defs::impdef::CHOICES`, "Hook reports"): reports count from the

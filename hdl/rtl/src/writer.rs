@@ -81,10 +81,9 @@ pub struct SpeWriter {
     /// this block's own): used instead of the own check when `k_ext_room` is set.
     pub room_gone_in: Signal<In, Bit>,
     /// FEAT_SPEv1p3's PMBIDR.EA = 1 (`Options::v1p3`; one element in a unit that builds it,
-    /// none otherwise): high, the PE ignores an external abort on a buffer write (`err`
-    /// of kind 00, or the reserved 11 counted as one): the beat counts as written. Stage 1
-    /// and 2 faults (01, 10) still stop the record (choice: external-abort).
-    ea_ignored: Vec<Signal<Local, Bit>>,
+    /// none otherwise): the PE ignores an external abort on a buffer write
+    /// ([`crate::options::v1p3`]; choice: external-abort).
+    v1p3: Vec<crate::options::v1p3::WriterV1p3>,
     /// The response's `err`, less an ignored external abort; its kind (a plain signal:
     /// rust-hdl 0.46 writes a bit of a bundle's field as a select of a select, which Yosys
     /// refuses).
@@ -176,7 +175,7 @@ impl SpeWriter {
             k_hi: K::new((!((1u64 << 38) - 1)).into()),
             k_carry38: K::new((1u64 << 38).into()),
             k_strb: K::new(u64::from(BEAT_STRB).into()),
-            ea_ignored: (0..usize::from(spe_defs::config::option::v1p3(cfg)))
+            v1p3: (0..usize::from(spe_defs::config::option::v1p3(cfg)))
                 .map(|_| Default::default())
                 .collect(),
             nvm_in: (0..usize::from(spe_defs::config::option::nvm(cfg)))
@@ -208,11 +207,10 @@ impl crate::flop::Kernel for SpeWriter {
         // choice: external-abort
         self.err.next = self.resp.val().err;
         self.err_kind.next = self.resp.val().err_kind;
-        for i in 0..self.ea_ignored.len() {
-            self.ea_ignored[i].next = true;
-            self.err.next = self.resp.val().err
-                & !(self.ea_ignored[i].val()
-                    & (self.err_kind.val().get_bit(0) == self.err_kind.val().get_bit(1)));
+        for i in 0..self.v1p3.len() {
+            self.v1p3[i].err_in.next = self.resp.val().err;
+            self.v1p3[i].kind.next = self.resp.val().err_kind;
+            self.err.next = self.v1p3[i].err.val();
         }
         self.upd.next.ptr_we = false;
         self.upd.next.ptr = self.k_zero64.val();

@@ -48,6 +48,7 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("regs_exc_banks", cfg.options.exc),
                 ("regs_nvm", cfg.options.nvm),
                 ("writer_nvm", cfg.options.nvm),
+                ("writer_v1p3", cfg.options.v1p3),
                 ("filter_fds", cfg.options.fds),
                 ("filter_feed_events", cfg.options.feed_events),
                 ("tracker_pbt", cfg.options.pbt),

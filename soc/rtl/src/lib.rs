@@ -302,7 +302,12 @@ impl<const BAB: usize> SpeSoc<BAB> {
     }
 }
 
-impl<const BAB: usize> Logic for SpeSoc<BAB> {
+spe_rtl::rff_setup!(
+    impl[const BAB: usize] SpeSoc<BAB>: s_fvalid, s_fpc, s_fword, s_wait, s_ready, s_io_rdata,
+    s_cycles, s_exit_valid, s_exit_code, s_psb, s_track, s_issue, s_ldst, s_branch, uart, spe
+);
+
+impl<const BAB: usize> spe_rtl::flop::Kernel for SpeSoc<BAB> {
     #[hdl_gen]
     fn update(&mut self) {
         clock!(self, clk, uart);
@@ -326,21 +331,6 @@ impl<const BAB: usize> Logic for SpeSoc<BAB> {
             s_ldst,
             s_branch
         );
-        self.s_fvalid.reset.next = self.reset.val();
-        self.s_fpc.reset.next = self.reset.val();
-        self.s_fword.reset.next = self.reset.val();
-        self.s_wait.reset.next = self.reset.val();
-        self.s_ready.reset.next = self.reset.val();
-        self.s_io_rdata.reset.next = self.reset.val();
-        self.s_cycles.reset.next = self.reset.val();
-        self.s_exit_valid.reset.next = self.reset.val();
-        self.s_exit_code.reset.next = self.reset.val();
-        self.s_psb.reset.next = self.reset.val();
-        self.s_track.reset.next = self.reset.val();
-        self.s_issue.reset.next = self.reset.val();
-        self.s_ldst.reset.next = self.reset.val();
-        self.s_branch.reset.next = self.reset.val();
-        self.uart.reset.next = self.reset.val();
         self.cpu.resetn.next = !self.reset.val();
         self.s_cycles.d.next = self.s_cycles.q.val() + self.k_one64.val();
 
@@ -557,7 +547,6 @@ impl<const BAB: usize> Logic for SpeSoc<BAB> {
             self.insn.next = self.cpu.h_disp_insn.val();
         }
         self.opcode.next = self.insn.val().get_bits::<7>(0);
-        self.spe.reset.next = self.reset.val();
         self.spe.disp_valid.next = self.k_zero1.val();
         if self.dispatch.val() {
             self.spe.disp_valid.next = self.k_one1.val();

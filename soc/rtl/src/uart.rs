@@ -51,13 +51,12 @@ impl UartTx {
     }
 }
 
-impl Logic for UartTx {
+spe_rtl::rff_setup!(impl[] UartTx: s_shift, s_bits, s_count);
+
+impl spe_rtl::flop::Kernel for UartTx {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s_shift, s_bits, s_count);
-        self.s_shift.reset.next = self.reset.val();
-        self.s_bits.reset.next = self.reset.val();
-        self.s_count.reset.next = self.reset.val();
         self.busy.next = self.s_bits.q.val() != self.k_zero4.val();
         if !self.busy.val() {
             if self.start.val() {

@@ -11,6 +11,7 @@
 //! ```text
 //!  register port (write of PMSEVFR / PMSNEVFR) --> [ RegsEventsHi: bits 31:16 ] --> evfr, nevfr (read-back, filter)
 //!  sample's events 31:16 (tracker), evfr, nevfr --> [ FilterEventsHi ] ---------> ev_ok, nev_ok
+//!  a hook report's N flags, take, gate ----------> [ TrackerHeldEvents<N> ] ---> word (events 31:16, tracker)
 //! ```
 
 use crate::flop::Rff;
