@@ -385,7 +385,9 @@ macro_rules! spe_regs {
                         .collect(),
                     buffer_full: (0..feed).map(|_| Default::default()).collect(),
                     nvm_el2: (0..nvm).map(|_| Default::default()).collect(),
-                    ecount_rd: (0..usize::from(cfg.options.ernd)).map(|_| Default::default()).collect(),
+                    ecount_rd: (0..usize::from(cfg.options.ernd))
+                        .map(|_| Default::default())
+                        .collect(),
                     nvm_e2pb: (0..nvm).map(|_| Default::default()).collect(),
                     nvm_ctl: (0..nvm).map(|_| Default::default()).collect(),
                     h_scr1: (0..scr1_hi).map(|_| Default::default()).collect(),

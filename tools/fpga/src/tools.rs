@@ -106,26 +106,27 @@ fn run_logged(
         .stderr(err_file)
         .spawn()
         .map_err(|e| format!("running {program}: {e}"))?;
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child
-            .try_wait()
-            .map_err(|e| format!("running {program}: {e}"))?
-        {
-            break s;
-        }
-        if let Some(l) = limit {
-            if start.elapsed() > l {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!(
-                    "{program} {TIMED_OUT} {} s (killed); its log: {}",
-                    l.as_secs(),
-                    log.display()
-                ));
+    let waited = |e: std::io::Error| format!("running {program}: {e}");
+    let status = match limit {
+        None => child.wait().map_err(waited)?,
+        Some(l) => {
+            let start = Instant::now();
+            loop {
+                if let Some(s) = child.try_wait().map_err(waited)? {
+                    break s;
+                }
+                if start.elapsed() > l {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(format!(
+                        "{program} {TIMED_OUT} {} s (killed); its log: {}",
+                        l.as_secs(),
+                        log.display()
+                    ));
+                }
+                std::thread::sleep(Duration::from_millis(100));
             }
         }
-        std::thread::sleep(Duration::from_millis(100));
     };
     if status.success() {
         return Ok(());

@@ -10,7 +10,8 @@
 //! ```
 //!
 //! The sampler keeps the ports (`ecount_wdata`, `ecount_rd`; the register block ORs the
-//! read-back into its read data, an option link) and zeroes its reload's low byte; the PMSICR.ECOUNT field is an optional field of PMSICR's register row.
+//! read-back into its read data, an option link) and zeroes its reload's low byte; the
+//! PMSICR.ECOUNT field is an optional field of PMSICR's register row.
 
 use crate::flop::Rff;
 use crate::K;

@@ -21,6 +21,18 @@ pub struct WriterV1p3 {
     pub err: Signal<Out, Bit>,
 }
 
+// The kernel's test for an external abort, the kind's two bits equal, is the definitions'
+// encoding of the kinds (`spe_defs::regs::pmbsr::is_external`): checked at compile time.
+const _: () = {
+    use spe_defs::regs::pmbsr::{is_external, ERR_KINDS};
+    let mut i = 0;
+    while i < ERR_KINDS.len() {
+        let k = ERR_KINDS[i];
+        assert!(is_external(k) == ((k & 1) == ((k >> 1) & 1)));
+        i += 1;
+    }
+};
+
 impl Logic for WriterV1p3 {
     #[hdl_gen]
     fn update(&mut self) {
