@@ -29,6 +29,7 @@ module spe_capture_smt2(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
     localparam  k_ldst_sve = 8'h8;
     localparam  k_evl_field = 8'h70;
     localparam  k_evl_lsb = 8'h10;
+    localparam  k_reserve = 1'b1;
     localparam  k_addr_bits = 32'h38;
     localparam  k_zero2 = 2'b0;
     localparam  k_even = 8'h55;
@@ -195,10 +196,10 @@ module spe_capture_smt2(clock,reset,phase,pick,disp_pc,disp_class,disp_subclass,
         end
         sme_array = (sel_class == k_class_other) & ((op_sub & k_sve_sme_mask) == k_sme);
         evl_max = (((sel_class == k_class_other) & ((op_sub & k_sve_sme_mask) == k_sve)) | (is_ldst & ((op_sub & k_ldst_sve_mask) == k_ldst_sve))) & ((op_sub & k_evl_field) == k_evl_field);
-        if (evl_max) begin
+        if (evl_max & k_reserve) begin
             slot[(58)+:(8)] = op_sub & ~k_evl_lsb;
         end
-        if (sme_array) begin
+        if (sme_array & k_reserve) begin
             slot[(58)+:(8)] = k_zero8;
         end
         if (sel_class == k_class_rsvd) begin

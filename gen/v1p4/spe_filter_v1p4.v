@@ -89,6 +89,7 @@ module spe_filter_v1p4(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed_
     reg  fds__0__fds;
     reg  fds__0__ds_en;
     reg  [7:0] fds__0__ds_src;
+    reg  fds__0__is_branch;
     wire  fds__0__hit;
     wire  fds__0__drop;
     reg  [15:0] events_hi__0__ev;
@@ -156,6 +157,7 @@ module spe_filter_v1p4(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed_
         .fds(fds__0__fds),
         .ds_en(fds__0__ds_en),
         .ds_src(fds__0__ds_src),
+        .is_branch(fds__0__is_branch),
         .hit(fds__0__hit),
         .drop(fds__0__drop)
     );
@@ -214,6 +216,7 @@ module spe_filter_v1p4(reset,phase,ctl,minlat,view,lat_total,feed,filtrate,feed_
         fds__0__fds = fcr_fds__0;
         fds__0__ds_en = ds_en__0;
         fds__0__ds_src = ds_src__0;
+        fds__0__is_branch = view[(0)+:(1)];
         filtrate = filtering & ~reset & type_ok & ev_ok & nev_ok & lat_ok & ~fds__0__drop;
         feed_events__0__pulse = filtering & ~reset;
         feed_events__0__fcr_b = ctl[(4)+:(1)];

@@ -565,7 +565,7 @@ module spe_tracker_v1p5(clock,reset,tag_valid,disp_el,disp_ns,regime,ctl,ctx_el1
         sample[(384)+:(1)] = slot[(69)+:(1)] & s_mem__q[(0)+:(1)];
         sample[(385)+:(8)] = s_mem__q[(1)+:(8)];
         sample[(393)+:(16)] = events;
-        fds_ds_en__0 = sample[(384)+:(1)] & ~slot[(68)+:(1)];
+        fds_ds_en__0 = sample[(384)+:(1)];
         fds_source__0 = sample[(385)+:(8)];
     end
 

@@ -70,8 +70,9 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     k_class_branch: K<Bits<2>>,
     k_class_rsvd: K<Bits<2>>,
     /// Payload masks for features the unit does not build (`subclass::recorded_payload`):
-    /// class Other without the SVE/SME bit keeps COND only (no FPF); a branch drops GCS and
-    /// CR (no GCS recording, no CRR).
+    /// class Other without the SVE/SME bit keeps COND only without FEAT_SPE_FPF, FP and
+    /// SIMD too with it (`options::fpf`); a branch drops GCS and CR (no GCS recording, no
+    /// CRR).
     k_sve_sme_bit: K<Bits<8>>,
     k_other_keep: K<Bits<8>>,
     k_br_keep: K<Bits<8>>,
@@ -87,12 +88,9 @@ pub struct SpeCapture<const W: usize, const PCB: usize, const CB: usize, const S
     k_ldst_sve: K<Bits<8>>,
     k_evl_field: K<Bits<8>>,
     k_evl_lsb: K<Bits<8>>,
-    /// FEAT_SPE_SME (`Options::sme`; one element in a unit that builds it, none otherwise):
-    /// nothing above is reserved, so an SME array op and an EVL of 0b111 are recorded as
-    /// reported. Here only its length is read (whether the unit builds SME); the EFT
-    /// block's copy of the constant, the FP flag that makes an SME array op SIMD and FP
-    /// (J1 `SPESampleOpSMEArrayOther`), is the one whose value is used.
-    k_sme_fp: Vec<K<Bits<8>>>,
+    /// Whether the two encodings are reserved: set without FEAT_SPE_SME, clear with it
+    /// (recorded as reported; [`crate::options::sme::capture_reserves`]).
+    k_reserve: K<Bit>,
     /// FEAT_SPE_CRR (`Options::crr`; one element in a unit that builds it, none
     /// otherwise): a branch's payload as recorded, and whether it is a return or a call
     /// with GCS, from its block ([`crate::options::crr::CaptureCrr`]).
@@ -134,12 +132,8 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             k_class_branch: k2(op_class::BRANCH),
             k_class_rsvd: k2(op_class::RESERVED),
             k_sve_sme_bit: k8(subclass::OTHER_SVE_SME_BIT),
-            // FEAT_SPE_FPF keeps FP and SIMD: a constant, no logic.
-            k_other_keep: k8(if cfg.options.fpf {
-                subclass::OTHER_KEEP_WITH_FPF
-            } else {
-                subclass::OTHER_KEEP_WITHOUT_FPF
-            }),
+            // FEAT_SPE_FPF keeps FP and SIMD: a constant (`options::fpf`).
+            k_other_keep: k8(crate::options::fpf::other_keep(cfg)),
             k_br_keep: k8(!subclass::BR_CLEAR_WITHOUT_CRR_GCS),
             k_sve_sme_mask: k8(subclass::OTHER_SVE_SME_MASK),
             k_sme: k8(subclass::OTHER_SME),
@@ -148,9 +142,7 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize>
             k_ldst_sve: k8(subclass::LDST_SVE_SME),
             k_evl_field: k8(subclass::VL_FIELD << subclass::VL_SHIFT),
             k_evl_lsb: k8(1 << subclass::VL_SHIFT),
-            k_sme_fp: (0..usize::from(cfg.options.sme))
-                .map(|_| k8(subclass::SVE_FP))
-                .collect(),
+            k_reserve: K::new(crate::options::sme::capture_reserves(cfg)),
             crr: (0..crr).map(|_| Default::default()).collect(),
             attr_fp: (0..eft).map(|_| Default::default()).collect(),
             attr_simd: (0..eft).map(|_| Default::default()).collect(),
@@ -246,17 +238,13 @@ impl<const W: usize, const PCB: usize, const CB: usize, const SB: usize> crate::
             | (self.is_ldst.val()
                 & ((self.op_sub.val() & self.k_ldst_sve_mask.val()) == self.k_ldst_sve.val())))
             & ((self.op_sub.val() & self.k_evl_field.val()) == self.k_evl_field.val());
-        if self.evl_max.val() {
+        // With FEAT_SPE_SME neither encoding is reserved (`options::sme`): recorded as
+        // reported.
+        if self.evl_max.val() & self.k_reserve.val() {
             self.slot.next.op_payload = self.op_sub.val() & !self.k_evl_lsb.val();
         }
-        if self.sme_array.val() {
+        if self.sme_array.val() & self.k_reserve.val() {
             self.slot.next.op_payload = self.k_zero8.val();
-        }
-        // With FEAT_SPE_SME neither encoding is reserved: recorded as reported.
-        for _j in 0..self.k_sme_fp.len() {
-            if self.sme_array.val() | self.evl_max.val() {
-                self.slot.next.op_payload = self.op_sub.val();
-            }
         }
         // choice: op-class-3
         if self.sel_class.val() == self.k_class_rsvd.val() {

@@ -54,8 +54,8 @@ pub struct SpeFilter<const CW: usize> {
     pub fp_scalar: Vec<Signal<In, Bit>>,
     eft: Vec<crate::options::eft::FilterEft>,
     /// FEAT_SPE_FDS (`Options::fds`; one element in a unit that builds it, none
-    /// otherwise): PMSDSFR, PMSFCR.FDS, whether the sample is a load with a data source
-    /// (the record's Data Source packet is due) and that source, for its block
+    /// otherwise): PMSDSFR, PMSFCR.FDS, whether the record's Data Source packet is due
+    /// and that source, for its block (with `view`'s `is_branch`)
     /// ([`crate::options::fds::FilterFds`]: J1 `SPEFilterByDataSource`).
     pub dsfr: Vec<Signal<In, Bits<64>>>,
     pub fcr_fds: Vec<Signal<In, Bit>>,
@@ -217,6 +217,7 @@ impl<const CW: usize> Logic for SpeFilter<CW> {
             self.fds[i].fds.next = self.fcr_fds[i].val();
             self.fds[i].ds_en.next = self.ds_en[i].val();
             self.fds[i].ds_src.next = self.ds_src[i].val();
+            self.fds[i].is_branch.next = self.view.val().is_branch;
             self.filtrate.next = self.filtering.val()
                 & !self.reset.val()
                 & self.type_ok.val()

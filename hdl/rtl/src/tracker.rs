@@ -206,9 +206,9 @@ pub struct SpeTracker {
     /// FEAT_SPE_SME's events (`Options::sme`; two inputs and one block in a unit that
     /// builds them, none otherwise): the completion report's Streaming SVE mode and SME
     /// compute unit flags (`spe_defs::events::SME_PORT_ORDER`), and their block
-    /// ([`crate::options::sme_events::TrackerSmeEvents`]).
+    /// ([`crate::options::sme::TrackerSmeEvents`]).
     pub sme_in: Vec<Signal<In, Bit>>,
-    sme_events: Vec<crate::options::sme_events::TrackerSmeEvents>,
+    sme_events: Vec<crate::options::sme::TrackerSmeEvents>,
     // State (synchronous reset to Idle / zero). The phase is `s_phase` except Tracking,
     // which is `s_phase` at Idle with `s_trk` set: the tag decides `s_trk` alone (one LUT
     // after `tag_valid`), off the enable of the phase register's other bits.
@@ -291,9 +291,7 @@ impl SpeTracker {
                 .map(|_| crate::options::v1p4_events::block())
                 .collect(),
             sme_in: n_of(2 * sme),
-            sme_events: (0..sme)
-                .map(|_| crate::options::sme_events::block())
-                .collect(),
+            sme_events: (0..sme).map(|_| crate::options::sme::block()).collect(),
 
             k_el0: k2(0),
             k_el2: k2(2),
@@ -694,9 +692,7 @@ impl crate::flop::Kernel for SpeTracker {
         self.sample.next.source = self.s_mem.q.val().source;
         self.sample.next.events = self.events.val();
         for i in 0..self.fds_ds_en.len() {
-            // J1 SPEFilterByDataSource filters the op types Load and LoadAtomic only: a
-            // return with GCS (FEAT_SPE_CRR) has a data source but stays a Branch.
-            self.fds_ds_en[i].next = self.sample.val().ds_en & !self.slot.val().is_branch;
+            self.fds_ds_en[i].next = self.sample.val().ds_en;
             self.fds_source[i].next = self.sample.val().source;
         }
     }

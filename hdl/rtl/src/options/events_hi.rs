@@ -2,7 +2,7 @@
 //! `Options::sve_events`, `Options::v1p4_events` or `Options::sme`): the Events payload is
 //! 4 bytes, and PMSEVFR_EL1 / PMSNEVFR_EL1 filter on its bits 31:16 too (J1
 //! `SPEFilterByEvents`). Each option's events are its own block in the tracker
-//! ([`super::sve_events`], [`super::v1p4_events`], [`super::sme_events`]); what they share
+//! ([`super::sve_events`], [`super::v1p4_events`], [`super::sme`]); what they share
 //! is here: the two registers' high bits, the filter's compare, and the held-flags block
 //! SPEv1p4's and SME's events each instantiate (`TrackerHeldEvents<N>`, one event a
 //! flag). (The serializer splices the bits into the record's beat 6: the record's layout,
@@ -100,7 +100,7 @@ impl Logic for FilterEventsHi {
 
 /// The tracker's part of an option whose events above bit 15 are flags of a hook report,
 /// one event each (`spe_tracker_v1p4_events_<preset>` with 5, `spe_tracker_sme_events_<preset>`
-/// with 2; [`super::v1p4_events`], [`super::sme_events`]): the `N` flags taken with the
+/// with 2; [`super::v1p4_events`], [`super::sme`]): the `N` flags taken with the
 /// report (`take`), in the option's port order; `word`, each set flag's event in place in
 /// bits 31:16 of the Events payload (event 16 at bit 0) while `gate` is set, zero
 /// otherwise.

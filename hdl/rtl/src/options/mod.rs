@@ -17,16 +17,19 @@
 //! | [`crr`] | `Options::crr` (FEAT_SPE_CRR: a branch's CR and GCS, a GCS return or call as a load or store) | `capture` | `spe_capture_crr_<preset>` |
 //! | [`sve_events`] | `Options::sve_events` (FEAT_SPEv1p1's SVE predicate events) | `tracker` | `spe_tracker_sve_events_<preset>` |
 //! | [`v1p4_events`] | `Options::v1p4_events` (FEAT_SPEv1p4's L2D, HITM, LFB and snoop events of a load) | `tracker` | `spe_tracker_v1p4_events_<preset>` |
-//! | [`sme_events`] | `Options::sme` (FEAT_SPE_SME's Streaming SVE mode and SME compute unit events) | `tracker` | `spe_tracker_sme_events_<preset>` |
+//! | [`sme`] | `Options::sme` (FEAT_SPE_SME's Streaming SVE mode and SME compute unit events; its Operation Type encodings recorded as reported: a constant of `capture`'s, [`sme::capture_reserves`]) | `tracker` | `spe_tracker_sme_events_<preset>` |
+//! | [`fpf`] | `Options::fpf` (FEAT_SPE_FPF: a class-Other op's FP and SIMD flags kept; a constant of `capture`'s, [`fpf::other_keep`], no logic) | `capture` | none |
 //! | [`v1p3`] | `Options::v1p3` (FEAT_SPEv1p3's PMBIDR.EA = 1: an external abort on a buffer write ignored) | `writer` | `spe_writer_v1p3_<preset>` |
-//! | [`events_hi`] | the events above bit 15 (`Options::sve_events`, `v1p4_events`, `sme`: the register and filter parts they share; the tracker's held-flags block, `TrackerHeldEvents<N>`, that `v1p4_events` and `sme_events` instantiate) | `regs`, `filter` | `spe_<host>_events_hi_<preset>` |
+//! | [`events_hi`] | the events above bit 15 (`Options::sve_events`, `v1p4_events`, `sme`: the register and filter parts they share; the tracker's held-flags block, `TrackerHeldEvents<N>`, that `v1p4_events` and `sme` instantiate) | `regs`, `filter` | `spe_<host>_events_hi_<preset>` |
 //!
-//! Still written into their hosts, each inside a loop over a vector of zero or one element
-//! (docs/development.md): FEAT_SPE_FPF and SME's Operation Types (`capture`: a constant
-//! mask and the reserved encodings recorded as reported), FEAT_SPE_PBT's PA slot and the
-//! splice of the events above bit 15 into beat 6 (`serializer`: the record's layout),
-//! SAMPLE_BUFFER_FULL (`regs`), FDS's one-line copies (`regs`, `tracker`), and ERnd's
-//! read-back OR into `reg_rdata` (`regs`, a one-line loop over the linked `ecount_rd`).
+//! An option that is a constant of its host's (FPF's mask, SME's reserved encodings in
+//! `capture`) has a `const fn` in its file that the host's `new` calls. Still written
+//! into their hosts, each inside a loop over a vector of zero or one element
+//! (docs/development.md): FEAT_SPE_PBT's PA slot and the splice of the events above bit 15
+//! into beat 6 (`serializer`: the record's layout), SAMPLE_BUFFER_FULL (`regs`), FDS's
+//! port copies (`regs`: PMSDSFR and PMSFCR.FDS; `tracker`: `sample`'s data source), and
+//! ERnd's read-back OR into `reg_rdata` (`regs`, a one-line loop over the linked
+//! `ecount_rd`).
 
 pub mod crr;
 pub mod eft;
@@ -35,10 +38,11 @@ pub mod events_hi;
 pub mod exc;
 pub mod fds;
 pub mod feed_events;
+pub mod fpf;
 pub mod nvm;
 pub mod pbt;
 pub mod pmfz;
-pub mod sme_events;
+pub mod sme;
 pub mod sve_events;
 pub mod v1p3;
 pub mod v1p4_events;
