@@ -21,6 +21,8 @@ ${SPE_GEN}/smt2_v1p4/spe_room_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_sampler_ernd_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_sampler_t0_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_sampler_t1_smt2_v1p4.v
+${SPE_GEN}/smt2_v1p4/spe_serializer_events_hi_smt2_v1p4.v
+${SPE_GEN}/smt2_v1p4/spe_serializer_pbt_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_serializer_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_tracker_eft_smt2_v1p4.v
 ${SPE_GEN}/smt2_v1p4/spe_tracker_pbt_smt2_v1p4.v

@@ -19,6 +19,8 @@ spe_room_smt2_v1p4.v
 spe_sampler_ernd_smt2_v1p4.v
 spe_sampler_t0_smt2_v1p4.v
 spe_sampler_t1_smt2_v1p4.v
+spe_serializer_events_hi_smt2_v1p4.v
+spe_serializer_pbt_smt2_v1p4.v
 spe_serializer_smt2_v1p4.v
 spe_tracker_eft_smt2_v1p4.v
 spe_tracker_pbt_smt2_v1p4.v

@@ -444,9 +444,9 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
     reg  [11:0] serializer__lat_xlat;
     reg  [2:0] serializer__beat;
     wire  [63:0] serializer__beat_data;
-    reg  [63:0] serializer__pbt__0;
+    reg  [63:0] serializer__pbt_addr__0;
     reg  serializer__pbt_en__0;
-    reg  [15:0] serializer__events_hi__0;
+    reg  [15:0] serializer__ev_hi__0;
     reg  serializer__beat_hi__0;
     reg  writer__clock;
     reg  writer__reset;
@@ -826,9 +826,9 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         .lat_xlat(serializer__lat_xlat),
         .beat(serializer__beat),
         .beat_data(serializer__beat_data),
-        .pbt__0(serializer__pbt__0),
+        .pbt_addr__0(serializer__pbt_addr__0),
         .pbt_en__0(serializer__pbt_en__0),
-        .events_hi__0(serializer__events_hi__0),
+        .ev_hi__0(serializer__ev_hi__0),
         .beat_hi__0(serializer__beat_hi__0)
     );
     spe_writer_smt2_v1p4 writer(
@@ -1332,8 +1332,8 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
         writer__room_gone_in = room__0__gone;
         writer__stopped = regs__0__irq;
         writer__ctl = regs__0__buffer_ctl;
-        serializer__events_hi__0 = tracker__0__events_hi__0;
-        serializer__pbt__0 = tracker__0__pbt_addr__0;
+        serializer__ev_hi__0 = tracker__0__events_hi__0;
+        serializer__pbt_addr__0 = tracker__0__pbt_addr__0;
         serializer__pbt_en__0 = tracker__0__pbt_en__0;
         tag = tag | sampler__1__tag;
         if (reg_tid == k_tid__1) begin
@@ -1346,8 +1346,8 @@ module spe_top_smt2_v1p4(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,d
             serializer__lat_xlat = latency__1__xlat;
             writer__room_gone_in = room__1__gone;
             writer__stopped = regs__1__irq;
-            serializer__events_hi__0 = tracker__1__events_hi__0;
-            serializer__pbt__0 = tracker__1__pbt_addr__0;
+            serializer__ev_hi__0 = tracker__1__events_hi__0;
+            serializer__pbt_addr__0 = tracker__1__pbt_addr__0;
             serializer__pbt_en__0 = tracker__1__pbt_en__0;
         end
         if (arbiter__grant[1]) begin

@@ -212,9 +212,9 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
     reg  [11:0] serializer__lat_xlat;
     reg  [2:0] serializer__beat;
     wire  [63:0] serializer__beat_data;
-    reg  [63:0] serializer__pbt__0;
+    reg  [63:0] serializer__pbt_addr__0;
     reg  serializer__pbt_en__0;
-    reg  [15:0] serializer__events_hi__0;
+    reg  [15:0] serializer__ev_hi__0;
     reg  writer__clock;
     reg  writer__reset;
     reg  [2:0] writer__phase;
@@ -365,9 +365,9 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
         .lat_xlat(serializer__lat_xlat),
         .beat(serializer__beat),
         .beat_data(serializer__beat_data),
-        .pbt__0(serializer__pbt__0),
+        .pbt_addr__0(serializer__pbt_addr__0),
         .pbt_en__0(serializer__pbt_en__0),
-        .events_hi__0(serializer__events_hi__0)
+        .ev_hi__0(serializer__ev_hi__0)
     );
     spe_writer_v1p2x writer(
         .clock(writer__clock),
@@ -524,8 +524,8 @@ module spe_top_v1p2x(clk,reset,disp_valid,disp_pc,disp_class,disp_subclass,disp_
         filter__nevfr_hi__0 = regs__nevfr_hi__0;
         regs__ecount_rd__0 = sampler__ecount_rd__0;
         sampler__ecount_wdata__0 = reg_wdata[(32'h38)+:(8)];
-        serializer__events_hi__0 = tracker__events_hi__0;
-        serializer__pbt__0 = tracker__pbt_addr__0;
+        serializer__ev_hi__0 = tracker__events_hi__0;
+        serializer__pbt_addr__0 = tracker__pbt_addr__0;
         serializer__pbt_en__0 = tracker__pbt_en__0;
     end
 

@@ -18,6 +18,8 @@ ${SPE_GEN}/v1p4/spe_regs_pmfz_v1p4.v
 ${SPE_GEN}/v1p4/spe_regs_v1p4.v
 ${SPE_GEN}/v1p4/spe_sampler_ernd_v1p4.v
 ${SPE_GEN}/v1p4/spe_sampler_v1p4.v
+${SPE_GEN}/v1p4/spe_serializer_events_hi_v1p4.v
+${SPE_GEN}/v1p4/spe_serializer_pbt_v1p4.v
 ${SPE_GEN}/v1p4/spe_serializer_v1p4.v
 ${SPE_GEN}/v1p4/spe_tracker_eft_v1p4.v
 ${SPE_GEN}/v1p4/spe_tracker_pbt_v1p4.v

@@ -16,6 +16,8 @@ spe_regs_pmfz_v1p4.v
 spe_regs_v1p4.v
 spe_sampler_ernd_v1p4.v
 spe_sampler_v1p4.v
+spe_serializer_events_hi_v1p4.v
+spe_serializer_pbt_v1p4.v
 spe_serializer_v1p4.v
 spe_tracker_eft_v1p4.v
 spe_tracker_pbt_v1p4.v

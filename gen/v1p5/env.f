@@ -21,6 +21,8 @@ ${SPE_GEN}/v1p5/spe_regs_pmfz_v1p5.v
 ${SPE_GEN}/v1p5/spe_regs_v1p5.v
 ${SPE_GEN}/v1p5/spe_sampler_ernd_v1p5.v
 ${SPE_GEN}/v1p5/spe_sampler_v1p5.v
+${SPE_GEN}/v1p5/spe_serializer_events_hi_v1p5.v
+${SPE_GEN}/v1p5/spe_serializer_pbt_v1p5.v
 ${SPE_GEN}/v1p5/spe_serializer_v1p5.v
 ${SPE_GEN}/v1p5/spe_tracker_eft_v1p5.v
 ${SPE_GEN}/v1p5/spe_tracker_pbt_v1p5.v

@@ -19,6 +19,8 @@ spe_regs_pmfz_v1p5.v
 spe_regs_v1p5.v
 spe_sampler_ernd_v1p5.v
 spe_sampler_v1p5.v
+spe_serializer_events_hi_v1p5.v
+spe_serializer_pbt_v1p5.v
 spe_serializer_v1p5.v
 spe_tracker_eft_v1p5.v
 spe_tracker_pbt_v1p5.v

@@ -16,9 +16,6 @@ module spe_tracker_pbt_v1p5(clock,reset,take,target,valid,br_done,taken,retired,
     output reg  [63:0] addr;
     output reg  en;
 
-    // Constant declarations
-    localparam  k_mask = 64'he0ffffffffffffff;
-
     // Stub signals
     reg  [63:0] p_target__d;
     wire  [63:0] p_target__q;
@@ -52,7 +49,7 @@ module spe_tracker_pbt_v1p5(clock,reset,take,target,valid,br_done,taken,retired,
         p_target__d = p_target__q;
         p_valid__d = p_valid__q;
         if (take) begin
-            p_target__d = target & k_mask;
+            p_target__d = target;
             p_valid__d = valid;
         end
         addr = p_target__q;

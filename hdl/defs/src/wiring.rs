@@ -203,13 +203,13 @@ pub const OPTION_LINKS: &[OptionLink] = &[
     ),
     link(
         "events above bit 15",
-        at("serializer", "events_hi"),
+        at("serializer", "ev_hi"),
         Owner(at("tracker", "events_hi")),
     ),
     // FEAT_SPE_PBT: the owner's previous-branch target into the record's PA slot.
     link(
         "pbt",
-        at("serializer", "pbt"),
+        at("serializer", "pbt_addr"),
         Owner(at("tracker", "pbt_addr")),
     ),
     link(

@@ -20,7 +20,7 @@
 use crate::bundles::Sample;
 use crate::ADDR_BITS;
 use crate::K;
-use crate::{EventSplice, Zext, HI_EVENTS_IN_BEAT6, HI_EVENT_BITS};
+use crate::{Zext, HI_EVENT_BITS};
 use rust_hdl::prelude::*;
 use spe_defs::impdef::{self, DATA_SOURCE_PAYLOAD};
 use spe_defs::packet::{self, addr_index, context_index, counter_index, op_class};
@@ -93,23 +93,18 @@ pub struct SpeSerializer<const CW: usize> {
     pub beat: Signal<In, Bits<3>>,
     pub beat_data: Signal<Out, Bits<64>>,
     /// FEAT_SPE_PBT (`Options::pbt`; one element in a unit that builds it, none
-    /// otherwise): the previous-branch target's payload and whether the record has it
-    /// (tracker). It shares the PA slot: a branch has no data PA.
-    pub pbt: Vec<Signal<In, Bits<64>>>,
+    /// otherwise): the previous-branch target and whether the record has it (tracker), and
+    /// its packet from its block ([`crate::options::pbt::SerializerPbt`]). It shares the PA
+    /// slot: a branch has no data PA.
+    pub pbt_addr: Vec<Signal<In, Bits<64>>>,
     pub pbt_en: Vec<Signal<In, Bit>>,
-    h_pbt: Vec<K<Bits<8>>>,
-    /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`, `Options::sme`; one element in a
-    /// unit that builds one, none otherwise): the Events payload's bits 31:16 (tracker;
-    /// [`HI_EVENT_BITS`], event 16 at bit 0; spliced into beat 6 at bytes 53 and 54), the
-    /// header of Timestamp or End that follows them in beat 6 (End's, the Timestamp's), the
-    /// bytes of beat 6 kept from `Record` (48..52: Operation Type and Events up to bit 15),
-    /// and the last two beats' numbers.
-    pub events_hi: Vec<Signal<In, Bits<HI_EVENT_BITS>>>,
-    k_end_b6: Vec<K<Bits<64>>>,
-    k_ts_b6: Vec<K<Bits<64>>>,
-    k_keep_b6: Vec<K<Bits<64>>>,
-    k_beat6: Vec<K<Bits<3>>>,
-    k_beat7: Vec<K<Bits<3>>>,
+    pbt: Vec<crate::options::pbt::SerializerPbt>,
+    /// Events above bit 15 (`Options::sve_events`, `Options::v1p4_events`, `Options::sme`;
+    /// one element in a unit that builds one, none otherwise): the Events payload's bits
+    /// 31:16 (tracker; [`HI_EVENT_BITS`], event 16 at bit 0), spliced into beats 6 and 7 by
+    /// their block ([`crate::options::events_hi::SerializerEventsHi`]).
+    pub ev_hi: Vec<Signal<In, Bits<HI_EVENT_BITS>>>,
+    events_hi: Vec<crate::options::events_hi::SerializerEventsHi>,
     /// 128-byte records (one element in a unit with them, none otherwise): the beat is in
     /// the second half (writer); the second half's header bytes as beat words; zeros; the
     /// data PA's payload, and the low and high word of the packet a second-half beat
@@ -177,9 +172,6 @@ impl<const CW: usize> SpeSerializer<CW> {
         let wide = usize::from(spe_defs::events::has_high_events(cfg));
         let long = usize::from(cfg.long_records());
         let h64 = |v: u8| K::new(u64::from(v).into());
-        // Timestamp / End after the 4-byte Events payload: in beat 6 of a 64-byte record,
-        // in the second half of a 128-byte one.
-        let end_b6 = |v: u8| K::new((if long == 0 { u64::from(v) << 56 } else { 0 }).into());
         assert_eq!(packet::PAD, 0, "the empty record is all Padding");
         Self {
             h_ctx1: h(packet::context_header(context_index::EL1)),
@@ -201,14 +193,10 @@ impl<const CW: usize> SpeSerializer<CW> {
             k_class_ldst: K::new(u64::from(op_class::LD_ST_ATOMIC).into()),
             k_class_branch: K::new(u64::from(op_class::BRANCH).into()),
             k_empty: K::new(empty),
-            events_hi: (0..wide).map(|_| Default::default()).collect(),
-            k_end_b6: (0..wide).map(|_| end_b6(packet::END)).collect(),
-            k_ts_b6: (0..wide).map(|_| end_b6(packet::TIMESTAMP)).collect(),
-            k_keep_b6: (0..wide)
-                .map(|_| K::new(spe_defs::low_mask(HI_EVENTS_IN_BEAT6 as u32).into()))
+            ev_hi: (0..wide).map(|_| Default::default()).collect(),
+            events_hi: (0..wide)
+                .map(|_| crate::options::events_hi::SerializerEventsHi::new(long == 1))
                 .collect(),
-            k_beat6: (0..wide).map(|_| K::new(6u64.into())).collect(),
-            k_beat7: (0..wide).map(|_| K::new(7u64.into())).collect(),
             beat_hi: (0..long).map(|_| Default::default()).collect(),
             k_h_va64: (0..long)
                 .map(|_| h64(packet::address_header(addr_index::DATA_VA)))
@@ -223,11 +211,9 @@ impl<const CW: usize> SpeSerializer<CW> {
             w_pa: (0..long).map(|_| Default::default()).collect(),
             w_lo: (0..long).map(|_| Default::default()).collect(),
             w_hi: (0..long).map(|_| Default::default()).collect(),
-            pbt: (0..pbt).map(|_| Default::default()).collect(),
+            pbt_addr: (0..pbt).map(|_| Default::default()).collect(),
             pbt_en: (0..pbt).map(|_| Default::default()).collect(),
-            h_pbt: (0..pbt)
-                .map(|_| h(packet::address_header(addr_index::PREV_BRANCH_TARGET)))
-                .collect(),
+            pbt: (0..pbt).map(|_| Default::default()).collect(),
             ..Default::default()
         }
     }
@@ -297,12 +283,6 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
             self.rec.next.pa_hdr = self.h_pa.val();
             self.rec.next.pa = self.pa_pl.val().into();
         }
-        for i in 0..self.pbt_en.len() {
-            if self.pbt_en[i].val() {
-                self.rec.next.pa_hdr = self.h_pbt[i].val();
-                self.rec.next.pa = self.pbt[i].val();
-            }
-        }
         if self.sample.val().ds_en {
             self.rec.next.ds_hdr = self.h_ds.val();
             // choice: data-source
@@ -337,14 +317,17 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
             }
             self.rec.next.pa_hdr = self.k_z8[i].val();
             self.rec.next.pa = self.k_z64[i].val();
-            for j in 0..self.pbt_en.len() {
-                if self.pbt_en[j].val() {
-                    self.rec.next.pa_hdr = self.h_pbt[j].val();
-                    self.rec.next.pa = self.pbt[j].val();
-                }
-            }
             self.rec.next.end_hdr = self.k_z8[i].val();
             self.rec.next.ts = self.k_z64[i].val();
+        }
+        // FEAT_SPE_PBT (`options::pbt`): the previous-branch target in the PA slot, of a
+        // 64-byte record and of a 128-byte one.
+        for i in 0..self.pbt.len() {
+            self.pbt[i].addr.next = self.pbt_addr[i].val();
+            if self.pbt_en[i].val() {
+                self.rec.next.pa_hdr = self.pbt[i].hdr.val();
+                self.rec.next.pa = self.pbt[i].payload.val();
+            }
         }
         self.rec_bits.next = self.rec.val().into();
 
@@ -379,28 +362,17 @@ impl<const CW: usize> Logic for SpeSerializer<CW> {
                 }
             }
         }
-        // choice: events-payload
-        // A 4-byte Events payload (its header is `h_ev`'s) puts its bits 31:16 in bytes 53
-        // and 54, where `Record` has End or the Timestamp's header, and Timestamp or End two
-        // bytes later: its header in byte 55 (beat 6), the Timestamp's payload in bytes
-        // 56..63 (beat 7). `Record`'s last two bytes are padding, so nothing is lost. The
-        // places are checked by a test against the layout.
+        // A 4-byte Events payload (`options::events_hi`; its header is `h_ev`'s) in beats
+        // 6 and 7.
         for i in 0..self.events_hi.len() {
-            if self.beat.val() == self.k_beat6[i].val() {
+            self.events_hi[i].beat.next = self.beat.val();
+            self.events_hi[i].ts.next = self.sample.val().ts;
+            self.events_hi[i].ts_en.next = self.sample.val().ts_en;
+            self.events_hi[i].ev.next = self.ev_hi[i].val();
+            if self.events_hi[i].sel.val() {
                 self.beat_data.next = (self.rec_bits.val().get_bits::<64>(384)
-                    & self.k_keep_b6[i].val())
-                    | self.k_end_b6[i].val();
-                if self.sample.val().ts_en {
-                    self.beat_data.next = (self.rec_bits.val().get_bits::<64>(384)
-                        & self.k_keep_b6[i].val())
-                        | self.k_ts_b6[i].val();
-                }
-                self.beat_data
-                    .next
-                    .set_value_ev_at40(self.events_hi[i].val());
-            }
-            if self.beat.val() == self.k_beat7[i].val() {
-                self.beat_data.next = self.rec.val().ts;
+                    & self.events_hi[i].keep.val())
+                    | self.events_hi[i].word.val();
             }
         }
         // The second half of a 128-byte record: beat[2:1] picks the packet (00 the data

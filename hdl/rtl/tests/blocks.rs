@@ -707,8 +707,8 @@ fn tracker_waits_for_the_grant_and_drops_a_waiting_record_when_writing_stops() {
 
 #[test]
 fn tracker_keeps_the_previous_branch_target_of_a_taken_branch_report_with_feat_spe_pbt() {
-    // FEAT_SPE_PBT (v1p2x): the register the core reports with the accepted branch report,
-    // bits 60:56 cleared, goes to the serializer when the branch was taken, the register
+    // FEAT_SPE_PBT (v1p2x): the register the core reports with the accepted branch report
+    // goes to the serializer (which clears bits 60:56) when the branch was taken, the register
     // valid and the branch retired (D17.6.3.1: not for a flushed one); a later (stray)
     // report does not replace it. Without the option: no such logic.
     assert!(SpeTracker::new(cfg()).pbt_en.is_empty());
@@ -756,7 +756,7 @@ fn tracker_keeps_the_previous_branch_target_of_a_taken_branch_report_with_feat_s
             "taken {taken} valid {valid} retired {retired}"
         );
         if want {
-            assert_eq!(v(t.pbt_addr[0].val()), reg);
+            assert_eq!(v(t.pbt_addr[0].val()), reg | 0x1f << 56);
         }
     }
 }
@@ -1367,14 +1367,15 @@ fn serializer_data_pa_ns_is_the_access_pa_space_not_the_pe_security_state() {
 #[test]
 fn serializer_puts_the_previous_branch_target_in_the_pa_slot_with_feat_spe_pbt() {
     // FEAT_SPE_PBT (v1p2x): with pbt_en the PA slot holds Address packet index 4 with the
-    // tracker's payload (reference §7.3's bytes); without it, padding (a branch has no PA).
+    // tracker's value, bits 60:56 recorded as 0 (reference §7.3's bytes); without it,
+    // padding (a branch has no PA).
     use spe_defs::impdef::layout;
     let v1p2x = Config::preset("v1p2x").unwrap();
     for en in [true, false] {
         let rec = serialize_for(v1p2x, |s| {
             s.sample.next.op_class = b(2);
             s.sample.next.br_resolved = true;
-            s.pbt[0].next = b(0xa0ff_8000_1020_3000);
+            s.pbt_addr[0].next = b(0xa0ff_8000_1020_3000 | 0x1f << 56);
             s.pbt_en[0].next = en;
         });
         let pa = &rec[layout::PA.offset..layout::PA.offset + layout::PA.len];
@@ -2081,7 +2082,7 @@ fn serializer_of_a_128_byte_record_gives_the_data_addresses_places_of_their_own(
             s.sample.next.pa_en = true;
             s.sample.next.pa = b(0x00c0_1234_5ff8);
             s.sample.next.pa_ns = true;
-            s.pbt[0].next = b(0x8000_0000_0000_1234);
+            s.pbt_addr[0].next = b(0x8000_0000_0000_1234);
             s.pbt_en[0].next = pbt_en;
             s.sample.next.ts_en = ts_en;
             s.sample.next.ts = b(0x1122_3344_5566_7788);
@@ -2130,7 +2131,7 @@ fn serializer_with_a_4_byte_events_payload_moves_timestamp_or_end_two_bytes_on()
         let rec = serialize_for(cfg, |s| {
             s.sample.next.op_class = b(1);
             s.sample.next.events = b(0x8002);
-            s.events_hi[0].next = b((1 << 17 | 1 << 23 | 1 << 30) >> 16);
+            s.ev_hi[0].next = b((1 << 17 | 1 << 23 | 1 << 30) >> 16);
             s.sample.next.ts_en = ts_en;
             s.sample.next.ts = b(0x1122_3344_5566_7788);
         });

@@ -52,6 +52,7 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("filter_fds", cfg.options.fds),
                 ("filter_feed_events", cfg.options.feed_events),
                 ("tracker_pbt", cfg.options.pbt),
+                ("serializer_pbt", cfg.options.pbt),
                 ("sampler_ernd", cfg.options.ernd),
                 ("capture_crr", cfg.options.crr),
                 ("tracker_sve_events", cfg.options.sve_events),
@@ -59,6 +60,10 @@ fn smt_tops_share_every_block_module_but_the_samplers() {
                 ("tracker_sme_events", cfg.options.sme),
                 ("regs_events_hi", spe_defs::events::has_high_events(cfg)),
                 ("filter_events_hi", spe_defs::events::has_high_events(cfg)),
+                (
+                    "serializer_events_hi",
+                    spe_defs::events::has_high_events(cfg),
+                ),
             ]
             .iter()
             .filter(|(_, built)| *built)

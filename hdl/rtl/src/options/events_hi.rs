@@ -5,18 +5,19 @@
 //! ([`super::sve_events`], [`super::v1p4_events`], [`super::sme`]); what they share
 //! is here: the two registers' high bits, the filter's compare, and the held-flags block
 //! SPEv1p4's and SME's events each instantiate (`TrackerHeldEvents<N>`, one event a
-//! flag). (The serializer splices the bits into the record's beat 6: the record's layout,
-//! `spe_serializer`.)
+//! flag), and the serializer's splice of the bits into the record's beat 6.
 //!
 //! ```text
 //!  register port (write of PMSEVFR / PMSNEVFR) --> [ RegsEventsHi: bits 31:16 ] --> evfr, nevfr (read-back, filter)
 //!  sample's events 31:16 (tracker), evfr, nevfr --> [ FilterEventsHi ] ---------> ev_ok, nev_ok
 //!  a hook report's N flags, take, gate ----------> [ TrackerHeldEvents<N> ] ---> word (events 31:16, tracker)
+//!  beat, record's beat 6, Timestamp, events 31:16 --> [ SerializerEventsHi ] --> sel, data (beats 6 and 7)
 //! ```
 
 use crate::flop::Rff;
-use crate::{hi_events, HI_EVENT_BITS, K};
+use crate::{hi_events, EventSplice, HI_EVENTS_IN_BEAT6, HI_EVENT_BITS, K};
 use rust_hdl::prelude::*;
+use spe_defs::packet;
 use spe_defs::regs::{reg, RegId};
 use spe_defs::Config;
 
@@ -151,6 +152,87 @@ impl<const N: usize> crate::flop::Kernel for TrackerHeldEvents<N> {
             if self.held[j].q.val() & self.gate.val() {
                 self.word.next = self.word.val() | self.k_event[j].val();
             }
+        }
+    }
+}
+
+/// The serializer's part (`spe_serializer_events_hi_<preset>`): a 4-byte Events payload
+/// puts its bits 31:16 in bytes 53 and 54 of the record, where `Record` has End or the
+/// Timestamp's header, and moves Timestamp or End two bytes on: its header to byte 55
+/// (beat 6), the Timestamp's payload to bytes 56..63 (beat 7). `Record`'s last two bytes
+/// are padding, so nothing is lost; a 128-byte record has Timestamp / End in its second
+/// half, so beats 6 and 7 end with padding. `sel`: the beat is 6 or 7, whose word is
+/// `Record`'s beat 6 under `keep` (bytes 48..52: Operation Type and Events up to bit 15;
+/// none of beat 7) ORed with `word`. The places are checked by a test against the layout
+/// (`spe_serializer`). The block reads the serializer's inputs only, not its record (a
+/// child fed a local of the multiplexer's is a combinational loop to Verilator,
+/// docs/toolchain.md).
+#[derive(LogicBlock)]
+pub struct SerializerEventsHi {
+    /// The beat number; the sample's Timestamp and whether the record has one.
+    pub beat: Signal<In, Bits<3>>,
+    pub ts: Signal<In, Bits<64>>,
+    pub ts_en: Signal<In, Bit>,
+    /// The Events payload's bits 31:16 (event 16 at bit 0).
+    pub ev: Signal<In, Bits<HI_EVENT_BITS>>,
+    pub sel: Signal<Out, Bit>,
+    pub keep: Signal<Out, Bits<64>>,
+    pub word: Signal<Out, Bits<64>>,
+    /// End's and the Timestamp's header in byte 55 and the Timestamp's payload in beat 7
+    /// (zero in a 128-byte record), the bytes of beat 6 kept from `Record`, and the two
+    /// beats' numbers.
+    k_end_b6: K<Bits<64>>,
+    k_ts_b6: K<Bits<64>>,
+    k_ts_b7: K<Bits<64>>,
+    k_keep_b6: K<Bits<64>>,
+    k_beat6: K<Bits<3>>,
+    k_beat7: K<Bits<3>>,
+    k_zero64: K<Bits<64>>,
+}
+
+impl SerializerEventsHi {
+    /// The block of a unit with 64-byte records or 128-byte ones (`long`).
+    pub fn new(long: bool) -> Self {
+        let short = |v: u64| K::new((if long { 0 } else { v }).into());
+        Self {
+            beat: Default::default(),
+            ts: Default::default(),
+            ts_en: Default::default(),
+            ev: Default::default(),
+            sel: Default::default(),
+            keep: Default::default(),
+            word: Default::default(),
+            k_end_b6: short(u64::from(packet::END) << 56),
+            k_ts_b6: short(u64::from(packet::TIMESTAMP) << 56),
+            k_ts_b7: short(!0),
+            k_keep_b6: K::new(spe_defs::low_mask(HI_EVENTS_IN_BEAT6 as u32).into()),
+            k_beat6: K::new(6u64.into()),
+            k_beat7: K::new(7u64.into()),
+            k_zero64: Default::default(),
+        }
+    }
+}
+
+impl Logic for SerializerEventsHi {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.sel.next =
+            (self.beat.val() == self.k_beat6.val()) | (self.beat.val() == self.k_beat7.val());
+        // Beat 7: the Timestamp's payload, or padding.
+        self.keep.next = self.k_zero64.val();
+        self.word.next = self.k_zero64.val();
+        if self.ts_en.val() {
+            self.word.next = self.ts.val() & self.k_ts_b7.val();
+        }
+        // Beat 6: bytes 48..52 as `Record` has them, the events 31:16, Timestamp's or
+        // End's header.
+        if self.beat.val() == self.k_beat6.val() {
+            self.keep.next = self.k_keep_b6.val();
+            self.word.next = self.k_end_b6.val();
+            if self.ts_en.val() {
+                self.word.next = self.k_ts_b6.val();
+            }
+            self.word.next.set_value_ev_at40(self.ev.val());
         }
     }
 }

@@ -12,7 +12,7 @@
 //! | [`fds`] | `Options::fds` (FEAT_SPE_FDS: the data-source filter) | `filter` | `spe_filter_fds_<preset>` |
 //! | [`feed_events`] | `Options::feed_events` (SPEv1p2's SAMPLE_FEED_* events, with EFT's and FDS's) | `filter` | `spe_filter_feed_events_<preset>` |
 //! | [`nvm`] | `Options::nvm` (FEAT_SPE_nVM: the buffer by IPA or PA) | `regs`, `writer` | `spe_<host>_nvm_<preset>` |
-//! | [`pbt`] | `Options::pbt` (FEAT_SPE_PBT: the previous-branch target, taken with the branch report) | `tracker` | `spe_tracker_pbt_<preset>` |
+//! | [`pbt`] | `Options::pbt` (FEAT_SPE_PBT: the previous-branch target, taken with the branch report; its Address packet in the record's PA slot) | `tracker`, `serializer` | `spe_<host>_pbt_<preset>` |
 //! | [`ernd`] | `Options::ernd` (FEAT_SPE_ERnd: PMSICR.ECOUNT, the random delay after a COUNT expiry) | `sampler` | `spe_sampler_ernd_<preset>` |
 //! | [`crr`] | `Options::crr` (FEAT_SPE_CRR: a branch's CR and GCS, a GCS return or call as a load or store) | `capture` | `spe_capture_crr_<preset>` |
 //! | [`sve_events`] | `Options::sve_events` (FEAT_SPEv1p1's SVE predicate events) | `tracker` | `spe_tracker_sve_events_<preset>` |
@@ -20,16 +20,16 @@
 //! | [`sme`] | `Options::sme` (FEAT_SPE_SME's Streaming SVE mode and SME compute unit events; its Operation Type encodings recorded as reported: a constant of `capture`'s, [`sme::capture_reserves`]) | `tracker` | `spe_tracker_sme_events_<preset>` |
 //! | [`fpf`] | `Options::fpf` (FEAT_SPE_FPF: a class-Other op's FP and SIMD flags kept; a constant of `capture`'s, [`fpf::other_keep`], no logic) | `capture` | none |
 //! | [`v1p3`] | `Options::v1p3` (FEAT_SPEv1p3's PMBIDR.EA = 1: an external abort on a buffer write ignored) | `writer` | `spe_writer_v1p3_<preset>` |
-//! | [`events_hi`] | the events above bit 15 (`Options::sve_events`, `v1p4_events`, `sme`: the register and filter parts they share; the tracker's held-flags block, `TrackerHeldEvents<N>`, that `v1p4_events` and `sme` instantiate) | `regs`, `filter` | `spe_<host>_events_hi_<preset>` |
+//! | [`events_hi`] | the events above bit 15 (`Options::sve_events`, `v1p4_events`, `sme`: the register and filter parts they share; the tracker's held-flags block, `TrackerHeldEvents<N>`, that `v1p4_events` and `sme` instantiate; the serializer's splice of the bits into beats 6 and 7) | `regs`, `filter`, `serializer` | `spe_<host>_events_hi_<preset>` |
 //!
 //! An option that is a constant of its host's (FPF's mask, SME's reserved encodings in
-//! `capture`) has a `const fn` in its file that the host's `new` calls. Still written
-//! into their hosts, each inside a loop over a vector of zero or one element
-//! (docs/development.md): FEAT_SPE_PBT's PA slot and the splice of the events above bit 15
-//! into beat 6 (`serializer`: the record's layout), SAMPLE_BUFFER_FULL (`regs`), FDS's
-//! port copies (`regs`: PMSDSFR and PMSFCR.FDS; `tracker`: `sample`'s data source), and
-//! ERnd's read-back OR into `reg_rdata` (`regs`, a one-line loop over the linked
-//! `ecount_rd`).
+//! `capture`) has a `const fn` in its file that the host's `new` calls. What an option
+//! leaves in a host is wiring, each inside a loop over a vector of zero or one element: its
+//! child's inputs and outputs, and three port copies with no logic of the option's own
+//! (docs/development.md): SAMPLE_BUFFER_FULL (`regs`: the writer's buffer-full event
+//! under the reset every output but `irq` has), FDS's (`regs`: PMSDSFR and PMSFCR.FDS as
+//! stored; `tracker`: `sample`'s data source and its enable) and ERnd's (`regs`: the
+//! sampler's ECOUNT, zero where PMSICR is not addressed, ORed into `reg_rdata`).
 
 pub mod crr;
 pub mod eft;
