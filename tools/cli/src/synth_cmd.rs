@@ -3,12 +3,13 @@
 //! nextpnr, and prints LUT4/FF/CARRY per block, Fmax and utilisation. `--all` runs every
 //! preset and writes one table (`docs/synth-table.md`), measuring on the ECP5 the presets
 //! an iCE40 cannot hold; `--guard FILE` holds presets to the floors of FILE and fails naming
-//! the one that fell. The flow itself lives in `spe-fpga`; this file is the argument
-//! handling.
+//! the one that fell. The flow itself lives in `spe-fpga` (`synth`, `sweep`, `table`);
+//! this file is the argument handling.
 
 use clap::Args;
-use spe_defs::{Config, PRESETS};
-use spe_fpga::board::{Device, Family};
+use spe_defs::Config;
+use spe_fpga::board::Device;
+use spe_fpga::sweep::{self, depth_line};
 use spe_fpga::{depth, table, SynthOptions};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -119,17 +120,6 @@ fn seeds(a: &SynthArgs) -> Vec<u64> {
     (a.seed..a.seed.saturating_add(n)).collect()
 }
 
-/// The depth figure's line in a single preset's report.
-fn depth_line(d: &depth::Depth) -> String {
-    format!(
-        "depth {} gate levels ({} → {}), {:.0} NAND2 equivalents",
-        d.levels,
-        d.from,
-        d.to,
-        d.nand2()
-    )
-}
-
 fn write(path: &Path, text: &str) -> Result<(), String> {
     crate::shared::write_whole(path, text.as_bytes())?;
     eprintln!("wrote {}", path.display());
@@ -141,8 +131,17 @@ pub fn run(a: SynthArgs) -> Result<ExitCode, String> {
     if a.seeds == Some(0) {
         return Err("--seeds 0 would place nothing: give at least 1".into());
     }
+    let report = &mut |line: &str| eprintln!("{line}");
     if let Some(file) = &a.guard {
-        return guard(&a, device, file);
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        let setting = (device, a.freq, &seeds(&a)[..]);
+        let measure = &mut |cfg, device, depth| measure(&a, cfg, device, true, depth);
+        let name = file.display().to_string();
+        for line in sweep::guard(&text, &name, setting, &a.only, measure, report)? {
+            println!("{line}");
+        }
+        return Ok(ExitCode::SUCCESS);
     }
     if !a.all {
         let row = measure(&a, Config::preset_named(&a.preset)?, device, false, a.depth)?;
@@ -153,42 +152,8 @@ pub fn run(a: SynthArgs) -> Result<ExitCode, String> {
         // The Yosys figures are printed; a failed place and route still fails the command.
         return row.synth.pnr.map(|_| ExitCode::SUCCESS);
     }
-    let mut rows = Vec::new();
-    for (k, cfg) in PRESETS.iter().enumerate() {
-        eprintln!(
-            "spe synth --all: preset {} ({} of {})",
-            cfg.name,
-            k + 1,
-            PRESETS.len()
-        );
-        let r = measure(&a, cfg, device, true, true)?;
-        eprint!("{}", r.synth.render());
-        if let Some(d) = &r.depth {
-            eprintln!("{}", depth_line(d));
-        }
-        rows.push(r);
-    }
-    // The presets an iCE40 cannot hold (no place and route: the packed design is over the
-    // device, or too full to place), measured on the ECP5 (issue 53).
-    let mut no_fit = Vec::new();
-    if device.family() == Family::Ice40 {
-        let left: Vec<_> = rows
-            .iter()
-            .filter(|r| r.synth.pnr.is_err())
-            .map(|r| r.synth.preset)
-            .collect();
-        for (k, name) in left.iter().enumerate() {
-            eprintln!(
-                "spe synth --all: preset {name} on {} ({} of {}: no place and route on {device})",
-                Device::NO_FIT,
-                k + 1,
-                left.len()
-            );
-            let r = measure(&a, Config::preset_named(name)?, Device::NO_FIT, true, false)?;
-            eprint!("{}", r.synth.render());
-            no_fit.push(r);
-        }
-    }
+    let measure = &mut |cfg, device, depth| measure(&a, cfg, device, true, depth);
+    let (rows, no_fit) = sweep::measure_all(device, measure, report)?;
     let setting = table::Setting::of(&rows[0].synth);
     let command = format!(
         "spe synth --all --device {device} --freq {} --seed {} --seeds {}",
@@ -206,46 +171,6 @@ pub fn run(a: SynthArgs) -> Result<ExitCode, String> {
             &format!("{command} --floors"),
         );
         write(f, &floors)?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn guard(a: &SynthArgs, device: Device, file: &Path) -> Result<ExitCode, String> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-    let floors = table::parse_floors(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-    table::check_setting(&text, &device.to_string(), a.freq, &seeds(a))
-        .map_err(|e| format!("{}: {e}", file.display()))?;
-    for p in &a.only {
-        if !floors.iter().any(|f| &f.preset == p) {
-            return Err(format!(
-                "--only {p}: {} has no floor for it",
-                file.display()
-            ));
-        }
-    }
-    let mut failed = 0;
-    for f in floors
-        .iter()
-        .filter(|f| a.only.is_empty() || a.only.contains(&f.preset))
-    {
-        let cfg =
-            Config::preset_named(&f.preset).map_err(|e| format!("{}: {e}", file.display()))?;
-        let r = measure(a, cfg, device, true, false)?.synth;
-        match table::check(&r, f) {
-            Ok(line) => println!("{line}"),
-            Err(line) => {
-                eprintln!("spe synth --guard: {line}");
-                failed += 1;
-            }
-        }
-    }
-    if failed > 0 {
-        return Err(format!(
-            "{failed} preset(s) below their floors in {} (a change that trades speed or area on purpose writes the floors again: spe synth --all --floors {})",
-            file.display(),
-            file.display()
-        ));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -21,6 +21,7 @@ pub mod board;
 pub mod build;
 pub mod depth;
 pub mod nextpnr;
+pub mod sweep;
 pub mod table;
 pub mod tools;
 
