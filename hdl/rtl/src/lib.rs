@@ -55,7 +55,8 @@ pub const ADDR_BITS: usize = spe_defs::packet::addr_payload::ADDR_BITS as usize;
 pub const HI_EVENT_BITS: usize = 16;
 
 /// Where beat 6 of a record with a 4-byte Events payload carries the high-event word: bit
-/// 40, bytes 53 and 54 (the serializer keeps beat 6's bits below it from `Record`).
+/// 40, bytes 53 and 54 (beat 6's bits below it are `Record`'s: the serializer's block
+/// `options::events_hi::SerializerEventsHi` keeps them).
 pub const HI_EVENTS_IN_BEAT6: usize = 40;
 
 /// The events above bit 15 of the event mask `mask` as a high-event word (bit `e` of `mask`

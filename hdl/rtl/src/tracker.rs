@@ -168,8 +168,9 @@ pub struct SpeTracker {
     pub sample: Signal<Out, Sample>,
     /// FEAT_SPE_PBT (`Options::pbt`; one element in a unit that builds it, none
     /// otherwise, so no Verilog at all): the core's previous-branch-target register with
-    /// the branch report, and for the serializer the index-4 Address packet's payload and
-    /// whether the record has it, from its block ([`crate::options::pbt::TrackerPbt`]).
+    /// the branch report, and for the serializer the value taken with the report (the
+    /// serializer's block makes the index-4 Address packet of it) and whether the record
+    /// has it, from its block ([`crate::options::pbt::TrackerPbt`]).
     pub prev_target: Vec<Signal<In, Bits<64>>>,
     pub prev_valid: Vec<Signal<In, Bit>>,
     pub pbt_addr: Vec<Signal<Out, Bits<64>>>,

@@ -1851,19 +1851,23 @@ fn filter_with_feat_spe_eft_ors_the_unmasked_types_and_ands_the_masked_ones() {
 fn filter_with_feat_spe_fds_drops_the_loads_whose_data_source_pmsdsfr_does_not_select() {
     // J1 SPEFilterByDataSource: the source's bits 5:0 index PMSDSFR; with FDS a sample with
     // a data source (a load whose memory report came) is dropped when the bit is clear;
-    // SAMPLE_FEED_DS when it is set, whatever FDS says; no data source: kept, no event.
+    // SAMPLE_FEED_DS when it is set, whatever FDS says; no data source: kept, no event. It
+    // filters the op types Load and LoadAtomic only: a branch with a data source (a return
+    // with GCS under FEAT_SPE_CRR) is kept, with no event, whatever its source.
     let mut f = filter_v1p4();
     let dsfr = (1u64 << 63) | (1 << 14) | 1;
-    for (fds, ds_en, src, kept, feed_ds) in [
-        (true, true, 14u64, true, true),
-        (true, true, 0x40 | 14, true, true),
-        (true, true, 0xc0 | 63, true, true),
-        (true, true, 0, true, true),
-        (true, true, 8, false, false),
-        (true, true, 0x80 | 8, false, false),
-        (false, true, 8, true, false),
-        (false, true, 14, true, true),
-        (true, false, 8, true, false),
+    for (fds, ds_en, src, branch, kept, feed_ds) in [
+        (true, true, 14u64, false, true, true),
+        (true, true, 0x40 | 14, false, true, true),
+        (true, true, 0xc0 | 63, false, true, true),
+        (true, true, 0, false, true, true),
+        (true, true, 8, false, false, false),
+        (true, true, 0x80 | 8, false, false, false),
+        (false, true, 8, false, true, false),
+        (false, true, 14, false, true, true),
+        (true, false, 8, false, true, false),
+        (true, true, 8, true, true, false),
+        (true, true, 14, true, true, false),
     ] {
         let got = comb(
             &mut f,
@@ -1872,13 +1876,14 @@ fn filter_with_feat_spe_fds_drops_the_loads_whose_data_source_pmsdsfr_does_not_s
                 f.fcr_fds[0].next = fds;
                 f.ds_en[0].next = ds_en;
                 f.ds_src[0].next = b(src);
+                f.view.next.is_branch = branch;
             },
             |f| (f.filtrate.val(), f.feed_ds[0].val()),
         );
         assert_eq!(
             got,
             (kept, feed_ds),
-            "FDS {fds} data source {ds_en} {src:#x}"
+            "FDS {fds} data source {ds_en} {src:#x} branch {branch}"
         );
     }
 }

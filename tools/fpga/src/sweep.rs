@@ -68,16 +68,17 @@ pub fn depth_line(d: &crate::depth::Depth) -> String {
 
 /// Holds the presets of the floors file `text` (named `file` in messages; only those of
 /// `only` when it is not empty) to their floors, measured on `device` at `freq_mhz` with
-/// `seeds`, which must be the file's setting. `Ok` with one line per preset; `Err` naming
-/// how many fell, after `report` got each one's failure.
+/// `seeds`, which must be the file's setting. Each preset's line goes to `passed` or, when
+/// it fell, to `report` as soon as it is measured; `Err` names how many fell.
 pub fn guard(
     text: &str,
     file: &str,
     setting: (Device, f64, &[u64]),
     only: &[String],
     measure: &mut Measure,
+    passed: &mut dyn FnMut(&str),
     report: &mut dyn FnMut(&str),
-) -> Result<Vec<String>, String> {
+) -> Result<(), String> {
     let (device, freq_mhz, seeds) = setting;
     let floors = table::parse_floors(text).map_err(|e| format!("{file}: {e}"))?;
     table::check_setting(text, &device.to_string(), freq_mhz, seeds)
@@ -88,7 +89,6 @@ pub fn guard(
     {
         return Err(format!("--only {p}: {file} has no floor for it"));
     }
-    let mut lines = Vec::new();
     let mut failed = 0;
     for f in floors
         .iter()
@@ -97,7 +97,7 @@ pub fn guard(
         let cfg = Config::preset_named(&f.preset).map_err(|e| format!("{file}: {e}"))?;
         let r = measure(cfg, device, false)?.synth;
         match table::check(&r, f) {
-            Ok(line) => lines.push(line),
+            Ok(line) => passed(&line),
             Err(line) => {
                 report(&format!("spe synth --guard: {line}"));
                 failed += 1;
@@ -109,5 +109,5 @@ pub fn guard(
             "{failed} preset(s) below their floors in {file} (a change that trades speed or area on purpose writes the floors again: spe synth --all --floors {file})"
         ));
     }
-    Ok(lines)
+    Ok(())
 }

@@ -17,8 +17,8 @@
 //! | [`crr`] | `Options::crr` (FEAT_SPE_CRR: a branch's CR and GCS, a GCS return or call as a load or store) | `capture` | `spe_capture_crr_<preset>` |
 //! | [`sve_events`] | `Options::sve_events` (FEAT_SPEv1p1's SVE predicate events) | `tracker` | `spe_tracker_sve_events_<preset>` |
 //! | [`v1p4_events`] | `Options::v1p4_events` (FEAT_SPEv1p4's L2D, HITM, LFB and snoop events of a load) | `tracker` | `spe_tracker_v1p4_events_<preset>` |
-//! | [`sme`] | `Options::sme` (FEAT_SPE_SME's Streaming SVE mode and SME compute unit events; its Operation Type encodings recorded as reported: a constant of `capture`'s, [`sme::capture_reserves`]) | `tracker` | `spe_tracker_sme_events_<preset>` |
-//! | [`fpf`] | `Options::fpf` (FEAT_SPE_FPF: a class-Other op's FP and SIMD flags kept; a constant of `capture`'s, [`fpf::other_keep`], no logic) | `capture` | none |
+//! | [`sme`] | `Options::sme` (FEAT_SPE_SME's Streaming SVE mode and SME compute unit events; its Operation Type encodings recorded as reported: a constant of `capture`'s, [`sme::capture_reserves`]) | `tracker`, `capture` (a constant) | `spe_tracker_sme_events_<preset>` |
+//! | [`fpf`] | `Options::fpf` (FEAT_SPE_FPF: a class-Other op's FP and SIMD flags kept; a constant of `capture`'s, [`fpf::other_keep`], no logic) | `capture` (a constant) | none |
 //! | [`v1p3`] | `Options::v1p3` (FEAT_SPEv1p3's PMBIDR.EA = 1: an external abort on a buffer write ignored) | `writer` | `spe_writer_v1p3_<preset>` |
 //! | [`events_hi`] | the events above bit 15 (`Options::sve_events`, `v1p4_events`, `sme`: the register and filter parts they share; the tracker's held-flags block, `TrackerHeldEvents<N>`, that `v1p4_events` and `sme` instantiate; the serializer's splice of the bits into beats 6 and 7) | `regs`, `filter`, `serializer` | `spe_<host>_events_hi_<preset>` |
 //!
@@ -30,6 +30,14 @@
 //! under the reset every output but `irq` has), FDS's (`regs`: PMSDSFR and PMSFCR.FDS as
 //! stored; `tracker`: `sample`'s data source and its enable) and ERnd's (`regs`: the
 //! sampler's ECOUNT, zero where PMSICR is not addressed, ORed into `reg_rdata`).
+//!
+//! Not an option's block: the 128-byte record slot of a unit with FEAT_SPE_CRR
+//! (`Config::record_log2`: a size, which PMSIDR.MaxSize and PMBIDR.Align report, as the
+//! counter width is one) is the serializer's layout (its second half, `beat_hi`) and the
+//! writer's beat count (`k_half`: a record's first half goes on to its second), each
+//! written in its block like the 64-byte record's. The writer's part overrides its own
+//! state machine's decisions (`wr_done`, `upd`), which a child block would be fed and
+//! drive back: a combinational loop to Verilator (docs/toolchain.md).
 
 pub mod crr;
 pub mod eft;

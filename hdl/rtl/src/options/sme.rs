@@ -36,3 +36,32 @@ pub type TrackerSmeEvents = TrackerHeldEvents<2>;
 pub fn block() -> TrackerSmeEvents {
     TrackerHeldEvents::new(ev::SME_PORT_ORDER)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spe_defs::packet::{op_class, subclass};
+
+    #[test]
+    fn capture_reserves_the_encodings_exactly_when_the_recorded_payload_changes_them() {
+        for sme in [false, true] {
+            let mut cfg = Config::default();
+            cfg.options.sme = sme;
+            let mut seen = 0;
+            for class in [op_class::OTHER, op_class::LD_ST_ATOMIC] {
+                for v in 0..=u8::MAX {
+                    if subclass::is_sme_array(class, v) || subclass::evl_reserved(class, v) {
+                        seen += 1;
+                        let recorded = subclass::recorded_payload(class, v, &cfg);
+                        assert_eq!(
+                            recorded != v,
+                            capture_reserves(&cfg),
+                            "sme {sme}, class {class}, payload {v:#04x}"
+                        );
+                    }
+                }
+            }
+            assert!(seen > 0, "no reserved encoding found");
+        }
+    }
+}
