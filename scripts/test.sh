@@ -2,7 +2,8 @@
 # The whole test suite (CI runs it through .ci/run). Installs what it needs on a fresh
 # machine, runs the quick gate first (scripts/check.sh: formatting, clippy, every workspace
 # test, the gen/ drift check, rtl-check of the default preset, a 1e7-cycle lockstep
-# regression over every preset), then only what the gate does not run:
+# regression over every preset, spe mutate's fixed sample), then only what the gate does
+# not run:
 # the RTL tool checks of the other presets (Verilator lint, iverilog, Yosys), the
 # SystemVerilog protocol checker on the stimulus core and on broken stimuli
 # (scripts/protocol-check.sh), the timing diagrams' drift (scripts/diagrams.sh --check),
@@ -167,10 +168,7 @@ if [ -z "${SPE_REGRESS_CYCLES:-}" ]; then
 else
     step "$SPE" regress --vcd-dir "$OUT/regress"
 fi
-# Mutation score on a fixed sample (the default seed's first 10 draws; docs/mutation.md):
-# about half a minute on 2 cores, every built mutant but 5 % must be killed; a drawn mutant
-# read and argued equivalent (scripts/mutants-equivalent.txt) runs but is not counted.
-step "$SPE" mutate --preset default --sample 10 --require 95 --equivalent scripts/mutants-equivalent.txt --dir "$OUT/mutate"
+# spe mutate's fixed sample of default is the quick gate's last step (scripts/check.sh).
 # The regression must catch each deliberate RTL bug, with a first-divergence report: the
 # mutants of hdl/defs/src/mutants.rs that carry regression cycles (filter-latency: the
 # latency filter's >= made >; psb-early: the PSB completes while a record is still being
