@@ -6,12 +6,12 @@
 //! ```text
 //!  pbt_target, pbt_valid (with the branch report) --> [ TrackerPbt: taken with the report ] --> addr, en
 //!  the record's branch report: counted, taken, retired -/                                      |
-//!  addr, en (the owner's tracker) --> [ SerializerPbt: the index-4 packet ] --> hdr, payload (the record's PA slot)
+//!  addr (the owner's tracker) --> [ SerializerPbt: the index-4 packet ] --> hdr, payload (the record's PA slot, when en)
 //! ```
 //!
-//! The serializer puts the packet in the record's PA slot when `en` (a branch has no data
-//! PA; the owner's, in a multithreaded unit: `spe_defs::wiring::OPTION_LINKS`), in a
-//! 64-byte record and in a 128-byte one alike.
+//! The serializer puts the packet in the record's PA slot when the tracker's `en` (a
+//! branch has no data PA; the owner's, in a multithreaded unit:
+//! `spe_defs::wiring::OPTION_LINKS`), in a 64-byte record and in a 128-byte one alike.
 
 use crate::flop::Rff;
 use crate::K;
