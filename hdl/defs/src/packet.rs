@@ -298,6 +298,23 @@ pub mod subclass {
         }
     }
 
+    /// The payload bits a unit of `cfg` keeps of a class-Other op that is not SVE or SME:
+    /// COND, and FP and SIMD with FEAT_SPE_FPF (`cfg.options.fpf`).
+    pub const fn other_keep(cfg: &crate::Config) -> u8 {
+        if cfg.options.fpf {
+            OTHER_KEEP_WITH_FPF
+        } else {
+            OTHER_KEEP_WITHOUT_FPF
+        }
+    }
+
+    /// Whether a unit of `cfg` treats an SME array op and an EVL of 0b111 as reserved
+    /// encodings ([`is_sme_array`], [`evl_reserved`]): without FEAT_SPE_SME
+    /// (`cfg.options.sme`; D18.2.7).
+    pub const fn sme_encodings_reserved(cfg: &crate::Config) -> bool {
+        !cfg.options.sme
+    }
+
     /// The Operation Type payload a unit of `cfg` records for a class and the core's
     /// subclass: the bits of features it does not build (FEAT_SPE_FPF's FP and SIMD unless
     /// `cfg.options.fpf`; FEAT_SPE_CRR's CR and GCS unless `cfg.options.crr`) are cleared;
@@ -307,13 +324,7 @@ pub mod subclass {
     /// of 0b111 as 0b110; with it both are recorded as reported.
     pub const fn recorded_payload(class: u8, v: u8, cfg: &crate::Config) -> u8 {
         match class {
-            super::op_class::OTHER if v & OTHER_SVE_SME_BIT == 0 => {
-                v & if cfg.options.fpf {
-                    OTHER_KEEP_WITH_FPF
-                } else {
-                    OTHER_KEEP_WITHOUT_FPF
-                }
-            }
+            super::op_class::OTHER if v & OTHER_SVE_SME_BIT == 0 => v & other_keep(cfg),
             super::op_class::BRANCH if cfg.options.crr => {
                 let cr = match br_cr(v) {
                     0 => CR_NON_BL_RET,
@@ -327,8 +338,8 @@ pub mod subclass {
                 (v & !BR_CLEAR_WITHOUT_CRR_GCS) | (cr << BR_CR_SHIFT) | gcs
             }
             super::op_class::BRANCH => v & !BR_CLEAR_WITHOUT_CRR_GCS,
-            _ if !cfg.options.sme && is_sme_array(class, v) => 0,
-            _ if !cfg.options.sme && evl_reserved(class, v) => v & !(1 << VL_SHIFT),
+            _ if sme_encodings_reserved(cfg) && is_sme_array(class, v) => 0,
+            _ if sme_encodings_reserved(cfg) && evl_reserved(class, v) => v & !(1 << VL_SHIFT),
             _ => v,
         }
     }

@@ -11,7 +11,7 @@
 //!  register port (write of PMSEVFR / PMSNEVFR) --> [ RegsEventsHi: bits 31:16 ] --> evfr, nevfr (read-back, filter)
 //!  sample's events 31:16 (tracker), evfr, nevfr --> [ FilterEventsHi ] ---------> ev_ok, nev_ok
 //!  a hook report's N flags, take, gate ----------> [ TrackerHeldEvents<N> ] ---> word (events 31:16, tracker)
-//!  beat, record's beat 6, Timestamp, events 31:16 --> [ SerializerEventsHi ] --> sel, data (beats 6 and 7)
+//!  beat, Timestamp, its enable, events 31:16 ----> [ SerializerEventsHi ] --> sel, keep, word (beats 6 and 7)
 //! ```
 
 use crate::flop::Rff;

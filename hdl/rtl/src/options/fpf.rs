@@ -7,20 +7,16 @@
 //! ```
 //!
 //! The option is a constant and no logic: the capture block's mask of the payload bits a
-//! class-Other op keeps (`k_other_keep`), COND alone without FPF, COND, FP and SIMD with it.
-//! `spe_defs::packet::subclass::recorded_payload` states the same rule for the model's and
-//! the tests' side; a test below holds the two together.
+//! class-Other op keeps (`k_other_keep`), COND alone without FPF, COND, FP and SIMD with it,
+//! the definitions' `spe_defs::packet::subclass::other_keep` (which `recorded_payload`
+//! uses too); a test below holds the mask to `recorded_payload`.
 
 use spe_defs::packet::subclass;
 use spe_defs::Config;
 
 /// The payload bits of a class-Other op without the SVE/SME bit that the record keeps.
 pub const fn other_keep(cfg: &Config) -> u8 {
-    if cfg.options.fpf {
-        subclass::OTHER_KEEP_WITH_FPF
-    } else {
-        subclass::OTHER_KEEP_WITHOUT_FPF
-    }
+    subclass::other_keep(cfg)
 }
 
 #[cfg(test)]

@@ -21,9 +21,9 @@ use spe_defs::Config;
 
 /// The capture block's part: whether an SME array op and an EVL of 0b111 are reserved
 /// encodings, recorded as 0 and 0b110 (without FEAT_SPE_SME), or recorded as reported
-/// (with it).
+/// (with it); the definitions' rule (`subclass::sme_encodings_reserved`).
 pub const fn capture_reserves(cfg: &Config) -> bool {
-    !cfg.options.sme
+    spe_defs::packet::subclass::sme_encodings_reserved(cfg)
 }
 
 /// The tracker's part (`spe_tracker_sme_events_<preset>`): the two flags taken with the
